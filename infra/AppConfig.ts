@@ -1,0 +1,90 @@
+import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import { randomBytes } from "node:crypto"
+import { resolve } from "node:path"
+
+// Everything the service reads from its environment, in one place, so the
+// README table and the code cannot drift. Defaults make `npm start` work on a
+// fresh clone with nothing set.
+export interface AppConfigShape {
+  readonly port: number
+  readonly host: string
+  /** Every file the service writes lives under this folder. */
+  readonly dataDir: string
+  /** Base for absolute links; `None` means "the server's own address". */
+  readonly publicBaseUrl: Option.Option<string>
+  /** External Meilisearch; `None` starts the embedded child process. */
+  readonly meiliUrl: Option.Option<string>
+  readonly meiliMasterKey: Option.Option<Redacted.Redacted<string>>
+  readonly meiliBin: Option.Option<string>
+  /** Prefix for every index uid, so instances and test files can share one Meilisearch. */
+  readonly meiliIndexPrefix: string
+  readonly feedsConfigPath: string
+  readonly adminToken: Redacted.Redacted<string>
+  /** True when ADMIN_TOKEN was not set and a random one was generated for this process. */
+  readonly adminTokenGenerated: boolean
+  readonly logLevel: string
+  /** Secret for IP hashing and key derivation; random per process when unset. */
+  readonly secret: Redacted.Redacted<string>
+  /** Run every feed once at start-up when the catalog is empty. */
+  readonly ingestOnStart: boolean
+  /** Arm the cron schedules. */
+  readonly schedulesEnabled: boolean
+}
+
+export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app/infra/AppConfig") {
+  static readonly fromEnv = Effect.gen(function*() {
+    const port = yield* Config.Port("PORT").pipe(Config.withDefault(3000))
+    const host = yield* Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
+    const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault("data/var"))
+    const publicBaseUrl = yield* Config.option(Config.URL("PUBLIC_BASE_URL"))
+    const meiliUrl = yield* Config.option(Config.URL("MEILI_URL"))
+    const meiliMasterKey = yield* Config.option(Config.Redacted("MEILI_MASTER_KEY"))
+    const meiliBin = yield* Config.option(Config.String("MEILI_BIN"))
+    const meiliIndexPrefix = yield* Config.String("MEILI_INDEX_PREFIX").pipe(Config.withDefault(""))
+    const feedsConfigPath = yield* Config.String("FEEDS_CONFIG").pipe(Config.withDefault("config/feeds.json"))
+    const adminToken = yield* Config.option(Config.Redacted("ADMIN_TOKEN"))
+    const logLevel = yield* Config.String("LOG_LEVEL").pipe(Config.withDefault("Info"))
+    const secret = yield* Config.option(Config.Redacted("APP_SECRET"))
+    const ingestOnStart = yield* Config.Boolean("INGEST_ON_START").pipe(Config.withDefault(true))
+    const schedulesEnabled = yield* Config.Boolean("SCHEDULES_ENABLED").pipe(Config.withDefault(true))
+    return {
+      port,
+      host,
+      dataDir: resolve(dataDir),
+      publicBaseUrl: Option.map(publicBaseUrl, (url) => url.toString().replace(/\/+$/, "")),
+      meiliUrl: Option.map(meiliUrl, (url) => url.toString().replace(/\/+$/, "")),
+      meiliMasterKey,
+      meiliBin,
+      meiliIndexPrefix,
+      feedsConfigPath: resolve(feedsConfigPath),
+      adminToken: Option.getOrElse(adminToken, () => Redacted.make(randomBytes(24).toString("base64url"))),
+      adminTokenGenerated: Option.isNone(adminToken),
+      logLevel,
+      secret: Option.getOrElse(secret, () => Redacted.make(randomBytes(32).toString("base64url"))),
+      ingestOnStart,
+      schedulesEnabled
+    } satisfies AppConfigShape
+  })
+
+  static readonly layer = Layer.effect(AppConfig, AppConfig.fromEnv)
+
+  /** For tests: a config with explicit values and test-friendly defaults. */
+  static readonly layerWith = (overrides: Partial<AppConfigShape> & Pick<AppConfigShape, "dataDir">) =>
+    Layer.succeed(AppConfig, {
+      port: 0,
+      host: "127.0.0.1",
+      publicBaseUrl: Option.none(),
+      meiliUrl: Option.none(),
+      meiliMasterKey: Option.none(),
+      meiliBin: Option.none(),
+      meiliIndexPrefix: "",
+      feedsConfigPath: resolve("config/feeds.json"),
+      adminToken: Redacted.make("test-admin-token"),
+      adminTokenGenerated: false,
+      logLevel: "Warn",
+      secret: Redacted.make("test-secret"),
+      ingestOnStart: false,
+      schedulesEnabled: false,
+      ...overrides
+    })
+}

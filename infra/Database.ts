@@ -1,0 +1,122 @@
+import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from "@duckdb/node-api"
+import { Context, Effect, Layer, Schema, Semaphore } from "effect"
+import { mkdirSync } from "node:fs"
+import { dirname } from "node:path"
+import { AppConfig } from "./AppConfig.ts"
+import { migrate } from "./schema.ts"
+
+export class DatabaseError extends Schema.TaggedError<DatabaseError>()("DatabaseError", {
+  message: Schema.String,
+  cause: Schema.Defect()
+}) {}
+
+export type Row = Record<string, unknown>
+export type Params = ReadonlyArray<DuckDBValue> | Record<string, DuckDBValue>
+
+/** The operations available inside a transaction (one connection, one writer). */
+export interface Tx {
+  query<T = Row>(sql: string, params?: Params): Effect.Effect<Array<T>, DatabaseError>
+  run(sql: string, params?: Params): Effect.Effect<void, DatabaseError>
+  /** DuckDB's Appender: the fastest bulk insert; flushed and closed for you. */
+  append(table: string, fill: (appender: DuckDBAppender) => void): Effect.Effect<void, DatabaseError>
+}
+
+export interface DatabaseShape extends Tx {
+  /**
+   * Runs `f` in one transaction on the writer connection. Writers queue on a
+   * semaphore because DuckDB aborts conflicting concurrent writers; readers
+   * keep using their own connections and see the snapshot from before COMMIT
+   * until it lands, which is what makes feed replacement atomic for them.
+   */
+  transaction<A, E, R>(f: (tx: Tx) => Effect.Effect<A, E, R>): Effect.Effect<A, E | DatabaseError, R>
+  /** The underlying file path, or ":memory:". */
+  readonly path: string
+}
+
+const toError = (sql: string) => (cause: unknown) =>
+  new DatabaseError({ message: `${cause instanceof Error ? cause.message : String(cause)} [sql: ${sql.slice(0, 200)}]`, cause })
+
+const makeTx = (connection: DuckDBConnection): Tx => ({
+  query: <T = Row>(sql: string, params?: Params) =>
+    Effect.tryPromise({
+      try: async () => (await connection.runAndReadAll(sql, params as never)).getRowObjectsJS() as Array<T>,
+      catch: toError(sql)
+    }),
+  run: (sql, params) =>
+    Effect.tryPromise({ try: () => connection.run(sql, params as never), catch: toError(sql) }).pipe(Effect.asVoid),
+  append: (table, fill) =>
+    Effect.tryPromise({
+      try: async () => {
+        const appender = await connection.createAppender(table)
+        try {
+          fill(appender)
+          appender.flushSync()
+        } finally {
+          appender.closeSync()
+        }
+      },
+      catch: toError(`APPEND ${table}`)
+    })
+})
+
+export class Database extends Context.Service<Database, DatabaseShape>()("app/infra/Database") {
+  /** Opens (or creates) a DuckDB file and brings its schema up to date. */
+  static readonly make = (path: string, readers = 4) =>
+    Effect.gen(function*() {
+      if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true })
+      const instance = yield* Effect.acquireRelease(
+        Effect.tryPromise({ try: () => DuckDBInstance.create(path), catch: toError(`open ${path}`) }),
+        (instance) => Effect.sync(() => instance.closeSync())
+      )
+      const connect = Effect.acquireRelease(
+        Effect.tryPromise({ try: () => instance.connect(), catch: toError("connect") }),
+        (connection) => Effect.sync(() => connection.closeSync())
+      )
+      const writer = makeTx(yield* connect)
+      const pool: Array<Tx> = []
+      for (let i = 0; i < readers; i++) pool.push(makeTx(yield* connect))
+      let next = 0
+      const reader = () => pool[next++ % pool.length]
+      const writeLock = yield* Semaphore.make(1)
+
+      yield* migrate(writer)
+
+      const transaction = <A, E, R>(f: (tx: Tx) => Effect.Effect<A, E, R>) =>
+        writeLock.withPermits(1)(
+          Effect.uninterruptibleMask((restore) =>
+            Effect.gen(function*() {
+              yield* writer.run("BEGIN TRANSACTION")
+              const exit = yield* Effect.exit(restore(f(writer)))
+              if (exit._tag === "Success") {
+                yield* writer.run("COMMIT")
+              } else {
+                yield* writer.run("ROLLBACK").pipe(Effect.ignore)
+              }
+              return yield* exit
+            })
+          )
+        )
+
+      return Database.of({
+        path,
+        query: (sql, params) => reader().query(sql, params),
+        // Single statements outside a transaction still go through the writer
+        // lock so they never race a running transaction.
+        run: (sql, params) => writeLock.withPermits(1)(writer.run(sql, params)),
+        append: (table, fill) => writeLock.withPermits(1)(writer.append(table, fill)),
+        transaction
+      })
+    })
+
+  /** The service's DuckDB file under DATA_DIR. */
+  static readonly layer = Layer.effect(
+    Database,
+    Effect.gen(function*() {
+      const config = yield* AppConfig
+      return yield* Database.make(`${config.dataDir}/catalog.duckdb`)
+    })
+  )
+
+  /** An in-memory database, for tests of code that does not care about files. */
+  static readonly layerMemory = Layer.effect(Database, Database.make(":memory:"))
+}

@@ -1,0 +1,98 @@
+import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Meilisearch, type EnqueuedTaskPromise, type Task } from "meilisearch"
+import { randomBytes } from "node:crypto"
+import { join } from "node:path"
+import { AppConfig } from "./AppConfig.ts"
+import { startMeili } from "./MeiliServer.ts"
+
+export class SearchError extends Schema.TaggedError<SearchError>()("SearchError", {
+  message: Schema.String,
+  /** True when Meilisearch could not be reached at all (as opposed to rejecting a request). */
+  unavailable: Schema.Boolean,
+  cause: Schema.optional(Schema.Defect())
+}) {}
+
+const describe = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
+
+// Network-level failures (refused, reset, timed out) mean "unavailable";
+// anything Meilisearch answered with is a request error.
+const isUnavailable = (cause: unknown) => {
+  const name = cause instanceof Error ? cause.name : ""
+  return name === "MeiliSearchRequestError" || name === "MeiliSearchRequestTimeOutError" || name === "TypeError" ||
+    name === "AbortError" || /fetch failed|ECONNREFUSED|ECONNRESET|timed? ?out/i.test(describe(cause))
+}
+
+export const toSearchError = (what: string) => (cause: unknown) =>
+  new SearchError({ message: `${what}: ${describe(cause)}`, unavailable: isUnavailable(cause), cause })
+
+export interface SearchEngineShape {
+  /** The raw client, for calls not wrapped here; wrap them with `use`. */
+  readonly client: Meilisearch
+  readonly url: string
+  /** Index uids carry MEILI_INDEX_PREFIX so several instances (or test files) share one server safely. */
+  indexUid(name: string): string
+  /** Runs a client call, turning rejections into a typed SearchError. */
+  use<A>(what: string, f: (client: Meilisearch) => Promise<A>): Effect.Effect<A, SearchError>
+  /**
+   * Enqueues a task and waits for it. A failed or cancelled task is an error
+   * here, because the client resolves those normally.
+   */
+  task(what: string, f: (client: Meilisearch) => EnqueuedTaskPromise, timeoutMs?: number): Effect.Effect<Task, SearchError>
+  readonly healthy: Effect.Effect<boolean>
+}
+
+const make = (url: string, apiKey: string, prefix: string): SearchEngineShape => {
+  const client = new Meilisearch({ host: url, apiKey, timeout: 10_000 })
+  const use = <A>(what: string, f: (client: Meilisearch) => Promise<A>) =>
+    Effect.tryPromise({ try: () => f(client), catch: toSearchError(what) })
+  return {
+    client,
+    url,
+    indexUid: (name) => `${prefix}${name}`,
+    use,
+    task: (what, f, timeoutMs = 600_000) =>
+      use(what, (client) => f(client).waitTask({ timeout: timeoutMs, interval: 25 })).pipe(
+        Effect.flatMap((task) =>
+          task.status === "succeeded"
+            ? Effect.succeed(task)
+            : Effect.fail(new SearchError({
+              message: `${what}: task ${task.uid} ${task.status}: ${task.error?.message ?? "no error message"}`,
+              unavailable: false
+            }))
+        )
+      ),
+    healthy: Effect.tryPromise(() => client.isHealthy()).pipe(
+      Effect.timeout("1 second"),
+      Effect.orElseSucceed(() => false)
+    )
+  }
+}
+
+export class SearchEngine extends Context.Service<SearchEngine, SearchEngineShape>()("app/infra/SearchEngine") {
+  /**
+   * MEILI_URL (+ MEILI_MASTER_KEY) when set; otherwise the embedded server,
+   * started as a child process with its data under DATA_DIR and a random
+   * master key, and stopped with the layer's scope.
+   */
+  static readonly layer = Layer.effect(
+    SearchEngine,
+    Effect.gen(function*() {
+      const config = yield* AppConfig
+      if (Option.isSome(config.meiliUrl)) {
+        const key = Option.match(config.meiliMasterKey, { onNone: () => "", onSome: Redacted.value })
+        return make(config.meiliUrl.value, key, config.meiliIndexPrefix)
+      }
+      const running = yield* startMeili({
+        dataDir: join(config.dataDir, "meilisearch"),
+        masterKey: randomBytes(24).toString("base64url"),
+        ...(Option.isSome(config.meiliBin) ? { binary: config.meiliBin.value } : {})
+      })
+      yield* Effect.logInfo("embedded Meilisearch started").pipe(Effect.annotateLogs({ url: running.url }))
+      return make(running.url, running.masterKey, config.meiliIndexPrefix)
+    })
+  )
+
+  /** For tests and benchmarks that manage the server themselves. */
+  static readonly layerFor = (url: string, apiKey: string, prefix = "") =>
+    Layer.succeed(SearchEngine, make(url, apiKey, prefix))
+}

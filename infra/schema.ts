@@ -1,0 +1,213 @@
+import { Effect } from "effect"
+import type { DatabaseError, Tx } from "./Database.ts"
+
+// The whole DuckDB schema. Migrations are append-only: a deployed database
+// has run every statement up to its `schema_version`, so change a table by
+// adding a new entry, never by editing an old one.
+//
+// Money is DECIMAL(18,4) (exact), never DOUBLE. Times are TIMESTAMPTZ in UTC.
+// Catalog tables carry no PRIMARY KEY: pipelines replace a feed's rows in
+// bulk inside one transaction (delete + insert), which DuckDB's eager unique
+// checks would slow down or reject; ids are unique by construction there.
+const migrations: ReadonlyArray<ReadonlyArray<string>> = [
+  [
+    // ---- catalog (written only by pipelines) --------------------------------
+    `CREATE TABLE networks (
+      id VARCHAR NOT NULL,                  -- slug, e.g. 'awin'
+      name VARCHAR NOT NULL,
+      status VARCHAR NOT NULL,              -- active | paused | closed
+      website VARCHAR,
+      click_hosts VARCHAR[] NOT NULL,       -- hosts whose links we recognise (and unwrap)
+      deep_link_template VARCHAR,           -- e.g. https://www.awin1.com/cread.php?awinmid={mid}&...&clickref={sub}&ued={enc(url)}
+      subid_param VARCHAR,                  -- the click-reference parameter carrying our tracking id
+      unwrap_params VARCHAR[] NOT NULL,     -- query parameters that carry the destination URL
+      confidence VARCHAR NOT NULL,          -- H | M | U (how sure we are of the template)
+      successor_id VARCHAR,                 -- where a closed network's programmes went (ShareASale -> awin)
+      regions VARCHAR[] NOT NULL,
+      account_params JSON NOT NULL,         -- our publisher ids on the network (pubId, affId, ...), used by the template
+      feed VARCHAR NOT NULL,
+      updated_at TIMESTAMPTZ NOT NULL
+    )`,
+    `CREATE TABLE programs (
+      id VARCHAR NOT NULL,                  -- '{network_id}:{merchant_id}'
+      network_id VARCHAR NOT NULL,
+      merchant_id VARCHAR NOT NULL,
+      name VARCHAR NOT NULL,
+      domains VARCHAR[] NOT NULL,           -- lower-case hosts, e.g. ['amazon.co.uk'] or ['shop.example.com']
+      country VARCHAR,                      -- ISO 3166-1 alpha-2, or NULL for global
+      category VARCHAR,
+      commission_type VARCHAR NOT NULL,     -- CPS | CPA | CPL | CPC
+      commission_rate DECIMAL(18,4) NOT NULL, -- percent for CPS, amount per action otherwise
+      commission_currency VARCHAR,          -- for fixed amounts
+      cookie_days INTEGER,
+      status VARCHAR NOT NULL,              -- active | paused | closed | pending
+      deep_link_allowed BOOLEAN NOT NULL,
+      epc DECIMAL(18,4),                    -- earnings per 100 clicks reported by the network, if any
+      link_params JSON NOT NULL,            -- values the network's deep-link template needs (mid, camref, ...)
+      feed VARCHAR NOT NULL,
+      updated_at TIMESTAMPTZ NOT NULL
+    )`,
+    // One row per (domain, programme): the matcher's lookup table.
+    `CREATE TABLE program_domains (domain VARCHAR NOT NULL, program_id VARCHAR NOT NULL, feed VARCHAR NOT NULL)`,
+    `CREATE TABLE products (
+      id VARCHAR NOT NULL,                  -- '{feed}:{item_id}', stable across runs
+      feed VARCHAR NOT NULL,
+      item_id VARCHAR NOT NULL,
+      title VARCHAR NOT NULL,
+      description VARCHAR,
+      link VARCHAR NOT NULL,                -- the merchant's product page
+      image_link VARCHAR,
+      brand VARCHAR,
+      gtin VARCHAR,
+      mpn VARCHAR,
+      category VARCHAR,                     -- top-level human category, e.g. 'Electronics'
+      product_type VARCHAR,                 -- merchant path, e.g. 'Electronics > Audio > Headphones'
+      google_product_category VARCHAR,
+      store VARCHAR NOT NULL,               -- merchant display name
+      store_domain VARCHAR,                 -- host of link, for programme matching
+      currency VARCHAR NOT NULL,
+      price DECIMAL(18,4) NOT NULL,         -- the regular price from the feed
+      sale_price DECIMAL(18,4),             -- the feed's sale price, when on sale
+      current_price DECIMAL(18,4) NOT NULL, -- what a shopper pays now: sale_price if effective, else price
+      feed_was_price DECIMAL(18,4),         -- a 'was'/RRP claim from the feed: untrusted, shown only as context
+      availability VARCHAR NOT NULL,        -- in_stock | out_of_stock | preorder | backorder
+      condition VARCHAR,
+      content_hash VARCHAR NOT NULL,        -- hash of the indexed fields: drives the Meilisearch delta
+      first_seen_at TIMESTAMPTZ NOT NULL,
+      updated_at TIMESTAMPTZ NOT NULL
+    )`,
+    `CREATE INDEX products_feed ON products (feed)`,
+    // Every observed price change (one row when a product's current price differs from its last row).
+    `CREATE TABLE price_history (
+      product_id VARCHAR NOT NULL,
+      observed_at TIMESTAMPTZ NOT NULL,
+      price DECIMAL(18,4) NOT NULL,         -- current_price at that time
+      currency VARCHAR NOT NULL,
+      run_id VARCHAR
+    )`,
+    `CREATE INDEX price_history_product ON price_history (product_id)`,
+
+    // ---- pipelines -----------------------------------------------------------
+    `CREATE TABLE pipeline_runs (
+      id VARCHAR PRIMARY KEY,
+      feed VARCHAR NOT NULL,
+      kind VARCHAR NOT NULL,                -- networks | programs | products | conversions
+      trigger VARCHAR NOT NULL,             -- startup | schedule | manual
+      started_at TIMESTAMPTZ NOT NULL,
+      finished_at TIMESTAMPTZ,
+      status VARCHAR NOT NULL,              -- running | succeeded | failed | skipped | interrupted
+      rows_read BIGINT NOT NULL DEFAULT 0,
+      rows_loaded BIGINT NOT NULL DEFAULT 0,
+      rows_rejected BIGINT NOT NULL DEFAULT 0,
+      documents_upserted BIGINT NOT NULL DEFAULT 0,
+      documents_deleted BIGINT NOT NULL DEFAULT 0,
+      error VARCHAR
+    )`,
+    `CREATE TABLE rejected_rows (
+      run_id VARCHAR NOT NULL,
+      feed VARCHAR NOT NULL,
+      line BIGINT NOT NULL,                 -- 1-based line (CSV/TSV, header is line 1) or item index (XML)
+      reason VARCHAR NOT NULL,
+      raw VARCHAR                           -- the offending record, truncated
+    )`,
+    // What we know of each source, for conditional GET and unchanged-feed skips.
+    `CREATE TABLE feed_state (
+      feed VARCHAR PRIMARY KEY,
+      etag VARCHAR,
+      last_modified VARCHAR,
+      content_sha256 VARCHAR,
+      last_success_run_id VARCHAR,
+      last_success_at TIMESTAMPTZ
+    )`,
+
+    // ---- link service state -------------------------------------------------
+    `CREATE SEQUENCE partner_ids START 1`,
+    `CREATE TABLE partners (
+      id INTEGER PRIMARY KEY DEFAULT nextval('partner_ids'),
+      name VARCHAR NOT NULL,
+      email VARCHAR NOT NULL,
+      app_url VARCHAR,
+      description VARCHAR,
+      tag VARCHAR NOT NULL UNIQUE,
+      key_hash VARCHAR NOT NULL UNIQUE,     -- sha256 of the API key; the key itself is never stored
+      key_prefix VARCHAR NOT NULL,          -- first characters, to help a partner recognise a key
+      revenue_share DECIMAL(6,4) NOT NULL DEFAULT 0.7000, -- partner's share of commission
+      created_at TIMESTAMPTZ NOT NULL
+    )`,
+    `CREATE TABLE tracking_links (
+      id VARCHAR PRIMARY KEY,               -- the tracking id in /t/{id}
+      partner_id INTEGER,                   -- NULL: anonymous
+      tag VARCHAR NOT NULL,                 -- partner tag, or the feed's tag parameter
+      original_url VARCHAR NOT NULL,        -- exactly as submitted
+      normalized_url VARCHAR NOT NULL,      -- unwrapped, stripped, normalised: the dedup key
+      destination_url VARCHAR NOT NULL,     -- where the merchant page is
+      affiliate_url VARCHAR NOT NULL,       -- where /t/{id} redirects
+      program_id VARCHAR,
+      network_id VARCHAR,
+      product_id VARCHAR,                   -- set for links made by the discovery feed
+      source VARCHAR NOT NULL,              -- match | feed
+      created_at TIMESTAMPTZ NOT NULL
+    )`,
+    `CREATE UNIQUE INDEX tracking_links_dedup ON tracking_links (COALESCE(partner_id, 0), tag, normalized_url)`,
+    `CREATE TABLE clicks (
+      clicked_at TIMESTAMPTZ NOT NULL,
+      tracking_id VARCHAR NOT NULL,
+      partner_id INTEGER,
+      tag VARCHAR NOT NULL,
+      ip_hash VARCHAR NOT NULL,             -- HMAC of the IP with a daily salt; raw IPs are never stored
+      user_agent VARCHAR,
+      referrer VARCHAR,
+      is_bot BOOLEAN NOT NULL,
+      bot_reason VARCHAR,
+      is_unique BOOLEAN NOT NULL            -- first click of this visitor on this link within an hour
+    )`,
+    `CREATE INDEX clicks_tracking ON clicks (tracking_id)`,
+
+    // ---- conversions ---------------------------------------------------------
+    `CREATE TABLE conversions (
+      id VARCHAR PRIMARY KEY,               -- '{network_id}:{network_tx_id}'
+      network_id VARCHAR NOT NULL,
+      network_tx_id VARCHAR NOT NULL,
+      click_ref VARCHAR,                    -- the sub-id value the network reported
+      tracking_id VARCHAR,                  -- NULL: unattributed
+      partner_id INTEGER,
+      tag VARCHAR,
+      currency VARCHAR NOT NULL,
+      order_amount DECIMAL(18,4) NOT NULL,
+      commission DECIMAL(18,4) NOT NULL,
+      reporting_currency VARCHAR NOT NULL,
+      commission_reporting DECIMAL(18,4) NOT NULL,
+      partner_share DECIMAL(18,4) NOT NULL, -- in reporting currency
+      platform_share DECIMAL(18,4) NOT NULL,
+      status VARCHAR NOT NULL,              -- pending | approved | declined | reversed
+      event_at TIMESTAMPTZ NOT NULL,
+      network_updated_at TIMESTAMPTZ,
+      source VARCHAR NOT NULL,              -- report feed name or 'postback'
+      created_at TIMESTAMPTZ NOT NULL,
+      updated_at TIMESTAMPTZ NOT NULL
+    )`,
+    `CREATE TABLE conversion_events (       -- every status change, for audit
+      conversion_id VARCHAR NOT NULL,
+      status VARCHAR NOT NULL,
+      commission DECIMAL(18,4) NOT NULL,
+      seen_at TIMESTAMPTZ NOT NULL,
+      source VARCHAR NOT NULL
+    )`
+  ]
+]
+
+export const migrate = (tx: Tx): Effect.Effect<void, DatabaseError> =>
+  Effect.gen(function*() {
+    yield* tx.run("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    const rows = yield* tx.query<{ version: number }>("SELECT max(version) AS version FROM schema_version")
+    const current = rows[0]?.version ?? 0
+    for (let version = current + 1; version <= migrations.length; version++) {
+      yield* tx.run("BEGIN TRANSACTION")
+      const exit = yield* Effect.exit(Effect.gen(function*() {
+        for (const statement of migrations[version - 1]) yield* tx.run(statement)
+        yield* tx.run("INSERT INTO schema_version VALUES ($1)", [version])
+      }))
+      yield* tx.run(exit._tag === "Success" ? "COMMIT" : "ROLLBACK")
+      yield* exit
+    }
+  })
