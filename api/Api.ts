@@ -1,0 +1,16 @@
+import { HttpApi, OpenApi } from "effect/http-api"
+import { SystemApi } from "./system/Api.ts"
+import { RequestValidation } from "./Validation.ts"
+
+// The whole HTTP contract. Each feature folder declares its group in its own
+// Api.ts; this file only lists them. `/openapi.json` and `/docs` are derived
+// from it, so the docs cannot drift from the handlers.
+export class Api extends HttpApi.make("affiliate-commerce")
+  .add(SystemApi)
+  .middleware(RequestValidation)
+  .annotateMerge(OpenApi.annotations({
+    title: "Affiliate commerce API",
+    description: "Product discovery feed (/api/deals, /api/search), affiliate link service (/api/v1) and the tracking redirect (/t/{trackingId}). " +
+      "Every error answers with a JSON body { error: { code, message, details? } }."
+  }))
+{}

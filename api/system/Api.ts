@@ -1,0 +1,24 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { ServiceUnavailable } from "../errors.ts"
+
+export const Readiness = Schema.Struct({
+  status: Schema.Literals(["ready", "not_ready"]),
+  checks: Schema.Struct({ duckdb: Schema.Boolean, meilisearch: Schema.Boolean })
+})
+
+export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
+  .add(
+    HttpApiEndpoint.get("health", "/health", {
+      success: Schema.Struct({ status: Schema.Literal("ok") })
+    }).annotate(OpenApi.Description, "Liveness: the process is up and serving HTTP."),
+    HttpApiEndpoint.get("ready", "/ready", {
+      success: Readiness,
+      error: ServiceUnavailable
+    }).annotate(OpenApi.Description, "Readiness: DuckDB answers a query and Meilisearch reports healthy (503 otherwise)."),
+    HttpApiEndpoint.get("metrics", "/metrics", {
+      success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/plain; version=0.0.4" }))
+    }).annotate(OpenApi.Description, "Prometheus metrics: click queue, caches, pipeline runs.")
+  )
+  .annotateMerge(OpenApi.annotations({ title: "System", description: "Health, readiness and metrics" }))
+{}

@@ -1,0 +1,64 @@
+import { Context, Layer } from "effect"
+
+// A tiny Prometheus-text registry. Hot paths bump plain numbers (no
+// allocation, no Effect), and /metrics renders them on demand.
+export interface Counter {
+  inc(by?: number): void
+  readonly value: number
+}
+
+export interface MetricsShape {
+  counter(name: string, help: string, labels?: Record<string, string>): Counter
+  /** A value read at scrape time (queue depth, cache size). */
+  gauge(name: string, help: string, read: () => number, labels?: Record<string, string>): void
+  render(): string
+}
+
+const key = (name: string, labels?: Record<string, string>) =>
+  labels === undefined || Object.keys(labels).length === 0
+    ? name
+    : `${name}{${Object.entries(labels).map(([k, v]) => `${k}="${v.replace(/["\\\n]/g, "_")}"`).join(",")}}`
+
+export const makeMetrics = (): MetricsShape => {
+  const help = new Map<string, { help: string; type: "counter" | "gauge" }>()
+  const counters = new Map<string, { value: number }>()
+  const gauges = new Map<string, () => number>()
+  return {
+    counter(name, text, labels) {
+      help.set(name, { help: text, type: "counter" })
+      const id = key(name, labels)
+      let cell = counters.get(id)
+      if (cell === undefined) counters.set(id, cell = { value: 0 })
+      const c = cell
+      return {
+        inc: (by = 1) => {
+          c.value += by
+        },
+        get value() {
+          return c.value
+        }
+      }
+    },
+    gauge(name, text, read, labels) {
+      help.set(name, { help: text, type: "gauge" })
+      gauges.set(key(name, labels), read)
+    },
+    render() {
+      const lines: Array<string> = []
+      for (const [name, meta] of help) {
+        lines.push(`# HELP ${name} ${meta.help}`, `# TYPE ${name} ${meta.type}`)
+        const source = meta.type === "counter" ? counters : gauges
+        for (const [id, cell] of source) {
+          if (id !== name && !id.startsWith(`${name}{`)) continue
+          const value = typeof cell === "function" ? cell() : cell.value
+          lines.push(`${id} ${Number.isFinite(value) ? value : 0}`)
+        }
+      }
+      return lines.join("\n") + "\n"
+    }
+  }
+}
+
+export class Metrics extends Context.Service<Metrics, MetricsShape>()("app/infra/Metrics") {
+  static readonly layer = Layer.sync(Metrics, makeMetrics)
+}

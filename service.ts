@@ -1,0 +1,24 @@
+import { Effect, Layer } from "effect"
+import { serveOn } from "./api/Server.ts"
+import { AppConfig } from "./infra/AppConfig.ts"
+import { Database } from "./infra/Database.ts"
+import { Metrics } from "./infra/Metrics.ts"
+import { SearchEngine } from "./infra/SearchEngine.ts"
+
+// The running service as one layer, given its configuration: main.ts feeds it
+// the environment, tests feed it temp folders and free ports. Composition
+// only; each piece lives in its feature folder.
+const Http = Layer.unwrap(
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    return serveOn(config.port, config.host)
+  })
+)
+
+const Infra = Layer.mergeAll(Database.layer, SearchEngine.layer, Metrics.layer)
+
+export const makeService = <E, R>(config: Layer.Layer<AppConfig, E, R>) =>
+  Http.pipe(
+    Layer.provideMerge(Infra),
+    Layer.provideMerge(config)
+  )

@@ -1,0 +1,69 @@
+import { Context, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
+import { randomBytes } from "node:crypto"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { HttpServer } from "effect/http"
+import { inject } from "vitest"
+import { AppConfig, type AppConfigShape } from "../../infra/AppConfig.ts"
+import { makeService } from "../../service.ts"
+
+export type ServiceContext = Layer.Success<ReturnType<typeof makeService>>
+
+export interface RunningService {
+  /** e.g. http://127.0.0.1:41234 */
+  readonly url: string
+  readonly dataDir: string
+  readonly config: AppConfigShape
+  /** Runs an effect against the running service's layers (Database, SearchEngine, ...). */
+  run<A, E>(effect: Effect.Effect<A, E, ServiceContext>): Promise<A>
+  close(): Promise<void>
+}
+
+/** A fresh temp folder, removed by `rm()`. */
+export const tempDir = (prefix = "svc-") => {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  return { dir, rm: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/** Config pointing at the shared test Meilisearch with an index prefix of its own. */
+export const testConfig = (dataDir: string, overrides: Partial<AppConfigShape> = {}): AppConfigShape => {
+  let config!: AppConfigShape
+  Effect.runSync(
+    Effect.gen(function*() {
+      config = yield* AppConfig
+    }).pipe(Effect.provide(AppConfig.layerWith({
+      dataDir,
+      meiliUrl: Option.some(inject("meiliUrl")),
+      meiliMasterKey: Option.some(Redacted.make(inject("meiliKey"))),
+      meiliIndexPrefix: `t${randomBytes(4).toString("hex")}_`,
+      ...overrides
+    })))
+  )
+  return config
+}
+
+/**
+ * Starts the whole service for real: DuckDB in a temp folder, the shared test
+ * Meilisearch under a unique index prefix, HTTP on a free loopback port.
+ */
+export const startService = async (overrides: Partial<AppConfigShape> = {}): Promise<RunningService> => {
+  const temp = tempDir()
+  const config = testConfig(temp.dir, overrides)
+  const scope = Effect.runSync(Scope.make())
+  const context = await Effect.runPromise(
+    Layer.buildWithScope(makeService(Layer.succeed(AppConfig, config)), scope)
+  )
+  const server = Context.get(context, HttpServer.HttpServer)
+  const port = server.address._tag === "UnixPathAddress" ? 0 : server.address.port
+  return {
+    url: `http://127.0.0.1:${port}`,
+    dataDir: temp.dir,
+    config,
+    run: (effect) => Effect.runPromise(Effect.provide(effect, context)),
+    close: async () => {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+      temp.rm()
+    }
+  }
+}

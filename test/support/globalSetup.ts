@@ -1,0 +1,30 @@
+import { Effect, Exit, Scope } from "effect"
+import { randomBytes } from "node:crypto"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import type { TestProject } from "vitest/node"
+import { startMeili } from "../../infra/MeiliServer.ts"
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    meiliUrl: string
+    meiliKey: string
+  }
+}
+
+// Starts one real Meilisearch (temp data folder, free loopback port) for the
+// whole test run. Tests that need to stop Meilisearch start their own.
+export default async function setup(project: TestProject) {
+  const dataDir = mkdtempSync(join(tmpdir(), "meili-test-"))
+  const scope = Effect.runSync(Scope.make())
+  const meili = await Effect.runPromise(
+    startMeili({ dataDir, masterKey: randomBytes(16).toString("hex") }).pipe(Scope.provide(scope))
+  )
+  project.provide("meiliUrl", meili.url)
+  project.provide("meiliKey", meili.masterKey)
+  return async () => {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
