@@ -29,6 +29,16 @@ export interface AppConfigShape {
   readonly ingestOnStart: boolean
   /** Arm the cron schedules. */
   readonly schedulesEnabled: boolean
+  /** Link service rate limits (token buckets): sustained requests per minute, and burst size. */
+  readonly rateLimitPerKey: { readonly perMinute: number; readonly burst: number }
+  readonly rateLimitPerIp: { readonly perMinute: number; readonly burst: number }
+  readonly rateLimitRegister: { readonly perMinute: number; readonly burst: number }
+  /** Take the client IP from X-Forwarded-For (only behind a proxy you control). */
+  readonly trustProxy: boolean
+  /** Click queue capacity; overflow is counted and logged. */
+  readonly clickQueueSize: number
+  /** Tracking-link LRU entries kept for the redirect. */
+  readonly linkCacheSize: number
 }
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app/infra/AppConfig") {
@@ -47,6 +57,17 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
     const secret = yield* Config.option(Config.Redacted("APP_SECRET"))
     const ingestOnStart = yield* Config.Boolean("INGEST_ON_START").pipe(Config.withDefault(true))
     const schedulesEnabled = yield* Config.Boolean("SCHEDULES_ENABLED").pipe(Config.withDefault(true))
+    const rate = (name: string, perMinute: number, burst: number) =>
+      Effect.all({
+        perMinute: Config.Int(`${name}_PER_MINUTE`).pipe(Config.withDefault(perMinute)),
+        burst: Config.Int(`${name}_BURST`).pipe(Config.withDefault(burst))
+      })
+    const rateLimitPerKey = yield* rate("RATE_LIMIT_KEY", 600, 120)
+    const rateLimitPerIp = yield* rate("RATE_LIMIT_IP", 300, 60)
+    const rateLimitRegister = yield* rate("RATE_LIMIT_REGISTER", 5, 5)
+    const trustProxy = yield* Config.Boolean("TRUST_PROXY").pipe(Config.withDefault(false))
+    const clickQueueSize = yield* Config.Int("CLICK_QUEUE_SIZE").pipe(Config.withDefault(100_000))
+    const linkCacheSize = yield* Config.Int("LINK_CACHE_SIZE").pipe(Config.withDefault(100_000))
     return {
       port,
       host,
@@ -62,7 +83,13 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       logLevel,
       secret: Option.getOrElse(secret, () => Redacted.make(randomBytes(32).toString("base64url"))),
       ingestOnStart,
-      schedulesEnabled
+      schedulesEnabled,
+      rateLimitPerKey,
+      rateLimitPerIp,
+      rateLimitRegister,
+      trustProxy,
+      clickQueueSize,
+      linkCacheSize
     } satisfies AppConfigShape
   })
 
@@ -85,6 +112,12 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       secret: Redacted.make("test-secret"),
       ingestOnStart: false,
       schedulesEnabled: false,
+      rateLimitPerKey: { perMinute: 60_000, burst: 10_000 },
+      rateLimitPerIp: { perMinute: 60_000, burst: 10_000 },
+      rateLimitRegister: { perMinute: 60_000, burst: 10_000 },
+      trustProxy: false,
+      clickQueueSize: 100_000,
+      linkCacheSize: 10_000,
       ...overrides
     })
 }

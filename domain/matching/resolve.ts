@@ -1,0 +1,84 @@
+import { buildDeepLink } from "../links/deepLink.ts"
+import type { Catalog } from "./catalog.ts"
+import { type Selection, selectProgram } from "./selectProgram.ts"
+import { parseHttpUrl } from "./submittedUrl.ts"
+import { stripTracking } from "./trackingParams.ts"
+import { type ClickHostRule, normaliseRuleHost, REFERENCE_CLICK_HOSTS, unwrap } from "./unwrap.ts"
+
+// From a submitted URL to "which programme, which merchant page": the whole
+// matching decision, on plain values. Building the final affiliate URL needs
+// the tracking id, so it is a separate step (affiliateUrlFor).
+
+/** Why nothing matched; documented in the API (matched: false). */
+export type NoMatchReason =
+  | "no_program" // no programme covers this merchant
+  | "no_active_program" // programmes exist but none is active on an open network
+  | "unwrap_loop"
+  | "unwrap_too_deep"
+  | "tracking_link_without_destination"
+  | "deep_link_unavailable" // the best programme's template could not be filled
+
+export type Resolution =
+  | { readonly kind: "invalid"; readonly message: string }
+  | {
+    readonly kind: "resolved"
+    /** unwrapped, tracking parameters stripped, WHATWG-normalised: the dedup key */
+    readonly normalizedUrl: string
+    readonly unwrappedFrom: ReadonlyArray<string>
+    readonly selection: Selection | undefined
+    readonly reason: NoMatchReason | undefined
+    readonly domain: string | undefined
+  }
+
+/** Click-host rules: the catalog's networks first (they may name extra hosts), then the reference list. */
+export const clickHostRules = (catalog: Catalog): ReadonlyArray<ClickHostRule> => {
+  const rules: Array<ClickHostRule> = []
+  for (const network of catalog.networks.values()) {
+    for (const host of network.clickHosts) {
+      const normalised = normaliseRuleHost(host)
+      if (normalised.length > 0 && normalised !== "*.") rules.push({ host: normalised, networkId: network.id, params: network.unwrapParams })
+    }
+  }
+  return [...rules, ...REFERENCE_CLICK_HOSTS]
+}
+
+export const resolveUrl = (input: string, catalog: Catalog, rules: ReadonlyArray<ClickHostRule>): Resolution => {
+  const parsed = parseHttpUrl(input)
+  if (!parsed.ok) return { kind: "invalid", message: parsed.message }
+  const unwrapped = unwrap(parsed.url, rules)
+  if (!unwrapped.ok) {
+    return {
+      kind: "resolved",
+      normalizedUrl: stripTracking(parsed.url).href,
+      unwrappedFrom: unwrapped.via,
+      selection: undefined,
+      reason: unwrapped.reason,
+      domain: undefined
+    }
+  }
+  const destination = stripTracking(unwrapped.url)
+  const selected = selectProgram(catalog, destination.hostname)
+  return {
+    kind: "resolved",
+    normalizedUrl: destination.href,
+    unwrappedFrom: unwrapped.via,
+    selection: selected.ok ? selected.selection : undefined,
+    reason: selected.ok ? undefined : selected.reason,
+    domain: selected.ok ? selected.selection.domain : selected.domain
+  }
+}
+
+/**
+ * The network deep link carrying `trackingId` as the click reference. When a
+ * programme forbids deep links the shopper lands on the merchant's home page.
+ */
+export const affiliateUrlFor = (selection: Selection, destination: string, trackingId: string): string | undefined => {
+  const target = selection.program.deepLinkAllowed ? destination : `${new URL(destination).origin}/`
+  const template = selection.network.deepLinkTemplate
+  if (template === null) return undefined
+  return buildDeepLink(template, {
+    url: target,
+    sub: trackingId,
+    params: { ...selection.network.accountParams, ...selection.program.linkParams }
+  })
+}

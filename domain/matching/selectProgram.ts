@@ -1,0 +1,81 @@
+import type { Catalog, CatalogNetwork, CatalogProgram } from "./catalog.ts"
+import { hostCandidates } from "./hostCandidates.ts"
+
+// Expected earnings per 100 clicks, the one figure that makes a percentage
+// commission comparable with a fixed one. The network's reported EPC wins
+// when present; otherwise we assume a typical shop: 2% of clicks convert, an
+// average order of 80 (in the programme's currency: currencies are not
+// converted here, which is good enough to rank programmes of one merchant).
+const CONVERSION_RATE = 0.02
+const LEAD_RATE = 0.05
+const AVERAGE_ORDER = 80
+
+export const expectedEarningsPer100Clicks = (program: CatalogProgram): number => {
+  if (program.epc !== null && Number.isFinite(program.epc) && program.epc > 0) return program.epc
+  const rate = program.commissionRate
+  switch (program.commissionType.toUpperCase()) {
+    case "CPS":
+      return 100 * CONVERSION_RATE * AVERAGE_ORDER * (rate / 100)
+    case "CPA":
+      return 100 * CONVERSION_RATE * rate
+    case "CPL":
+      return 100 * LEAD_RATE * rate
+    case "CPC":
+      return 100 * rate
+    default:
+      return 0
+  }
+}
+
+const CONFIDENCE_RANK: Record<string, number> = { H: 0, M: 1, U: 2 }
+
+/** A network we may send traffic to: not closed or paused, and with a template to build links from. */
+export const isUsableNetwork = (network: CatalogNetwork | undefined): network is CatalogNetwork =>
+  network !== undefined && network.status !== "closed" && network.status !== "paused" &&
+  network.deepLinkTemplate !== null && network.deepLinkTemplate !== ""
+
+export interface Selection {
+  readonly program: CatalogProgram
+  readonly network: CatalogNetwork
+  /** The catalog domain that matched (exact host, a parent, or the registrable domain). */
+  readonly domain: string
+  readonly expectedEpc: number
+}
+
+export type SelectionResult =
+  | { readonly ok: true; readonly selection: Selection }
+  | { readonly ok: false; readonly reason: "no_program" | "no_active_program"; readonly domain?: string }
+
+/**
+ * The best programme for a host. Levels are tried most specific first; at the
+ * first level that has an eligible programme we rank by: deep-link capable,
+ * expected earnings, cookie length, network confidence, then programme id, so
+ * the same catalog always gives the same answer.
+ */
+export const selectProgram = (catalog: Catalog, hostname: string): SelectionResult => {
+  let sawInactive: string | undefined
+  for (const domain of hostCandidates(hostname)) {
+    const programs = catalog.byDomain.get(domain)
+    if (programs === undefined || programs.length === 0) continue
+    const eligible: Array<Selection> = []
+    for (const program of programs) {
+      const network = catalog.networks.get(program.networkId)
+      if (program.status !== "active" || !isUsableNetwork(network)) continue
+      eligible.push({ program, network, domain, expectedEpc: expectedEarningsPer100Clicks(program) })
+    }
+    if (eligible.length === 0) {
+      sawInactive ??= domain
+      continue
+    }
+    eligible.sort(compareSelections)
+    return { ok: true, selection: eligible[0] }
+  }
+  return sawInactive === undefined ? { ok: false, reason: "no_program" } : { ok: false, reason: "no_active_program", domain: sawInactive }
+}
+
+const compareSelections = (a: Selection, b: Selection): number =>
+  Number(b.program.deepLinkAllowed) - Number(a.program.deepLinkAllowed) ||
+  b.expectedEpc - a.expectedEpc ||
+  (b.program.cookieDays ?? 0) - (a.program.cookieDays ?? 0) ||
+  (CONFIDENCE_RANK[a.network.confidence] ?? 9) - (CONFIDENCE_RANK[b.network.confidence] ?? 9) ||
+  (a.program.id < b.program.id ? -1 : a.program.id > b.program.id ? 1 : 0)
