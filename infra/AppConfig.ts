@@ -1,4 +1,4 @@
-import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
+import { Config, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import { resolve } from "node:path"
 
@@ -25,6 +25,12 @@ export interface AppConfigShape {
   readonly logLevel: string
   /** Secret for IP hashing and key derivation; random per process when unset. */
   readonly secret: Redacted.Redacted<string>
+  /** Currency of conversion revenue totals (commission_reporting, partner/platform shares). */
+  readonly reportingCurrency: string
+  /** Rate table for the reporting currency (config/rates.json). */
+  readonly ratesConfigPath: string
+  /** Postback shared secrets per network id; the HMAC key for /api/v1/conversions/postback. */
+  readonly postbackSecrets: Readonly<Record<string, Redacted.Redacted<string>>>
   /** Run every feed once at start-up when the catalog is empty. */
   readonly ingestOnStart: boolean
   /** Arm the cron schedules. */
@@ -41,6 +47,9 @@ export interface AppConfigShape {
   readonly linkCacheSize: number
 }
 
+/** POSTBACK_SECRETS default for development: `{"dev":"dev-postback-secret"}` (network "dev" only). */
+export const DEV_POSTBACK_SECRET = "dev-postback-secret"
+
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app/infra/AppConfig") {
   static readonly fromEnv = Effect.gen(function*() {
     const port = yield* Config.Port("PORT").pipe(Config.withDefault(3000))
@@ -55,6 +64,13 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
     const adminToken = yield* Config.option(Config.Redacted("ADMIN_TOKEN"))
     const logLevel = yield* Config.String("LOG_LEVEL").pipe(Config.withDefault("Info"))
     const secret = yield* Config.option(Config.Redacted("APP_SECRET"))
+    const reportingCurrency = yield* Config.String("REPORTING_CURRENCY").pipe(Config.withDefault("USD"))
+    const ratesConfigPath = yield* Config.String("RATES_CONFIG").pipe(Config.withDefault("config/rates.json"))
+    // JSON object {"awin":"...","impact":"..."}; the dev default only accepts network "dev".
+    const postbackSecrets = yield* Config.schema(
+      Schema.fromJsonString(Schema.Record(Schema.String, Schema.String)),
+      "POSTBACK_SECRETS"
+    ).pipe(Config.withDefault({ dev: DEV_POSTBACK_SECRET }))
     const ingestOnStart = yield* Config.Boolean("INGEST_ON_START").pipe(Config.withDefault(true))
     const schedulesEnabled = yield* Config.Boolean("SCHEDULES_ENABLED").pipe(Config.withDefault(true))
     const rate = (name: string, perMinute: number, burst: number) =>
@@ -82,6 +98,9 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       adminTokenGenerated: Option.isNone(adminToken),
       logLevel,
       secret: Option.getOrElse(secret, () => Redacted.make(randomBytes(32).toString("base64url"))),
+      reportingCurrency: reportingCurrency.toUpperCase(),
+      ratesConfigPath: resolve(ratesConfigPath),
+      postbackSecrets: Object.fromEntries(Object.entries(postbackSecrets).map(([network, key]) => [network, Redacted.make(key)])),
       ingestOnStart,
       schedulesEnabled,
       rateLimitPerKey,
@@ -110,6 +129,9 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       adminTokenGenerated: false,
       logLevel: "Warn",
       secret: Redacted.make("test-secret"),
+      reportingCurrency: "USD",
+      ratesConfigPath: resolve("config/rates.json"),
+      postbackSecrets: { dev: Redacted.make(DEV_POSTBACK_SECRET) },
       ingestOnStart: false,
       schedulesEnabled: false,
       rateLimitPerKey: { perMinute: 60_000, burst: 10_000 },

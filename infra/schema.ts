@@ -176,10 +176,13 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
       order_amount DECIMAL(18,4) NOT NULL,
       commission DECIMAL(18,4) NOT NULL,
       reporting_currency VARCHAR NOT NULL,
-      commission_reporting DECIMAL(18,4) NOT NULL,
-      partner_share DECIMAL(18,4) NOT NULL, -- in reporting currency
-      platform_share DECIMAL(18,4) NOT NULL,
-      status VARCHAR NOT NULL,              -- pending | approved | declined | reversed
+      commission_reporting DECIMAL(18,4) NOT NULL, -- commission in reporting currency (rounded half-even to its minor unit)
+      order_amount_reporting DECIMAL(18,4) NOT NULL,
+      fx_rate DECIMAL(18,8) NOT NULL,       -- reporting units per unit of currency (for display; computed exactly)
+      revenue_share DECIMAL(6,4),           -- partner share applied; NULL: no partner (platform keeps all)
+      partner_share DECIMAL(18,4) NOT NULL, -- in reporting currency; 0 when declined/reversed
+      platform_share DECIMAL(18,4) NOT NULL, -- commission_reporting - partner_share exactly; 0 when declined/reversed
+      status VARCHAR NOT NULL,              -- pending | approved | declined | reversed (only pending/approved earn and count)
       event_at TIMESTAMPTZ NOT NULL,
       network_updated_at TIMESTAMPTZ,
       source VARCHAR NOT NULL,              -- report feed name or 'postback'
@@ -188,8 +191,10 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
     )`,
     `CREATE TABLE conversion_events (       -- every status change, for audit
       conversion_id VARCHAR NOT NULL,
+      previous_status VARCHAR,              -- NULL: first sighting
       status VARCHAR NOT NULL,
-      commission DECIMAL(18,4) NOT NULL,
+      order_amount DECIMAL(18,4) NOT NULL,
+      commission DECIMAL(18,4) NOT NULL,    -- original currency
       seen_at TIMESTAMPTZ NOT NULL,
       source VARCHAR NOT NULL
     )`

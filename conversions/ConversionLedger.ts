@@ -1,0 +1,300 @@
+import { Context, Effect, Layer } from "effect"
+import { formatDecimal, parseDecimal, type Ratio, type Scaled } from "../domain/money/Decimal.ts"
+import { parseShare, revenueFor } from "../domain/money/RevenueSplit.ts"
+import { Database, type DatabaseError, type Tx } from "../infra/Database.ts"
+import { type ConversionRecord, conversionId } from "./ConversionRecord.ts"
+import { ReportingRates, type ReportingRatesShape } from "./ReportingRates.ts"
+
+// The one writer of the conversions table. Every source (report pipelines,
+// postbacks) hands it normalised records; it attributes them to tracking
+// links, converts to the reporting currency, splits the revenue, and upserts
+// by '{network}:{network_tx_id}' so a transaction seen again updates its one
+// row. Rules:
+// - A record whose update time is older than the stored one is stale and
+//   ignored (a re-run of an old report cannot roll a status back). Records
+//   without an update time always apply.
+// - Declined and reversed conversions earn nothing: partner_share and
+//   platform_share become 0 (an approved -> reversed move reverses revenue).
+// - The partner's revenue share is fixed when the conversion is first
+//   attributed: renegotiating a partner's share later does not rewrite history.
+// - Unattributed conversions (no tracking link with that id) are kept with
+//   tracking_id NULL and the platform keeps the commission; they are re-
+//   attributed on every later sighting, should the link turn up.
+// - Every first sighting and every change of status or amounts appends a row
+//   to conversion_events.
+
+export interface UpsertResult {
+  readonly inserted: number
+  readonly updated: number
+  readonly unchanged: number
+  readonly stale: number
+  /** Records that could not be stored (e.g. a currency with no rate), by index in the input. */
+  readonly rejected: ReadonlyArray<{ readonly index: number; readonly reason: string }>
+  /** The ids written or confirmed, in input order (for postback responses). */
+  readonly ids: ReadonlyArray<string>
+}
+
+export interface ConversionLedgerShape {
+  /** Upserts records in one transaction. */
+  upsert(records: ReadonlyArray<ConversionRecord>, source: string): Effect.Effect<UpsertResult, DatabaseError>
+  /** The same inside a caller's transaction (a pipeline loader that records rejections alongside). */
+  upsertIn(tx: Tx, records: ReadonlyArray<ConversionRecord>, source: string): Effect.Effect<UpsertResult, DatabaseError>
+}
+
+interface Link {
+  readonly tracking_id: string
+  readonly partner_id: number | null
+  readonly tag: string
+  readonly share: string | null
+}
+
+interface Stored {
+  readonly id: string
+  readonly status: string
+  readonly order_amount: string
+  readonly commission: string
+  readonly currency: string
+  readonly tracking_id: string | null
+  readonly partner_id: number | null
+  readonly revenue_share: string | null
+  readonly network_updated_at: Date | null
+  readonly signature: string
+}
+
+const COLUMNS = [
+  "id", "network_id", "network_tx_id", "click_ref", "tracking_id", "partner_id", "tag", "currency", "order_amount",
+  "commission", "reporting_currency", "commission_reporting", "order_amount_reporting", "fx_rate", "revenue_share",
+  "partner_share", "platform_share", "status", "event_at", "network_updated_at", "source", "created_at", "updated_at"
+] as const
+const CASTS: Partial<Record<typeof COLUMNS[number], string>> = {
+  partner_id: "INTEGER", order_amount: "DECIMAL(18,4)", commission: "DECIMAL(18,4)", commission_reporting: "DECIMAL(18,4)",
+  order_amount_reporting: "DECIMAL(18,4)", fx_rate: "DECIMAL(18,8)", revenue_share: "DECIMAL(6,4)",
+  partner_share: "DECIMAL(18,4)", platform_share: "DECIMAL(18,4)", event_at: "TIMESTAMPTZ",
+  network_updated_at: "TIMESTAMPTZ", created_at: "TIMESTAMPTZ", updated_at: "TIMESTAMPTZ"
+}
+/** Columns whose change is a real change (source and times of sighting are not). */
+const SIGNATURE = [
+  "click_ref", "tracking_id", "partner_id", "tag", "currency", "order_amount", "commission", "reporting_currency",
+  "commission_reporting", "order_amount_reporting", "revenue_share", "partner_share", "platform_share", "status", "event_at",
+  "network_updated_at"
+] as const
+const CHUNK = 200
+
+type Row = Record<typeof COLUMNS[number], string | number | null>
+
+const decimalText = (value: string | null) => value === null ? null : formatDecimal(parseDecimal(value) ?? 0n)
+const signatureOf = (row: Record<string, unknown>) =>
+  SIGNATURE.map((column) => {
+    const value = row[column]
+    return value instanceof Date ? value.toISOString() : value === null || value === undefined ? "" : String(value)
+  }).join("|")
+
+const placeholders = (count: number, offset = 0) => Array.from({ length: count }, (_, i) => `$${offset + i + 1}`).join(", ")
+
+const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>> => {
+  const out: Array<ReadonlyArray<A>> = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}
+
+const lookupLinks = (tx: Tx, refs: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const links = new Map<string, Link>()
+    for (const chunk of chunks(refs, 500)) {
+      const rows = yield* tx.query<Link>(
+        `SELECT t.id AS tracking_id, t.partner_id, t.tag, p.revenue_share::VARCHAR AS share
+         FROM tracking_links t LEFT JOIN partners p ON p.id = t.partner_id WHERE t.id IN (${placeholders(chunk.length)})`,
+        [...chunk]
+      )
+      for (const row of rows) links.set(row.tracking_id, row)
+    }
+    return links
+  })
+
+const lookupStored = (tx: Tx, ids: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const stored = new Map<string, Stored>()
+    for (const chunk of chunks(ids, 500)) {
+      const rows = yield* tx.query<Record<string, unknown>>(
+        `SELECT id, click_ref, tracking_id, partner_id, tag, currency, order_amount::VARCHAR AS order_amount,
+                commission::VARCHAR AS commission, reporting_currency, commission_reporting::VARCHAR AS commission_reporting,
+                order_amount_reporting::VARCHAR AS order_amount_reporting, revenue_share::VARCHAR AS revenue_share,
+                partner_share::VARCHAR AS partner_share, platform_share::VARCHAR AS platform_share, status, event_at,
+                network_updated_at
+         FROM conversions WHERE id IN (${placeholders(chunk.length)})`,
+        [...chunk]
+      )
+      for (const row of rows) {
+        for (const column of ["order_amount", "commission", "commission_reporting", "order_amount_reporting", "partner_share", "platform_share"]) {
+          row[column] = decimalText(row[column] as string | null)
+        }
+        if (row.revenue_share !== null) row.revenue_share = formatDecimal(parseDecimal(row.revenue_share as string) ?? 0n)
+        stored.set(row.id as string, { ...(row as unknown as Stored), signature: signatureOf(row) })
+      }
+    }
+    return stored
+  })
+
+/** Keeps one record per id: the most recently updated, the later one in the input on a tie. */
+const latestPerId = (records: ReadonlyArray<ConversionRecord>) => {
+  const byId = new Map<string, { record: ConversionRecord; index: number }>()
+  records.forEach((record, index) => {
+    const id = conversionId(record.network, record.networkTxId)
+    const previous = byId.get(id)
+    const older = previous !== undefined && previous.record.updatedAt !== null && record.updatedAt !== null &&
+      record.updatedAt < previous.record.updatedAt
+    if (!older) byId.set(id, { record, index })
+  })
+  return byId
+}
+
+const shareText = (share: string | null) => share === null ? null : formatDecimal(parseDecimal(share) ?? 0n)
+
+const buildRow = (
+  rates: ReportingRatesShape,
+  record: ConversionRecord,
+  link: Link | undefined,
+  stored: Stored | undefined,
+  source: string,
+  now: Date
+): Row | string => {
+  const commission = rates.toReporting(record.commission, record.currency)
+  const order = rates.toReporting(record.orderAmount, record.currency)
+  if (commission === undefined || order === undefined) {
+    return `currency: no ${rates.reportingCurrency} rate for ${record.currency} in the rate table`
+  }
+  const partnerId = link?.partner_id ?? null
+  // The share is locked at first attribution to this partner.
+  const shareAsText = partnerId === null
+    ? null
+    : stored !== undefined && stored.partner_id === partnerId && stored.revenue_share !== null
+    ? stored.revenue_share
+    : shareText(link?.share ?? null)
+  const share: Ratio | undefined = shareAsText === null ? undefined : parseShare(shareAsText)
+  const split = revenueFor(record.status, commission.value, share, rates.minorUnits)
+  const money = (value: Scaled) => formatDecimal(value)
+  return {
+    id: conversionId(record.network, record.networkTxId),
+    network_id: record.network,
+    network_tx_id: record.networkTxId,
+    click_ref: record.clickRef,
+    tracking_id: link?.tracking_id ?? null,
+    partner_id: partnerId,
+    tag: link?.tag ?? null,
+    currency: record.currency,
+    order_amount: money(record.orderAmount),
+    commission: money(record.commission),
+    reporting_currency: rates.reportingCurrency,
+    commission_reporting: money(commission.value),
+    order_amount_reporting: money(order.value),
+    fx_rate: commission.rateText,
+    revenue_share: share === undefined ? null : shareAsText,
+    partner_share: money(split.partner),
+    platform_share: money(split.platform),
+    status: record.status,
+    event_at: record.eventAt.toISOString(),
+    network_updated_at: record.updatedAt?.toISOString() ?? null,
+    source,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString()
+  }
+}
+
+const sameMoment = (a: unknown, b: string | null) =>
+  (a instanceof Date ? a.toISOString() : a ?? null) === b
+
+const writeRows = (tx: Tx, rows: ReadonlyArray<Row>) =>
+  Effect.forEach(chunks(rows, CHUNK), (chunk) => {
+    const values = chunk.map((_, r) =>
+      `(${COLUMNS.map((column, c) => {
+        const cast = CASTS[column]
+        const ref = `$${r * COLUMNS.length + c + 1}`
+        return cast === undefined ? ref : `${ref}::${cast}`
+      }).join(", ")})`
+    )
+    const updates = COLUMNS.filter((column) => column !== "id" && column !== "created_at")
+      .map((column) => `${column} = EXCLUDED.${column}`).join(", ")
+    return tx.run(
+      `INSERT INTO conversions (${COLUMNS.join(", ")}) VALUES ${values.join(", ")} ON CONFLICT (id) DO UPDATE SET ${updates}`,
+      chunk.flatMap((row) => COLUMNS.map((column) => row[column]))
+    )
+  }, { discard: true })
+
+const writeEvents = (
+  tx: Tx,
+  events: ReadonlyArray<readonly [string, string | null, string, string, string, string, string]>
+) =>
+  Effect.forEach(chunks(events, CHUNK), (chunk) =>
+    tx.run(
+      `INSERT INTO conversion_events (conversion_id, previous_status, status, order_amount, commission, seen_at, source) VALUES ${
+        chunk.map((_, r) => {
+          const at = (c: number) => `$${r * 7 + c}`
+          return `(${at(1)}, ${at(2)}, ${at(3)}, ${at(4)}::DECIMAL(18,4), ${at(5)}::DECIMAL(18,4), ${at(6)}::TIMESTAMPTZ, ${at(7)})`
+        }).join(", ")
+      }`,
+      chunk.flat()
+    ), { discard: true })
+
+export const upsertConversions = (
+  tx: Tx,
+  rates: ReportingRatesShape,
+  records: ReadonlyArray<ConversionRecord>,
+  source: string
+): Effect.Effect<UpsertResult, DatabaseError> =>
+  Effect.gen(function*() {
+    const latest = latestPerId(records)
+    const refs = [...new Set([...latest.values()].flatMap(({ record }) => record.clickRef === null ? [] : [record.clickRef]))]
+    const links = yield* lookupLinks(tx, refs)
+    const stored = yield* lookupStored(tx, [...latest.keys()])
+    const now = new Date()
+    const rows: Array<Row> = []
+    const events: Array<readonly [string, string | null, string, string, string, string, string]> = []
+    const rejected: Array<{ index: number; reason: string }> = []
+    let inserted = 0, updated = 0, unchanged = 0, stale = 0
+    for (const [id, { record, index }] of latest) {
+      const previous = stored.get(id)
+      if (
+        previous?.network_updated_at != null && record.updatedAt !== null &&
+        record.updatedAt < previous.network_updated_at
+      ) {
+        stale++
+        continue
+      }
+      const row = buildRow(rates, record, record.clickRef === null ? undefined : links.get(record.clickRef), previous, source, now)
+      if (typeof row === "string") {
+        rejected.push({ index, reason: row })
+        continue
+      }
+      if (previous !== undefined && previous.signature === signatureOf(row) && sameMoment(previous.network_updated_at, row.network_updated_at as string | null)) {
+        unchanged++
+        continue
+      }
+      rows.push(row)
+      if (previous === undefined) inserted++
+      else updated++
+      const moved = previous === undefined || previous.status !== row.status || previous.commission !== row.commission ||
+        previous.order_amount !== row.order_amount || previous.currency !== row.currency
+      if (moved) {
+        events.push([id, previous?.status ?? null, row.status as string, row.order_amount as string, row.commission as string, now.toISOString(), source])
+      }
+    }
+    yield* writeRows(tx, rows)
+    yield* writeEvents(tx, events)
+    const rejectedIndexes = new Set(rejected.map(({ index }) => index))
+    const ids = records.flatMap((record, index) => rejectedIndexes.has(index) ? [] : [conversionId(record.network, record.networkTxId)])
+    return { inserted, updated, unchanged, stale, rejected, ids }
+  })
+
+export class ConversionLedger extends Context.Service<ConversionLedger, ConversionLedgerShape>()("app/conversions/ConversionLedger") {
+  static readonly layer = Layer.effect(
+    ConversionLedger,
+    Effect.gen(function*() {
+      const db = yield* Database
+      const rates = yield* ReportingRates
+      return ConversionLedger.of({
+        upsert: (records, source) => db.transaction((tx) => upsertConversions(tx, rates, records, source)),
+        upsertIn: (tx, records, source) => upsertConversions(tx, rates, records, source)
+      })
+    })
+  )
+}

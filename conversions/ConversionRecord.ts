@@ -1,0 +1,28 @@
+import type { Scaled } from "../domain/money/Decimal.ts"
+
+// One conversion as every report format and the postback normalise it. The
+// ledger only ever sees this shape.
+export const STATUSES = ["pending", "approved", "declined", "reversed"] as const
+export type ConversionStatus = typeof STATUSES[number]
+
+/** Statuses that earn revenue and count in statistics; declined/reversed earn nothing. */
+export const EARNING_STATUSES: ReadonlyArray<ConversionStatus> = ["pending", "approved"]
+
+export interface ConversionRecord {
+  /** Network slug (networks.id), e.g. "awin". */
+  readonly network: string
+  /** The network's own transaction id; with `network` it identifies the conversion. */
+  readonly networkTxId: string
+  /** The sub-id value the network reported: our tracking link id, when it came through us. */
+  readonly clickRef: string | null
+  /** Exact amounts in `currency` (scaled, see domain/money/Decimal.ts). */
+  readonly orderAmount: Scaled
+  readonly commission: Scaled
+  readonly currency: string
+  readonly status: ConversionStatus
+  readonly eventAt: Date
+  /** When the network last changed it; null when the format does not say. */
+  readonly updatedAt: Date | null
+}
+
+export const conversionId = (network: string, networkTxId: string) => `${network}:${networkTxId}`

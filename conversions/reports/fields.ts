@@ -1,0 +1,59 @@
+import { parseDecimal, type Scaled } from "../../domain/money/Decimal.ts"
+import { CURRENCY_PATTERN } from "../../domain/money/Currency.ts"
+
+// Field readers shared by the report parsers. Each throws a RowError naming
+// the field, which the parser turns into a rejected row with its line.
+export class RowError extends Error {}
+
+const MAX_ID = 200
+
+export const text = (value: unknown, field: string): string => {
+  const string = typeof value === "number" ? String(value) : value
+  if (typeof string !== "string" || string.trim() === "") throw new RowError(`${field}: required`)
+  if (string.length > MAX_ID) throw new RowError(`${field}: longer than ${MAX_ID} characters`)
+  return string.trim()
+}
+
+export const optionalText = (value: unknown, field: string): string | null =>
+  value === undefined || value === null || (typeof value === "string" && value.trim() === "") ? null : text(value, field)
+
+/**
+ * A decimal amount. Report JSON is parsed keeping each number's source text
+ * (see exactJson.ts), so both "12.30" and 12.30 arrive here as text.
+ */
+export const amount = (value: unknown, field: string): Scaled => {
+  if (typeof value !== "string" || value.trim() === "") throw new RowError(`${field}: required`)
+  const parsed = parseDecimal(value)
+  if (parsed === undefined) throw new RowError(`${field}: not a decimal amount with at most 4 fraction digits: ${value.slice(0, 40)}`)
+  if (parsed >= 10n ** 18n || parsed <= -(10n ** 18n)) throw new RowError(`${field}: out of range`)
+  return parsed
+}
+
+export const currency = (value: unknown, field: string): string => {
+  const code = typeof value === "string" ? value.trim().toUpperCase() : ""
+  if (!CURRENCY_PATTERN.test(code)) throw new RowError(`${field}: not an ISO 4217 currency code`)
+  return code
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?(?:Z|[+-]\d{2}:?\d{2})?$/
+
+/** ISO 8601 date-time; a time without an offset is read as UTC (documented per format). */
+export const time = (value: unknown, field: string): Date => {
+  const raw = typeof value === "string" ? value.trim() : ""
+  if (!ISO_TIME.test(raw)) throw new RowError(`${field}: not an ISO 8601 date-time`)
+  const hasOffset = /(?:Z|[+-]\d{2}:?\d{2})$/.test(raw) && raw.length > 10
+  const date = new Date(hasOffset ? raw.replace(" ", "T") : `${raw.replace(" ", "T")}${raw.length === 10 ? "T00:00:00" : ""}Z`)
+  if (Number.isNaN(date.getTime())) throw new RowError(`${field}: not a valid date-time`)
+  return date
+}
+
+export const optionalTime = (value: unknown, field: string): Date | null =>
+  value === undefined || value === null || value === "" ? null : time(value, field)
+
+/** Maps a network's status word to ours, or names the field and the accepted words. */
+export const status = <S extends string>(value: unknown, field: string, map: Record<string, S>): S => {
+  const key = typeof value === "string" ? value.trim().toLowerCase() : ""
+  const mapped = Object.hasOwn(map, key) ? map[key] : undefined
+  if (mapped === undefined) throw new RowError(`${field}: expected one of ${Object.keys(map).join(", ")}`)
+  return mapped
+}
