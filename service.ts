@@ -4,6 +4,7 @@ import { AppConfig } from "./infra/AppConfig.ts"
 import { Database } from "./infra/Database.ts"
 import { Metrics } from "./infra/Metrics.ts"
 import { SearchEngine } from "./infra/SearchEngine.ts"
+import { SearchSync } from "./pipelines/search/SearchSync.ts"
 
 // The running service as one layer, given its configuration: main.ts feeds it
 // the environment, tests feed it temp folders and free ports. Composition
@@ -17,8 +18,12 @@ const Http = Layer.unwrap(
 
 const Infra = Layer.mergeAll(Database.layer, SearchEngine.layer, Metrics.layer)
 
+// Feature services over the infrastructure; each feature adds its layer here.
+const Features = Layer.mergeAll(SearchSync.layer)
+
 export const makeService = <E, R>(config: Layer.Layer<AppConfig, E, R>) =>
   Http.pipe(
+    Layer.provideMerge(Features),
     Layer.provideMerge(Infra),
     Layer.provideMerge(config)
   )

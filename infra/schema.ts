@@ -86,6 +86,14 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
       run_id VARCHAR
     )`,
     `CREATE INDEX price_history_product ON price_history (product_id)`,
+    // What each Meilisearch index last received (document id -> hash of the sent
+    // document), so a sync sends only changes, also after a restart.
+    `CREATE TABLE search_sync_state (
+      index_name VARCHAR NOT NULL,          -- logical name: 'products' | 'programs' | '{name}:settings'
+      id VARCHAR NOT NULL,                  -- catalog id (products.id, programs.id)
+      feed VARCHAR,                         -- products: the feed, so one feed syncs alone
+      hash VARCHAR NOT NULL
+    )`,
 
     // ---- pipelines -----------------------------------------------------------
     `CREATE TABLE pipeline_runs (

@@ -1,0 +1,71 @@
+import type { Settings } from "meilisearch"
+import { createHash } from "node:crypto"
+
+// Index settings for shopping search. A change here changes `settingsHash`,
+// and the next sync rebuilds the index into a fresh one and swaps it in, so a
+// settings change never leaves a half-configured index serving queries.
+
+// Words shoppers use interchangeably. Multi-word synonyms are allowed.
+const synonymGroups: ReadonlyArray<ReadonlyArray<string>> = [
+  ["earbuds", "earphones", "in-ear headphones", "ear buds"],
+  ["headphones", "headset"],
+  ["tv", "television"],
+  ["laptop", "notebook"],
+  ["phone", "smartphone", "mobile phone", "cell phone"],
+  ["sneakers", "trainers", "running shoes"],
+  ["sofa", "couch"],
+  ["fridge", "refrigerator"],
+  ["hoodie", "sweatshirt"],
+  ["speaker", "loudspeaker"],
+  ["watch", "wristwatch"],
+  ["smartwatch", "smart watch", "fitness tracker"],
+  ["vacuum", "hoover", "vacuum cleaner"],
+  ["mug", "cup"],
+  ["backpack", "rucksack"],
+  ["coffee maker", "coffee machine", "espresso machine"],
+  ["pants", "trousers"],
+  ["purse", "handbag"],
+  ["lego", "building blocks", "building set"]
+]
+
+const synonyms = (): Record<string, Array<string>> => {
+  const out: Record<string, Array<string>> = {}
+  for (const group of synonymGroups) {
+    for (const word of group) out[word] = group.filter((other) => other !== word)
+  }
+  return out
+}
+
+export const productSettings: Settings = {
+  searchableAttributes: ["title", "brand", "category", "product_type", "store", "description"],
+  filterableAttributes: [
+    "category", "store", "brand", "price", "currency", "availability", "in_stock", "discount", "is_deal", "feed",
+    "store_domain"
+  ],
+  sortableAttributes: ["price", "discount", "deal_score"],
+  // Relevance first; among equally relevant products the better deal wins.
+  rankingRules: ["words", "typo", "proximity", "attribute", "sort", "exactness", "deal_score:desc"],
+  displayedAttributes: ["*"],
+  typoTolerance: { enabled: true, minWordSizeForTypos: { oneTypo: 4, twoTypos: 8 } },
+  synonyms: synonyms(),
+  faceting: { maxValuesPerFacet: 200 },
+  pagination: { maxTotalHits: 10_000 }
+}
+
+export const programSettings: Settings = {
+  searchableAttributes: ["name", "domains", "network_name", "category"],
+  filterableAttributes: ["network_id", "status", "country", "category", "commission_type", "domains"],
+  sortableAttributes: ["commission_rate", "epc"],
+  typoTolerance: { enabled: true }
+}
+
+/** Stable hash of a settings object (key order independent). */
+export const settingsHash = (settings: Settings): string => {
+  const canonical = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(canonical)
+      : value !== null && typeof value === "object"
+      ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]))
+      : value
+  return createHash("sha256").update(JSON.stringify(canonical(settings))).digest("hex").slice(0, 16)
+}

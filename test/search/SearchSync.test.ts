@@ -1,0 +1,108 @@
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Database } from "../../infra/Database.ts"
+import { SearchEngine } from "../../infra/SearchEngine.ts"
+import { documentId } from "../../pipelines/search/documents.ts"
+import { PRODUCTS_INDEX, PROGRAMS_INDEX, SearchSync } from "../../pipelines/search/SearchSync.ts"
+import { deleteProducts, insertProducts, type FixtureProduct } from "../support/catalogFixtures.ts"
+import { startService, type RunningService } from "../support/TestService.ts"
+
+const products: Array<FixtureProduct> = [
+  { itemId: "a1", title: "Acme Wireless Earbuds", brand: "Acme", category: "Electronics", price: 79,
+    history: [[40, 99]], currentSinceDays: 1 },
+  { itemId: "a2", title: "Acme 4K Television 55 inch", brand: "Acme", category: "Electronics", price: 499 },
+  { itemId: "a3", title: "Coffee grinder", category: "Home", price: 39, feed: "other" }
+]
+
+const allDocuments = (service: RunningService) =>
+  service.run(Effect.gen(function*() {
+    const search = yield* SearchEngine
+    const result = yield* search.use("docs", (client) =>
+      client.index(search.indexUid(PRODUCTS_INDEX)).getDocuments({ limit: 1000 }))
+    return result.results as Array<Record<string, any>>
+  }))
+
+describe("SearchSync", () => {
+  let service: RunningService
+  beforeAll(async () => {
+    service = await startService()
+    await service.run(insertProducts(products))
+  })
+  afterAll(() => service.close())
+
+  it("builds the products index on first sync, with deal facts in the documents", async () => {
+    const result = await service.run(SearchSync.use((sync) => sync.syncProducts()))
+    expect(result).toEqual({ upserted: 3, deleted: 0 })
+    const docs = await allDocuments(service)
+    expect(docs).toHaveLength(3)
+    const earbuds = docs.find((doc) => doc.product_id === "fixture:a1")!
+    expect(earbuds).toMatchObject({ id: documentId("fixture:a1"), price: 79, reference_price: 99, discount: 20, is_deal: true })
+    expect(earbuds.deal_score).toBeGreaterThan(0)
+    const tv = docs.find((doc) => doc.product_id === "fixture:a2")!
+    expect(tv).toMatchObject({ reference_price: null, is_deal: false, discount: 0 })
+  })
+
+  it("sends nothing when nothing changed, only changes otherwise, and deletes vanished products", async () => {
+    const sync = (feed?: string) =>
+      service.run(SearchSync.use((sync) => sync.syncProducts(feed)))
+    expect(await sync()).toEqual({ upserted: 0, deleted: 0 })
+    await service.run(insertProducts([{ ...products[1], price: 449, history: [[20, 499]] }]))
+    await service.run(deleteProducts(["fixture:a1"]))
+    expect(await sync("fixture")).toEqual({ upserted: 1, deleted: 1 })
+    const docs = await allDocuments(service)
+    expect(docs.map((doc) => doc.product_id).sort()).toEqual(["fixture:a2", "other:a3"])
+    expect(docs.find((doc) => doc.product_id === "fixture:a2")).toMatchObject({ price: 449, reference_price: 499 })
+    expect(await sync()).toEqual({ upserted: 0, deleted: 0 })
+  })
+
+  it("rebuilds and swaps when the index is out of step with the sync state", async () => {
+    await service.run(Effect.gen(function*() {
+      const search = yield* SearchEngine
+      yield* search.task("wipe", (client) => client.index(search.indexUid(PRODUCTS_INDEX)).deleteAllDocuments())
+    }))
+    const result = await service.run(SearchSync.use((sync) => sync.syncProducts()))
+    expect(result.upserted).toBe(2)
+    expect(await allDocuments(service)).toHaveLength(2)
+    const indexes = await service.run(Effect.gen(function*() {
+      const search = yield* SearchEngine
+      return (yield* search.use("list", (client) => client.getRawIndexes({ limit: 1000 }))).results.map((i) => i.uid)
+    }))
+    // the temporary build index is gone after the swap
+    expect(indexes.filter((uid) => uid.startsWith(service.config.meiliIndexPrefix)).sort()).toEqual([
+      `${service.config.meiliIndexPrefix}${PRODUCTS_INDEX}`
+    ])
+  })
+
+  it("rebuilds when the stored settings hash differs (settings change)", async () => {
+    await service.run(Effect.gen(function*() {
+      const db = yield* Database
+      yield* db.run("UPDATE search_sync_state SET hash = 'old' WHERE index_name = 'products:settings'")
+    }))
+    const result = await service.run(SearchSync.use((sync) => sync.syncProducts()))
+    expect(result.upserted).toBe(2)
+    const settings = await service.run(Effect.gen(function*() {
+      const search = yield* SearchEngine
+      return yield* search.use("settings", (client) => client.index(search.indexUid(PRODUCTS_INDEX)).getSettings())
+    }))
+    expect(settings.sortableAttributes).toEqual(expect.arrayContaining(["price", "discount", "deal_score"]))
+    expect(settings.synonyms?.earbuds).toContain("earphones")
+  })
+
+  it("syncs programmes with a delta", async () => {
+    await service.run(Effect.gen(function*() {
+      const db = yield* Database
+      yield* db.run(`INSERT INTO programs VALUES ('awin:1', 'awin', '1', 'Example Shop', ['shop.example.com'], 'US',
+        'Electronics', 'CPS', 5, NULL, 30, 'active', true, NULL, '{}', 'programs', now())`)
+    }))
+    const sync = () => service.run(SearchSync.use((sync) => sync.syncPrograms()))
+    expect(await sync()).toEqual({ upserted: 1, deleted: 0 })
+    expect(await sync()).toEqual({ upserted: 0, deleted: 0 })
+    await service.run(Database.use((db) => db.run("DELETE FROM programs")))
+    expect(await sync()).toEqual({ upserted: 0, deleted: 1 })
+    const stats = await service.run(Effect.gen(function*() {
+      const search = yield* SearchEngine
+      return yield* search.use("stats", (client) => client.index(search.indexUid(PROGRAMS_INDEX)).getStats())
+    }))
+    expect(stats.numberOfDocuments).toBe(0)
+  })
+})

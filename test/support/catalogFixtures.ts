@@ -1,0 +1,76 @@
+import { Effect } from "effect"
+import { createHash } from "node:crypto"
+import { Database } from "../../infra/Database.ts"
+
+// Writes products and price history straight into DuckDB, for tests of what
+// reads the catalog (search sync, discovery feed) without going through a
+// feed pipeline. Columns follow infra/schema.ts.
+
+export interface FixtureProduct {
+  readonly feed?: string
+  readonly itemId: string
+  readonly title: string
+  readonly description?: string
+  readonly brand?: string
+  readonly category?: string
+  readonly productType?: string
+  readonly store?: string
+  readonly storeDomain?: string
+  readonly link?: string
+  readonly image?: string
+  readonly currency?: string
+  readonly price: number
+  readonly salePrice?: number
+  readonly wasPrice?: number
+  readonly availability?: string
+  /** Earlier prices, oldest first, as [days ago, price]; the current price is added at `currentSinceDays`. */
+  readonly history?: ReadonlyArray<readonly [number, number]>
+  readonly currentSinceDays?: number
+}
+
+const DAY = 86_400_000
+
+export const productId = (product: FixtureProduct) => `${product.feed ?? "fixture"}:${product.itemId}`
+
+export const insertProducts = (products: ReadonlyArray<FixtureProduct>) =>
+  Effect.gen(function*() {
+    const db = yield* Database
+    const now = Date.now()
+    yield* db.transaction((tx) =>
+      Effect.gen(function*() {
+        for (const product of products) {
+          const id = productId(product)
+          const current = product.salePrice ?? product.price
+          const link = product.link ?? `https://${product.storeDomain ?? "shop.example.com"}/p/${product.itemId}`
+          const hash = createHash("sha1").update(JSON.stringify(product)).digest("hex")
+          yield* tx.run("DELETE FROM products WHERE id = $1", [id])
+          yield* tx.run(
+            `INSERT INTO products VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, NULL, $9, $10, NULL, $11, $12, $13,
+               $14, $15, $16, $17, $18, 'new', $19, now(), now())`,
+            [
+              id, product.feed ?? "fixture", product.itemId, product.title, product.description ?? "", link,
+              product.image ?? `https://img.example.com/${product.itemId}.jpg`, product.brand ?? null,
+              product.category ?? null, product.productType ?? null, product.store ?? "Example Shop",
+              product.storeDomain ?? "shop.example.com", product.currency ?? "USD", product.price,
+              product.salePrice ?? null, current, product.wasPrice ?? null, product.availability ?? "in_stock", hash
+            ]
+          )
+          yield* tx.run("DELETE FROM price_history WHERE product_id = $1", [id])
+          for (const [daysAgo, price] of product.history ?? []) {
+            yield* tx.run("INSERT INTO price_history VALUES ($1, $2::TIMESTAMPTZ, $3, $4, NULL)", [
+              id, new Date(now - daysAgo * DAY).toISOString(), price, product.currency ?? "USD"
+            ])
+          }
+          yield* tx.run("INSERT INTO price_history VALUES ($1, $2::TIMESTAMPTZ, $3, $4, NULL)", [
+            id, new Date(now - (product.currentSinceDays ?? 0) * DAY).toISOString(), current, product.currency ?? "USD"
+          ])
+        }
+      })
+    )
+  })
+
+export const deleteProducts = (ids: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const db = yield* Database
+    for (const id of ids) yield* db.run("DELETE FROM products WHERE id = $1", [id])
+  })
