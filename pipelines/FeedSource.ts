@@ -1,0 +1,222 @@
+import { Context, Duration, Effect, Layer, Schedule } from "effect"
+import { createHash } from "node:crypto"
+import { createReadStream, createWriteStream, mkdirSync, rmSync, statSync } from "node:fs"
+import { open } from "node:fs/promises"
+import { join } from "node:path"
+import { Readable, Transform } from "node:stream"
+import { pipeline } from "node:stream/promises"
+import { createGunzip } from "node:zlib"
+import { AppConfig } from "../infra/AppConfig.ts"
+import { Database } from "../infra/Database.ts"
+import { PipelineError } from "./errors.ts"
+import { type FeedDefinition, resolveLocation } from "./FeedConfig.ts"
+
+// Gets a feed's bytes onto local disk and decides whether they are worth
+// loading. Everything that can be wrong with a source *as a file* is caught
+// here, before a parser sees it: unreachable host, HTTP errors (retried with
+// exponential backoff when transient), an HTML error page served with 200, an
+// empty body, a truncated gzip. An unchanged source (HTTP 304, or the same
+// sha256 as the last successful run) is reported as such so the run is skipped.
+
+export interface FetchedSource {
+  readonly file: string
+  readonly gzip: boolean
+  readonly sha256: string
+  readonly etag: string | undefined
+  readonly lastModified: string | undefined
+  /** Same content as the last successful run: nothing to do. */
+  readonly unchanged: boolean
+  /** Removes the download (no-op for local files). */
+  readonly cleanup: Effect.Effect<void>
+}
+
+export interface FeedState {
+  readonly etag: string | null
+  readonly last_modified: string | null
+  readonly content_sha256: string | null
+}
+
+const fail = (feed: FeedDefinition, message: string, retryable = false) =>
+  new PipelineError({ feed: feed.name, stage: "fetch", message, retryable })
+
+const hashStream = (hash: ReturnType<typeof createHash>) =>
+  new Transform({
+    transform(chunk, _encoding, callback) {
+      hash.update(chunk)
+      callback(null, chunk)
+    }
+  })
+
+const sha256File = (path: string) =>
+  new Promise<string>((resolve, reject) => {
+    const hash = createHash("sha256")
+    createReadStream(path, { highWaterMark: 1 << 20 })
+      .on("data", (chunk) => hash.update(chunk))
+      .on("error", reject)
+      .on("end", () => resolve(hash.digest("hex")))
+  })
+
+const readHead = async (path: string, bytes: number) => {
+  const handle = await open(path, "r")
+  try {
+    const buffer = Buffer.alloc(bytes)
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0)
+    return buffer.subarray(0, bytesRead)
+  } finally {
+    await handle.close()
+  }
+}
+
+const looksLikeHtml = (head: Buffer) => /^\s*(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(head.toString("utf8"))
+
+/**
+ * Decompresses the whole file to nowhere: the only way to know a gzip is not
+ * truncated before a parser half-reads it. Returns the first decompressed bytes for sniffing.
+ */
+const checkGzip = (path: string) =>
+  new Promise<Buffer>((resolve, reject) => {
+    let head = Buffer.alloc(0)
+    const gunzip = createGunzip()
+    gunzip.on("data", (chunk: Buffer) => {
+      if (head.length < 1024) head = Buffer.concat([head, chunk]).subarray(0, 1024)
+    })
+    gunzip.on("end", () => resolve(head))
+    gunzip.on("error", reject)
+    createReadStream(path).on("error", reject).pipe(gunzip)
+  })
+
+/** Checks a file on disk: non-empty, not HTML, gzip complete. */
+const inspect = (feed: FeedDefinition, path: string) =>
+  Effect.gen(function*() {
+    const size = yield* Effect.try({ try: () => statSync(path).size, catch: (cause) => fail(feed, `cannot read ${path}: ${(cause as Error).message}`) })
+    if (size === 0) return yield* fail(feed, "the source is empty")
+    const magic = yield* Effect.promise(() => readHead(path, 1024))
+    const gzip = magic[0] === 0x1f && magic[1] === 0x8b
+    const head = gzip
+      ? yield* Effect.tryPromise({
+        try: () => checkGzip(path),
+        catch: (cause) => fail(feed, `truncated or corrupt gzip: ${(cause as Error).message}`)
+      })
+      : magic
+    if (looksLikeHtml(head)) return yield* fail(feed, "the source is an HTML page, not a feed (an error or login page?)")
+    return { gzip }
+  })
+
+export interface FeedSourceShape {
+  fetch(feed: FeedDefinition, runId: string): Effect.Effect<FetchedSource, PipelineError>
+}
+
+export class FeedSource extends Context.Service<FeedSource, FeedSourceShape>()("app/pipelines/FeedSource") {
+  static readonly layer = Layer.effect(
+    FeedSource,
+    Effect.gen(function*() {
+      const db = yield* Database
+      const config = yield* AppConfig
+      const downloads = join(config.dataDir, "tmp", "feeds")
+
+      const stateOf = (feed: FeedDefinition) =>
+        db.query<FeedState>("SELECT etag, last_modified, content_sha256 FROM feed_state WHERE feed = $1", [feed.name]).pipe(
+          Effect.map((rows) => rows[0]),
+          Effect.mapError((error) => fail(feed, error.message))
+        )
+
+      const fromFile = (feed: FeedDefinition, path: string, state: FeedState | undefined) =>
+        Effect.gen(function*() {
+          const sha256 = yield* Effect.tryPromise({
+            try: () => sha256File(path),
+            catch: (cause) => fail(feed, `cannot read ${path}: ${(cause as Error).message}`)
+          })
+          const unchanged = state?.content_sha256 === sha256
+          const { gzip } = unchanged ? { gzip: false } : yield* inspect(feed, path)
+          return { file: path, gzip, sha256, etag: undefined, lastModified: undefined, unchanged, cleanup: Effect.void }
+        })
+
+      // One attempt: conditional GET, body streamed to disk and hashed on the way.
+      const download = (feed: FeedDefinition, url: string, target: string, state: FeedState | undefined) =>
+        Effect.tryPromise({
+          try: async (signal) => {
+            const headers: Record<string, string> = { "accept-encoding": "gzip", ...feed.options.headers }
+            if (state?.etag) headers["if-none-match"] = state.etag
+            if (state?.last_modified) headers["if-modified-since"] = state.last_modified
+            const response = await fetch(url, {
+              headers,
+              redirect: "follow",
+              signal: AbortSignal.any([signal, AbortSignal.timeout(feed.options.timeoutMs)])
+            })
+            if (response.status === 304) return { notModified: true as const }
+            if (!response.ok) {
+              await response.body?.cancel()
+              const retryable = response.status >= 500 || response.status === 429 || response.status === 408
+              throw fail(feed, `HTTP ${response.status} ${response.statusText} from ${url}`, retryable)
+            }
+            if (/text\/html/i.test(response.headers.get("content-type") ?? "")) {
+              await response.body?.cancel()
+              throw fail(feed, `the source answered an HTML page (content-type ${response.headers.get("content-type")}), not a feed`)
+            }
+            const hash = createHash("sha256")
+            if (response.body === null) throw fail(feed, "the source answered no body")
+            await pipeline(Readable.fromWeb(response.body as never), hashStream(hash), createWriteStream(target))
+            return {
+              notModified: false as const,
+              sha256: hash.digest("hex"),
+              etag: response.headers.get("etag") ?? undefined,
+              lastModified: response.headers.get("last-modified") ?? undefined
+            }
+          },
+          catch: (cause) =>
+            cause instanceof PipelineError
+              ? cause
+              : fail(feed, `cannot fetch ${url}: ${describeFetchError(cause)}`, true)
+        })
+
+      const fromHttp = (feed: FeedDefinition, url: string, runId: string, state: FeedState | undefined) =>
+        Effect.gen(function*() {
+          mkdirSync(downloads, { recursive: true })
+          const target = join(downloads, `${feed.name}-${runId}`)
+          const cleanup = Effect.sync(() => rmSync(target, { force: true }))
+          const result = yield* download(feed, url, target, state).pipe(
+            Effect.retry(
+              Schedule.max([Schedule.exponential(Duration.millis(200)), Schedule.recurs(feed.options.retries)]).pipe(
+                Schedule.setInputType<PipelineError>(),
+                Schedule.while(({ input }) => input.retryable === true)
+              )
+            ),
+            Effect.onError(() => cleanup)
+          )
+          if (result.notModified) {
+            yield* cleanup
+            return {
+              file: target,
+              gzip: false,
+              sha256: state?.content_sha256 ?? "",
+              etag: state?.etag ?? undefined,
+              lastModified: state?.last_modified ?? undefined,
+              unchanged: true,
+              cleanup: Effect.void
+            }
+          }
+          const unchanged = state?.content_sha256 === result.sha256
+          const { gzip } = unchanged ? { gzip: false } : yield* inspect(feed, target).pipe(Effect.onError(() => cleanup))
+          return { file: target, gzip, sha256: result.sha256, etag: result.etag, lastModified: result.lastModified, unchanged, cleanup }
+        })
+
+      return FeedSource.of({
+        fetch: (feed, runId) =>
+          Effect.gen(function*() {
+            const state = yield* stateOf(feed)
+            const location = resolveLocation(feed.location)
+            return location.type === "file"
+              ? yield* fromFile(feed, location.path, state)
+              : yield* fromHttp(feed, location.url, runId, state)
+          })
+      })
+    })
+  )
+}
+
+const describeFetchError = (cause: unknown): string => {
+  if (!(cause instanceof Error)) return String(cause)
+  if (cause.name === "TimeoutError") return "timed out"
+  const inner = (cause as { cause?: { code?: string; message?: string } }).cause
+  return inner?.code ?? inner?.message ?? cause.message
+}
