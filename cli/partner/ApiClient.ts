@@ -49,12 +49,13 @@ const transportReason = (error: unknown): string => {
   return error instanceof Error ? error.message : String(error)
 }
 
-const toApiError = (status: number, text: string) =>
+const toApiError = (status: number, text: string, retryAfter: string | undefined) =>
   Option.match(Option.flatMap(parseJson(text), decodeErrorEnvelope), {
-    onSome: ({ error }) => new ApiError({ status, ...error }),
+    onSome: ({ error }) => new ApiError({ status, ...error, retryAfter }),
     onNone: () =>
       new ApiError({
         status,
+        retryAfter,
         code: `http_${status}`,
         message: text.trim().length > 0 ? text.trim().slice(0, 300) : "the server gave no error details"
       })
@@ -86,8 +87,14 @@ export const callApi = <S extends Schema.Top & { readonly DecodingServices: neve
     }
     if (request.body !== undefined) outgoing = HttpClientRequest.bodyJsonUnsafe(outgoing, request.body)
 
-    const { status, text } = yield* client.execute(outgoing).pipe(
-      Effect.flatMap((response) => Effect.map(response.text, (text) => ({ status: response.status, text }))),
+    const { retryAfter, status, text } = yield* client.execute(outgoing).pipe(
+      Effect.flatMap((response) =>
+        Effect.map(response.text, (text) => ({
+          status: response.status,
+          text,
+          retryAfter: response.headers["retry-after"] as string | undefined
+        }))
+      ),
       Effect.timeoutOrElse({
         duration: TIMEOUT,
         orElse: () =>
@@ -100,7 +107,7 @@ export const callApi = <S extends Schema.Top & { readonly DecodingServices: neve
             : new UnexpectedResponse({ url, message: error.message })
         ))
     )
-    if (status < 200 || status >= 300) return yield* toApiError(status, text)
+    if (status < 200 || status >= 300) return yield* toApiError(status, text, retryAfter)
     const raw = parseJson(text)
     if (Option.isNone(raw)) {
       return yield* new UnexpectedResponse({ url, message: `status ${status} without a JSON body (is ${connection.baseUrl} the affiliate service?)` })

@@ -10,11 +10,14 @@ export class ApiError extends Schema.TaggedError<ApiError>()("ApiError", {
   status: Schema.Number,
   code: Schema.String,
   message: Schema.String,
-  details: Schema.optional(Schema.Unknown)
+  details: Schema.optional(Schema.Unknown),
+  /** Seconds, from the Retry-After header of a 429 or 503. */
+  retryAfter: Schema.optional(Schema.String)
 }) {
   override get [CliError.userMessage]() {
-    const hint = this.status === 401 ? "\nCheck the API key (run `partner init`, or set AFFILIATE_API_KEY)." :
-      this.status === 429 ? "\nRate limited: wait a moment and try again." :
+    const hint = this.status === 401 ? "\n  Check the API key (run `partner init`, or set AFFILIATE_API_KEY)." :
+      this.status === 429 ? `\n  Rate limited: try again in ${this.retryAfter ?? "a few"} seconds.` :
+      this.status === 503 && this.retryAfter !== undefined ? `\n  Try again in ${this.retryAfter} seconds.` :
       ""
     return `API error ${this.status} (${this.code}): ${this.message}${hint}`
   }
@@ -27,7 +30,7 @@ export class ServerUnreachable extends Schema.TaggedError<ServerUnreachable>()("
 }) {
   override get [CliError.userMessage]() {
     return `The server is not reachable at ${this.url} (${this.reason}).\n` +
-      "Start it with `npm start` (it listens on http://127.0.0.1:3000 by default), " +
+      "  Start it with `npm start` (it listens on http://127.0.0.1:3000 by default), " +
       "or point the CLI at another server with --url or AFFILIATE_API_URL."
   }
 }

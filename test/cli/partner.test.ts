@@ -1,0 +1,239 @@
+import { Effect } from "effect"
+import { statSync, existsSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { freePort } from "../../infra/MeiliServer.ts"
+import { Database } from "../../infra/Database.ts"
+import { SearchSync } from "../../pipelines/search/SearchSync.ts"
+import { insertProducts } from "../support/catalogFixtures.ts"
+import { getJson } from "../support/http.ts"
+import { startService, tempDir, type RunningService } from "../support/TestService.ts"
+import { cleanEnv, runCli } from "./partnerCli.ts"
+
+// The partner CLI as a partner uses it: a child process talking over real
+// HTTP to the whole service (real DuckDB, real Meilisearch), with its config
+// file in a temp folder.
+
+const MERCHANT = "cli-test-store.com"
+
+/** One network and one programme covering MERCHANT, written the way the catalog pipeline stores them. */
+const loadCatalog = Effect.gen(function*() {
+  const db = yield* Database
+  yield* db.run(
+    `INSERT INTO networks VALUES ('clinet', 'CLI Test Network', 'active', 'https://clinet.example.net',
+       ['go.clinet.example.net'], 'https://go.clinet.example.net/c?m={mid}&a={affid}&sub={sub}&url={enc(url)}', 'sub',
+       ['url'], 'H', NULL, ['US'], '{"affid":"777"}', 'fixture', now())`
+  )
+  yield* db.run(
+    `INSERT INTO programs VALUES ('clinet:42', 'clinet', '42', 'CLI Test Store', ['${MERCHANT}'], 'US', 'Electronics',
+       'CPS', 8.5, NULL, 30, 'active', true, NULL, '{"mid":"42"}', 'fixture', now())`
+  )
+  yield* db.run(`INSERT INTO program_domains VALUES ('${MERCHANT}', 'clinet:42', 'fixture')`)
+})
+
+describe("partner CLI against the running service", () => {
+  let service: RunningService
+  let home: ReturnType<typeof tempDir>
+  let configFile: string
+  let env: Record<string, string>
+  let tag: string
+  let apiKey: string
+
+  const cli = (...args: Array<string>) => runCli(args, env)
+
+  beforeAll(async () => {
+    service = await startService()
+    await service.run(loadCatalog)
+    await service.run(Effect.gen(function*() {
+      yield* insertProducts([
+        { itemId: "cli-1", title: "Kestrel Wireless Earbuds", brand: "Kestrel", price: 79.99, storeDomain: MERCHANT },
+        { itemId: "cli-2", title: "Kestrel Over-Ear Headphones", brand: "Kestrel", price: 149, storeDomain: MERCHANT }
+      ])
+      yield* (yield* SearchSync).syncProducts()
+    }))
+    home = tempDir("partner-cli-")
+    configFile = join(home.dir, "cli", "config.json")
+    env = cleanEnv(home.dir, { AFFILIATE_CLI_CONFIG: configFile })
+  })
+  afterAll(async () => {
+    await service?.close()
+    home?.rm()
+  })
+
+  it("init registers, stores url, key, tag and partner id with mode 600, and warns the key is shown once", async () => {
+    const run = await cli("init", "--name", "CLI Test Partner", "--email", "cli@partner.test", "--app-url",
+      "https://partner.test/app", "--description", "CLI contract test", "--url", service.url)
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    const stored = JSON.parse(readFileSync(configFile, "utf8"))
+    expect(stored).toEqual({ url: service.url, api_key: expect.stringMatching(/^ak_/), tag: expect.any(String), partner_id: expect.any(Number) })
+    expect(statSync(configFile).mode & 0o777).toBe(0o600)
+    tag = stored.tag
+    apiKey = stored.api_key
+    expect(tag).toMatch(/^cli-test-partner/)
+    expect(run.stdout).toContain(`Tag:`)
+    expect(run.stdout).toContain(tag)
+    expect(run.stdout).toMatch(/shown only this once/)
+    // the stored key is a working key
+    expect((await getJson(`${service.url}/api/v1/partners/me`, { authorization: `Bearer ${apiKey}` })).status).toBe(200)
+  })
+
+  it("init refuses to overwrite an existing config (its key would be lost) unless --force", async () => {
+    const before = readFileSync(configFile, "utf8")
+    const run = await cli("init", "--name", "Other", "--email", "o@partner.test", "--app-url", "https://o.test", "--url", service.url)
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain("Already registered")
+    expect(run.stdout).toBe("")
+    expect(readFileSync(configFile, "utf8")).toBe(before)
+  })
+
+  it("init reports the API's validation error on stderr, exits 1 and writes no config", async () => {
+    const otherConfig = join(home.dir, "invalid", "config.json")
+    const run = await runCli(
+      ["init", "--name", "Bad Email", "--email", "not-an-email", "--app-url", "https://x.test", "--url", service.url],
+      { ...env, AFFILIATE_CLI_CONFIG: otherConfig }
+    )
+    expect(run.code).toBe(1)
+    expect(run.stdout).toBe("")
+    expect(run.stderr).toMatch(/API error 400 \(\w+\): .*email/)
+    expect(existsSync(otherConfig)).toBe(false)
+  })
+
+  let trackingUrl: string
+
+  it("match prints the tracking URL, programme, network and commission type, attributed to the partner", async () => {
+    const merchantUrl = `https://www.${MERCHANT}/p/kestrel-earbuds?color=black`
+    const run = await cli("match", merchantUrl)
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    const printed = run.stdout.match(/Tracking URL:\s+(\S+)/)
+    expect(printed).not.toBeNull()
+    trackingUrl = printed![1]
+    expect(trackingUrl.startsWith(`${service.url}/t/`)).toBe(true)
+    expect(run.stdout).toMatch(/Programme:\s+CLI Test Store/)
+    expect(run.stdout).toMatch(/Network:\s+\S+/)
+    expect(run.stdout).toMatch(/Commission:\s+\S+/)
+
+    const json = await cli("match", merchantUrl, "--json")
+    expect(json.code).toBe(0)
+    const body = JSON.parse(json.stdout)
+    expect(body.matched).toBe(true)
+    expect(body.link.tracking_url).toBe(trackingUrl) // same partner + same URL: the same link
+    expect(body.link.original_url).toBe(merchantUrl)
+    expect(body.program.name).toBe("CLI Test Store")
+  })
+
+  it("match explains why an unknown merchant is not matched, and exits 0", async () => {
+    const run = await cli("match", "https://unknown-merchant-for-cli.example.org/item/1")
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/^Not matched: \S+/)
+    const json = JSON.parse((await cli("match", "https://unknown-merchant-for-cli.example.org/item/1", "--json")).stdout)
+    expect(json.matched).toBe(false)
+    expect(json.link ?? null).toBeNull()
+  })
+
+  it("match of a non-URL is the API's 400 naming the url field, on stderr with exit 1", async () => {
+    const run = await cli("match", "javascript:alert(1)")
+    expect(run.code).toBe(1)
+    expect(run.stdout).toBe("")
+    expect(run.stderr).toMatch(/API error 400 .*url/)
+  })
+
+  it("links lists the partner's links as a table and as raw JSON", async () => {
+    const run = await cli("links", "--limit", "10")
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    const lines = run.stdout.split("\n")
+    expect(lines[0]).toMatch(/^TRACKING URL\s+PROGRAMME\s+NETWORK\s+CLICKS\s+CREATED\s+ORIGINAL URL$/)
+    expect(lines[1]).toMatch(/^-+( +-+)+$/)
+    expect(run.stdout).toContain(trackingUrl)
+    expect(run.stdout).toMatch(/Showing 1-1 of 1\./)
+
+    const json = JSON.parse((await cli("links", "--json")).stdout)
+    expect(json.pagination).toMatchObject({ offset: 0, total: 1, next_offset: null })
+    expect(json.data.map((link: { tracking_url?: string }) => link.tracking_url)).toContain(trackingUrl)
+  })
+
+  it("stats shows the partner's clicks, conversions and revenue, and the per-link table", async () => {
+    // one human click on the link, then wait until the batched click writer has stored it
+    const click = await fetch(trackingUrl, { redirect: "manual", headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0" } })
+    expect(click.status).toBe(302)
+    const deadline = Date.now() + 10_000
+    let me: any
+    do {
+      me = (await getJson(`${service.url}/api/v1/partners/me`, { authorization: `Bearer ${apiKey}` })).body
+      if (JSON.stringify(me).includes(trackingUrl.split("/t/")[1]) && JSON.stringify(me).match(/"total":1\b/)) break
+      await new Promise((r) => setTimeout(r, 200))
+    } while (Date.now() < deadline)
+
+    const run = await cli("stats")
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(new RegExp(`Partner:\\s+CLI Test Partner \\(tag ${tag},`))
+    expect(run.stdout).toMatch(/Clicks:\s+1\n/)
+    expect(run.stdout).toMatch(/Unique clicks:\s+1\n/)
+    expect(run.stdout).toMatch(/Bot clicks:\s+0\n/)
+    expect(run.stdout).toMatch(/Conversions:\s+0\n/)
+    expect(run.stdout).toMatch(/Revenue:\s+0/)
+    expect(run.stdout).toContain(trackingUrl.split("/t/")[1])
+
+    const json = JSON.parse((await cli("stats", "--json")).stdout)
+    expect(json.partner.tag).toBe(tag)
+  })
+
+  it("stats with an unknown key is the API's 401 on stderr; without any key it says how to get one", async () => {
+    const unknown = await runCli(["stats"], { ...env, AFFILIATE_API_KEY: `ak_${"x".repeat(43)}` })
+    expect(unknown.code).toBe(1)
+    expect(unknown.stdout).toBe("")
+    expect(unknown.stderr).toMatch(/API error 401/)
+    expect(unknown.stderr).toContain("AFFILIATE_API_KEY")
+
+    const none = await runCli(["stats", "--url", service.url], { ...env, AFFILIATE_CLI_CONFIG: join(home.dir, "none.json") })
+    expect(none.code).toBe(1)
+    expect(none.stderr).toContain("needs an API key")
+    expect(none.stderr).toContain("partner init")
+  })
+
+  it("search and networks print tables and raw JSON", async () => {
+    const search = await cli("search", "kestrel earbuds", "--limit", "5")
+    expect(search.stderr).toBe("")
+    expect(search.code).toBe(0)
+    expect(search.stdout.split("\n")[0]).toMatch(/^TITLE\s+PRICE\s+STORE\s+ID$/)
+    expect(search.stdout).toContain("Kestrel Wireless Earbuds")
+    const searchJson = JSON.parse((await cli("search", "kestrel", "--json")).stdout)
+    expect(searchJson.data.length).toBeGreaterThanOrEqual(1)
+    expect(searchJson.pagination).toMatchObject({ limit: 20, offset: 0 })
+
+    const networks = await cli("networks", "--status", "active", "--q", "CLI Test")
+    expect(networks.stderr).toBe("")
+    expect(networks.code).toBe(0)
+    expect(networks.stdout.split("\n")[0]).toMatch(/^ID\s+NAME\s+STATUS\s+REGIONS\s+WEBSITE$/)
+    expect(networks.stdout).toMatch(/clinet\s+CLI Test Network\s+active\s+US/)
+    const networksJson = JSON.parse((await cli("networks", "--json")).stdout)
+    expect(networksJson.data.map((network: { id: string }) => network.id)).toContain("clinet")
+  })
+
+  it("an unreachable server is named with its URL and how to start it; AFFILIATE_API_URL and --url override the stored URL", async () => {
+    const envPort = await Effect.runPromise(freePort)
+    const viaEnv = await runCli(["links"], { ...env, AFFILIATE_API_URL: `http://127.0.0.1:${envPort}` })
+    expect(viaEnv.code).toBe(1)
+    expect(viaEnv.stdout).toBe("")
+    expect(viaEnv.stderr).toContain(`not reachable at http://127.0.0.1:${envPort} (connection refused)`)
+    expect(viaEnv.stderr).toContain("npm start")
+
+    const flagPort = await Effect.runPromise(freePort)
+    const viaFlag = await runCli(["networks", "--url", `http://127.0.0.1:${flagPort}/`], {
+      ...env,
+      AFFILIATE_API_URL: `http://127.0.0.1:${envPort}`
+    })
+    expect(viaFlag.code).toBe(1)
+    expect(viaFlag.stderr).toContain(`not reachable at http://127.0.0.1:${flagPort} (connection refused)`)
+  })
+
+  it("a malformed --url is refused before any request", async () => {
+    const run = await cli("links", "--url", "ftp://127.0.0.1/")
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain("--url: \"ftp://127.0.0.1/\" is not an absolute http(s) URL")
+  })
+})

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest"
+import { field, pageFooter } from "../../cli/partner/responses.ts"
+import { cell, formatFields, formatTable } from "../../cli/partner/Table.ts"
+
+describe("partner CLI output helpers", () => {
+  it("aligns columns, right-aligns numbers and cuts long cells with an ellipsis", () => {
+    const table = formatTable(
+      [{ header: "NAME" }, { header: "CLICKS", align: "right" }, { header: "URL", maxWidth: 10 }],
+      [["alpha", "7", "https://a.example/very/long"], ["b", "1,024", "short"]]
+    )
+    expect(table.split("\n")).toEqual([
+      "NAME   CLICKS  URL",
+      "-----  ------  ----------",
+      "alpha       7  https://a…",
+      "b       1,024  short"
+    ])
+    expect(formatTable([{ header: "X" }], [])).toBe("(none)")
+  })
+
+  it("aligns label/value blocks and renders any JSON value as a cell", () => {
+    expect(formatFields([["Tag", "acme"], ["Tracking URL", "http://x/t/1"]])).toBe(
+      "Tag:          acme\nTracking URL: http://x/t/1"
+    )
+    expect([cell(null), cell(1234567), cell(0.5), cell("s"), cell(true), cell(["a"])]).toEqual(
+      ["", "1,234,567", "0.50", "s", "yes", "[\"a\"]"]
+    )
+  })
+
+  it("picks the first present field by dotted path, and describes the page position", () => {
+    expect(field({ program: { name: "P" } }, "program_name", "program.name")).toBe("P")
+    expect(field({ a: null }, "a", "b")).toBeUndefined()
+    const page = (count: number, offset: number, total: number, next: number | null) => ({
+      data: Array.from({ length: count }, () => ({})),
+      pagination: { limit: 20, offset, total, next_offset: next }
+    })
+    expect(pageFooter(page(20, 0, 45, 20))).toBe("Showing 1-20 of 45. Next page: --offset 20 --limit 20")
+    expect(pageFooter(page(5, 40, 45, null))).toBe("Showing 41-45 of 45.")
+    expect(pageFooter(page(0, 0, 0, null))).toBe("")
+    expect(pageFooter(page(0, 60, 45, null))).toBe("Nothing at offset 60.")
+  })
+})
