@@ -1,0 +1,42 @@
+import { Effect, Layer } from "effect"
+import { readFileSync } from "node:fs"
+import { ConversionLedger } from "../../conversions/ConversionLedger.ts"
+import { ReportingRates } from "../../conversions/ReportingRates.ts"
+import { AppConfig } from "../../infra/AppConfig.ts"
+import { Database, type Tx } from "../../infra/Database.ts"
+
+// The sample links the sample reports refer to (data/samples/reports/README.md).
+export const SAMPLE_LINKS = [
+  { id: "Qm7xK2pL9vTa", partner: 1, tag: "acme-deals" },
+  { id: "Hn4cW8rZ1sYb", partner: 1, tag: "acme-deals" },
+  { id: "Bd6fJ3tN5gUe", partner: 2, tag: "gear-guide" },
+  { id: "Ar9kP1mX7wQz", partner: null, tag: "feed" }
+] as const
+
+export const sampleReport = (name: string) =>
+  readFileSync(new URL(`../../data/samples/reports/${name}`, import.meta.url), "utf8")
+
+/** Two partners (70% default share and 80%) and the four sample tracking links. */
+export const seedSampleLinks = (tx: Pick<Tx, "run">) =>
+  Effect.gen(function*() {
+    yield* tx.run(
+      `INSERT INTO partners (id, name, email, tag, key_hash, key_prefix, created_at) VALUES
+         (1, 'Acme Deals', 'a@example.com', 'acme-deals', 'hash-1', 'ak_1', now()),
+         (2, 'Gear Guide', 'g@example.com', 'gear-guide', 'hash-2', 'ak_2', now())`
+    )
+    yield* tx.run("UPDATE partners SET revenue_share = 0.8 WHERE id = 2")
+    for (const link of SAMPLE_LINKS) {
+      yield* tx.run(
+        `INSERT INTO tracking_links (id, partner_id, tag, original_url, normalized_url, destination_url, affiliate_url, source, created_at)
+         VALUES ($1, $2::INTEGER, $3, $4, $4, $4, $4, 'match', now())`,
+        [link.id, link.partner, link.tag, `https://shop.example.com/${link.id}`]
+      )
+    }
+  })
+
+/** Ledger over an in-memory DuckDB and the repository's config/rates.json (reporting in USD). */
+export const ledgerLayer = ConversionLedger.layer.pipe(
+  Layer.provideMerge(ReportingRates.layer),
+  Layer.provideMerge(Database.layerMemory),
+  Layer.provide(AppConfig.layerWith({ dataDir: "unused" }))
+)
