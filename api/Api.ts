@@ -1,4 +1,6 @@
 import { HttpApi, OpenApi } from "effect/http-api"
+import { DiscoveryApi } from "./discovery/Api.ts"
+import { ProductsApi } from "./products/Api.ts"
 import { SystemApi } from "./system/Api.ts"
 import { RequestValidation } from "./Validation.ts"
 
@@ -7,6 +9,8 @@ import { RequestValidation } from "./Validation.ts"
 // from it, so the docs cannot drift from the handlers.
 export class Api extends HttpApi.make("affiliate-commerce")
   .add(SystemApi)
+  .add(DiscoveryApi)
+  .add(ProductsApi)
   .middleware(RequestValidation)
   .annotateMerge(OpenApi.annotations({
     title: "Affiliate commerce API",
