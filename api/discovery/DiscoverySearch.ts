@@ -1,0 +1,188 @@
+import { Context, Effect, Layer, Option } from "effect"
+import type { SearchParams, SearchResponse } from "meilisearch"
+import { parseIntent, quote, type Intent } from "../../domain/intent/parseIntent.ts"
+import type { Vocabulary } from "../../domain/intent/vocabulary.ts"
+import { SearchEngine, SearchError, toSearchError } from "../../infra/SearchEngine.ts"
+import { catalogIdOf, type ProductDocument } from "../../pipelines/search/documents.ts"
+import { PRODUCTS_INDEX } from "../../pipelines/search/SearchSync.ts"
+
+// Product search over the Meilisearch products index for the discovery feed
+// and the /api/v1 product search. One Meilisearch query per request (a second
+// one only when nothing in stock matched); every result is rendered from the
+// index document alone.
+
+/** A search that takes longer is answered 503: callers were promised an answer within 1 s. */
+const SEARCH_TIMEOUT = "800 millis"
+/** Category and brand names for intent parsing, refreshed in the background. */
+const VOCABULARY_TTL_MS = 60_000
+
+export interface DealsQuery {
+  readonly q?: string | undefined
+  readonly category?: string | undefined
+  readonly store?: string | undefined
+  readonly limit: number
+}
+
+export interface IntentQuery {
+  readonly q: string
+  readonly category?: string | undefined
+  readonly limit: number
+}
+
+export interface ProductsQuery {
+  readonly q: string
+  readonly filters: ReadonlyArray<string>
+  readonly limit: number
+  readonly offset: number
+}
+
+export interface IntentResult {
+  readonly documents: ReadonlyArray<ProductDocument>
+  readonly intent: Intent
+  /** True when nothing in stock matched and out-of-stock products are shown. */
+  readonly includesOutOfStock: boolean
+}
+
+export interface DiscoverySearchShape {
+  deals(query: DealsQuery): Effect.Effect<{ documents: ReadonlyArray<ProductDocument>; intent?: Intent }, SearchError>
+  search(query: IntentQuery): Effect.Effect<IntentResult, SearchError>
+  products(query: ProductsQuery): Effect.Effect<{ documents: ReadonlyArray<ProductDocument>; total: number }, SearchError>
+  /** One document by its id (the deal id), for landing pages. */
+  document(id: string): Effect.Effect<Option.Option<ProductDocument>, SearchError>
+  /** Reloads category and brand names from the index now. */
+  readonly refreshVocabulary: Effect.Effect<Vocabulary, SearchError>
+}
+
+const indexMissing = (error: SearchError) =>
+  (error.cause as { cause?: { code?: string } } | undefined)?.cause?.code === "index_not_found"
+
+const empty: SearchResponse<ProductDocument> = {
+  hits: [],
+  query: "",
+  processingTimeMs: 0,
+  limit: 0,
+  offset: 0,
+  estimatedTotalHits: 0
+} as unknown as SearchResponse<ProductDocument>
+
+export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoverySearchShape>()(
+  "app/api/discovery/DiscoverySearch"
+) {
+  static readonly layer = Layer.effect(
+    DiscoverySearch,
+    Effect.gen(function*() {
+      const engine = yield* SearchEngine
+      const uid = engine.indexUid(PRODUCTS_INDEX)
+
+      const run = (q: string, params: SearchParams) =>
+        Effect.tryPromise({
+          try: (signal) => engine.client.index(uid).search<ProductDocument>(q, params, { signal }),
+          catch: toSearchError("search")
+        }).pipe(
+          Effect.timeoutOrElse({
+            duration: SEARCH_TIMEOUT,
+            orElse: () => Effect.fail(new SearchError({ message: "search: Meilisearch did not answer in time", unavailable: true }))
+          }),
+          // No products index yet (nothing ingested): an empty catalog, not an outage.
+          Effect.catchIf(indexMissing, () => Effect.succeed(empty as SearchResponse<ProductDocument>))
+        )
+
+      let vocabulary: Vocabulary = { categories: [], brands: [] }
+      let loadedAt = 0
+      let refreshing = false
+      const refreshVocabulary = Effect.gen(function*() {
+        const response = yield* run("", { limit: 0, facets: ["category", "brand"] })
+        const names = (facet: string) => Object.keys(response.facetDistribution?.[facet] ?? {})
+        vocabulary = { categories: names("category"), brands: names("brand") }
+        loadedAt = Date.now()
+        return vocabulary
+      })
+      // Never on the request path: a stale vocabulary is refreshed by a
+      // background fiber while the request uses what we have.
+      const currentVocabulary = Effect.suspend(() => {
+        if (Date.now() - loadedAt > VOCABULARY_TTL_MS && !refreshing) {
+          refreshing = true
+          return refreshVocabulary.pipe(
+            Effect.ignore,
+            Effect.ensuring(Effect.sync(() => {
+              refreshing = false
+            })),
+            Effect.forkDetach,
+            Effect.as(vocabulary)
+          )
+        }
+        return Effect.succeed(vocabulary)
+      })
+
+      const and = (filters: ReadonlyArray<string>) => (filters.length === 0 ? undefined : filters.join(" AND "))
+      const paramFilter = (field: string, value: string | undefined) =>
+        value === undefined || value.trim() === "" ? [] : [`${field} = ${quote(value.trim())}`]
+
+      const deals = (query: DealsQuery) =>
+        Effect.gen(function*() {
+          const phrase = query.q?.trim() ?? ""
+          const intent = phrase === "" ? undefined : parseIntent(phrase, yield* currentVocabulary)
+          const filters = [
+            "is_deal = true",
+            ...paramFilter("category", query.category),
+            ...paramFilter("store", query.store),
+            ...(intent === undefined ? [] : withoutParamConflicts(intent, query.category))
+          ]
+          const response = yield* run(intent?.query ?? "", {
+            filter: and(filters),
+            limit: query.limit,
+            // Without a phrase the best deals come first; with one, relevance
+            // (ties broken by deal score in the ranking rules).
+            ...(intent === undefined || intent.query === "" ? { sort: ["deal_score:desc"] } : {})
+          })
+          return { documents: response.hits, ...(intent ? { intent } : {}) }
+        })
+
+      const search = (query: IntentQuery) =>
+        Effect.gen(function*() {
+          const intent = parseIntent(query.q, yield* currentVocabulary)
+          const filters = [...paramFilter("category", query.category), ...withoutParamConflicts(intent, query.category)]
+          const params = (stock: ReadonlyArray<string>): SearchParams => ({
+            filter: and([...filters, ...stock]),
+            limit: query.limit,
+            ...(intent.query === "" ? { sort: ["deal_score:desc"] } : {})
+          })
+          const inStock = yield* run(intent.query, params(["in_stock = true"]))
+          if (inStock.hits.length > 0) return { documents: inStock.hits, intent, includesOutOfStock: false }
+          const any = yield* run(intent.query, params([]))
+          return { documents: any.hits, intent, includesOutOfStock: any.hits.length > 0 }
+        })
+
+      const products = (query: ProductsQuery) =>
+        run(query.q, { filter: and(query.filters), limit: query.limit, offset: query.offset }).pipe(
+          Effect.map((response) => ({ documents: response.hits, total: response.estimatedTotalHits ?? response.hits.length }))
+        )
+
+      const document = (id: string) =>
+        catalogIdOf(id) === undefined
+          ? Effect.succeed(Option.none<ProductDocument>())
+          : Effect.tryPromise({
+            try: () => engine.client.index(uid).getDocument<ProductDocument>(id),
+            catch: toSearchError("get document")
+          }).pipe(
+            Effect.map(Option.some),
+            Effect.timeoutOrElse({
+              duration: SEARCH_TIMEOUT,
+              orElse: () => Effect.fail(new SearchError({ message: "get document: timed out", unavailable: true }))
+            }),
+            Effect.catchIf(
+              (error) => !error.unavailable && /not found/i.test(error.message),
+              () => Effect.succeed(Option.none<ProductDocument>())
+            )
+          )
+
+      return DiscoverySearch.of({ deals, search, products, document, refreshVocabulary })
+    })
+  )
+}
+
+/** An explicit `category` parameter wins over category words found in the phrase. */
+const withoutParamConflicts = (intent: Intent, category: string | undefined) =>
+  category === undefined || category.trim() === ""
+    ? intent.filters
+    : intent.filters.filter((filter) => !filter.startsWith("category "))

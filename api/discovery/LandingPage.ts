@@ -1,0 +1,43 @@
+import { Effect, Layer, Option } from "effect"
+import { HttpRouter, HttpServerResponse } from "effect/http"
+import { TAG_PATTERN, feedTrackingId } from "../../domain/links/feedTrackingId.ts"
+import { PublicUrl } from "../../infra/PublicUrl.ts"
+import { DiscoverySearch } from "./DiscoverySearch.ts"
+import { landingPage, notFoundPage, unavailablePage } from "./landingHtml.ts"
+import { DEALS_DEFAULT_TAG } from "./Http.ts"
+import { RETRY_AFTER_SECONDS } from "./unavailable.ts"
+
+// GET /deals/{id}: the HTML page behind links.landing. Rendered from the
+// index document (one getDocument), so it costs no DuckDB read. `?tag=`
+// keeps the attribution of the feed request that linked here.
+
+const html = (body: string, status: number, headers: Record<string, string> = {}) =>
+  HttpServerResponse.text(body, {
+    status,
+    contentType: "text/html; charset=utf-8",
+    headers: { "x-content-type-options": "nosniff", ...headers }
+  })
+
+export const LandingPageRoute = Layer.unwrap(Effect.gen(function*() {
+  const discovery = yield* DiscoverySearch
+  const publicUrl = yield* PublicUrl
+  return HttpRouter.add("GET", "/deals/:id", (request) =>
+  Effect.gen(function*() {
+    const params = yield* HttpRouter.params
+    const id = params.id ?? ""
+    const tagParam = new URL(request.url, "http://x").searchParams.get("tag")
+    const tag = tagParam !== null && TAG_PATTERN.test(tagParam) ? tagParam : DEALS_DEFAULT_TAG
+    // None: search unavailable (503); Some(None): no such deal (404).
+    const found = yield* discovery.document(id).pipe(
+      Effect.map(Option.some),
+      Effect.catchTag("SearchError", () => Effect.succeed(Option.none()))
+    )
+    if (Option.isNone(found)) {
+      return html(unavailablePage(), 503, { "retry-after": String(RETRY_AFTER_SECONDS) })
+    }
+    if (Option.isNone(found.value)) return html(notFoundPage(), 404)
+    const doc = found.value.value
+    const tracked = `${publicUrl.base}/t/${feedTrackingId(doc.product_id, tag)}`
+    return html(landingPage(doc, tracked), 200, { "cache-control": "public, max-age=300" })
+  }))
+}))

@@ -1,0 +1,61 @@
+import { Schema } from "effect"
+
+// The discovery feed's wire contract (issue 3). Names are part of the public
+// interface: agents and widgets parse them.
+
+export const DealPrice = Schema.Struct({
+  amount: Schema.Number.annotate({ description: "What a shopper pays now, per the merchant's feed." }),
+  currency: Schema.String.annotate({ description: "ISO 4217 code." }),
+  originalPrice: Schema.optional(Schema.Number).annotate({
+    description: "Our reference price: the lowest price we observed in the 30 days before the current price started " +
+      "(not the store's own 'was' claim). Present only when we have such history."
+  }),
+  discountPercent: Schema.optional(Schema.Number).annotate({
+    description: "Percent below originalPrice, rounded down. Present only with originalPrice."
+  }),
+  originalPriceObservedAt: Schema.optional(Schema.String).annotate({
+    description: "Date (YYYY-MM-DD) the reference price was observed."
+  }),
+  storeWasPrice: Schema.optional(Schema.Number).annotate({
+    description: "The store's own 'was'/list price claim from its feed: unverified, context only."
+  }),
+  checkedAt: Schema.String.annotate({ description: "When the price was last read from the merchant's feed (ISO 8601)." })
+})
+
+export const Deal = Schema.Struct({
+  id: Schema.String,
+  title: Schema.String,
+  description: Schema.String,
+  category: Schema.String,
+  store: Schema.String,
+  brand: Schema.NullOr(Schema.String),
+  image: Schema.NullOr(Schema.String),
+  availability: Schema.String.annotate({ description: "in_stock | out_of_stock | preorder | backorder" }),
+  price: DealPrice,
+  couponCode: Schema.NullOr(Schema.String).annotate({
+    description: "Null while a public promotional code is pending partner confirmation."
+  }),
+  couponCodeStatus: Schema.Literal("pending_partner_confirmation"),
+  links: Schema.Struct({
+    landing: Schema.String.annotate({ description: "Absolute URI of this service's HTML page for the deal." }),
+    tracked: Schema.String.annotate({ description: "Absolute URI through our redirect (/t/...), carrying the tag." })
+  }),
+  disclosure: Schema.String,
+  buyingChecks: Schema.Array(Schema.String),
+  assistantInstructions: Schema.String
+})
+export type Deal = typeof Deal.Type
+
+export const DealFeed = Schema.Struct({
+  name: Schema.String,
+  disclosure: Schema.String,
+  count: Schema.Number.annotate({ description: "Number of deals returned." }),
+  deals: Schema.Array(Deal)
+})
+
+export const SearchFeed = Schema.Struct({
+  name: Schema.String,
+  guidance: Schema.String.annotate({ description: "How the phrase was interpreted and how to present the results." }),
+  count: Schema.Number.annotate({ description: "Number of results returned." }),
+  results: Schema.Array(Deal)
+})
