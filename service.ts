@@ -1,10 +1,14 @@
 import { Effect, Layer } from "effect"
 import { serveOn } from "./api/Server.ts"
+import { LinkServices } from "./api/v1/LinkServices.ts"
+import { ConversionServices } from "./conversions/ConversionServices.ts"
 import { AppConfig } from "./infra/AppConfig.ts"
 import { Database } from "./infra/Database.ts"
 import { Metrics } from "./infra/Metrics.ts"
 import { SearchEngine } from "./infra/SearchEngine.ts"
+import { DiscoverySearch } from "./api/discovery/DiscoverySearch.ts"
 import { SearchSync } from "./pipelines/search/SearchSync.ts"
+import { Pipelines } from "./pipelines/layer.ts"
 
 // The running service as one layer, given its configuration: main.ts feeds it
 // the environment, tests feed it temp folders and free ports. Composition
@@ -19,10 +23,11 @@ const Http = Layer.unwrap(
 const Infra = Layer.mergeAll(Database.layer, SearchEngine.layer, Metrics.layer)
 
 // Feature services over the infrastructure; each feature adds its layer here.
-const Features = Layer.mergeAll(SearchSync.layer)
+const Features = Layer.mergeAll(SearchSync.layer, DiscoverySearch.layer, LinkServices, ConversionServices)
 
 export const makeService = <E, R>(config: Layer.Layer<AppConfig, E, R>) =>
   Http.pipe(
+    Layer.provideMerge(Pipelines),
     Layer.provideMerge(Features),
     Layer.provideMerge(Infra),
     Layer.provideMerge(config)

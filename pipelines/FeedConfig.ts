@@ -18,7 +18,7 @@ export const FORMATS = {
   programs: ["programs-jsonl"],
   products: ["gmc-tsv", "gmc-xml", "awin-csv"],
   price_history: ["price-history-csv"],
-  conversions: [] as Array<string>
+  conversions: ["awin-transactions", "cj-commissions", "impact-actions", "conversions-generic"]
 } satisfies Record<string, Array<string>>
 
 export type FeedKind = keyof typeof FORMATS
@@ -65,7 +65,7 @@ const Feed = z.object({
   }
 })
 
-const FeedsFile = z.object({
+export const FeedsFile = z.object({
   $schema: z.string().optional(),
   feeds: z.array(Feed)
 }).strict().superRefine((file, ctx) => {
@@ -137,6 +137,10 @@ export class FeedsConfig extends Context.Service<FeedsConfig, {
 
   static readonly layerWith = (feeds: ReadonlyArray<FeedDefinition>) => Layer.succeed(FeedsConfig, FeedsConfig.of_(feeds))
 }
+
+/** config/feeds.schema.json, for editors; test/pipelines/feedConfig.test.ts keeps the committed copy current. */
+export const feedsJsonSchema = () =>
+  JSON.stringify(z.toJSONSchema(FeedsFile, { io: "input", unrepresentable: "any" }), null, 2) + "\n"
 
 /** A feed definition from a partial one, with defaults applied (tests, benchmarks). */
 export const feedDefinition = (input: z.input<typeof Feed>): FeedDefinition => Feed.parse(input)

@@ -1,0 +1,256 @@
+import { Cause, Context, Effect, Exit, Layer } from "effect"
+import { randomBytes } from "node:crypto"
+import { Database, type DatabaseShape } from "../infra/Database.ts"
+import { Metrics } from "../infra/Metrics.ts"
+import { SearchSync } from "./search/SearchSync.ts"
+import { FeedBusy, PipelineError, UnknownFeed } from "./errors.ts"
+import { FEED_KINDS, type FeedDefinition, FeedsConfig } from "./FeedConfig.ts"
+import { FeedLoaders } from "./FeedLoaders.ts"
+import { FeedSource } from "./FeedSource.ts"
+
+// Runs feeds: one run = fetch -> (skip if unchanged) -> load (the kind's
+// loader) -> search sync -> record. The runner owns the run record in
+// pipeline_runs, the per-feed lock, the feed_state bookkeeping and one JSON
+// log line at the start and end of each run.
+//
+// DuckDB is the source of truth: when the search sync fails, the run fails
+// but the newly loaded DuckDB data stays, and feed_state is not advanced, so
+// the next run of the feed does not skip and resyncs the index.
+
+export type Trigger = "startup" | "schedule" | "manual"
+export type RunStatus = "running" | "succeeded" | "failed" | "skipped" | "interrupted"
+
+export interface RunSummary {
+  readonly id: string
+  readonly feed: string
+  readonly kind: string
+  readonly trigger: Trigger
+  readonly status: RunStatus
+  readonly startedAt: string
+  readonly finishedAt: string | null
+  readonly rowsRead: number
+  readonly rowsLoaded: number
+  readonly rowsRejected: number
+  readonly documentsUpserted: number
+  readonly documentsDeleted: number
+  readonly error: string | null
+}
+
+/** What a run is doing right now, for progress bars. */
+export interface RunProgress {
+  readonly runId: string
+  readonly feed: string
+  readonly phase: "fetch" | "load" | "sync"
+  readonly rowsRead: number
+  readonly startedAt: number
+}
+
+export interface PipelineRunnerShape {
+  /** Runs one feed to completion; a failed run is a summary with status "failed", not an error. */
+  run(feed: string, trigger: Trigger): Effect.Effect<RunSummary, UnknownFeed | FeedBusy>
+  /** Starts one feed in the background and returns its run id at once. */
+  start(feed: string, trigger: Trigger): Effect.Effect<string, UnknownFeed | FeedBusy>
+  /** Every enabled feed, catalog kinds first (networks, programmes, products, ...); busy feeds are left out. */
+  runAll(trigger: Trigger): Effect.Effect<ReadonlyArray<RunSummary>>
+  /** Runs in progress in this process. */
+  readonly live: () => ReadonlyArray<RunProgress>
+  readonly feeds: ReadonlyArray<FeedDefinition>
+}
+
+const newRunId = () => `${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}-${randomBytes(4).toString("hex")}`
+
+const syncKinds = new Set(["products", "programs", "price_history"])
+
+export const isCatalogEmpty = (db: DatabaseShape) =>
+  db.query<{ n: number }>(
+    "SELECT (SELECT count(*) FROM networks) + (SELECT count(*) FROM programs) + (SELECT count(*) FROM products) AS n"
+  ).pipe(Effect.map((rows) => Number(rows[0].n) === 0))
+
+export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunnerShape>()("app/pipelines/PipelineRunner") {
+  static readonly layer = Layer.effect(
+    PipelineRunner,
+    Effect.gen(function*() {
+      const db = yield* Database
+      const config = yield* FeedsConfig
+      const loaders = yield* FeedLoaders
+      const source = yield* FeedSource
+      const search = yield* SearchSync
+      const metrics = yield* Metrics
+      const scope = yield* Effect.scope
+
+      for (const feed of config.feeds) {
+        if (loaders.get(feed.kind) === undefined) {
+          yield* Effect.logWarning("no loader registered for this feed kind; its runs will fail").pipe(
+            Effect.annotateLogs({ feed: feed.name, kind: feed.kind })
+          )
+        }
+      }
+      // Runs left "running" by a process that died cannot still be running.
+      yield* db.run(
+        "UPDATE pipeline_runs SET status = 'interrupted', finished_at = now(), error = coalesce(error, 'the process stopped during the run') WHERE status = 'running'"
+      ).pipe(Effect.orDie)
+
+      const busy = new Map<string, RunProgress>()
+      const runsTotal = (feed: string, status: RunStatus) =>
+        metrics.counter("pipeline_runs_total", "Pipeline runs by feed and final status", { feed, status })
+      const rowsTotal = metrics.counter("pipeline_rows_loaded_total", "Rows loaded by pipeline runs")
+
+      const record = (summary: RunSummary) =>
+        db.run(
+          `UPDATE pipeline_runs SET status = $status, finished_at = $finished::TIMESTAMPTZ, rows_read = $read, rows_loaded = $loaded,
+             rows_rejected = $rejected, documents_upserted = $upserted, documents_deleted = $deleted, error = $error WHERE id = $id`,
+          {
+            id: summary.id,
+            status: summary.status,
+            finished: summary.finishedAt,
+            read: summary.rowsRead,
+            loaded: summary.rowsLoaded,
+            rejected: summary.rowsRejected,
+            upserted: summary.documentsUpserted,
+            deleted: summary.documentsDeleted,
+            error: summary.error
+          }
+        )
+
+      const execute = (feed: FeedDefinition, runId: string, trigger: Trigger): Effect.Effect<RunSummary> => {
+        const startedAt = new Date().toISOString()
+        let summary: RunSummary = {
+          id: runId,
+          feed: feed.name,
+          kind: feed.kind,
+          trigger,
+          status: "running",
+          startedAt,
+          finishedAt: null,
+          rowsRead: 0,
+          rowsLoaded: 0,
+          rowsRejected: 0,
+          documentsUpserted: 0,
+          documentsDeleted: 0,
+          error: null
+        }
+        const setProgress = (update: Partial<RunProgress>) => {
+          const current = busy.get(feed.name)
+          if (current !== undefined && current.runId === runId) busy.set(feed.name, { ...current, ...update })
+        }
+        const work = Effect.gen(function*() {
+          const loader = loaders.get(feed.kind)
+          if (loader === undefined) {
+            return yield* new PipelineError({ feed: feed.name, stage: "load", message: `no loader registered for kind ${feed.kind}` })
+          }
+          const fetched = yield* source.fetch(feed, runId)
+          if (fetched.unchanged) {
+            summary = { ...summary, status: "skipped", error: null }
+            return
+          }
+          setProgress({ phase: "load" })
+          const loaded = yield* loader.load({
+            feed,
+            runId,
+            file: fetched.file,
+            gzip: fetched.gzip,
+            progress: (rowsRead) => setProgress({ rowsRead })
+          }).pipe(Effect.ensuring(fetched.cleanup))
+          summary = { ...summary, ...loaded }
+          if (syncKinds.has(feed.kind)) {
+            setProgress({ phase: "sync" })
+            const synced = yield* (feed.kind === "programs" ? search.syncPrograms() : search.syncProducts(feed.kind === "products" ? feed.name : undefined))
+              .pipe(
+                Effect.mapError((error) =>
+                  new PipelineError({
+                    feed: feed.name,
+                    stage: "sync",
+                    message: `${error.message} (the DuckDB data is loaded; the next run resyncs the index)`
+                  })
+                )
+              )
+            summary = { ...summary, documentsUpserted: synced.upserted, documentsDeleted: synced.deleted }
+          }
+          yield* db.run(
+            `INSERT INTO feed_state VALUES ($feed, $etag, $modified, $sha, $run, now())
+             ON CONFLICT (feed) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
+               content_sha256 = excluded.content_sha256, last_success_run_id = excluded.last_success_run_id,
+               last_success_at = excluded.last_success_at`,
+            { feed: feed.name, etag: fetched.etag ?? null, modified: fetched.lastModified ?? null, sha: fetched.sha256, run: runId }
+          ).pipe(Effect.mapError((error) => new PipelineError({ feed: feed.name, stage: "load", message: error.message })))
+          summary = { ...summary, status: "succeeded" }
+        })
+
+        const finish = (exit: Exit.Exit<void, PipelineError>) => {
+          const finishedAt = new Date().toISOString()
+          if (Exit.isSuccess(exit)) return { ...summary, finishedAt }
+          const interrupted = Cause.hasInterruptsOnly(exit.cause)
+          const failure = Cause.findErrorOption(exit.cause)
+          const error = interrupted
+            ? "interrupted (shutdown or cancelled); the feed's previous data is unchanged"
+            : failure._tag === "Some"
+            ? `${failure.value.stage}: ${failure.value.message}`
+            : Cause.pretty(exit.cause).split("\n")[0]
+          return { ...summary, status: interrupted ? "interrupted" as const : "failed" as const, finishedAt, error }
+        }
+
+        return Effect.gen(function*() {
+          yield* db.run(
+            "INSERT INTO pipeline_runs (id, feed, kind, trigger, started_at, status) VALUES ($1, $2, $3, $4, $5::TIMESTAMPTZ, 'running')",
+            [runId, feed.name, feed.kind, trigger, startedAt]
+          ).pipe(Effect.orDie)
+          yield* Effect.logInfo("pipeline run started").pipe(Effect.annotateLogs({ event: "run_start", runId, feed: feed.name, kind: feed.kind, trigger }))
+          let final: RunSummary = summary
+          // onExit runs even when the run is interrupted (shutdown): the record must not stay "running".
+          const exit = yield* Effect.exit(work.pipe(Effect.onExit((exit) =>
+            Effect.gen(function*() {
+              final = finish(exit)
+              yield* record(final).pipe(Effect.ignore)
+              runsTotal(feed.name, final.status).inc()
+              rowsTotal.inc(final.status === "succeeded" ? final.rowsLoaded : 0)
+              const log = final.status === "failed" ? Effect.logWarning : Effect.logInfo
+              yield* log("pipeline run finished").pipe(Effect.annotateLogs({ event: "run_end", ...final }))
+            })
+          )))
+          if (Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause)) return yield* Effect.interrupt
+          return final
+        }).pipe(Effect.ensuring(Effect.sync(() => busy.delete(feed.name))))
+      }
+
+      const claim = (name: string): Effect.Effect<{ feed: FeedDefinition; runId: string }, UnknownFeed | FeedBusy> =>
+        Effect.suspend((): Effect.Effect<{ feed: FeedDefinition; runId: string }, UnknownFeed | FeedBusy> => {
+          const feed = config.get(name)
+          if (feed === undefined) {
+            return Effect.fail(new UnknownFeed({ feed: name, message: `no feed named ${name} (known: ${config.feeds.map((f) => f.name).join(", ")})` }))
+          }
+          const current = busy.get(name)
+          if (current !== undefined) {
+            return Effect.fail(new FeedBusy({ feed: name, message: `feed ${name} is already running (run ${current.runId})` }))
+          }
+          const runId = newRunId()
+          busy.set(name, { runId, feed: name, phase: "fetch", rowsRead: 0, startedAt: Date.now() })
+          return Effect.succeed({ feed, runId })
+        })
+
+      const run = (name: string, trigger: Trigger) =>
+        claim(name).pipe(Effect.flatMap(({ feed, runId }) => execute(feed, runId, trigger)))
+
+      const start = (name: string, trigger: Trigger) =>
+        claim(name).pipe(
+          Effect.flatMap(({ feed, runId }) => Effect.forkIn(execute(feed, runId, trigger), scope).pipe(Effect.as(runId)))
+        )
+
+      const ordered = [...config.feeds]
+        .filter((feed) => feed.enabled)
+        .sort((a, b) => FEED_KINDS.indexOf(a.kind) - FEED_KINDS.indexOf(b.kind))
+
+      const runAll = (trigger: Trigger) =>
+        Effect.gen(function*() {
+          const results: Array<RunSummary> = []
+          for (const feed of ordered) {
+            const result = yield* run(feed.name, trigger).pipe(Effect.option)
+            if (result._tag === "Some") results.push(result.value)
+          }
+          return results
+        })
+
+      return PipelineRunner.of({ run, start, runAll, live: () => [...busy.values()], feeds: config.feeds })
+    })
+  )
+}
+

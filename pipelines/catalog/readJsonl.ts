@@ -1,0 +1,51 @@
+import { Effect } from "effect"
+import { createReadStream } from "node:fs"
+import { createInterface } from "node:readline"
+import { createGunzip } from "node:zlib"
+import type { z } from "zod"
+import { PipelineError } from "../errors.ts"
+import type { LoadInput } from "../FeedLoaders.ts"
+import { describeIssues, type Rejection } from "../Rejections.ts"
+
+export interface JsonlRecord<T> {
+  readonly line: number
+  readonly value: T
+}
+
+/**
+ * Reads a JSON-lines file (gzip or not) and validates each line with `schema`.
+ * Catalog feeds are small (hundreds to thousands of records), so the valid
+ * records are kept in memory; blank lines are ignored.
+ */
+export const readJsonl = <S extends z.ZodType>(input: LoadInput, schema: S) =>
+  Effect.tryPromise({
+    try: async (signal) => {
+      const raw = createReadStream(input.file)
+      const lines = createInterface({ input: input.gzip ? raw.pipe(createGunzip()) : raw, crlfDelay: Infinity })
+      const valid: Array<JsonlRecord<z.output<S>>> = []
+      const rejections: Array<Rejection> = []
+      let line = 0
+      let rowsRead = 0
+      for await (const text of lines) {
+        line++
+        if (signal.aborted) throw new Error("interrupted")
+        if (text.trim() === "") continue
+        rowsRead++
+        let json: unknown
+        try {
+          json = JSON.parse(text)
+        } catch (cause) {
+          rejections.push({ line, reason: `not valid JSON: ${(cause as Error).message}`, raw: text })
+          continue
+        }
+        const parsed = schema.safeParse(json)
+        if (parsed.success) valid.push({ line, value: parsed.data })
+        else rejections.push({ line, reason: describeIssues(parsed.error), raw: text })
+        if (rowsRead % 1000 === 0) input.progress(rowsRead)
+      }
+      input.progress(rowsRead)
+      return { valid, rejections, rowsRead }
+    },
+    catch: (cause) =>
+      new PipelineError({ feed: input.feed.name, stage: "parse", message: `cannot read JSON lines: ${(cause as Error).message}` })
+  })

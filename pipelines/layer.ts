@@ -1,0 +1,57 @@
+import { Effect, Layer } from "effect"
+import { ConversionReportLoader } from "../conversions/ConversionReportLoader.ts"
+import { AppConfig } from "../infra/AppConfig.ts"
+import { Database } from "../infra/Database.ts"
+import { NetworkLoader, ProgramLoader } from "./catalog/CatalogLoaders.ts"
+import { FeedsConfig } from "./FeedConfig.ts"
+import { FeedLoaders, registerLoader } from "./FeedLoaders.ts"
+import { FeedSource } from "./FeedSource.ts"
+import { isCatalogEmpty, PipelineRunner } from "./PipelineRunner.ts"
+import { PriceHistoryLoader } from "./prices/PriceHistoryLoader.ts"
+import { ProductLoader } from "./products/ProductLoader.ts"
+import { CronTicker, Scheduler } from "./Scheduler.ts"
+
+// The pipelines as layers. `PipelineLoaders` registers the catalog loaders;
+// another feature registers its own kind with `registerLoader` in a layer
+// that is given FeedLoaders (see FeedLoaders.ts).
+
+export const PipelineLoaders = Layer.mergeAll(
+  registerLoader(NetworkLoader),
+  registerLoader(ProgramLoader),
+  registerLoader(ProductLoader),
+  registerLoader(PriceHistoryLoader),
+  registerLoader(ConversionReportLoader)
+)
+
+/**
+ * First start (empty catalog): every feed is ingested once *before* the HTTP
+ * server listens, so /ready never reports a ready service with an empty
+ * catalog. Later starts keep their data and rely on the schedules.
+ */
+export const StartupIngest = Layer.effectDiscard(
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    if (!config.ingestOnStart) return
+    const db = yield* Database
+    if (!(yield* isCatalogEmpty(db).pipe(Effect.orDie))) return
+    const runner = yield* PipelineRunner
+    yield* Effect.logInfo("empty catalog: ingesting every feed once").pipe(Effect.annotateLogs({ event: "startup_ingest" }))
+    const runs = yield* runner.runAll("startup")
+    yield* Effect.logInfo("startup ingest finished").pipe(Effect.annotateLogs({
+      event: "startup_ingest_done",
+      succeeded: runs.filter((r) => r.status === "succeeded").length,
+      failed: runs.filter((r) => r.status === "failed").map((r) => r.feed)
+    }))
+  })
+)
+
+/** Runner + loaders + feed config + source, without schedules (the CLI's in-process mode, tests). */
+export const PipelineCore = PipelineRunner.layer.pipe(
+  Layer.provideMerge(PipelineLoaders),
+  Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layer))
+)
+
+/** What the server runs: core, the startup ingest, then the cron schedules. */
+export const Pipelines = Layer.mergeAll(StartupIngest, Scheduler.layer.pipe(Layer.provide(CronTicker.layer))).pipe(
+  Layer.provideMerge(PipelineCore)
+)

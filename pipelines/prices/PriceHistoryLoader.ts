@@ -1,0 +1,96 @@
+import { Effect } from "effect"
+import { z } from "zod"
+import { Database, type DatabaseShape } from "../../infra/Database.ts"
+import { PipelineError } from "../errors.ts"
+import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
+import { readFirstLine, splitHeader } from "../products/stageDelimited.ts"
+import { checkThreshold, describeIssues, type Rejection, recordRejections } from "../Rejections.ts"
+
+// Past price observations (product_id, observed_at, price[, currency]) from
+// a CSV: the history the deals logic needs before our own observations
+// accumulate. A run replaces everything this feed imported before (rows of
+// price_history whose run belongs to this feed); observations the product
+// pipelines made are never touched.
+
+const REQUIRED = ["product_id", "observed_at", "price"]
+
+const PriceRow = (defaultCurrency: string | undefined) =>
+  z.object({
+    product_id: z.string({ error: "is required" }).min(1, "is required").max(200),
+    observed_at: z.string({ error: "is required" }).refine((v) => !Number.isNaN(Date.parse(v)), "must be an ISO 8601 date"),
+    price: z.string({ error: "is required" }).regex(/^[0-9]+(\.[0-9]{1,4})?( [A-Z]{3})?$/, "must look like \"15.00\" or \"15.00 USD\""),
+    currency: z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code").nullable()
+  }).transform((row, ctx) => {
+    const [amount, suffix] = row.price.split(" ")
+    const currency = suffix ?? row.currency ?? defaultCurrency
+    if (currency === undefined) {
+      ctx.addIssue({ code: "custom", path: ["currency"], message: "is required (or set options.currency)" })
+      return z.NEVER
+    }
+    return { product_id: row.product_id, observed_at: new Date(row.observed_at).toISOString(), price: amount, currency }
+  })
+
+const loadPriceHistory = (db: DatabaseShape, input: LoadInput): Effect.Effect<LoadResult, PipelineError> => {
+  const { feed, runId } = input
+  const fail = (stage: "parse" | "load", message: string) => new PipelineError({ feed: feed.name, stage, message })
+  return Effect.gen(function*() {
+    const header = yield* Effect.tryPromise({
+      try: () => readFirstLine(input.file, input.gzip),
+      catch: (cause) => fail("parse", `cannot read the header: ${(cause as Error).message}`)
+    })
+    const columns = splitHeader(header, ",").map((c) => c.toLowerCase())
+    const missing = REQUIRED.filter((c) => !columns.includes(c))
+    if (missing.length > 0) {
+      const hint = columns.length <= 1 && /[\t;|]/.test(header) ? " (wrong delimiter? this format is comma-separated)" : ""
+      return yield* fail("parse", `missing required columns: ${missing.join(", ")}${hint}; header: ${header.slice(0, 200)}`)
+    }
+    const spec = `{${columns.map((c) => `'${c.replace(/'/g, "''")}': 'VARCHAR'`).join(", ")}}`
+    const rows = yield* db.query<Record<string, string | null>>(
+      `SELECT ${REQUIRED.join(", ")}, ${columns.includes("currency") ? "currency" : "NULL AS currency"}
+       FROM read_csv($file, delim=',', quote='"', escape='"', header=true, auto_detect=false, columns=${spec},
+                     compression=${input.gzip ? "'gzip'" : "'none'"})`,
+      { file: input.file }
+    ).pipe(Effect.mapError((error) => fail("parse", error.message)))
+    input.progress(rows.length)
+    const schema = PriceRow(feed.options.currency)
+    const valid: Array<z.output<ReturnType<typeof PriceRow>>> = []
+    const rejections: Array<Rejection> = []
+    rows.forEach((row, index) => {
+      const parsed = schema.safeParse(row)
+      if (parsed.success) valid.push(parsed.data)
+      else rejections.push({ line: index + 2, reason: describeIssues(parsed.error), raw: JSON.stringify(row) })
+    })
+    yield* recordRejections(db, runId, feed.name, rejections)
+    yield* checkThreshold(feed, rows.length, rejections.length)
+    yield* db.transaction((tx) =>
+      Effect.gen(function*() {
+        yield* tx.run(
+          "DELETE FROM price_history WHERE run_id IN (SELECT id FROM pipeline_runs WHERE feed = $1 AND id <> $2)",
+          [feed.name, runId]
+        )
+        yield* tx.run("CREATE OR REPLACE TEMP TABLE _stage_prices (product_id VARCHAR, observed_at VARCHAR, price VARCHAR, currency VARCHAR)")
+        yield* tx.append("_stage_prices", (appender) => {
+          for (const row of valid) {
+            appender.appendVarchar(row.product_id)
+            appender.appendVarchar(row.observed_at)
+            appender.appendVarchar(row.price)
+            appender.appendVarchar(row.currency)
+            appender.endRow()
+          }
+        })
+        yield* tx.run(
+          `INSERT INTO price_history
+           SELECT product_id, observed_at::TIMESTAMPTZ, price::DECIMAL(18,4), currency, $1 FROM _stage_prices`,
+          [runId]
+        )
+        yield* tx.run("DROP TABLE _stage_prices")
+      })
+    ).pipe(Effect.mapError((error) => fail("load", error.message)))
+    return { rowsRead: rows.length, rowsLoaded: valid.length, rowsRejected: rejections.length }
+  })
+}
+
+export const PriceHistoryLoader = Effect.gen(function*() {
+  const db = yield* Database
+  return { kind: "price_history", load: (input) => loadPriceHistory(db, input) } satisfies FeedLoader
+})
