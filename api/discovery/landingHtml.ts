@@ -15,7 +15,7 @@ const STYLE = `
   body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#fff}
   main{max-width:44rem;margin:0 auto;padding:1rem}
   h1{font-size:1.5rem;line-height:1.25;margin:.5rem 0 1rem}
-  img{display:block;max-width:100%;height:auto;max-height:22rem;margin:0 auto 1rem;object-fit:contain}
+  img{display:block;max-width:100%;height:auto;max-height:16rem;margin:0 auto 1rem;object-fit:contain}
   .price{font-size:1.75rem;font-weight:700;margin:0}
   .reference,.meta{margin:.25rem 0;color:#333}
   .buy{margin:1.25rem 0;padding:1rem;border:1px solid #ccc;border-radius:.5rem;background:#f7f7f7}
