@@ -99,7 +99,7 @@ describe("POST /api/v1/conversions/postback", () => {
   it("refuses bad signatures, unknown networks and tampered bodies with 401", async () => {
     const text = JSON.stringify(conversion({ transaction_id: "PB-X" }))
     const timestamp = now()
-    const cases = [
+    const cases: Array<Record<string, string>> = [
       { "x-network": "awin", "x-timestamp": timestamp, "x-signature": sign("wrong-secret", timestamp, text) },
       { "x-network": "awin", "x-timestamp": timestamp, "x-signature": "abc" },
       { "x-network": "awin", "x-timestamp": timestamp },

@@ -1,0 +1,84 @@
+import { Effect } from "effect"
+import { readFile } from "node:fs/promises"
+import { gunzipSync } from "node:zlib"
+import { AppConfig } from "../infra/AppConfig.ts"
+import { Database } from "../infra/Database.ts"
+import { PipelineError } from "../pipelines/errors.ts"
+import type { FeedLoader, LoadInput } from "../pipelines/FeedLoaders.ts"
+import { checkThreshold, type Rejection, recordRejections } from "../pipelines/Rejections.ts"
+import { upsertConversions } from "./ConversionLedger.ts"
+import { parseReport, type ReportFormat, ReportError } from "./reports/index.ts"
+import { ReportingRates } from "./ReportingRates.ts"
+
+// The `conversions` feed kind: network reports read on a schedule by the
+// pipeline runner. Unlike catalog feeds a report is a window of transactions,
+// not the whole truth, so a run upserts (by '{network}:{tx id}') instead of
+// replacing the feed's rows; a failed run writes nothing. Rejected rows (with
+// their line, or item number for JSON) go to rejected_rows like any feed's.
+
+/** Feed `format` -> report parser, and the network a format implies. */
+export const CONVERSION_FORMATS: Record<string, { readonly parser: ReportFormat; readonly network?: string }> = {
+  "awin-transactions": { parser: "awin", network: "awin" },
+  "cj-commissions": { parser: "cj", network: "cj" },
+  "impact-actions": { parser: "impact", network: "impact" },
+  "conversions-generic": { parser: "generic" }
+}
+
+const NETWORK_SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/
+
+export const ConversionReportLoader = Effect.gen(function*() {
+  const db = yield* Database
+  const config = yield* AppConfig
+  const rates = yield* ReportingRates.load(config.ratesConfigPath, config.reportingCurrency)
+
+  const load = (input: LoadInput) =>
+    Effect.gen(function*() {
+      const { feed, runId } = input
+      const fail = (stage: "parse" | "validate" | "load", message: string) => new PipelineError({ feed: feed.name, stage, message })
+      const format = CONVERSION_FORMATS[feed.format]
+      if (format === undefined) return yield* fail("parse", `unknown conversions format ${feed.format}`)
+      // options.network: the network id stored on every record (defaults per format; required for the generic one
+      // unless every row names its network).
+      const network = typeof feed.options.network === "string" ? feed.options.network : format.network ?? feed.name
+      if (!NETWORK_SLUG.test(network)) return yield* fail("parse", `options.network must be a network id, got ${network}`)
+
+      const content = yield* Effect.tryPromise({
+        try: async () => {
+          const bytes = await readFile(input.file)
+          return (input.gzip ? gunzipSync(bytes) : bytes).toString("utf8")
+        },
+        catch: (cause) => fail("parse", `cannot read the report: ${(cause as Error).message}`)
+      })
+      const report = yield* Effect.try({
+        try: () => parseReport(format.parser, content, { network, currency: feed.options.currency }),
+        catch: (cause) => cause instanceof ReportError ? fail("parse", cause.message) : fail("parse", String(cause))
+      })
+      input.progress(report.rowsRead)
+
+      // A currency without a reporting rate is the row's problem, found before anything is written.
+      const rejections: Array<Rejection> = [...report.rejected]
+      const records = report.records.filter(({ line, record }) => {
+        if (rates.toReporting(0n, record.currency) !== undefined) return true
+        rejections.push({ line, reason: `currency: no ${rates.reportingCurrency} rate for ${record.currency} in the rate table` })
+        return false
+      })
+      rejections.sort((a, b) => a.line - b.line)
+      yield* recordRejections(db, runId, feed.name, rejections)
+      yield* checkThreshold(feed, report.rowsRead, rejections.length)
+
+      const result = yield* db.transaction((tx) => upsertConversions(tx, rates, records.map(({ record }) => record), feed.name)).pipe(
+        Effect.mapError((error) => fail("load", error.message))
+      )
+      yield* Effect.logInfo("conversions report loaded").pipe(Effect.annotateLogs({
+        event: "conversions_loaded",
+        feed: feed.name,
+        inserted: result.inserted,
+        updated: result.updated,
+        unchanged: result.unchanged,
+        stale: result.stale
+      }))
+      return { rowsRead: report.rowsRead, rowsLoaded: records.length, rowsRejected: rejections.length }
+    })
+
+  return { kind: "conversions", load } satisfies FeedLoader
+})
