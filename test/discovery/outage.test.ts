@@ -1,0 +1,71 @@
+import { Effect, Exit, Option, Redacted, Scope } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { feedTrackingId } from "../../domain/links/feedTrackingId.ts"
+import { startMeili, type RunningMeili } from "../../infra/MeiliServer.ts"
+import { documentId } from "../../pipelines/search/documents.ts"
+import { SearchSync } from "../../pipelines/search/SearchSync.ts"
+import { insertProducts } from "../support/catalogFixtures.ts"
+import { discoveryCatalog } from "../support/discoveryCatalog.ts"
+import { startService, tempDir, type RunningService } from "../support/TestService.ts"
+
+// Meilisearch dies mid-test (its own server, not the shared one): search
+// endpoints answer a prompt 503 with Retry-After; the rest keeps working.
+describe("Meilisearch stopped mid-test", () => {
+  const scope = Effect.runSync(Scope.make())
+  const dir = tempDir("meili-outage-")
+  let meili: RunningMeili
+  let service: RunningService
+  beforeAll(async () => {
+    meili = await Effect.runPromise(
+      startMeili({ dataDir: dir.dir, masterKey: "outage-test-key-0123456789" }).pipe(Scope.provide(scope))
+    )
+    service = await startService({
+      meiliUrl: Option.some(meili.url),
+      meiliMasterKey: Option.some(Redacted.make(meili.masterKey))
+    })
+    await service.run(insertProducts(discoveryCatalog))
+    await service.run(SearchSync.use((sync) => sync.syncProducts()))
+  })
+  afterAll(async () => {
+    await service?.close()
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    dir.rm()
+  })
+
+  const timed = async (path: string, init: RequestInit = {}) => {
+    const started = performance.now()
+    const response = await fetch(`${service.url}${path}`, { redirect: "manual", ...init })
+    const body = await response.text()
+    return { response, body, ms: performance.now() - started }
+  }
+
+  it("serves search while Meilisearch runs", async () => {
+    expect((await timed("/api/search?q=tv")).response.status).toBe(200)
+  })
+
+  it("answers 503 + Retry-After within 1 s once it is gone, and keeps /health and /t/ working", async () => {
+    meili.process.kill("SIGKILL")
+    await new Promise((resolve) => meili.process.once("exit", resolve))
+
+    for (const path of ["/api/search?q=tv", "/api/deals", "/api/deals?q=earbuds", "/api/v1/products/search?q=tv"]) {
+      const { response, body, ms } = await timed(path)
+      expect(response.status, path).toBe(503)
+      expect(response.headers.get("retry-after"), path).toBe("5")
+      expect(JSON.parse(body).error.code, path).toBe("search_unavailable")
+      expect(ms, path).toBeLessThan(1000)
+    }
+    const landing = await timed(`/deals/${documentId("fixture:tv-55")}`)
+    expect(landing.response.status).toBe(503)
+    expect(landing.response.headers.get("content-type")).toContain("text/html")
+    expect(landing.ms).toBeLessThan(1000)
+
+    const health = await timed("/health")
+    expect(health.response.status).toBe(200)
+    // The redirect never touches Meilisearch: whatever it answers, it is not a server error.
+    const redirect = await timed(`/t/${feedTrackingId("fixture:tv-55", "api")}`)
+    expect(redirect.response.status).toBeLessThan(500)
+    expect(redirect.ms).toBeLessThan(1000)
+    const ready = await timed("/ready")
+    expect(ready.response.status).toBe(503)
+  })
+})
