@@ -1,4 +1,5 @@
 import { HttpApi, OpenApi } from "effect/http-api"
+import { AdminConversionsApi } from "./admin/conversions/Api.ts"
 import { DiscoveryApi } from "./discovery/Api.ts"
 import { ProductsApi } from "./products/Api.ts"
 import { SystemApi } from "./system/Api.ts"
@@ -11,6 +12,7 @@ export class Api extends HttpApi.make("affiliate-commerce")
   .add(SystemApi)
   .add(DiscoveryApi)
   .add(ProductsApi)
+  .add(AdminConversionsApi)
   .middleware(RequestValidation)
   .annotateMerge(OpenApi.annotations({
     title: "Affiliate commerce API",

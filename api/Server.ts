@@ -5,15 +5,17 @@ import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import { createServer } from "node:http"
 import { PublicUrl } from "../infra/PublicUrl.ts"
 import { Api } from "./Api.ts"
+import { AdminConversionsHandlers } from "./admin/conversions/Http.ts"
 import { DiscoveryHandlers } from "./discovery/Http.ts"
 import { LandingPageRoute } from "./discovery/LandingPage.ts"
 import { ErrorResponses } from "./ErrorResponses.ts"
 import { ProductsHandlers } from "./products/Http.ts"
 import { SystemHandlers } from "./system/Http.ts"
+import { PostbackRoute } from "./v1/conversions/Postback.ts"
 import { RequestValidationLayer } from "./Validation.ts"
 
 // Handler layers of every HttpApi group; each feature adds its own here.
-const ApiHandlers = Layer.mergeAll(SystemHandlers, DiscoveryHandlers, ProductsHandlers)
+const ApiHandlers = Layer.mergeAll(SystemHandlers, DiscoveryHandlers, ProductsHandlers, AdminConversionsHandlers)
 
 const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
   Layer.provide(ApiHandlers),
@@ -25,7 +27,7 @@ const DocsRoute = HttpApiScalar.layer(Api, { path: "/docs" })
 // Routes outside the HttpApi contract (HTML pages, the redirect): plain
 // HttpRouter routes, because the redirect is the hottest path we serve and
 // HttpApi's per-request machinery costs ~35% of its throughput.
-const RawRoutes = Layer.mergeAll(LandingPageRoute)
+const RawRoutes = Layer.mergeAll(LandingPageRoute, PostbackRoute)
 
 export const AllRoutes = Layer.mergeAll(ApiRoutes, DocsRoute, RawRoutes, ErrorResponses)
 
