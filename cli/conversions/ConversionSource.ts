@@ -1,0 +1,81 @@
+import { Effect } from "effect"
+import { makeConversionQueries, type ConversionFilter, type ConversionItem, type RevenueSummary } from "../../conversions/ConversionQueries.ts"
+import { Database } from "../../infra/Database.ts"
+
+// Where the operator command reads conversions from. DuckDB allows one
+// writer process, so while a server runs the command goes through its admin
+// endpoints; with no server it opens the database file itself.
+
+export interface ConversionPage {
+  readonly data: ReadonlyArray<ConversionItem>
+  readonly pagination: { readonly limit: number; readonly offset: number; readonly total: number; readonly next_offset: number | null }
+}
+
+export interface ConversionSource {
+  readonly describe: string
+  list(filter: ConversionFilter, limit: number, offset: number): Promise<ConversionPage>
+  summary(): Promise<RevenueSummary>
+}
+
+export class CliError extends Error {}
+
+/** Is a server answering at `url`? (GET /health, 1 s.) */
+export const serverAnswers = async (url: string): Promise<boolean> => {
+  try {
+    const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) })
+    return response.ok
+  } catch {
+    return false
+  }
+}
+
+export const httpSource = (url: string, token: string | undefined): ConversionSource => {
+  const get = async (path: string) => {
+    if (token === undefined || token === "") {
+      throw new CliError(`a server is running at ${url}: set ADMIN_TOKEN to the server's admin token to read conversions through it`)
+    }
+    const response = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(30_000) })
+    const body = await response.json().catch(() => undefined) as { error?: { message?: string } } | undefined
+    if (!response.ok) throw new CliError(`server answered ${response.status}: ${body?.error?.message ?? "no details"}`)
+    return body
+  }
+  return {
+    describe: `server ${url}`,
+    list: async (filter, limit, offset) => {
+      const query = new URLSearchParams({ limit: String(limit), offset: String(offset) })
+      if (filter.status !== undefined) query.set("status", filter.status)
+      if (filter.unattributed !== undefined) query.set("unattributed", String(filter.unattributed))
+      if (filter.network !== undefined) query.set("network", filter.network)
+      return await get(`/admin/conversions?${query}`) as ConversionPage
+    },
+    summary: async () => await get("/admin/conversions/summary") as RevenueSummary
+  }
+}
+
+/** Opens the DuckDB file directly (only when no server owns it); `close` releases it. */
+export const fileSource = async (path: string, reportingCurrency: string) => {
+  const { Exit, Scope } = await import("effect")
+  const scope = Effect.runSync(Scope.make())
+  const db = await Effect.runPromise(Scope.provide(Database.make(path, 1), scope)).catch((error: Error) => {
+    throw new CliError(
+      /lock/i.test(error.message)
+        ? `${path} is locked by another process (a running server?): start it, or pass --server and ADMIN_TOKEN`
+        : `cannot open ${path}: ${error.message}`
+    )
+  })
+  const queries = makeConversionQueries(db)
+  const run = <A>(effect: Effect.Effect<A, { readonly message: string }>) =>
+    Effect.runPromise(effect.pipe(Effect.mapError((error) => new CliError(error.message))))
+  const source: ConversionSource = {
+    describe: `file ${path}`,
+    list: async (filter, limit, offset) => {
+      const { items, total } = await run(queries.list(filter, { limit, offset }))
+      return {
+        data: items,
+        pagination: { limit, offset, total, next_offset: offset + items.length < total ? offset + items.length : null }
+      }
+    },
+    summary: () => run(queries.summary(reportingCurrency))
+  }
+  return { source, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
+}
