@@ -3,6 +3,9 @@ import { AdminConversionsApi } from "./admin/conversions/Api.ts"
 import { DiscoveryApi } from "./discovery/Api.ts"
 import { ProductsApi } from "./products/Api.ts"
 import { SystemApi } from "./system/Api.ts"
+import { CatalogApi } from "./v1/catalog/Api.ts"
+import { LinksApi } from "./v1/links/Api.ts"
+import { PartnersApi } from "./v1/partners/Api.ts"
 import { RequestValidation } from "./Validation.ts"
 
 // The whole HTTP contract. Each feature folder declares its group in its own
@@ -10,6 +13,9 @@ import { RequestValidation } from "./Validation.ts"
 // from it, so the docs cannot drift from the handlers.
 export class Api extends HttpApi.make("affiliate-commerce")
   .add(SystemApi)
+  .add(PartnersApi)
+  .add(LinksApi)
+  .add(CatalogApi)
   .add(DiscoveryApi)
   .add(ProductsApi)
   .add(AdminConversionsApi)

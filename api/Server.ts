@@ -10,12 +10,19 @@ import { DiscoveryHandlers } from "./discovery/Http.ts"
 import { LandingPageRoute } from "./discovery/LandingPage.ts"
 import { ErrorResponses } from "./ErrorResponses.ts"
 import { ProductsHandlers } from "./products/Http.ts"
+import { RedirectRoute } from "./redirect/Redirect.ts"
 import { SystemHandlers } from "./system/Http.ts"
+import { V1AuthLayers } from "./v1/auth/PartnerAuth.ts"
+import { CatalogHandlers } from "./v1/catalog/Http.ts"
 import { PostbackRoute } from "./v1/conversions/Postback.ts"
+import { LinksHandlers } from "./v1/links/Http.ts"
+import { PartnersHandlers } from "./v1/partners/Http.ts"
 import { RequestValidationLayer } from "./Validation.ts"
 
 // Handler layers of every HttpApi group; each feature adds its own here.
-const ApiHandlers = Layer.mergeAll(SystemHandlers, DiscoveryHandlers, ProductsHandlers, AdminConversionsHandlers)
+const ApiHandlers = Layer.mergeAll(SystemHandlers, DiscoveryHandlers, ProductsHandlers, AdminConversionsHandlers, PartnersHandlers, LinksHandlers, CatalogHandlers).pipe(
+  Layer.provide(V1AuthLayers)
+)
 
 const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
   Layer.provide(ApiHandlers),
@@ -27,7 +34,7 @@ const DocsRoute = HttpApiScalar.layer(Api, { path: "/docs" })
 // Routes outside the HttpApi contract (HTML pages, the redirect): plain
 // HttpRouter routes, because the redirect is the hottest path we serve and
 // HttpApi's per-request machinery costs ~35% of its throughput.
-const RawRoutes = Layer.mergeAll(LandingPageRoute, PostbackRoute)
+const RawRoutes = Layer.mergeAll(LandingPageRoute, PostbackRoute, RedirectRoute)
 
 export const AllRoutes = Layer.mergeAll(ApiRoutes, DocsRoute, RawRoutes, ErrorResponses)
 

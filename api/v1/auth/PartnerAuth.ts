@@ -1,0 +1,140 @@
+import { Context, Effect, Layer, Redacted } from "effect"
+import { HttpServerRequest, type HttpServerResponse } from "effect/http"
+import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
+import { AppConfig } from "../../../infra/AppConfig.ts"
+import { TooManyRequests, Unauthorized, unauthorized, unavailable, ServiceUnavailable } from "../../errors.ts"
+import { API_KEY_PATTERN, type Partner, Partners } from "../partners/Partners.ts"
+import { clientIp } from "./clientIp.ts"
+import { RateLimits } from "./RateLimits.ts"
+
+// Partner authentication for /api/v1, `Authorization: Bearer <api key>`.
+// Required endpoints: a missing, malformed or unknown key is a 401.
+// Optional endpoints: no Authorization header is anonymous, but a header that
+// is present and wrong is still a 401, never a silent downgrade to anonymous.
+// Both also apply the rate limits: per key when authenticated, per IP when not.
+
+/** The authenticated partner (required-auth endpoints). */
+export class CurrentPartner extends Context.Service<CurrentPartner, Partner>()("app/api/v1/CurrentPartner") {}
+
+/** The partner, or undefined for an anonymous caller (optional-auth endpoints). */
+export class MaybePartner extends Context.Service<MaybePartner, { readonly partner: Partner | undefined }>()(
+  "app/api/v1/MaybePartner"
+) {}
+
+const errors = [Unauthorized, TooManyRequests, ServiceUnavailable] as const
+
+export class PartnerAuth extends HttpApiMiddleware.Service<PartnerAuth, { provides: CurrentPartner }>()(
+  "app/api/v1/PartnerAuth",
+  { security: { bearer: HttpApiSecurity.bearer }, error: errors }
+) {}
+
+export class OptionalPartnerAuth extends HttpApiMiddleware.Service<OptionalPartnerAuth, { provides: MaybePartner }>()(
+  "app/api/v1/OptionalPartnerAuth",
+  { security: { bearer: HttpApiSecurity.bearer }, error: errors }
+) {}
+
+/** Per-IP limit for anonymous endpoints (catalog browsing). */
+export class IpRateLimit extends HttpApiMiddleware.Service<IpRateLimit>()("app/api/v1/IpRateLimit", {
+  error: TooManyRequests
+}) {}
+
+/** Stricter per-IP limit for POST /partners/register. */
+export class RegistrationRateLimit extends HttpApiMiddleware.Service<RegistrationRateLimit>()(
+  "app/api/v1/RegistrationRateLimit",
+  { error: TooManyRequests }
+) {}
+
+const lookupFailed = unavailable("auth_unavailable", "the partner store is not reachable; retry shortly")
+
+type Resolved =
+  | { readonly _tag: "Caller"; readonly partner: Partner | undefined }
+  | { readonly _tag: "Limited"; readonly response: HttpServerResponse.HttpServerResponse }
+
+const caller = (partner: Partner | undefined): Resolved => ({ _tag: "Caller", partner })
+const limited = (response: HttpServerResponse.HttpServerResponse): Resolved => ({ _tag: "Limited", response })
+
+const makeResolver = Effect.gen(function*() {
+  const partners = yield* Partners
+  const limits = yield* RateLimits
+  const config = yield* AppConfig
+  /** undefined = anonymous; fails 401 on a bad key; returns a 429 response when limited. */
+  return (
+    credential: Redacted.Redacted<string>,
+    required: boolean
+  ): Effect.Effect<Resolved, Unauthorized | ServiceUnavailable, HttpServerRequest.HttpServerRequest> =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const header = request.headers["authorization"]
+      if (header === undefined && !required) {
+        const verdict = limits.perIp.take(`ip:${clientIp(request, config.trustProxy)}`)
+        return verdict.allowed ? caller(undefined) : limited(limits.tooMany("ip", verdict))
+      }
+      if (header === undefined) return yield* unauthorized("an API key is required: Authorization: Bearer <api key>")
+      const key = Redacted.value(credential)
+      if (!API_KEY_PATTERN.test(key)) {
+        return yield* unauthorized("malformed Authorization header: expected 'Bearer ak_...' with the key from registration")
+      }
+      const partner = yield* partners.authenticate(key).pipe(Effect.mapError(() => lookupFailed))
+      if (partner === undefined) return yield* unauthorized("unknown API key")
+      const verdict = limits.perKey.take(`key:${partner.id}`)
+      return verdict.allowed ? caller(partner) : limited(limits.tooMany("key", verdict))
+    })
+})
+
+export const PartnerAuthLayer = Layer.effect(
+  PartnerAuth,
+  Effect.gen(function*() {
+    const resolve = yield* makeResolver
+    return PartnerAuth.of({
+      bearer: (httpEffect, { credential }) =>
+        Effect.gen(function*() {
+          const result = yield* resolve(credential, true)
+          if (result._tag === "Limited") return result.response
+          return yield* Effect.provideService(httpEffect, CurrentPartner, result.partner!)
+        })
+    })
+  })
+)
+
+export const OptionalPartnerAuthLayer = Layer.effect(
+  OptionalPartnerAuth,
+  Effect.gen(function*() {
+    const resolve = yield* makeResolver
+    return OptionalPartnerAuth.of({
+      bearer: (httpEffect, { credential }) =>
+        Effect.gen(function*() {
+          const result = yield* resolve(credential, false)
+          if (result._tag === "Limited") return result.response
+          return yield* Effect.provideService(httpEffect, MaybePartner, { partner: result.partner })
+        })
+    })
+  })
+)
+
+const ipLimitLayer = <I, S>(tag: Context.Key<I, S>, pick: "perIp" | "register") =>
+  Layer.effect(
+    tag,
+    Effect.gen(function*() {
+      const limits = yield* RateLimits
+      const config = yield* AppConfig
+      const limiter = limits[pick]
+      const scope = pick === "perIp" ? "ip" : "register"
+      return ((httpEffect: Effect.Effect<any, any, any>) =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const verdict = limiter.take(`${scope}:${clientIp(request, config.trustProxy)}`)
+          return verdict.allowed ? yield* httpEffect : limits.tooMany(scope, verdict)
+        })) as unknown as S
+    })
+  )
+
+export const IpRateLimitLayer = ipLimitLayer(IpRateLimit, "perIp")
+export const RegistrationRateLimitLayer = ipLimitLayer(RegistrationRateLimit, "register")
+
+/** Every auth/limit middleware of /api/v1 with their dependencies (Partners, RateLimits). */
+export const V1AuthLayers = Layer.mergeAll(
+  PartnerAuthLayer,
+  OptionalPartnerAuthLayer,
+  IpRateLimitLayer,
+  RegistrationRateLimitLayer
+).pipe(Layer.provideMerge(RateLimits.layer))

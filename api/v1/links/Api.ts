@@ -1,0 +1,94 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { MAX_URL_LENGTH } from "../../../domain/matching/submittedUrl.ts"
+import { BadRequest, ServiceUnavailable } from "../../errors.ts"
+import { OptionalPartnerAuth } from "../auth/PartnerAuth.ts"
+import { ListQuery, Page } from "../ListParams.ts"
+
+export const MatchRequest = Schema.Struct({
+  url: Schema.String.annotate({
+    description: `Any merchant page, or an existing affiliate/tracking link (it is unwrapped). Absolute http(s), at most ${MAX_URL_LENGTH} characters.`
+  })
+})
+
+const MatchedProgram = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  network: Schema.String.annotate({ description: "Network id, e.g. 'awin'" }),
+  domain: Schema.String.annotate({ description: "The catalog domain that matched (host, parent or registrable domain)" }),
+  commission_type: Schema.String
+})
+
+const MatchedLink = Schema.Struct({
+  tracking_id: Schema.String,
+  tracking_url: Schema.String.annotate({ description: "Absolute {base}/t/{tracking_id}: the link to publish" }),
+  affiliate_url: Schema.String.annotate({ description: "The network deep link /t/ redirects to; carries tracking_id as the sub-id" }),
+  original_url: Schema.String.annotate({ description: "Exactly the submitted URL" }),
+  destination_url: Schema.String.annotate({ description: "The merchant page after unwrapping and removing tracking parameters" })
+})
+
+export const NoMatchReasons = [
+  "no_program",
+  "no_active_program",
+  "unwrap_loop",
+  "unwrap_too_deep",
+  "tracking_link_without_destination",
+  "deep_link_unavailable"
+] as const
+
+export const MatchResponse = Schema.Union([
+  Schema.Struct({
+    matched: Schema.Literal(true),
+    program: MatchedProgram,
+    link: MatchedLink,
+    created: Schema.Boolean.annotate({ description: "false when this partner already had a link for this URL (it is returned again)" })
+  }),
+  Schema.Struct({
+    matched: Schema.Literal(false),
+    reason: Schema.Literals(NoMatchReasons).annotate({
+      description: "no_program: no programme covers the merchant; no_active_program: only paused/closed programmes or networks; " +
+        "unwrap_loop / unwrap_too_deep / tracking_link_without_destination: a tracking link whose destination could not be followed; " +
+        "deep_link_unavailable: the best programme's network template could not be filled"
+    }),
+    message: Schema.String,
+    original_url: Schema.String,
+    destination_url: Schema.String.annotate({ description: "The URL we tried to match (after unwrapping and stripping)" }),
+    program: Schema.Null,
+    link: Schema.Null
+  })
+])
+
+export const LinkItem = Schema.Struct({
+  tracking_id: Schema.String,
+  tracking_url: Schema.String,
+  affiliate_url: Schema.String,
+  original_url: Schema.String,
+  destination_url: Schema.String,
+  program_id: Schema.NullOr(Schema.String),
+  network_id: Schema.NullOr(Schema.String),
+  tag: Schema.String,
+  source: Schema.String.annotate({ description: "match (POST /links/match) or feed (first click on a discovery-feed link)" }),
+  created_at: Schema.String
+})
+
+export class LinksApi extends HttpApiGroup.make("links")
+  .add(
+    HttpApiEndpoint.post("match", "/match", {
+      payload: MatchRequest,
+      success: MatchResponse,
+      error: [BadRequest, ServiceUnavailable]
+    }).annotate(
+      OpenApi.Description,
+      "Matches a URL to the best active programme and returns a tracking link (the same one again for the same caller and normalised URL). " +
+        "With an API key the link is the partner's; without one it is anonymous. No match is a 200 with matched: false and a reason."
+    ),
+    HttpApiEndpoint.get("list", "/", {
+      query: ListQuery,
+      success: Page(LinkItem),
+      error: [BadRequest, ServiceUnavailable]
+    }).annotate(OpenApi.Description, "Tracking links, newest first: the partner's own with an API key, anonymous links without.")
+  )
+  .middleware(OptionalPartnerAuth)
+  .prefix("/api/v1/links")
+  .annotateMerge(OpenApi.annotations({ title: "Links", description: "Matching URLs to programmes; tracking links" }))
+{}

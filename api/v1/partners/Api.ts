@@ -1,0 +1,59 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { BadRequest } from "../../errors.ts"
+import { PartnerAuth, RegistrationRateLimit } from "../auth/PartnerAuth.ts"
+import { PartnerStats } from "./StatsSchema.ts"
+
+const text = (field: string, max: number) =>
+  Schema.String.check(
+    Schema.isMaxLength(max, { message: `${field} must be at most ${max} characters` }),
+    Schema.isPattern(/\S/, { message: `${field} must not be blank` })
+  )
+
+// Deliberately simple: one @, no spaces, a dot in the domain. Deliverability is
+// not our business; catching typos and junk is.
+const EMAIL = /^[^\s@"<>()[\],;:\\]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$/
+
+export const RegisterRequest = Schema.Struct({
+  name: text("name", 100).annotate({ description: "Display name; the partner tag is derived from it." }),
+  email: Schema.String.check(
+    Schema.isMaxLength(254, { message: "email must be at most 254 characters" }),
+    Schema.isPattern(EMAIL, { message: "email must be a valid address like name@example.com" })
+  ),
+  app_url: Schema.optional(Schema.NullOr(
+    Schema.String.check(
+      Schema.isMaxLength(2048, { message: "app_url must be at most 2048 characters" }),
+      Schema.isPattern(/^https?:\/\/[^\s/?#]+[^\s]*$/i, { message: "app_url must be an absolute http(s) URL" })
+    )
+  )),
+  description: Schema.optional(Schema.NullOr(
+    Schema.String.check(Schema.isMaxLength(1000, { message: "description must be at most 1000 characters" }))
+  ))
+})
+
+export const RegisterResponse = Schema.Struct({
+  partner: Schema.Struct({ id: Schema.Number, name: Schema.String, tag: Schema.String }),
+  api_key: Schema.String.annotate({ description: "Shown once; only its hash is stored." }),
+  message: Schema.String
+})
+
+export class PartnersApi extends HttpApiGroup.make("partners")
+  .add(
+    HttpApiEndpoint.post("register", "/register", {
+      payload: RegisterRequest,
+      success: RegisterResponse,
+      error: BadRequest
+    })
+      .middleware(RegistrationRateLimit)
+      .annotate(OpenApi.Description, "Registers a partner and returns its API key once (store it: it is not shown again). Limited per IP."),
+    HttpApiEndpoint.get("me", "/me", { success: PartnerStats })
+      .middleware(PartnerAuth)
+      .annotate(
+        OpenApi.Description,
+        "The partner and its statistics: human clicks (total, unique), bot clicks, conversions by status, partner revenue " +
+          "(pending, approved), EPC (partner earnings per 100 human clicks) and conversion rate; overall, per link and per day (last 30 days)."
+      )
+  )
+  .prefix("/api/v1/partners")
+  .annotateMerge(OpenApi.annotations({ title: "Partners", description: "Registration, API keys and statistics" }))
+{}

@@ -1,0 +1,39 @@
+import { Effect, Layer } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../../Api.ts"
+import { CurrentPartner } from "../auth/PartnerAuth.ts"
+import { orUnavailable } from "../dbUnavailable.ts"
+import { PartnerStatsQuery } from "./PartnerStatsQuery.ts"
+import { Partners } from "./Partners.ts"
+
+const blankToNull = (value: string | null | undefined) => value === undefined || value === null || value.trim() === "" ? null : value.trim()
+
+export const PartnersHandlers = HttpApiBuilder.group(
+  Api,
+  "partners",
+  Effect.fn(function*(handlers) {
+    const partners = yield* Partners
+    const stats = yield* PartnerStatsQuery
+    return handlers
+      .handle("register", ({ payload }) =>
+        Effect.gen(function*() {
+          const { partner, apiKey } = yield* orUnavailable(partners.register({
+            name: payload.name.trim(),
+            email: payload.email,
+            appUrl: blankToNull(payload.app_url),
+            description: blankToNull(payload.description)
+          }))
+          return {
+            partner: { id: partner.id, name: partner.name, tag: partner.tag },
+            api_key: apiKey,
+            message: "Store this API key now: it will not be shown again (we keep only its hash). " +
+              "Send it as 'Authorization: Bearer <api_key>'."
+          }
+        }))
+      .handle("me", () =>
+        Effect.gen(function*() {
+          const partner = yield* CurrentPartner
+          return yield* orUnavailable(stats.forPartner(partner))
+        }))
+  })
+).pipe(Layer.provide(PartnerStatsQuery.layer))

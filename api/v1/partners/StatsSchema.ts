@@ -1,0 +1,50 @@
+import { Schema } from "effect"
+
+// GET /api/v1/partners/me. Clicks count humans only (bots are stored but
+// reported apart); money is the partner's share in the reporting currency,
+// as exact decimal strings.
+const Money = Schema.String.annotate({ description: "Exact decimal string, reporting currency, partner share" })
+
+export const StatsFigures = Schema.Struct({
+  clicks: Schema.Number.annotate({ description: "Human clicks" }),
+  unique_clicks: Schema.Number.annotate({ description: "Human clicks that were the visitor's first on the link within an hour" }),
+  bot_clicks: Schema.Number,
+  conversions: Schema.Struct({
+    total: Schema.Number,
+    pending: Schema.Number,
+    approved: Schema.Number,
+    declined: Schema.Number,
+    reversed: Schema.Number
+  }),
+  revenue: Schema.Struct({ pending: Money, approved: Money, total: Money.annotate({ description: "pending + approved" }) }),
+  epc: Money.annotate({ description: "Partner earnings (pending + approved) per 100 human clicks" }),
+  conversion_rate: Schema.Number.annotate({ description: "(pending + approved conversions) / human clicks, 0..1" })
+})
+
+export const PartnerStats = Schema.Struct({
+  partner: Schema.Struct({
+    id: Schema.Number,
+    name: Schema.String,
+    tag: Schema.String,
+    email: Schema.String,
+    app_url: Schema.NullOr(Schema.String),
+    revenue_share: Schema.Number.annotate({ description: "The partner's share of commission, e.g. 0.7" }),
+    created_at: Schema.String
+  }),
+  reporting_currency: Schema.NullOr(Schema.String).annotate({ description: "Currency of all money figures; null until a conversion exists" }),
+  totals: StatsFigures,
+  links: Schema.Array(Schema.Struct({
+    tracking_id: Schema.String,
+    tracking_url: Schema.String,
+    destination_url: Schema.String,
+    program_id: Schema.NullOr(Schema.String),
+    network_id: Schema.NullOr(Schema.String),
+    created_at: Schema.String,
+    ...StatsFigures.fields
+  })).annotate({ description: "Per link, most clicked first (at most 100; see links_total)" }),
+  links_total: Schema.Number,
+  days: Schema.Array(Schema.Struct({ date: Schema.String, ...StatsFigures.fields })).annotate({
+    description: "Per UTC day over the last 30 days, days without activity included as zeros"
+  })
+})
+export type PartnerStats = typeof PartnerStats.Type
