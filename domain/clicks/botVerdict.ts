@@ -7,10 +7,11 @@ import { isbot } from "isbot"
 const PREVIEW_FETCHERS: ReadonlyArray<readonly [RegExp, string]> = [
   [/slackbot|slack-imgproxy/i, "slackbot"],
   [/facebookexternalhit|facebookcatalog|meta-externalagent/i, "facebook"],
+  // Telegram's fetcher says "like TwitterBot": test it first.
+  [/telegrambot/i, "telegrambot"],
   [/twitterbot/i, "twitterbot"],
   [/whatsapp/i, "whatsapp"],
   [/discordbot/i, "discordbot"],
-  [/telegrambot/i, "telegrambot"],
   [/linkedinbot/i, "linkedinbot"],
   [/googlebot|google-inspectiontool|googleother|adsbot-google|mediapartners-google/i, "googlebot"],
   [/bingbot|bingpreview/i, "bingbot"],

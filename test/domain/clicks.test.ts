@@ -1,0 +1,130 @@
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { RateLimiter } from "../../api/v1/auth/RateLimiter.ts"
+import { LinkCache } from "../../api/redirect/LinkCache.ts"
+import { botVerdict } from "../../domain/clicks/botVerdict.ts"
+import { UniqueWindow } from "../../domain/clicks/UniqueWindow.ts"
+import { VisitorHasher } from "../../domain/clicks/VisitorHasher.ts"
+import { dedupeTag, tagBaseFromName } from "../../domain/links/partnerTag.ts"
+import { TAG_PATTERN } from "../../domain/links/feedTrackingId.ts"
+import { newTrackingId, STORED_TRACKING_ID } from "../../domain/links/trackingId.ts"
+
+const CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
+
+describe("botVerdict", () => {
+  it.each([
+    [undefined, "empty_user_agent"],
+    ["", "empty_user_agent"],
+    ["   ", "empty_user_agent"],
+    ["Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)", "preview:slackbot"],
+    ["facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)", "preview:facebook"],
+    ["Twitterbot/1.0", "preview:twitterbot"],
+    ["WhatsApp/2.23.20.0", "preview:whatsapp"],
+    ["Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)", "preview:discordbot"],
+    ["TelegramBot (like TwitterBot)", "preview:telegrambot"],
+    ["LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)", "preview:linkedinbot"],
+    ["Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "preview:googlebot"],
+    ["curl/8.5.0", "isbot"],
+    ["python-requests/2.31.0", "isbot"]
+  ])("%j is a bot (%s)", (ua, reason) => {
+    expect(botVerdict(ua)).toEqual({ isBot: true, reason })
+  })
+  it("lets browsers through", () => {
+    expect(botVerdict(CHROME)).toEqual({ isBot: false, reason: null })
+    expect(botVerdict("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1").isBot).toBe(false)
+  })
+})
+
+describe("UniqueWindow", () => {
+  it("counts a visitor once per link per hour", () => {
+    const w = new UniqueWindow(3_600_000)
+    expect(w.firstIn("v1 L1", 0)).toBe(true)
+    expect(w.firstIn("v1 L1", 59 * 60_000)).toBe(false)
+    expect(w.firstIn("v1 L2", 60_000)).toBe(true)
+    expect(w.firstIn("v2 L1", 60_000)).toBe(true)
+    expect(w.firstIn("v1 L1", 60 * 60_000 + 1)).toBe(true)
+  })
+  it("stays bounded", () => {
+    const w = new UniqueWindow(3_600_000, 100)
+    for (let i = 0; i < 1000; i++) w.firstIn(`k${i}`, i)
+    expect(w.size).toBeLessThanOrEqual(100)
+  })
+})
+
+describe("VisitorHasher", () => {
+  it("is stable within a day, never the raw IP, and rotates at midnight", () => {
+    let now = Date.parse("2026-11-22T10:00:00Z")
+    const hasher = new VisitorHasher(() => now)
+    const a = hasher.hash("203.0.113.9")
+    expect(hasher.hash("203.0.113.9")).toBe(a)
+    expect(a).not.toContain("203")
+    expect(hasher.hash("203.0.113.10")).not.toBe(a)
+    now = Date.parse("2026-11-23T00:00:01Z")
+    expect(hasher.hash("203.0.113.9")).not.toBe(a)
+  })
+})
+
+describe("RateLimiter", () => {
+  it("allows a burst, then refuses with a retry time, then refills", () => {
+    let now = 0
+    const limiter = new RateLimiter({ perMinute: 60, burst: 2 }, () => now)
+    expect(limiter.take("k").allowed).toBe(true)
+    expect(limiter.take("k").allowed).toBe(true)
+    const refused = limiter.take("k")
+    expect(refused).toEqual({ allowed: false, retryAfterSeconds: 1 })
+    expect(limiter.take("other").allowed).toBe(true)
+    now = 1_000
+    expect(limiter.take("k").allowed).toBe(true)
+  })
+})
+
+describe("partner tags and tracking ids", () => {
+  it.each([
+    ["Ça Va Deals!", "ca-va-deals"],
+    ["  --Hello  World--  ", "hello-world"],
+    ["日本", "partner"],
+    ["x".repeat(80), "x".repeat(40)]
+  ])("tag of %j is %s", (name, tag) => {
+    expect(tagBaseFromName(name)).toBe(tag)
+    expect(TAG_PATTERN.test(tag)).toBe(true)
+  })
+  it("deduplicates", () => {
+    expect(dedupeTag("shop", new Set())).toBe("shop")
+    expect(dedupeTag("shop", new Set(["shop", "shop-2"]))).toBe("shop-3")
+  })
+  it("makes short URL-safe ids that never look like feed ids", () => {
+    const ids = new Set(Array.from({ length: 2000 }, newTrackingId))
+    expect(ids.size).toBe(2000)
+    for (const id of ids) expect(id).toMatch(STORED_TRACKING_ID)
+  })
+})
+
+describe("LinkCache", () => {
+  it("coalesces concurrent misses into one load and serves hits from memory", async () => {
+    let loads = 0
+    const cache = new LinkCache(10, (id: string) =>
+      Effect.promise(async () => {
+        loads++
+        await new Promise((r) => setTimeout(r, 20))
+        return id === "missing" ? undefined : { location: `https://m.example/${id}`, trackingId: id, partnerId: null, tag: "t" }
+      }))
+    const results = await Effect.runPromise(Effect.all(Array.from({ length: 50 }, () => cache.get("a")), { concurrency: "unbounded" }))
+    expect(loads).toBe(1)
+    expect(new Set(results.map((r) => r?.location))).toEqual(new Set(["https://m.example/a"]))
+    expect(cache.peek("a")?.location).toBe("https://m.example/a")
+    await Effect.runPromise(cache.get("missing"))
+    await Effect.runPromise(cache.get("missing"))
+    expect(loads).toBe(2)
+  })
+  it("evicts the least recently used entry", async () => {
+    const cache = new LinkCache(2, (id: string) =>
+      Effect.succeed({ location: `https://m.example/${id}`, trackingId: id, partnerId: null, tag: "t" }))
+    await Effect.runPromise(cache.get("a"))
+    await Effect.runPromise(cache.get("b"))
+    cache.peek("a")
+    await Effect.runPromise(cache.get("c"))
+    expect(cache.peek("b")).toBeUndefined()
+    expect(cache.peek("a")).toBeDefined()
+    expect(cache.size).toBe(2)
+  })
+})
