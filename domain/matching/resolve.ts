@@ -12,7 +12,7 @@ import { type ClickHostRule, normaliseRuleHost, REFERENCE_CLICK_HOSTS, unwrap } 
 /** Why nothing matched; documented in the API (matched: false). */
 export type NoMatchReason =
   | "no_program" // no programme covers this merchant
-  | "no_active_program" // programmes exist but none is active on an open network
+  | "no_active_program" // programmes exist but none is active on an open network with a usable deep-link template
   | "unwrap_loop"
   | "unwrap_too_deep"
   | "tracking_link_without_destination"
@@ -57,7 +57,13 @@ export const resolveUrl = (input: string, catalog: Catalog, rules: ReadonlyArray
     }
   }
   const destination = stripTracking(unwrapped.url)
-  const selected = selectProgram(catalog, destination.hostname)
+  const selected = selectProgram(catalog, destination.hostname, (program, network) =>
+    network.deepLinkTemplate !== null &&
+    buildDeepLink(network.deepLinkTemplate, {
+      url: destination.href,
+      sub: "probe",
+      params: { ...network.accountParams, ...program.linkParams }
+    }) !== undefined)
   return {
     kind: "resolved",
     normalizedUrl: destination.href,

@@ -52,7 +52,12 @@ export type SelectionResult =
  * expected earnings, cookie length, network confidence, then programme id, so
  * the same catalog always gives the same answer.
  */
-export const selectProgram = (catalog: Catalog, hostname: string): SelectionResult => {
+export const selectProgram = (
+  catalog: Catalog,
+  hostname: string,
+  /** Extra eligibility, e.g. "its deep-link template can be filled". */
+  usable: (program: CatalogProgram, network: CatalogNetwork) => boolean = () => true
+): SelectionResult => {
   let sawInactive: string | undefined
   for (const domain of hostCandidates(hostname)) {
     const programs = catalog.byDomain.get(domain)
@@ -60,7 +65,7 @@ export const selectProgram = (catalog: Catalog, hostname: string): SelectionResu
     const eligible: Array<Selection> = []
     for (const program of programs) {
       const network = catalog.networks.get(program.networkId)
-      if (program.status !== "active" || !isUsableNetwork(network)) continue
+      if (program.status !== "active" || !isUsableNetwork(network) || !usable(program, network)) continue
       eligible.push({ program, network, domain, expectedEpc: expectedEarningsPer100Clicks(program) })
     }
     if (eligible.length === 0) {

@@ -106,10 +106,13 @@ const BASE_PROGRAMS: ReadonlyArray<FixtureProgram> = [
   { networkId: "awin", merchantId: "1001", name: "Example Store (Awin)", domains: ["example-store.com"], commissionRate: 5 },
   { networkId: "cj", merchantId: "2002", name: "Example Store (CJ)", domains: ["example-store.com"], commissionRate: 8, linkParams: { AID: "13579" } },
   // A subdomain with its own programme.
-  { networkId: "rakuten", merchantId: "3003", name: "Example Outlet", domains: ["outlet.example-store.com"], commissionRate: 3 },
+  { networkId: "rakuten", merchantId: "3003", name: "Example Outlet", domains: ["outlet.example-store.com"], commissionRate: 3, linkParams: { mid: "3003" } },
   // Country domains are separate merchants.
   { networkId: "awin", merchantId: "4001", name: "Gadget UK", domains: ["gadget.co.uk"], country: "GB", commissionRate: 4 },
-  { networkId: "rakuten", merchantId: "4002", name: "Gadget DE", domains: ["gadget.de"], country: "DE", commissionRate: 6 },
+  { networkId: "rakuten", merchantId: "4002", name: "Gadget DE", domains: ["gadget.de"], country: "DE", commissionRate: 6, linkParams: { mid: "4002" } },
+  // Rakuten needs `mid`: without it this programme cannot be linked, and the Awin one (lower rate) wins.
+  { networkId: "rakuten", merchantId: "4102", name: "Lamp Shop (no mid)", domains: ["lamp-shop.com"], commissionRate: 12 },
+  { networkId: "awin", merchantId: "4101", name: "Lamp Shop", domains: ["lamp-shop.com"], commissionRate: 4 },
   // EPC beats a nominally higher rate.
   { networkId: "awin", merchantId: "5001", name: "Fashion A", domains: ["fashion-house.com"], commissionRate: 20, epc: 5 },
   { networkId: "partnerize", merchantId: "5002", name: "Fashion P", domains: ["fashion-house.com"], commissionRate: 10, epc: 40, linkParams: { camref: "1101lq" } },

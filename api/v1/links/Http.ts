@@ -13,7 +13,7 @@ import { ANONYMOUS_TAG, type TrackingLink, TrackingLinks } from "./TrackingLinks
 
 const reasonMessages: Record<NoMatchReason, string> = {
   no_program: "no affiliate programme in the catalog covers this merchant",
-  no_active_program: "programmes exist for this merchant but none is active on an open network",
+  no_active_program: "programmes exist for this merchant, but none is active on an open network with a usable deep-link template",
   unwrap_loop: "the tracking link points back to itself",
   unwrap_too_deep: "the link wraps too many tracking links to follow",
   tracking_link_without_destination: "this is a tracking link, but its destination could not be read",
