@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AdminConversionsApi } from "./admin/conversions/Api.ts"
+import { AdminPipelinesApi } from "./admin/pipelines/Api.ts"
 import { DiscoveryApi } from "./discovery/Api.ts"
 import { ProductsApi } from "./products/Api.ts"
 import { SystemApi } from "./system/Api.ts"
@@ -16,9 +17,10 @@ export class Api extends HttpApi.make("affiliate-commerce")
   .add(PartnersApi)
   .add(LinksApi)
   .add(CatalogApi)
+  .add(AdminConversionsApi)
+  .add(AdminPipelinesApi)
   .add(DiscoveryApi)
   .add(ProductsApi)
-  .add(AdminConversionsApi)
   .middleware(RequestValidation)
   .annotateMerge(OpenApi.annotations({
     title: "Affiliate commerce API",

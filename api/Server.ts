@@ -6,6 +6,7 @@ import { createServer } from "node:http"
 import { PublicUrl } from "../infra/PublicUrl.ts"
 import { Api } from "./Api.ts"
 import { AdminConversionsHandlers } from "./admin/conversions/Http.ts"
+import { AdminPipelinesHandlers } from "./admin/pipelines/Http.ts"
 import { DiscoveryHandlers } from "./discovery/Http.ts"
 import { LandingPageRoute } from "./discovery/LandingPage.ts"
 import { ErrorResponses } from "./ErrorResponses.ts"
@@ -20,7 +21,7 @@ import { PartnersHandlers } from "./v1/partners/Http.ts"
 import { RequestValidationLayer } from "./Validation.ts"
 
 // Handler layers of every HttpApi group; each feature adds its own here.
-const ApiHandlers = Layer.mergeAll(SystemHandlers, DiscoveryHandlers, ProductsHandlers, AdminConversionsHandlers, PartnersHandlers, LinksHandlers, CatalogHandlers).pipe(
+const ApiHandlers = Layer.mergeAll(SystemHandlers, DiscoveryHandlers, ProductsHandlers, PartnersHandlers, LinksHandlers, CatalogHandlers, AdminConversionsHandlers, AdminPipelinesHandlers).pipe(
   Layer.provide(V1AuthLayers)
 )
 

@@ -34,6 +34,8 @@ const FeedOptions = z.object({
   currency: z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code like USD").optional(),
   /** Merchant display name for GMC feeds (they carry no store column). */
   store: z.string().min(1).optional(),
+  /** A column (or XML element) naming each row's merchant, for multi-store feeds; options.store is the fallback. */
+  storeColumn: z.string().min(1).optional(),
   country: z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code like US").optional(),
   tag: z.string().min(1).optional(),
   /** HTTP sources: per-attempt timeout and retries with exponential backoff. */

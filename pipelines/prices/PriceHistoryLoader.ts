@@ -6,13 +6,13 @@ import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
 import { readFirstLine, splitHeader } from "../products/stageDelimited.ts"
 import { checkThreshold, describeIssues, type Rejection, recordRejections } from "../Rejections.ts"
 
-// Past price observations (product_id, observed_at, price[, currency]) from
+// Past price observations (product_id or product_key, observed_at, price[, currency]) from
 // a CSV: the history the deals logic needs before our own observations
 // accumulate. A run replaces everything this feed imported before (rows of
 // price_history whose run belongs to this feed); observations the product
 // pipelines made are never touched.
 
-const REQUIRED = ["product_id", "observed_at", "price"]
+const REQUIRED = ["observed_at", "price"]
 
 const PriceRow = (defaultCurrency: string | undefined) =>
   z.object({
@@ -39,14 +39,15 @@ const loadPriceHistory = (db: DatabaseShape, input: LoadInput): Effect.Effect<Lo
       catch: (cause) => fail("parse", `cannot read the header: ${(cause as Error).message}`)
     })
     const columns = splitHeader(header, ",").map((c) => c.toLowerCase())
-    const missing = REQUIRED.filter((c) => !columns.includes(c))
+    const idColumn = ["product_id", "product_key"].find((c) => columns.includes(c))
+    const missing = [...(idColumn === undefined ? ["product_id"] : []), ...REQUIRED.filter((c) => !columns.includes(c))]
     if (missing.length > 0) {
       const hint = columns.length <= 1 && /[\t;|]/.test(header) ? " (wrong delimiter? this format is comma-separated)" : ""
       return yield* fail("parse", `missing required columns: ${missing.join(", ")}${hint}; header: ${header.slice(0, 200)}`)
     }
     const spec = `{${columns.map((c) => `'${c.replace(/'/g, "''")}': 'VARCHAR'`).join(", ")}}`
     const rows = yield* db.query<Record<string, string | null>>(
-      `SELECT ${REQUIRED.join(", ")}, ${columns.includes("currency") ? "currency" : "NULL AS currency"}
+      `SELECT ${idColumn} AS product_id, ${REQUIRED.join(", ")}, ${columns.includes("currency") ? "currency" : "NULL AS currency"}
        FROM read_csv($file, delim=',', quote='"', escape='"', header=true, auto_detect=false, columns=${spec},
                      compression=${input.gzip ? "'gzip'" : "'none'"})`,
       { file: input.file }

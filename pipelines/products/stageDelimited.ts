@@ -189,7 +189,9 @@ export const stageDelimited = (
       const has = (name: string) => byLower.has(name)
       const col = (name: string) => `nullif(trim(${ident(byLower.get(name)!)}), '')`
       const projection = format.project(has, col)
-      // GMC feeds carry no store column: the feed's options.store names the merchant.
+      // GMC feeds carry no store column: a custom column (options.storeColumn), else options.store, names the merchant.
+      const storeColumn = feed.options.storeColumn?.toLowerCase()
+      if (storeColumn !== undefined && has(storeColumn)) projection.store = `coalesce(${projection.store}, ${col(storeColumn)})`
       if (feed.options.store !== undefined) projection.store = `coalesce(${projection.store}, ${quote(feed.options.store)})`
       const select = STAGED_COLUMNS.map((name) => `${projection[name]}::VARCHAR AS ${name}`).join(", ")
       yield* tx.run(`DROP TABLE IF EXISTS ${rejectsTable}`)

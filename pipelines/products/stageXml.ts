@@ -1,5 +1,4 @@
 import { Effect } from "effect"
-import { XMLParser } from "fast-xml-parser"
 import { createReadStream } from "node:fs"
 import { createGunzip } from "node:zlib"
 import type { DatabaseShape } from "../../infra/Database.ts"
@@ -17,32 +16,64 @@ import type { Staged } from "./stageDelimited.ts"
 
 const BATCH = 5_000
 
-const itemParser = new XMLParser({
-  ignoreAttributes: true,
-  parseTagValue: false,
-  trimValues: true,
-  processEntities: true,
-  htmlEntities: true
-})
+const ENTITY = /&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos);/g
+const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'" }
+const decode = (text: string) =>
+  text.indexOf("&") < 0 ? text : text.replace(ENTITY, (_, entity: string) =>
+    entity[0] !== "#"
+      ? NAMED[entity]
+      : String.fromCodePoint(entity[1] === "x" || entity[1] === "X" ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10)))
 
-const firstText = (value: unknown): string | null => {
-  if (Array.isArray(value)) return firstText(value[0])
-  if (typeof value === "string") return value.trim() === "" ? null : value.trim()
-  if (typeof value === "number") return String(value)
-  if (value !== null && typeof value === "object" && "#text" in value) return firstText((value as { "#text": unknown })["#text"])
-  return null
+const OPEN_TAG = /<([A-Za-z_][\w:.-]*)(?:\s[^>]*)?(\/)?>/y
+
+/**
+ * The text children of one <item> slice, by element name. Merchant items are
+ * flat (text or CDATA); children with element content (g:shipping) and
+ * comments are skipped. fast-xml-parser measured ~0.3 ms per item here, too
+ * slow for a 1M-item feed; this scan is much faster. Malformed markup throws.
+ */
+export const itemFields = (xml: string): Map<string, string> => {
+  const fields = new Map<string, string>()
+  let pos = xml.indexOf(">") + 1
+  for (;;) {
+    const lt = xml.indexOf("<", pos)
+    if (lt < 0) throw new Error("unterminated <item>")
+    if (xml.startsWith("</item", lt)) return fields
+    if (xml.startsWith("<!--", lt)) {
+      const close = xml.indexOf("-->", lt)
+      if (close < 0) throw new Error("unterminated comment")
+      pos = close + 3
+      continue
+    }
+    OPEN_TAG.lastIndex = lt
+    const open = OPEN_TAG.exec(xml)
+    if (open === null) throw new Error(`malformed tag at ${xml.slice(lt, lt + 30)}`)
+    const name = open[1]
+    if (open[2] === "/") {
+      pos = OPEN_TAG.lastIndex
+      continue
+    }
+    const closeTag = `</${name}>`
+    const close = xml.indexOf(closeTag, OPEN_TAG.lastIndex)
+    if (close < 0) throw new Error(`<${name}> is not closed`)
+    const inner = xml.slice(OPEN_TAG.lastIndex, close)
+    pos = close + closeTag.length
+    let value: string | undefined
+    if (inner.startsWith("<![CDATA[") && inner.endsWith("]]>")) value = inner.slice(9, -3)
+    else if (inner.indexOf("<") < 0) value = decode(inner)
+    if (value !== undefined && !fields.has(name)) fields.set(name, value.trim())
+  }
 }
 
-/** One <item> slice to a staged record: `g:price` and `price` both stage as `price`. */
-export const itemToRecord = (xml: string): StagedRecord => {
-  const parsed = itemParser.parse(xml) as { item?: Record<string, unknown> }
-  const fields: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(parsed.item ?? {})) {
-    const name = key.replace(/^g:/, "")
-    if (!(name in fields) || key.startsWith("g:")) fields[name] = value
-  }
+const orNull = (value: string | undefined) => (value === undefined || value === "" ? null : value)
+
+/** One <item> slice to a staged record: `g:price` wins over `price`; both stage as `price`. */
+export const itemToRecord = (xml: string, storeColumn?: string): StagedRecord => {
+  const fields = itemFields(xml)
+  const field = (name: string) => orNull(fields.get(`g:${name}`) ?? fields.get(name))
   const record = {} as StagedRecord
-  for (const column of STAGED_COLUMNS) record[column] = firstText(fields[column])
+  for (const column of STAGED_COLUMNS) record[column] = field(column)
+  if (record.store === null && storeColumn !== undefined) record.store = field(storeColumn)
   record.category = null
   record.was_price = null
   record.currency = null
@@ -50,6 +81,14 @@ export const itemToRecord = (xml: string): StagedRecord => {
 }
 
 const ITEM_OPEN = /<item[\s>]/
+const ITEM_OPEN_G = /<item[\s>]/g
+
+/** Offset of the next "<item>" or "<item ..." at or after `from`, or -1. */
+const nextItem = (text: string, from: number) => {
+  ITEM_OPEN_G.lastIndex = from
+  const match = ITEM_OPEN_G.exec(text)
+  return match === null ? -1 : match.index
+}
 
 export const stageXml = (
   db: DatabaseShape,
@@ -90,22 +129,28 @@ export const stageXml = (
             if (/<rss[\s>]|<channel[\s>]/.test(buffer)) sawRss = true
             else if (buffer.length > 64 * 1024) throw parseError("not an RSS feed: no <rss> or <channel> element")
           }
-          let start = buffer.search(ITEM_OPEN)
-          while (start >= 0) {
+          // Walk the buffer by offset and cut it once per chunk (slicing per item would copy the chunk per item).
+          let pos = 0
+          for (;;) {
+            const start = nextItem(buffer, pos)
+            if (start < 0) {
+              // keep a tail in case "<item" is split across chunks
+              closed = closed || /<\/rss>|<\/channel>/.test(buffer.slice(pos))
+              pos = Math.max(pos, buffer.length - 16)
+              break
+            }
             const end = buffer.indexOf("</item>", start)
-            if (end < 0) break
-            const record = itemToRecord(buffer.slice(start, end + 7))
+            if (end < 0) {
+              pos = start
+              break
+            }
+            const record = itemToRecord(buffer.slice(start, end + 7), feed.options.storeColumn)
             record.store ??= feed.options.store ?? null
             batch.push(record)
             items++
-            buffer = buffer.slice(end + 7)
-            start = buffer.search(ITEM_OPEN)
+            pos = end + 7
           }
-          if (start < 0) {
-            // keep a tail in case "<item" is split across chunks
-            closed = closed || /<\/rss>|<\/channel>/.test(buffer)
-            buffer = buffer.slice(-16)
-          }
+          buffer = buffer.slice(pos)
           if (batch.length >= BATCH) {
             await Effect.runPromise(flush(batch))
             batch = []

@@ -5,7 +5,7 @@ import { dealFacts } from "../../domain/deals/deal.ts"
 // with no DuckDB look-ups per result.
 
 /** Bumped whenever the document shape changes: every document is resent. */
-export const DOCUMENT_VERSION = "p1"
+export const DOCUMENT_VERSION = "p2"
 
 /** Meilisearch ids allow only [A-Za-z0-9_-]; catalog ids ('{feed}:{item}') do not. */
 export const documentId = (catalogId: string): string => Buffer.from(catalogId, "utf8").toString("base64url")
@@ -21,6 +21,12 @@ export interface ProductDocument {
   readonly brand: string | null
   readonly category: string | null
   readonly product_type: string | null
+  /**
+   * The category and every level of the merchant's product_type path, so a
+   * filter on "Electronics" and one on "Earbuds" both find a pair of earbuds,
+   * whichever level a feed chose as its category.
+   */
+  readonly categories: ReadonlyArray<string>
   readonly store: string
   readonly store_domain: string | null
   readonly link: string
@@ -80,6 +86,13 @@ const DAY = 86_400_000
 // Long descriptions only cost index size and response bytes.
 const MAX_DESCRIPTION = 600
 
+export const categoryLevels = (category: string | null, productType: string | null): Array<string> => {
+  const levels = [category, ...(productType ?? "").split(/\s*>\s*/)]
+    .map((level) => level?.trim() ?? "")
+    .filter((level) => level.length > 0 && level.length <= 100)
+  return [...new Set(levels)]
+}
+
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value))
 
 export const productDocument = (row: ProductRow, now: Date): ProductDocument => {
@@ -105,6 +118,7 @@ export const productDocument = (row: ProductRow, now: Date): ProductDocument => 
     brand: row.brand,
     category: row.category,
     product_type: row.product_type,
+    categories: categoryLevels(row.category, row.product_type),
     store: row.store,
     store_domain: row.store_domain,
     link: row.link,

@@ -39,7 +39,7 @@ const synonyms = (): Record<string, Array<string>> => {
 export const productSettings: Settings = {
   searchableAttributes: ["title", "brand", "category", "product_type", "store", "description"],
   filterableAttributes: [
-    "category", "store", "brand", "price", "currency", "availability", "in_stock", "discount", "is_deal", "feed",
+    "category", "categories", "store", "brand", "price", "currency", "availability", "in_stock", "discount", "is_deal", "feed",
     "store_domain"
   ],
   sortableAttributes: ["price", "discount", "deal_score"],
@@ -48,7 +48,7 @@ export const productSettings: Settings = {
   displayedAttributes: ["*"],
   typoTolerance: { enabled: true, minWordSizeForTypos: { oneTypo: 4, twoTypos: 8 } },
   synonyms: synonyms(),
-  faceting: { maxValuesPerFacet: 200 },
+  faceting: { maxValuesPerFacet: 1000 },
   pagination: { maxTotalHits: 10_000 }
 }
 

@@ -1,0 +1,83 @@
+import { Effect, Layer } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Database } from "../../../infra/Database.ts"
+import { FeedsConfig } from "../../../pipelines/FeedConfig.ts"
+import { PipelineRunner } from "../../../pipelines/PipelineRunner.ts"
+import { getRun, lastRuns, listRuns, rejectedRows } from "../../../pipelines/RunQueries.ts"
+import { nextRuns } from "../../../pipelines/Scheduler.ts"
+import { Api } from "../../Api.ts"
+import { Conflict, notFound, unavailable } from "../../errors.ts"
+import { AdminAuthLayer } from "../Auth.ts"
+import { AdminTokenFile } from "./AdminTokenFile.ts"
+
+const orUnavailable = <A, R>(effect: Effect.Effect<A, { readonly _tag: "DatabaseError"; readonly message: string }, R>) =>
+  effect.pipe(
+    Effect.tapError((error) => Effect.logError("admin pipelines: database query failed", error.message)),
+    Effect.mapError(() => unavailable("storage_unavailable", "the catalog database is not reachable; retry shortly"))
+  )
+
+export const AdminPipelinesHandlers = HttpApiBuilder.group(
+  Api,
+  "adminPipelines",
+  Effect.fn(function*(handlers) {
+    const db = yield* Database
+    const runner = yield* PipelineRunner
+    const config = yield* FeedsConfig
+    const unknownFeed = (feed: string) =>
+      notFound("feed", `no feed named ${feed}; configured: ${config.feeds.map((f) => f.name).join(", ")}`)
+    return handlers
+      .handle("feeds", () =>
+        Effect.gen(function*() {
+          const last = yield* orUnavailable(lastRuns(db))
+          const now = new Date()
+          return {
+            feeds: config.feeds.map((feed) => ({
+              name: feed.name,
+              kind: feed.kind,
+              format: feed.format,
+              location: feed.location,
+              schedule: feed.schedule ?? null,
+              enabled: feed.enabled,
+              nextRunAt: feed.schedule === undefined || !feed.enabled ? null : nextRuns(feed.schedule, now)[0]?.toISOString() ?? null,
+              lastRun: last.get(feed.name) ?? null
+            }))
+          }
+        }))
+      .handle("runs", ({ query }) =>
+        orUnavailable(listRuns(db, { feed: query.feed, status: query.status, limit: query.limit })).pipe(
+          Effect.map((runs) => ({ runs }))
+        ))
+      .handle("run", ({ params, query }) =>
+        Effect.gen(function*() {
+          const run = yield* orUnavailable(getRun(db, params.id))
+          if (run === undefined) return yield* notFound("run", `no run with id ${params.id}`)
+          const rejected = yield* orUnavailable(rejectedRows(db, run.id, query.rejected ?? 100))
+          const live = runner.live().find((p) => p.runId === run.id)
+          const progress = live === undefined
+            ? null
+            : { phase: live.phase, rowsRead: live.rowsRead, elapsedMs: Date.now() - live.startedAt }
+          return { run, progress, rejected }
+        }))
+      .handle("ingest", ({ payload }) =>
+        Effect.gen(function*() {
+          const wait = payload.wait ?? true
+          if (payload.feed === undefined) {
+            if (wait) return { runs: yield* runner.runAll("manual"), started: [] }
+            const started: Array<string> = []
+            for (const feed of config.feeds.filter((f) => f.enabled)) {
+              const id = yield* runner.start(feed.name, "manual").pipe(Effect.option)
+              if (id._tag === "Some") started.push(id.value)
+            }
+            return { runs: [], started }
+          }
+          const feed = payload.feed
+          const handleErrors = <A>(effect: Effect.Effect<A, import("../../../pipelines/errors.ts").UnknownFeed | import("../../../pipelines/errors.ts").FeedBusy>) =>
+            effect.pipe(
+              Effect.catchTag("UnknownFeed", () => Effect.fail(unknownFeed(feed))),
+              Effect.catchTag("FeedBusy", (busy) => Effect.fail(new Conflict({ error: { code: "feed_busy", message: busy.message } })))
+            )
+          if (wait) return { runs: [yield* handleErrors(runner.run(feed, "manual"))], started: [] }
+          return { runs: [], started: [yield* handleErrors(runner.start(feed, "manual"))] }
+        }))
+  })
+).pipe(Layer.provide(AdminAuthLayer), Layer.provide(AdminTokenFile))

@@ -1,0 +1,43 @@
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { SearchEngine } from "../../infra/SearchEngine.ts"
+import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
+import { loadFeedsConfig } from "../../pipelines/FeedConfig.ts"
+import { count, query } from "./support.ts"
+import { startService, type RunningService } from "../support/TestService.ts"
+
+// The shipped config/feeds.json over the shipped samples, end to end: every
+// feed loads into DuckDB and the search indexes, and a second run skips.
+describe("shipped feeds over the sample data", () => {
+  let service: RunningService
+  beforeAll(async () => {
+    service = await startService({ feedsConfigPath: "config/feeds.json" })
+  })
+  afterAll(() => service.close())
+
+  it("ingests every shipped feed, then skips them all when nothing changed", async () => {
+    const config = await Effect.runPromise(loadFeedsConfig("config/feeds.json"))
+    const runs = await service.run(PipelineRunner.use((runner) => runner.runAll("manual")))
+    expect(runs.map((r) => [r.feed, r.status, r.error])).toEqual(config.map((f) => [f.name, "succeeded", null]))
+    for (const run of runs.filter((r) => r.kind !== "conversions")) {
+      expect(run.rowsLoaded).toBeGreaterThan(0)
+      // the samples are meant to load nearly whole
+      expect(run.rowsRejected / run.rowsRead).toBeLessThan(0.05)
+    }
+    expect(await count(service, "SELECT count(*) AS n FROM networks")).toBe(122)
+    expect(await count(service, "SELECT count(*) AS n FROM programs")).toBeGreaterThanOrEqual(500)
+    expect(await count(service, "SELECT count(*) AS n FROM program_domains WHERE domain = 'amazon.co.uk'")).toBeGreaterThan(0)
+    expect(await count(service, "SELECT count(*) AS n FROM products")).toBeGreaterThanOrEqual(5000)
+    const stores = await query<{ store: string }>(service, "SELECT DISTINCT store FROM products WHERE feed = 'us-electronics'")
+    expect(stores.length).toBeGreaterThan(1)
+    const products = runs.filter((r) => r.kind === "products")
+    const indexed = await service.run(Effect.gen(function*() {
+      const search = yield* SearchEngine
+      return yield* search.use("stats", (client) => client.index(search.indexUid("products")).getStats())
+    }))
+    expect(indexed.numberOfDocuments).toBe(products.reduce((sum, r) => sum + r.rowsLoaded, 0))
+
+    const again = await service.run(PipelineRunner.use((runner) => runner.runAll("manual")))
+    expect(again.map((r) => r.status)).toEqual(config.map(() => "skipped"))
+  })
+})
