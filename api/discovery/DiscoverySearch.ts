@@ -91,9 +91,9 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
       let loadedAt = 0
       let refreshing = false
       const refreshVocabulary = Effect.gen(function*() {
-        const response = yield* run("", { limit: 0, facets: ["category", "brand"] })
+        const response = yield* run("", { limit: 0, facets: ["categories", "brand"] })
         const names = (facet: string) => Object.keys(response.facetDistribution?.[facet] ?? {})
-        vocabulary = { categories: names("category"), brands: names("brand") }
+        vocabulary = { categories: names("categories"), brands: names("brand") }
         loadedAt = Date.now()
         return vocabulary
       })
@@ -124,7 +124,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           const intent = phrase === "" ? undefined : parseIntent(phrase, yield* currentVocabulary)
           const filters = [
             "is_deal = true",
-            ...paramFilter("category", query.category),
+            ...paramFilter("categories", query.category),
             ...paramFilter("store", query.store),
             ...(intent === undefined ? [] : withoutParamConflicts(intent, query.category))
           ]
@@ -138,18 +138,35 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           return { documents: response.hits, ...(intent ? { intent } : {}) }
         })
 
+      // The first attempt answers almost every request: every product word
+      // (category and brand words included, so they rank) with all filters.
+      // The others run only when it found nothing: without the category and
+      // brand filters, then matching fewer words (long phrases only), then
+      // including out-of-stock products.
       const search = (query: IntentQuery) =>
         Effect.gen(function*() {
           const intent = parseIntent(query.q, yield* currentVocabulary)
-          const filters = [...paramFilter("category", query.category), ...withoutParamConflicts(intent, query.category)]
-          const params = (stock: ReadonlyArray<string>): SearchParams => ({
-            filter: and([...filters, ...stock]),
+          const base = paramFilter("categories", query.category)
+          const strict = withoutParamConflicts(intent, query.category)
+          const loose = intent.filters.filter((filter) => !/^(categories|brand) /.test(filter))
+          type Attempt = { q: string; filters: ReadonlyArray<string>; strategy: "all" | "last" }
+          const attempts: Array<Attempt> = [{ q: intent.broadQuery, filters: [...base, ...strict], strategy: "all" }]
+          if (strict.length !== loose.length) attempts.push({ q: intent.broadQuery, filters: [...base, ...loose], strategy: "all" })
+          if (intent.broadQuery.split(" ").length >= 3) {
+            attempts.push({ q: intent.broadQuery, filters: [...base, ...loose], strategy: "last" })
+          }
+          const params = (attempt: Attempt, stock: ReadonlyArray<string>): SearchParams => ({
+            filter: and([...attempt.filters, ...stock]),
             limit: query.limit,
-            ...(intent.query === "" ? { sort: ["deal_score:desc"] } : {})
+            matchingStrategy: attempt.strategy,
+            ...(attempt.q === "" ? { sort: ["deal_score:desc"] } : {})
           })
-          const inStock = yield* run(intent.query, params(["in_stock = true"]))
-          if (inStock.hits.length > 0) return { documents: inStock.hits, intent, includesOutOfStock: false }
-          const any = yield* run(intent.query, params([]))
+          for (const attempt of attempts) {
+            const response = yield* run(attempt.q, params(attempt, ["in_stock = true"]))
+            if (response.hits.length > 0) return { documents: response.hits, intent, includesOutOfStock: false }
+          }
+          const last = attempts[attempts.length - 1]
+          const any = yield* run(last.q, params(last, []))
           return { documents: any.hits, intent, includesOutOfStock: any.hits.length > 0 }
         })
 
@@ -185,4 +202,4 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
 const withoutParamConflicts = (intent: Intent, category: string | undefined) =>
   category === undefined || category.trim() === ""
     ? intent.filters
-    : intent.filters.filter((filter) => !filter.startsWith("category "))
+    : intent.filters.filter((filter) => !filter.startsWith("categories "))

@@ -58,7 +58,8 @@ export const ProductsHandlers = HttpApiBuilder.group(
         const filters = [
           ...(["category", "store", "brand", "feed"] as const).flatMap((field) => {
             const value = query[field]?.trim()
-            return value ? [`${field} = ${quote(value)}`] : []
+            // category matches any level of the product's category path
+            return value ? [`${field === "category" ? "categories" : field} = ${quote(value)}`] : []
           }),
           ...(query.currency ? [`currency = ${quote(query.currency.toUpperCase())}`] : []),
           ...(query.min_price !== undefined ? [`price >= ${query.min_price}`] : []),

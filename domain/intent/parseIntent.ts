@@ -7,8 +7,10 @@ import { matchVocabulary, type Vocabulary } from "./vocabulary.ts"
 // category and brand names come in as a Vocabulary.
 
 export interface Intent {
-  /** What to send as `q`: the product words only (may be empty). */
+  /** The product words left once category and brand words became filters (may be empty). */
   readonly query: string
+  /** Every product word, category and brand words included: what to send as `q`, so they also rank. */
+  readonly broadQuery: string
   readonly price?: PriceConstraint
   readonly categories: ReadonlyArray<string>
   readonly brands: ReadonlyArray<string>
@@ -41,27 +43,32 @@ export const describePrice = (price: PriceConstraint) =>
     ? `price at most ${money(price.max, price.currency)}`
     : `price at least ${money(price.min ?? 0, price.currency)}`
 
+const productWords = (text: string) => {
+  const words = text
+    .replace(/[^\p{L}\p{N}\s'&+.-]/gu, " ")
+    .split(/\s+/)
+    .map((word) => word.replace(/^['.&+-]+|['.&+-]+$/g, ""))
+    .filter((word) => word.length > 0 && !FILLER.has(word))
+  return [...new Set(words)].join(" ")
+}
+
 export const parseIntent = (phrase: string, vocabulary: Vocabulary = { categories: [], brands: [] }): Intent => {
   const original = phrase.trim().replace(/\s+/g, " ")
   const priced = parsePrice(original)
   const { audience, rest: afterAudience } = parseAudience(priced.rest)
-  const { categories, brands, rest: afterVocabulary } = matchVocabulary(afterAudience, vocabulary)
-  const words = afterVocabulary
-    .replace(/[^\p{L}\p{N}\s'&+.-]/gu, " ")
-    .split(/\s+/)
-    .map((word) => word.replace(/^['.-]+|['.-]+$/g, ""))
-    .filter((word) => word.length > 0 && !FILLER.has(word))
-  const query = [...new Set(words)].join(" ")
+  const { categories, brands, rest: afterVocabulary } = matchVocabulary(afterAudience, vocabulary, audience.interests)
+  const query = productWords(afterVocabulary)
+  const broadQuery = productWords(afterAudience)
 
   const filters: Array<string> = []
   const price = priced.constraint
   if (price?.min !== undefined) filters.push(`price >= ${price.min}`)
   if (price?.max !== undefined) filters.push(`price <= ${price.max}`)
   if (price?.currency !== undefined) filters.push(`currency = ${quote(price.currency)}`)
-  if (categories.length > 0) filters.push(`category IN [${categories.map(quote).join(", ")}]`)
+  if (categories.length > 0) filters.push(`categories IN [${categories.map(quote).join(", ")}]`)
   if (brands.length > 0) filters.push(`brand IN [${brands.map(quote).join(", ")}]`)
 
-  const parts: Array<string> = [query.length > 0 ? `searching for "${query}"` : "no product words (browsing)"]
+  const parts: Array<string> = [broadQuery.length > 0 ? `searching for "${broadQuery}"` : "no product words (browsing the best deals)"]
   if (price !== undefined) parts.push(`${describePrice(price)} (from "${price.phrase}")`)
   if (categories.length > 0) parts.push(`category: ${categories.join(" or ")}`)
   if (brands.length > 0) parts.push(`brand: ${brands.join(" or ")}`)
@@ -70,6 +77,7 @@ export const parseIntent = (phrase: string, vocabulary: Vocabulary = { categorie
 
   return {
     query,
+    broadQuery,
     ...(price ? { price } : {}),
     categories,
     brands,

@@ -15,7 +15,7 @@ const ALIASES: Record<string, string> = {
 }
 
 // Category-name words too generic to select a category on their own.
-const WEAK = new Set(["and", "the", "other", "accessories", "supplies", "care", "personal", "more", "goods", "misc"])
+const WEAK = new Set(["and", "the", "other", "accessories", "accessory", "supplies", "care", "personal", "more", "goods", "misc", "gear"])
 
 export const normalize = (text: string) =>
   text.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^a-z0-9]+/g, " ").trim()
@@ -30,7 +30,32 @@ export interface VocabularyMatch {
   readonly rest: string
 }
 
-export const matchVocabulary = (input: string, vocabulary: Vocabulary): VocabularyMatch => {
+// A category is named when the phrase holds its whole name ("running shoes")
+// or one of its "&"-alternatives ("toys" for "Toys & Games"), singular or
+// plural; a single shared word ("running") is not enough.
+const categoryNames = (category: string): Array<Array<string>> =>
+  category.split(/\s*(?:&|,|\band\b)\s*/i)
+    .map((part) => normalize(part).split(" ").filter((word) => word.length > 0).map(singular))
+    .filter((words) => words.length > 0 && !(words.length === 1 && WEAK.has(words[0])))
+
+const containsRun = (haystack: ReadonlyArray<string>, needle: ReadonlyArray<string>) => {
+  for (let i = 0; i + needle.length <= haystack.length; i++) {
+    if (needle.every((word, j) => haystack[i + j] === word)) return i
+  }
+  return -1
+}
+
+/**
+ * `interests` are words that describe the person ("who likes coffee"): they
+ * rank products but never select a category, since a coffee lover's gift may
+ * be a mug as well as a coffee machine.
+ */
+export const matchVocabulary = (
+  input: string,
+  vocabulary: Vocabulary,
+  interests: ReadonlyArray<string> = []
+): VocabularyMatch => {
+  const protectedWords = new Set(interests.flatMap((interest) => normalize(interest).split(" ").map(singular)))
   let text = ` ${normalize(input)} `
   const brands: Array<string> = []
   // Longest names first, so "Philips Hue" wins over "Philips".
@@ -44,21 +69,18 @@ export const matchVocabulary = (input: string, vocabulary: Vocabulary): Vocabula
     }
   }
 
-  const categories: Array<string> = []
   const words = text.trim().split(/\s+/).filter((word) => word.length > 0)
-  const used = new Set<string>()
+  const canonical = words.map((word) => singular(ALIASES[word] ?? word))
+  const used = new Set<number>()
+  const categories: Array<string> = []
   for (const category of vocabulary.categories) {
-    const name = normalize(category)
-    if (name.length === 0) continue
-    const tokens = name.split(" ").filter((token) => token.length >= 4 && !WEAK.has(token)).map(singular)
-    for (const word of words) {
-      const candidate = singular(ALIASES[word] ?? word)
-      if (name === word || tokens.includes(candidate)) {
-        if (!categories.includes(category)) categories.push(category)
-        used.add(word)
-      }
+    for (const name of categoryNames(category)) {
+      const at = containsRun(canonical, name)
+      if (at < 0 || name.every((word) => protectedWords.has(word))) continue
+      if (!categories.includes(category)) categories.push(category)
+      for (let i = at; i < at + name.length; i++) used.add(i)
     }
   }
-  const rest = words.filter((word) => !used.has(word)).join(" ")
+  const rest = words.filter((_, i) => !used.has(i)).join(" ")
   return { categories, brands, rest }
 }

@@ -119,6 +119,22 @@ describe("discovery feed contract (GET /api/deals, GET /api/search)", () => {
     expect(response.body.results.map((deal: any) => deal.title)).not.toContain("RunBeat In-Ear Headphones for Running")
   })
 
+  it("finds the expected products for typical intent phrases", async () => {
+    const top = async (q: string, n = 3): Promise<Array<string>> =>
+      ((await get(`/api/search?q=${encodeURIComponent(q)}`)).body.results as Array<any>).slice(0, n).map((deal) => deal.title)
+    expect(await top("wireless earbuds under $100 for running", 1)).toEqual(["PulseFit Wireless Sport Earbuds, sweatproof, for running and gym"])
+    expect(await top("gift for dad who likes coffee")).toEqual(expect.arrayContaining(["World's Best Dad Coffee Mug"]))
+    for (const title of await top("gift for dad who likes coffee")) expect(title).toMatch(/coffee|espresso/i)
+    expect(await top("lego for a 10 year old", 2)).toEqual(expect.arrayContaining(["LEGO Technic Race Car for kids 10 and up"]))
+    for (const title of await top("lego for a 10 year old", 5)) expect(title).toMatch(/LEGO/)
+    expect(await top("4k tv between 300 and 600 dollars", 5)).toEqual(
+      expect.arrayContaining(["Vistara 55 inch 4K UHD Smart Television", "Vistara 43 inch 4K Smart TV"])
+    )
+    expect(await top("4k tv between 300 and 600 dollars", 5)).toHaveLength(2)
+    expect(await top("laptop", 1)).toEqual(["Orion 14 Notebook, 16GB RAM, 512GB SSD"]) // synonym
+    expect((await top("yoga under 30 euros", 5)).sort()).toEqual(["Yoga Blocks, set of 2", "Yoga Mat, non-slip, 6 mm"])
+  })
+
   it("shows out-of-stock products only when nothing else matches, and says so", async () => {
     const { body } = await get("/api/search?q=runbeat")
     expect(body.results.map((deal: any) => deal.title)).toEqual(["RunBeat In-Ear Headphones for Running"])

@@ -114,7 +114,7 @@ describe("parseIntent", () => {
 
   it("matches category words, plurals and everyday aliases", () => {
     expect(parseIntent("toys for a 6 year old", vocabulary).categories).toEqual(["Toys & Games"])
-    expect(parseIntent("electronics under 50", vocabulary).filters).toContain("category IN [\"Electronics\"]")
+    expect(parseIntent("electronics under 50", vocabulary).filters).toContain("categories IN [\"Electronics\"]")
     expect(parseIntent("beauty gift for mom", vocabulary).categories).toEqual(["Beauty"])
     expect(parseIntent("makeup for her", vocabulary).categories).toEqual(["Beauty"])
     expect(parseIntent("kitchen gadgets", vocabulary).categories).toEqual(["Electronics", "Home & Kitchen"])

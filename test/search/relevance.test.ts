@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { DiscoverySearch } from "../../api/discovery/DiscoverySearch.ts"
+import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
+import { getJson } from "../support/http.ts"
+import { startService, type RunningService } from "../support/TestService.ts"
+
+// Search relevance on the shipped sample catalog (data/samples), loaded
+// through the real pipelines into DuckDB and Meilisearch.
+describe("intent search relevance on the sample catalog", () => {
+  let service: RunningService
+  beforeAll(async () => {
+    service = await startService()
+    const runs = await service.run(PipelineRunner.use((runner) => runner.runAll("manual")))
+    const failed = runs.filter((run) => (run.status === "failed" || run.status === "interrupted") && run.kind !== "price_history")
+    expect(failed, JSON.stringify(failed)).toEqual([])
+    await service.run(DiscoverySearch.use((search) => search.refreshVocabulary))
+  }, 240_000)
+  afterAll(() => service?.close())
+
+  const search = async (q: string, limit = 8) => {
+    const response = await getJson(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${limit}`)
+    expect(response.status, q).toBe(200)
+    return response.body as { guidance: string; results: Array<any> }
+  }
+
+  it("wireless earbuds under $100 for running", async () => {
+    const { results, guidance } = await search("wireless earbuds under $100 for running")
+    expect(guidance).toContain("price at most 100 USD")
+    expect(results.length).toBeGreaterThan(2)
+    for (const deal of results) {
+      expect(deal.price.amount).toBeLessThanOrEqual(100)
+      expect(deal.price.currency).toBe("USD")
+    }
+    // every result is a pair of wireless earbuds made for running (title or description)
+    for (const deal of results) {
+      expect(deal.title).toMatch(/earbud|earphone|in-ear/i)
+      expect(`${deal.title} ${deal.description}`).toMatch(/wireless/i)
+      expect(`${deal.title} ${deal.description}`).toMatch(/running/i)
+    }
+  })
+
+  it("gift for dad who likes coffee", async () => {
+    const { results, guidance } = await search("gift for dad who likes coffee")
+    expect(guidance).toMatch(/dad/)
+    expect(results.length).toBeGreaterThan(2)
+    expect(results.slice(0, 5).every((deal) => /coffee|espresso|brew|barista|latte/i.test(`${deal.title} ${deal.description}`)))
+      .toBe(true)
+  })
+
+  it("lego for a 10 year old", async () => {
+    const { results, guidance } = await search("lego for a 10 year old")
+    expect(guidance).toMatch(/10-year-old/)
+    expect(results.length).toBeGreaterThan(2)
+    expect(results.slice(0, 5).every((deal) => /lego/i.test(deal.title))).toBe(true)
+  })
+
+  it("4k tv between 300 and 600 dollars: the sample has no such TV, so nothing unrelated is offered", async () => {
+    // (The fixture-catalog test in test/discovery/feed.test.ts covers a catalog that has one.)
+    const { results, guidance } = await search("4k tv between 300 and 600 dollars")
+    expect(guidance).toContain("price between 300 USD and 600 USD")
+    expect(results).toEqual([])
+    expect(guidance).toMatch(/Nothing matched/)
+  })
+
+  it("4k tv under 900 dollars", async () => {
+    const { results } = await search("4k tv under 900 dollars")
+    expect(results.length).toBeGreaterThan(2)
+    for (const deal of results) {
+      expect(deal.title).toMatch(/\bTV\b/)
+      expect(deal.title).toMatch(/4K/)
+      expect(deal.price.amount).toBeLessThanOrEqual(900)
+    }
+  })
+
+  it("understands synonyms and typos", async () => {
+    const notebook = await search("notebook 16gb")
+    expect(notebook.results.slice(0, 3).every((deal) => /laptop|notebook|macbook|chromebook/i.test(deal.title))).toBe(true)
+    const typo = await search("headphnes")
+    expect(typo.results.slice(0, 3).every((deal) => /headphone/i.test(deal.title))).toBe(true)
+    const television = await search("television")
+    expect(television.results.slice(0, 3).every((deal) => /\btv\b|television/i.test(deal.title))).toBe(true)
+  })
+
+  it("euro and pound budgets filter by currency", async () => {
+    const { results } = await search("running shoes under £120")
+    expect(results.length).toBeGreaterThan(0)
+    expect(results.every((deal) => deal.price.currency === "GBP" && deal.price.amount <= 120)).toBe(true)
+  })
+
+  it("deals on the sample catalog are backed by our price history", async () => {
+    const { body } = await getJson(`${service.url}/api/deals?limit=50`)
+    expect(body.count).toBeGreaterThan(5)
+    for (const deal of body.deals) {
+      expect(deal.price.originalPrice).toBeGreaterThan(deal.price.amount)
+      expect(deal.price.discountPercent).toBeGreaterThanOrEqual(10)
+      expect(deal.price.originalPriceObservedAt).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+    }
+  })
+
+  it("product search across all feeds with /api/v1 pagination", async () => {
+    const first = await getJson(`${service.url}/api/v1/products/search?q=lego&limit=5`)
+    expect(first.status).toBe(200)
+    expect(first.body.data).toHaveLength(5)
+    expect(first.body.pagination).toMatchObject({ limit: 5, offset: 0, next_offset: 5 })
+    expect(first.body.pagination.total).toBeGreaterThan(5)
+    const feeds = new Set<string>()
+    const all = await getJson(`${service.url}/api/v1/products/search?q=lego&limit=100`)
+    for (const item of all.body.data) feeds.add(item.feed)
+    expect(feeds.size).toBeGreaterThan(1)
+    const second = await getJson(`${service.url}/api/v1/products/search?q=lego&limit=5&offset=5`)
+    expect(second.body.data.map((p: any) => p.id)).not.toContain(first.body.data[0].id)
+    const filtered = await getJson(`${service.url}/api/v1/products/search?q=tv&min_price=300&max_price=600&currency=usd&in_stock=true`)
+    expect(filtered.body.data.every((p: any) => p.price.amount >= 300 && p.price.amount <= 600 && p.availability !== "out_of_stock"))
+      .toBe(true)
+    for (const [query, field] of [["limit=0", "limit"], ["offset=-1", "offset"], ["min_price=abc", "min_price"],
+      ["currency=dollars", "currency"], ["in_stock=yes", "in_stock"], ["offset=9999&limit=10", "offset"],
+      ["min_price=10&max_price=5", "min_price"]] as const) {
+      const bad = await getJson(`${service.url}/api/v1/products/search?q=tv&${query}`)
+      expect(bad.status, query).toBe(400)
+      expect(bad.body.error.message, query).toContain(field)
+    }
+  })
+})
