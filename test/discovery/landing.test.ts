@@ -53,7 +53,7 @@ describe("deal landing page /deals/{id}", () => {
     const [buyBox, disclosureBox] = [await buy.boundingBox(), await disclosure.boundingBox()]
     expect(disclosureBox!.y - (buyBox!.y + buyBox!.height)).toBeLessThan(40)
     // no horizontal scrolling on a 390px-wide screen
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    expect(await page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(390)
     mkdirSync("test-artifacts", { recursive: true })
     await page.screenshot({ path: "test-artifacts/landing-page-mobile.png", fullPage: true })
     await context.close()
