@@ -1,4 +1,7 @@
-import { NodeRuntime, NodeServices } from "@effect/platform-node"
+// Narrow imports: the package index also loads the HTTP server, sockets and
+// workers, which more than doubles the CLI's start-up time.
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Effect } from "effect"
 import { Command } from "effect/cli"
 import { FetchHttpClient } from "effect/http"

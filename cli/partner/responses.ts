@@ -1,8 +1,9 @@
 import { Schema } from "effect"
 
-// The parts of each /api/v1 response this CLI reads. Structs ignore fields
-// they do not name, so the server can add fields without breaking the CLI;
-// --json always prints the body exactly as the server sent it.
+// The client's view of each /api/v1 response: only the fields this CLI reads.
+// Structs ignore fields they do not name, so the server can add fields
+// without breaking the CLI; --json always prints the body exactly as the
+// server sent it. Money arrives as exact decimal strings and stays a string.
 
 export const RegisterResponse = Schema.Struct({
   partner: Schema.Struct({ id: Schema.Number, name: Schema.String, tag: Schema.String }),
@@ -10,57 +11,105 @@ export const RegisterResponse = Schema.Struct({
   message: Schema.String
 })
 
-export const MatchResponse = Schema.Struct({
-  matched: Schema.Boolean,
-  reason: Schema.optional(Schema.NullOr(Schema.String)),
-  program: Schema.optional(Schema.NullOr(Schema.Struct({
-    name: Schema.String,
-    network: Schema.String,
-    domain: Schema.String,
-    commission_type: Schema.String
-  }))),
-  link: Schema.optional(Schema.NullOr(Schema.Struct({
-    tracking_id: Schema.String,
-    tracking_url: Schema.String,
-    affiliate_url: Schema.String,
-    original_url: Schema.String
-  })))
-})
+export const MatchResponse = Schema.Union([
+  Schema.Struct({
+    matched: Schema.Literal(true),
+    created: Schema.optional(Schema.Boolean),
+    program: Schema.Struct({
+      id: Schema.String,
+      name: Schema.String,
+      network: Schema.String,
+      domain: Schema.String,
+      commission_type: Schema.String
+    }),
+    link: Schema.Struct({
+      tracking_id: Schema.String,
+      tracking_url: Schema.String,
+      affiliate_url: Schema.String,
+      original_url: Schema.String
+    })
+  }),
+  Schema.Struct({
+    matched: Schema.Literal(false),
+    reason: Schema.String,
+    message: Schema.optional(Schema.String),
+    destination_url: Schema.optional(Schema.String)
+  })
+])
 
-/** A list item whose fields the table picks by name (see `field`). */
-export const Item = Schema.Record(Schema.String, Schema.Unknown)
-export type Item = typeof Item.Type
+const Pagination = Schema.Struct({
+  limit: Schema.Number,
+  offset: Schema.Number,
+  total: Schema.Number,
+  next_offset: Schema.NullOr(Schema.Number)
+})
 
 /** The /api/v1 list convention: `{ data, pagination: { limit, offset, total, next_offset } }`. */
-export const Page = Schema.Struct({
-  data: Schema.Array(Item),
-  pagination: Schema.Struct({
-    limit: Schema.Number,
-    offset: Schema.Number,
-    total: Schema.optional(Schema.NullOr(Schema.Number)),
-    next_offset: Schema.optional(Schema.NullOr(Schema.Number))
-  })
-})
-export type Page = typeof Page.Type
+export const Page = <S extends Schema.Top>(item: S) => Schema.Struct({ data: Schema.Array(item), pagination: Pagination })
 
-/** The first of `paths` (dotted, e.g. "program.name") that holds a value. */
-export const field = (item: unknown, ...paths: ReadonlyArray<string>): unknown => {
-  for (const path of paths) {
-    let current: unknown = item
-    for (const key of path.split(".")) {
-      current = current !== null && typeof current === "object" ? (current as Record<string, unknown>)[key] : undefined
-    }
-    if (current !== undefined && current !== null) return current
-  }
-  return undefined
+export interface PageView {
+  readonly data: ReadonlyArray<unknown>
+  readonly pagination: typeof Pagination.Type
 }
 
-/** "Showing 21-40 of 143. Next page: --offset 40" under a list table. */
-export const pageFooter = (page: Page): string => {
-  const { limit, offset, total, next_offset } = page.pagination
+export const LinkItem = Schema.Struct({
+  tracking_id: Schema.String,
+  tracking_url: Schema.String,
+  original_url: Schema.String,
+  program_id: Schema.NullOr(Schema.String),
+  network_id: Schema.NullOr(Schema.String),
+  source: Schema.String,
+  created_at: Schema.String
+})
+
+export const NetworkItem = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  status: Schema.String,
+  website: Schema.NullOr(Schema.String),
+  regions: Schema.Array(Schema.String),
+  programs: Schema.Number
+})
+
+export const ProductItem = Schema.Struct({
+  product_id: Schema.String,
+  title: Schema.String,
+  store: Schema.String,
+  url: Schema.String,
+  is_deal: Schema.Boolean,
+  price: Schema.Struct({ amount: Schema.Number, currency: Schema.String })
+})
+
+const Figures = {
+  clicks: Schema.Number,
+  unique_clicks: Schema.Number,
+  bot_clicks: Schema.Number,
+  conversions: Schema.Struct({
+    total: Schema.Number,
+    pending: Schema.Number,
+    approved: Schema.Number,
+    declined: Schema.Number,
+    reversed: Schema.Number
+  }),
+  revenue: Schema.Struct({ pending: Schema.String, approved: Schema.String, total: Schema.String }),
+  epc: Schema.String,
+  conversion_rate: Schema.Number
+}
+
+export const PartnerStats = Schema.Struct({
+  partner: Schema.Struct({ id: Schema.Number, name: Schema.String, tag: Schema.String }),
+  reporting_currency: Schema.NullOr(Schema.String),
+  totals: Schema.Struct(Figures),
+  links: Schema.Array(Schema.Struct({ tracking_id: Schema.String, destination_url: Schema.String, program_id: Schema.NullOr(Schema.String), ...Figures })),
+  links_total: Schema.Number,
+  days: Schema.Array(Schema.Struct({ date: Schema.String, ...Figures }))
+})
+export type PartnerStats = typeof PartnerStats.Type
+
+/** "Showing 21-40 of 143. Next page: --offset 40 --limit 20" under a list table. */
+export const pageFooter = (page: PageView): string => {
+  const { limit, next_offset, offset, total } = page.pagination
   if (page.data.length === 0) return offset > 0 ? `Nothing at offset ${offset}.` : ""
-  const range = `${offset + 1}-${offset + page.data.length}`
-  const of = typeof total === "number" ? ` of ${total.toLocaleString("en-US")}` : ""
-  const next = typeof next_offset === "number" ? ` Next page: --offset ${next_offset} --limit ${limit}` : ""
-  return `Showing ${range}${of}.${next}`
+  const range = `${offset + 1}-${offset + page.data.length} of ${total.toLocaleString("en-US")}.`
+  return next_offset === null ? `Showing ${range}` : `Showing ${range} Next page: --offset ${next_offset} --limit ${limit}`
 }

@@ -110,9 +110,11 @@ describe("partner CLI against the running service", () => {
     expect(printed).not.toBeNull()
     trackingUrl = printed![1]
     expect(trackingUrl.startsWith(`${service.url}/t/`)).toBe(true)
-    expect(run.stdout).toMatch(/Programme:\s+CLI Test Store/)
-    expect(run.stdout).toMatch(/Network:\s+\S+/)
-    expect(run.stdout).toMatch(/Commission:\s+\S+/)
+    expect(run.stdout).toMatch(/Programme:\s+CLI Test Store \(clinet:42\)\n/)
+    expect(run.stdout).toMatch(/Network:\s+clinet\n/)
+    expect(run.stdout).toMatch(/Domain:\s+cli-test-store\.com\n/)
+    expect(run.stdout).toMatch(/Commission:\s+CPS\n/)
+    expect(run.stdout).toMatch(/Affiliate URL:\s+https:\/\/go\.clinet\.example\.net\/c\?m=42&a=777&sub=/)
 
     const json = await cli("match", merchantUrl, "--json")
     expect(json.code).toBe(0)
@@ -124,13 +126,15 @@ describe("partner CLI against the running service", () => {
   })
 
   it("match explains why an unknown merchant is not matched, and exits 0", async () => {
-    const run = await cli("match", "https://unknown-merchant-for-cli.example.org/item/1")
+    const unknownUrl = "https://unknown-merchant-for-cli.example.org/item/1"
+    const [run, asJson] = await Promise.all([cli("match", unknownUrl), cli("match", unknownUrl, "--json")])
     expect(run.stderr).toBe("")
     expect(run.code).toBe(0)
-    expect(run.stdout).toMatch(/^Not matched: \S+/)
-    const json = JSON.parse((await cli("match", "https://unknown-merchant-for-cli.example.org/item/1", "--json")).stdout)
+    expect(run.stdout).toMatch(/^Not matched \(no_program\): \S+/)
+    const json = JSON.parse(asJson.stdout)
     expect(json.matched).toBe(false)
-    expect(json.link ?? null).toBeNull()
+    expect(json.reason).toBe("no_program")
+    expect(json.link).toBeNull()
   })
 
   it("match of a non-URL is the API's 400 naming the url field, on stderr with exit 1", async () => {
@@ -141,16 +145,16 @@ describe("partner CLI against the running service", () => {
   })
 
   it("links lists the partner's links as a table and as raw JSON", async () => {
-    const run = await cli("links", "--limit", "10")
+    const [run, asJson] = await Promise.all([cli("links", "--limit", "10"), cli("links", "--json")])
     expect(run.stderr).toBe("")
     expect(run.code).toBe(0)
     const lines = run.stdout.split("\n")
-    expect(lines[0]).toMatch(/^TRACKING URL\s+PROGRAMME\s+NETWORK\s+CLICKS\s+CREATED\s+ORIGINAL URL$/)
+    expect(lines[0]).toMatch(/^TRACKING URL\s+PROGRAMME\s+NETWORK\s+SOURCE\s+CREATED\s+ORIGINAL URL$/)
     expect(lines[1]).toMatch(/^-+( +-+)+$/)
-    expect(run.stdout).toContain(trackingUrl)
-    expect(run.stdout).toMatch(/Showing 1-1 of 1\./)
+    expect(lines[2]).toMatch(new RegExp(`^${trackingUrl}\\s+clinet:42\\s+clinet\\s+match\\s+\\d{4}-\\d\\d-\\d\\d\\s+https://www\\.${MERCHANT}`))
+    expect(run.stdout).toMatch(/Showing 1-1 of 1\.\n?$/)
 
-    const json = JSON.parse((await cli("links", "--json")).stdout)
+    const json = JSON.parse(asJson.stdout)
     expect(json.pagination).toMatchObject({ offset: 0, total: 1, next_offset: null })
     expect(json.data.map((link: { tracking_url?: string }) => link.tracking_url)).toContain(trackingUrl)
   })
@@ -160,14 +164,13 @@ describe("partner CLI against the running service", () => {
     const click = await fetch(trackingUrl, { redirect: "manual", headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0" } })
     expect(click.status).toBe(302)
     const deadline = Date.now() + 10_000
-    let me: any
-    do {
-      me = (await getJson(`${service.url}/api/v1/partners/me`, { authorization: `Bearer ${apiKey}` })).body
-      if (JSON.stringify(me).includes(trackingUrl.split("/t/")[1]) && JSON.stringify(me).match(/"total":1\b/)) break
-      await new Promise((r) => setTimeout(r, 200))
-    } while (Date.now() < deadline)
+    for (;;) {
+      const me = (await getJson(`${service.url}/api/v1/partners/me`, { authorization: `Bearer ${apiKey}` })).body
+      if (me?.totals?.clicks === 1 || Date.now() > deadline) break
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
 
-    const run = await cli("stats")
+    const [run, asJson] = await Promise.all([cli("stats"), cli("stats", "--json")])
     expect(run.stderr).toBe("")
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(new RegExp(`Partner:\\s+CLI Test Partner \\(tag ${tag},`))
@@ -175,58 +178,68 @@ describe("partner CLI against the running service", () => {
     expect(run.stdout).toMatch(/Unique clicks:\s+1\n/)
     expect(run.stdout).toMatch(/Bot clicks:\s+0\n/)
     expect(run.stdout).toMatch(/Conversions:\s+0\n/)
-    expect(run.stdout).toMatch(/Revenue:\s+0/)
-    expect(run.stdout).toContain(trackingUrl.split("/t/")[1])
+    expect(run.stdout).toMatch(/Revenue:\s+0(\.0+)?\b.*\(pending 0(\.0+)?, approved 0(\.0+)?\)/)
+    expect(run.stdout).toMatch(/Conversion rate:\s+0\.00%/)
+    const table = run.stdout.slice(run.stdout.indexOf("Per link:"))
+    expect(table.split("\n")[1]).toMatch(/^TRACKING ID\s+PROGRAMME\s+CLICKS\s+UNIQUE\s+BOTS\s+CONV\.\s+REVENUE\s+DESTINATION$/)
+    expect(table).toMatch(new RegExp(`${trackingUrl.split("/t/")[1]}\\s+clinet:42\\s+1\\s+1\\s+0\\s+0\\s+`))
 
-    const json = JSON.parse((await cli("stats", "--json")).stdout)
+    const json = JSON.parse(asJson.stdout)
     expect(json.partner.tag).toBe(tag)
+    expect(json.totals.clicks).toBe(1)
   })
 
   it("stats with an unknown key is the API's 401 on stderr; without any key it says how to get one", async () => {
-    const unknown = await runCli(["stats"], { ...env, AFFILIATE_API_KEY: `ak_${"x".repeat(43)}` })
+    const [unknown, none] = await Promise.all([
+      runCli(["stats"], { ...env, AFFILIATE_API_KEY: `ak_${"x".repeat(43)}` }),
+      runCli(["stats", "--url", service.url], { ...env, AFFILIATE_CLI_CONFIG: join(home.dir, "none.json") })
+    ])
     expect(unknown.code).toBe(1)
     expect(unknown.stdout).toBe("")
     expect(unknown.stderr).toMatch(/API error 401/)
     expect(unknown.stderr).toContain("AFFILIATE_API_KEY")
 
-    const none = await runCli(["stats", "--url", service.url], { ...env, AFFILIATE_CLI_CONFIG: join(home.dir, "none.json") })
     expect(none.code).toBe(1)
     expect(none.stderr).toContain("needs an API key")
     expect(none.stderr).toContain("partner init")
   })
 
   it("search and networks print tables and raw JSON", async () => {
-    const search = await cli("search", "kestrel earbuds", "--limit", "5")
+    const [search, searchRaw, networks, networksRaw] = await Promise.all([
+      cli("search", "kestrel earbuds", "--limit", "5"),
+      cli("search", "kestrel", "--json"),
+      cli("networks", "--status", "active", "--q", "CLI Test"),
+      cli("networks", "--json")
+    ])
     expect(search.stderr).toBe("")
     expect(search.code).toBe(0)
-    expect(search.stdout.split("\n")[0]).toMatch(/^TITLE\s+PRICE\s+STORE\s+ID$/)
-    expect(search.stdout).toContain("Kestrel Wireless Earbuds")
-    const searchJson = JSON.parse((await cli("search", "kestrel", "--json")).stdout)
+    expect(search.stdout.split("\n")[0]).toMatch(/^TITLE\s+PRICE\s+DEAL\s+STORE\s+PRODUCT ID$/)
+    expect(search.stdout).toMatch(/Kestrel Wireless Earbuds\s+79\.99 USD\s+.*fixture:cli-1/)
+    const searchJson = JSON.parse(searchRaw.stdout)
     expect(searchJson.data.length).toBeGreaterThanOrEqual(1)
     expect(searchJson.pagination).toMatchObject({ limit: 20, offset: 0 })
 
-    const networks = await cli("networks", "--status", "active", "--q", "CLI Test")
     expect(networks.stderr).toBe("")
     expect(networks.code).toBe(0)
-    expect(networks.stdout.split("\n")[0]).toMatch(/^ID\s+NAME\s+STATUS\s+REGIONS\s+WEBSITE$/)
-    expect(networks.stdout).toMatch(/clinet\s+CLI Test Network\s+active\s+US/)
-    const networksJson = JSON.parse((await cli("networks", "--json")).stdout)
+    expect(networks.stdout.split("\n")[0]).toMatch(/^ID\s+NAME\s+STATUS\s+PROGRAMMES\s+REGIONS\s+WEBSITE$/)
+    expect(networks.stdout).toMatch(/clinet\s+CLI Test Network\s+active\s+1\s+US\s+https:\/\/clinet\.example\.net/)
+    const networksJson = JSON.parse(networksRaw.stdout)
     expect(networksJson.data.map((network: { id: string }) => network.id)).toContain("clinet")
   })
 
   it("an unreachable server is named with its URL and how to start it; AFFILIATE_API_URL and --url override the stored URL", async () => {
     const envPort = await Effect.runPromise(freePort)
-    const viaEnv = await runCli(["links"], { ...env, AFFILIATE_API_URL: `http://127.0.0.1:${envPort}` })
+    const flagPort = await Effect.runPromise(freePort)
+    const unreachableEnv = { ...env, AFFILIATE_API_URL: `http://127.0.0.1:${envPort}` }
+    const [viaEnv, viaFlag] = await Promise.all([
+      runCli(["links"], unreachableEnv),
+      runCli(["networks", "--url", `http://127.0.0.1:${flagPort}/`], unreachableEnv)
+    ])
     expect(viaEnv.code).toBe(1)
     expect(viaEnv.stdout).toBe("")
     expect(viaEnv.stderr).toContain(`not reachable at http://127.0.0.1:${envPort} (connection refused)`)
     expect(viaEnv.stderr).toContain("npm start")
 
-    const flagPort = await Effect.runPromise(freePort)
-    const viaFlag = await runCli(["networks", "--url", `http://127.0.0.1:${flagPort}/`], {
-      ...env,
-      AFFILIATE_API_URL: `http://127.0.0.1:${envPort}`
-    })
     expect(viaFlag.code).toBe(1)
     expect(viaFlag.stderr).toContain(`not reachable at http://127.0.0.1:${flagPort} (connection refused)`)
   })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { field, pageFooter } from "../../cli/partner/responses.ts"
+import { pageFooter } from "../../cli/partner/responses.ts"
 import { cell, formatFields, formatTable } from "../../cli/partner/Table.ts"
 
 describe("partner CLI output helpers", () => {
@@ -26,9 +26,7 @@ describe("partner CLI output helpers", () => {
     )
   })
 
-  it("picks the first present field by dotted path, and describes the page position", () => {
-    expect(field({ program: { name: "P" } }, "program_name", "program.name")).toBe("P")
-    expect(field({ a: null }, "a", "b")).toBeUndefined()
+  it("describes the page position and the next page", () => {
     const page = (count: number, offset: number, total: number, next: number | null) => ({
       data: Array.from({ length: count }, () => ({})),
       pagination: { limit: 20, offset, total, next_offset: next }

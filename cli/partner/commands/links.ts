@@ -3,8 +3,8 @@ import { Command } from "effect/cli"
 import { callApi } from "../ApiClient.ts"
 import { resolveConnection } from "../Connection.ts"
 import * as flags from "../flags.ts"
-import { field, Page, pageFooter } from "../responses.ts"
-import { cell, formatTable } from "../Table.ts"
+import { LinkItem, Page, pageFooter } from "../responses.ts"
+import { formatTable } from "../Table.ts"
 
 export const links = Command.make(
   "links",
@@ -16,7 +16,7 @@ export const links = Command.make(
       path: "/api/v1/links",
       auth: "optional",
       query: { limit: Option.getOrUndefined(limit), offset: Option.getOrUndefined(offset) }
-    }, Page)
+    }, Page(LinkItem))
     yield* flags.printResult(json, raw, () =>
       [
         formatTable(
@@ -24,17 +24,17 @@ export const links = Command.make(
             { header: "TRACKING URL" },
             { header: "PROGRAMME", maxWidth: 28 },
             { header: "NETWORK", maxWidth: 20 },
-            { header: "CLICKS", align: "right" },
+            { header: "SOURCE" },
             { header: "CREATED" },
             { header: "ORIGINAL URL", maxWidth: 60 }
           ],
           data.data.map((link) => [
-            cell(field(link, "tracking_url", "tracking_id")),
-            cell(field(link, "program.name", "program_name", "program")),
-            cell(field(link, "program.network", "network.name", "network_name", "network")),
-            cell(field(link, "clicks.total", "clicks", "click_count")),
-            cell(field(link, "created_at")).slice(0, 10),
-            cell(field(link, "original_url"))
+            link.tracking_url,
+            link.program_id ?? "",
+            link.network_id ?? "",
+            link.source,
+            link.created_at.slice(0, 10),
+            link.original_url
           ])
         ),
         pageFooter(data)

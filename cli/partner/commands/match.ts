@@ -25,20 +25,17 @@ export const match = Command.make(
       body: { url: merchantUrl }
     }, MatchResponse)
     if (json) return yield* Console.log(JSON.stringify(raw, null, 2))
-    if (!data.matched || !data.link) {
-      return yield* Console.log(`Not matched: ${data.reason ?? "no affiliate programme covers this URL"}`)
+    if (!data.matched) {
+      return yield* Console.log(`Not matched (${data.reason}): ${data.message ?? "no affiliate programme covers this URL"}`)
     }
     yield* Console.log(formatFields([
       ["Tracking URL", data.link.tracking_url],
-      ...(data.program
-        ? [
-          ["Programme", data.program.name],
-          ["Network", data.program.network],
-          ["Domain", data.program.domain],
-          ["Commission", data.program.commission_type]
-        ] as const
-        : []),
-      ["Affiliate URL", data.link.affiliate_url]
+      ["Programme", `${data.program.name} (${data.program.id})`],
+      ["Network", data.program.network],
+      ["Domain", data.program.domain],
+      ["Commission", data.program.commission_type],
+      ["Affiliate URL", data.link.affiliate_url],
+      ...(data.created === false ? [["Note", "you already had this link; it is returned again"] as const] : [])
     ]))
   })
 ).pipe(

@@ -3,14 +3,14 @@ import { Command, Flag } from "effect/cli"
 import { callApi } from "../ApiClient.ts"
 import { resolveConnection } from "../Connection.ts"
 import * as flags from "../flags.ts"
-import { field, Page, pageFooter } from "../responses.ts"
+import { NetworkItem, Page, pageFooter } from "../responses.ts"
 import { cell, formatTable } from "../Table.ts"
 
 export const networks = Command.make(
   "networks",
   {
     status: Flag.String("status").pipe(
-      Flag.withDescription("Only networks with this status (e.g. active, closed, paused)"),
+      Flag.withDescription("Only networks with this status: active, paused or closed"),
       Flag.optional
     ),
     q: Flag.String("q").pipe(Flag.withDescription("Search term (name, website)"), Flag.optional),
@@ -31,7 +31,7 @@ export const networks = Command.make(
         limit: Option.getOrUndefined(limit),
         offset: Option.getOrUndefined(offset)
       }
-    }, Page)
+    }, Page(NetworkItem))
     yield* flags.printResult(json, raw, () =>
       [
         formatTable(
@@ -39,15 +39,17 @@ export const networks = Command.make(
             { header: "ID" },
             { header: "NAME", maxWidth: 32 },
             { header: "STATUS" },
+            { header: "PROGRAMMES", align: "right" },
             { header: "REGIONS", maxWidth: 24 },
             { header: "WEBSITE", maxWidth: 40 }
           ],
           data.data.map((network) => [
-            cell(field(network, "id")),
-            cell(field(network, "name")),
-            cell(field(network, "status")),
-            listCell(field(network, "regions")),
-            cell(field(network, "website"))
+            network.id,
+            network.name,
+            network.status,
+            cell(network.programs),
+            network.regions.join(","),
+            network.website ?? ""
           ])
         ),
         pageFooter(data)
@@ -58,4 +60,3 @@ export const networks = Command.make(
   Command.withExamples([{ command: "partner networks --status active --q awin", description: "Active networks matching 'awin'" }])
 )
 
-const listCell = (value: unknown) => Array.isArray(value) ? value.join(",") : cell(value)

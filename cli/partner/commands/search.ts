@@ -3,8 +3,8 @@ import { Argument, Command } from "effect/cli"
 import { callApi } from "../ApiClient.ts"
 import { resolveConnection } from "../Connection.ts"
 import * as flags from "../flags.ts"
-import { field, Page, pageFooter } from "../responses.ts"
-import { cell, formatTable } from "../Table.ts"
+import { Page, pageFooter, ProductItem } from "../responses.ts"
+import { formatTable } from "../Table.ts"
 
 export const search = Command.make(
   "search",
@@ -22,21 +22,23 @@ export const search = Command.make(
       path: "/api/v1/products/search",
       auth: "none",
       query: { q: query, limit: Option.getOrUndefined(limit), offset: Option.getOrUndefined(offset) }
-    }, Page)
+    }, Page(ProductItem))
     yield* flags.printResult(json, raw, () =>
       [
         formatTable(
           [
             { header: "TITLE", maxWidth: 48 },
             { header: "PRICE", align: "right" },
+            { header: "DEAL" },
             { header: "STORE", maxWidth: 24 },
-            { header: "ID", maxWidth: 36 }
+            { header: "PRODUCT ID", maxWidth: 40 }
           ],
           data.data.map((product) => [
-            cell(field(product, "title", "name")),
-            price(product),
-            cell(field(product, "store", "store_domain", "merchant")),
-            cell(field(product, "id", "product_id"))
+            product.title,
+            `${product.price.amount.toFixed(2)} ${product.price.currency}`,
+            product.is_deal ? "deal" : "",
+            product.store,
+            product.product_id
           ])
         ),
         pageFooter(data)
@@ -47,11 +49,3 @@ export const search = Command.make(
   Command.withExamples([{ command: "partner search \"noise cancelling headphones\" --limit 5", description: "Top five products" }])
 )
 
-/** "129.99 USD", whether the server sends `price` as a number, a string or `{ amount, currency }`. */
-const price = (product: unknown) => {
-  const amount = field(product, "price.amount", "current_price", "price")
-  const currency = field(product, "price.currency", "currency")
-  if (amount === undefined || typeof amount === "object") return ""
-  const text = typeof amount === "number" ? amount.toFixed(2) : String(amount)
-  return typeof currency === "string" ? `${text} ${currency}` : text
-}

@@ -1,16 +1,14 @@
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { Command } from "effect/cli"
 import { callApi } from "../ApiClient.ts"
 import { resolveConnection } from "../Connection.ts"
 import * as flags from "../flags.ts"
-import { field, Item } from "../responses.ts"
+import { PartnerStats } from "../responses.ts"
 import { cell, formatFields, formatTable } from "../Table.ts"
 
-// GET /api/v1/partners/me rendered for a person: the totals first, then one
-// row per link. Money is shown as the server sends it (exact decimal strings
-// stay strings), never re-computed here.
-
-const Stats = Schema.Record(Schema.String, Schema.Unknown)
+// GET /api/v1/partners/me rendered for a person: totals first, then one row
+// per link. Money is printed as the server's exact decimal strings, never
+// re-computed here; clicks are human clicks (bots are counted apart).
 
 export const stats = Command.make(
   "stats",
@@ -21,7 +19,7 @@ export const stats = Command.make(
       method: "GET",
       path: "/api/v1/partners/me",
       auth: "required"
-    }, Stats)
+    }, PartnerStats)
     yield* flags.printResult(json, raw, () => renderStats(data))
   })
 ).pipe(
@@ -29,32 +27,23 @@ export const stats = Command.make(
   Command.withExamples([{ command: "partner stats", description: "Totals and the per-link table" }])
 )
 
-const money = (value: unknown, currency: unknown) => {
-  if (value === undefined) return ""
-  const text = typeof value === "number" ? value.toFixed(2) : cell(value)
-  return typeof currency === "string" ? `${text} ${currency}` : text
-}
+const percent = (rate: number) => `${(rate * 100).toFixed(2)}%`
 
-const renderStats = (me: Item): string => {
-  const totals = field(me, "totals", "summary", "overall") ?? me
-  const currency = field(totals, "currency", "revenue.currency") ?? field(me, "currency", "reporting_currency")
-  const partner = field(me, "partner")
+const renderStats = (me: PartnerStats): string => {
+  const { partner, totals } = me
+  const currency = me.reporting_currency === null ? "" : ` ${me.reporting_currency}`
   const summary = formatFields([
-    ["Partner", `${cell(field(partner, "name"))} (tag ${cell(field(partner, "tag"))}, id ${cell(field(partner, "id"))})`],
-    ["Clicks", cell(field(totals, "clicks.total", "clicks", "total_clicks"))],
-    ["Unique clicks", cell(field(totals, "clicks.unique", "unique_clicks"))],
-    ["Bot clicks", cell(field(totals, "clicks.bots", "clicks.bot", "bot_clicks"))],
-    ["Conversions", cell(field(totals, "conversions.total", "conversions.count", "conversions"))],
-    ["Revenue", money(field(totals, "revenue.total", "revenue.partner", "revenue"), currency)],
-    ...(field(totals, "revenue.pending") !== undefined
-      ? [
-        ["Revenue pending", money(field(totals, "revenue.pending"), currency)],
-        ["Revenue approved", money(field(totals, "revenue.approved"), currency)]
-      ] as const
-      : [])
+    ["Partner", `${partner.name} (tag ${partner.tag}, id ${partner.id})`],
+    ["Clicks", cell(totals.clicks)],
+    ["Unique clicks", cell(totals.unique_clicks)],
+    ["Bot clicks", cell(totals.bot_clicks)],
+    ["Conversions", cell(totals.conversions.total)],
+    ["  by status", `pending ${totals.conversions.pending}, approved ${totals.conversions.approved}, ` +
+      `declined ${totals.conversions.declined}, reversed ${totals.conversions.reversed}`],
+    ["Revenue", `${totals.revenue.total}${currency} (pending ${totals.revenue.pending}, approved ${totals.revenue.approved})`],
+    ["EPC", `${totals.epc}${currency} per 100 clicks`],
+    ["Conversion rate", percent(totals.conversion_rate)]
   ])
-  const perLink = field(me, "links", "per_link", "by_link")
-  const rows = Array.isArray(perLink) ? perLink : []
   const table = formatTable(
     [
       { header: "TRACKING ID" },
@@ -64,18 +53,19 @@ const renderStats = (me: Item): string => {
       { header: "BOTS", align: "right" },
       { header: "CONV.", align: "right" },
       { header: "REVENUE", align: "right" },
-      { header: "ORIGINAL URL", maxWidth: 50 }
+      { header: "DESTINATION", maxWidth: 50 }
     ],
-    rows.map((link) => [
-      cell(field(link, "tracking_id")),
-      cell(field(link, "program.name", "program_name", "program")),
-      cell(field(link, "clicks.total", "clicks", "total_clicks")),
-      cell(field(link, "clicks.unique", "unique_clicks")),
-      cell(field(link, "clicks.bots", "clicks.bot", "bot_clicks")),
-      cell(field(link, "conversions.total", "conversions.count", "conversions")),
-      money(field(link, "revenue.total", "revenue.partner", "revenue"), currency),
-      cell(field(link, "original_url"))
+    me.links.map((link) => [
+      link.tracking_id,
+      link.program_id ?? "",
+      cell(link.clicks),
+      cell(link.unique_clicks),
+      cell(link.bot_clicks),
+      cell(link.conversions.total),
+      link.revenue.total,
+      link.destination_url
     ])
   )
-  return `${summary}\n\nPer link:\n${table}`
+  const more = me.links_total > me.links.length ? `\n(${me.links.length} of ${me.links_total} links shown, most clicked first)` : ""
+  return `${summary}\n\nPer link:\n${table}${more}`
 }
