@@ -78,9 +78,10 @@ describe("partners: registration, keys, authentication", () => {
 
   it("GET /partners/me: 401 on a missing, malformed or unknown key; 200 with a valid one", async () => {
     const url = `${service.url}/api/v1/partners/me`
-    for (const headers of [{}, { authorization: "Bearer" }, { authorization: "Basic abc" }, { authorization: "Bearer nope" }, {
+    const variants: Array<Record<string, string>> = [{}, { authorization: "Bearer" }, { authorization: "Basic abc" }, { authorization: "Bearer nope" }, {
       authorization: `Bearer ak_${"A".repeat(43)}`
-    }]) {
+    }]
+    for (const headers of variants) {
       const res = await getJson(url, headers)
       expect(res.status, JSON.stringify(headers)).toBe(401)
       expect(res.body.error.code).toBe("unauthorized")

@@ -84,7 +84,7 @@ describe("GET/HEAD /t/{trackingId}", () => {
     for (const id of ["ZZZZZZZZZZZZ", "no-such-link", "f.bm9wZQ.tag", "bad%20id", "..%2F..%2Fetc"]) {
       const api = await click(`${service.url}/t/${id}`)
       expect(api.status, id).toBe(404)
-      expect((await api.json()).error.code).toBe("link_not_found")
+      expect(((await api.json()) as any).error.code).toBe("link_not_found")
     }
     const page = await click(`${service.url}/t/ZZZZZZZZZZZZ`, { headers: { accept: "text/html,application/xhtml+xml" } })
     expect(page.status).toBe(404)

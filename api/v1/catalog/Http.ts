@@ -57,8 +57,8 @@ export const CatalogHandlers = HttpApiBuilder.group(
         Effect.gen(function*() {
           const page = pageRequest(query)
           const where: Array<string> = []
-          const params: Array<string | number | Array<string>> = []
-          const add = (sql: (p: string) => string, value: string | Array<string>) => {
+          const params: Array<string | number> = []
+          const add = (sql: (p: string) => string, value: string) => {
             params.push(value)
             where.push(sql(`$${params.length}`))
           }
@@ -71,7 +71,7 @@ export const CatalogHandlers = HttpApiBuilder.group(
           if (query.domain !== undefined && query.domain.trim() !== "") {
             // The same lookup the matcher does: the host, each parent, the registrable domain.
             const host = query.domain.trim().toLowerCase().replace(/^https?:\/\//, "").replace(/[/:?#].*$/, "")
-            add((p) => `list_has_any(p.domains, ${p}::VARCHAR[])`, [...hostCandidates(host)])
+            add((p) => `list_has_any(p.domains, ${p}::VARCHAR[])`, JSON.stringify(hostCandidates(host)))
           }
           const clause = where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""
           const rows = yield* orUnavailable(db.query<Record<string, any>>(
@@ -79,9 +79,9 @@ export const CatalogHandlers = HttpApiBuilder.group(
                     p.commission_rate::VARCHAR AS commission_rate, p.commission_currency, p.cookie_days, p.status,
                     p.deep_link_allowed, p.epc::VARCHAR AS epc
              FROM programs p ${clause} ORDER BY lower(p.name), p.id LIMIT ${page.limit} OFFSET ${page.offset}`,
-            params as never
+            params
           ))
-          const total = yield* orUnavailable(db.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM programs p ${clause}`, params as never))
+          const total = yield* orUnavailable(db.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM programs p ${clause}`, params))
           return pageOf(
             rows.map((row) => ({
               id: row.id,

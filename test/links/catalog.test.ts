@@ -1,0 +1,115 @@
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ProgramMatcher } from "../../api/v1/links/ProgramMatcher.ts"
+import { insertCatalog, NETWORKS, PROGRAMS } from "../support/catalogFixture.ts"
+import { getJson, postJson } from "../support/http.ts"
+import { startService, type RunningService } from "../support/TestService.ts"
+
+describe("GET /api/v1/networks and /api/v1/programs", () => {
+  let service: RunningService
+  const get = (path: string) => getJson(`${service.url}${path}`)
+
+  beforeAll(async () => {
+    service = await startService()
+    await service.run(insertCatalog())
+  })
+  afterAll(() => service.close())
+
+  it("lists networks with the list conventions", async () => {
+    const res = await get("/api/v1/networks")
+    expect(res.status).toBe(200)
+    expect(res.body.pagination).toEqual({ limit: 20, offset: 0, total: NETWORKS.length, next_offset: null })
+    const awin = res.body.data.find((n: any) => n.id === "awin")
+    expect(awin).toEqual({
+      id: "awin",
+      name: "AWIN",
+      status: "active",
+      website: null,
+      click_hosts: ["www.awin1.com"],
+      subid_param: "clickref",
+      confidence: "H",
+      successor_id: null,
+      regions: ["global"],
+      programs: PROGRAMS.filter((p) => p.networkId === "awin").length
+    })
+    const names = res.body.data.map((n: any) => n.name.toLowerCase())
+    expect(names).toEqual([...names].sort())
+  })
+
+  it("filters networks by status and search term", async () => {
+    const closed = await get("/api/v1/networks?status=closed")
+    expect(closed.body.data.map((n: any) => n.id)).toEqual(["shareasale"])
+    const q = await get("/api/v1/networks?q=RAKU")
+    expect(q.body.data.map((n: any) => n.id)).toEqual(["rakuten"])
+    const none = await get("/api/v1/networks?q=%25")
+    expect(none.body.data).toEqual([])
+  })
+
+  it("pages networks", async () => {
+    const first = await get("/api/v1/networks?limit=3")
+    const second = await get(`/api/v1/networks?limit=3&offset=${first.body.pagination.next_offset}`)
+    expect(first.body.data).toHaveLength(3)
+    expect(second.body.pagination.offset).toBe(3)
+    expect(second.body.data[0].id).not.toBe(first.body.data[0].id)
+  })
+
+  it("filters programmes by network, domain (with parents), keyword, status and country", async () => {
+    const byNetwork = await get("/api/v1/programs?network=cj&limit=100")
+    expect(byNetwork.body.data.every((p: any) => p.network_id === "cj")).toBe(true)
+    expect(byNetwork.body.pagination.total).toBe(PROGRAMS.filter((p) => p.networkId === "cj").length)
+    const byDomain = await get("/api/v1/programs?domain=www.outlet.example-store.com")
+    expect(byDomain.body.data.map((p: any) => p.id).sort()).toEqual(["awin:1001", "cj:2002", "rakuten:3003"])
+    const byKeyword = await get("/api/v1/programs?q=gadget")
+    expect(byKeyword.body.data.map((p: any) => p.id).sort()).toEqual(["awin:4001", "rakuten:4002"])
+    const byCountry = await get("/api/v1/programs?country=gb")
+    expect(byCountry.body.data.map((p: any) => p.id)).toEqual(["awin:4001"])
+    const paused = await get("/api/v1/programs?status=paused")
+    expect(paused.body.data.map((p: any) => p.id)).toEqual(["awin:6002"])
+    const item = byCountry.body.data[0]
+    expect(item).toMatchObject({ commission_type: "CPS", commission_rate: "4.0000", deep_link_allowed: true, domains: ["gadget.co.uk"], country: "GB" })
+  })
+
+  it.each([
+    ["/api/v1/networks?status=bogus", "status"],
+    ["/api/v1/networks?limit=0", "limit"],
+    ["/api/v1/networks?limit=500", "limit"],
+    ["/api/v1/networks?offset=-5", "offset"],
+    [`/api/v1/networks?q=${"x".repeat(101)}`, "q"],
+    ["/api/v1/programs?status=gone", "status"],
+    ["/api/v1/programs?country=GBR", "country"],
+    ["/api/v1/programs?limit=x", "limit"]
+  ])("refuses %s with a 400 naming %s", async (path, field) => {
+    const res = await get(path)
+    expect(res.status).toBe(400)
+    expect(res.body.error.message).toContain(field)
+  })
+
+  it("documents every /api/v1 endpoint in the OpenAPI with the shared list parameters", async () => {
+    const spec = (await get("/openapi.json")).body
+    for (const path of ["/api/v1/partners/register", "/api/v1/partners/me", "/api/v1/links/match", "/api/v1/links", "/api/v1/networks", "/api/v1/programs"]) {
+      expect(Object.keys(spec.paths), path).toContain(path)
+    }
+    for (const path of ["/api/v1/links", "/api/v1/networks", "/api/v1/programs"]) {
+      const names = spec.paths[path].get.parameters.map((p: any) => p.name)
+      expect(names).toEqual(expect.arrayContaining(["limit", "offset"]))
+    }
+  })
+
+  it("the matcher picks up catalog changes without a restart", async () => {
+    const before = await postJson(`${service.url}/api/v1/links/match`, { url: "https://brand-new-shop.com/x" })
+    expect(before.body.matched).toBe(false)
+    await service.run(insertCatalog([], [{ networkId: "awin", merchantId: "424242", domains: ["brand-new-shop.com"], linkParams: { mid: "424242" } }]))
+    // No explicit reload: the matcher's version probe (at most every 3 s) must notice.
+    let after = before
+    const deadline = Date.now() + 8_000
+    while (!after.body.matched && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250))
+      after = await postJson(`${service.url}/api/v1/links/match`, { url: "https://brand-new-shop.com/x" })
+    }
+    expect(after.body).toMatchObject({ matched: true, program: { id: "awin:424242" } })
+    // And the explicit reload used after a feed load works too.
+    await service.run(Effect.gen(function*() {
+      yield* (yield* ProgramMatcher).reload
+    }))
+  })
+})
