@@ -186,7 +186,10 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
             : failure._tag === "Some"
             ? `${failure.value.stage}: ${failure.value.message}`
             : Cause.pretty(exit.cause).split("\n")[0]
-          return { ...summary, status: interrupted ? "interrupted" as const : "failed" as const, finishedAt, error }
+          const counts = failure._tag === "Some"
+            ? { rowsRead: failure.value.rowsRead ?? summary.rowsRead, rowsRejected: failure.value.rowsRejected ?? summary.rowsRejected }
+            : {}
+          return { ...summary, ...counts, status: interrupted ? "interrupted" as const : "failed" as const, finishedAt, error }
         }
 
         return Effect.gen(function*() {

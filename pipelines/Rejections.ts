@@ -57,6 +57,8 @@ export const checkThreshold = (feed: FeedDefinition, rowsRead: number, rowsRejec
     ? Effect.fail(new PipelineError({
       feed: feed.name,
       stage: "validate",
+      rowsRead,
+      rowsRejected,
       message: `${rowsRejected} of ${rowsRead} rows rejected (${(share * 100).toFixed(1)}%), above the ${
         (feed.options.rejectThreshold * 100).toFixed(1)
       }% threshold; see rejected_rows for the reasons`

@@ -16,7 +16,10 @@ export class PipelineError extends Schema.TaggedError<PipelineError>()("Pipeline
   stage: Schema.Literals(["fetch", "parse", "validate", "load", "sync"]),
   message: Schema.String,
   /** Worth retrying (network failure, 5xx); the source retry schedule reads it. */
-  retryable: Schema.optional(Schema.Boolean)
+  retryable: Schema.optional(Schema.Boolean),
+  /** Known when validation failed: what the run read and rejected before giving up. */
+  rowsRead: Schema.optional(Schema.Number),
+  rowsRejected: Schema.optional(Schema.Number)
 }) {}
 
 /** A run of this feed is already in progress (runs of one feed never overlap). */

@@ -18,7 +18,7 @@ const PriceRow = (defaultCurrency: string | undefined) =>
   z.object({
     product_id: z.string({ error: "is required" }).min(1, "is required").max(200),
     observed_at: z.string({ error: "is required" }).refine((v) => !Number.isNaN(Date.parse(v)), "must be an ISO 8601 date"),
-    price: z.string({ error: "is required" }).regex(/^[0-9]+(\.[0-9]{1,4})?( [A-Z]{3})?$/, "must look like \"15.00\" or \"15.00 USD\""),
+    price: z.string({ error: "is required" }).regex(/^[0-9]{1,12}(\.[0-9]{1,4})?( [A-Z]{3})?$/, "must look like \"15.00\" or \"15.00 USD\""),
     currency: z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code").nullable()
   }).transform((row, ctx) => {
     const [amount, suffix] = row.price.split(" ")

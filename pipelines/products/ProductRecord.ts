@@ -38,7 +38,8 @@ export type StagedRecord = { [K in StagedColumn]: string | null }
 
 export const PATTERNS = {
   url: "https?://[^ \\t\\r\\n/?#]+([/?#][^ \\t\\r\\n]*)?",
-  price: "[0-9]+(\\.[0-9]{1,4})?( [A-Z]{3})?",
+  // at most 12 integer digits: DECIMAL(18,4) holds 14, and an overflow would fail the whole load
+  price: "[0-9]{1,12}(\\.[0-9]{1,4})?( [A-Z]{3})?",
   currency: "[A-Z]{3}",
   gtin: "[0-9]{8,14}",
   isoDate: "[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?(Z|[+-][0-9]{2}:?[0-9]{2})?)?"
