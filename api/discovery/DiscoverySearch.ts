@@ -114,7 +114,6 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
         return Effect.succeed(vocabulary)
       })
 
-      const and = (filters: ReadonlyArray<string>) => (filters.length === 0 ? undefined : filters.join(" AND "))
       const paramFilter = (field: string, value: string | undefined) =>
         value === undefined || value.trim() === "" ? [] : [`${field} = ${quote(value.trim())}`]
 
@@ -146,27 +145,13 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
       const search = (query: IntentQuery) =>
         Effect.gen(function*() {
           const intent = parseIntent(query.q, yield* currentVocabulary)
-          const base = paramFilter("categories", query.category)
-          const strict = withoutParamConflicts(intent, query.category)
-          const loose = intent.filters.filter((filter) => !/^(categories|brand) /.test(filter))
-          type Attempt = { q: string; filters: ReadonlyArray<string>; strategy: "all" | "last" }
-          const attempts: Array<Attempt> = [{ q: intent.broadQuery, filters: [...base, ...strict], strategy: "all" }]
-          if (strict.length !== loose.length) attempts.push({ q: intent.broadQuery, filters: [...base, ...loose], strategy: "all" })
-          if (intent.broadQuery.split(" ").length >= 3) {
-            attempts.push({ q: intent.broadQuery, filters: [...base, ...loose], strategy: "last" })
-          }
-          const params = (attempt: Attempt, stock: ReadonlyArray<string>): SearchParams => ({
-            filter: and([...attempt.filters, ...stock]),
-            limit: query.limit,
-            matchingStrategy: attempt.strategy,
-            ...(attempt.q === "" ? { sort: ["deal_score:desc"] } : {})
-          })
+          const attempts = searchAttempts(intent, query.category)
           for (const attempt of attempts) {
-            const response = yield* run(attempt.q, params(attempt, ["in_stock = true"]))
+            const response = yield* run(attempt.q, attemptParams(attempt, query.limit, true))
             if (response.hits.length > 0) return { documents: response.hits, intent, includesOutOfStock: false }
           }
           const last = attempts[attempts.length - 1]
-          const any = yield* run(last.q, params(last, []))
+          const any = yield* run(last.q, attemptParams(last, query.limit, false))
           return { documents: any.hits, intent, includesOutOfStock: any.hits.length > 0 }
         })
 
@@ -197,6 +182,42 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
     })
   )
 }
+
+export interface Attempt {
+  readonly q: string
+  readonly filters: ReadonlyArray<string>
+  readonly strategy: "all" | "last"
+}
+
+const and = (filters: ReadonlyArray<string>) => (filters.length === 0 ? undefined : filters.join(" AND "))
+
+/**
+ * The Meilisearch queries for an intent search, in order. The first answers
+ * almost every request: every product word (category and brand words
+ * included, so they rank) with all filters. The others run only when the one
+ * before found nothing: without the category and brand filters, then matching
+ * fewer words (long phrases only); the caller finally drops the stock filter.
+ */
+export const searchAttempts = (intent: Intent, category: string | undefined): ReadonlyArray<Attempt> => {
+  const base = category === undefined || category.trim() === "" ? [] : [`categories = ${quote(category.trim())}`]
+  const strict = withoutParamConflicts(intent, category)
+  const loose = intent.filters.filter((filter) => !/^(categories|brand) /.test(filter))
+  const attempts: Array<Attempt> = [{ q: intent.broadQuery, filters: [...base, ...strict], strategy: "all" }]
+  if (strict.length !== loose.length) attempts.push({ q: intent.broadQuery, filters: [...base, ...loose], strategy: "all" })
+  if (intent.broadQuery.split(" ").length >= 3) {
+    attempts.push({ q: intent.broadQuery, filters: [...base, ...loose], strategy: "last" })
+  }
+  return attempts
+}
+
+/** Search parameters of one attempt; `inStock` adds the stock filter. */
+export const attemptParams = (attempt: Attempt, limit: number, inStock: boolean): SearchParams => ({
+  filter: and([...attempt.filters, ...(inStock ? ["in_stock = true"] : [])]),
+  limit,
+  matchingStrategy: attempt.strategy,
+  // No product words: browsing, so the best deals first.
+  ...(attempt.q === "" ? { sort: ["deal_score:desc"] } : {})
+})
 
 /** An explicit `category` parameter wins over category words found in the phrase. */
 const withoutParamConflicts = (intent: Intent, category: string | undefined) =>
