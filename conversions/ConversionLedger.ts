@@ -40,6 +40,8 @@ export interface ConversionLedgerShape {
   upsert(records: ReadonlyArray<ConversionRecord>, source: string): Effect.Effect<UpsertResult, DatabaseError>
   /** The same inside a caller's transaction (a pipeline loader that records rejections alongside). */
   upsertIn(tx: Tx, records: ReadonlyArray<ConversionRecord>, source: string): Effect.Effect<UpsertResult, DatabaseError>
+  /** Attributes unattributed conversions whose click reference now matches a tracking link; returns how many. */
+  reattribute(): Effect.Effect<number, DatabaseError>
 }
 
 interface Link {
@@ -296,6 +298,45 @@ export const upsertConversions = (
     return { inserted, updated, unchanged, stale, rejected, ids }
   })
 
+/**
+ * A conversion can arrive before its link is known here (a restored backup,
+ * a link created on another replica, the sample reports loaded at first
+ * start). Those rows are rebuilt from their stored values and upserted again,
+ * so attribution and the revenue split follow exactly the same rules.
+ */
+export const reattributeConversions = (tx: Tx, rates: ReportingRatesShape) =>
+  Effect.gen(function*() {
+    const rows = yield* tx.query<Record<string, unknown>>(
+      `SELECT network_id, network_tx_id, click_ref, order_amount::VARCHAR AS order_amount, commission::VARCHAR AS commission,
+              currency, status, event_at, network_updated_at, source
+       FROM conversions
+       WHERE tracking_id IS NULL AND click_ref IN (SELECT id FROM tracking_links)`
+    )
+    if (rows.length === 0) return 0
+    const bySource = new Map<string, Array<ConversionRecord>>()
+    for (const row of rows) {
+      const record: ConversionRecord = {
+        network: String(row.network_id),
+        networkTxId: String(row.network_tx_id),
+        clickRef: String(row.click_ref),
+        orderAmount: parseDecimal(String(row.order_amount)) ?? 0n,
+        commission: parseDecimal(String(row.commission)) ?? 0n,
+        currency: String(row.currency),
+        status: row.status as ConversionRecord["status"],
+        eventAt: row.event_at as Date,
+        updatedAt: (row.network_updated_at as Date | null) ?? null
+      }
+      const source = String(row.source)
+      const group = bySource.get(source)
+      if (group === undefined) bySource.set(source, [record])
+      else group.push(record)
+    }
+    let updated = 0
+    // Per original source, so the row keeps saying where it came from.
+    for (const [source, records] of bySource) updated += (yield* upsertConversions(tx, rates, records, source)).updated
+    return updated
+  })
+
 export class ConversionLedger extends Context.Service<ConversionLedger, ConversionLedgerShape>()("app/conversions/ConversionLedger") {
   static readonly layer = Layer.effect(
     ConversionLedger,
@@ -304,7 +345,8 @@ export class ConversionLedger extends Context.Service<ConversionLedger, Conversi
       const rates = yield* ReportingRates
       return ConversionLedger.of({
         upsert: (records, source) => db.transaction((tx) => upsertConversions(tx, rates, records, source)),
-        upsertIn: (tx, records, source) => upsertConversions(tx, rates, records, source)
+        upsertIn: (tx, records, source) => upsertConversions(tx, rates, records, source),
+        reattribute: () => db.transaction((tx) => reattributeConversions(tx, rates))
       })
     })
   )

@@ -6,7 +6,7 @@ import { Database } from "../infra/Database.ts"
 import { PipelineError } from "../pipelines/errors.ts"
 import type { FeedLoader, LoadInput } from "../pipelines/FeedLoaders.ts"
 import { checkThreshold, type Rejection, recordRejections } from "../pipelines/Rejections.ts"
-import { upsertConversions } from "./ConversionLedger.ts"
+import { reattributeConversions, upsertConversions } from "./ConversionLedger.ts"
 import { parseReport, type ReportFormat, ReportError } from "./reports/index.ts"
 import { ReportingRates } from "./ReportingRates.ts"
 
@@ -66,7 +66,12 @@ export const ConversionReportLoader = Effect.gen(function*() {
       yield* recordRejections(db, runId, feed.name, rejections)
       yield* checkThreshold(feed, report.rowsRead, rejections.length)
 
-      const result = yield* db.transaction((tx) => upsertConversions(tx, rates, records.map(({ record }) => record), feed.name)).pipe(
+      const result = yield* db.transaction((tx) =>
+        Effect.gen(function*() {
+          const loaded = yield* upsertConversions(tx, rates, records.map(({ record }) => record), feed.name)
+          return { ...loaded, reattributed: yield* reattributeConversions(tx, rates) }
+        })
+      ).pipe(
         Effect.mapError((error) => fail("load", error.message))
       )
       yield* Effect.logInfo("conversions report loaded").pipe(Effect.annotateLogs({
@@ -75,7 +80,8 @@ export const ConversionReportLoader = Effect.gen(function*() {
         inserted: result.inserted,
         updated: result.updated,
         unchanged: result.unchanged,
-        stale: result.stale
+        stale: result.stale,
+        reattributed: result.reattributed
       }))
       return { rowsRead: report.rowsRead, rowsLoaded: records.length, rowsRejected: rejections.length }
     })

@@ -186,6 +186,13 @@ describe("admin conversions", () => {
     expect(bad.body.error.message).toMatch(/status|limit/)
   })
 
+  it("re-attributes on demand (nothing to do here) and requires the token for it", async () => {
+    const ok = await fetch(`${service.url}/admin/conversions/reattribute`, { method: "POST", headers: ADMIN })
+    expect({ status: ok.status, body: await ok.json() }).toEqual({ status: 200, body: { reattributed: 0 } })
+    const denied = await fetch(`${service.url}/admin/conversions/reattribute`, { method: "POST" })
+    expect(denied.status).toBe(401)
+  })
+
   it("sums platform revenue in the reporting currency", async () => {
     const summary = await getJson(`${service.url}/admin/conversions/summary`, ADMIN)
     expect(summary.status).toBe(200)

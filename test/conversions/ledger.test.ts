@@ -119,6 +119,25 @@ describe("ConversionLedger", () => {
       }))
   })
 
+  layer(ledgerLayer)((it) => {
+    it.effect("attributes a conversion later when its tracking link turns up, keeping its source", () =>
+      Effect.gen(function*() {
+        const db = yield* Database
+        const ledger = yield* ConversionLedger
+        yield* ledger.upsert(records("awin", "awin-transactions.json"), "awin-report")
+        assert.strictEqual((yield* row("awin:412770002")).tracking_id, null) // links not there yet
+        assert.strictEqual(yield* ledger.reattribute(), 0)
+        yield* db.transaction((tx) => seedSampleLinks(tx))
+        assert.strictEqual(yield* ledger.reattribute(), 4) // 412770001/2 (Qm7x..), 3 (Hn4c..), 4 (Bd6f..); 5 and 6 stay unattributed
+        const attributed = yield* row("awin:412770002")
+        assert.deepStrictEqual([attributed.tracking_id, attributed.partner_share, attributed.platform_share], ["Qm7xK2pL9vTa", "10.9600", "4.6900"])
+        assert.strictEqual((yield* row("awin:412770005")).tracking_id, null)
+        const [{ source }] = yield* db.query<{ source: string }>("SELECT source FROM conversions WHERE id = 'awin:412770002'")
+        assert.strictEqual(source, "awin-report")
+        assert.strictEqual(yield* ledger.reattribute(), 0)
+      }))
+  })
+
   // Property over the database: many random conversions through the ledger,
   // summed by DuckDB's DECIMAL arithmetic, split exactly.
   layer(ledgerLayer)((it) => {

@@ -71,6 +71,14 @@ export class AdminConversionsApi extends HttpApiGroup.make("adminConversions")
       OpenApi.Description,
       "Totals in the reporting currency: by status, unattributed, and platform / partner revenue (pending and approved only; declined and reversed earn nothing)."
     )
+,
+    HttpApiEndpoint.post("reattribute", "/conversions/reattribute", {
+      success: Schema.Struct({ reattributed: Schema.Number }),
+      error: [Unauthorized, ServiceUnavailable]
+    }).annotate(
+      OpenApi.Description,
+      "Attributes unattributed conversions whose click reference now matches a tracking link (also done after every report load)."
+    )
   )
   .middleware(AdminAuth)
   .prefix("/admin")

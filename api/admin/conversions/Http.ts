@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { ConversionLedger } from "../../../conversions/ConversionLedger.ts"
 import { ConversionQueries } from "../../../conversions/ConversionQueries.ts"
 import { ReportingRates } from "../../../conversions/ReportingRates.ts"
 import { Api } from "../../Api.ts"
@@ -19,6 +20,7 @@ export const AdminConversionsHandlers = HttpApiBuilder.group(
   Effect.fn(function*(handlers) {
     const queries = yield* ConversionQueries
     const rates = yield* ReportingRates
+    const ledger = yield* ConversionLedger
     return handlers
       .handle("list", ({ query }) =>
         Effect.gen(function*() {
@@ -32,5 +34,6 @@ export const AdminConversionsHandlers = HttpApiBuilder.group(
           return pageOf(items, page, total)
         }))
       .handle("summary", () => orUnavailable(queries.summary(rates.reportingCurrency)))
+      .handle("reattribute", () => orUnavailable(ledger.reattribute()).pipe(Effect.map((reattributed) => ({ reattributed }))))
   })
 ).pipe(Layer.provide(AdminAuthLayer))
