@@ -3,7 +3,7 @@ import { statSync, existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freePort } from "../../infra/MeiliServer.ts"
-import { Database } from "../../infra/Database.ts"
+import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
 import { SearchSync } from "../../pipelines/search/SearchSync.ts"
 import { insertProducts } from "../support/catalogFixtures.ts"
 import { getJson } from "../support/http.ts"
@@ -14,22 +14,9 @@ import { cleanEnv, runCli } from "./partnerCli.ts"
 // HTTP to the whole service (real DuckDB, real Meilisearch), with its config
 // file in a temp folder.
 
-const MERCHANT = "cli-test-store.com"
-
-/** One network and one programme covering MERCHANT, written the way the catalog pipeline stores them. */
-const loadCatalog = Effect.gen(function*() {
-  const db = yield* Database
-  yield* db.run(
-    `INSERT INTO networks VALUES ('clinet', 'CLI Test Network', 'active', 'https://clinet.example.net',
-       ['go.clinet.example.net'], 'https://go.clinet.example.net/c?m={mid}&a={affid}&sub={sub}&url={enc(url)}', 'sub',
-       ['url'], 'H', NULL, ['US'], '{"affid":"777"}', 'fixture', now())`
-  )
-  yield* db.run(
-    `INSERT INTO programs VALUES ('clinet:42', 'clinet', '42', 'CLI Test Store', ['${MERCHANT}'], 'US', 'Electronics',
-       'CPS', 8.5, NULL, 30, 'active', true, NULL, '{"mid":"42"}', 'fixture', now())`
-  )
-  yield* db.run(`INSERT INTO program_domains VALUES ('${MERCHANT}', 'clinet:42', 'fixture')`)
-})
+// A merchant of the shipped sample catalog with exactly one programme (Awin).
+const MERCHANT = "waterstones.com"
+const PROGRAMME = { id: "awin:7050", name: "Waterstones" }
 
 describe("partner CLI against the running service", () => {
   let service: RunningService
@@ -42,12 +29,15 @@ describe("partner CLI against the running service", () => {
   const cli = (...args: Array<string>) => runCli(args, env)
 
   beforeAll(async () => {
-    service = await startService()
-    await service.run(loadCatalog)
+    service = await startService({ feedsConfigPath: "config/feeds.json" })
+    // the shipped sample networks and programmes, through the real catalog pipeline
+    await service.run(PipelineRunner.use((runner) =>
+      Effect.forEach(["networks", "programs"], (feed) => runner.run(feed, "manual"), { discard: true })
+    ))
     await service.run(Effect.gen(function*() {
       yield* insertProducts([
-        { itemId: "cli-1", title: "Kestrel Wireless Earbuds", brand: "Kestrel", price: 79.99, storeDomain: MERCHANT },
-        { itemId: "cli-2", title: "Kestrel Over-Ear Headphones", brand: "Kestrel", price: 149, storeDomain: MERCHANT }
+        { itemId: "cli-1", title: "Kestrel Wireless Earbuds", brand: "Kestrel", price: 79.99 },
+        { itemId: "cli-2", title: "Kestrel Over-Ear Headphones", brand: "Kestrel", price: 149 }
       ])
       yield* (yield* SearchSync).syncProducts()
     }))
@@ -110,11 +100,11 @@ describe("partner CLI against the running service", () => {
     expect(printed).not.toBeNull()
     trackingUrl = printed![1]
     expect(trackingUrl.startsWith(`${service.url}/t/`)).toBe(true)
-    expect(run.stdout).toMatch(/Programme:\s+CLI Test Store \(clinet:42\)\n/)
-    expect(run.stdout).toMatch(/Network:\s+clinet\n/)
-    expect(run.stdout).toMatch(/Domain:\s+cli-test-store\.com\n/)
+    expect(run.stdout).toContain(`Programme:     ${PROGRAMME.name} (${PROGRAMME.id})\n`)
+    expect(run.stdout).toMatch(/Network:\s+awin\n/)
+    expect(run.stdout).toContain(`Domain:        ${MERCHANT}\n`)
     expect(run.stdout).toMatch(/Commission:\s+CPS\n/)
-    expect(run.stdout).toMatch(/Affiliate URL:\s+https:\/\/go\.clinet\.example\.net\/c\?m=42&a=777&sub=/)
+    expect(run.stdout).toMatch(/Affiliate URL:\s+https:\/\/www\.awin1\.com\/cread\.php\?awinmid=7050&/)
 
     const json = await cli("match", merchantUrl, "--json")
     expect(json.code).toBe(0)
@@ -122,7 +112,7 @@ describe("partner CLI against the running service", () => {
     expect(body.matched).toBe(true)
     expect(body.link.tracking_url).toBe(trackingUrl) // same partner + same URL: the same link
     expect(body.link.original_url).toBe(merchantUrl)
-    expect(body.program.name).toBe("CLI Test Store")
+    expect(body.program).toMatchObject({ id: PROGRAMME.id, network: "awin" })
   })
 
   it("match explains why an unknown merchant is not matched, and exits 0", async () => {
@@ -151,7 +141,7 @@ describe("partner CLI against the running service", () => {
     const lines = run.stdout.split("\n")
     expect(lines[0]).toMatch(/^TRACKING URL\s+PROGRAMME\s+NETWORK\s+SOURCE\s+CREATED\s+ORIGINAL URL$/)
     expect(lines[1]).toMatch(/^-+( +-+)+$/)
-    expect(lines[2]).toMatch(new RegExp(`^${trackingUrl}\\s+clinet:42\\s+clinet\\s+match\\s+\\d{4}-\\d\\d-\\d\\d\\s+https://www\\.${MERCHANT}`))
+    expect(lines[2]).toMatch(new RegExp(`^${trackingUrl}\\s+awin:7050\\s+awin\\s+match\\s+\\d{4}-\\d\\d-\\d\\d\\s+https://www\\.${MERCHANT}`))
     expect(run.stdout).toMatch(/Showing 1-1 of 1\.\n?$/)
 
     const json = JSON.parse(asJson.stdout)
@@ -180,12 +170,15 @@ describe("partner CLI against the running service", () => {
     expect(run.stdout).toMatch(/Conversions:\s+0\n/)
     expect(run.stdout).toMatch(/Revenue:\s+0(\.0+)?\b.*\(pending 0(\.0+)?, approved 0(\.0+)?\)/)
     expect(run.stdout).toMatch(/Conversion rate:\s+0\.00%/)
-    const table = run.stdout.slice(run.stdout.indexOf("Per link:"))
+    const table = run.stdout.slice(run.stdout.indexOf("Per link:"), run.stdout.indexOf("Per day"))
     expect(table.split("\n")[1]).toMatch(/^TRACKING ID\s+PROGRAMME\s+CLICKS\s+UNIQUE\s+BOTS\s+CONV\.\s+REVENUE\s+DESTINATION$/)
-    expect(table).toMatch(new RegExp(`${trackingUrl.split("/t/")[1]}\\s+clinet:42\\s+1\\s+1\\s+0\\s+0\\s+`))
+    expect(table).toMatch(new RegExp(`${trackingUrl.split("/t/")[1]}\\s+awin:7050\\s+1\\s+1\\s+0\\s+0\\s+`))
 
     const json = JSON.parse(asJson.stdout)
     expect(json.partner.tag).toBe(tag)
+    // the day of the click, whichever UTC day the server counted it on
+    const clickDay = json.days.find((day: { clicks: number }) => day.clicks === 1)?.date
+    expect(run.stdout.slice(run.stdout.indexOf("Per day"))).toMatch(new RegExp(`\\n${clickDay}\\s+1\\s+1\\s+0\\s+0\\s+0`))
     expect(json.totals.clicks).toBe(1)
   })
 
@@ -208,7 +201,7 @@ describe("partner CLI against the running service", () => {
     const [search, searchRaw, networks, networksRaw] = await Promise.all([
       cli("search", "kestrel earbuds", "--limit", "5"),
       cli("search", "kestrel", "--json"),
-      cli("networks", "--status", "active", "--q", "CLI Test"),
+      cli("networks", "--status", "active", "--q", "awin"),
       cli("networks", "--json")
     ])
     expect(search.stderr).toBe("")
@@ -222,9 +215,11 @@ describe("partner CLI against the running service", () => {
     expect(networks.stderr).toBe("")
     expect(networks.code).toBe(0)
     expect(networks.stdout.split("\n")[0]).toMatch(/^ID\s+NAME\s+STATUS\s+PROGRAMMES\s+REGIONS\s+WEBSITE$/)
-    expect(networks.stdout).toMatch(/clinet\s+CLI Test Network\s+active\s+1\s+US\s+https:\/\/clinet\.example\.net/)
+    expect(networks.stdout).toMatch(/\nawin\s+Awin\s+active\s+\d+\s+GLOBAL\s+https:\/\/www\.awin\.com\n/)
+    expect(networks.stdout).toMatch(/Showing 1-\d+ of \d+\./)
     const networksJson = JSON.parse(networksRaw.stdout)
-    expect(networksJson.data.map((network: { id: string }) => network.id)).toContain("clinet")
+    expect(networksJson.pagination).toMatchObject({ limit: 20, offset: 0, total: 122, next_offset: 20 })
+    expect(networksJson.data).toHaveLength(20)
   })
 
   it("an unreachable server is named with its URL and how to start it; AFFILIATE_API_URL and --url override the stored URL", async () => {

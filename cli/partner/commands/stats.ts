@@ -67,5 +67,25 @@ const renderStats = (me: PartnerStats): string => {
     ])
   )
   const more = me.links_total > me.links.length ? `\n(${me.links.length} of ${me.links_total} links shown, most clicked first)` : ""
-  return `${summary}\n\nPer link:\n${table}${more}`
+  // The server sends every day of the window, zeros included; a person wants the active ones.
+  const active = me.days.filter((day) => day.clicks + day.bot_clicks + day.conversions.total > 0)
+  const days = formatTable(
+    [
+      { header: "DATE" },
+      { header: "CLICKS", align: "right" },
+      { header: "UNIQUE", align: "right" },
+      { header: "BOTS", align: "right" },
+      { header: "CONV.", align: "right" },
+      { header: "REVENUE", align: "right" }
+    ],
+    active.map((day) => [
+      day.date,
+      cell(day.clicks),
+      cell(day.unique_clicks),
+      cell(day.bot_clicks),
+      cell(day.conversions.total),
+      day.revenue.total
+    ])
+  )
+  return `${summary}\n\nPer link:\n${table}${more}\n\nPer day (days with activity, last ${me.days.length}):\n${days}`
 }
