@@ -1,0 +1,115 @@
+import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { spawn } from "node:child_process"
+import { statSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { afterAll, describe, expect, inject, it } from "vitest"
+import { AppConfig, type AppConfigShape } from "../infra/AppConfig.ts"
+import { Database } from "../infra/Database.ts"
+import { freePort } from "../infra/MeiliServer.ts"
+import { PipelineRunner } from "../pipelines/PipelineRunner.ts"
+import { makeService } from "../service.ts"
+import { products, tsv, writeFeeds } from "./pipelines/support.ts"
+import { tempDir, testConfig } from "./support/TestService.ts"
+
+// Start-up and shutdown of the whole service: a broken feed config stops it,
+// an empty catalog is ingested before the server listens, and a shutdown in
+// the middle of a run rolls the run back.
+
+const files = tempDir("startup-")
+afterAll(() => files.rm())
+
+/** The service on a data folder that outlives it (unlike startService), so a second start can reopen it. */
+const boot = async (config: AppConfigShape) => {
+  const scope = Effect.runSync(Scope.make())
+  const context = await Effect.runPromise(Layer.buildWithScope(makeService(Layer.succeed(AppConfig, config)), scope))
+  return {
+    run: <A, E>(effect: Effect.Effect<A, E, any>) => Effect.runPromise(Effect.provide(effect, context) as Effect.Effect<A, E>),
+    close: () => Effect.runPromise(Scope.close(scope, Exit.void)),
+    context
+  }
+}
+
+const readDb = async <T>(dataDir: string, sql: string) =>
+  Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+    const db = yield* Database.make(join(dataDir, "catalog.duckdb"))
+    return yield* db.query<T>(sql)
+  })))
+
+describe("start-up and shutdown", () => {
+  it("refuses to start with a broken feed config, naming the feed and the field", async () => {
+    const path = writeFeeds(files.dir, [
+      { name: "shop", kind: "products", format: "gmc-csv", location: "x.tsv" }
+    ])
+    const data = tempDir("broken-")
+    await expect(boot(testConfig(data.dir, { feedsConfigPath: path }))).rejects.toMatchObject({
+      _tag: "FeedConfigError",
+      message: expect.stringContaining("feed \"shop\" field format: must be one of gmc-tsv, gmc-xml, awin-csv")
+    })
+    // and `npm start` (main.ts) exits non-zero with that message
+    const port = await Effect.runPromise(freePort)
+    const child = spawn(process.execPath, ["main.ts"], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATA_DIR: data.dir,
+        FEEDS_CONFIG: path,
+        MEILI_URL: inject("meiliUrl"),
+        MEILI_MASTER_KEY: inject("meiliKey"),
+        MEILI_INDEX_PREFIX: "broken_"
+      },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let output = ""
+    child.stdout.on("data", (chunk) => output += chunk)
+    child.stderr.on("data", (chunk) => output += chunk)
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve))
+    data.rm()
+    expect(code).not.toBe(0)
+    expect(output).toMatch(/feed \\?"shop\\?" field format: must be one of/)
+  })
+
+  it("ingests every feed before listening when the catalog is empty, not when it has data; writes the admin token file", async () => {
+    const data = tempDir("first-")
+    const file = join(files.dir, "first.tsv")
+    writeFileSync(file, tsv(products(50)))
+    const config = testConfig(data.dir, {
+      ingestOnStart: true,
+      feedsConfigPath: writeFeeds(files.dir, [{ name: "first", kind: "products", format: "gmc-tsv", location: file, options: { store: "F" } }])
+    })
+    const first = await boot(config)
+    const runs = await first.run(Database.use((db) => db.query<{ trigger: string; status: string }>("SELECT trigger, status FROM pipeline_runs")))
+    expect(runs).toEqual([{ trigger: "startup", status: "succeeded" }])
+    expect(statSync(join(data.dir, "admin-token")).mode & 0o777).toBe(0o600)
+    await first.close()
+    const second = await boot(config)
+    expect(await second.run(Database.use((db) => db.query("SELECT trigger FROM pipeline_runs")))).toHaveLength(1)
+    await second.close()
+    data.rm()
+  })
+
+  it("interrupts a run in flight at shutdown: the transaction rolls back and the run is recorded as interrupted", async () => {
+    const data = tempDir("shutdown-")
+    const file = join(files.dir, "big.tsv")
+    writeFileSync(file, tsv(products(1000, 0, "10.00 USD")))
+    const config = testConfig(data.dir, {
+      feedsConfigPath: writeFeeds(files.dir, [{ name: "big", kind: "products", format: "gmc-tsv", location: file, options: { store: "B" } }])
+    })
+    const service = await boot(config)
+    expect((await service.run(PipelineRunner.use((r) => r.run("big", "manual")))).status).toBe("succeeded")
+    writeFileSync(file, tsv(products(60_000, 0, "20.00 USD")))
+    await service.run(Effect.gen(function*() {
+      const runner = yield* PipelineRunner
+      yield* runner.start("big", "manual")
+      while (runner.live()[0]?.phase !== "load") yield* Effect.sleep("5 millis")
+      yield* Effect.sleep("100 millis")
+    }))
+    await service.close()
+
+    const products_ = await readDb<{ n: bigint; price: string }>(data.dir,
+      "SELECT count(*) AS n, max(price)::VARCHAR AS price FROM products WHERE feed = 'big'")
+    expect(products_).toEqual([{ n: 1000n, price: "10.0000" }])
+    const last = await readDb<{ status: string }>(data.dir, "SELECT status FROM pipeline_runs ORDER BY started_at DESC LIMIT 1")
+    expect(last).toEqual([{ status: "interrupted" }])
+    data.rm()
+  })
+})
