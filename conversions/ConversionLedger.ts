@@ -38,8 +38,6 @@ export interface UpsertResult {
 export interface ConversionLedgerShape {
   /** Upserts records in one transaction. */
   upsert(records: ReadonlyArray<ConversionRecord>, source: string): Effect.Effect<UpsertResult, DatabaseError>
-  /** The same inside a caller's transaction (a pipeline loader that records rejections alongside). */
-  upsertIn(tx: Tx, records: ReadonlyArray<ConversionRecord>, source: string): Effect.Effect<UpsertResult, DatabaseError>
   /** Attributes unattributed conversions whose click reference now matches a tracking link; returns how many. */
   reattribute(): Effect.Effect<number, DatabaseError>
 }
@@ -212,9 +210,6 @@ const buildRow = (
   }
 }
 
-const sameMoment = (a: unknown, b: string | null) =>
-  (a instanceof Date ? a.toISOString() : a ?? null) === b
-
 // A batch travels as ONE JSON text parameter unnested in SQL (from_json):
 // binding thousands of scalar or list parameters costs DuckDB and the Node
 // binding far more (measured: 5,000 rows in ~0.1 s this way, ~1 s as lists).
@@ -278,7 +273,7 @@ export const upsertConversions = (
         rejected.push({ index, reason: row })
         continue
       }
-      if (previous !== undefined && previous.signature === signatureOf(row) && sameMoment(previous.network_updated_at, row.network_updated_at as string | null)) {
+      if (previous !== undefined && previous.signature === signatureOf(row)) {
         unchanged++
         continue
       }
@@ -345,7 +340,6 @@ export class ConversionLedger extends Context.Service<ConversionLedger, Conversi
       const rates = yield* ReportingRates
       return ConversionLedger.of({
         upsert: (records, source) => db.transaction((tx) => upsertConversions(tx, rates, records, source)),
-        upsertIn: (tx, records, source) => upsertConversions(tx, rates, records, source),
         reattribute: () => db.transaction((tx) => reattributeConversions(tx, rates))
       })
     })

@@ -163,6 +163,22 @@ describe("POST /api/v1/conversions/postback", () => {
     const response = await signed(JSON.stringify({ conversions: [conversion({ padding: "x".repeat(300_000) })] }))
     expect(response.status).toBe(413)
     expect(response.body.error.code).toBe("payload_too_large")
+    // Chunked, so no Content-Length to refuse early: the read stops at the limit.
+    const chunk = new TextEncoder().encode("x".repeat(64 * 1024))
+    let sent = 0
+    const stream = new ReadableStream<Uint8Array>({
+      pull: (controller) => {
+        if (sent++ < 8) controller.enqueue(chunk)
+        else controller.close()
+      }
+    })
+    const chunked = await fetch(`${service.url}/api/v1/conversions/postback`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-network": "awin", "x-timestamp": now(), "x-signature": "0".repeat(64) },
+      body: stream,
+      duplex: "half"
+    } as RequestInit)
+    expect(chunked.status).toBe(413)
   })
 })
 

@@ -1,5 +1,5 @@
-import { Effect, Redacted } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { ByteSize, Effect, Redacted } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ConversionLedger } from "../../../conversions/ConversionLedger.ts"
 import { parsePostbackBody } from "../../../conversions/PostbackBody.ts"
 import { verifySignature } from "../../../conversions/PostbackSignature.ts"
@@ -40,8 +40,19 @@ export const PostbackRoute = HttpRouter.use((router) =>
       Effect.gen(function*() {
         const declared = Number(request.headers["content-length"] ?? "0")
         if (declared > MAX_BODY_BYTES) return yield* refuse(413, "payload_too_large", `body larger than ${MAX_BODY_BYTES} bytes`)
-        const bytes = new Uint8Array(yield* request.arrayBuffer)
-        if (bytes.byteLength > MAX_BODY_BYTES) return yield* refuse(413, "payload_too_large", `body larger than ${MAX_BODY_BYTES} bytes`)
+        // Chunked bodies carry no length: the read itself stops past the limit.
+        const read = yield* request.arrayBuffer.pipe(
+          Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(MAX_BODY_BYTES)),
+          Effect.result
+        )
+        if (read._tag === "Failure") {
+          return yield* refuse(
+            413,
+            "payload_too_large",
+            `body larger than ${MAX_BODY_BYTES} bytes, or it could not be read`
+          )
+        }
+        const bytes = new Uint8Array(read.success)
 
         const network = request.headers["x-network"] ?? ""
         const secret = Object.hasOwn(config.postbackSecrets, network) ? config.postbackSecrets[network] : undefined
@@ -76,9 +87,6 @@ export const PostbackRoute = HttpRouter.use((router) =>
         accepted.inc()
         const { inserted, updated, unchanged, stale, ids } = result.success
         return HttpServerResponse.jsonUnsafe({ accepted: ids.length, inserted, updated, unchanged, stale, ids })
-      }).pipe(
-        // A body that cannot be read (client went away, broken chunking) is the client's fault.
-        Effect.catchTag("HttpServerError", () => refuse(400, "invalid_body", "the request body could not be read"))
-      ))
+      }))
   })
 )
