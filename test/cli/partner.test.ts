@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { statSync, existsSync, readFileSync } from "node:fs"
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freePort } from "../../infra/MeiliServer.ts"
@@ -87,6 +87,27 @@ describe("partner CLI against the running service", () => {
     expect(run.stdout).toBe("")
     expect(run.stderr).toMatch(/API error 400 \(\w+\): .*email/)
     expect(existsSync(otherConfig)).toBe(false)
+  })
+
+  it("init --force registers anew and replaces the config", async () => {
+    const forcedConfig = join(home.dir, "forced", "config.json")
+    mkdirSync(join(home.dir, "forced"))
+    copyFileSync(configFile, forcedConfig)
+    const run = await runCli(
+      ["init", "--force", "--name", "CLI Test Partner", "--email", "cli2@partner.test", "--app-url", "https://partner.test", "--json"],
+      { ...env, AFFILIATE_CLI_CONFIG: forcedConfig }
+    )
+    expect(run.stderr).toBe("")
+    expect(run.code).toBe(0)
+    const body = JSON.parse(run.stdout) // --json: the server's answer unchanged
+    expect(body.partner.tag).toBe(`${tag}-2`) // same name: the server deduplicates the tag
+    expect(JSON.parse(readFileSync(forcedConfig, "utf8"))).toEqual({
+      url: service.url, // from the replaced config: no --url needed
+      api_key: body.api_key,
+      tag: body.partner.tag,
+      partner_id: body.partner.id
+    })
+    expect(statSync(forcedConfig).mode & 0o777).toBe(0o600)
   })
 
   let trackingUrl: string
