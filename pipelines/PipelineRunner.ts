@@ -112,8 +112,7 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
           }
         )
 
-      const execute = (feed: FeedDefinition, runId: string, trigger: Trigger): Effect.Effect<RunSummary> => {
-        const startedAt = new Date().toISOString()
+      const execute = (feed: FeedDefinition, runId: string, trigger: Trigger, startedAt: string): Effect.Effect<RunSummary> => {
         let summary: RunSummary = {
           id: runId,
           feed: feed.name,
@@ -193,10 +192,6 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
         }
 
         return Effect.gen(function*() {
-          yield* db.run(
-            "INSERT INTO pipeline_runs (id, feed, kind, trigger, started_at, status) VALUES ($1, $2, $3, $4, $5::TIMESTAMPTZ, 'running')",
-            [runId, feed.name, feed.kind, trigger, startedAt]
-          ).pipe(Effect.orDie)
           yield* Effect.logInfo("pipeline run started").pipe(Effect.annotateLogs({ event: "run_start", runId, feed: feed.name, kind: feed.kind, trigger }))
           let final: RunSummary = summary
           // onExit runs even when the run is interrupted (shutdown): the record must not stay "running".
@@ -215,8 +210,11 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
         }).pipe(Effect.ensuring(Effect.sync(() => busy.delete(feed.name))))
       }
 
-      const claim = (name: string): Effect.Effect<{ feed: FeedDefinition; runId: string }, UnknownFeed | FeedBusy> =>
-        Effect.suspend((): Effect.Effect<{ feed: FeedDefinition; runId: string }, UnknownFeed | FeedBusy> => {
+      // Takes the feed's lock and records the run as "running" before anything
+      // else, so its id can be handed out (POST /admin/ingest wait=false) and looked up at once.
+      type Claimed = { feed: FeedDefinition; runId: string; startedAt: string }
+      const claim = (name: string, trigger: Trigger): Effect.Effect<Claimed, UnknownFeed | FeedBusy> =>
+        Effect.suspend((): Effect.Effect<Claimed, UnknownFeed | FeedBusy> => {
           const feed = config.get(name)
           if (feed === undefined) {
             return Effect.fail(new UnknownFeed({ feed: name, message: `no feed named ${name} (known: ${config.feeds.map((f) => f.name).join(", ")})` }))
@@ -227,15 +225,23 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
           }
           const runId = newRunId()
           busy.set(name, { runId, feed: name, phase: "fetch", rowsRead: 0, startedAt: Date.now() })
-          return Effect.succeed({ feed, runId })
+          const startedAt = new Date().toISOString()
+          return db.run(
+            "INSERT INTO pipeline_runs (id, feed, kind, trigger, started_at, status) VALUES ($1, $2, $3, $4, $5::TIMESTAMPTZ, 'running')",
+            [runId, feed.name, feed.kind, trigger, startedAt]
+          ).pipe(
+            Effect.onError(() => Effect.sync(() => busy.delete(name))),
+            Effect.orDie,
+            Effect.as({ feed, runId, startedAt })
+          )
         })
 
       const run = (name: string, trigger: Trigger) =>
-        claim(name).pipe(Effect.flatMap(({ feed, runId }) => execute(feed, runId, trigger)))
+        claim(name, trigger).pipe(Effect.flatMap(({ feed, runId, startedAt }) => execute(feed, runId, trigger, startedAt)))
 
       const start = (name: string, trigger: Trigger) =>
-        claim(name).pipe(
-          Effect.flatMap(({ feed, runId }) => Effect.forkIn(execute(feed, runId, trigger), scope).pipe(Effect.as(runId)))
+        claim(name, trigger).pipe(
+          Effect.flatMap(({ feed, runId, startedAt }) => Effect.forkIn(execute(feed, runId, trigger, startedAt), scope).pipe(Effect.as(runId)))
         )
 
       const ordered = [...config.feeds]
