@@ -1,5 +1,6 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AdminConversionsApi } from "./admin/conversions/Api.ts"
+import { addPostbackToOpenApi } from "./v1/conversions/PostbackDocs.ts"
 import { AdminPipelinesApi } from "./admin/pipelines/Api.ts"
 import { DiscoveryApi } from "./discovery/Api.ts"
 import { ProductsApi } from "./products/Api.ts"
@@ -27,4 +28,6 @@ export class Api extends HttpApi.make("affiliate-commerce")
     description: "Product discovery feed (/api/deals, /api/search), affiliate link service (/api/v1) and the tracking redirect (/t/{trackingId}). " +
       "Every error answers with a JSON body { error: { code, message, details? } }."
   }))
+  // The conversion postback is a raw route (its HMAC covers the raw body); document it here.
+  .annotateMerge(OpenApi.annotations({ transform: addPostbackToOpenApi }))
 {}

@@ -15,7 +15,7 @@ import { errorJson } from "../../errors.ts"
 // a malformed timestamp), then the body (400 naming the field), then the
 // write (503 if the database is unavailable). Any row invalid = nothing written.
 export const POSTBACK_PATH = "/api/v1/conversions/postback"
-const MAX_BODY_BYTES = 256 * 1024
+export const MAX_BODY_BYTES = 256 * 1024
 
 const fail = (status: number, code: string, message: string, details?: unknown) => {
   const { body } = errorJson(status, code, message, details)
