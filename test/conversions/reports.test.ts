@@ -94,11 +94,11 @@ describe("Impact actions", () => {
   it("reads the Actions JSON with offsets", () => {
     const report = parseReport("impact", sample("impact-actions.json"), { network: "impact" })
     expect(summary(report.records).map(({ id, status, currency, ref }) => [id, status, currency, ref])).toEqual([
-      ["19816.4410.552001", "pending", "USD", "Qm7xK2pL9vTa"],
-      ["19816.4410.552002", "approved", "USD", "Bd6fJ3tN5gUe"],
-      ["19816.4410.552003", "reversed", "USD", "Bd6fJ3tN5gUe"],
-      ["22010.5120.100041", "approved", "AUD", "Ar9kP1mX7wQz"],
-      ["22010.5120.100042", "pending", "EUR", null]
+      ["59942.4410.552001", "pending", "USD", "Qm7xK2pL9vTa"],
+      ["59942.4410.552002", "approved", "USD", "Bd6fJ3tN5gUe"],
+      ["59942.4410.552003", "reversed", "USD", "Bd6fJ3tN5gUe"],
+      ["95888.5120.100041", "approved", "AUD", "Ar9kP1mX7wQz"],
+      ["85173.5120.100042", "pending", "EUR", null]
     ])
     expect(report.records[0].record.eventAt.toISOString()).toBe("2026-11-08T21:45:10.000Z")
     expect(report.records[1].record.updatedAt?.toISOString()).toBe("2026-11-03T10:00:00.000Z") // ClearedDate
