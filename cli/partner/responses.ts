@@ -113,3 +113,9 @@ export const pageFooter = (page: PageView): string => {
   const range = `${offset + 1}-${offset + page.data.length} of ${total.toLocaleString("en-US")}.`
   return next_offset === null ? `Showing ${range}` : `Showing ${range} Next page: --offset ${next_offset} --limit ${limit}`
 }
+
+/** A list table with its page footer underneath (no footer for an empty first page). */
+export const withPageFooter = (table: string, page: PageView): string => {
+  const footer = pageFooter(page)
+  return footer.length > 0 ? `${table}\n${footer}` : table
+}

@@ -3,7 +3,7 @@ import { Command } from "effect/cli"
 import { callApi } from "../ApiClient.ts"
 import { resolveConnection } from "../Connection.ts"
 import * as flags from "../flags.ts"
-import { LinkItem, Page, pageFooter } from "../responses.ts"
+import { LinkItem, Page, withPageFooter } from "../responses.ts"
 import { formatTable } from "../Table.ts"
 
 export const links = Command.make(
@@ -18,7 +18,7 @@ export const links = Command.make(
       query: { limit: Option.getOrUndefined(limit), offset: Option.getOrUndefined(offset) }
     }, Page(LinkItem))
     yield* flags.printResult(json, raw, () =>
-      [
+      withPageFooter(
         formatTable(
           [
             { header: "TRACKING URL" },
@@ -37,8 +37,8 @@ export const links = Command.make(
             link.original_url
           ])
         ),
-        pageFooter(data)
-      ].filter((line) => line.length > 0).join("\n"))
+        data
+      ))
   })
 ).pipe(
   Command.withDescription("List your tracking links (anonymous links when no API key is configured)"),

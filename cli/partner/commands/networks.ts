@@ -3,7 +3,7 @@ import { Command, Flag } from "effect/cli"
 import { callApi } from "../ApiClient.ts"
 import { resolveConnection } from "../Connection.ts"
 import * as flags from "../flags.ts"
-import { NetworkItem, Page, pageFooter } from "../responses.ts"
+import { NetworkItem, Page, withPageFooter } from "../responses.ts"
 import { cell, formatTable } from "../Table.ts"
 
 export const networks = Command.make(
@@ -33,7 +33,7 @@ export const networks = Command.make(
       }
     }, Page(NetworkItem))
     yield* flags.printResult(json, raw, () =>
-      [
+      withPageFooter(
         formatTable(
           [
             { header: "ID" },
@@ -52,8 +52,8 @@ export const networks = Command.make(
             network.website ?? ""
           ])
         ),
-        pageFooter(data)
-      ].filter((line) => line.length > 0).join("\n"))
+        data
+      ))
   })
 ).pipe(
   Command.withDescription("List affiliate networks"),

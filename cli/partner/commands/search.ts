@@ -3,7 +3,7 @@ import { Argument, Command } from "effect/cli"
 import { callApi } from "../ApiClient.ts"
 import { resolveConnection } from "../Connection.ts"
 import * as flags from "../flags.ts"
-import { Page, pageFooter, ProductItem } from "../responses.ts"
+import { Page, withPageFooter, ProductItem } from "../responses.ts"
 import { formatTable } from "../Table.ts"
 
 export const search = Command.make(
@@ -24,7 +24,7 @@ export const search = Command.make(
       query: { q: query, limit: Option.getOrUndefined(limit), offset: Option.getOrUndefined(offset) }
     }, Page(ProductItem))
     yield* flags.printResult(json, raw, () =>
-      [
+      withPageFooter(
         formatTable(
           [
             { header: "TITLE", maxWidth: 48 },
@@ -41,8 +41,8 @@ export const search = Command.make(
             product.product_id
           ])
         ),
-        pageFooter(data)
-      ].filter((line) => line.length > 0).join("\n"))
+        data
+      ))
   })
 ).pipe(
   Command.withDescription("Full-text product search across all feeds"),
