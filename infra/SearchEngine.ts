@@ -24,8 +24,18 @@ const isUnavailable = (cause: unknown) => {
     name === "AbortError" || /fetch failed|ECONNREFUSED|ECONNRESET|timed? ?out/i.test(describe(cause))
 }
 
-export const toSearchError = (what: string) => (cause: unknown) =>
-  new SearchError({ message: `${what}: ${describe(cause)}`, unavailable: isUnavailable(cause), cause })
+// The client wraps whatever its transport throws in a request error; an API
+// error answer inside one is still an answer (404, 400), not an outage.
+const unwrap = (cause: unknown): unknown =>
+  cause instanceof Error && /RequestError$/.test(cause.name) && cause.cause instanceof Error &&
+    /ApiError$/.test(cause.cause.name)
+    ? cause.cause
+    : cause
+
+export const toSearchError = (what: string) => (raw: unknown) => {
+  const cause = unwrap(raw)
+  return new SearchError({ message: `${what}: ${describe(cause)}`, unavailable: isUnavailable(cause), cause })
+}
 
 export interface SearchEngineShape {
   /** The raw client, for calls not wrapped here; wrap them with `use`. */

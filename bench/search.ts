@@ -1,0 +1,259 @@
+// npm run bench:search -- [--products N] [--duration S] [--connections C] [--rebuild]
+//
+// Intent search over a generated catalog (default 1,000,000 products), side
+// by side in one run:
+//   direct  the Meilisearch query our service sends for each phrase, POSTed
+//           straight to Meilisearch (the floor);
+//   api     GET /api/search over HTTP on the real service (child process,
+//           same Meilisearch), which parses the phrase, queries and renders.
+// Latency is measured with one connection (no queueing), throughput with
+// several; ratios api/direct are printed. The index lives under
+// data/var/bench/search and is reused by later runs unless --rebuild.
+// @ts-expect-error autocannon ships no types
+import autocannonUntyped from "autocannon"
+import { Effect, Exit, Scope } from "effect"
+import { spawn } from "node:child_process"
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { join, resolve } from "node:path"
+import { parseArgs } from "node:util"
+import { attemptParams, searchAttempts } from "../api/discovery/DiscoverySearch.ts"
+import { parseIntent } from "../domain/intent/parseIntent.ts"
+import { freePort, startMeili } from "../infra/MeiliServer.ts"
+import { DOCUMENT_VERSION } from "../pipelines/search/documents.ts"
+import { productSettings, settingsHash } from "../pipelines/search/settings.ts"
+import { makeGenerator } from "../scripts/products/product.ts"
+import { selectStores } from "../scripts/products/stores.ts"
+import { benchDocument } from "./searchCatalog.ts"
+
+const { values } = parseArgs({
+  options: {
+    products: { type: "string", default: "1000000" },
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "8" },
+    rebuild: { type: "boolean", default: false }
+  }
+})
+const N = Number(values.products)
+const DURATION = Number(values.duration)
+const CONNECTIONS = Number(values.connections)
+const DIR = resolve("data/var/bench/search")
+const MASTER_KEY = "bench-search-local-master-key"
+const PREFIX = "bench_"
+const UID = `${PREFIX}products`
+const BATCH = 20_000
+
+const QUERIES = [
+  "wireless earbuds under $100 for running",
+  "gift for dad who likes coffee",
+  "lego for a 10 year old",
+  "4k tv under 900 dollars",
+  "noise cancelling headphones",
+  "laptop between 500 and 1000 dollars",
+  "running shoes under £120",
+  "espresso machine",
+  "birthday present for mom who likes skincare",
+  "yoga mat under 40 euros",
+  "robot vacuum",
+  "board games for a teen"
+]
+
+interface LoadRequest {
+  readonly method: string
+  readonly path: string
+  readonly body?: string
+  readonly headers?: Record<string, string>
+}
+interface LoadResult {
+  readonly latency: { readonly p50: number; readonly p99: number }
+  readonly requests: { readonly average: number }
+  readonly errors: number
+  readonly non2xx: number
+}
+const autocannon = autocannonUntyped as (options: {
+  url: string
+  connections: number
+  duration: number
+  requests: ReadonlyArray<LoadRequest>
+}) => Promise<LoadResult>
+
+const log = (message: string) => process.stdout.write(`${message}\n`)
+const meiliFetch = async (url: string, path: string, init: RequestInit = {}) => {
+  const response = await fetch(`${url}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${MASTER_KEY}`, "content-type": "application/json", ...(init.headers ?? {}) }
+  })
+  const body = await response.json() as any
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`)
+  return body
+}
+const waitTask = async (url: string, uid: number) => {
+  for (;;) {
+    const task = await meiliFetch(url, `/tasks/${uid}`)
+    if (task.status === "succeeded") return task
+    if (task.status === "failed" || task.status === "canceled") throw new Error(`task ${uid}: ${JSON.stringify(task.error)}`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}
+
+const buildIndex = async (url: string) => {
+  const marker = join(DIR, "index.json")
+  const wanted = JSON.stringify({ n: N, settings: settingsHash(productSettings), version: DOCUMENT_VERSION })
+  if (!values.rebuild && existsSync(marker) && readFileSync(marker, "utf8") === wanted) {
+    const stats = await meiliFetch(url, `/indexes/${UID}/stats`).catch(() => undefined)
+    if (stats?.numberOfDocuments === N) {
+      log(`index ${UID}: reusing ${N.toLocaleString()} documents from an earlier run`)
+      return
+    }
+  }
+  await fetch(`${url}/indexes/${UID}`, { method: "DELETE", headers: { authorization: `Bearer ${MASTER_KEY}` } })
+    .then((r) => r.json()).then((t: any) => t.taskUid !== undefined && waitTask(url, t.taskUid).catch(() => undefined))
+  await waitTask(url, (await meiliFetch(url, "/indexes", { method: "POST", body: JSON.stringify({ uid: UID, primaryKey: "id" }) })).taskUid)
+  await waitTask(url, (await meiliFetch(url, `/indexes/${UID}/settings`, { method: "PATCH", body: JSON.stringify(productSettings) })).taskUid)
+  const started = performance.now()
+  // Three feeds' worth of stores (US, UK, EU), like the samples.
+  const feeds = [["bench-us", selectStores("us")], ["bench-uk", selectStores("gb")], ["bench-eu", selectStores("eu")]] as const
+  const generators = feeds.map(([feed, stores]) => ({ feed, gen: makeGenerator(7, stores) }))
+  let last = 0
+  for (let start = 0; start < N; start += BATCH) {
+    const lines: Array<string> = []
+    for (let i = start; i < Math.min(N, start + BATCH); i++) {
+      const { feed, gen } = generators[i % generators.length]
+      lines.push(JSON.stringify(benchDocument(feed, gen.product(Math.floor(i / generators.length)))))
+    }
+    const task = await meiliFetch(url, `/indexes/${UID}/documents?primaryKey=id`, {
+      method: "POST",
+      body: lines.join("\n"),
+      headers: { "content-type": "application/x-ndjson" }
+    })
+    last = task.taskUid
+    if ((start / BATCH) % 10 === 0) log(`  enqueued ${(start + lines.length).toLocaleString()} documents`)
+  }
+  log(`  all enqueued in ${((performance.now() - started) / 1000).toFixed(1)} s; waiting for indexing...`)
+  await waitTask(url, last)
+  const stats = await meiliFetch(url, `/indexes/${UID}/stats`)
+  log(`index ${UID}: ${stats.numberOfDocuments.toLocaleString()} documents in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  writeFileSync(marker, wanted)
+}
+
+const startServiceProcess = async (meiliUrl: string) => {
+  const port = await Effect.runPromise(freePort)
+  const child = spawn(process.execPath, ["main.ts"], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: join(DIR, "service"),
+      MEILI_URL: meiliUrl,
+      MEILI_MASTER_KEY: MASTER_KEY,
+      MEILI_INDEX_PREFIX: PREFIX,
+      INGEST_ON_START: "false",
+      SCHEDULES_ENABLED: "false",
+      LOG_LEVEL: "Warning"
+    },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  const url = `http://127.0.0.1:${port}`
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`)
+    try {
+      if ((await fetch(`${url}/health`)).ok) return { url, child }
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  throw new Error("service did not start")
+}
+
+interface Measured {
+  readonly p50: number
+  readonly p99: number
+  readonly rps: number
+  readonly errors: number
+}
+
+const measure = async (url: string, requests: Array<LoadRequest>, connections: number): Promise<Measured> => {
+  const result = await autocannon({ url, connections, duration: DURATION, requests })
+  return {
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    rps: result.requests.average,
+    errors: result.errors + result.non2xx
+  }
+}
+
+const main = async () => {
+  mkdirSync(DIR, { recursive: true })
+  const scope = Effect.runSync(Scope.make())
+  let service: Awaited<ReturnType<typeof startServiceProcess>> | undefined
+  try {
+    const meili = await Effect.runPromise(startMeili({ dataDir: join(DIR, "meili"), masterKey: MASTER_KEY }).pipe(Scope.provide(scope)))
+    await buildIndex(meili.url)
+    service = await startServiceProcess(meili.url)
+
+    // The service's own vocabulary (category and brand facets), so the direct
+    // queries are exactly the first query the service sends per phrase.
+    const facets = await meiliFetch(meili.url, `/indexes/${UID}/search`, {
+      method: "POST",
+      body: JSON.stringify({ q: "", limit: 0, facets: ["categories", "brand"] })
+    })
+    const vocabulary = {
+      categories: Object.keys(facets.facetDistribution.categories ?? {}),
+      brands: Object.keys(facets.facetDistribution.brand ?? {})
+    }
+    const direct: Array<LoadRequest> = []
+    const api: Array<LoadRequest> = []
+    log("\nqueries (first Meilisearch query per phrase; hits with it):")
+    for (const phrase of QUERIES) {
+      const intent = parseIntent(phrase, vocabulary)
+      const attempt = searchAttempts(intent, undefined)[0]
+      const body = JSON.stringify({ q: attempt.q, ...attemptParams(attempt, 8, true) })
+      const probe = await meiliFetch(meili.url, `/indexes/${UID}/search`, { method: "POST", body })
+      log(`  ${phrase.padEnd(48)} -> ${String(probe.hits.length).padStart(2)} hits  ${body}`)
+      direct.push({
+        method: "POST",
+        path: `/indexes/${UID}/search`,
+        body,
+        headers: { authorization: `Bearer ${MASTER_KEY}`, "content-type": "application/json" }
+      })
+      api.push({ method: "GET", path: `/api/search?q=${encodeURIComponent(phrase)}` })
+    }
+
+    // Warm both paths (caches, vocabulary, JIT).
+    await measure(meili.url, direct, 2)
+    await measure(service.url, api, 2)
+
+    log(`\nlatency: 1 connection, ${DURATION} s each`)
+    const directLatency = await measure(meili.url, direct, 1)
+    const apiLatency = await measure(service.url, api, 1)
+    log(`throughput: ${CONNECTIONS} connections, ${DURATION} s each`)
+    const directLoad = await measure(meili.url, direct, CONNECTIONS)
+    const apiLoad = await measure(service.url, api, CONNECTIONS)
+
+    const row = (name: string, latency: Measured, load: Measured) =>
+      `| ${name.padEnd(22)} | ${latency.p50.toFixed(2).padStart(8)} | ${latency.p99.toFixed(2).padStart(8)} | ` +
+      `${load.p50.toFixed(2).padStart(8)} | ${load.p99.toFixed(2).padStart(8)} | ${load.rps.toFixed(0).padStart(8)} | ` +
+      `${String(latency.errors + load.errors).padStart(6)} |`
+    log(`\nsearch over ${N.toLocaleString()} products, ${QUERIES.length} intent phrases (ms; req/s)`)
+    log("| path                   | p50 (1c) | p99 (1c) | p50 (Nc) | p99 (Nc) |    req/s | errors |")
+    log("|------------------------|----------|----------|----------|----------|----------|--------|")
+    log(row("direct Meilisearch", directLatency, directLoad))
+    log(row("GET /api/search", apiLatency, apiLoad))
+    const medianRatio = apiLatency.p50 / directLatency.p50
+    const throughputRatio = apiLoad.rps / directLoad.rps
+    log(`\nmedian latency api/direct: ${medianRatio.toFixed(2)}x (target <= 1.3x) ${medianRatio <= 1.3 ? "OK" : "MISSED"}`)
+    log(`throughput api/direct:     ${throughputRatio.toFixed(2)}x (target >= 0.7x) ${throughputRatio >= 0.7 ? "OK" : "MISSED"}`)
+    log(`p99 latency api/direct:    ${(apiLatency.p99 / directLatency.p99).toFixed(2)}x`)
+  } finally {
+    if (service !== undefined) {
+      service.child.kill("SIGTERM")
+      await new Promise((r) => service!.child.once("exit", r))
+    }
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    rmSync(join(DIR, "service"), { recursive: true, force: true })
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`)
+  process.exitCode = 1
+})
