@@ -80,6 +80,7 @@ const SIGNATURE = [
   "network_updated_at"
 ] as const
 const CHUNK = 5000
+const DECIMAL_LIMIT = 10n ** 18n
 
 type Row = Record<typeof COLUMNS[number], string | number | null>
 
@@ -158,6 +159,24 @@ const isStale = (stored: Stored, record: ConversionRecord) => {
   return record.status === "pending" && stored.status !== "pending"
 }
 
+/**
+ * Why a well-formed record still cannot be stored (no rate for its currency,
+ * or an amount that overflows DECIMAL(18,4) once converted), or undefined.
+ * Sources check this before writing so that a batch is all-or-nothing.
+ */
+export const unstorable = (rates: ReportingRatesShape, record: ConversionRecord): string | undefined => {
+  const commission = rates.toReporting(record.commission, record.currency)
+  const order = rates.toReporting(record.orderAmount, record.currency)
+  if (commission === undefined || order === undefined) {
+    return `currency: no ${rates.reportingCurrency} rate for ${record.currency} in the rate table`
+  }
+  // DECIMAL(18,4) holds |x| < 10^14; a huge amount converted to a weak currency could overflow it.
+  if ([commission.value, order.value].some((value) => value >= DECIMAL_LIMIT || value <= -DECIMAL_LIMIT)) {
+    return `order_amount: too large once converted to ${rates.reportingCurrency}`
+  }
+  return undefined
+}
+
 const shareText = (share: string | null) => share === null ? null : formatDecimal(parseDecimal(share) ?? 0n)
 
 const buildRow = (
@@ -168,11 +187,10 @@ const buildRow = (
   source: string,
   now: Date
 ): Row | string => {
-  const commission = rates.toReporting(record.commission, record.currency)
-  const order = rates.toReporting(record.orderAmount, record.currency)
-  if (commission === undefined || order === undefined) {
-    return `currency: no ${rates.reportingCurrency} rate for ${record.currency} in the rate table`
-  }
+  const problem = unstorable(rates, record)
+  if (problem !== undefined) return problem
+  const commission = rates.toReporting(record.commission, record.currency)!
+  const order = rates.toReporting(record.orderAmount, record.currency)!
   const partnerId = link?.partner_id ?? null
   // The share is locked at first attribution to this partner.
   const shareAsText = partnerId === null

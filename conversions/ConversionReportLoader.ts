@@ -6,7 +6,7 @@ import { Database } from "../infra/Database.ts"
 import { PipelineError } from "../pipelines/errors.ts"
 import type { FeedLoader, LoadInput } from "../pipelines/FeedLoaders.ts"
 import { checkThreshold, type Rejection, recordRejections } from "../pipelines/Rejections.ts"
-import { reattributeConversions, upsertConversions } from "./ConversionLedger.ts"
+import { reattributeConversions, unstorable, upsertConversions } from "./ConversionLedger.ts"
 import { parseReport, type ReportFormat, ReportError } from "./reports/index.ts"
 import { ReportingRates } from "./ReportingRates.ts"
 
@@ -55,11 +55,12 @@ export const ConversionReportLoader = Effect.gen(function*() {
       })
       input.progress(report.rowsRead)
 
-      // A currency without a reporting rate is the row's problem, found before anything is written.
+      // A currency without a reporting rate (or an overflowing amount) is the row's problem, found before anything is written.
       const rejections: Array<Rejection> = [...report.rejected]
       const records = report.records.filter(({ line, record }) => {
-        if (rates.toReporting(0n, record.currency) !== undefined) return true
-        rejections.push({ line, reason: `currency: no ${rates.reportingCurrency} rate for ${record.currency} in the rate table` })
+        const problem = unstorable(rates, record)
+        if (problem === undefined) return true
+        rejections.push({ line, reason: problem })
         return false
       })
       rejections.sort((a, b) => a.line - b.line)

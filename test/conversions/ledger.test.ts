@@ -174,3 +174,21 @@ describe("ConversionLedger", () => {
       }))
   })
 })
+
+describe("ConversionLedger limits", () => {
+  layer(ledgerLayer)((it) => {
+    it.effect("rejects an amount that would overflow DECIMAL(18,4) once converted, and stores the rest", () =>
+      Effect.gen(function*() {
+        const ledger = yield* ConversionLedger
+        const base = {
+          network: "x", clickRef: null, currency: "USD", status: "pending" as const, eventAt: new Date("2026-11-01T00:00:00Z"), updatedAt: null
+        }
+        const result = yield* ledger.upsert([
+          { ...base, networkTxId: "ok", orderAmount: 1_0000n, commission: 1000n },
+          { ...base, networkTxId: "huge", currency: "GBP", orderAmount: 99_999_999_999_999_0000n, commission: 1000n }
+        ], "test")
+        assert.strictEqual(result.inserted, 1)
+        assert.deepStrictEqual(result.rejected, [{ index: 1, reason: "order_amount: too large once converted to USD" }])
+      }))
+  })
+})

@@ -1,6 +1,6 @@
 import { ByteSize, Effect, Redacted } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { ConversionLedger } from "../../../conversions/ConversionLedger.ts"
+import { ConversionLedger, unstorable } from "../../../conversions/ConversionLedger.ts"
 import { parsePostbackBody } from "../../../conversions/PostbackBody.ts"
 import { verifySignature } from "../../../conversions/PostbackSignature.ts"
 import { ReportingRates } from "../../../conversions/ReportingRates.ts"
@@ -71,12 +71,12 @@ export const PostbackRoute = HttpRouter.use((router) =>
 
         const body = parsePostbackBody(new TextDecoder().decode(bytes), network)
         if (!body.ok) return yield* refuse(400, "invalid_parameter", `${body.field}: ${body.message}`, { field: body.field })
-        const noRate = body.records.findIndex((record) => rates.toReporting(0n, record.currency) === undefined)
-        if (noRate >= 0) {
-          const currency = body.records[noRate].currency
-          return yield* refuse(400, "invalid_parameter", `currency: no ${rates.reportingCurrency} rate for ${currency}`, {
-            field: "currency"
-          })
+        for (const record of body.records) {
+          const problem = unstorable(rates, record)
+          if (problem !== undefined) {
+            const field = problem.split(":")[0]
+            return yield* refuse(400, "invalid_parameter", `${problem} (transaction ${record.networkTxId})`, { field })
+          }
         }
 
         const result = yield* ledger.upsert(body.records, "postback").pipe(Effect.result)
