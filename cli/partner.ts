@@ -9,6 +9,7 @@ import { init } from "./partner/commands/init.ts"
 import { links } from "./partner/commands/links.ts"
 import { match } from "./partner/commands/match.ts"
 import { networks } from "./partner/commands/networks.ts"
+import { programs } from "./partner/commands/programs.ts"
 import { search } from "./partner/commands/search.ts"
 import { stats } from "./partner/commands/stats.ts"
 
@@ -21,7 +22,7 @@ const partner = Command.make("partner").pipe(
     "Affiliate link service from the command line. Server: --url, AFFILIATE_API_URL, or the URL saved by `init`. " +
       "Key: AFFILIATE_API_KEY or the key saved by `init`. Config file: AFFILIATE_CLI_CONFIG or ~/.config/affiliate-cli/config.json."
   ),
-  Command.withSubcommands([init, match, links, stats, search, networks])
+  Command.withSubcommands([init, match, links, stats, search, networks, programs])
 )
 
 partner.pipe(

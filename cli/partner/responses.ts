@@ -71,6 +71,18 @@ export const NetworkItem = Schema.Struct({
   programs: Schema.Number
 })
 
+export const ProgramItem = Schema.Struct({
+  id: Schema.String,
+  network_id: Schema.String,
+  name: Schema.String,
+  domains: Schema.Array(Schema.String),
+  country: Schema.NullOr(Schema.String),
+  commission_type: Schema.String,
+  commission_rate: Schema.String,
+  commission_currency: Schema.NullOr(Schema.String),
+  status: Schema.String
+})
+
 export const ProductItem = Schema.Struct({
   product_id: Schema.String,
   title: Schema.String,

@@ -148,11 +148,14 @@ describe("partner CLI against the running service", () => {
     expect(json.link).toBeNull()
   })
 
-  it("match of a non-URL is the API's 400 naming the url field, on stderr with exit 1", async () => {
-    const run = await cli("match", "javascript:alert(1)")
+  it("a non-URL for match and an out-of-range --limit are the API's 400 naming the field, on stderr with exit 1", async () => {
+    const [run, limit] = await Promise.all([cli("match", "javascript:alert(1)"), cli("links", "--limit", "0")])
     expect(run.code).toBe(1)
     expect(run.stdout).toBe("")
     expect(run.stderr).toMatch(/API error 400 .*url/)
+    expect(limit.code).toBe(1)
+    expect(limit.stdout).toBe("")
+    expect(limit.stderr).toMatch(/API error 400 .*limit/)
   })
 
   it("links lists the partner's links as a table and as raw JSON", async () => {
@@ -218,12 +221,14 @@ describe("partner CLI against the running service", () => {
     expect(none.stderr).toContain("partner init")
   })
 
-  it("search and networks print tables and raw JSON", async () => {
-    const [search, searchRaw, networks, networksRaw] = await Promise.all([
+  it("search, networks and programs print tables and raw JSON", async () => {
+    const [search, searchRaw, networks, networksRaw, programs, programsRaw] = await Promise.all([
       cli("search", "kestrel earbuds", "--limit", "5"),
       cli("search", "kestrel", "--json"),
       cli("networks", "--status", "active", "--q", "awin"),
-      cli("networks", "--json")
+      cli("networks", "--json"),
+      cli("programs", "--domain", `shop.${MERCHANT}`),
+      cli("programs", "--network", "awin", "--country", "GB", "--limit", "3", "--json")
     ])
     expect(search.stderr).toBe("")
     expect(search.code).toBe(0)
@@ -241,6 +246,15 @@ describe("partner CLI against the running service", () => {
     const networksJson = JSON.parse(networksRaw.stdout)
     expect(networksJson.pagination).toMatchObject({ limit: 20, offset: 0, total: 122, next_offset: 20 })
     expect(networksJson.data).toHaveLength(20)
+
+    expect(programs.stderr).toBe("")
+    expect(programs.code).toBe(0)
+    expect(programs.stdout.split("\n")[0]).toMatch(/^ID\s+NAME\s+STATUS\s+COUNTRY\s+COMMISSION\s+DOMAINS$/)
+    expect(programs.stdout).toMatch(new RegExp(`\\n${PROGRAMME.id}\\s+${PROGRAMME.name}\\s+active\\s+\\S+\\s+CPS \\d+(\\.\\d+)?%\\s+${MERCHANT}\\n`))
+    const programsJson = JSON.parse(programsRaw.stdout)
+    expect(programsJson.data).toHaveLength(3)
+    expect(programsJson.pagination).toMatchObject({ limit: 3, offset: 0, next_offset: 3 })
+    for (const program of programsJson.data) expect(program).toMatchObject({ network_id: "awin", country: "GB" })
   })
 
   it("an unreachable server is named with its URL and how to start it; AFFILIATE_API_URL and --url override the stored URL", async () => {
