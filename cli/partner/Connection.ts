@@ -1,5 +1,5 @@
 import { Config, Effect, Option, Redacted } from "effect"
-import { readConfigFile } from "./ConfigFile.ts"
+import { readConfigFile, type StoredConfig } from "./ConfigFile.ts"
 import { ConfigError } from "./errors.ts"
 
 // Which server and which key a command uses. Precedence, highest first:
@@ -25,11 +25,14 @@ export const normaliseBaseUrl = (raw: string, source: string) =>
     catch: () => new ConfigError({ message: `${source}: "${raw}" is not an absolute http(s) URL (e.g. ${DEFAULT_URL}).` })
   })
 
+/** The connection for a command, given its --url flag; a broken config file is an error naming it. */
 export const resolveConnection = (urlFlag: Option.Option<string>) =>
+  Effect.flatMap(readConfigFile, (stored) => resolveConnectionWith(urlFlag, stored))
+
+export const resolveConnectionWith = (urlFlag: Option.Option<string>, stored: Option.Option<StoredConfig>) =>
   Effect.gen(function*() {
     const envUrl = yield* Config.option(Config.String("AFFILIATE_API_URL")).pipe(Effect.orDie)
     const envKey = yield* Config.option(Config.String("AFFILIATE_API_KEY")).pipe(Effect.orDie)
-    const stored = yield* readConfigFile
     const [rawUrl, source] = Option.isSome(urlFlag) ? [urlFlag.value, "--url"] :
       Option.isSome(envUrl) ? [envUrl.value, "AFFILIATE_API_URL"] :
       Option.isSome(stored) ? [stored.value.url, "the CLI config file"] :

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs"
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freePort } from "../../infra/MeiliServer.ts"
@@ -274,8 +274,20 @@ describe("partner CLI against the running service", () => {
     expect(viaFlag.stderr).toContain(`not reachable at http://127.0.0.1:${flagPort} (connection refused)`)
   })
 
-  it("a malformed --url is refused before any request", async () => {
-    const run = await cli("links", "--url", "ftp://127.0.0.1/")
+  it("a malformed --url or a broken config file is refused before any request; init --force gets past the broken file", async () => {
+    const broken = join(home.dir, "broken.json")
+    writeFileSync(broken, "{ not json", { mode: 0o600 })
+    const brokenEnv = { ...env, AFFILIATE_CLI_CONFIG: broken }
+    const [run, unreadable, forced] = await Promise.all([
+      cli("links", "--url", "ftp://127.0.0.1/"),
+      runCli(["links"], brokenEnv),
+      runCli(["init", "--force", "--name", "Broken Config", "--email", "b@partner.test", "--app-url", "https://b.test", "--url", service.url], brokenEnv)
+    ])
+    expect(unreadable.code).toBe(1)
+    expect(unreadable.stderr).toContain(`The CLI config ${broken} is not valid`)
+    expect(forced.stderr).toBe("")
+    expect(forced.code).toBe(0)
+    expect(JSON.parse(readFileSync(broken, "utf8"))).toMatchObject({ url: service.url, tag: "broken-config" })
     expect(run.code).toBe(1)
     expect(run.stderr).toContain("--url: \"ftp://127.0.0.1/\" is not an absolute http(s) URL")
   })

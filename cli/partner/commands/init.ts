@@ -2,7 +2,7 @@ import { Console, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { callApi } from "../ApiClient.ts"
 import { configFilePath, readConfigFile, writeConfigFile } from "../ConfigFile.ts"
-import { resolveConnection } from "../Connection.ts"
+import { resolveConnectionWith } from "../Connection.ts"
 import { ConfigError } from "../errors.ts"
 import * as flags from "../flags.ts"
 import { RegisterResponse } from "../responses.ts"
@@ -27,7 +27,8 @@ export const init = Command.make(
     json: flags.json
   },
   Effect.fn("partner.init")(function*({ appUrl, description, email, force, json, name, url }) {
-    const existing = yield* readConfigFile
+    // --force must also get past a config file too broken to read
+    const existing = force ? yield* readConfigFile.pipe(Effect.orElseSucceed(() => Option.none())) : yield* readConfigFile
     const file = yield* configFilePath
     if (Option.isSome(existing) && !force) {
       return yield* new ConfigError({
@@ -35,7 +36,7 @@ export const init = Command.make(
           "Use --force to register a new partner and replace that config."
       })
     }
-    const connection = yield* resolveConnection(url)
+    const connection = yield* resolveConnectionWith(url, existing)
     const { data, raw } = yield* callApi(connection, {
       method: "POST",
       path: "/api/v1/partners/register",
