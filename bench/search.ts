@@ -23,7 +23,7 @@ import { DOCUMENT_VERSION } from "../pipelines/search/documents.ts"
 import { productSettings, settingsHash } from "../pipelines/search/settings.ts"
 import { makeGenerator } from "../scripts/products/product.ts"
 import { selectStores } from "../scripts/products/stores.ts"
-import { benchDocument } from "./searchCatalog.ts"
+import { benchDocument, productsWithoutHistory } from "./searchCatalog.ts"
 
 const { values } = parseArgs({
   options: {
@@ -131,7 +131,8 @@ const buildIndex = async (url: string) => {
   log(`  all enqueued in ${((performance.now() - started) / 1000).toFixed(1)} s; waiting for indexing...`)
   await waitTask(url, last)
   const stats = await meiliFetch(url, `/indexes/${UID}/stats`)
-  log(`index ${UID}: ${stats.numberOfDocuments.toLocaleString()} documents in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  log(`index ${UID}: ${stats.numberOfDocuments.toLocaleString()} documents in ${((performance.now() - started) / 1000).toFixed(1)} s` +
+    (productsWithoutHistory > 0 ? ` (${productsWithoutHistory} products without price history: the generator's history check failed)` : ""))
   writeFileSync(marker, wanted)
 }
 

@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Option } from "effect"
 import type { SearchParams, SearchResponse } from "meilisearch"
 import { parseIntent, quote, type Intent } from "../../domain/intent/parseIntent.ts"
 import type { Vocabulary } from "../../domain/intent/vocabulary.ts"
+import { Metrics } from "../../infra/Metrics.ts"
 import { SearchEngine, SearchError, toSearchError } from "../../infra/SearchEngine.ts"
 import { catalogIdOf, type ProductDocument } from "../../pipelines/search/documents.ts"
 import { PRODUCTS_INDEX } from "../../pipelines/search/SearchSync.ts"
@@ -72,11 +73,18 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
     DiscoverySearch,
     Effect.gen(function*() {
       const engine = yield* SearchEngine
+      const metrics = yield* Metrics
       const uid = engine.indexUid(PRODUCTS_INDEX)
+      const queries = metrics.counter("search_queries_total", "Meilisearch product queries sent")
+      const fallbacks = metrics.counter("search_fallback_queries_total", "Extra queries after an empty first attempt")
+      const failures = metrics.counter("search_failures_total", "Product searches that failed (answered 503)")
 
       const run = (q: string, params: SearchParams) =>
         Effect.tryPromise({
-          try: (signal) => engine.client.index(uid).search<ProductDocument>(q, params, { signal }),
+          try: (signal) => {
+            queries.inc()
+            return engine.client.index(uid).search<ProductDocument>(q, params, { signal })
+          },
           catch: toSearchError("search")
         }).pipe(
           Effect.timeoutOrElse({
@@ -84,7 +92,8 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             orElse: () => Effect.fail(new SearchError({ message: "search: Meilisearch did not answer in time", unavailable: true }))
           }),
           // No products index yet (nothing ingested): an empty catalog, not an outage.
-          Effect.catchIf(indexMissing, () => Effect.succeed(empty as SearchResponse<ProductDocument>))
+          Effect.catchIf(indexMissing, () => Effect.succeed(empty as SearchResponse<ProductDocument>)),
+          Effect.tapError(() => Effect.sync(() => failures.inc()))
         )
 
       let vocabulary: Vocabulary = { categories: [], brands: [] }
@@ -146,11 +155,13 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
         Effect.gen(function*() {
           const intent = parseIntent(query.q, yield* currentVocabulary)
           const attempts = searchAttempts(intent, query.category)
-          for (const attempt of attempts) {
+          for (const [index, attempt] of attempts.entries()) {
+            if (index > 0) fallbacks.inc()
             const response = yield* run(attempt.q, attemptParams(attempt, query.limit, true))
             if (response.hits.length > 0) return { documents: response.hits, intent, includesOutOfStock: false }
           }
           const last = attempts[attempts.length - 1]
+          fallbacks.inc()
           const any = yield* run(last.q, attemptParams(last, query.limit, false))
           return { documents: any.hits, intent, includesOutOfStock: any.hits.length > 0 }
         })
