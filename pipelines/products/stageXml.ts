@@ -96,11 +96,14 @@ export const stageXml = (
   file: string,
   gzip: boolean,
   table: string,
+  precheck: string,
   progress: (rows: number) => void
 ): Effect.Effect<Staged, PipelineError> => {
+  // The Appender fills a plain table; it then becomes the same TEMP staging table as the delimited formats'.
+  const appended = `${table}_xml`
   const parseError = (message: string) => new PipelineError({ feed: feed.name, stage: "parse", message })
   const flush = (batch: Array<StagedRecord>) =>
-    db.append(table, (appender) => {
+    db.append(appended, (appender) => {
       for (const record of batch) {
         for (const column of STAGED_COLUMNS) {
           const value = record[column]
@@ -111,7 +114,7 @@ export const stageXml = (
       }
     })
   return Effect.gen(function*() {
-    yield* db.run(`CREATE OR REPLACE TABLE ${table} (${STAGED_COLUMNS.map((c) => `${c} VARCHAR`).join(", ")})`)
+    yield* db.run(`CREATE OR REPLACE TABLE ${appended} (${STAGED_COLUMNS.map((c) => `${c} VARCHAR`).join(", ")})`)
     const count = yield* Effect.tryPromise({
       try: async (signal) => {
         const raw = createReadStream(file, { highWaterMark: 1 << 20 })
@@ -167,6 +170,13 @@ export const stageXml = (
       },
       catch: (cause) => cause instanceof PipelineError ? cause : parseError(`cannot parse XML: ${(cause as Error).message}`)
     })
+    yield* db.transaction((tx) =>
+      Effect.gen(function*() {
+        yield* tx.run(`CREATE OR REPLACE TEMP TABLE ${table} AS SELECT *, coalesce(${precheck}, false) AS ok FROM ${appended} ORDER BY rowid`)
+        yield* tx.run(`DROP TABLE ${appended}`)
+      })
+    )
     return { rowsRead: count, structural: [], lineOf: (k: number) => k + 1 }
-  }).pipe(Effect.mapError((error) => error._tag === "PipelineError" ? error : parseError(error.message)))
+  }).pipe(
+    Effect.onError(() => db.run(`DROP TABLE IF EXISTS ${appended}`).pipe(Effect.ignore)),Effect.mapError((error) => error._tag === "PipelineError" ? error : parseError(error.message)))
 }
