@@ -1,0 +1,130 @@
+import { Effect, Layer, ManagedRuntime, References } from "effect"
+import { existsSync, readFileSync } from "node:fs"
+import { resolve } from "node:path"
+import { adminTokenPath } from "../../api/admin/pipelines/AdminTokenFile.ts"
+import { AppConfig } from "../../infra/AppConfig.ts"
+import { Database } from "../../infra/Database.ts"
+import { Metrics } from "../../infra/Metrics.ts"
+import { SearchEngine } from "../../infra/SearchEngine.ts"
+import { PipelineCore } from "../../pipelines/layer.ts"
+import { PipelineRunner, type RunProgress, type RunSummary } from "../../pipelines/PipelineRunner.ts"
+import { listRuns } from "../../pipelines/RunQueries.ts"
+import { SearchSync } from "../../pipelines/search/SearchSync.ts"
+
+// How the operator commands reach the pipelines. Only one process may open
+// the DuckDB file, so when a server answers (at --url, else
+// http://$HOST:$PORT) the commands go through its admin endpoints with
+// ADMIN_TOKEN, or the token the server wrote to $DATA_DIR/admin-token; when
+// none answers they run the pipelines in this process against DATA_DIR
+// (starting the embedded Meilisearch unless MEILI_URL is set).
+
+export class CliError extends Error {}
+
+export interface Progress {
+  readonly feed: string
+  readonly phase: string
+  readonly rowsRead: number
+  readonly elapsedMs: number
+}
+
+export interface PipelineClient {
+  readonly describe: string
+  feeds(): Promise<ReadonlyArray<string>>
+  /** Runs one feed to the end, reporting progress while it runs. */
+  run(feed: string, onProgress: (progress: Progress) => void): Promise<RunSummary>
+  runs(filter: { feed?: string | undefined; limit: number }): Promise<ReadonlyArray<RunSummary>>
+  close(): Promise<void>
+}
+
+export const defaultUrl = () => `http://${process.env.HOST ?? "127.0.0.1"}:${process.env.PORT ?? "3000"}`
+const dataDir = () => resolve(process.env.DATA_DIR ?? "data/var")
+
+export const serverAnswers = async (url: string) => {
+  try {
+    return (await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) })).ok
+  } catch {
+    return false
+  }
+}
+
+const tokenFor = (url: string) => {
+  const fromEnv = process.env.ADMIN_TOKEN
+  if (fromEnv !== undefined && fromEnv !== "") return fromEnv
+  const file = adminTokenPath(dataDir())
+  if (existsSync(file)) return readFileSync(file, "utf8").trim()
+  throw new CliError(`a server answers at ${url}: set ADMIN_TOKEN (or DATA_DIR to the server's, for ${file})`)
+}
+
+const httpClient = (url: string): PipelineClient => {
+  const token = tokenFor(url)
+  const call = async (method: "GET" | "POST", path: string, body?: unknown) => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    const json = await response.json().catch(() => undefined) as any
+    if (!response.ok) throw new CliError(`${method} ${path}: ${response.status} ${json?.error?.message ?? response.statusText}`)
+    return json
+  }
+  return {
+    describe: `server ${url}`,
+    feeds: async () => (await call("GET", "/admin/feeds")).feeds.filter((f: any) => f.enabled).map((f: any) => f.name),
+    run: async (feed, onProgress) => {
+      const [id] = (await call("POST", "/admin/ingest", { feed, wait: false })).started as Array<string>
+      for (;;) {
+        const { run, progress } = await call("GET", `/admin/runs/${encodeURIComponent(id)}`)
+        if (run.status !== "running") return run as RunSummary
+        if (progress !== null) onProgress({ feed, ...progress })
+        await new Promise((resolve) => setTimeout(resolve, 250))
+      }
+    },
+    runs: async ({ feed, limit }) =>
+      (await call("GET", `/admin/runs?limit=${limit}${feed === undefined ? "" : `&feed=${encodeURIComponent(feed)}`}`)).runs,
+    close: async () => {}
+  }
+}
+
+const localClient = async (): Promise<PipelineClient> => {
+  const config = AppConfig.layer
+  const infra = Layer.mergeAll(Database.layer, SearchEngine.layer, Metrics.layer)
+  // Warnings only: stdout carries the summary (or --json), the progress line goes to stderr.
+  const quiet = Layer.succeed(References.MinimumLogLevel, "Warn")
+  const layer = PipelineCore.pipe(
+    Layer.provideMerge(SearchSync.layer),
+    Layer.provideMerge(infra),
+    Layer.provideMerge(config),
+    Layer.provideMerge(quiet)
+  )
+  const runtime = ManagedRuntime.make(layer)
+  const runner = await runtime.runPromise(Effect.gen(function*() {
+    return yield* PipelineRunner
+  }))
+  return {
+    describe: `this process (DATA_DIR ${dataDir()})`,
+    feeds: async () => runner.feeds.filter((f) => f.enabled).map((f) => f.name),
+    run: async (feed, onProgress) => {
+      const ticker = setInterval(() => {
+        const live: RunProgress | undefined = runner.live().find((p) => p.feed === feed)
+        if (live !== undefined) onProgress({ feed, phase: live.phase, rowsRead: live.rowsRead, elapsedMs: Date.now() - live.startedAt })
+      }, 200)
+      try {
+        return await runtime.runPromise(runner.run(feed, "manual").pipe(
+          Effect.catchTags({ UnknownFeed: (e) => Effect.die(new CliError(e.message)), FeedBusy: (e) => Effect.die(new CliError(e.message)) })
+        ))
+      } finally {
+        clearInterval(ticker)
+      }
+    },
+    runs: async (filter) => runtime.runPromise(Database.use((db) => listRuns(db, filter))),
+    close: () => runtime.dispose()
+  }
+}
+
+/** The server when one answers, else the pipelines in this process. */
+export const connect = async (url: string | undefined): Promise<PipelineClient> => {
+  const target = (url ?? defaultUrl()).replace(/\/+$/, "")
+  if (await serverAnswers(target)) return httpClient(target)
+  if (url !== undefined) throw new CliError(`no server answers at ${target}`)
+  return localClient()
+}
