@@ -53,6 +53,7 @@ export const benchDocument = (feed: string, p: Product): ProductDocument => {
     link: p.link,
     image_link: p.imageLink,
     brand: p.brand,
+    gtin: p.gtin,
     category: p.leaf.path.split(" > ")[0],
     product_type: p.leaf.path,
     store: p.store.name,

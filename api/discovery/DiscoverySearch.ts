@@ -136,12 +136,13 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             ...paramFilter("store", query.store),
             ...(intent === undefined ? [] : withoutParamConflicts(intent, query.category))
           ]
-          const response = yield* run(intent?.query ?? "", {
+          const response = yield* run(intent?.broadQuery ?? "", {
             filter: and(filters),
             limit: query.limit,
+            distinct: "group_key",
             // Without a phrase the best deals come first; with one, relevance
             // (ties broken by deal score in the ranking rules).
-            ...(intent === undefined || intent.query === "" ? { sort: ["deal_score:desc"] } : {})
+            ...(intent === undefined || intent.broadQuery === "" ? { sort: ["deal_score:desc"] } : {})
           })
           return { documents: response.hits, ...(intent ? { intent } : {}) }
         })
@@ -225,6 +226,8 @@ export const searchAttempts = (intent: Intent, category: string | undefined): Re
 export const attemptParams = (attempt: Attempt, limit: number, inStock: boolean): SearchParams => ({
   filter: and([...attempt.filters, ...(inStock ? ["in_stock = true"] : [])]),
   limit,
+  // One offer per product: the same earbuds from five stores are one result.
+  distinct: "group_key",
   matchingStrategy: attempt.strategy,
   // No product words: browsing, so the best deals first.
   ...(attempt.q === "" ? { sort: ["deal_score:desc"] } : {})

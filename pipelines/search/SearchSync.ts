@@ -74,7 +74,7 @@ const workQuery = (feedFilter: string, changedOnly: boolean) => `
     WHERE coalesce(until, now()) > now() - INTERVAL 90 DAY GROUP BY product_id
   ),
   rows AS (
-    SELECT p.id, p.feed, p.title, p.description, p.link, p.image_link, p.brand, p.category, p.product_type,
+    SELECT p.id, p.feed, p.title, p.description, p.link, p.image_link, p.brand, p.gtin, p.category, p.product_type,
       p.store, p.store_domain, p.currency, p.price::DOUBLE AS price, p.current_price::DOUBLE AS current_price,
       p.feed_was_price::DOUBLE AS feed_was_price, p.availability, p.condition, p.updated_at,
       s.since, s.first_at, ref.ref_price::DOUBLE AS ref_price, ref.ref_at, ref.ref_days, low.low90::DOUBLE AS low90,

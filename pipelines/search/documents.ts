@@ -5,7 +5,7 @@ import { dealFacts } from "../../domain/deals/deal.ts"
 // with no DuckDB look-ups per result.
 
 /** Bumped whenever the document shape changes: every document is resent. */
-export const DOCUMENT_VERSION = "p2"
+export const DOCUMENT_VERSION = "p3"
 
 /** Meilisearch ids allow only [A-Za-z0-9_-]; catalog ids ('{feed}:{item}') do not. */
 export const documentId = (catalogId: string): string => Buffer.from(catalogId, "utf8").toString("base64url")
@@ -29,6 +29,11 @@ export interface ProductDocument {
   readonly categories: ReadonlyArray<string>
   readonly store: string
   readonly store_domain: string | null
+  /**
+   * Same product, other offers: the GTIN when the feed has one, else the
+   * normalised title. Feed searches show one offer per group (`distinct`).
+   */
+  readonly group_key: string
   readonly link: string
   readonly image: string | null
   /** What a shopper pays now. */
@@ -63,6 +68,7 @@ export interface ProductRow {
   readonly link: string
   readonly image_link: string | null
   readonly brand: string | null
+  readonly gtin: string | null
   readonly category: string | null
   readonly product_type: string | null
   readonly store: string
@@ -93,6 +99,11 @@ export const categoryLevels = (category: string | null, productType: string | nu
   return [...new Set(levels)]
 }
 
+export const groupKey = (gtin: string | null, title: string) => {
+  const digits = gtin?.replace(/\D/g, "").replace(/^0+/, "") ?? ""
+  return digits.length >= 8 ? `gtin:${digits}` : `title:${title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim().slice(0, 200)}`
+}
+
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value))
 
 export const productDocument = (row: ProductRow, now: Date): ProductDocument => {
@@ -121,6 +132,7 @@ export const productDocument = (row: ProductRow, now: Date): ProductDocument => 
     categories: categoryLevels(row.category, row.product_type),
     store: row.store,
     store_domain: row.store_domain,
+    group_key: groupKey(row.gtin, row.title),
     link: row.link,
     image: row.image_link,
     price: current,
