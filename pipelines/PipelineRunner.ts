@@ -34,6 +34,8 @@ export interface RunSummary {
   readonly documentsUpserted: number
   readonly documentsDeleted: number
   readonly error: string | null
+  /** Where the time went (this process only; not stored): fetch, load, search sync. */
+  readonly timings?: { readonly fetchMs: number; readonly loadMs: number; readonly syncMs: number }
 }
 
 /** What a run is doing right now, for progress bars. */
@@ -137,7 +139,15 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
           if (loader === undefined) {
             return yield* new PipelineError({ feed: feed.name, stage: "load", message: `no loader registered for kind ${feed.kind}` })
           }
+          const clock = { at: performance.now() }
+          const lap = () => {
+            const now = performance.now()
+            const ms = Math.round(now - clock.at)
+            clock.at = now
+            return ms
+          }
           const fetched = yield* source.fetch(feed, runId)
+          summary = { ...summary, timings: { fetchMs: lap(), loadMs: 0, syncMs: 0 } }
           if (fetched.unchanged) {
             summary = { ...summary, status: "skipped", error: null }
             return
@@ -150,7 +160,7 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
             gzip: fetched.gzip,
             progress: (rowsRead) => setProgress({ rowsRead })
           }).pipe(Effect.ensuring(fetched.cleanup))
-          summary = { ...summary, ...loaded }
+          summary = { ...summary, ...loaded, timings: { ...summary.timings!, loadMs: lap() } }
           if (syncKinds.has(feed.kind)) {
             setProgress({ phase: "sync" })
             const synced = yield* (feed.kind === "programs" ? search.syncPrograms() : search.syncProducts(feed.kind === "products" ? feed.name : undefined))
@@ -163,7 +173,12 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
                   })
                 )
               )
-            summary = { ...summary, documentsUpserted: synced.upserted, documentsDeleted: synced.deleted }
+            summary = {
+              ...summary,
+              documentsUpserted: synced.upserted,
+              documentsDeleted: synced.deleted,
+              timings: { ...summary.timings!, syncMs: lap() }
+            }
           }
           yield* db.run(
             `INSERT INTO feed_state VALUES ($feed, $etag, $modified, $sha, $run, now())

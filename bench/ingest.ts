@@ -1,0 +1,161 @@
+import { DuckDBInstance } from "@duckdb/node-api"
+import { Effect, Layer, ManagedRuntime, References, Scope, Exit } from "effect"
+import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs"
+import { once } from "node:events"
+import { join, resolve } from "node:path"
+import { createInterface } from "node:readline"
+import { parseArgs } from "node:util"
+import { randomBytes } from "node:crypto"
+import { AppConfig } from "../infra/AppConfig.ts"
+import { Database } from "../infra/Database.ts"
+import { startMeili } from "../infra/MeiliServer.ts"
+import { Metrics } from "../infra/Metrics.ts"
+import { SearchEngine } from "../infra/SearchEngine.ts"
+import { feedDefinition, FeedsConfig } from "../pipelines/FeedConfig.ts"
+import { FeedLoaders } from "../pipelines/FeedLoaders.ts"
+import { FeedSource } from "../pipelines/FeedSource.ts"
+import { PipelineLoaders } from "../pipelines/layer.ts"
+import { PipelineRunner, type RunSummary } from "../pipelines/PipelineRunner.ts"
+import { BATCH_SIZE, PRODUCTS_INDEX, SearchSync } from "../pipelines/search/SearchSync.ts"
+import { productSettings } from "../pipelines/search/settings.ts"
+import { writeProducts } from "../scripts/generate-products.ts"
+import { selectStores } from "../scripts/products/stores.ts"
+
+// `npm run bench:ingest [-- --rows 1000000]`: the product pipeline against
+// its floors, in one run, on one machine:
+//   1. DuckDB's own read_csv of the TSV into a table (the floor of the DuckDB stage)
+//   2. our pipeline run (fetch = sha256 of the file, load into DuckDB, sync to Meilisearch)
+//   3. direct Meilisearch addDocuments of the very documents our sync sent
+//      (exported from our index first, untimed), same settings, same batch size
+//   4. a re-run of the unchanged feed
+// The feed (scripts/generate-products.ts, seed 1) is generated under
+// data/var/bench/ once and reused. Meilisearch is a fresh embedded server on
+// a free port with a temp data folder.
+
+const { values } = parseArgs({ options: { rows: { type: "string", default: "1000000" }, keep: { type: "boolean", default: false } } })
+const rows = Number(values.rows)
+const root = resolve("data/var/bench")
+mkdirSync(root, { recursive: true })
+const file = join(root, rows === 1_000_000 ? "products-1m.tsv" : `products-${rows}.tsv`)
+const work = mkdtempSync(join(root, "run-"))
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+const rssMb = () => Math.round(process.resourceUsage().maxRSS / 1024)
+const timed = async <A>(f: () => Promise<A>) => {
+  const started = performance.now()
+  const value = await f()
+  return { value, ms: performance.now() - started }
+}
+
+const main = async () => {
+  if (!existsSync(file)) {
+    process.stderr.write(`generating ${rows} products into ${file} ...\n`)
+    await writeProducts({ format: "gmc-tsv", count: rows, seed: 1, out: file, stores: selectStores("us") })
+  }
+  process.stderr.write(`feed: ${file} (${(statSync(file).size / 1e6).toFixed(0)} MB, ${rows} rows)\n`)
+
+  // 1. the floor: DuckDB's read_csv into a table, in a database file of its own
+  const floor = await timed(async () => {
+    const instance = await DuckDBInstance.create(join(work, "floor.duckdb"))
+    const connection = await instance.connect()
+    await connection.run(`CREATE TABLE products AS SELECT * FROM read_csv('${file}', delim='\t', header=true)`)
+    connection.closeSync()
+    instance.closeSync()
+  })
+  process.stderr.write(`floor read_csv: ${seconds(floor.ms)}\n`)
+
+  const scope = Effect.runSync(Scope.make())
+  const meili = await Effect.runPromise(
+    startMeili({ dataDir: join(work, "meili"), masterKey: randomBytes(16).toString("hex") }).pipe(Scope.provide(scope))
+  )
+  const feed = feedDefinition({ name: "bench", kind: "products", format: "gmc-tsv", location: file, options: { storeColumn: "custom_label_0" } })
+  const infra = Layer.mergeAll(Database.layer, SearchEngine.layerFor(meili.url, meili.masterKey, "bench_"), Metrics.layer)
+  const layer = PipelineRunner.layer.pipe(
+    Layer.provideMerge(PipelineLoaders),
+    Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layerWith([feed]))),
+    Layer.provideMerge(SearchSync.layer),
+    Layer.provideMerge(infra),
+    Layer.provideMerge(AppConfig.layerWith({ dataDir: work })),
+    Layer.provideMerge(Layer.succeed(References.MinimumLogLevel, "Warn"))
+  )
+  const runtime = ManagedRuntime.make(layer)
+  try {
+    // 2. our pipeline
+    const run = (label: string) =>
+      timed(() => runtime.runPromise(PipelineRunner.use((runner) => runner.run("bench", "manual")))).then((result) => {
+        process.stderr.write(`${label}: ${result.value.status} in ${seconds(result.ms)} ${JSON.stringify(result.value.timings ?? {})}\n`)
+        if (result.value.status === "failed") throw new Error(`run failed: ${result.value.error}`)
+        return result
+      })
+    const first = await run("pipeline")
+    const rssAfterPipeline = rssMb()
+
+    // 3. direct addDocuments of the same documents
+    const engine = await runtime.runPromise(SearchEngine.use((engine) => Effect.succeed(engine)))
+    const exported = join(work, "documents.ndjson")
+    const out = createWriteStream(exported)
+    const ours = engine.client.index(engine.indexUid(PRODUCTS_INDEX))
+    for (let offset = 0;; offset += 10_000) {
+      const page = await ours.getDocuments({ offset, limit: 10_000 })
+      for (const doc of page.results) out.write(JSON.stringify(doc) + "\n")
+      if (page.results.length < 10_000) break
+    }
+    out.end()
+    await once(out, "finish")
+    const directUid = engine.indexUid("direct")
+    await runtime.runPromise(engine.task("create direct", (client) => client.createIndex(directUid, { primaryKey: "id" })))
+    await runtime.runPromise(engine.task("settings direct", (client) => client.index(directUid).updateSettings(productSettings)))
+    const direct = await timed(async () => {
+      const index = engine.client.index(directUid)
+      const pending: Array<Promise<unknown>> = []
+      let batch: Array<unknown> = []
+      let sent = 0
+      const send = () => {
+        const docs = batch
+        batch = []
+        sent += docs.length
+        pending.push(index.addDocuments(docs as Array<Record<string, unknown>>).waitTask({ timeout: 3_600_000, interval: 50 }).then((task) => {
+          if (task.status !== "succeeded") throw new Error(`direct addDocuments task ${task.uid} ${task.status}`)
+        }))
+      }
+      for await (const line of createInterface({ input: createReadStream(exported) })) {
+        batch.push(JSON.parse(line))
+        if (batch.length === BATCH_SIZE) send()
+      }
+      if (batch.length > 0) send()
+      await Promise.all(pending)
+      return sent
+    })
+    process.stderr.write(`direct addDocuments: ${direct.value} documents in ${seconds(direct.ms)}\n`)
+
+    // 4. the unchanged feed again
+    const rerun = await run("re-run (unchanged)")
+
+    const t = first.value.timings!
+    const report = [
+      ["DuckDB read_csv into a table (floor)", floor.ms, null],
+      ["our load into DuckDB (stage, validate, replace)", t.loadMs, t.loadMs / floor.ms],
+      ["our fetch + load (adds the sha256 of the file)", t.fetchMs + t.loadMs, (t.fetchMs + t.loadMs) / floor.ms],
+      ["direct Meilisearch addDocuments (floor)", direct.ms, null],
+      ["our search sync (read DuckDB, build, send, await)", t.syncMs, t.syncMs / direct.ms],
+      ["our whole first run", first.ms, null],
+      ["re-run of the unchanged feed", rerun.ms, rerun.ms / first.ms]
+    ] as const
+    console.log(`\nbench:ingest, ${rows.toLocaleString("en-US")} products (gmc-tsv, ${(statSync(file).size / 1e6).toFixed(0)} MB)`)
+    for (const [label, ms, ratio] of report) {
+      console.log(`${label.padEnd(52)} ${seconds(ms).padStart(9)}${ratio === null ? "" : `   ${ratio.toFixed(2)}x`}`)
+    }
+    console.log(`targets: DuckDB stage <= 1.5x read_csv; search stage <= 1.2x direct; unchanged re-run < 10% of the first run`)
+    console.log(`rows: read ${first.value.rowsRead}, loaded ${first.value.rowsLoaded}, rejected ${first.value.rowsRejected}; documents ${first.value.documentsUpserted}`)
+    console.log(`peak RSS: ${rssAfterPipeline} MB after the pipeline run, ${rssMb()} MB at the end (this process; Meilisearch is a separate process)`)
+    return { first: first.value as RunSummary }
+  } finally {
+    await runtime.dispose()
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    if (!values.keep) rmSync(work, { recursive: true, force: true })
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench:ingest failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`)
+  process.exitCode = 1
+})
