@@ -51,10 +51,18 @@ const settingsKey = (index: string) => `${index}:settings`
 const workQuery = (feedFilter: string, changedOnly: boolean) => `
   CREATE OR REPLACE TABLE ${WORK_TABLE} AS
   WITH p AS (SELECT * FROM products ${feedFilter}),
-  h AS (
+  -- Price changes only: a repeated observation of the same price (a feed
+  -- re-read, or history loaded around a load-time observation) does not
+  -- restart "the current price started at".
+  h0 AS (
     SELECT ph.product_id, ph.observed_at AS obs_at, ph.price,
-      lead(ph.observed_at) OVER (PARTITION BY ph.product_id ORDER BY ph.observed_at) AS until
+      lag(ph.price) OVER (PARTITION BY ph.product_id ORDER BY ph.observed_at) AS prev
     FROM price_history ph WHERE ph.product_id IN (SELECT id FROM p)
+  ),
+  h AS (
+    SELECT product_id, obs_at, price,
+      lead(obs_at) OVER (PARTITION BY product_id ORDER BY obs_at) AS until
+    FROM h0 WHERE prev IS NULL OR prev <> price
   ),
   s AS (SELECT product_id, max(obs_at) AS since, min(obs_at) AS first_at FROM h GROUP BY product_id),
   w AS (

@@ -88,6 +88,16 @@ describe("SearchSync", () => {
     expect(settings.synonyms?.earbuds).toContain("earphones")
   })
 
+  it("treats a repeated observation of the same price as no change", async () => {
+    // history: 100 from 40 days ago, 80 from 10 days ago; the load today saw 80 again
+    await service.run(insertProducts([{ itemId: "rep", title: "Repeated price kettle", price: 80,
+      history: [[40, 100], [10, 80]], currentSinceDays: 0 }]))
+    await service.run(SearchSync.use((sync) => sync.syncProducts("fixture")))
+    const doc = (await allDocuments(service)).find((d) => d.product_id === "fixture:rep")!
+    expect(doc).toMatchObject({ price: 80, reference_price: 100, discount: 20, is_deal: true })
+    expect(new Date(doc.price_since).getTime()).toBeLessThan(Date.now() - 9 * 86_400_000)
+  })
+
   it("syncs programmes with a delta", async () => {
     await service.run(Effect.gen(function*() {
       const db = yield* Database
