@@ -29,10 +29,25 @@ export interface BotVerdict {
 }
 
 const HUMAN: BotVerdict = { isBot: false, reason: null }
+const EMPTY: BotVerdict = { isBot: true, reason: "empty_user_agent" }
+
+const classify = (ua: string): BotVerdict => {
+  for (const [pattern, name] of PREVIEW_FETCHERS) if (pattern.test(ua)) return { isBot: true, reason: `preview:${name}` }
+  return isbot(ua) ? { isBot: true, reason: "isbot" } : HUMAN
+}
+
+// The same few thousand user agents make most clicks; isbot's pattern is large,
+// so verdicts are memoised (bounded: cleared when full).
+const MEMO_LIMIT = 20_000
+const memo = new Map<string, BotVerdict>()
 
 export const botVerdict = (userAgent: string | undefined): BotVerdict => {
   const ua = userAgent?.trim() ?? ""
-  if (ua === "") return { isBot: true, reason: "empty_user_agent" }
-  for (const [pattern, name] of PREVIEW_FETCHERS) if (pattern.test(ua)) return { isBot: true, reason: `preview:${name}` }
-  return isbot(ua) ? { isBot: true, reason: "isbot" } : HUMAN
+  if (ua === "") return EMPTY
+  const known = memo.get(ua)
+  if (known !== undefined) return known
+  const verdict = classify(ua)
+  if (memo.size >= MEMO_LIMIT) memo.clear()
+  if (ua.length <= 512) memo.set(ua, verdict)
+  return verdict
 }

@@ -1,6 +1,6 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Deferred, Effect, Layer } from "effect"
 import { newTrackingId } from "../../../domain/links/trackingId.ts"
-import { Database, type DatabaseError } from "../../../infra/Database.ts"
+import { Database, DatabaseError } from "../../../infra/Database.ts"
 
 // Stored tracking links. One row per (partner or anonymous, tag, normalised
 // URL): asking again returns the same link (the dedup index enforces it; the
@@ -37,6 +37,9 @@ export interface NewLink {
   readonly affiliateUrlFor: (trackingId: string) => string
 }
 
+const MEMO_LIMIT = 100_000
+const BATCH = 500
+
 const COLUMNS = `id, partner_id, tag, original_url, normalized_url, destination_url, affiliate_url,
   program_id, network_id, product_id, source, created_at`
 
@@ -65,43 +68,119 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
     TrackingLinks,
     Effect.gen(function*() {
       const db = yield* Database
-      const findExisting = (tx: { query: Database["Service"]["query"] }, link: NewLink) =>
-        tx.query<Record<string, any>>(
-          `SELECT ${COLUMNS} FROM tracking_links
-           WHERE COALESCE(partner_id, 0) = $1 AND tag = $2 AND normalized_url = $3`,
-          [link.partnerId ?? 0, link.tag, link.normalizedUrl]
+      // Links are never deleted or changed, so a repeat match can be answered
+      // from memory (bounded: forgotten wholesale when full, then re-read).
+      const known = new Map<string, TrackingLink>()
+      const remember = (key: string, link: TrackingLink) => {
+        if (known.size >= MEMO_LIMIT) known.clear()
+        known.set(key, link)
+      }
+
+      // New links are written by group commit: concurrent requests queue here
+      // and one fiber inserts everything queued so far in a single transaction,
+      // so a burst of N new links costs one COMMIT, not N serialised ones.
+      type Created = { readonly link: TrackingLink; readonly created: boolean }
+      interface Pending {
+        readonly key: string
+        readonly link: NewLink
+        readonly done: Deferred.Deferred<Created, DatabaseError>
+      }
+      let pending: Array<Pending> = []
+      let writing = false
+      const scope = yield* Effect.scope
+
+      // Two statements per batch whatever its size: one lookup of the keys
+      // already stored, one multi-row INSERT of the rest (rows as one JSON parameter).
+      const insertBatch = (batch: ReadonlyArray<Pending>) =>
+        db.transaction((tx) =>
+          Effect.gen(function*() {
+            const results = new Map<string, Created>()
+            const keyOf = (row: TrackingLink) => `${row.partnerId ?? 0}\u0000${row.tag}\u0000${row.normalizedUrl}`
+            const existing = yield* tx.query<Record<string, any>>(
+              `SELECT ${COLUMNS} FROM tracking_links t
+               JOIN (SELECT unnest(from_json($1::JSON, '[{"p":"INTEGER","t":"VARCHAR","u":"VARCHAR"}]'), recursive := true)) k
+                 ON COALESCE(t.partner_id, 0) = k.p AND t.tag = k.t AND t.normalized_url = k.u`,
+              [JSON.stringify(batch.map((item) => ({ p: item.link.partnerId ?? 0, t: item.link.tag, u: item.link.normalizedUrl })))]
+            )
+            for (const row of existing) {
+              const link = toLink(row)
+              results.set(keyOf(link), { link, created: false })
+            }
+            const fresh = new Map<string, { id: string; link: NewLink }>()
+            for (const item of batch) {
+              if (!results.has(item.key) && !fresh.has(item.key)) fresh.set(item.key, { id: newTrackingId(), link: item.link })
+            }
+            if (fresh.size > 0) {
+              const rows = yield* tx.query<Record<string, any>>(
+                `INSERT INTO tracking_links (${COLUMNS})
+                 SELECT i, p, t, o, n, d, a, pr, nw, pd, s, now()
+                 FROM (SELECT unnest(from_json($1::JSON,
+                   '[{"i":"VARCHAR","p":"INTEGER","t":"VARCHAR","o":"VARCHAR","n":"VARCHAR","d":"VARCHAR","a":"VARCHAR","pr":"VARCHAR","nw":"VARCHAR","pd":"VARCHAR","s":"VARCHAR"}]'
+                 ), recursive := true))
+                 RETURNING ${COLUMNS}`,
+                [JSON.stringify([...fresh.values()].map(({ id, link }) => ({
+                  i: id,
+                  p: link.partnerId,
+                  t: link.tag,
+                  o: link.originalUrl,
+                  n: link.normalizedUrl,
+                  d: link.destinationUrl,
+                  a: link.affiliateUrlFor(id),
+                  pr: link.programId,
+                  nw: link.networkId,
+                  pd: link.productId,
+                  s: link.source
+                })))]
+              )
+              for (const row of rows) {
+                const link = toLink(row)
+                results.set(keyOf(link), { link, created: true })
+              }
+            }
+            return results
+          })
         )
+
+      const writer: Effect.Effect<void> = Effect.gen(function*() {
+        while (pending.length > 0) {
+          const batch = pending.slice(0, BATCH)
+          pending = pending.slice(batch.length)
+          const exit = yield* Effect.exit(insertBatch(batch))
+          const firstOfKey = new Set<string>()
+          for (const item of batch) {
+            if (exit._tag === "Failure") {
+              yield* Deferred.failCause(item.done, exit.cause)
+              continue
+            }
+            const result = exit.value.get(item.key)
+            if (result === undefined) {
+              yield* Deferred.fail(item.done, new DatabaseError({ message: "tracking link neither found nor inserted", cause: item.key }))
+              continue
+            }
+            remember(item.key, result.link)
+            // Only the first request for a key created the link; the others see it as existing.
+            const created = result.created && !firstOfKey.has(item.key)
+            firstOfKey.add(item.key)
+            yield* Deferred.succeed(item.done, { link: result.link, created })
+          }
+        }
+        writing = false
+      })
 
       const getOrCreate = (link: NewLink) =>
         Effect.gen(function*() {
-          // Most repeats are found by a reader without taking the writer lock.
-          const seen = yield* findExisting(db, link)
-          if (seen.length > 0) return { link: toLink(seen[0]), created: false }
-          return yield* db.transaction((tx) =>
-            Effect.gen(function*() {
-              const again = yield* findExisting(tx, link)
-              if (again.length > 0) return { link: toLink(again[0]), created: false }
-              const id = newTrackingId()
-              const rows = yield* tx.query<Record<string, any>>(
-                `INSERT INTO tracking_links (${COLUMNS})
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now()) RETURNING ${COLUMNS}`,
-                [
-                  id,
-                  link.partnerId,
-                  link.tag,
-                  link.originalUrl,
-                  link.normalizedUrl,
-                  link.destinationUrl,
-                  link.affiliateUrlFor(id),
-                  link.programId,
-                  link.networkId,
-                  link.productId,
-                  link.source
-                ]
-              )
-              return { link: toLink(rows[0]), created: true }
-            })
-          )
+          const key = `${link.partnerId ?? 0}\u0000${link.tag}\u0000${link.normalizedUrl}`
+          const memo = known.get(key)
+          if (memo !== undefined) return { link: memo, created: false }
+          // Not in memory (new, or made before a restart): the batch writer
+          // looks it up and inserts only what is really new.
+          const done = Deferred.makeUnsafe<Created, DatabaseError>()
+          pending.push({ key, link, done })
+          if (!writing) {
+            writing = true
+            yield* Effect.forkIn(Effect.uninterruptible(writer), scope)
+          }
+          return yield* Deferred.await(done)
         })
 
       const findById = (id: string) =>
@@ -116,7 +195,7 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
           const params = partnerId === null ? [] : [partnerId]
           const rows = yield* db.query<Record<string, any>>(
             `SELECT ${COLUMNS} FROM tracking_links WHERE ${where} ORDER BY created_at DESC, id
-             LIMIT ${limit} OFFSET ${offset}`,
+             LIMIT ${Math.trunc(limit)} OFFSET ${Math.trunc(offset)}`,
             params
           )
           const total = yield* db.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM tracking_links WHERE ${where}`, params)
