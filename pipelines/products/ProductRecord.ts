@@ -42,6 +42,8 @@ export const PATTERNS = {
   price: "[0-9]{1,12}(\\.[0-9]{1,4})?( [A-Z]{3})?",
   currency: "[A-Z]{3}",
   gtin: "[0-9]{8,14}",
+  /** Keywords are ASCII: JS and DuckDB lower-case non-ASCII letters differently (İ). */
+  keyword: "[A-Za-z_ ]+",
   isoDate: "[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?(Z|[+-][0-9]{2}:?[0-9]{2})?)?"
 } as const
 const DATE_RANGE = `${PATTERNS.isoDate}/${PATTERNS.isoDate}`
@@ -77,10 +79,10 @@ export const productRecordSchema = (defaultCurrency: string | null) =>
     sale_price: matching(PATTERNS.price, "must look like \"15.00 USD\"").nullable(),
     sale_price_effective_date: matching(DATE_RANGE, "must be two ISO 8601 dates separated by /").nullable(),
     availability: z.string({ error: "is required" }).refine(
-      (v) => (AVAILABILITY as ReadonlyArray<string>).includes(v.toLowerCase()),
+      (v) => full(PATTERNS.keyword).test(v) && (AVAILABILITY as ReadonlyArray<string>).includes(v.toLowerCase()),
       `must be one of ${AVAILABILITY.slice(0, 4).join(", ")}`
     ),
-    condition: z.string().refine((v) => (CONDITIONS as ReadonlyArray<string>).includes(v.toLowerCase()), `must be one of ${CONDITIONS.join(", ")}`)
+    condition: z.string().refine((v) => full(PATTERNS.keyword).test(v) && (CONDITIONS as ReadonlyArray<string>).includes(v.toLowerCase()), `must be one of ${CONDITIONS.join(", ")}`)
       .nullable(),
     was_price: matching(PATTERNS.price, "must look like \"15.00 USD\"").nullable(),
     currency: matching(PATTERNS.currency, "must be an ISO 4217 code like USD").nullable()
@@ -108,8 +110,8 @@ export const sqlPrecheck = (defaultCurrency: string | null) =>
     `price IS NOT NULL AND ${fullMatch("price", PATTERNS.price)}`,
     maybe("sale_price", fullMatch("sale_price", PATTERNS.price)),
     maybe("sale_price_effective_date", fullMatch("sale_price_effective_date", DATE_RANGE)),
-    `availability IS NOT NULL AND lower(availability) IN (${sqlList(AVAILABILITY)})`,
-    maybe("condition", `lower(condition) IN (${sqlList(CONDITIONS)})`),
+    `availability IS NOT NULL AND ${fullMatch("availability", PATTERNS.keyword)} AND lower(availability) IN (${sqlList(AVAILABILITY)})`,
+    maybe("condition", `${fullMatch("condition", PATTERNS.keyword)} AND lower(condition) IN (${sqlList(CONDITIONS)})`),
     maybe("was_price", fullMatch("was_price", PATTERNS.price)),
     maybe("currency", fullMatch("currency", PATTERNS.currency)),
     `coalesce(nullif(regexp_extract(price, ' ([A-Z]{3})$', 1), ''), currency, ${defaultCurrency === null ? "NULL" : sqlString(defaultCurrency)}) IS NOT NULL`
