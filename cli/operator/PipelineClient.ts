@@ -1,4 +1,4 @@
-import { Effect, Layer, ManagedRuntime, References } from "effect"
+import { Effect, Layer, Logger, ManagedRuntime, References } from "effect"
 import { existsSync, readFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { adminTokenPath } from "../../api/admin/pipelines/AdminTokenFile.ts"
@@ -88,8 +88,11 @@ const httpClient = (url: string): PipelineClient => {
 const localClient = async (): Promise<PipelineClient> => {
   const config = AppConfig.layer
   const infra = Layer.mergeAll(Database.layer, SearchEngine.layer, Metrics.layer)
-  // Warnings only: stdout carries the summary (or --json), the progress line goes to stderr.
-  const quiet = Layer.succeed(References.MinimumLogLevel, "Warn")
+  // Warnings only, as JSON lines on stderr: stdout carries the summary (or --json).
+  const quiet = Layer.mergeAll(
+    Layer.succeed(References.MinimumLogLevel, "Warn"),
+    Logger.layer([Logger.withConsoleError(Logger.formatJson)])
+  )
   const layer = PipelineCore.pipe(
     Layer.provideMerge(SearchSync.layer),
     Layer.provideMerge(infra),
