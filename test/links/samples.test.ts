@@ -1,0 +1,60 @@
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ProgramMatcher } from "../../api/v1/links/ProgramMatcher.ts"
+import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
+import { postJson } from "../support/http.ts"
+import { startService, type RunningService } from "../support/TestService.ts"
+
+// Matching against the shipped sample catalog (data/samples), loaded through
+// the real networks/programmes pipelines rather than the test fixture.
+describe("matching against the sample catalog", () => {
+  let service: RunningService
+  const match = (url: string) => postJson(`${service.url}/api/v1/links/match`, { url })
+
+  beforeAll(async () => {
+    service = await startService()
+    await service.run(Effect.gen(function*() {
+      const runner = yield* PipelineRunner
+      for (const feed of ["networks", "programs"]) {
+        const run = yield* runner.run(feed, "manual")
+        if (run.status !== "succeeded") return yield* Effect.die(new Error(`${feed}: ${run.status} ${run.error}`))
+      }
+      yield* (yield* ProgramMatcher).reload
+    }))
+  })
+  afterAll(() => service.close())
+
+  it.each([
+    ["https://www.amazon.co.uk/dp/B0TEST?tag=someoneelse-21&linkCode=ll1", "amazon-associates:A1F83G8C2ARO7P"],
+    ["https://www.amazon.de/dp/B0TEST", "amazon-associates:A1PA6795UKMFR9"],
+    ["https://oldnavy.gap.com/browse/product.do?pid=1", "rakuten:11914"],
+    ["https://www.gap.com/browse/product.do?pid=1", "cj:0358855"],
+    ["https://shop.lululemon.com/p/x", "rakuten:69950"],
+    ["https://likenew.lululemon.com/p/x", "impact:73034"],
+    // Both active; Impact's reported EPC (51.40) beats CJ's (16.21).
+    ["https://www.hp.com/us-en/shop/x", "impact:75689"]
+  ])("%s -> %s", async (url, programId) => {
+    const res = await match(url)
+    expect(res.status).toBe(200)
+    expect(res.body.matched, JSON.stringify(res.body)).toBe(true)
+    expect(res.body.program.id).toBe(programId)
+    expect(res.body.link.affiliate_url).toContain(res.body.link.tracking_id)
+  })
+
+  it("replaces someone else's Amazon tag with ours", async () => {
+    const res = await match("https://www.amazon.co.uk/dp/B0TEST?tag=someoneelse-21&ascsubtag=x")
+    expect(res.body.link.affiliate_url).not.toContain("someoneelse")
+    expect(res.body.link.affiliate_url).toContain("tag=brightpickuk-21")
+  })
+
+  it("skips the closed ShareASale programme for the Awin one", async () => {
+    const res = await match("https://burpee.com/seeds")
+    expect(res.body.matched).toBe(true)
+    expect(res.body.program.network).toBe("awin")
+  })
+
+  it("prefers the reported EPC (newegg: Rakuten EPC 17.52 over Impact 2% without EPC)", async () => {
+    const res = await match("https://www.newegg.com/p/x")
+    expect(res.body.program.network).toBe("rakuten")
+  })
+})
