@@ -136,6 +136,20 @@ describe("GET/HEAD /t/{trackingId}", () => {
     expect(new Set(rows.map((r) => r.ip_hash)).size).toBe(1)
   })
 
+  it("ignores X-Forwarded-For unless TRUST_PROXY is set (no forged visitors)", async () => {
+    const fresh = (await postJson(`${service.url}/api/v1/links/match`, { url: "https://example-store.com/p/xff" })).body.link.tracking_id
+    for (const ip of ["198.51.100.1", "198.51.100.2", "198.51.100.3"]) {
+      await click(`${service.url}/t/${fresh}`, { headers: { "x-forwarded-for": ip } })
+    }
+    const rows = await query<{ ip_hash: string; is_unique: boolean }>(
+      service,
+      "SELECT ip_hash, is_unique FROM clicks WHERE tracking_id = $1 ORDER BY clicked_at",
+      [fresh]
+    )
+    expect(new Set(rows.map((r) => r.ip_hash)).size).toBe(1)
+    expect(rows.map((r) => r.is_unique)).toEqual([true, false, false])
+  })
+
   it("shows human clicks, uniques and bots in /partners/me, per link and per day", async () => {
     const me = await getJson(`${service.url}/api/v1/partners/me`, { authorization: `Bearer ${key}` })
     expect(me.status).toBe(200)
@@ -268,6 +282,23 @@ describe("clicks under load and shutdown", () => {
     instance.closeSync()
     temp.rm()
     expect(rows[0].n).toBe(N)
+  })
+
+  it("with TRUST_PROXY, the first X-Forwarded-For address is the visitor", async () => {
+    const service = await setup({ trustProxy: true })
+    const id = (await postJson(`${service.url}/api/v1/links/match`, { url: "https://example-store.com/proxied" })).body.link.tracking_id
+    for (const ip of ["198.51.100.1, 10.0.0.1", "198.51.100.2", "198.51.100.1"]) {
+      await click(`${service.url}/t/${id}`, { headers: { "x-forwarded-for": ip } })
+    }
+    const rows = await query<{ ip_hash: string; is_unique: boolean }>(
+      service,
+      "SELECT ip_hash, is_unique FROM clicks WHERE tracking_id = $1 ORDER BY clicked_at",
+      [id]
+    )
+    expect(rows.map((r) => r.is_unique)).toEqual([true, true, false])
+    expect(rows[0].ip_hash).toBe(rows[2].ip_hash)
+    expect(JSON.stringify(rows)).not.toContain("198.51.100")
+    await service.close()
   })
 
   it("counts and reports overflow when the queue is full, never silently", async () => {
