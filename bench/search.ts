@@ -219,6 +219,15 @@ const main = async () => {
       api.push({ method: "GET", path: `/api/search?q=${encodeURIComponent(phrase)}` })
     }
 
+    // Every API request must succeed before anything is measured.
+    for (const request of api) {
+      const response = await fetch(`${service.url}${request.path}`)
+      const body = await response.json() as { count?: number }
+      if (response.status !== 200 || !(body.count !== undefined && body.count > 0)) {
+        throw new Error(`${request.path}: ${response.status} ${JSON.stringify(body).slice(0, 300)}`)
+      }
+    }
+
     // Warm both paths (caches, vocabulary, JIT).
     await measure(meili.url, direct, 2)
     await measure(service.url, api, 2)

@@ -79,7 +79,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
       const fallbacks = metrics.counter("search_fallback_queries_total", "Extra queries after an empty first attempt")
       const failures = metrics.counter("search_failures_total", "Product searches that failed (answered 503)")
 
-      const run = (q: string, params: SearchParams) =>
+      const run = (q: string, params: SearchParams): Effect.Effect<SearchResponse<ProductDocument>, SearchError> =>
         Effect.tryPromise({
           try: (signal) => {
             queries.inc()
@@ -93,6 +93,12 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           }),
           // No products index yet (nothing ingested): an empty catalog, not an outage.
           Effect.catchIf(indexMissing, () => Effect.succeed(empty as SearchResponse<ProductDocument>)),
+          // An index built by an older release (settings without group_key)
+          // until the next sync rebuilds it: answer without de-duplication.
+          Effect.catchIf(
+            (error) => params.distinct !== undefined && /distinct/i.test(error.message) && !error.unavailable,
+            () => run(q, { ...params, distinct: undefined })
+          ),
           Effect.tapError(() => Effect.sync(() => failures.inc()))
         )
 
