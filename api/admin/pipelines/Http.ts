@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Database } from "../../../infra/Database.ts"
+import type { FeedBusy, UnknownFeed } from "../../../pipelines/errors.ts"
 import { FeedsConfig } from "../../../pipelines/FeedConfig.ts"
 import { PipelineRunner } from "../../../pipelines/PipelineRunner.ts"
 import { getRun, lastRuns, listRuns, rejectedRows } from "../../../pipelines/RunQueries.ts"
@@ -59,7 +60,8 @@ export const AdminPipelinesHandlers = HttpApiBuilder.group(
           return { run, progress, rejected }
         }))
       .handle("ingest", ({ payload }) =>
-        Effect.gen(function*() {
+        // A run's own failures are in its summary; what is left (the run record cannot be written) means storage is down.
+        Effect.catchDefect(Effect.gen(function*() {
           const wait = payload.wait ?? true
           if (payload.feed === undefined) {
             if (wait) return { runs: yield* runner.runAll("manual"), started: [] }
@@ -71,13 +73,16 @@ export const AdminPipelinesHandlers = HttpApiBuilder.group(
             return { runs: [], started }
           }
           const feed = payload.feed
-          const handleErrors = <A>(effect: Effect.Effect<A, import("../../../pipelines/errors.ts").UnknownFeed | import("../../../pipelines/errors.ts").FeedBusy>) =>
+          const handleErrors = <A>(effect: Effect.Effect<A, UnknownFeed | FeedBusy>) =>
             effect.pipe(
               Effect.catchTag("UnknownFeed", () => Effect.fail(unknownFeed(feed))),
               Effect.catchTag("FeedBusy", (busy) => Effect.fail(new Conflict({ error: { code: "feed_busy", message: busy.message } })))
             )
           if (wait) return { runs: [yield* handleErrors(runner.run(feed, "manual"))], started: [] }
           return { runs: [], started: [yield* handleErrors(runner.start(feed, "manual"))] }
-        }))
+        }), (defect) =>
+          Effect.logError("admin ingest failed", defect).pipe(
+            Effect.andThen(Effect.fail(unavailable("pipeline_unavailable", "the pipeline could not run (storage unavailable?); retry shortly")))
+          )))
   })
 ).pipe(Layer.provide(AdminAuthLayer), Layer.provide(AdminTokenFile))
