@@ -149,6 +149,7 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
           const fetched = yield* source.fetch(feed, runId)
           summary = { ...summary, timings: { fetchMs: lap(), loadMs: 0, syncMs: 0 } }
           if (fetched.unchanged) {
+            yield* fetched.cleanup
             summary = { ...summary, status: "skipped", error: null }
             return
           }
