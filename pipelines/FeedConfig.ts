@@ -125,7 +125,7 @@ export class FeedsConfig extends Context.Service<FeedsConfig, {
   readonly feeds: ReadonlyArray<FeedDefinition>
   get(name: string): FeedDefinition | undefined
 }>()("app/pipelines/FeedsConfig") {
-  static readonly of_ = (feeds: ReadonlyArray<FeedDefinition>) =>
+  static readonly fromFeeds = (feeds: ReadonlyArray<FeedDefinition>) =>
     FeedsConfig.of({ feeds, get: (name) => feeds.find((feed) => feed.name === name) })
 
   /** Reads FEEDS_CONFIG at start-up; an invalid file fails the layer, which stops the service. */
@@ -133,11 +133,11 @@ export class FeedsConfig extends Context.Service<FeedsConfig, {
     FeedsConfig,
     Effect.gen(function*() {
       const config = yield* AppConfig
-      return FeedsConfig.of_(yield* loadFeedsConfig(config.feedsConfigPath))
+      return FeedsConfig.fromFeeds(yield* loadFeedsConfig(config.feedsConfigPath))
     })
   )
 
-  static readonly layerWith = (feeds: ReadonlyArray<FeedDefinition>) => Layer.succeed(FeedsConfig, FeedsConfig.of_(feeds))
+  static readonly layerWith = (feeds: ReadonlyArray<FeedDefinition>) => Layer.succeed(FeedsConfig, FeedsConfig.fromFeeds(feeds))
 }
 
 /** config/feeds.schema.json, for editors; test/pipelines/feedConfig.test.ts keeps the committed copy current. */
