@@ -8,7 +8,7 @@
 //           same Meilisearch), which parses the phrase, queries and renders.
 // Latency is measured with one connection (no queueing), throughput with
 // several; ratios api/direct are printed. The index lives under
-// data/var/bench/search and is reused by later runs unless --rebuild.
+// data/var/bench-search and is reused by later runs unless --rebuild.
 // @ts-expect-error autocannon ships no types
 import autocannonUntyped from "autocannon"
 import { Effect, Exit, Scope } from "effect"
@@ -36,7 +36,7 @@ const { values } = parseArgs({
 const N = Number(values.products)
 const DURATION = Number(values.duration)
 const CONNECTIONS = Number(values.connections)
-const DIR = resolve("data/var/bench/search")
+const DIR = resolve("data/var/bench-search")
 const MASTER_KEY = "bench-search-local-master-key"
 const PREFIX = "bench_"
 const UID = `${PREFIX}products`

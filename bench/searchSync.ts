@@ -25,7 +25,7 @@ import { benchDocument } from "./searchCatalog.ts"
 
 const { values } = parseArgs({ options: { products: { type: "string", default: "200000" } } })
 const N = Number(values.products)
-const DIR = resolve("data/var/bench/search-sync")
+const DIR = resolve("data/var/bench-search-sync")
 const KEY = "bench-search-sync-master-key"
 const FEED = "bench-us"
 const log = (message: string) => process.stdout.write(`${message}\n`)

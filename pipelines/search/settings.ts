@@ -39,7 +39,7 @@ const synonyms = (): Record<string, Array<string>> => {
 export const productSettings: Settings = {
   searchableAttributes: ["title", "brand", "category", "product_type", "store", "description"],
   filterableAttributes: [
-    "category", "categories", "store", "brand", "group_key", "price", "currency", "availability", "in_stock", "discount", "is_deal", "feed",
+    "category", "categories", "store", "brand", "price", "currency", "availability", "in_stock", "discount", "is_deal", "feed",
     "store_domain"
   ],
   sortableAttributes: ["price", "discount", "deal_score"],

@@ -131,6 +131,8 @@ describe("discovery feed contract (GET /api/deals, GET /api/search)", () => {
       expect.arrayContaining(["Vistara 55 inch 4K UHD Smart Television", "Vistara 43 inch 4K Smart TV"])
     )
     expect(await top("4k tv between 300 and 600 dollars", 5)).toHaveLength(2)
+    // one offer per product: the 43 inch TV sold by two stores is one result (the more relevant offer)
+    expect((await top("vistara 43 inch", 5)).filter((title) => title === "Vistara 43 inch 4K Smart TV")).toHaveLength(1)
     expect(await top("laptop", 1)).toEqual(["Orion 14 Notebook, 16GB RAM, 512GB SSD"]) // synonym
     expect((await top("yoga under 30 euros", 5)).sort()).toEqual(["Yoga Blocks, set of 2", "Yoga Mat, non-slip, 6 mm"])
   })

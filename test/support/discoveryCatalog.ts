@@ -22,6 +22,9 @@ export const discoveryCatalog: ReadonlyArray<FixtureProduct> = [
     currentSinceDays: 2, store: "BigScreen", storeDomain: "bigscreen.example.com" },
   { itemId: "tv-43", title: "Vistara 43 inch 4K Smart TV", brand: "Vistara", category: "Electronics",
     productType: "Electronics > TV & Video > Televisions", price: 329, store: "BigScreen" },
+  // the same TV at a second store: one result per product
+  { itemId: "tv-43-other", title: "Vistara 43 inch 4K Smart TV", brand: "Vistara", category: "Electronics",
+    productType: "Electronics > TV & Video > Televisions", price: 339, store: "OtherShop" },
   { itemId: "tv-65", title: "Lumina 65 inch 4K OLED TV", brand: "Lumina", category: "Electronics",
     productType: "Electronics > TV & Video > Televisions", price: 1499, store: "BigScreen" },
   { itemId: "tv-32", title: "Vistara 32 inch HD TV", brand: "Vistara", category: "Electronics", price: 179, store: "BigScreen" },
