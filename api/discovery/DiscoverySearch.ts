@@ -123,13 +123,30 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
         return Effect.succeed(vocabulary)
       })
 
+      // Popular phrases repeat: keep their parse for the current vocabulary.
+      const intents = new Map<string, Intent>()
+      let intentsFor: Vocabulary | undefined
+      const intentOf = (phrase: string, words: Vocabulary): Intent => {
+        if (intentsFor !== words) {
+          intents.clear()
+          intentsFor = words
+        }
+        let intent = intents.get(phrase)
+        if (intent === undefined) {
+          intent = parseIntent(phrase, words)
+          if (intents.size >= 5_000) intents.delete(intents.keys().next().value as string)
+          intents.set(phrase, intent)
+        }
+        return intent
+      }
+
       const paramFilter = (field: string, value: string | undefined) =>
         value === undefined || value.trim() === "" ? [] : [`${field} = ${quote(value.trim())}`]
 
       const deals = (query: DealsQuery) =>
         Effect.gen(function*() {
           const phrase = query.q?.trim() ?? ""
-          const intent = phrase === "" ? undefined : parseIntent(phrase, yield* currentVocabulary)
+          const intent = phrase === "" ? undefined : intentOf(phrase, yield* currentVocabulary)
           const filters = [
             "is_deal = true",
             ...paramFilter("categories", query.category),
@@ -153,7 +170,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
       // including out-of-stock products.
       const search = (query: IntentQuery) =>
         Effect.gen(function*() {
-          const intent = parseIntent(query.q, yield* currentVocabulary)
+          const intent = intentOf(query.q, yield* currentVocabulary)
           const attempts = searchAttempts(intent, query.category)
           for (const [index, attempt] of attempts.entries()) {
             if (index > 0) fallbacks.inc()

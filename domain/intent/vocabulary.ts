@@ -50,19 +50,46 @@ const containsRun = (haystack: ReadonlyArray<string>, needle: ReadonlyArray<stri
  * rank products but never select a category, since a coffee lover's gift may
  * be a mug as well as a coffee machine.
  */
+interface CompiledVocabulary {
+  readonly brands: ReadonlyArray<{ readonly brand: string; readonly pattern: RegExp }>
+  readonly categories: ReadonlyArray<{ readonly category: string; readonly names: Array<Array<string>> }>
+}
+
+// Compiled once per vocabulary object (the search service swaps the object
+// when it reloads names), not once per query: hundreds of brand patterns.
+const compiled = new WeakMap<Vocabulary, CompiledVocabulary>()
+const compile = (vocabulary: Vocabulary): CompiledVocabulary => {
+  let found = compiled.get(vocabulary)
+  if (found === undefined) {
+    found = {
+      // Longest names first, so "Philips Hue" wins over "Philips".
+      brands: [...vocabulary.brands]
+        .sort((a, b) => b.length - a.length)
+        .map((brand) => ({ brand, name: normalize(brand) }))
+        .filter(({ name }) => name.length >= 2)
+        .map(({ brand, name }) => ({ brand, pattern: new RegExp(` ${escape(name)} `) })),
+      categories: vocabulary.categories.map((category) => ({ category, names: categoryNames(category) }))
+    }
+    compiled.set(vocabulary, found)
+  }
+  return found
+}
+
+/**
+ * `interests` are words that describe the person ("who likes coffee"): they
+ * rank products but never select a category, since a coffee lover's gift may
+ * be a mug as well as a coffee machine.
+ */
 export const matchVocabulary = (
   input: string,
   vocabulary: Vocabulary,
   interests: ReadonlyArray<string> = []
 ): VocabularyMatch => {
   const protectedWords = new Set(interests.flatMap((interest) => normalize(interest).split(" ").map(singular)))
+  const { brands: brandPatterns, categories: categoryPatterns } = compile(vocabulary)
   let text = ` ${normalize(input)} `
   const brands: Array<string> = []
-  // Longest names first, so "Philips Hue" wins over "Philips".
-  for (const brand of [...vocabulary.brands].sort((a, b) => b.length - a.length)) {
-    const name = normalize(brand)
-    if (name.length < 2) continue
-    const pattern = new RegExp(` ${escape(name)} `)
+  for (const { brand, pattern } of brandPatterns) {
     if (pattern.test(text)) {
       brands.push(brand)
       text = text.replace(pattern, " ")
@@ -73,8 +100,8 @@ export const matchVocabulary = (
   const canonical = words.map((word) => singular(ALIASES[word] ?? word))
   const used = new Set<number>()
   const categories: Array<string> = []
-  for (const category of vocabulary.categories) {
-    for (const name of categoryNames(category)) {
+  for (const { category, names } of categoryPatterns) {
+    for (const name of names) {
       const at = containsRun(canonical, name)
       if (at < 0 || name.every((word) => protectedWords.has(word))) continue
       if (!categories.includes(category)) categories.push(category)
