@@ -1,5 +1,11 @@
-import { Cause, Effect } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Cause, Effect, Layer } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import * as ByteSize from "effect/ByteSize"
+
+/** Request bodies larger than this are refused with a 413 before they are buffered whole. */
+export const MAX_BODY_BYTES = 256 * 1024
+
+const INTERNAL = "an unexpected error occurred; it has been logged"
 
 const json = (status: number, code: string, message: string) =>
   HttpServerResponse.jsonUnsafe({ error: { code, message } }, { status })
@@ -7,52 +13,82 @@ const json = (status: number, code: string, message: string) =>
 const wantsHtml = (request: HttpServerRequest.HttpServerRequest) =>
   (request.headers["accept"] ?? "").includes("text/html")
 
+const pathOf = (request: HttpServerRequest.HttpServerRequest) => request.url.split("?", 1)[0]
+
 const notFoundPage = HttpServerResponse.html(
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
     `<title>Not found</title></head><body style="font-family:system-ui;max-width:40rem;margin:3rem auto;padding:0 1rem">` +
-    `<h1>Page not found</h1><p>There is nothing at this address.</p><p><a href="/">Back to the start</a></p></body></html>`
+    `<h1>Page not found</h1><p>There is nothing at this address.</p><p><a href="/docs">API documentation</a></p></body></html>`
 ).pipe(HttpServerResponse.setStatus(404))
 
 /**
- * The last line of defence, for every route: an unknown path becomes a JSON
- * (or, for browsers, HTML) 404, a malformed request a 400, and a defect a
- * logged JSON 500 instead of an empty body. Handlers are expected to turn
- * their own failures into typed 4xx/503 errors before this point.
+ * Every path no route claims: a JSON 404 (an HTML page for browsers). A
+ * catch-all route rather than a global middleware, so that the redirect, our
+ * hottest route, pays nothing for it.
  */
-export const ErrorResponses = HttpRouter.middleware(
-  (httpEffect) =>
-    Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
-      return yield* httpEffect.pipe(
-        Effect.catchCause((cause) => {
-          const squashed = Cause.squash(cause) as { _tag?: string; reason?: unknown } | undefined
-          // Router and parse failures arrive wrapped in HttpServerError { reason }.
-          const error = (squashed?._tag === "HttpServerError" ? squashed.reason : squashed) as
-            | { _tag?: string; reason?: string }
-            | undefined
-          if (error?._tag === "RouteNotFound") {
-            return Effect.succeed(wantsHtml(request) ? notFoundPage : json(404, "not_found", `no route for ${request.method} ${request.url.split("?")[0]}`))
-          }
-          if (error?._tag === "RequestParseError") {
-            return Effect.succeed(
-              error.reason === "BodyTooLarge"
-                ? json(413, "payload_too_large", "request body too large")
-                : json(400, "invalid_request", "the request could not be parsed")
-            )
-          }
-          if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
-          return Effect.logError("unhandled error while serving a request", cause).pipe(
-            Effect.annotateLogs({ method: request.method, path: request.url.split("?")[0] }),
-            Effect.as(json(500, "internal_error", "an unexpected error occurred; it has been logged"))
-          )
-        }),
-        // HttpApi renders undeclared defects as an empty 500: give it a body too.
-        Effect.map((response) =>
-          response.status === 500 && response.body._tag === "Empty"
-            ? json(500, "internal_error", "an unexpected error occurred; it has been logged")
-            : response
-        )
-      )
-    }),
-  { global: true }
+const notFound = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+  wantsHtml(request) ? notFoundPage : json(404, "not_found", `no route for ${request.method} ${pathOf(request)}`))
+
+// HEAD is left out on purpose: the router answers HEAD from a GET route only
+// when no HEAD route matches, and a HEAD response has no body to fill anyway.
+export const NotFoundRoute = Layer.mergeAll(
+  HttpRouter.add("GET", "/*", notFound),
+  HttpRouter.add("POST", "/*", notFound),
+  HttpRouter.add("PUT", "/*", notFound),
+  HttpRouter.add("PATCH", "/*", notFound),
+  HttpRouter.add("DELETE", "/*", notFound),
+  HttpRouter.add("OPTIONS", "/*", notFound)
 )
+
+const failureResponse = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpServerRequest) => {
+  const squashed = Cause.squash(cause) as { _tag?: string; reason?: unknown } | undefined
+  // Body-reading failures arrive wrapped in HttpServerError { reason }.
+  const error = (squashed?._tag === "HttpServerError" ? squashed.reason : squashed) as
+    | { _tag?: string; reason?: string }
+    | undefined
+  if (error?._tag === "RequestParseError") {
+    return Effect.succeed(
+      error.reason === "BodyTooLarge"
+        ? json(413, "payload_too_large", `request body larger than ${MAX_BODY_BYTES} bytes`)
+        : json(400, "invalid_request", "the request body could not be read")
+    )
+  }
+  if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+  return Effect.logError("unhandled error while serving a request", cause).pipe(
+    Effect.annotateLogs({ method: request.method, path: pathOf(request) }),
+    Effect.as(json(500, "internal_error", INTERNAL))
+  )
+}
+
+// HttpApi answers some failures itself with a bare body; give them ours.
+const normaliseBareErrors = (response: HttpServerResponse.HttpServerResponse) => {
+  if (response.status === 500 && response.body._tag === "Empty") return json(500, "internal_error", INTERNAL)
+  if (response.status === 415) {
+    return json(415, "unsupported_media_type", "send the request body as JSON with Content-Type: application/json")
+  }
+  if (response.status === 413 && response.body._tag === "Empty") {
+    return json(413, "payload_too_large", `request body larger than ${MAX_BODY_BYTES} bytes`)
+  }
+  return response
+}
+
+const maxBodySize = ByteSize.bytes(BigInt(MAX_BODY_BYTES))
+
+/**
+ * For the API and page routes (not the redirect): bounds request bodies, turns
+ * body-parse failures into 400/413, bare HttpApi answers into our JSON body,
+ * and a defect into a logged JSON 500 instead of an empty one. Handlers are
+ * expected to turn their own failures into typed 4xx/503 errors first.
+ */
+export const ErrorResponses = HttpRouter.middleware((httpEffect) =>
+  httpEffect.pipe(
+    Effect.provideService(HttpIncomingMessage.MaxBodySize, maxBodySize),
+    Effect.catchCause((cause) =>
+      Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => failureResponse(cause, request))
+    ),
+    Effect.map(normaliseBareErrors)
+  )
+).layer
+
+/** Applies ErrorResponses to a group of routes. */
+export const withErrorResponses = <A, E, R>(routes: Layer.Layer<A, E, R>) => routes.pipe(Layer.provide(ErrorResponses))

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { getJson } from "./support/http.ts"
+import { MAX_BODY_BYTES } from "../api/ErrorResponses.ts"
+import { getJson, postJson } from "./support/http.ts"
 import { startService, type RunningService } from "./support/TestService.ts"
 
 describe("system endpoints over real HTTP", () => {
@@ -31,5 +32,27 @@ describe("system endpoints over real HTTP", () => {
     const page = await fetch(`${service.url}/no/such/route`, { headers: { accept: "text/html" } })
     expect(page.status).toBe(404)
     expect(await page.text()).toContain("Page not found")
+  })
+
+  it("answers a non-JSON body with a JSON 415 and an oversized body with a JSON 413", async () => {
+    const wrongType = await fetch(`${service.url}/api/v1/links/match`, {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: "https://example.com"
+    })
+    expect(wrongType.status).toBe(415)
+    expect(await wrongType.json()).toMatchObject({ error: { code: "unsupported_media_type" } })
+    const huge = await postJson(`${service.url}/api/v1/links/match`, JSON.stringify({ url: "x".repeat(MAX_BODY_BYTES) }))
+    expect(huge.status).toBe(413)
+    expect(huge.body).toMatchObject({ error: { code: "payload_too_large" } })
+  })
+
+  it("answers unknown routes for every method with a JSON 404 and a bodiless HEAD 404", async () => {
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+      const response = await fetch(`${service.url}/nowhere`, { method })
+      expect(response.status).toBe(404)
+      expect(await response.json()).toMatchObject({ error: { code: "not_found" } })
+    }
+    expect((await fetch(`${service.url}/nowhere`, { method: "HEAD" })).status).toBe(404)
   })
 })
