@@ -9,7 +9,7 @@ import { AdminConversionsHandlers } from "./admin/conversions/Http.ts"
 import { AdminPipelinesHandlers } from "./admin/pipelines/Http.ts"
 import { DiscoveryHandlers } from "./discovery/Http.ts"
 import { LandingPageRoute } from "./discovery/LandingPage.ts"
-import { ErrorResponses } from "./ErrorResponses.ts"
+import { NotFoundRoute, withErrorResponses } from "./ErrorResponses.ts"
 import { ProductsHandlers } from "./products/Http.ts"
 import { RedirectRoute } from "./redirect/Redirect.ts"
 import { SystemHandlers } from "./system/Http.ts"
@@ -35,9 +35,11 @@ const DocsRoute = HttpApiScalar.layer(Api, { path: "/docs" })
 // Routes outside the HttpApi contract (HTML pages, the redirect): plain
 // HttpRouter routes, because the redirect is the hottest path we serve and
 // HttpApi's per-request machinery costs ~35% of its throughput.
-const RawRoutes = Layer.mergeAll(LandingPageRoute, PostbackRoute, RedirectRoute)
+// The redirect answers its own errors and skips the shared error middleware:
+// every microsecond there is a cost on each click.
+const RawRoutes = Layer.mergeAll(withErrorResponses(Layer.mergeAll(LandingPageRoute, PostbackRoute)), RedirectRoute)
 
-export const AllRoutes = Layer.mergeAll(ApiRoutes, DocsRoute, RawRoutes, ErrorResponses)
+export const AllRoutes = Layer.mergeAll(withErrorResponses(Layer.mergeAll(ApiRoutes, DocsRoute)), RawRoutes, NotFoundRoute)
 
 /** The HTTP server on `port`/`host`; per-request logging is off (no log line per hot request). */
 export const serveOn = (port: number, host: string) =>
