@@ -1,5 +1,5 @@
 import type { ProductDocument } from "../../pipelines/search/documents.ts"
-import { availabilityText, disclosureFor, formatMoney } from "./present.ts"
+import { availabilityText, disclosureFor, formatMoney, hasVerifiedSaving } from "./present.ts"
 
 // The deal landing page: plain server-rendered HTML, every value escaped,
 // readable on a phone (fluid layout, 16px+ text) and with WCAG AA contrast
@@ -45,11 +45,15 @@ ${body}
 
 export const landingPage = (doc: ProductDocument, trackedUrl: string): string => {
   const disclosure = disclosureFor([doc])
-  const reference = doc.reference_price !== null
+  const reference = doc.reference_price === null
+    ? `<p class="reference">We have no earlier price history for this product yet.</p>`
+    : hasVerifiedSaving(doc)
     ? `<p class="reference">Our reference price: <s>${escapeHtml(formatMoney(doc.reference_price, doc.currency))}</s>, ` +
       `the lowest we saw in the 30 days before this price (observed ${escapeHtml(doc.reference_observed_at ?? "recently")}). ` +
       `You save ${doc.discount}%.</p>`
-    : `<p class="reference">We have no earlier price history for this product yet.</p>`
+    : `<p class="reference">The lowest price we saw in the 30 days before this price was ` +
+      `${escapeHtml(formatMoney(doc.reference_price, doc.currency))} (observed ${escapeHtml(doc.reference_observed_at ?? "recently")}): ` +
+      `today's price is not a discount.</p>`
   const image = doc.image !== null
     ? `<img src="${escapeHtml(doc.image)}" alt="${escapeHtml(doc.title)}" width="480" height="480">`
     : ""

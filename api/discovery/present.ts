@@ -30,14 +30,27 @@ const AVAILABILITY_WORDS: Record<string, string> = {
 }
 export const availabilityText = (availability: string) => AVAILABILITY_WORDS[availability] ?? availability
 
+/**
+ * A saving is only shown against our own reference price when the current
+ * price is actually below it: a 30-day low under today's price is history,
+ * not an "original price".
+ */
+export const hasVerifiedSaving = (doc: ProductDocument) =>
+  doc.reference_price !== null && doc.reference_price > doc.price && doc.discount > 0
+
 export const buyingChecks = (doc: ProductDocument): Array<string> => {
   const checks = [
     `Confirm the price at checkout is ${formatMoney(doc.price, doc.currency)}; it was last checked on ${day(doc.price_checked_at)}.`
   ]
-  if (doc.reference_price !== null) {
+  if (doc.reference_price !== null && hasVerifiedSaving(doc)) {
     checks.push(
       `The reference price ${formatMoney(doc.reference_price, doc.currency)} is the lowest we observed in the 30 days ` +
         `before the current price (observed ${doc.reference_observed_at ?? "recently"}); the saving is ${doc.discount}% against it.`
+    )
+  } else if (doc.reference_price !== null) {
+    checks.push(
+      `The current price is not below the lowest price we observed in the previous 30 days ` +
+        `(${formatMoney(doc.reference_price, doc.currency)}): do not present it as a discount.`
     )
   } else {
     checks.push("We have no earlier price history for this product: do not present it as a discount.")
@@ -58,7 +71,7 @@ export const assistantInstructions = (doc: ProductDocument) =>
   `Show the disclosure next to the link. Link to the product only through links.tracked. ` +
   `Quote the price exactly as given (${formatMoney(doc.price, doc.currency)}) and say it was checked on ` +
   `${day(doc.price_checked_at)} and may have changed. ` +
-  (doc.reference_price !== null
+  (hasVerifiedSaving(doc)
     ? `Describe the saving only against originalPrice (our 30-day low), never against the store's "was" price. `
     : "Do not describe this product as discounted. ") +
   "Do not invent coupon codes, prices, discounts, ratings or stock levels; couponCode is null because no code is confirmed."
@@ -83,7 +96,7 @@ export const presentDeal = (doc: ProductDocument, options: PresentOptions): Deal
   price: {
     amount: round2(doc.price),
     currency: doc.currency,
-    ...(doc.reference_price !== null
+    ...(hasVerifiedSaving(doc) && doc.reference_price !== null
       ? {
         originalPrice: round2(doc.reference_price),
         discountPercent: doc.discount,

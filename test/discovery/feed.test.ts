@@ -119,6 +119,20 @@ describe("discovery feed contract (GET /api/deals, GET /api/search)", () => {
     expect(response.body.results.map((deal: any) => deal.title)).not.toContain("RunBeat In-Ear Headphones for Running")
   })
 
+  it("shows an originalPrice only when our reference is above today's price", async () => {
+    const { body } = await get("/api/search?q=earbuds&limit=100")
+    expect(body.count).toBeGreaterThan(0)
+    for (const deal of body.results) {
+      if (deal.price.originalPrice === undefined) {
+        expect(deal.price.discountPercent).toBeUndefined()
+        expect(deal.assistantInstructions).toContain("Do not describe this product as discounted")
+      } else {
+        expect(deal.price.originalPrice).toBeGreaterThan(deal.price.amount)
+        expect(deal.price.discountPercent).toBeGreaterThan(0)
+      }
+    }
+  })
+
   it("finds the expected products for typical intent phrases", async () => {
     const top = async (q: string, n = 3): Promise<Array<string>> =>
       ((await get(`/api/search?q=${encodeURIComponent(q)}`)).body.results as Array<any>).slice(0, n).map((deal) => deal.title)
