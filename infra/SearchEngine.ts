@@ -55,7 +55,10 @@ export interface SearchEngineShape {
 
 const make = (url: string, apiKey: string, prefix: string): SearchEngineShape => {
   // node:http transport: the built-in fetch costs ~40 ms per round trip to Meilisearch (see meiliHttpClient.ts).
-  const client = new Meilisearch({ host: url, apiKey, timeout: 10_000, httpClient: meiliHttpClient })
+  // The per-request timeout is generous because enqueueing a large document
+  // batch on a busy machine took over 10 s in the 1M-product benchmark; latency-
+  // bound callers (search endpoints) put their own, much shorter, Effect timeout on top.
+  const client = new Meilisearch({ host: url, apiKey, timeout: 120_000, httpClient: meiliHttpClient })
   const use = <A>(what: string, f: (client: Meilisearch) => Promise<A>) =>
     Effect.tryPromise({ try: () => f(client), catch: toSearchError(what) })
   return {
