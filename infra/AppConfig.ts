@@ -23,8 +23,6 @@ export interface AppConfigShape {
   /** True when ADMIN_TOKEN was not set and a random one was generated for this process. */
   readonly adminTokenGenerated: boolean
   readonly logLevel: string
-  /** Secret for IP hashing and key derivation; random per process when unset. */
-  readonly secret: Redacted.Redacted<string>
   /** Currency of conversion revenue totals (commission_reporting, partner/platform shares). */
   readonly reportingCurrency: string
   /** Rate table for the reporting currency (config/rates.json). */
@@ -63,7 +61,6 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
     const feedsConfigPath = yield* Config.String("FEEDS_CONFIG").pipe(Config.withDefault("config/feeds.json"))
     const adminToken = yield* Config.option(Config.Redacted("ADMIN_TOKEN"))
     const logLevel = yield* Config.String("LOG_LEVEL").pipe(Config.withDefault("Info"))
-    const secret = yield* Config.option(Config.Redacted("APP_SECRET"))
     const reportingCurrency = yield* Config.String("REPORTING_CURRENCY").pipe(Config.withDefault("USD"))
     const ratesConfigPath = yield* Config.String("RATES_CONFIG").pipe(Config.withDefault("config/rates.json"))
     // JSON object {"awin":"...","impact":"..."}; the dev default only accepts network "dev".
@@ -97,7 +94,6 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       adminToken: Option.getOrElse(adminToken, () => Redacted.make(randomBytes(24).toString("base64url"))),
       adminTokenGenerated: Option.isNone(adminToken),
       logLevel,
-      secret: Option.getOrElse(secret, () => Redacted.make(randomBytes(32).toString("base64url"))),
       reportingCurrency: reportingCurrency.toUpperCase(),
       ratesConfigPath: resolve(ratesConfigPath),
       postbackSecrets: Object.fromEntries(Object.entries(postbackSecrets).map(([network, key]) => [network, Redacted.make(key)])),
@@ -128,7 +124,6 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       adminToken: Redacted.make("test-admin-token"),
       adminTokenGenerated: false,
       logLevel: "Warn",
-      secret: Redacted.make("test-secret"),
       reportingCurrency: "USD",
       ratesConfigPath: resolve("config/rates.json"),
       postbackSecrets: { dev: Redacted.make(DEV_POSTBACK_SECRET) },
