@@ -197,7 +197,11 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
           const interrupted = Cause.hasInterruptsOnly(exit.cause)
           const failure = Cause.findErrorOption(exit.cause)
           const error = interrupted
-            ? "interrupted (shutdown or cancelled); the feed's previous data is unchanged"
+            // An interruption can land just after the load's COMMIT: the load is
+            // all-or-nothing either way, and feed_state only advances on success,
+            // so the next run loads the source again.
+            ? "interrupted (shutdown or cancelled); the load is all-or-nothing, so the feed holds its previous data " +
+              "(or this run's complete data if the interruption came after its commit); the next run reloads it"
             : failure._tag === "Some"
             ? `${failure.value.stage}: ${failure.value.message}`
             : Cause.pretty(exit.cause).split("\n")[0]

@@ -12,7 +12,9 @@ describe("atomic feed replacement", () => {
   const files = tempDir("atomic-")
   const file = join(files.dir, "big.tsv")
   let env: Awaited<ReturnType<typeof startWithFeeds>>
-  const N = 8_000
+  // Large enough that a load takes well over the 20 ms the interruption test
+  // waits inside it, so the interruption lands before the COMMIT.
+  const N = 30_000
   const snapshot = async () => {
     const [row] = await query<{ n: bigint; lo: string; hi: string }>(env.service,
       "SELECT count(*) AS n, min(price)::VARCHAR AS lo, max(price)::VARCHAR AS hi FROM products WHERE feed = 'big'")
@@ -57,8 +59,8 @@ describe("atomic feed replacement", () => {
       const runner = yield* PipelineRunner
       const fiber = yield* Effect.forkChild(runner.run("big", "manual"))
       // wait until the run is loading, give it a moment inside DuckDB, then pull the plug
-      while (runner.live().find((p) => p.feed === "big")?.phase !== "load") yield* Effect.sleep("5 millis")
-      yield* Effect.sleep("150 millis")
+      while (runner.live().find((p) => p.feed === "big")?.phase !== "load") yield* Effect.sleep("2 millis")
+      yield* Effect.sleep("20 millis")
       yield* Fiber.interrupt(fiber)
     }))
     const seen = await watch(interrupted)
