@@ -1,4 +1,6 @@
 import type { ConversionRecord } from "../ConversionRecord.ts"
+import { parseCsv } from "./csv.ts"
+import { parseExactJson } from "./exactJson.ts"
 import { RowError } from "./fields.ts"
 
 /** The outcome of parsing one report: good records and rejected rows, each with its line. */
@@ -60,4 +62,36 @@ export const requireObject = (item: Record<string, unknown>) => {
 export const nonNegative = (value: bigint, field: string) => {
   if (value < 0n) throw new RowError(`${field}: must not be negative`)
   return value
+}
+
+/**
+ * Reads a report that networks deliver either as API JSON or as a CSV export
+ * with the same field names: `listOf` finds the records in the JSON,
+ * `requiredColumns` guard the CSV header, `toRecord` maps one item either way.
+ */
+export const parseJsonOrCsv = (
+  content: string,
+  spec: {
+    readonly name: string
+    readonly listOf: (json: unknown) => unknown
+    readonly listPath: string
+    readonly requiredColumns: ReadonlyArray<string>
+    readonly toRecord: (item: Record<string, unknown>) => ConversionRecord
+  }
+): ParsedReport => {
+  const trimmed = content.trimStart()
+  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
+    let json: unknown
+    try {
+      json = parseExactJson(content)
+    } catch (error) {
+      throw new ReportError(`${spec.name}: not JSON (${(error as Error).message})`)
+    }
+    return collect(jsonItems(spec.listOf(json), `${spec.name} ${spec.listPath}`), (item) => spec.toRecord(requireObject(item)))
+  }
+  const { header, records } = parseCsv(content)
+  for (const column of spec.requiredColumns) {
+    if (!header.includes(column)) throw new ReportError(`${spec.name}: missing column ${column}`)
+  }
+  return collect(records.map(({ line, values }) => ({ line, item: values as Record<string, unknown> })), spec.toRecord)
 }

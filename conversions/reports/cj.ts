@@ -1,8 +1,6 @@
 import type { ConversionRecord, ConversionStatus } from "../ConversionRecord.ts"
-import { parseCsv } from "./csv.ts"
-import { parseExactJson } from "./exactJson.ts"
 import { amount, currency, optionalText, optionalTime, RowError, status, text, time } from "./fields.ts"
-import { collect, jsonItems, nonNegative, type ParsedReport, ReportError, type ReportOptions, requireObject } from "./Report.ts"
+import { nonNegative, type ParsedReport, parseJsonOrCsv, type ReportOptions } from "./Report.ts"
 
 // CJ commission detail: the Commission Detail API's GraphQL response
 // ({ data: { publisherCommissions: { records: [...] } } }, or the bare records
@@ -41,23 +39,14 @@ const toRecord = (options: ReportOptions) => (item: Record<string, unknown>): Co
   }
 }
 
-export const parseCj = (content: string, options: ReportOptions): ParsedReport => {
-  const trimmed = content.trimStart()
-  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
-    let json: unknown
-    try {
-      json = parseExactJson(content)
-    } catch (error) {
-      throw new ReportError(`cj report: not JSON (${(error as Error).message})`)
-    }
-    const records = Array.isArray(json)
-      ? json
-      : (json as { data?: { publisherCommissions?: { records?: unknown } } })?.data?.publisherCommissions?.records
-    return collect(jsonItems(records, "cj report data.publisherCommissions.records"), (item) => toRecord(options)(requireObject(item)))
-  }
-  const { header, records } = parseCsv(content)
-  for (const column of ["commissionId", "actionStatus", "eventDate"]) {
-    if (!header.includes(column)) throw new ReportError(`cj report: missing column ${column}`)
-  }
-  return collect(records.map(({ line, values }) => ({ line, item: values as Record<string, unknown> })), toRecord(options))
-}
+export const parseCj = (content: string, options: ReportOptions): ParsedReport =>
+  parseJsonOrCsv(content, {
+    name: "cj report",
+    listOf: (json) =>
+      Array.isArray(json)
+        ? json
+        : (json as { data?: { publisherCommissions?: { records?: unknown } } })?.data?.publisherCommissions?.records,
+    listPath: "data.publisherCommissions.records",
+    requiredColumns: ["commissionId", "actionStatus", "eventDate"],
+    toRecord: toRecord(options)
+  })

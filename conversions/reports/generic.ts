@@ -1,8 +1,6 @@
 import type { ConversionRecord } from "../ConversionRecord.ts"
-import { parseCsv } from "./csv.ts"
-import { parseExactJson } from "./exactJson.ts"
 import { amount, currency, optionalText, optionalTime, RowError, status, text, time } from "./fields.ts"
-import { collect, jsonItems, nonNegative, type ParsedReport, ReportError, type ReportOptions, requireObject } from "./Report.ts"
+import { nonNegative, type ParsedReport, parseJsonOrCsv, type ReportOptions } from "./Report.ts"
 
 // Our own format for any other network (and the postback body): CSV with a
 // header row, or JSON (an array, or { "conversions": [...] }), columns:
@@ -38,21 +36,11 @@ export const genericRecord = (options: ReportOptions) => (item: Record<string, u
   }
 }
 
-export const parseGeneric = (content: string, options: ReportOptions): ParsedReport => {
-  const trimmed = content.trimStart()
-  if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
-    let json: unknown
-    try {
-      json = parseExactJson(content)
-    } catch (error) {
-      throw new ReportError(`generic report: not JSON (${(error as Error).message})`)
-    }
-    const list = Array.isArray(json) ? json : (json as { conversions?: unknown })?.conversions
-    return collect(jsonItems(list, "generic report conversions"), (item) => genericRecord(options)(requireObject(item)))
-  }
-  const { header, records } = parseCsv(content)
-  for (const column of ["transaction_id", "commission", "status"]) {
-    if (!header.includes(column)) throw new ReportError(`generic report: missing column ${column}`)
-  }
-  return collect(records.map(({ line, values }) => ({ line, item: values as Record<string, unknown> })), genericRecord(options))
-}
+export const parseGeneric = (content: string, options: ReportOptions): ParsedReport =>
+  parseJsonOrCsv(content, {
+    name: "generic report",
+    listOf: (json) => Array.isArray(json) ? json : (json as { conversions?: unknown })?.conversions,
+    listPath: "conversions",
+    requiredColumns: ["transaction_id", "commission", "status"],
+    toRecord: genericRecord(options)
+  })
