@@ -7,7 +7,7 @@ import { createInterface } from "node:readline"
 import { parseArgs } from "node:util"
 import { randomBytes } from "node:crypto"
 import { AppConfig } from "../infra/AppConfig.ts"
-import { Database } from "../infra/Database.ts"
+import { Database, defaultThreads } from "../infra/Database.ts"
 import { startMeili } from "../infra/MeiliServer.ts"
 import { Metrics } from "../infra/Metrics.ts"
 import { SearchEngine } from "../infra/SearchEngine.ts"
@@ -53,9 +53,10 @@ const main = async () => {
   }
   process.stderr.write(`feed: ${file} (${(statSync(file).size / 1e6).toFixed(0)} MB, ${rows} rows)\n`)
 
-  // 1. the floor: DuckDB's read_csv into a table, in a database file of its own
+  // 1. the floor: DuckDB's read_csv into a table, in a database file of its
+  // own, with the thread count the service gives DuckDB (see defaultThreads)
   const floor = await timed(async () => {
-    const instance = await DuckDBInstance.create(join(work, "floor.duckdb"))
+    const instance = await DuckDBInstance.create(join(work, "floor.duckdb"), { threads: process.env.DUCKDB_THREADS ?? String(defaultThreads()) })
     const connection = await instance.connect()
     await connection.run(`CREATE TABLE products AS SELECT * FROM read_csv('${file}', delim='\t', header=true)`)
     connection.closeSync()

@@ -171,7 +171,6 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
       bot_reason VARCHAR,
       is_unique BOOLEAN NOT NULL            -- first click of this visitor on this link within an hour
     )`,
-    `CREATE INDEX clicks_tracking ON clicks (tracking_id)`,
 
     // ---- conversions ---------------------------------------------------------
     `CREATE TABLE conversions (
