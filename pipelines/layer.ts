@@ -3,6 +3,7 @@ import { ConversionReportLoader } from "../conversions/ConversionReportLoader.ts
 import { AppConfig } from "../infra/AppConfig.ts"
 import { Database } from "../infra/Database.ts"
 import { NetworkLoader, ProgramLoader } from "./catalog/CatalogLoaders.ts"
+import { CatalogReadiness } from "./CatalogReadiness.ts"
 import { FeedsConfig } from "./FeedConfig.ts"
 import { FeedLoaders, registerLoader } from "./FeedLoaders.ts"
 import { FeedSource } from "./FeedSource.ts"
@@ -24,26 +25,33 @@ export const PipelineLoaders = Layer.mergeAll(
 )
 
 /**
- * First start (empty catalog): every feed is ingested once *before* the HTTP
- * server listens, so /ready never reports a ready service with an empty
- * catalog. Later starts keep their data and rely on the schedules.
+ * First start (empty catalog): every feed is ingested once, in the background,
+ * so the server listens at once (/health answers) while /ready says
+ * "ingesting" until the catalog is loaded. Later starts keep their data and
+ * rely on the schedules. Shutting down interrupts the ingest like any run.
  */
 export const StartupIngest = Layer.effectDiscard(
   Effect.gen(function*() {
+    const readiness = yield* CatalogReadiness
     const config = yield* AppConfig
-    if (!config.ingestOnStart) return
     const db = yield* Database
-    if (!(yield* isCatalogEmpty(db).pipe(Effect.orDie))) return
+    if (!config.ingestOnStart || !(yield* isCatalogEmpty(db).pipe(Effect.orDie))) return yield* readiness.markReady
     const runner = yield* PipelineRunner
     yield* Effect.logInfo("empty catalog: ingesting every feed once").pipe(Effect.annotateLogs({ event: "startup_ingest" }))
-    const runs = yield* runner.runAll("startup")
-    yield* Effect.logInfo("startup ingest finished").pipe(Effect.annotateLogs({
-      event: "startup_ingest_done",
-      succeeded: runs.filter((r) => r.status === "succeeded").length,
-      failed: runs.filter((r) => r.status === "failed").map((r) => r.feed)
-    }))
+    yield* Effect.forkScoped(
+      runner.runAll("startup").pipe(
+        Effect.tap((runs) =>
+          Effect.logInfo("startup ingest finished").pipe(Effect.annotateLogs({
+            event: "startup_ingest_done",
+            succeeded: runs.filter((r) => r.status === "succeeded").length,
+            failed: runs.filter((r) => r.status === "failed").map((r) => r.feed)
+          }))
+        ),
+        Effect.ensuring(readiness.markReady)
+      )
+    )
   })
-)
+).pipe(Layer.provideMerge(CatalogReadiness.layer))
 
 /** Runner + loaders + feed config + source, without schedules (the CLI's in-process mode, tests). */
 export const PipelineCore = PipelineRunner.layer.pipe(

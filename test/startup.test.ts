@@ -2,17 +2,19 @@ import { Context, Effect, Exit, Layer, Scope } from "effect"
 import { spawn } from "node:child_process"
 import { statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
+import { HttpServer } from "effect/http"
 import { afterAll, describe, expect, inject, it } from "vitest"
 import { AppConfig, type AppConfigShape } from "../infra/AppConfig.ts"
 import { Database } from "../infra/Database.ts"
 import { freePort } from "../infra/MeiliServer.ts"
+import { CatalogReadiness } from "../pipelines/CatalogReadiness.ts"
 import { PipelineRunner } from "../pipelines/PipelineRunner.ts"
 import { makeService } from "../service.ts"
 import { products, tsv, writeFeeds } from "./pipelines/support.ts"
 import { tempDir, testConfig } from "./support/TestService.ts"
 
 // Start-up and shutdown of the whole service: a broken feed config stops it,
-// an empty catalog is ingested before the server listens, and a shutdown in
+// an empty catalog is ingested in the background while /ready says so, and a shutdown in
 // the middle of a run rolls the run back.
 
 const files = tempDir("startup-")
@@ -68,15 +70,25 @@ describe("start-up and shutdown", () => {
     expect(output).toMatch(/feed \\?"shop\\?" field format: must be one of/)
   })
 
-  it("ingests every feed before listening when the catalog is empty, not when it has data; writes the admin token file", async () => {
+  it("ingests every feed in the background when the catalog is empty (serving /health meanwhile), not when it has data; writes the admin token file", async () => {
     const data = tempDir("first-")
     const file = join(files.dir, "first.tsv")
-    writeFileSync(file, tsv(products(50)))
+    // big enough that the ingest is still running when the first requests arrive
+    writeFileSync(file, tsv(products(10_000)))
     const config = testConfig(data.dir, {
       ingestOnStart: true,
       feedsConfigPath: writeFeeds(files.dir, [{ name: "first", kind: "products", format: "gmc-tsv", location: file, options: { store: "F" } }])
     })
     const first = await boot(config)
+    // The server listens before the first ingest ends: /health answers, /ready says "ingesting".
+    const address = Context.get(first.context, HttpServer.HttpServer).address
+    const base = `http://127.0.0.1:${address._tag === "UnixPathAddress" ? 0 : address.port}`
+    expect((await fetch(`${base}/health`)).status).toBe(200)
+    const ready = await fetch(`${base}/ready`)
+    expect(ready.status).toBe(503)
+    expect(await ready.json()).toMatchObject({ error: { code: "ingesting", details: { catalog: false } } })
+    await first.run(CatalogReadiness.use((readiness) => readiness.awaitReady))
+    expect((await fetch(`${base}/ready`)).status).toBe(200)
     const runs = await first.run(Database.use((db) => db.query<{ trigger: string; status: string }>("SELECT trigger, status FROM pipeline_runs")))
     expect(runs).toEqual([{ trigger: "startup", status: "succeeded" }])
     expect(statSync(join(data.dir, "admin-token")).mode & 0o777).toBe(0o600)

@@ -14,7 +14,7 @@ describe("system endpoints over real HTTP", () => {
     expect((await getJson(`${service.url}/health`)).body).toEqual({ status: "ok" })
     const ready = await fetch(`${service.url}/ready`)
     expect(ready.status).toBe(200)
-    expect(await ready.json()).toEqual({ status: "ready", checks: { duckdb: true, meilisearch: true } })
+    expect(await ready.json()).toEqual({ status: "ready", checks: { duckdb: true, meilisearch: true, catalog: true } })
   })
 
   it("serves the OpenAPI document and the docs page", async () => {

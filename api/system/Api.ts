@@ -4,7 +4,7 @@ import { ServiceUnavailable } from "../errors.ts"
 
 export const Readiness = Schema.Struct({
   status: Schema.Literals(["ready", "not_ready"]),
-  checks: Schema.Struct({ duckdb: Schema.Boolean, meilisearch: Schema.Boolean })
+  checks: Schema.Struct({ duckdb: Schema.Boolean, meilisearch: Schema.Boolean, catalog: Schema.Boolean })
 })
 
 export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
@@ -15,7 +15,7 @@ export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
     HttpApiEndpoint.get("ready", "/ready", {
       success: Readiness,
       error: ServiceUnavailable
-    }).annotate(OpenApi.Description, "Readiness: DuckDB answers a query and Meilisearch reports healthy (503 otherwise)."),
+    }).annotate(OpenApi.Description, "Readiness: DuckDB answers a query, Meilisearch reports healthy and the first ingest of an empty catalog has finished (503 otherwise: code not_ready or ingesting)."),
     HttpApiEndpoint.get("metrics", "/metrics", {
       success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/plain; version=0.0.4" }))
     }).annotate(OpenApi.Description, "Prometheus metrics: click queue, caches, pipeline runs.")

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Database } from "../../infra/Database.ts"
+import { CatalogReadiness } from "../../pipelines/CatalogReadiness.ts"
 import { Metrics } from "../../infra/Metrics.ts"
 import { SearchEngine } from "../../infra/SearchEngine.ts"
 import { Api } from "../Api.ts"
@@ -13,6 +14,7 @@ export const SystemHandlers = HttpApiBuilder.group(
     const db = yield* Database
     const search = yield* SearchEngine
     const metrics = yield* Metrics
+    const catalog = yield* CatalogReadiness
     const duckdbOk = db.query("SELECT 1").pipe(
       Effect.timeout("1 second"),
       Effect.as(true),
@@ -23,9 +25,12 @@ export const SystemHandlers = HttpApiBuilder.group(
       .handle("ready", () =>
         Effect.gen(function*() {
           const [duckdb, meilisearch] = yield* Effect.all([duckdbOk, search.healthy], { concurrency: 2 })
-          if (duckdb && meilisearch) return { status: "ready" as const, checks: { duckdb, meilisearch } }
+          const checks = { duckdb, meilisearch, catalog: catalog.isReady() }
+          if (duckdb && meilisearch && checks.catalog) return { status: "ready" as const, checks }
           return yield* new ServiceUnavailable({
-            error: { code: "not_ready", message: "a dependency is not reachable", details: { duckdb, meilisearch } }
+            error: duckdb && meilisearch
+              ? { code: "ingesting", message: "the first ingest of the catalog is still running", details: checks }
+              : { code: "not_ready", message: "a dependency is not reachable", details: checks }
           })
         }))
       .handle("metrics", () => Effect.sync(() => metrics.render()))
