@@ -54,6 +54,17 @@ export interface DiscoverySearchShape {
   readonly refreshVocabulary: Effect.Effect<Vocabulary, SearchError>
 }
 
+/** Fails a Meilisearch call that outlives SEARCH_TIMEOUT as "unavailable" (503 at the edge). */
+const withinDeadline = (what: string) =>
+  Effect.timeoutOrElse({
+    duration: SEARCH_TIMEOUT,
+    orElse: () => Effect.fail(new SearchError({ message: `${what}: Meilisearch did not answer in time`, unavailable: true }))
+  })
+
+/** `field = "value"` for a request parameter, or nothing when it is absent or blank. */
+const paramFilter = (field: string, value: string | undefined) =>
+  value === undefined || value.trim() === "" ? [] : [`${field} = ${quote(value.trim())}`]
+
 const indexMissing = (error: SearchError) =>
   (error.cause as { cause?: { code?: string } } | undefined)?.cause?.code === "index_not_found"
 
@@ -87,10 +98,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           },
           catch: toSearchError("search")
         }).pipe(
-          Effect.timeoutOrElse({
-            duration: SEARCH_TIMEOUT,
-            orElse: () => Effect.fail(new SearchError({ message: "search: Meilisearch did not answer in time", unavailable: true }))
-          }),
+          withinDeadline("search"),
           // No products index yet (nothing ingested): an empty catalog, not an outage.
           Effect.catchIf(indexMissing, () => Effect.succeed(empty as SearchResponse<ProductDocument>)),
           Effect.tapError(() => Effect.sync(() => failures.inc()))
@@ -139,9 +147,6 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
         }
         return intent
       }
-
-      const paramFilter = (field: string, value: string | undefined) =>
-        value === undefined || value.trim() === "" ? [] : [`${field} = ${quote(value.trim())}`]
 
       const deals = (query: DealsQuery) =>
         Effect.gen(function*() {
@@ -198,10 +203,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             catch: toSearchError("get document")
           }).pipe(
             Effect.map(Option.some),
-            Effect.timeoutOrElse({
-              duration: SEARCH_TIMEOUT,
-              orElse: () => Effect.fail(new SearchError({ message: "get document: timed out", unavailable: true }))
-            }),
+            withinDeadline("get document"),
             Effect.catchIf(
               (error) => !error.unavailable && /not found/i.test(error.message),
               () => Effect.succeed(Option.none<ProductDocument>())
@@ -229,7 +231,7 @@ const and = (filters: ReadonlyArray<string>) => (filters.length === 0 ? undefine
  * fewer words (long phrases only); the caller finally drops the stock filter.
  */
 export const searchAttempts = (intent: Intent, category: string | undefined): ReadonlyArray<Attempt> => {
-  const base = category === undefined || category.trim() === "" ? [] : [`categories = ${quote(category.trim())}`]
+  const base = paramFilter("categories", category)
   const strict = withoutParamConflicts(intent, category)
   const loose = intent.filters.filter((filter) => !/^(categories|brand) /.test(filter))
   const attempts: Array<Attempt> = [{ q: intent.broadQuery, filters: [...base, ...strict], strategy: "all" }]
