@@ -278,11 +278,12 @@ describe("partner CLI against the running service", () => {
     const broken = join(home.dir, "broken.json")
     writeFileSync(broken, "{ not json", { mode: 0o600 })
     const brokenEnv = { ...env, AFFILIATE_CLI_CONFIG: broken }
-    const [run, unreadable, forced] = await Promise.all([
-      cli("links", "--url", "ftp://127.0.0.1/"),
-      runCli(["links"], brokenEnv),
-      runCli(["init", "--force", "--name", "Broken Config", "--email", "b@partner.test", "--app-url", "https://b.test", "--url", service.url], brokenEnv)
-    ])
+    // The broken file must be read before init --force rewrites it, so these two run in order.
+    const [run, unreadable] = await Promise.all([cli("links", "--url", "ftp://127.0.0.1/"), runCli(["links"], brokenEnv)])
+    const forced = await runCli(
+      ["init", "--force", "--name", "Broken Config", "--email", "b@partner.test", "--app-url", "https://b.test", "--url", service.url],
+      brokenEnv
+    )
     expect(unreadable.code).toBe(1)
     expect(unreadable.stderr).toContain(`The CLI config ${broken} is not valid`)
     expect(forced.stderr).toBe("")
