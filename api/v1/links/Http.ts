@@ -1,15 +1,14 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { affiliateUrlFor, type NoMatchReason } from "../../../domain/matching/resolve.ts"
-import { isSafeRedirectTarget } from "../../../domain/matching/submittedUrl.ts"
+import type { NoMatchReason } from "../../../domain/matching/resolve.ts"
 import { PublicUrl } from "../../../infra/PublicUrl.ts"
 import { Api } from "../../Api.ts"
 import { badRequest } from "../../errors.ts"
 import { MaybePartner } from "../auth/PartnerAuth.ts"
 import { orUnavailable } from "../dbUnavailable.ts"
 import { pageOf, pageRequest } from "../ListParams.ts"
-import { ProgramMatcher } from "./ProgramMatcher.ts"
-import { ANONYMOUS_TAG, type TrackingLink, TrackingLinks } from "./TrackingLinks.ts"
+import { LinkMatching } from "./LinkMatching.ts"
+import { type TrackingLink, TrackingLinks } from "./TrackingLinks.ts"
 
 const reasonMessages: Record<NoMatchReason, string> = {
   no_program: "no affiliate programme in the catalog covers this merchant",
@@ -37,41 +36,27 @@ export const LinksHandlers = HttpApiBuilder.group(
   Api,
   "links",
   Effect.fn(function*(handlers) {
-    const matcher = yield* ProgramMatcher
+    const matching = yield* LinkMatching
     const links = yield* TrackingLinks
     const publicUrl = yield* PublicUrl
     return handlers
       .handle("match", ({ payload }) =>
         Effect.gen(function*() {
           const { partner } = yield* MaybePartner
-          const resolution = yield* matcher.resolve(payload.url)
-          if (resolution.kind === "invalid") return yield* badRequest("url", resolution.message)
-          const noMatch = (reason: NoMatchReason) => ({
-            matched: false as const,
-            reason,
-            message: reasonMessages[reason],
-            original_url: payload.url,
-            destination_url: resolution.normalizedUrl,
-            program: null,
-            link: null
-          })
-          const selection = resolution.selection
-          if (selection === undefined) return noMatch(resolution.reason ?? "no_program")
-          const build = (id: string) => affiliateUrlFor(selection, resolution.normalizedUrl, id)
-          const probe = build("probe")
-          if (probe === undefined || !isSafeRedirectTarget(probe)) return noMatch("deep_link_unavailable")
-          const { link, created } = yield* orUnavailable(links.getOrCreate({
-            partnerId: partner?.id ?? null,
-            tag: partner?.tag ?? ANONYMOUS_TAG,
-            originalUrl: payload.url,
-            normalizedUrl: resolution.normalizedUrl,
-            destinationUrl: resolution.normalizedUrl,
-            programId: selection.program.id,
-            networkId: selection.network.id,
-            productId: null,
-            source: "match",
-            affiliateUrlFor: (id) => build(id)!
-          }))
+          const result = yield* orUnavailable(matching.match(partner, payload.url))
+          if (result.kind === "invalid") return yield* badRequest("url", result.message)
+          if (result.kind === "unmatched") {
+            return {
+              matched: false as const,
+              reason: result.reason,
+              message: reasonMessages[result.reason],
+              original_url: payload.url,
+              destination_url: result.normalizedUrl,
+              program: null,
+              link: null
+            }
+          }
+          const { created, link, selection } = result
           return {
             matched: true as const,
             program: {
