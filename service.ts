@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
 import { serveOn } from "./api/Server.ts"
+import { AiServices } from "./api/v1/ai/AiTools.ts"
 import { LinkServices } from "./api/v1/LinkServices.ts"
 import { ConversionServices } from "./conversions/ConversionServices.ts"
 import { AppConfig } from "./infra/AppConfig.ts"
@@ -28,6 +29,7 @@ const Features = Layer.mergeAll(SearchSync.layer, DiscoverySearch.layer, LinkSer
 export const makeService = <E, R>(config: Layer.Layer<AppConfig, E, R>) =>
   Http.pipe(
     Layer.provideMerge(Pipelines),
+    Layer.provideMerge(AiServices),
     Layer.provideMerge(Features),
     Layer.provideMerge(Infra),
     Layer.provideMerge(config)

@@ -3,6 +3,9 @@ import { AdminConversionsApi } from "./admin/conversions/Api.ts"
 import { addPostbackToOpenApi } from "./v1/conversions/PostbackDocs.ts"
 import { AdminPipelinesApi } from "./admin/pipelines/Api.ts"
 import { DiscoveryApi } from "./discovery/Api.ts"
+import { AiContentApi } from "./v1/ai/content/Api.ts"
+import { AiDealsApi } from "./v1/ai/deals/Api.ts"
+import { AiMatchLinkApi } from "./v1/ai/matchLink/Api.ts"
 import { ProductsApi } from "./products/Api.ts"
 import { SystemApi } from "./system/Api.ts"
 import { CatalogApi } from "./v1/catalog/Api.ts"
@@ -18,6 +21,9 @@ export class Api extends HttpApi.make("affiliate-commerce")
   .add(PartnersApi)
   .add(LinksApi)
   .add(CatalogApi)
+  .add(AiMatchLinkApi)
+  .add(AiContentApi)
+  .add(AiDealsApi)
   .add(AdminConversionsApi)
   .add(AdminPipelinesApi)
   .add(DiscoveryApi)

@@ -13,6 +13,7 @@ import { NotFoundRoute, withErrorResponses } from "./ErrorResponses.ts"
 import { ProductsHandlers } from "./products/Http.ts"
 import { RedirectRoute } from "./redirect/Redirect.ts"
 import { SystemHandlers } from "./system/Http.ts"
+import { AiHandlers } from "./v1/ai/AiTools.ts"
 import { V1AuthLayers } from "./v1/auth/PartnerAuth.ts"
 import { CatalogHandlers } from "./v1/catalog/Http.ts"
 import { PostbackRoute } from "./v1/conversions/Postback.ts"
@@ -21,7 +22,7 @@ import { PartnersHandlers } from "./v1/partners/Http.ts"
 import { RequestValidationLayer } from "./Validation.ts"
 
 // Handler layers of every HttpApi group; each feature adds its own here.
-const ApiHandlers = Layer.mergeAll(SystemHandlers, DiscoveryHandlers, ProductsHandlers, PartnersHandlers, LinksHandlers, CatalogHandlers, AdminConversionsHandlers, AdminPipelinesHandlers).pipe(
+const ApiHandlers = Layer.mergeAll(SystemHandlers, DiscoveryHandlers, ProductsHandlers, PartnersHandlers, LinksHandlers, CatalogHandlers, AiHandlers, AdminConversionsHandlers, AdminPipelinesHandlers).pipe(
   Layer.provide(V1AuthLayers)
 )
 
