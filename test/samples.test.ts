@@ -265,12 +265,14 @@ describe("generate-products", () => {
     }
   })
 
-  it("streams 20,000 TSV rows quickly", async () => {
+  // How fast it streams is a measurement for the README, not a test assertion.
+  it("streams 20,000 TSV rows, one line each after the header", async () => {
     const out = join(tmp, "big.tsv")
-    const started = performance.now()
     await writeProducts({ format: "gmc-tsv", count: 20_000, seed: 7, out, stores: selectStores("us,gb,eu") })
-    const elapsed = performance.now() - started
-    expect(readFileSync(out, "utf8").split("\n").length).toBe(20_002)
-    expect(elapsed).toBeLessThan(3000)
+    const lines = readFileSync(out, "utf8").split("\n")
+    expect(lines.length).toBe(20_002)
+    expect(lines.at(-1)).toBe("")
+    const columns = lines[0]!.split("\t").length
+    expect(lines.slice(1, -1).every((line) => line.split("\t").length === columns)).toBe(true)
   })
 })
