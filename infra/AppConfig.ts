@@ -43,6 +43,12 @@ export interface AppConfigShape {
   readonly clickQueueSize: number
   /** Tracking-link LRU entries kept for the redirect. */
   readonly linkCacheSize: number
+  /** OpenAI-compatible chat-completions endpoint for generated copy; `None` uses the template generator only. */
+  readonly llmBaseUrl: Option.Option<string>
+  readonly llmApiKey: Option.Option<Redacted.Redacted<string>>
+  readonly llmModel: string
+  /** Longest wait for the LLM before the copy falls back to the template generator. */
+  readonly llmTimeoutMs: number
 }
 
 /** POSTBACK_SECRETS default for development: `{"dev":"dev-postback-secret"}` (network "dev" only). */
@@ -81,6 +87,10 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
     const trustProxy = yield* Config.Boolean("TRUST_PROXY").pipe(Config.withDefault(false))
     const clickQueueSize = yield* Config.Int("CLICK_QUEUE_SIZE").pipe(Config.withDefault(100_000))
     const linkCacheSize = yield* Config.Int("LINK_CACHE_SIZE").pipe(Config.withDefault(100_000))
+    const llmBaseUrl = yield* Config.option(Config.URL("LLM_BASE_URL"))
+    const llmApiKey = yield* Config.option(Config.Redacted("LLM_API_KEY"))
+    const llmModel = yield* Config.String("LLM_MODEL").pipe(Config.withDefault("gpt-4o-mini"))
+    const llmTimeoutMs = yield* Config.Int("LLM_TIMEOUT_MS").pipe(Config.withDefault(8_000))
     return {
       port,
       host,
@@ -104,7 +114,11 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       rateLimitRegister,
       trustProxy,
       clickQueueSize,
-      linkCacheSize
+      linkCacheSize,
+      llmBaseUrl: Option.map(llmBaseUrl, (url) => url.toString().replace(/\/+$/, "")),
+      llmApiKey,
+      llmModel,
+      llmTimeoutMs
     } satisfies AppConfigShape
   })
 
@@ -135,6 +149,10 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       trustProxy: false,
       clickQueueSize: 100_000,
       linkCacheSize: 10_000,
+      llmBaseUrl: Option.none(),
+      llmApiKey: Option.none(),
+      llmModel: "test-model",
+      llmTimeoutMs: 8_000,
       ...overrides
     })
 }

@@ -5,6 +5,7 @@ import { Database, type DatabaseError } from "../../infra/Database.ts"
 import { SearchEngine, SearchError } from "../../infra/SearchEngine.ts"
 import { DOCUMENT_VERSION, productDocument, type ProductRow } from "./documents.ts"
 import { programDocuments } from "./programDocuments.ts"
+import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "./productFactsSql.ts"
 import { productSettings, programSettings, settingsHash } from "./settings.ts"
 
 // Keeps the Meilisearch indexes in step with DuckDB (the source of truth).
@@ -50,42 +51,9 @@ const settingsKey = (index: string) => `${index}:settings`
 // whole catalog daily.
 const workQuery = (feedFilter: string, changedOnly: boolean) => `
   CREATE OR REPLACE TABLE ${WORK_TABLE} AS
-  WITH p AS (SELECT * FROM products ${feedFilter}),
-  -- Price changes only: a repeated observation of the same price (a feed
-  -- re-read, or history loaded around a load-time observation) does not
-  -- restart "the current price started at".
-  h0 AS (
-    SELECT ph.product_id, ph.observed_at AS obs_at, ph.price,
-      lag(ph.price) OVER (PARTITION BY ph.product_id ORDER BY ph.observed_at) AS prev
-    FROM price_history ph WHERE ph.product_id IN (SELECT id FROM p)
-  ),
-  h AS (
-    SELECT product_id, obs_at, price,
-      lead(obs_at) OVER (PARTITION BY product_id ORDER BY obs_at) AS until
-    FROM h0 WHERE prev IS NULL OR prev <> price
-  ),
-  s AS (SELECT product_id, max(obs_at) AS since, min(obs_at) AS first_at FROM h GROUP BY product_id),
-  w AS (
-    SELECT h.product_id, h.price,
-      greatest(h.obs_at, s.since - INTERVAL 30 DAY) AS win_at,
-      date_diff('second', greatest(h.obs_at, s.since - INTERVAL 30 DAY), h.until) / 86400.0 AS days
-    FROM h JOIN s USING (product_id)
-    WHERE h.obs_at < s.since AND h.until > s.since - INTERVAL 30 DAY
-  ),
-  ref AS (
-    SELECT product_id, price AS ref_price, win_at AS ref_at, days AS ref_days FROM (
-      SELECT *, row_number() OVER (PARTITION BY product_id ORDER BY price, win_at DESC) AS rn FROM w
-    ) WHERE rn = 1
-  ),
-  low AS (
-    SELECT product_id, min(price) AS low90 FROM h
-    WHERE coalesce(until, now()) > now() - INTERVAL 90 DAY GROUP BY product_id
-  ),
+  WITH ${productFactsCtes(feedFilter)},
   rows AS (
-    SELECT p.id, p.feed, p.title, p.description, p.link, p.image_link, p.brand, p.gtin, p.category, p.product_type,
-      p.store, p.store_domain, p.currency, p.price::DOUBLE AS price, p.current_price::DOUBLE AS current_price,
-      p.feed_was_price::DOUBLE AS feed_was_price, p.availability, p.condition, p.updated_at,
-      s.since, s.first_at, ref.ref_price::DOUBLE AS ref_price, ref.ref_at, ref.ref_days, low.low90::DOUBLE AS low90,
+    SELECT ${PRODUCT_ROW_COLUMNS},
       md5(concat_ws('|', '${DOCUMENT_VERSION}', p.content_hash, p.current_price::VARCHAR, p.availability,
         p.updated_at::DATE::VARCHAR, coalesce(ref.ref_price::VARCHAR, '-'), coalesce(ref.ref_at::DATE::VARCHAR, '-'),
         coalesce((ref.ref_days >= 3)::VARCHAR, '-'), coalesce(low.low90::VARCHAR, '-'),
@@ -93,9 +61,7 @@ const workQuery = (feedFilter: string, changedOnly: boolean) => `
         least(floor(date_diff('hour', coalesce(s.first_at, now()), coalesce(s.since, now())) / 24), 30)::VARCHAR
       )) AS hash
     FROM p
-    LEFT JOIN s ON s.product_id = p.id
-    LEFT JOIN ref ON ref.product_id = p.id
-    LEFT JOIN low ON low.product_id = p.id
+    ${PRODUCT_FACT_JOINS}
   )
   SELECT rows.* FROM rows
   ${changedOnly
