@@ -6,8 +6,8 @@ import { hostCandidates } from "./hostCandidates.ts"
 // when present; otherwise we assume a typical shop: 2% of clicks convert, an
 // average order of 80 (in the programme's currency: currencies are not
 // converted here, which is good enough to rank programmes of one merchant).
-const CONVERSION_RATE = 0.02
-const LEAD_RATE = 0.05
+export const CONVERSION_RATE = 0.02
+export const LEAD_RATE = 0.05
 const AVERAGE_ORDER = 80
 
 export const expectedEarningsPer100Clicks = (program: CatalogProgram): number => {

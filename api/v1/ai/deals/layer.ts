@@ -1,4 +1,4 @@
-import { Layer } from "effect"
+import { DealDiscovery } from "./DealDiscovery.ts"
 
-// The services behind this endpoint (work in progress, issue 6).
-export const Services = Layer.empty
+// The services behind GET /api/v1/ai/deals (over Database and ProgramMatcher).
+export const Services = DealDiscovery.layer
