@@ -1,4 +1,4 @@
-import { Layer } from "effect"
+import { FuzzyMatcher } from "./FuzzyMatcher.ts"
 
-// The services behind this endpoint (work in progress, issue 6).
-export const Services = Layer.empty
+// The services behind POST /api/v1/ai/match-link (over ProgramMatcher and SearchEngine).
+export const Services = FuzzyMatcher.layer
