@@ -56,7 +56,10 @@ export const programSettings: Settings = {
   searchableAttributes: ["name", "domains", "network_name", "category"],
   filterableAttributes: ["network_id", "status", "country", "category", "commission_type", "domains"],
   sortableAttributes: ["commission_rate", "epc"],
-  typoTolerance: { enabled: true }
+  // Fuzzy link matching (POST /api/v1/ai/match-link) looks merchants up by a
+  // mistyped domain label: one typo from 4 letters on ("nkie" finds Nike),
+  // two from 8 ("bestbyuu"). The scorer, not the index, decides what counts.
+  typoTolerance: { enabled: true, minWordSizeForTypos: { oneTypo: 4, twoTypos: 8 } }
 }
 
 /** Stable hash of a settings object (key order independent). */
