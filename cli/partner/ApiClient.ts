@@ -2,6 +2,7 @@ import { Duration, Effect, Option, Redacted, Schema } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import type { Connection } from "./Connection.ts"
 import { ApiError, ConfigError, ServerUnreachable, UnexpectedResponse } from "./errors.ts"
+import { CLI_NAME } from "./name.ts"
 
 // One place that speaks HTTP to the service: builds the request, sends the
 // key when there is one, and turns every outcome into either the decoded body
@@ -38,15 +39,17 @@ const parseJson = (text: string): Option.Option<unknown> => {
   }
 }
 
-/** Node's fetch hides the useful part (ECONNREFUSED, ENOTFOUND) in the cause chain. */
+/** Node's fetch hides the useful part (ECONNREFUSED, ENOTFOUND, "bad port") in the cause chain. */
 const transportReason = (error: unknown): string => {
   let current: unknown = error
-  for (let depth = 0; depth < 5 && current !== null && typeof current === "object"; depth++) {
+  let innermost = error instanceof Error ? error.message : String(error)
+  for (let depth = 0; depth < 6 && current !== null && typeof current === "object"; depth++) {
     const code = (current as { code?: unknown }).code
     if (typeof code === "string") return code === "ECONNREFUSED" ? "connection refused" : code
+    if (current instanceof Error && current.message.length > 0) innermost = current.message
     current = (current as { cause?: unknown }).cause
   }
-  return error instanceof Error ? error.message : String(error)
+  return innermost
 }
 
 const toApiError = (status: number, text: string, retryAfter: string | undefined) =>
@@ -71,8 +74,7 @@ export const callApi = <S extends Schema.Top & { readonly DecodingServices: neve
     const url = `${connection.baseUrl}${request.path}`
     if (request.auth === "required" && Option.isNone(connection.apiKey)) {
       return yield* new ConfigError({
-        message: "This command needs an API key: run `partner init --name ... --email ... --app-url ...` " +
-          "to register, or set AFFILIATE_API_KEY."
+        message: `This command needs an API key: run \`${CLI_NAME} init\` to register, or set AFF_API_KEY.`
       })
     }
     let outgoing = HttpClientRequest.make(request.method)(url).pipe(HttpClientRequest.acceptJson)

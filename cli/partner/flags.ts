@@ -3,8 +3,9 @@ import { Flag } from "effect/cli"
 
 // Flags every command shares, defined once so they read the same everywhere.
 
-export const url = Flag.String("url").pipe(
-  Flag.withDescription("Server base URL (default: AFFILIATE_API_URL, then the CLI config, then http://127.0.0.1:3000)"),
+export const server = Flag.String("server").pipe(
+  Flag.withAlias("url"),
+  Flag.withDescription("Server base URL (default: AFF_SERVER, then the URL saved by init, then http://127.0.0.1:3000)"),
   Flag.optional
 )
 
@@ -26,4 +27,3 @@ export const offset = Flag.Int("offset").pipe(
 /** Raw JSON for --json, otherwise the human rendering. */
 export const printResult = (asJson: boolean, raw: unknown, human: () => string) =>
   Console.log(asJson ? JSON.stringify(raw, null, 2) : human())
-

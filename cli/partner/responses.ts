@@ -83,14 +83,32 @@ export const ProgramItem = Schema.Struct({
   status: Schema.String
 })
 
-export const ProductItem = Schema.Struct({
-  product_id: Schema.String,
-  title: Schema.String,
-  store: Schema.String,
-  url: Schema.String,
-  is_deal: Schema.Boolean,
-  price: Schema.Struct({ amount: Schema.Number, currency: Schema.String })
+/** "CPS 4%" for a percentage, "CPA 12.50 EUR" for a fixed amount per action. */
+export const commissionText = (program: typeof ProgramItem.Type) => {
+  const rate = program.commission_rate.replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "")
+  return program.commission_type === "CPS"
+    ? `${program.commission_type} ${rate}%`
+    : `${program.commission_type} ${rate}${program.commission_currency ? ` ${program.commission_currency}` : ""}`
+}
+
+/** GET /api/search: intent search whose results carry tracked links (/t/...) with the caller's tag. */
+export const SearchFeed = Schema.Struct({
+  guidance: Schema.String,
+  count: Schema.Number,
+  results: Schema.Array(Schema.Struct({
+    title: Schema.String,
+    store: Schema.String,
+    availability: Schema.String,
+    price: Schema.Struct({
+      amount: Schema.Number,
+      currency: Schema.String,
+      originalPrice: Schema.optional(Schema.Number),
+      discountPercent: Schema.optional(Schema.Number)
+    }),
+    links: Schema.Struct({ tracked: Schema.String })
+  }))
 })
+export type SearchFeed = typeof SearchFeed.Type
 
 const Figures = {
   clicks: Schema.Number,

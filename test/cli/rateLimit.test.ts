@@ -3,8 +3,9 @@ import { join } from "node:path"
 import { startService, tempDir, type RunningService } from "../support/TestService.ts"
 import { cleanEnv, runCli } from "./partnerCli.ts"
 
-// A 429 from the API reaches the partner as a sentence with the wait from
-// Retry-After, on stderr with exit 1. Registration allows one per minute here.
+// A 429 from the API reaches the partner as one line with the wait from
+// Retry-After, on stderr with exit 2 (a server condition: retrying later
+// helps). Registration allows one per minute here.
 describe("partner CLI on a rate-limited server", () => {
   let service: RunningService
   let home: ReturnType<typeof tempDir>
@@ -17,18 +18,18 @@ describe("partner CLI on a rate-limited server", () => {
     home?.rm()
   })
 
-  it("prints the 429 error with the Retry-After wait and exits 1", async () => {
+  it("prints the 429 error with the Retry-After wait and exits 2", async () => {
     const init = (n: number) =>
       runCli(
-        ["init", "--name", `Limited ${n}`, "--email", `l${n}@partner.test`, "--app-url", "https://l.test", "--url", service.url],
-        cleanEnv(home.dir, { AFFILIATE_CLI_CONFIG: join(home.dir, `config-${n}.json`) })
+        ["init", "--name", `Limited ${n}`, "--email", `l${n}@partner.test`, "--app-url", "https://l.test", "--server", service.url],
+        cleanEnv(home.dir, { AFF_CONFIG: join(home.dir, `config-${n}.json`) })
       )
     const first = await init(1)
     expect(first.stderr).toBe("")
     expect(first.code).toBe(0)
     const second = await init(2)
-    expect(second.code).toBe(1)
+    expect(second.code).toBe(2)
     expect(second.stdout).toBe("")
-    expect(second.stderr).toMatch(/API error 429 \(\w+\): .+\n\s+Rate limited: try again in \d+ seconds\./)
+    expect(second.stderr).toMatch(/^aff: API error 429 \(\w+\): .+ \(rate limited: try again in \d+ seconds\)\n$/)
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { pageFooter } from "../../cli/partner/responses.ts"
+import { bar, barChart } from "../../cli/partner/BarChart.ts"
 import { cell, formatFields, formatTable } from "../../cli/partner/Table.ts"
 
 describe("partner CLI output helpers", () => {
@@ -35,5 +36,29 @@ describe("partner CLI output helpers", () => {
     expect(pageFooter(page(5, 40, 45, null))).toBe("Showing 41-45 of 45.")
     expect(pageFooter(page(0, 0, 0, null))).toBe("")
     expect(pageFooter(page(0, 60, 45, null))).toBe("Nothing at offset 60.")
+  })
+})
+
+describe("partner CLI bar chart", () => {
+  it("scales bars to the largest value in eighths of a character, with a sliver for any non-zero value", () => {
+    expect(bar(10, 10, 4)).toBe("████")
+    expect(bar(5, 10, 4)).toBe("██")
+    expect(bar(3, 8, 4)).toBe("█▌") // 12 eighths
+    expect(bar(1, 16, 4)).toBe("▎") // 2 eighths
+    expect(bar(1, 1000, 4)).toBe("▏") // too small to draw, still visible
+    expect(bar(0, 10, 4)).toBe("")
+    expect(bar(0, 0, 4)).toBe("")
+  })
+
+  it("draws one framed row per label, bars padded to the width, notes after", () => {
+    expect(barChart([
+      { label: "mon", value: 2, note: "2 clicks" },
+      { label: "tue", value: 0, note: "0 clicks" },
+      { label: "wed", value: 4, note: "4 clicks" }
+    ], 4).split("\n")).toEqual([
+      "mon │██  │ 2 clicks",
+      "tue │    │ 0 clicks",
+      "wed │████│ 4 clicks"
+    ])
   })
 })

@@ -8,9 +8,9 @@ import { formatTable } from "../Table.ts"
 
 export const links = Command.make(
   "links",
-  { limit: flags.limit, offset: flags.offset, url: flags.url, json: flags.json },
-  Effect.fn("partner.links")(function*({ json, limit, offset, url }) {
-    const connection = yield* resolveConnection(url)
+  { limit: flags.limit, offset: flags.offset, server: flags.server, json: flags.json },
+  Effect.fn("partner.links")(function*({ json, limit, offset, server }) {
+    const connection = yield* resolveConnection(server)
     const { data, raw } = yield* callApi(connection, {
       method: "GET",
       path: "/api/v1/links",
@@ -42,5 +42,5 @@ export const links = Command.make(
   })
 ).pipe(
   Command.withDescription("List your tracking links (anonymous links when no API key is configured)"),
-  Command.withExamples([{ command: "partner links --limit 50", description: "The 50 most recent links" }])
+  Command.withExamples([{ command: "aff links --limit 50", description: "The 50 most recent links" }])
 )

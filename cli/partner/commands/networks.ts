@@ -9,18 +9,19 @@ import { cell, formatTable } from "../Table.ts"
 export const networks = Command.make(
   "networks",
   {
-    status: Flag.String("status").pipe(
-      Flag.withDescription("Only networks with this status: active, paused or closed"),
+    // the values GET /api/v1/networks accepts, so a typo is a usage error before any request
+    status: Flag.Literals("status", ["active", "paused", "closed"]).pipe(
+      Flag.withDescription("Only networks with this status"),
       Flag.optional
     ),
     q: Flag.String("q").pipe(Flag.withDescription("Search term (name, website)"), Flag.optional),
     limit: flags.limit,
     offset: flags.offset,
-    url: flags.url,
+    server: flags.server,
     json: flags.json
   },
-  Effect.fn("partner.networks")(function*({ json, limit, offset, q, status, url }) {
-    const connection = yield* resolveConnection(url)
+  Effect.fn("partner.networks")(function*({ json, limit, offset, q, status, server }) {
+    const connection = yield* resolveConnection(server)
     const { data, raw } = yield* callApi(connection, {
       method: "GET",
       path: "/api/v1/networks",
@@ -57,6 +58,6 @@ export const networks = Command.make(
   })
 ).pipe(
   Command.withDescription("List affiliate networks"),
-  Command.withExamples([{ command: "partner networks --status active --q awin", description: "Active networks matching 'awin'" }])
+  Command.withExamples([{ command: "aff networks --status active --q awin", description: "Active networks matching 'awin'" }])
 )
 

@@ -3,7 +3,7 @@ import { Command, Flag } from "effect/cli"
 import { callApi } from "../ApiClient.ts"
 import { resolveConnection } from "../Connection.ts"
 import * as flags from "../flags.ts"
-import { Page, ProgramItem, withPageFooter } from "../responses.ts"
+import { commissionText, Page, ProgramItem, withPageFooter } from "../responses.ts"
 import { formatTable } from "../Table.ts"
 
 // Which programmes (merchants on a network) exist, e.g. to see what `match`
@@ -18,15 +18,18 @@ export const programs = Command.make(
     network: optionalText("network", "Only this network (id, e.g. awin)"),
     domain: optionalText("domain", "Programmes the matcher would consider for this host"),
     q: optionalText("q", "Search term (name)"),
-    status: optionalText("status", "active, paused, closed or pending"),
+    status: Flag.Literals("status", ["active", "paused", "closed", "pending"]).pipe(
+      Flag.withDescription("Only programmes with this status"),
+      Flag.optional
+    ),
     country: optionalText("country", "ISO 3166-1 alpha-2 code, e.g. GB"),
     limit: flags.limit,
     offset: flags.offset,
-    url: flags.url,
+    server: flags.server,
     json: flags.json
   },
-  Effect.fn("partner.programs")(function*({ country, domain, json, limit, network, offset, q, status, url }) {
-    const connection = yield* resolveConnection(url)
+  Effect.fn("partner.programs")(function*({ country, domain, json, limit, network, offset, q, status, server }) {
+    const connection = yield* resolveConnection(server)
     const { data, raw } = yield* callApi(connection, {
       method: "GET",
       path: "/api/v1/programs",
@@ -57,7 +60,7 @@ export const programs = Command.make(
             program.name,
             program.status,
             program.country ?? "",
-            commission(program),
+            commissionText(program),
             program.domains.join(",")
           ])
         ),
@@ -67,15 +70,7 @@ export const programs = Command.make(
 ).pipe(
   Command.withDescription("List affiliate programmes (merchants on a network)"),
   Command.withExamples([
-    { command: "partner programs --domain www.waterstones.com", description: "What a match for this host would consider" },
-    { command: "partner programs --network awin --country GB", description: "Awin's UK programmes" }
+    { command: "aff programs --domain www.waterstones.com", description: "What a match for this host would consider" },
+    { command: "aff programs --network awin --country GB", description: "Awin's UK programmes" }
   ])
 )
-
-/** "CPS 4%" for a percentage, "CPA 12.50 EUR" for a fixed amount per action. */
-const commission = (program: typeof ProgramItem.Type) => {
-  const rate = program.commission_rate.replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "")
-  return program.commission_type === "CPS"
-    ? `${program.commission_type} ${rate}%`
-    : `${program.commission_type} ${rate}${program.commission_currency ? ` ${program.commission_currency}` : ""}`
-}

@@ -3,18 +3,20 @@ import { Command } from "effect/cli"
 import { callApi } from "../ApiClient.ts"
 import { resolveConnection } from "../Connection.ts"
 import * as flags from "../flags.ts"
+import { CLI_NAME } from "../name.ts"
 import { PartnerStats } from "../responses.ts"
+import { barChart } from "../BarChart.ts"
 import { cell, formatFields, formatTable } from "../Table.ts"
 
 // GET /api/v1/partners/me rendered for a person: totals first, then one row
-// per link. Money is printed as the server's exact decimal strings, never
+// per link, then a per-day bar chart. Money is printed as the server's exact decimal strings, never
 // re-computed here; clicks are human clicks (bots are counted apart).
 
 export const stats = Command.make(
   "stats",
-  { url: flags.url, json: flags.json },
-  Effect.fn("partner.stats")(function*({ json, url }) {
-    const connection = yield* resolveConnection(url)
+  { server: flags.server, json: flags.json },
+  Effect.fn("partner.stats")(function*({ json, server }) {
+    const connection = yield* resolveConnection(server)
     const { data, raw } = yield* callApi(connection, {
       method: "GET",
       path: "/api/v1/partners/me",
@@ -23,8 +25,8 @@ export const stats = Command.make(
     yield* flags.printResult(json, raw, () => renderStats(data))
   })
 ).pipe(
-  Command.withDescription("Your clicks (total, unique, bots), conversions and revenue, overall and per link"),
-  Command.withExamples([{ command: "partner stats", description: "Totals and the per-link table" }])
+  Command.withDescription("Your clicks (total, unique, bots), conversions and revenue: totals, per link, and a per-day chart"),
+  Command.withExamples([{ command: `${CLI_NAME} stats`, description: "Totals, the per-link table and the per-day chart" }])
 )
 
 const percent = (rate: number) => `${(rate * 100).toFixed(2)}%`
@@ -67,25 +69,35 @@ const renderStats = (me: PartnerStats): string => {
     ])
   )
   const more = me.links_total > me.links.length ? `\n(${me.links.length} of ${me.links_total} links shown, most clicked first)` : ""
-  // The server sends every day of the window, zeros included; a person wants the active ones.
-  const active = me.days.filter((day) => day.clicks + day.bot_clicks + day.conversions.total > 0)
-  const days = formatTable(
-    [
-      { header: "DATE" },
-      { header: "CLICKS", align: "right" },
-      { header: "UNIQUE", align: "right" },
-      { header: "BOTS", align: "right" },
-      { header: "CONV.", align: "right" },
-      { header: "REVENUE", align: "right" }
-    ],
-    active.map((day) => [
-      day.date,
-      cell(day.clicks),
-      cell(day.unique_clicks),
-      cell(day.bot_clicks),
-      cell(day.conversions.total),
-      day.revenue.total
-    ])
+  return `${summary}\n\nPer link:\n${table}${more}\n\n${dailyChart(me)}`
+}
+
+/** Days before the first active one say nothing, but a week of context always shows. */
+const MIN_DAYS = 7
+
+/**
+ * Human clicks per day as bars scaled to the busiest day, with the day's
+ * figures beside each bar. The server sends every day of its window (zeros
+ * included), oldest first.
+ */
+const dailyChart = (me: PartnerStats): string => {
+  const firstActive = me.days.findIndex((day) => day.clicks + day.bot_clicks + day.conversions.total > 0)
+  if (firstActive < 0) return `Clicks per day: none in the last ${me.days.length} days.`
+  const shown = me.days.slice(Math.min(firstActive, Math.max(0, me.days.length - MIN_DAYS)))
+  const columns = (pick: (day: PartnerStats["days"][number]) => string) => {
+    const width = Math.max(...shown.map((day) => pick(day).length))
+    return (day: PartnerStats["days"][number]) => pick(day).padStart(width)
+  }
+  const clicks = columns((day) => cell(day.clicks))
+  const unique = columns((day) => cell(day.unique_clicks))
+  const conversions = columns((day) => cell(day.conversions.total))
+  const revenue = columns((day) => day.revenue.total)
+  const busiest = Math.max(...shown.map((day) => day.clicks))
+  return `Clicks per day (bars scaled to the busiest day, ${cell(busiest)} clicks):\n` + barChart(
+    shown.map((day) => ({
+      label: day.date,
+      value: day.clicks,
+      note: `${clicks(day)} clicks  ${unique(day)} unique  ${conversions(day)} conv.  ${revenue(day)} revenue`
+    }))
   )
-  return `${summary}\n\nPer link:\n${table}${more}\n\nPer day (days with activity, last ${me.days.length}):\n${days}`
 }
