@@ -1,5 +1,5 @@
 import { listValue } from "@duckdb/node-api"
-import { Context, Effect, Layer } from "effect"
+import { Cache, Config, Context, Duration, Effect, Exit, Layer } from "effect"
 import { clickGrowth } from "../../../../domain/deals/trending.ts"
 import { dropPercent } from "../../../../domain/deals/priceDrop.ts"
 import {
@@ -31,6 +31,10 @@ import {
 
 export interface DealsRequest extends Filters {
   readonly limit: number
+}
+
+/** What the lists are computed against: the request's filters and one instant. */
+interface ListsQuery extends DealsRequest {
   readonly now: Date
 }
 
@@ -72,6 +76,8 @@ export interface Ranked<R> {
 }
 
 export interface DealLists {
+  /** When the lists were computed (they are cached for AI_DEALS_CACHE_SECONDS). */
+  readonly generatedAt: Date
   readonly trending: ReadonlyArray<Ranked<TrendingRanking>>
   readonly priceDrops: ReadonlyArray<Ranked<PriceDropRanking>>
   readonly highCommission: ReadonlyArray<Ranked<CommissionRanking>>
@@ -79,6 +85,14 @@ export interface DealLists {
 
 /** Candidates read beyond the limit, so a product whose own link resolves to another programme can be re-ranked. */
 const COMMISSION_OVERFETCH = 2
+/**
+ * Seconds a computed set of lists is served from memory. Trending decays
+ * over a 24-hour half-life and prices change a few times a day, so 30 s of
+ * staleness changes nothing a shopper sees, and it bounds the database work
+ * to one computation per filter set per 30 s whatever the request rate.
+ */
+const DEFAULT_CACHE_SECONDS = 30
+const CACHE_CAPACITY = 256
 
 const num = (value: unknown): number => Number(value)
 
@@ -90,20 +104,21 @@ export class DealDiscovery extends Context.Service<DealDiscovery, {
     Effect.gen(function*() {
       const db = yield* Database
       const matcher = yield* ProgramMatcher
+      const cacheSeconds = yield* Config.Int("AI_DEALS_CACHE_SECONDS").pipe(Config.withDefault(DEFAULT_CACHE_SECONDS))
 
       const query = <T>(sql: string, values: Record<string, Parameters<typeof bind>[1][string]>) => {
         const bound = bind(sql, values)
         return db.query<T>(bound.sql, bound.params)
       }
 
-      const common = (request: DealsRequest) => ({
+      const common = (request: ListsQuery) => ({
         now: request.now.toISOString(),
         category: request.category?.trim().toLowerCase() ?? "",
         min_discount: request.minDiscount,
         limit: request.limit
       })
 
-      const trending = (request: DealsRequest) =>
+      const trending = (request: ListsQuery) =>
         query<Record<string, unknown>>(trendingSql(request), common(request)).pipe(
           Effect.map((rows) =>
             rows.map((row) => ({
@@ -119,7 +134,7 @@ export class DealDiscovery extends Context.Service<DealDiscovery, {
           )
         )
 
-      const priceDrops = (request: DealsRequest) =>
+      const priceDrops = (request: ListsQuery) =>
         query<Record<string, unknown>>(priceDropsSql(request), common(request)).pipe(
           Effect.map((rows) =>
             rows.map((row) => {
@@ -173,7 +188,7 @@ export class DealDiscovery extends Context.Service<DealDiscovery, {
       const formulaOf = (selection: Selection, conversion: ConversionEstimate): EarningsFormula =>
         earningsFormula(selection.program.commissionType, selection.program.commissionRate, conversion.rate)
 
-      const highCommission = (request: DealsRequest) =>
+      const highCommission = (request: ListsQuery) =>
         Effect.gen(function*() {
           const values = common(request)
           const stores = yield* query<{ store_domain: string; store: string; link: string }>(storesSql(request), values)
@@ -240,21 +255,37 @@ export class DealDiscovery extends Context.Service<DealDiscovery, {
           return document === undefined ? [] : [{ document, ranking }]
         })
 
+      const compute = (request: ListsQuery) =>
+        Effect.gen(function*() {
+          const [hot, drops, earners] = yield* Effect.all(
+            [trending(request), priceDrops(request), highCommission(request)],
+            { concurrency: 3 }
+          )
+          const ids = new Set([...hot, ...drops, ...earners].map((item) => item.id))
+          const docs = yield* documents([...ids], request.now)
+          return {
+            generatedAt: request.now,
+            trending: attach(hot, docs),
+            priceDrops: attach(drops, docs),
+            highCommission: attach(earners, docs)
+          } satisfies DealLists
+        })
+
+      // The lists do not depend on the caller (links and shares are added at
+      // the edge), so one computation per filter set serves every partner for
+      // a while; concurrent misses share one computation, failures are not kept.
+      const cache = yield* Cache.makeWith(
+        (key: string) => compute({ ...(JSON.parse(key) as DealsRequest), now: new Date() }),
+        {
+          capacity: CACHE_CAPACITY,
+          timeToLive: (exit) => Exit.isSuccess(exit) ? Duration.seconds(cacheSeconds) : Duration.zero
+        }
+      )
+      const keyOf = (request: DealsRequest) =>
+        JSON.stringify({ category: request.category?.trim().toLowerCase(), minDiscount: request.minDiscount, limit: request.limit })
+
       return DealDiscovery.of({
-        lists: (request) =>
-          Effect.gen(function*() {
-            const [hot, drops, earners] = yield* Effect.all(
-              [trending(request), priceDrops(request), highCommission(request)],
-              { concurrency: 3 }
-            )
-            const ids = new Set([...hot, ...drops, ...earners].map((item) => item.id))
-            const docs = yield* documents([...ids], request.now)
-            return {
-              trending: attach(hot, docs),
-              priceDrops: attach(drops, docs),
-              highCommission: attach(earners, docs)
-            }
-          })
+        lists: (request) => cacheSeconds <= 0 ? compute({ ...request, now: new Date() }) : Cache.get(cache, keyOf(request))
       })
     })
   )

@@ -83,11 +83,10 @@ export const AiDealsHandlers = HttpApiBuilder.group(
     return handlers.handle("deals", ({ query }) =>
       Effect.gen(function*() {
         const partner = yield* CurrentPartner
-        const now = new Date()
         const category = query.category === undefined || query.category.trim() === "" ? undefined : query.category.trim()
         const minDiscount = query.min_discount ?? 0
         const limit = query.limit ?? DEFAULT_LIMIT
-        const lists = yield* orUnavailable(discovery.lists({ category, minDiscount, limit, now }))
+        const lists = yield* orUnavailable(discovery.lists({ category, minDiscount, limit }))
         const present = <R, O>(items: ReadonlyArray<{ document: Parameters<typeof presentDeal>[0]; ranking: R }>, show: (ranking: R, currency: string) => O) =>
           items.map(({ document, ranking }) => ({
             ...presentDeal(document, { base: publicUrl.base, tag: partner.tag }),
@@ -98,7 +97,7 @@ export const AiDealsHandlers = HttpApiBuilder.group(
           trending: present(lists.trending, trendingRanking),
           price_drops: present(lists.priceDrops, priceDropRanking),
           high_commission: present(lists.highCommission, (ranking, currency) => commissionRanking(ranking, partner.revenueShare, currency)),
-          generated_at: now.toISOString(),
+          generated_at: lists.generatedAt.toISOString(),
           filters: { category: category ?? null, min_discount: minDiscount, limit },
           disclosure: disclosureFor(all),
           method: METHOD
