@@ -170,11 +170,25 @@ export const BLOG_TITLE_DEAL: Bank = {
   informative: ["{product} at {store}: price history and current price", "What {product} costs at {store} now"]
 }
 
-export const BLOG_TITLE_OTHER: Bank = {
+export const BLOG_TITLE_PRODUCT: Bank = {
   casual: ["What's worth a look at {store}", "A few picks from {store}"],
-  professional: ["{store}: a short guide", "Shopping at {store}: an overview"],
-  enthusiastic: ["Why we love shopping at {store}!", "Our favourite finds at {store}!"],
+  professional: ["{store}: selected products and prices", "Shopping at {store}: an overview"],
+  enthusiastic: ["Our favourite finds at {store}!", "Why we love shopping at {store}!"],
+  informative: ["{store}: current prices of selected products", "What things cost at {store}"]
+}
+
+export const BLOG_TITLE_STORE: Bank = {
+  casual: ["Have you tried {store}?", "A quick look at {store}"],
+  professional: ["{store}: a short introduction", "Introducing {store}"],
+  enthusiastic: ["Say hello to {store}!", "Time to discover {store}!"],
   informative: ["A guide to shopping at {store}", "{store}: what to know before you shop"]
+}
+
+export const BLOG_CLOSING: Bank = {
+  casual: ["That's our quick tour. Happy browsing!", "Have a look and see what suits you."],
+  professional: ["We hope this overview helps you decide.", "Thank you for reading."],
+  enthusiastic: ["Happy shopping, everyone!", "Go and have fun exploring!"],
+  informative: ["We update these figures as our catalog changes.", "That covers what our catalog shows for this store."]
 }
 
 export const BLOG_PRODUCT_DEAL: Bank = {

@@ -57,6 +57,15 @@ const phrase = (random: Random, bank: P.Bank, tone: Tone, vars: Vars): string | 
   return any.length > 0 ? pick(any) : undefined
 }
 
+/** A product that is not simply in stock says so, unless the wording already does. */
+const withStock = (sentence: string, product: ProductFact): string => {
+  if (product.availability === "in_stock") return sentence
+  const words = AVAILABILITY[product.availability] ?? product.availability
+  if (sentence.includes(words)) return sentence
+  const end = sentence.match(/[.!]$/)?.[0] ?? ""
+  return `${sentence.slice(0, sentence.length - end.length)} (${words} when we checked)${end}`
+}
+
 const bullets = (lines: ReadonlyArray<string>) => lines.map((line) => `- ${line}`).join("\n")
 
 const draftFor = (facts: CopyFacts, type: CopyType, tone: Tone, random: Random): Draft => {
@@ -65,7 +74,9 @@ const draftFor = (facts: CopyFacts, type: CopyType, tone: Tone, random: Random):
   const lead = deal ?? facts.products[0]
   const leadVars = lead === undefined ? storeVars(facts) : productVars(facts, lead, type === "social" ? 48 : 60)
   const cta = say(P.CALL_TO_ACTION, storeVars(facts))
-  const featured = facts.products.slice(0, 3)
+  // What a reader can buy first; out-of-stock products only when nothing else is listed.
+  const available = facts.products.filter((product) => product.availability !== "out_of_stock")
+  const featured = (available.length > 0 ? available : facts.products).slice(0, 3)
   const none = { title: null, subject: null, preheader: null }
 
   switch (type) {
@@ -82,20 +93,22 @@ const draftFor = (facts: CopyFacts, type: CopyType, tone: Tone, random: Random):
       const intro = say(deal !== undefined ? P.INTRO_DEAL : lead !== undefined ? P.INTRO_PRODUCT : P.INTRO_STORE, leadVars)
       const list = featured.map((product) => {
         const vars = productVars(facts, product)
-        return say(product.discountPercent !== null ? P.PRODUCT_LINE_DEAL : P.PRODUCT_LINE, vars)
+        return withStock(say(product.discountPercent !== null ? P.PRODUCT_LINE_DEAL : P.PRODUCT_LINE, vars), product)
       })
       const middle = list.length > 0 ? bullets(list) : say(P.BLOG_STORE_BODY, storeVars(facts))
       const text = [say(P.GREETING, {}), intro, middle, say(P.CLOSING, {})].join("\n\n")
       return { title: null, subject: fitTo(subject, LIMITS.email.subjectMax), preheader: fitTo(preheader, LIMITS.email.preheaderMax), text, callToAction: cta }
     }
     case "blog": {
-      const title = say(deal !== undefined ? P.BLOG_TITLE_DEAL : P.BLOG_TITLE_OTHER, leadVars)
+      const title = say(deal !== undefined ? P.BLOG_TITLE_DEAL : lead !== undefined ? P.BLOG_TITLE_PRODUCT : P.BLOG_TITLE_STORE, leadVars)
       const intro = say(lead !== undefined ? P.BLOG_INTRO : P.BLOG_INTRO_STORE, storeVars(facts))
       const body = featured.length > 0
-        ? featured.map((product) => say(product.discountPercent !== null ? P.BLOG_PRODUCT_DEAL : P.BLOG_PRODUCT, productVars(facts, product))).join(" ")
-        : say(P.BLOG_STORE_BODY, storeVars(facts))
+        ? featured.map((product) =>
+          withStock(say(product.discountPercent !== null ? P.BLOG_PRODUCT_DEAL : P.BLOG_PRODUCT, productVars(facts, product)), product)
+        ).join(" ")
+        : [say(P.INTRO_STORE, storeVars(facts)), say(P.BLOG_STORE_BODY, storeVars(facts))].join(" ")
       const advice = say(P.BLOG_ADVICE, {})
-      const closing = say(P.CLOSING, {})
+      const closing = say(P.BLOG_CLOSING, {})
       return { ...none, title: fitTo(title, LIMITS.blog.titleMax), text: [intro, body, advice, closing].join("\n\n"), callToAction: cta }
     }
   }

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { type Copy, type Placement, assembleWithin, hashtagsFor } from "../../../../domain/copy/assemble.ts"
-import { type CopyFacts, type CopyType, dealsOf, type ProductFact, type Tone } from "../../../../domain/copy/facts.ts"
+import { type CopyFacts, type CopyType, dealsOf, type Tone } from "../../../../domain/copy/facts.ts"
 import { makePicker, templateCopy } from "../../../../domain/copy/template.ts"
 import type { Catalog, CatalogProgram } from "../../../../domain/matching/catalog.ts"
 import { expectedEarningsPer100Clicks, isUsableNetwork } from "../../../../domain/matching/selectProgram.ts"
@@ -37,7 +37,6 @@ export interface GeneratedCopy {
   readonly link: TrackingLink
   readonly trackingUrl: string
   readonly disclosure: string
-  readonly featured: ProductFact | null
 }
 
 export interface CopyRequest {
@@ -129,7 +128,7 @@ export class PromoCopy extends Context.Service<PromoCopy, {
           : fullDisclosure.includes(AMAZON_DISCLOSURE) ? `#ad ${AMAZON_DISCLOSURE}` : SOCIAL_DISCLOSURE
         const placement: Placement = { link: request.trackingUrl(made.link.id), disclosure }
 
-        const base = { facts, program, link: made.link, trackingUrl: placement.link, disclosure, featured: deal ?? facts.products[0] ?? null }
+        const base = { facts, program, link: made.link, trackingUrl: placement.link, disclosure }
         const template = () => templateCopy(facts, request.type, request.tone, placement)
         if (!llm.enabled) return { ...base, copy: template(), generator: "template", fallback: null } satisfies GeneratedCopy
 
