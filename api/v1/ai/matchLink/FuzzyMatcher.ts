@@ -5,7 +5,7 @@ import { type Choice, chooseProgram } from "../../../../domain/matching/fuzzy/ch
 import { type FuzzyOutcome, scoreUrl } from "../../../../domain/matching/fuzzy/fuzzyScore.ts"
 import { hostParts } from "../../../../domain/matching/fuzzy/urlParts.ts"
 import { Metrics } from "../../../../infra/Metrics.ts"
-import { SearchEngine, toSearchError } from "../../../../infra/SearchEngine.ts"
+import { SearchEngine, type SearchError, toSearchError } from "../../../../infra/SearchEngine.ts"
 import { PROGRAMS_INDEX } from "../../../../pipelines/search/SearchSync.ts"
 import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
 
@@ -20,6 +20,12 @@ import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
 /** A candidate search that takes longer falls back to the in-memory scan. */
 const SEARCH_DEADLINE = "500 millis"
 const HITS_PER_QUERY = 20
+/**
+ * Candidate sets kept per host label for the current catalog: the same
+ * misspelt domain tends to come back (a partner's feed, a shopper's habit),
+ * and its candidates only change with the catalog. Bounded; oldest out first.
+ */
+const CANDIDATE_CACHE_SIZE = 10_000
 
 export type CandidateSource = "search_index" | "in_memory"
 
@@ -42,22 +48,33 @@ export class FuzzyMatcher extends Context.Service<FuzzyMatcher, {
       const metrics = yield* Metrics
       const fallbacks = metrics.counter("ai_match_fallbacks_total", "Fuzzy matches scored in memory because Meilisearch failed")
       const uid = engine.indexUid(PROGRAMS_INDEX)
-      // The index follows the catalog object ProgramMatcher holds: rebuilt only when it is replaced.
-      const indexes = new WeakMap<Catalog, BrandIndex>()
-      const indexFor = (catalog: Catalog) => {
-        let index = indexes.get(catalog)
-        if (index === undefined) {
-          index = makeBrandIndex(catalog)
-          indexes.set(catalog, index)
+      // The index and the candidate cache follow the catalog object ProgramMatcher holds:
+      // rebuilt only when it is replaced.
+      interface PerCatalog {
+        readonly index: BrandIndex
+        readonly candidates: Map<string, ReadonlySet<string>>
+      }
+      const perCatalog = new WeakMap<Catalog, PerCatalog>()
+      const stateFor = (catalog: Catalog) => {
+        let state = perCatalog.get(catalog)
+        if (state === undefined) {
+          state = { index: makeBrandIndex(catalog), candidates: new Map() }
+          perCatalog.set(catalog, state)
         }
-        return index
+        return state
+      }
+      const remember = (cache: Map<string, ReadonlySet<string>>, label: string, keys: ReadonlySet<string>) => {
+        if (cache.size >= CANDIDATE_CACHE_SIZE) cache.delete(cache.keys().next().value!)
+        cache.set(label, keys)
       }
       let searchFailing = false
 
       /** Brand keys of the programmes the index finds for the host's label (one multi-search request). */
-      const searchCandidates = (url: URL, index: BrandIndex) => {
+      const searchCandidates = (url: URL, { candidates, index }: PerCatalog): Effect.Effect<ReadonlySet<string>, SearchError> => {
         const host = hostParts(url.hostname)
         if (host === undefined) return Effect.succeed(new Set<string>())
+        const cached = candidates.get(host.label)
+        if (cached !== undefined) return Effect.succeed(cached)
         const texts = new Set([host.label, host.labelWords.join(" ")])
         return Effect.tryPromise({
           try: (signal) =>
@@ -83,6 +100,7 @@ export class FuzzyMatcher extends Context.Service<FuzzyMatcher, {
                 for (const key of index.keysOfProgram.get(String(hit.program_id)) ?? []) keys.add(key)
               }
             }
+            remember(candidates, host.label, keys)
             return keys
           })
         )
@@ -90,8 +108,8 @@ export class FuzzyMatcher extends Context.Service<FuzzyMatcher, {
 
       const match = Effect.fn("FuzzyMatcher.match")(function*(url: URL) {
         const { catalog } = yield* matcher.current
-        const index = indexFor(catalog)
-        const found = yield* searchCandidates(url, index).pipe(
+        const state = stateFor(catalog)
+        const found = yield* searchCandidates(url, state).pipe(
           Effect.map((keys) => ({ keys: keys as ReadonlySet<string> | "all", source: "search_index" as CandidateSource })),
           Effect.tap(() =>
             Effect.sync(() => {
@@ -108,7 +126,7 @@ export class FuzzyMatcher extends Context.Service<FuzzyMatcher, {
             })
           )
         )
-        const outcome = scoreUrl(url, index, found.keys)
+        const outcome = scoreUrl(url, state.index, found.keys)
         const choice = outcome.kind === "candidate"
           ? chooseProgram(catalog, outcome.best.brand, outcome.best.evidence, url, outcome.best.country)
           : undefined
