@@ -123,6 +123,10 @@ describe("POST /api/v1/ai/match-link", () => {
       ["https://next.org/"],
       ["https://target.de/"],
       ["https://www.canvas.com/"],
+      ["https://www.notion.so/"],
+      // a brand's label on a foundation or developer suffix is not its shop
+      ["https://www.dell.org/"],
+      ["https://adobe.io/apis"],
       // Google: only Google Store (store.google.com) is in the catalog
       ["https://google.com/search?q=nike+shoes"],
       ["https://www.google.de/"],

@@ -163,6 +163,12 @@ describe("scoring", () => {
     expect(scoreUrl(new URL("https://nikee.de/x"), index, new Set()).kind).toBe("none")
   })
 
+  it("reports but does not match a brand's label on a foundation or developer suffix (nike.org)", () => {
+    const outcome = scoreUrl(new URL("https://nike.org/"), index, "all")
+    expect(outcome.kind === "candidate" && outcome.best.brand.key).toBe("nike")
+    expect(outcome.kind === "candidate" && outcome.best.confidence).toBeLessThan(MATCH_THRESHOLD)
+  })
+
   it("recognises a site known only through a subdomain, and user-hosted sites", () => {
     expect(scoreUrl(new URL("https://www.google.com/search?q=nike"), index, "all").kind).toBe("known_site")
     expect(scoreUrl(new URL("https://nike.github.io/"), index, "all").kind).toBe("none")

@@ -36,7 +36,7 @@ top tour town toy toys track trade trail travel tree trek trip true try tuesday 
 van very view village wall want war warm was watch water wave way we wear web week well were west what when where
 which white who why wide wiki wild will win wind window wine winter wise with wood word words work world would write
 yard year yellow yes yoga you young your zone zoo
-apple booking chew converse curry crocus ninja razor saturn specialized target wiggle
+apple booking chew converse curry notion zorro crocus ninja razor saturn specialized target wiggle
 `
 
 export const COMMON_WORDS: ReadonlySet<string> = new Set(WORDS.split(/\s+/).filter((word) => word.length > 0))

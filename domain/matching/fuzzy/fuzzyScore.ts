@@ -148,6 +148,14 @@ export const pathBrand = (host: HostParts, pathname: string, index: BrandIndex):
   }
 }
 
+// Suffixes of foundations, projects and developer sites rather than shops:
+// dell.org is a foundation, adobe.io a developer portal. A brand's label there
+// is reported, not matched.
+const NON_COMMERCE_SUFFIXES = new Set([
+  "org", "edu", "gov", "mil", "int", "io", "dev", "app", "ai", "info", "wiki", "foundation", "ngo", "museum", "gov.uk", "org.uk", "ac.uk"
+])
+const NON_COMMERCE_PENALTY = 0.25
+
 /** Ambiguity: a runner-up this close, for another brand, costs the best candidate. */
 const AMBIGUITY_MARGIN = 0.05
 const AMBIGUITY_PENALTY = 0.1
@@ -165,6 +173,7 @@ export const scoreUrl = (url: URL, index: BrandIndex, candidates: ReadonlySet<st
   if (host.userHosted) return { kind: "none", host }
 
   const scored: Array<Candidate> = []
+  const suffixPenalty = NON_COMMERCE_SUFFIXES.has(host.suffix) ? NON_COMMERCE_PENALTY : 0
   const consider = (brand: Brand | undefined) => {
     if (brand === undefined || scored.some((c) => c.brand === brand)) return
     const score = hostLabelScore(host.label, brand)
@@ -172,7 +181,7 @@ export const scoreUrl = (url: URL, index: BrandIndex, candidates: ReadonlySet<st
     const kind = score.kind === "exact" ? "other_suffix" : score.kind
     scored.push({
       brand,
-      confidence: score.confidence,
+      confidence: score.confidence - suffixPenalty,
       evidence: { from: "host", kind, text: host.label, edits: score.edits },
       country: host.country
     })
@@ -187,7 +196,7 @@ export const scoreUrl = (url: URL, index: BrandIndex, candidates: ReadonlySet<st
       if (brand === undefined || !brand.hostMatchable || brand.level === "word" || scored.some((c) => c.brand === brand)) continue
       scored.push({
         brand,
-        confidence: brand.level === "distinctive" ? 0.84 : 0.8,
+        confidence: (brand.level === "distinctive" ? 0.84 : 0.8) - suffixPenalty,
         evidence: { from: "host", kind: "store_affix", text: host.label, edits: 0 },
         country: host.country ?? country
       })
