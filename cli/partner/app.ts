@@ -1,20 +1,19 @@
-#!/usr/bin/env node
-// `aff` (package.json "bin"; `npx aff`, `npm run cli -- <command>`): the
-// partner CLI. It only speaks HTTP to a running service (`npm start`), never
-// opens the DuckDB file itself. Exit codes and error lines: partner/main.ts.
+// The `aff` command tree (entry point: cli/partner.ts). It only speaks HTTP
+// to a running service (`npm start`), never opens the DuckDB file itself.
+// Exit codes and error lines: main.ts.
 //
 // Narrow imports: the package index also loads the HTTP server, sockets and
 // workers, which more than doubles the CLI's start-up time.
 import { Command } from "effect/cli"
-import { init } from "./partner/commands/init.ts"
-import { links } from "./partner/commands/links.ts"
-import { match } from "./partner/commands/match.ts"
-import { networks } from "./partner/commands/networks.ts"
-import { programs } from "./partner/commands/programs.ts"
-import { search } from "./partner/commands/search.ts"
-import { stats } from "./partner/commands/stats.ts"
-import { runPartnerCli } from "./partner/main.ts"
-import { CLI_NAME } from "./partner/name.ts"
+import { init } from "./commands/init.ts"
+import { links } from "./commands/links.ts"
+import { match } from "./commands/match.ts"
+import { networks } from "./commands/networks.ts"
+import { programs } from "./commands/programs.ts"
+import { search } from "./commands/search.ts"
+import { stats } from "./commands/stats.ts"
+import { runPartnerCli } from "./main.ts"
+import { CLI_NAME } from "./name.ts"
 
 const aff = Command.make(CLI_NAME).pipe(
   Command.withDescription(

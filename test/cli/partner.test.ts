@@ -219,10 +219,12 @@ describe("partner CLI against the running service", () => {
     // the day of the click, whichever UTC day the server counted it on, is the busiest: a full-width bar
     const clickDay = json.days.find((day: { clicks: number }) => day.clicks === 1)?.date
     const chart = run.stdout.slice(run.stdout.indexOf("Clicks per day"))
-    expect(chart).toMatch(/^Clicks per day \(bars scaled to the busiest day, 1 clicks\):\n/)
+    expect(chart).toMatch(/^Clicks per day \(a full bar is the busiest day: 1 click\):\n/)
     expect(chart).toMatch(new RegExp(`\\n${clickDay} │${"█".repeat(40)}│ 1 clicks  1 unique  0 conv\\.  \\S+ revenue`))
-    // quiet days are shown with an empty bar (at least a week of context)
+    // quiet days show an empty bar (at least a week of context), oldest day first
     expect(chart.split("\n").filter((line) => /│ {40}│ 0 clicks/.test(line)).length).toBeGreaterThanOrEqual(6)
+    const dates = chart.split("\n").slice(1).map((line) => line.slice(0, 10)).filter((date) => date.length > 0)
+    expect(dates).toEqual([...dates].sort())
   })
 
   it("search prints prices and tracked links carrying the partner's tag, from the saved key or AFF_API_KEY", async () => {

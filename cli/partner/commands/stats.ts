@@ -77,13 +77,15 @@ const MIN_DAYS = 7
 
 /**
  * Human clicks per day as bars scaled to the busiest day, with the day's
- * figures beside each bar. The server sends every day of its window (zeros
- * included), oldest first.
+ * figures beside each bar, oldest day first. The server sends every day of
+ * its window, zeros included (newest first today; sorted here so the order
+ * is ours to choose).
  */
 const dailyChart = (me: PartnerStats): string => {
-  const firstActive = me.days.findIndex((day) => day.clicks + day.bot_clicks + day.conversions.total > 0)
-  if (firstActive < 0) return `Clicks per day: none in the last ${me.days.length} days.`
-  const shown = me.days.slice(Math.min(firstActive, Math.max(0, me.days.length - MIN_DAYS)))
+  const days = [...me.days].sort((a, b) => a.date.localeCompare(b.date))
+  const firstActive = days.findIndex((day) => day.clicks + day.bot_clicks + day.conversions.total > 0)
+  if (firstActive < 0) return `Clicks per day: none in the last ${days.length} days.`
+  const shown = days.slice(Math.min(firstActive, Math.max(0, days.length - MIN_DAYS)))
   const columns = (pick: (day: PartnerStats["days"][number]) => string) => {
     const width = Math.max(...shown.map((day) => pick(day).length))
     return (day: PartnerStats["days"][number]) => pick(day).padStart(width)
@@ -93,7 +95,7 @@ const dailyChart = (me: PartnerStats): string => {
   const conversions = columns((day) => cell(day.conversions.total))
   const revenue = columns((day) => day.revenue.total)
   const busiest = Math.max(...shown.map((day) => day.clicks))
-  return `Clicks per day (bars scaled to the busiest day, ${cell(busiest)} clicks):\n` + barChart(
+  return `Clicks per day (a full bar is the busiest day: ${cell(busiest)} ${busiest === 1 ? "click" : "clicks"}):\n` + barChart(
     shown.map((day) => ({
       label: day.date,
       value: day.clicks,
