@@ -2,7 +2,7 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Cause, Config, Console, Effect, Exit, Option, Runtime } from "effect"
 import { CliError, CliOutput, Command } from "effect/cli"
-import { FetchHttpClient } from "effect/http"
+import { FetchHttpClient, type HttpClient } from "effect/http"
 import { EXIT_SERVER, EXIT_USAGE, isPartnerCliError } from "./errors.ts"
 import { CLI_NAME } from "./name.ts"
 
@@ -20,7 +20,8 @@ const say = (line: string) => Console.error(`${CLI_NAME}: ${line}`)
 
 /** A parse or validation error of effect/cli: the usage class, with a pointer to the right help page. */
 const usageLine = (error: CliError.ShowHelp) => {
-  const messages = error.errors.map((e) => e.message.replace(/\s*\n\s*/g, " ").trim())
+  // "Unknown subcommand ...\n\nDid you mean this? ..." reads as two sentences on one line
+  const messages = error.errors.map((e) => e.message.trim().replace(/([^.?!:])\s*\n\s*/g, "$1. ").replace(/\s*\n\s*/g, " "))
   return `${messages.join("; ")} (see \`${[CLI_NAME, ...error.commandPath.slice(1)].join(" ")} --help\`)`
 }
 
@@ -52,13 +53,15 @@ const report = (cause: Cause.Cause<unknown>): Effect.Effect<number> =>
     return EXIT_SERVER
   })
 
-export const runPartnerCli = <Name extends string, Input, E, R, ContextInput>(
-  command: Command.Command<Name, Input, ContextInput, E, R>,
+export const runPartnerCli = <Name extends string, Input, E, ContextInput>(
+  command: Command.Command<Name, Input, ContextInput, E, HttpClient.HttpClient | NodeServices.NodeServices>,
   version: string
 ) => {
   // `aff links | head -1`: the reader left; that is not an error worth a stack trace
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(0)
+    process.stderr.write(`${CLI_NAME}: cannot write the output: ${error.message}\n`)
+    process.exit(EXIT_SERVER)
   })
   command.pipe(
     Command.run({ version }),
@@ -69,7 +72,7 @@ export const runPartnerCli = <Name extends string, Input, E, R, ContextInput>(
     Effect.provide(FetchHttpClient.layer),
     Effect.provide(NodeServices.layer),
     (program) =>
-      NodeRuntime.runMain(program as Effect.Effect<number>, {
+      NodeRuntime.runMain(program, {
         disableErrorReporting: true,
         teardown: (exit, onExit) =>
           Exit.isSuccess(exit) && typeof exit.value === "number"
