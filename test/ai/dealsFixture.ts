@@ -17,6 +17,9 @@ export const PRODUCTS: ReadonlyArray<FixtureProduct> = [
   product("pd-new", { title: "Brand New Gadget", category: "Electronics", price: 10, wasPrice: 40 }),
   product("pd-raised-then-cut", { title: "Kettle", category: "Home", price: 100, history: [[2, 150]], currentSinceDays: 0 }),
   product("pd-small", { title: "Toaster", category: "Home", price: 95, history: [[60, 100]], currentSinceDays: 1 }),
+  // Once 200, but 100 for the last 60 days: a cheap "was higher" test passes it, the trusted 30-day low (100) does not.
+  product("pd-rebound", { title: "Desk Chair", category: "Home", price: 95, history: [[90, 200], [60, 100]], currentSinceDays: 1,
+    storeDomain: "example-store.com" }),
   product("pd-old", { title: "Blender", category: "Home", price: 100, history: [[100, 200]], currentSinceDays: 45 }),
   product("pd-oos", { title: "Sold Out Skis", category: "Sports", price: 100, history: [[60, 300]], currentSinceDays: 1,
     availability: "out_of_stock", storeDomain: "example-store.com" }),

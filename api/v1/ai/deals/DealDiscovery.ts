@@ -16,6 +16,7 @@ import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
 import {
   bind,
   conversionStatsSql,
+  discountAtLeastSql,
   type Filters,
   highCommissionSql,
   priceDropsSql,
@@ -96,6 +97,14 @@ const CACHE_CAPACITY = 256
 
 const num = (value: unknown): number => Number(value)
 
+interface TrendingRow {
+  readonly id: string
+  readonly score: number
+  readonly clicks_24h: number
+  readonly clicks_prev_24h: number
+  readonly clicks_window: number
+}
+
 export class DealDiscovery extends Context.Service<DealDiscovery, {
   lists(request: DealsRequest): Effect.Effect<DealLists, DatabaseError>
 }>()("app/api/v1/ai/DealDiscovery") {
@@ -118,8 +127,43 @@ export class DealDiscovery extends Context.Service<DealDiscovery, {
         limit: request.limit
       })
 
+      const discountAtLeast = (ids: ReadonlyArray<string>, minDiscount: number) =>
+        query<{ id: string }>(discountAtLeastSql, { ids: listValue([...ids]), min_discount: minDiscount }).pipe(
+          Effect.map((rows) => new Set(rows.map((row) => row.id)))
+        )
+
+      // A list filtered by discount ranks the products that may have it
+      // (a cheap necessary condition in SQL), then confirms a batch at a time
+      // with the exact rule, growing the batch, until it has `want` rows.
+      const keepDiscounted = <T extends { readonly id: string }>(
+        page: (offset: number, size: number) => Effect.Effect<ReadonlyArray<T>, DatabaseError>,
+        want: number,
+        minDiscount: number
+      ) =>
+        Effect.gen(function*() {
+          if (minDiscount <= 0) return yield* page(0, want)
+          const kept: Array<T> = []
+          let offset = 0
+          let size = Math.max(want * 4, 40)
+          while (kept.length < want) {
+            const rows = yield* page(offset, size)
+            if (rows.length === 0) break
+            const passing = yield* discountAtLeast(rows.map((row) => row.id), minDiscount)
+            kept.push(...rows.filter((row) => passing.has(row.id)))
+            if (rows.length < size) break
+            offset += size
+            size *= 4
+          }
+          return kept.slice(0, want)
+        })
+
       const trending = (request: ListsQuery) =>
-        query<Record<string, unknown>>(trendingSql(request), common(request)).pipe(
+        keepDiscounted(
+          (offset, size) =>
+            query<TrendingRow>(trendingSql(request), { ...common(request), offset, limit: size }),
+          request.limit,
+          request.minDiscount
+        ).pipe(
           Effect.map((rows) =>
             rows.map((row) => ({
               id: String(row.id),
@@ -202,19 +246,18 @@ export class DealDiscovery extends Context.Service<DealDiscovery, {
           const statsOf = (programId: string): ProgramStats =>
             estimates.get(programId) ?? { conversion: conversionEstimate(0, 0), commissionCurrency: null }
           const formulas = groups.map((group) => formulaOf(group.selection, statsOf(group.selection.program.id).conversion))
-          const rows = yield* query<{ id: string; price: number; program_id: string; link: string }>(
-            highCommissionSql(request),
-            {
+          const rows = yield* keepDiscounted((offset, size) =>
+            query<{ id: string; price: number; program_id: string; link: string }>(highCommissionSql(request), {
               ...values,
-              limit: request.limit * COMMISSION_OVERFETCH,
+              offset,
+              limit: size,
               store_domains: listValue(groups.map((group) => group.domain)),
               stores: listValue(groups.map((group) => group.store)),
               // As text: a JS list of numbers is bound as INTEGER[] when its first is whole.
               per_unit: listValue(formulas.map((formula) => String(formula.perPriceUnit))),
               fixed: listValue(formulas.map((formula) => String(formula.fixed))),
               formula_programs: listValue(groups.map((group) => group.selection.program.id))
-            }
-          )
+            }), request.limit * COMMISSION_OVERFETCH, request.minDiscount)
           // Confirm each candidate's programme from its own link (a store
           // whose products link through a network's click host may span
           // several merchants); re-rank with what it really earns.

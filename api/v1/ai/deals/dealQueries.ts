@@ -63,10 +63,22 @@ const DISCOUNT_CTE = `
 const NOW = "$now::TIMESTAMPTZ"
 
 /**
- * Trending.
+ * A necessary condition for a discount of at least $min_discount, cheap to
+ * test: some earlier price at least current / (1 - min/100) (the reference is
+ * one of the earlier prices, so none that high means no such discount).
+ * Lists filtered by discount rank these candidates, then confirm each batch
+ * with the exact rule (discountAtLeastSql).
+ */
+const mayHaveDiscount = (alias: string, historyFilter: string, percent = "$min_discount") => `${alias}.id IN (
+    SELECT hpr.id
+    FROM (SELECT product_id, max(price)::DOUBLE AS hi, count(*) AS n FROM price_history ${historyFilter} GROUP BY product_id) hh
+    JOIN products hpr ON hpr.id = hh.product_id
+    WHERE hh.n >= 2 AND hpr.current_price::DOUBLE <= hh.hi * (1 - ${percent} / 100.0) + 1e-6)`
+
+/**
+ * Trending, one batch ($offset, $limit) in rank order.
  * Clicks are read for WINDOW_DAYS only, joined to their link for the
- * product, aggregated per product; price facts are computed only for the
- * products that are gaining (and only when a minimum discount is asked).
+ * product and aggregated per product in one pass.
  */
 export const trendingSql = (filters: Filters) => `
   WITH c AS (
@@ -77,27 +89,28 @@ export const trendingSql = (filters: Filters) => `
         AND k.clicked_at > ${NOW} - INTERVAL ${2 * COMPARE_HOURS} HOUR)::INTEGER AS clicks_prev_24h,
       count(*)::INTEGER AS clicks_window
     FROM clicks k JOIN (SELECT id, product_id FROM tracking_links WHERE product_id IS NOT NULL) l ON l.id = k.tracking_id
-    WHERE k.clicked_at > ${NOW} - INTERVAL ${WINDOW_DAYS} DAY AND k.clicked_at <= ${NOW}
-      AND NOT k.is_bot AND l.product_id IS NOT NULL
+    WHERE k.clicked_at > ${NOW} - INTERVAL ${WINDOW_DAYS} DAY AND k.clicked_at <= ${NOW} AND NOT k.is_bot
     GROUP BY l.product_id
     HAVING clicks_24h > 0 AND clicks_24h >= clicks_prev_24h
-  )${filters.minDiscount > 0 ? `, ${productFactsCtes(`WHERE id IN (SELECT id FROM c)`)}, ${DISCOUNT_CTE}` : ""}
+  )
   SELECT c.id, c.score, c.clicks_24h, c.clicks_prev_24h, c.clicks_window
   FROM c JOIN products pr ON pr.id = c.id
-  ${filters.minDiscount > 0 ? "JOIN dd ON dd.id = c.id AND dd.discount >= $min_discount" : ""}
   WHERE ${productScope("pr", filters)}
+    ${filters.minDiscount > 0 ? `AND ${mayHaveDiscount("c", "WHERE product_id IN (SELECT id FROM c)")}` : ""}
   ORDER BY c.score DESC, c.clicks_24h DESC, c.id
-  LIMIT $limit`
+  LIMIT $limit OFFSET $offset`
 
 /**
  * Price drops.
  * Candidates are products with a price observation in the last
  * RECENT_DROP_DAYS (price_history holds one row per change, so an unchanged
- * product has none): full history is then read for those only.
+ * product has none) that may be 10% (or min_discount) below an earlier
+ * price: full history is then read for those only.
  */
 export const priceDropsSql = (filters: Filters) => `
-  WITH ${productFactsCtes(`WHERE ${productScope("products", filters)} AND id IN (
-      SELECT product_id FROM price_history WHERE observed_at > ${NOW} - INTERVAL ${RECENT_DROP_DAYS} DAY)`)},
+  WITH recent AS (SELECT DISTINCT product_id FROM price_history WHERE observed_at > ${NOW} - INTERVAL ${RECENT_DROP_DAYS} DAY),
+  ${productFactsCtes(`WHERE ${productScope("products", filters)} AND id IN (SELECT product_id FROM recent)
+      AND ${mayHaveDiscount("products", "WHERE product_id IN (SELECT product_id FROM recent)", `greatest($min_discount, ${MIN_DISCOUNT_FULL})`)}`)},
   ${DISCOUNT_CTE},
   m AS (
     SELECT h.product_id, h.price::DOUBLE AS price,
@@ -155,24 +168,26 @@ export const conversionStatsSql = `
   GROUP BY ALL`
 
 /**
- * High commission. The per-store earnings formula comes as
+ * High commission, one batch ($offset, $limit) in rank order. The per-store earnings formula comes as
  * parallel lists (store domain, store, per-price-unit, fixed, programme id).
  */
 export const highCommissionSql = (filters: Filters) => `
   WITH f AS (
     SELECT unnest($store_domains::VARCHAR[]) AS store_domain, unnest($stores::VARCHAR[]) AS store, unnest($per_unit::DOUBLE[]) AS per_unit,
       unnest($fixed::DOUBLE[]) AS fixed, unnest($formula_programs::VARCHAR[]) AS program_id
-  )${filters.minDiscount > 0
-    ? `, ${productFactsCtes(`WHERE ${productScope("products", filters)} AND id IN (
-        SELECT product_id FROM price_history GROUP BY product_id HAVING count(*) >= 2)`)}, ${DISCOUNT_CTE}`
-    : ""}
+  )
   SELECT pr.id, pr.link, pr.current_price::DOUBLE AS price, f.program_id,
     pr.current_price::DOUBLE * f.per_unit + f.fixed AS earnings
   FROM products pr JOIN f ON f.store_domain = pr.store_domain AND f.store = pr.store
-  ${filters.minDiscount > 0 ? "JOIN dd ON dd.id = pr.id AND dd.discount >= $min_discount" : ""}
   WHERE ${productScope("pr", filters)}
+    ${filters.minDiscount > 0 ? `AND ${mayHaveDiscount("pr", "")}` : ""}
   ORDER BY earnings DESC, pr.id
-  LIMIT $limit`
+  LIMIT $limit OFFSET $offset`
+
+/** Which of $ids have a trusted discount of at least $min_discount (the exact rule of deal.ts). */
+export const discountAtLeastSql = `
+  WITH ${productFactsCtes("WHERE id IN (SELECT unnest($ids::VARCHAR[]))")}, ${DISCOUNT_CTE}
+  SELECT id FROM d WHERE discount >= $min_discount`
 
 /** The catalog rows (with price facts) of the products a response shows.  */
 export const productRowsSql = `
