@@ -4,7 +4,8 @@
 // programme each, ~3 price changes per product over 120 days, clicks on
 // 200,000 product links over 10 days (BENCH_CLICKS, default 3,000,000; 5% bots)
 // and conversions. Sequential requests (median of BENCH_RUNS, default 7, after
-// a warm-up) for: no filter, a category, min_discount=20.
+// a warm-up) for: no filter, a category, min_discount=20, with the list cache
+// off (in service the lists are computed at most once per 30 s per filter set).
 // Baselines from the same run and data:
 //   floor  one plain scan of the clicks, products and price history the lists read
 //   naive  price facts for the whole catalog (what price drops would cost without pruning to recent changes)
@@ -12,7 +13,11 @@ import { Effect } from "effect"
 import { ProgramMatcher } from "../api/v1/links/ProgramMatcher.ts"
 import { Database } from "../infra/Database.ts"
 import { productFactsCtes } from "../pipelines/search/productFactsSql.ts"
+import { bind, priceDropsSql, storesSql, trendingSql } from "../api/v1/ai/deals/dealQueries.ts"
 import { startBenchService } from "./support/benchService.ts"
+
+// Measure the computation, not the list cache (which would answer every timed request from memory).
+process.env.AI_DEALS_CACHE_SECONDS = "0"
 
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 1_000_000)
 const CLICKS = Number(process.env.BENCH_CLICKS ?? 3_000_000)
@@ -104,6 +109,24 @@ try {
   const naive = await timeSql(`WITH ${productFactsCtes("")} SELECT count(*), min(ref.ref_price) FROM p LEFT JOIN ref ON ref.product_id = p.id`)
   console.log(`baseline floor (one scan of clicks, products, price history): ${ms(floor)}`)
   console.log(`baseline naive (price facts for the whole catalog):          ${ms(naive)}`)
+  const timeQuery = (name: string, sql: string, values: Parameters<typeof bind>[1]) =>
+    service.run(Effect.gen(function*() {
+      const db = yield* Database
+      const bound = bind(sql, values)
+      const times: Array<number> = []
+      for (let run = 0; run < Math.min(RUNS, 3); run++) {
+        const started = performance.now()
+        yield* db.query(bound.sql, bound.params)
+        times.push(performance.now() - started)
+      }
+      console.log(`  query ${name.padEnd(24)} ${ms(median(times))}`)
+    }))
+  const values = { now: new Date().toISOString(), category: "sports", min_discount: 20, limit: 10 }
+  const all = { category: undefined, minDiscount: 0 }
+  await timeQuery("trending", trendingSql(all), values)
+  await timeQuery("trending min_discount", trendingSql({ ...all, minDiscount: 20 }), values)
+  await timeQuery("price drops", priceDropsSql(all), values)
+  await timeQuery("stores", storesSql(all), values)
   for (const query of ["", "?category=sports", "?min_discount=20"]) {
     const result = await timeRequest(query)
     console.log(

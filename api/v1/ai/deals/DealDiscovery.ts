@@ -1,5 +1,5 @@
 import { listValue } from "@duckdb/node-api"
-import { Cache, Config, Context, Duration, Effect, Exit, Layer } from "effect"
+import { Config, Context, Effect, Layer } from "effect"
 import { clickGrowth } from "../../../../domain/deals/trending.ts"
 import { dropPercent } from "../../../../domain/deals/priceDrop.ts"
 import {
@@ -13,6 +13,8 @@ import type { Selection } from "../../../../domain/matching/selectProgram.ts"
 import { Database, type DatabaseError } from "../../../../infra/Database.ts"
 import { productDocument, type ProductDocument, type ProductRow } from "../../../../pipelines/search/documents.ts"
 import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
+import { MAX_LIMIT } from "./Api.ts"
+import { makeStaleWhileRevalidate } from "./StaleWhileRevalidate.ts"
 import {
   bind,
   conversionStatsSql,
@@ -30,13 +32,15 @@ import {
 // price facts) and turned into the discovery feed's documents, so a deal
 // here looks exactly like one from /api/deals.
 
-export interface DealsRequest extends Filters {
-  readonly limit: number
-}
+export type DealsRequest = Filters
 
-/** What the lists are computed against: the request's filters and one instant. */
+/** Every list is computed at its longest; callers cut it to their limit. */
+const LIST_SIZE = MAX_LIMIT
+
+/** What the lists are computed against: the request's filters, one instant, the list size. */
 interface ListsQuery extends DealsRequest {
   readonly now: Date
+  readonly limit: number
 }
 
 export interface TrendingRanking {
@@ -87,12 +91,15 @@ export interface DealLists {
 /** Candidates read beyond the limit, so a product whose own link resolves to another programme can be re-ranked. */
 const COMMISSION_OVERFETCH = 2
 /**
- * Seconds a computed set of lists is served from memory. Trending decays
- * over a 24-hour half-life and prices change a few times a day, so 30 s of
- * staleness changes nothing a shopper sees, and it bounds the database work
- * to one computation per filter set per 30 s whatever the request rate.
+ * Seconds a computed set of lists counts as fresh (AI_DEALS_CACHE_SECONDS;
+ * 0 computes every request). Trending decays over a 24-hour half-life and
+ * prices change a few times a day, so 30 s changes nothing a shopper sees,
+ * and it bounds the database work to one computation per filter set per
+ * 30 s whatever the request rate. Older lists are still served, while they
+ * are recomputed in the background, for up to STALE_SECONDS.
  */
 const DEFAULT_CACHE_SECONDS = 30
+const STALE_SECONDS = 600
 const CACHE_CAPACITY = 256
 
 const num = (value: unknown): number => Number(value)
@@ -314,21 +321,21 @@ export class DealDiscovery extends Context.Service<DealDiscovery, {
           } satisfies DealLists
         })
 
-      // The lists do not depend on the caller (links and shares are added at
-      // the edge), so one computation per filter set serves every partner for
-      // a while; concurrent misses share one computation, failures are not kept.
-      const cache = yield* Cache.makeWith(
-        (key: string) => compute({ ...(JSON.parse(key) as DealsRequest), now: new Date() }),
-        {
-          capacity: CACHE_CAPACITY,
-          timeToLive: (exit) => Exit.isSuccess(exit) ? Duration.seconds(cacheSeconds) : Duration.zero
-        }
-      )
+      // The lists depend on neither the caller (links and shares are added
+      // at the edge) nor the limit (computed at LIST_SIZE, cut by the caller),
+      // so one computation per category and minimum discount serves everyone.
+      const fresh = (request: DealsRequest) => compute({ ...request, now: new Date(), limit: LIST_SIZE })
+      const cache = yield* makeStaleWhileRevalidate({
+        compute: (key) => fresh(JSON.parse(key) as DealsRequest),
+        freshMs: cacheSeconds * 1000,
+        staleMs: Math.max(cacheSeconds, STALE_SECONDS) * 1000,
+        capacity: CACHE_CAPACITY
+      })
       const keyOf = (request: DealsRequest) =>
-        JSON.stringify({ category: request.category?.trim().toLowerCase(), minDiscount: request.minDiscount, limit: request.limit })
+        JSON.stringify({ category: request.category?.trim().toLowerCase(), minDiscount: request.minDiscount })
 
       return DealDiscovery.of({
-        lists: (request) => cacheSeconds <= 0 ? compute({ ...request, now: new Date() }) : Cache.get(cache, keyOf(request))
+        lists: (request) => cacheSeconds <= 0 ? fresh(request) : cache.get(keyOf(request))
       })
     })
   )

@@ -15,7 +15,7 @@ import { disclosureFor, presentDeal } from "../../../discovery/present.ts"
 import { CurrentPartner } from "../../auth/PartnerAuth.ts"
 import { orUnavailable } from "../../dbUnavailable.ts"
 import { DEFAULT_LIMIT } from "./Api.ts"
-import { type CommissionRanking, DealDiscovery, type PriceDropRanking, type TrendingRanking } from "./DealDiscovery.ts"
+import { type CommissionRanking, DealDiscovery, type PriceDropRanking, type Ranked, type TrendingRanking } from "./DealDiscovery.ts"
 
 const round2 = (value: number) => Math.round(value * 100) / 100
 
@@ -86,20 +86,24 @@ export const AiDealsHandlers = HttpApiBuilder.group(
         const category = query.category === undefined || query.category.trim() === "" ? undefined : query.category.trim()
         const minDiscount = query.min_discount ?? 0
         const limit = query.limit ?? DEFAULT_LIMIT
-        const lists = yield* orUnavailable(discovery.lists({ category, minDiscount, limit }))
-        const present = <R, O>(items: ReadonlyArray<{ document: Parameters<typeof presentDeal>[0]; ranking: R }>, show: (ranking: R, currency: string) => O) =>
-          items.map(({ document, ranking }) => ({
+        const lists = yield* orUnavailable(discovery.lists({ category, minDiscount }))
+        const present = <R, O>(items: ReadonlyArray<Ranked<R>>, show: (ranking: R, currency: string) => O) =>
+          items.slice(0, limit).map(({ document, ranking }) => ({
             ...presentDeal(document, { base: publicUrl.base, tag: partner.tag }),
             ranking: show(ranking, document.currency)
           }))
-        const all = [...lists.trending, ...lists.priceDrops, ...lists.highCommission].map((item) => item.document)
+        const shown = [
+          ...lists.trending.slice(0, limit),
+          ...lists.priceDrops.slice(0, limit),
+          ...lists.highCommission.slice(0, limit)
+        ]
         return {
           trending: present(lists.trending, trendingRanking),
           price_drops: present(lists.priceDrops, priceDropRanking),
           high_commission: present(lists.highCommission, (ranking, currency) => commissionRanking(ranking, partner.revenueShare, currency)),
           generated_at: lists.generatedAt.toISOString(),
           filters: { category: category ?? null, min_discount: minDiscount, limit },
-          disclosure: disclosureFor(all),
+          disclosure: disclosureFor(shown.map((item) => item.document)),
           method: METHOD
         }
       }))
