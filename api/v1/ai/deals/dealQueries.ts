@@ -184,10 +184,10 @@ export const highCommissionSql = (filters: Filters) => `
   ORDER BY earnings DESC, pr.id
   LIMIT $limit OFFSET $offset`
 
-/** Which of $ids have a trusted discount of at least $min_discount (the exact rule of deal.ts). */
+/** Which of $ids have a trusted discount of at least $min_discount (the exact rule of deal.ts), and its kind. */
 export const discountAtLeastSql = `
   WITH ${productFactsCtes("WHERE id IN (SELECT unnest($ids::VARCHAR[]))")}, ${DISCOUNT_CTE}
-  SELECT id FROM d WHERE discount >= $min_discount`
+  SELECT id, discount::INTEGER AS discount, kind FROM d WHERE discount >= $min_discount`
 
 /** The catalog rows (with price facts) of the products a response shows.  */
 export const productRowsSql = `
