@@ -75,7 +75,9 @@ export const AiDealsResponse = Schema.Struct({
   trending: Schema.Array(ranked(TrendingRanking)),
   price_drops: Schema.Array(ranked(PriceDropRanking)),
   high_commission: Schema.Array(ranked(CommissionRanking)),
-  generated_at: Schema.String,
+  generated_at: Schema.String.annotate({
+    description: "When the lists were computed: they are shared by all partners and recomputed in the background every 30 s."
+  }),
   filters: Schema.Struct({ category: Schema.NullOr(Schema.String), min_discount: Schema.Number, limit: Schema.Number }),
   disclosure: Schema.String,
   method: Schema.Struct({ trending: Schema.String, price_drops: Schema.String, high_commission: Schema.String })
@@ -90,7 +92,8 @@ export class AiDealsApi extends HttpApiGroup.make("aiDeals")
     }).annotate(OpenApi.Description,
       "Trending deals (gaining human clicks, time-decayed score), price drops (against our 30-day low and 90-day " +
         "median) and high-commission deals (expected earnings per click), each with the numbers behind its ranking. " +
-        "Tracked links carry the calling partner's tag. 400 names the offending parameter; 503 when storage is unavailable.")
+        "Out-of-stock products are left out of every list. Tracked links carry the calling partner's tag. 400 names the " +
+        "offending parameter; 503 when storage is unavailable.")
   )
   .middleware(PartnerAuth)
   .prefix("/api/v1/ai")
