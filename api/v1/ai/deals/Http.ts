@@ -86,7 +86,8 @@ export const AiDealsHandlers = HttpApiBuilder.group(
         const category = query.category === undefined || query.category.trim() === "" ? undefined : query.category.trim()
         const minDiscount = query.min_discount ?? 0
         const limit = query.limit ?? DEFAULT_LIMIT
-        const lists = yield* orUnavailable(discovery.lists({ category, minDiscount }))
+        // Discounts are whole percents (rounded down), so "at least 24.5" is "at least 25": one computation serves both.
+        const lists = yield* orUnavailable(discovery.lists({ category, minDiscount: Math.ceil(minDiscount) }))
         const present = <R, O>(items: ReadonlyArray<Ranked<R>>, show: (ranking: R, currency: string) => O) =>
           items.slice(0, limit).map(({ document, ranking }) => ({
             ...presentDeal(document, { base: publicUrl.base, tag: partner.tag }),
