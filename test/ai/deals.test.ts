@@ -152,6 +152,8 @@ describe("GET /api/v1/ai/deals", () => {
     expect(byTitle["Desk Chair"]).toMatchObject({ earnings_per_click: 0.228 })
     expect(byTitle["Brass Desk Lamp"]).toMatchObject({ program: { id: "awin:4101" }, earnings_per_click: 0.068 })
     expect(titles(body.high_commission)).not.toContain("Sold Out Bike")
+    // One offer per product: the other store's Road Bike (0.96 per click) is not a second entry.
+    expect(body.high_commission.filter((deal: any) => deal.title === "Road Bike")).toHaveLength(1)
   })
 
   it("deals carry the discovery Deal shape with tracked links tagged for the calling partner", async () => {

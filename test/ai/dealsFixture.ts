@@ -25,6 +25,8 @@ export const PRODUCTS: ReadonlyArray<FixtureProduct> = [
     availability: "out_of_stock", storeDomain: "example-store.com" }),
   // high commission
   product("hc-bike", { title: "Road Bike", category: "Sports", price: 500, storeDomain: "example-store.com" }),
+  // The same bike from another store earns less: one offer per product, so it is never listed.
+  product("hc-bike-other-store", { title: "Road Bike", category: "Sports", price: 480, storeDomain: "fashion-house.com" }),
   product("hc-coat", { title: "Wool Coat", category: "Fashion", price: 350, storeDomain: "fashion-house.com" }),
   product("hc-insurance", { title: "Travel Insurance", category: "Services", price: 40, storeDomain: "insure-me.com" }),
   product("hc-oos", { title: "Sold Out Bike", category: "Sports", price: 1000, availability: "out_of_stock",

@@ -70,11 +70,18 @@ export class DealDiscovery extends Context.Service<DealDiscovery, {
             Effect.map((rows) => new Map(rows.map((row) => [row.id, productDocument(row, now)])))
           )
 
-      const attach = <R>(ranked: ReadonlyArray<{ id: string; ranking: R }>, docs: Map<string, ProductDocument>) =>
-        ranked.flatMap(({ id, ranking }) => {
+      // One offer per product, as in /api/deals: the same mower listed three
+      // times (variants, or several stores) is one entry, its best-ranked offer.
+      const attach = <R>(ranked: ReadonlyArray<{ id: string; ranking: R }>, docs: Map<string, ProductDocument>) => {
+        const seen = new Set<string>()
+        return ranked.flatMap(({ id, ranking }) => {
           const document = docs.get(id)
-          return document === undefined ? [] : [{ document, ranking }]
+          if (document === undefined) return []
+          if (seen.has(document.group_key)) return []
+          seen.add(document.group_key)
+          return [{ document, ranking }]
         })
+      }
 
       const compute = (request: ListsQuery) =>
         Effect.gen(function*() {
