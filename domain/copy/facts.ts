@@ -51,9 +51,12 @@ export const storeName = (programName: string): string => {
 
 const SYMBOLS: Record<string, string> = { USD: "$", EUR: "€", GBP: "£" }
 
-/** "$79.00", "€24.00", "79.00 CHF": always two decimals, so the number checker sees the fact's value. */
+/**
+ * "$79.00", "£1,041.99", "79.00 CHF": always two decimals and comma-grouped
+ * thousands, which the number checker reads back as the fact's value.
+ */
 export const money = (amount: number, currency: string): string => {
-  const value = (Math.round(amount * 100) / 100).toFixed(2)
+  const value = (Math.round(amount * 100) / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ",")
   const symbol = SYMBOLS[currency]
   return symbol === undefined ? `${value} ${currency}` : `${symbol}${value}`
 }

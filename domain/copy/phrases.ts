@@ -138,7 +138,7 @@ export const INTRO_PRODUCT: Bank = {
 export const INTRO_STORE: Bank = {
   casual: ["If you haven't shopped at {store} yet, it's worth a look.", "Ever shopped at {store}? Worth a browse."],
   professional: ["We'd like to introduce {store}, an online store for {category}.", "We'd like to introduce {store}."],
-  enthusiastic: ["Meet {store}, a fun place to shop for {category}!", "Meet {store}, a fun new place to shop!"],
+  enthusiastic: ["Meet {store}, a fun place to shop for {category}!", "Say hello to {store}: have a browse!"],
   informative: ["{store} is an online store for {category}.", "{store} is an online store; its website lists the full range and current prices."]
 }
 

@@ -173,6 +173,6 @@ describe("names and money", () => {
     expect(storeName("Example Store (CJ)")).toBe("Example Store")
     expect(money(99, "USD")).toBe("$99.00")
     expect(money(24, "EUR")).toBe("€24.00")
-    expect(money(1499.5, "CHF")).toBe("1499.50 CHF")
+    expect(money(1499.5, "CHF")).toBe("1,499.50 CHF")
   })
 })
