@@ -72,7 +72,7 @@ const load = Effect.gen(function*() {
   })
   yield* db.run(`INSERT INTO products SELECT id, '${FEED}', item_id, title, description, link, image, brand, gtin, NULL,
     category, product_type, NULL, store, host, currency, price, sale, cur, rrp, availability, cond, md5(id || cur::VARCHAR),
-    TIMESTAMPTZ '2026-11-15 00:00:00+00', TIMESTAMPTZ '2026-11-15 00:00:00+00' FROM bench_products`)
+    TIMESTAMPTZ '2026-11-15 00:00:00+00', TIMESTAMPTZ '2026-11-15 00:00:00+00', NULL, NULL, NULL FROM bench_products`)
   yield* db.run(`INSERT INTO price_history SELECT id, make_timestamp((at_ms * 1000)::BIGINT), price, currency, NULL FROM bench_history`)
 })
 

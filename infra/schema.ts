@@ -207,6 +207,18 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
       seen_at TIMESTAMPTZ NOT NULL,
       source VARCHAR NOT NULL
     )`
+  ],
+  [
+    // 2: variant attributes, so colour/size variants of one model group as
+    // one product in search (pipelines/search/documents.ts modelKey).
+    `ALTER TABLE products ADD COLUMN color VARCHAR`,
+    `ALTER TABLE products ADD COLUMN size VARCHAR`,
+    `ALTER TABLE products ADD COLUMN item_group_id VARCHAR`,
+    // Rows loaded before this version have no variant values, and an
+    // unchanged feed file would be skipped: forget what product feeds last
+    // served so their next run reloads them.
+    `UPDATE feed_state SET etag = NULL, last_modified = NULL, content_sha256 = NULL
+     WHERE feed IN (SELECT DISTINCT feed FROM products)`
   ]
 ]
 

@@ -103,7 +103,8 @@ const parsedProducts = (table: string, rejectedTable: string, feed: FeedDefiniti
                                   AND ${timestamp("split_part(sale_price_effective_date, '/', 2)")}, false)
         ) AS on_sale,
         replace(lower(availability), ' ', '_') AS availability,
-        lower(condition) AS condition
+        lower(condition) AS condition,
+        color, size, item_group_id
       FROM s
     )
     SELECT *, CASE WHEN on_sale THEN sale_price ELSE price END AS current_price FROM p`
@@ -135,15 +136,15 @@ const replaceProducts = (
       yield* timed("replace.insert", feed.name, tx.run(`
         INSERT INTO products (id, feed, item_id, title, description, link, image_link, brand, gtin, mpn, category, product_type,
           google_product_category, store, store_domain, currency, price, sale_price, current_price, feed_was_price, availability,
-          condition, content_hash, first_seen_at, updated_at)
+          condition, color, size, item_group_id, content_hash, first_seen_at, updated_at)
         WITH n AS (${parsedProducts(table, rejectedTable, feed)}),
         -- DuckDB's 64-bit hash, not md5: it only has to notice a change, and md5 cost ~15% of the load at 1M rows
         h AS (SELECT *, hash(title, description, link, image_link, brand, gtin, mpn, category, product_type,
           google_product_category, store, store_domain, currency, price, sale_price, current_price,
-          feed_was_price, availability, condition)::VARCHAR AS content_hash FROM n)
+          feed_was_price, availability, condition, color, size, item_group_id)::VARCHAR AS content_hash FROM n)
         SELECT h.id, $feed, item_id, title, description, link, image_link, brand, gtin, mpn, category, product_type,
           google_product_category, store, store_domain, h.currency, price, sale_price, h.current_price, feed_was_price, availability,
-          condition, h.content_hash, coalesce(o.first_seen_at, $now::TIMESTAMPTZ),
+          condition, color, size, item_group_id, h.content_hash, coalesce(o.first_seen_at, $now::TIMESTAMPTZ),
           CASE WHEN o.content_hash = h.content_hash THEN o.updated_at ELSE $now::TIMESTAMPTZ END
         FROM h LEFT JOIN ${old} o ON o.id = h.id`, { feed: params.feed, now: params.now }))
       yield* timed("replace.history", feed.name, tx.run(`

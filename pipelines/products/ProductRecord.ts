@@ -30,7 +30,12 @@ export const STAGED_COLUMNS = [
   "availability",
   "condition",
   "was_price",
-  "currency"
+  "currency",
+  // variant attributes: which colour/size of a model this row is, and the
+  // merchant's id for the set of variants (a grouping hint, per store)
+  "color",
+  "size",
+  "item_group_id"
 ] as const
 
 export type StagedColumn = (typeof STAGED_COLUMNS)[number]
@@ -50,7 +55,8 @@ const DATE_RANGE = `${PATTERNS.isoDate}/${PATTERNS.isoDate}`
 
 export const AVAILABILITY = ["in_stock", "out_of_stock", "preorder", "backorder", "in stock", "out of stock"] as const
 export const CONDITIONS = ["new", "refurbished", "used"] as const
-export const LIMITS = { id: 50, title: 500, description: 10_000 } as const
+// color, size and item_group_id as Google Merchant caps them
+export const LIMITS = { id: 50, title: 500, description: 10_000, color: 100, size: 100, item_group_id: 50 } as const
 
 const full = (pattern: string) => new RegExp(`^(?:${pattern})$`)
 const chars = (value: string) => [...value].length
@@ -58,6 +64,7 @@ const chars = (value: string) => [...value].length
 const required = (message = "is required") => z.string({ error: message })
 const optional = z.string().nullable()
 const matching = (pattern: string, message: string) => z.string().regex(full(pattern), message)
+const atMost = (limit: number) => optional.refine((v) => v === null || chars(v) <= limit, `must be at most ${limit} characters`)
 const currencyOf = (price: string | null) => price?.match(/ ([A-Z]{3})$/)?.[1] ?? null
 
 /** The zod rule for a staged product; `defaultCurrency` is the feed's `options.currency`. */
@@ -85,7 +92,10 @@ export const productRecordSchema = (defaultCurrency: string | null) =>
     condition: z.string().refine((v) => full(PATTERNS.keyword).test(v) && (CONDITIONS as ReadonlyArray<string>).includes(v.toLowerCase()), `must be one of ${CONDITIONS.join(", ")}`)
       .nullable(),
     was_price: matching(PATTERNS.price, "must look like \"15.00 USD\"").nullable(),
-    currency: matching(PATTERNS.currency, "must be an ISO 4217 code like USD").nullable()
+    currency: matching(PATTERNS.currency, "must be an ISO 4217 code like USD").nullable(),
+    color: atMost(LIMITS.color),
+    size: atMost(LIMITS.size),
+    item_group_id: atMost(LIMITS.item_group_id)
   }).superRefine((record, ctx) => {
     if (full(PATTERNS.price).test(record.price) && currencyOf(record.price) === null && record.currency === null && defaultCurrency === null) {
       ctx.addIssue({ code: "custom", path: ["price"], message: "has no currency (write \"15.00 USD\" or set options.currency)" })
@@ -114,5 +124,8 @@ export const sqlPrecheck = (defaultCurrency: string | null) =>
     maybe("condition", `${fullMatch("condition", PATTERNS.keyword)} AND lower(condition) IN (${sqlList(CONDITIONS)})`),
     maybe("was_price", fullMatch("was_price", PATTERNS.price)),
     maybe("currency", fullMatch("currency", PATTERNS.currency)),
+    maybe("color", `length(color) <= ${LIMITS.color}`),
+    maybe("size", `length(size) <= ${LIMITS.size}`),
+    maybe("item_group_id", `length(item_group_id) <= ${LIMITS.item_group_id}`),
     `coalesce(nullif(regexp_extract(price, ' ([A-Z]{3})$', 1), ''), currency, ${defaultCurrency === null ? "NULL" : sqlString(defaultCurrency)}) IS NOT NULL`
   ].map((test) => `(${test})`).join("\n    AND ")

@@ -72,7 +72,11 @@ export const AWIN_CSV: DelimitedFormat = {
     was_price: has("rrp_price") || has("product_price_old")
       ? positive(text(col, has, "rrp_price", "product_price_old"))
       : "NULL",
-    currency: col("currency")
+    currency: col("currency"),
+    // Awin spells it colour; size is a Fashion column in publisher downloads; parent_product_id groups variants
+    color: text(col, has, "colour", "color"),
+    size: text(col, has, "size", "fashion:size"),
+    item_group_id: text(col, has, "parent_product_id", "item_group_id")
   }),
   rename: {
     id: "aw_product_id",
@@ -85,7 +89,9 @@ export const AWIN_CSV: DelimitedFormat = {
     availability: "in_stock",
     was_price: "rrp_price",
     product_type: "merchant_category",
-    category: "category_name"
+    category: "category_name",
+    color: "colour",
+    item_group_id: "parent_product_id"
   }
 }
 

@@ -5,7 +5,7 @@ import { dealFacts } from "../../domain/deals/deal.ts"
 // with no DuckDB look-ups per result.
 
 /** Bumped whenever the document shape changes: every document is resent. */
-export const DOCUMENT_VERSION = "p3"
+export const DOCUMENT_VERSION = "p4"
 
 /** Meilisearch ids allow only [A-Za-z0-9_-]; catalog ids ('{feed}:{item}') do not. */
 export const documentId = (catalogId: string): string => Buffer.from(catalogId, "utf8").toString("base64url")
@@ -30,8 +30,9 @@ export interface ProductDocument {
   readonly store: string
   readonly store_domain: string | null
   /**
-   * Same product, other offers: the GTIN when the feed has one, else the
-   * normalised title. Feed searches show one offer per group (`distinct`).
+   * Same product, other offers: for a colour/size variant the model (its
+   * title without its colour and size), else the GTIN when the feed has one,
+   * else the normalised title. Feed searches show one offer per group.
    */
   readonly group_key: string
   readonly link: string
@@ -79,6 +80,10 @@ export interface ProductRow {
   readonly feed_was_price: number | null
   readonly availability: string
   readonly condition: string | null
+  /** Variant attributes (absent where a caller builds rows by hand). */
+  readonly color?: string | null
+  readonly size?: string | null
+  readonly item_group_id?: string | null
   readonly updated_at: Date
   readonly since: Date | null
   readonly first_at: Date | null
@@ -99,10 +104,77 @@ export const categoryLevels = (category: string | null, productType: string | nu
   return [...new Set(levels)]
 }
 
-export const groupKey = (gtin: string | null, title: string) => {
-  const digits = gtin?.replace(/\D/g, "").replace(/^0+/, "") ?? ""
-  return digits.length >= 8 ? `gtin:${digits}` : `title:${title.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim().slice(0, 200)}`
+export interface Variant {
+  readonly color?: string | null | undefined
+  readonly size?: string | null | undefined
 }
+
+/** Lower-case words; apostrophes dropped (Levi's -> levis), so a size "S" never matches a possessive. */
+const words = (text: string | null | undefined): Array<string> =>
+  (text ?? "").toLowerCase().replace(/['\u2019]/g, "").split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0)
+
+const endsWith = (tokens: ReadonlyArray<string>, phrase: ReadonlyArray<string>) =>
+  phrase.length > 0 && phrase.length <= tokens.length && phrase.every((word, i) => tokens[tokens.length - phrase.length + i] === word)
+
+const lastIndexOf = (tokens: ReadonlyArray<string>, phrase: ReadonlyArray<string>) => {
+  if (phrase.length === 0) return -1
+  for (let start = tokens.length - phrase.length; start >= 0; start--) {
+    if (phrase.every((word, i) => tokens[start + i] === word)) return start
+  }
+  return -1
+}
+
+/**
+ * The model a variant belongs to: its title without the row's own colour and
+ * size, normalised. Colour and size values are removed as whole words: first
+ * from the end of the title, in any order (", White", " - Navy", "(Black)",
+ * ", Size 10", " M"), then, if not found there, the colour's last occurrence
+ * anywhere (brands come first, so "Black+Decker ..., Orange" keeps its
+ * "black") and the size only after the word "size" (a bare "10" inside a
+ * title is more often part of the model name).
+ */
+export const modelKey = (title: string, variant: Variant): string => {
+  const all = words(title)
+  const color = words(variant.color)
+  const size = words(variant.size)
+  const sized = size.length > 0 ? ["size", ...size] : []
+  let tokens = all
+  let colorFound = color.length === 0
+  let sizeFound = size.length === 0
+  for (let changed = true; changed;) {
+    changed = false
+    for (const [phrase, isColor] of [[color, true], [sized, false], [size, false]] as const) {
+      if ((isColor ? colorFound : sizeFound) || !endsWith(tokens, phrase)) continue
+      tokens = tokens.slice(0, tokens.length - phrase.length)
+      if (isColor) colorFound = true
+      else sizeFound = true
+      changed = true
+    }
+  }
+  for (const [phrase, found] of [[color, colorFound], [sized, sizeFound]] as const) {
+    const at = found ? -1 : lastIndexOf(tokens, phrase)
+    if (at >= 0) tokens = [...tokens.slice(0, at), ...tokens.slice(at + phrase.length)]
+  }
+  // a title that is nothing but its colour keeps its words
+  return (tokens.length > 0 ? tokens : all).join(" ").slice(0, 200)
+}
+
+/**
+ * The group of offers shown once in search. A colour or size variant is
+ * grouped by model: GTINs and titles name the variant (colour in the title,
+ * a GTIN per colour), so five colours of one pair of earbuds would otherwise
+ * be five results. Other rows keep the GTIN, else the title. An
+ * item_group_id alone does not switch to the model: there is no variant
+ * value to remove from the title, and the GTIN still matches the same
+ * product in feeds that carry no group id (Awin); group ids are per store.
+ */
+export const groupKey = (gtin: string | null, title: string, variant: Variant = {}) => {
+  if (hasText(variant.color) || hasText(variant.size)) return `model:${modelKey(title, variant)}`
+  const digits = gtin?.replace(/\D/g, "").replace(/^0+/, "") ?? ""
+  return digits.length >= 8 ? `gtin:${digits}` : `title:${words(title).join(" ").slice(0, 200)}`
+}
+
+const hasText = (value: string | null | undefined) => value !== null && value !== undefined && value.trim() !== ""
 
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value))
 
@@ -132,7 +204,7 @@ export const productDocument = (row: ProductRow, now: Date): ProductDocument => 
     categories: categoryLevels(row.category, row.product_type),
     store: row.store,
     store_domain: row.store_domain,
-    group_key: groupKey(row.gtin, row.title),
+    group_key: groupKey(row.gtin, row.title, { color: row.color, size: row.size }),
     link: row.link,
     image: row.image_link,
     price: current,

@@ -43,7 +43,7 @@ export const productFactsCtes = (productsFilter: string) => `
 /** The columns of a ProductRow (pipelines/search/documents.ts). */
 export const PRODUCT_ROW_COLUMNS = `p.id, p.feed, p.title, p.description, p.link, p.image_link, p.brand, p.gtin, p.category, p.product_type,
       p.store, p.store_domain, p.currency, p.price::DOUBLE AS price, p.current_price::DOUBLE AS current_price,
-      p.feed_was_price::DOUBLE AS feed_was_price, p.availability, p.condition, p.updated_at,
+      p.feed_was_price::DOUBLE AS feed_was_price, p.availability, p.condition, p.color, p.size, p.item_group_id, p.updated_at,
       s.since, s.first_at, ref.ref_price::DOUBLE AS ref_price, ref.ref_at, ref.ref_days, low.low90::DOUBLE AS low90`
 
 export const PRODUCT_FACT_JOINS = `LEFT JOIN s ON s.product_id = p.id

@@ -24,12 +24,16 @@ const column: Record<string, fc.Arbitrary<string | null>> = {
   availability: fc.oneof(pick(null, "in_stock", "in stock", "IN STOCK", "Out_Of_Stock", "preorder", "sometimes", "ın stock", "İN_STOCK"), text),
   condition: fc.oneof(pick(null, "new", "Used", "REFURBISHED", "broken", "ǹew"), text),
   was_price: fc.oneof(pick(null, "12.00", "0.00", "x"), text),
-  currency: fc.oneof(pick(null, "USD", "usd", "US", "USDX"), text)
+  currency: fc.oneof(pick(null, "USD", "usd", "US", "USDX"), text),
+  color: fc.oneof(pick(null, "Black", long(100), long(101), "😀".repeat(51)), text),
+  size: fc.oneof(pick(null, "10.5", "UK 9", long(100), long(101)), text),
+  item_group_id: fc.oneof(pick(null, "G-1", long(50), long(51), "é".repeat(51)), text)
 }
 // Mostly a valid value, sometimes a near miss or arbitrary text: so about one record in ten is valid.
 const valid: Record<string, string | null> = {
   id: "A1", title: "Mug", description: null, link: "https://a.example/x", image_link: null, gtin: null, store: "Shop",
-  price: "10.00 USD", sale_price: null, sale_price_effective_date: null, availability: "in_stock", condition: null, was_price: null, currency: null
+  price: "10.00 USD", sale_price: null, sale_price_effective_date: null, availability: "in_stock", condition: null, was_price: null, currency: null,
+  color: null, size: null, item_group_id: null
 }
 const field = (c: string) =>
   fc.oneof(

@@ -26,6 +26,9 @@ export interface FixtureProduct {
   /** Earlier prices, oldest first, as [days ago, price]; the current price is added at `currentSinceDays`. */
   readonly history?: ReadonlyArray<readonly [number, number]>
   readonly currentSinceDays?: number
+  /** Variant attributes (a colour or size makes the row group by model in search). */
+  readonly color?: string
+  readonly size?: string
 }
 
 const DAY = 86_400_000
@@ -46,13 +49,14 @@ export const insertProducts = (products: ReadonlyArray<FixtureProduct>) =>
           yield* tx.run("DELETE FROM products WHERE id = $1", [id])
           yield* tx.run(
             `INSERT INTO products VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, NULL, $9, $10, NULL, $11, $12, $13,
-               $14, $15, $16, $17, $18, 'new', $19, now(), now())`,
+               $14, $15, $16, $17, $18, 'new', $19, now(), now(), $20, $21, NULL)`,
             [
               id, product.feed ?? "fixture", product.itemId, product.title, product.description ?? "", link,
               product.image ?? `https://img.example.com/${product.itemId}.jpg`, product.brand ?? null,
               product.category ?? null, product.productType ?? null, product.store ?? "Example Shop",
               product.storeDomain ?? "shop.example.com", product.currency ?? "USD", product.price,
-              product.salePrice ?? null, current, product.wasPrice ?? null, product.availability ?? "in_stock", hash
+              product.salePrice ?? null, current, product.wasPrice ?? null, product.availability ?? "in_stock", hash,
+              product.color ?? null, product.size ?? null
             ]
           )
           yield* tx.run("DELETE FROM price_history WHERE product_id = $1", [id])

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest"
+import { groupKey, modelKey } from "../../pipelines/search/documents.ts"
+
+// The search group of a colour/size variant is its model: the title without
+// the row's own colour and size. Pure function, plain values.
+describe("modelKey / groupKey: one search result per product model", () => {
+  it("variants across stores collapse, whatever form the colour takes in the title", () => {
+    const model = "anker soundcore liberty 4 nc wireless earbuds"
+    const variants: Array<[string, string]> = [
+      ["Anker Soundcore Liberty 4 NC Wireless Earbuds, White", "White"], // Darty
+      ["Anker Soundcore Liberty 4 NC Wireless Earbuds - Navy", "Navy"], // MediaMarkt DE
+      ["Anker Soundcore Liberty 4 NC Wireless Earbuds (Black)", "Black"], // Fnac
+      ["Anker Soundcore Liberty 4 NC Wireless Earbuds, coral", "Coral"],
+      ["ANKER Soundcore Liberty 4 NC Wireless Earbuds – Silver", "silver"]
+    ]
+    for (const [title, color] of variants) expect(modelKey(title, { color }), title).toBe(model)
+    // different GTINs per colour do not matter once a colour is known
+    const keys = new Set(variants.map(([title, color], i) => groupKey(`0194644${String(100000 + i)}`, title, { color })))
+    expect([...keys]).toEqual([`model:${model}`])
+  })
+
+  it("two different models stay apart", () => {
+    const nc = modelKey("Anker Soundcore Liberty 4 NC Wireless Earbuds, Black", { color: "Black" })
+    const plain = modelKey("Anker Soundcore Liberty 4 Wireless Earbuds, Black", { color: "Black" })
+    expect(nc).not.toBe(plain)
+    expect(plain).toBe("anker soundcore liberty 4 wireless earbuds")
+  })
+
+  it("keeps a colour word that is part of the model name but not the row's colour", () => {
+    expect(modelKey("Black+Decker 20V MAX Cordless Drill, Orange", { color: "Orange" })).toBe("black decker 20v max cordless drill")
+    // ...and when the row's colour is that word, only the colour (the last one) goes
+    expect(modelKey("Black+Decker 20V MAX Cordless Drill, Black", { color: "Black" })).toBe("black decker 20v max cordless drill")
+    expect(modelKey("Black+Decker 20V MAX Cordless Drill", { color: "Black" })).toBe("decker 20v max cordless drill")
+  })
+
+  it("removes a colour written inside the title, multi-word colours and colour pairs", () => {
+    expect(modelKey("Nike Air Max 90 Black Running Shoes", { color: "Black" })).toBe("nike air max 90 running shoes")
+    expect(modelKey("Acer Swift Go 14 Laptop, 16GB RAM, Space Gray", { color: "Space Gray" })).toBe("acer swift go 14 laptop 16gb ram")
+    expect(modelKey("Converse Chuck 70 Hi, Black/White", { color: "Black/White" })).toBe("converse chuck 70 hi")
+  })
+
+  it("removes sizes: 'Size 10', a trailing size, size and colour in either order", () => {
+    expect(modelKey("Trail Running Shoes, Size 10", { size: "10" })).toBe("trail running shoes")
+    expect(modelKey("Trail Running Shoes, Size: 10.5", { size: "10.5" })).toBe("trail running shoes")
+    expect(modelKey("Levi's 501 Original Jeans, S", { size: "S" })).toBe("levis 501 original jeans")
+    expect(modelKey("Trail Running Shoes, Size 10, Black", { color: "Black", size: "10" })).toBe("trail running shoes")
+    expect(modelKey("Trail Running Shoes, Black, UK 9", { color: "Black", size: "UK 9" })).toBe("trail running shoes")
+    expect(modelKey("Trail Running Shoes Size 10 in Black", { color: "Black", size: "10" })).toBe("trail running shoes in")
+    // a bare number inside the title is the model's, not the size
+    expect(modelKey("Pegasus 10 Trail Running Shoes", { size: "10" })).toBe("pegasus 10 trail running shoes")
+    // a possessive "s" is not size S
+    expect(modelKey("Levi's Men's 501 Jeans", { size: "S" })).toBe("levis mens 501 jeans")
+  })
+
+  it("a size not written in the title leaves it whole; the key is the same for every size", () => {
+    const a = groupKey("00012345678905", "Nike Pegasus 41 Men's Running Shoes, Black", { color: "Black", size: "10" })
+    const b = groupKey("00012345678912", "Nike Pegasus 41 Men's Running Shoes, Black", { color: "Black", size: "11.5" })
+    const c = groupKey(null, "Nike Pegasus 41 Men's Running Shoes, White", { color: "White", size: "9" })
+    expect(new Set([a, b, c]).size).toBe(1)
+    // men's and women's are different models
+    expect(groupKey(null, "Nike Pegasus 41 Women's Running Shoes, Black", { color: "Black", size: "8" })).not.toBe(a)
+  })
+
+  it("rows without a colour or size keep the GTIN, else the title", () => {
+    expect(groupKey("0012345678905", "Vistara 43 inch 4K Smart TV")).toBe("gtin:12345678905")
+    expect(groupKey(null, "Vistara 43\" 4K Smart-TV")).toBe("title:vistara 43 4k smart tv")
+    expect(groupKey("0012345678905", "Vistara 43 inch 4K Smart TV", { color: null, size: " " })).toBe("gtin:12345678905")
+  })
+
+  it("a title that is only its colour keeps its words", () => {
+    expect(modelKey("Black", { color: "Black" })).toBe("black")
+    expect(modelKey("", { color: "Black" })).toBe("")
+  })
+})
