@@ -89,6 +89,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
       const queries = metrics.counter("search_queries_total", "Meilisearch product queries sent")
       const fallbacks = metrics.counter("search_fallback_queries_total", "Extra queries after an empty first attempt")
       const failures = metrics.counter("search_failures_total", "Product searches that failed (answered 503)")
+      const morePages = metrics.counter("search_more_pages_total", "Further pages fetched because variants of few products filled the first")
 
       const run = (q: string, params: SearchParams): Effect.Effect<SearchResponse<ProductDocument>, SearchError> =>
         Effect.tryPromise({
@@ -103,6 +104,31 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           Effect.catchIf(indexMissing, () => Effect.succeed(empty as SearchResponse<ProductDocument>)),
           Effect.tapError(() => Effect.sync(() => failures.inc()))
         )
+
+      /**
+       * One offer per product from an over-fetched page. When the page came
+       * back full yet holds fewer than `limit` products (one model in five
+       * colours at ten stores fills it), the next hits are fetched, in a
+       * bigger page each time, at most MORE_PAGES times.
+       */
+      const distinctProducts = (q: string, params: SearchParams, limit: number) =>
+        Effect.gen(function*() {
+          let pageSize = params.limit ?? limit * OVERFETCH
+          const first = yield* run(q, { ...params, limit: pageSize })
+          const hits = [...first.hits]
+          let documents = onePerProduct(hits, limit)
+          let lastPageFull = first.hits.length === pageSize
+          for (let page = 0; page < MORE_PAGES && documents.length < limit && lastPageFull; page++) {
+            morePages.inc()
+            const offset = hits.length
+            pageSize *= 4
+            const next = yield* run(q, { ...params, offset, limit: pageSize })
+            hits.push(...next.hits)
+            documents = onePerProduct(hits, limit)
+            lastPageFull = next.hits.length === pageSize
+          }
+          return { documents, found: hits.length > 0 }
+        })
 
       let vocabulary: Vocabulary = { categories: [], brands: [] }
       let loadedAt = 0
@@ -158,14 +184,14 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             ...paramFilter("store", query.store),
             ...(intent === undefined ? [] : withoutParamConflicts(intent, query.category))
           ]
-          const response = yield* run(intent?.broadQuery ?? "", {
+          const { documents } = yield* distinctProducts(intent?.broadQuery ?? "", {
             filter: and(filters),
             limit: query.limit * OVERFETCH,
             // Without a phrase the best deals come first; with one, relevance
             // (ties broken by deal score in the ranking rules).
             ...(intent === undefined || intent.broadQuery === "" ? { sort: ["deal_score:desc"] } : {})
-          })
-          return { documents: onePerProduct(response.hits, query.limit), ...(intent ? { intent } : {}) }
+          }, query.limit)
+          return { documents, ...(intent ? { intent } : {}) }
         })
 
       // The first attempt answers almost every request: every product word
@@ -179,15 +205,13 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           const attempts = searchAttempts(intent, query.category)
           for (const [index, attempt] of attempts.entries()) {
             if (index > 0) fallbacks.inc()
-            const response = yield* run(attempt.q, attemptParams(attempt, query.limit, true))
-            if (response.hits.length > 0) {
-              return { documents: onePerProduct(response.hits, query.limit), intent, includesOutOfStock: false }
-            }
+            const response = yield* distinctProducts(attempt.q, attemptParams(attempt, query.limit, true), query.limit)
+            if (response.found) return { documents: response.documents, intent, includesOutOfStock: false }
           }
           const last = attempts[attempts.length - 1]
           fallbacks.inc()
-          const any = yield* run(last.q, attemptParams(last, query.limit, false))
-          return { documents: onePerProduct(any.hits, query.limit), intent, includesOutOfStock: any.hits.length > 0 }
+          const any = yield* distinctProducts(last.q, attemptParams(last, query.limit, false), query.limit)
+          return { documents: any.documents, intent, includesOutOfStock: any.found }
         })
 
       const products = (query: ProductsQuery) =>
@@ -247,6 +271,8 @@ export const searchAttempts = (intent: Intent, category: string | undefined): Re
 // products (188 -> 69 req/s here), so we ask for a few more hits and keep the
 // first (most relevant) offer of each group.
 const OVERFETCH = 3
+/** Further pages (4x, then 16x the first) when variants crowd the first: bounded, so a request stays at most 3 queries. */
+const MORE_PAGES = 2
 
 export const onePerProduct = (hits: ReadonlyArray<ProductDocument>, limit: number): Array<ProductDocument> => {
   const seen = new Set<string>()

@@ -107,6 +107,8 @@ export const categoryLevels = (category: string | null, productType: string | nu
 export interface Variant {
   readonly color?: string | null | undefined
   readonly size?: string | null | undefined
+  /** The row's condition: a refurbished or used offer names it in the title ("(Refurbished)"). */
+  readonly condition?: string | null | undefined
 }
 
 /** Lower-case words; apostrophes dropped (Levi's -> levis), so a size "S" never matches a possessive. */
@@ -124,36 +126,61 @@ const lastIndexOf = (tokens: ReadonlyArray<string>, phrase: ReadonlyArray<string
   return -1
 }
 
+// How titles name a non-new condition, longest first ("Used - Very Good" before "Used").
+const USED_GRADES = [["like", "new"], ["very", "good"], ["good"], ["acceptable"], ["excellent"], ["fair"]]
+const CONDITION_PHRASES: Readonly<Record<string, ReadonlyArray<ReadonlyArray<string>>>> = {
+  refurbished: [["certified", "refurbished"], ["refurbished"], ["renewed"], ["reconditioned"]],
+  used: [...USED_GRADES.map((grade) => ["used", ...grade]), ["used"], ["pre", "owned"]]
+}
+
+interface Attribute {
+  /** Phrases removed from the end of the title, longest first. */
+  readonly trailing: ReadonlyArray<ReadonlyArray<string>>
+  /** If none was at the end: phrases whose last occurrence anywhere is removed. */
+  readonly anywhere: ReadonlyArray<ReadonlyArray<string>>
+}
+
+const attributesOf = (variant: Variant): Array<Attribute> => {
+  const color = words(variant.color)
+  const size = words(variant.size)
+  const condition = CONDITION_PHRASES[variant.condition?.trim().toLowerCase() ?? ""] ?? []
+  return [
+    ...(color.length > 0 ? [{ trailing: [color], anywhere: [color] }] : []),
+    // a bare "10" inside a title is more often part of the model name: only "size 10" goes from the middle
+    ...(size.length > 0 ? [{ trailing: [["size", ...size], size], anywhere: [["size", ...size]] }] : []),
+    ...(condition.length > 0 ? [{ trailing: condition, anywhere: condition }] : [])
+  ]
+}
+
 /**
- * The model a variant belongs to: its title without the row's own colour and
- * size, normalised. Colour and size values are removed as whole words: first
+ * The model a variant belongs to: its title without the row's own colour,
+ * size and condition, normalised. Values are removed as whole words: first
  * from the end of the title, in any order (", White", " - Navy", "(Black)",
- * ", Size 10", " M"), then, if not found there, the colour's last occurrence
- * anywhere (brands come first, so "Black+Decker ..., Orange" keeps its
- * "black") and the size only after the word "size" (a bare "10" inside a
- * title is more often part of the model name).
+ * ", Size 10", " (Refurbished)"), then, for one not found there, its last
+ * occurrence anywhere (brands come first, so "Black+Decker ..., Orange"
+ * keeps its "black"; a size only after the word "size").
  */
 export const modelKey = (title: string, variant: Variant): string => {
   const all = words(title)
-  const color = words(variant.color)
-  const size = words(variant.size)
-  const sized = size.length > 0 ? ["size", ...size] : []
   let tokens = all
-  let colorFound = color.length === 0
-  let sizeFound = size.length === 0
+  const pending = new Set(attributesOf(variant))
   for (let changed = true; changed;) {
     changed = false
-    for (const [phrase, isColor] of [[color, true], [sized, false], [size, false]] as const) {
-      if ((isColor ? colorFound : sizeFound) || !endsWith(tokens, phrase)) continue
+    for (const attribute of pending) {
+      const phrase = attribute.trailing.find((candidate) => endsWith(tokens, candidate))
+      if (phrase === undefined) continue
       tokens = tokens.slice(0, tokens.length - phrase.length)
-      if (isColor) colorFound = true
-      else sizeFound = true
+      pending.delete(attribute)
       changed = true
     }
   }
-  for (const [phrase, found] of [[color, colorFound], [sized, sizeFound]] as const) {
-    const at = found ? -1 : lastIndexOf(tokens, phrase)
-    if (at >= 0) tokens = [...tokens.slice(0, at), ...tokens.slice(at + phrase.length)]
+  for (const attribute of pending) {
+    for (const phrase of attribute.anywhere) {
+      const at = lastIndexOf(tokens, phrase)
+      if (at < 0) continue
+      tokens = [...tokens.slice(0, at), ...tokens.slice(at + phrase.length)]
+      break
+    }
   }
   // a title that is nothing but its colour keeps its words
   return (tokens.length > 0 ? tokens : all).join(" ").slice(0, 200)
@@ -163,7 +190,9 @@ export const modelKey = (title: string, variant: Variant): string => {
  * The group of offers shown once in search. A colour or size variant is
  * grouped by model: GTINs and titles name the variant (colour in the title,
  * a GTIN per colour), so five colours of one pair of earbuds would otherwise
- * be five results. Other rows keep the GTIN, else the title. An
+ * be five results. A refurbished or used offer stays in its model's group,
+ * as it did under the GTIN (the same GTIN as new). Other rows keep the GTIN,
+ * else the title. An
  * item_group_id alone does not switch to the model: there is no variant
  * value to remove from the title, and the GTIN still matches the same
  * product in feeds that carry no group id (Awin); group ids are per store.
@@ -204,7 +233,7 @@ export const productDocument = (row: ProductRow, now: Date): ProductDocument => 
     categories: categoryLevels(row.category, row.product_type),
     store: row.store,
     store_domain: row.store_domain,
-    group_key: groupKey(row.gtin, row.title, { color: row.color, size: row.size }),
+    group_key: groupKey(row.gtin, row.title, { color: row.color, size: row.size, condition: row.condition }),
     link: row.link,
     image: row.image_link,
     price: current,

@@ -61,6 +61,15 @@ describe("modelKey / groupKey: one search result per product model", () => {
     expect(groupKey(null, "Nike Pegasus 41 Women's Running Shoes, Black", { color: "Black", size: "8" })).not.toBe(a)
   })
 
+  it("a refurbished or used offer is its model (as under the GTIN it shares with the new one)", () => {
+    const model = "anker soundcore liberty 4 nc wireless earbuds"
+    expect(modelKey("Anker Soundcore Liberty 4 NC Wireless Earbuds, Black (Refurbished)", { color: "Black", condition: "refurbished" })).toBe(model)
+    expect(modelKey("Anker Soundcore Liberty 4 NC Wireless Earbuds, Coral (Used - Very Good)", { color: "Coral", condition: "used" })).toBe(model)
+    expect(modelKey("Refurbished Anker Soundcore Liberty 4 NC Wireless Earbuds - Navy", { color: "Navy", condition: "Refurbished" })).toBe(model)
+    // a condition word in the name of a new product stays
+    expect(modelKey("Used Car Air Freshener, Blue", { color: "Blue", condition: "new" })).toBe("used car air freshener")
+  })
+
   it("rows without a colour or size keep the GTIN, else the title", () => {
     expect(groupKey("0012345678905", "Vistara 43 inch 4K Smart TV")).toBe("gtin:12345678905")
     expect(groupKey(null, "Vistara 43\" 4K Smart-TV")).toBe("title:vistara 43 4k smart tv")
