@@ -138,6 +138,8 @@ interface Attribute {
   readonly trailing: ReadonlyArray<ReadonlyArray<string>>
   /** If none was at the end: phrases whose last occurrence anywhere is removed. */
   readonly anywhere: ReadonlyArray<ReadonlyArray<string>>
+  /** A colour word first in the title is the brand's ("Black+Decker Drill" in black is still a Black+Decker). */
+  readonly notFirst: boolean
 }
 
 const attributesOf = (variant: Variant): Array<Attribute> => {
@@ -145,10 +147,10 @@ const attributesOf = (variant: Variant): Array<Attribute> => {
   const size = words(variant.size)
   const condition = CONDITION_PHRASES[variant.condition?.trim().toLowerCase() ?? ""] ?? []
   return [
-    ...(color.length > 0 ? [{ trailing: [color], anywhere: [color] }] : []),
+    ...(color.length > 0 ? [{ trailing: [color], anywhere: [color], notFirst: true }] : []),
     // a bare "10" inside a title is more often part of the model name: only "size 10" goes from the middle
-    ...(size.length > 0 ? [{ trailing: [["size", ...size], size], anywhere: [["size", ...size]] }] : []),
-    ...(condition.length > 0 ? [{ trailing: condition, anywhere: condition }] : [])
+    ...(size.length > 0 ? [{ trailing: [["size", ...size], size], anywhere: [["size", ...size]], notFirst: false }] : []),
+    ...(condition.length > 0 ? [{ trailing: condition, anywhere: condition, notFirst: false }] : [])
   ]
 }
 
@@ -157,8 +159,8 @@ const attributesOf = (variant: Variant): Array<Attribute> => {
  * size and condition, normalised. Values are removed as whole words: first
  * from the end of the title, in any order (", White", " - Navy", "(Black)",
  * ", Size 10", " (Refurbished)"), then, for one not found there, its last
- * occurrence anywhere (brands come first, so "Black+Decker ..., Orange"
- * keeps its "black"; a size only after the word "size").
+ * occurrence anywhere (a colour not as the first word: brands come first,
+ * so "Black+Decker ..." keeps its "black"; a size only after "size").
  */
 export const modelKey = (title: string, variant: Variant): string => {
   const all = words(title)
@@ -177,7 +179,7 @@ export const modelKey = (title: string, variant: Variant): string => {
   for (const attribute of pending) {
     for (const phrase of attribute.anywhere) {
       const at = lastIndexOf(tokens, phrase)
-      if (at < 0) continue
+      if (at < 0 || (at === 0 && attribute.notFirst)) continue
       tokens = [...tokens.slice(0, at), ...tokens.slice(at + phrase.length)]
       break
     }

@@ -30,7 +30,8 @@ describe("modelKey / groupKey: one search result per product model", () => {
     expect(modelKey("Black+Decker 20V MAX Cordless Drill, Orange", { color: "Orange" })).toBe("black decker 20v max cordless drill")
     // ...and when the row's colour is that word, only the colour (the last one) goes
     expect(modelKey("Black+Decker 20V MAX Cordless Drill, Black", { color: "Black" })).toBe("black decker 20v max cordless drill")
-    expect(modelKey("Black+Decker 20V MAX Cordless Drill", { color: "Black" })).toBe("decker 20v max cordless drill")
+    // a title that does not name its colour keeps its brand: the same key as the store that writes ", Black"
+    expect(modelKey("Black+Decker 20V MAX Cordless Drill", { color: "Black" })).toBe("black decker 20v max cordless drill")
   })
 
   it("removes a colour written inside the title, multi-word colours and colour pairs", () => {
@@ -65,7 +66,8 @@ describe("modelKey / groupKey: one search result per product model", () => {
     const model = "anker soundcore liberty 4 nc wireless earbuds"
     expect(modelKey("Anker Soundcore Liberty 4 NC Wireless Earbuds, Black (Refurbished)", { color: "Black", condition: "refurbished" })).toBe(model)
     expect(modelKey("Anker Soundcore Liberty 4 NC Wireless Earbuds, Coral (Used - Very Good)", { color: "Coral", condition: "used" })).toBe(model)
-    expect(modelKey("Refurbished Anker Soundcore Liberty 4 NC Wireless Earbuds - Navy", { color: "Navy", condition: "Refurbished" })).toBe(model)
+    expect(modelKey("Anker Soundcore Liberty 4 NC Renewed Wireless Earbuds - Navy", { color: "Navy", condition: "Refurbished" })).toBe(model)
+    expect(modelKey("Refurbished Anker Soundcore Liberty 4 NC Wireless Earbuds, White", { color: "White", condition: "refurbished" })).toBe(model)
     // a condition word in the name of a new product stays
     expect(modelKey("Used Car Air Freshener, Blue", { color: "Blue", condition: "new" })).toBe("used car air freshener")
   })
