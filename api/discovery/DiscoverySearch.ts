@@ -108,8 +108,10 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
       /**
        * One offer per product from an over-fetched page. When the page came
        * back full yet holds fewer than `limit` products (one model in five
-       * colours at ten stores fills it), the next hits are fetched, in a
-       * bigger page each time, at most MORE_PAGES times.
+       * colours at ten stores fills it), the next hits are fetched in a page
+       * 4x bigger, at most MORE_PAGES times, and only while the previous
+       * page still brought new products (in a catalog of hundreds of offers
+       * per model, deeper pages rarely do).
        */
       const distinctProducts = (q: string, params: SearchParams, limit: number) =>
         Effect.gen(function*() {
@@ -117,15 +119,16 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           const first = yield* run(q, { ...params, limit: pageSize })
           const hits = [...first.hits]
           let documents = onePerProduct(hits, limit)
-          let lastPageFull = first.hits.length === pageSize
-          for (let page = 0; page < MORE_PAGES && documents.length < limit && lastPageFull; page++) {
+          let worthAnother = first.hits.length === pageSize
+          for (let page = 0; page < MORE_PAGES && documents.length < limit && worthAnother; page++) {
             morePages.inc()
+            const before = documents.length
             const offset = hits.length
             pageSize *= 4
             const next = yield* run(q, { ...params, offset, limit: pageSize })
             hits.push(...next.hits)
             documents = onePerProduct(hits, limit)
-            lastPageFull = next.hits.length === pageSize
+            worthAnother = next.hits.length === pageSize && documents.length > before
           }
           return { documents, found: hits.length > 0 }
         })
@@ -271,7 +274,7 @@ export const searchAttempts = (intent: Intent, category: string | undefined): Re
 // products (188 -> 69 req/s here), so we ask for a few more hits and keep the
 // first (most relevant) offer of each group.
 const OVERFETCH = 3
-/** Further pages (4x, then 16x the first) when variants crowd the first: bounded, so a request stays at most 3 queries. */
+/** Further pages (4x, then 16x the first) when variants crowd the first: a request stays at most 3 queries. */
 const MORE_PAGES = 2
 
 export const onePerProduct = (hits: ReadonlyArray<ProductDocument>, limit: number): Array<ProductDocument> => {
