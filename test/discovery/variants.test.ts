@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { DiscoverySearch } from "../../api/discovery/DiscoverySearch.ts"
 import { Database } from "../../infra/Database.ts"
-import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
 import { catalogIdOf, groupKey } from "../../pipelines/search/documents.ts"
 import { getJson } from "../support/http.ts"
-import { startService, type RunningService } from "../support/TestService.ts"
+import { startSampleService } from "../support/sampleService.ts"
+import type { RunningService } from "../support/TestService.ts"
 
 // One result per product model on the shipped sample catalog: its feeds sell
 // the same earbuds in five colours across stores (a GTIN and a title per
@@ -12,11 +11,7 @@ import { startService, type RunningService } from "../support/TestService.ts"
 describe("discovery feed: colour/size variants are one product (sample catalog)", () => {
   let service: RunningService
   beforeAll(async () => {
-    service = await startService()
-    const runs = await service.run(PipelineRunner.use((runner) => runner.runAll("manual")))
-    const failed = runs.filter((run) => (run.status === "failed" || run.status === "interrupted") && run.kind !== "price_history")
-    expect(failed, JSON.stringify(failed)).toEqual([])
-    await service.run(DiscoverySearch.use((search) => search.refreshVocabulary))
+    service = await startSampleService()
   }, 240_000)
   afterAll(() => service?.close())
 

@@ -1,19 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { DiscoverySearch } from "../../api/discovery/DiscoverySearch.ts"
-import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
 import { getJson } from "../support/http.ts"
-import { startService, type RunningService } from "../support/TestService.ts"
+import { startSampleService } from "../support/sampleService.ts"
+import type { RunningService } from "../support/TestService.ts"
 
 // Search relevance on the shipped sample catalog (data/samples), loaded
 // through the real pipelines into DuckDB and Meilisearch.
 describe("intent search relevance on the sample catalog", () => {
   let service: RunningService
   beforeAll(async () => {
-    service = await startService()
-    const runs = await service.run(PipelineRunner.use((runner) => runner.runAll("manual")))
-    const failed = runs.filter((run) => (run.status === "failed" || run.status === "interrupted") && run.kind !== "price_history")
-    expect(failed, JSON.stringify(failed)).toEqual([])
-    await service.run(DiscoverySearch.use((search) => search.refreshVocabulary))
+    service = await startSampleService()
   }, 240_000)
   afterAll(() => service?.close())
 
