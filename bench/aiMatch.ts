@@ -69,45 +69,25 @@ try {
     connections: CONNECTIONS,
     seconds: SECONDS
   })
-  const headers = { "content-type": "application/json", authorization: `Bearer ${key}` }
-  const repeated = await runLoad({
-    url: service.url,
-    paths: ["/api/v1/ai/match-link"],
-    method: "POST",
-    headers,
-    body: JSON.stringify({ url: fuzzyUrl }),
-    connections: CONNECTIONS,
-    seconds: SECONDS
-  })
+  // Every phase posts to the endpoint with the partner's key; only the submitted URL differs.
+  // `{n}` in a URL makes it new on every request.
+  const matchLinkLoad = (url: string) =>
+    runLoad({
+      url: service.url,
+      paths: ["/api/v1/ai/match-link"],
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      ...(url.includes("{n}") ? { bodyTemplate: JSON.stringify({ url }) } : { body: JSON.stringify({ url }) }),
+      connections: CONNECTIONS,
+      seconds: SECONDS
+    })
+  const repeated = await matchLinkLoad(fuzzyUrl)
   // A host label never seen before on every request: the candidate search runs each time (no cache).
-  const coldLabels = await runLoad({
-    url: service.url,
-    paths: ["/api/v1/ai/match-link"],
-    method: "POST",
-    headers,
-    bodyTemplate: JSON.stringify({ url: "https://nikee-{n}.com/t/x" }),
-    connections: CONNECTIONS,
-    seconds: SECONDS
-  })
+  const coldLabels = await matchLinkLoad("https://nikee-{n}.com/t/x")
   // The same endpoint on a URL domain matching answers (no search): what auth, the contract and the link read cost.
-  const domainOnly = await runLoad({
-    url: service.url,
-    paths: ["/api/v1/ai/match-link"],
-    method: "POST",
-    headers,
-    body: JSON.stringify({ url: "https://nike.com/t/air-max-90" }),
-    connections: CONNECTIONS,
-    seconds: SECONDS
-  })
-  const fresh = await runLoad({
-    url: service.url,
-    paths: ["/api/v1/ai/match-link"],
-    method: "POST",
-    headers,
-    bodyTemplate: JSON.stringify({ url: "https://nikee.com/t/{n}" }),
-    connections: CONNECTIONS,
-    seconds: SECONDS
-  })
+  const domainOnly = await matchLinkLoad("https://nike.com/t/air-max-90")
+  const fresh = await matchLinkLoad("https://nikee.com/t/{n}")
+
 
   const line = (label: string, r: LoadResult) =>
     console.log(

@@ -1,23 +1,13 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import type { NoMatchReason } from "../../../domain/matching/resolve.ts"
 import { PublicUrl } from "../../../infra/PublicUrl.ts"
 import { Api } from "../../Api.ts"
 import { badRequest } from "../../errors.ts"
 import { MaybePartner } from "../auth/PartnerAuth.ts"
 import { orUnavailable } from "../dbUnavailable.ts"
 import { pageOf, pageRequest } from "../ListParams.ts"
-import { LinkMatching } from "./LinkMatching.ts"
+import { LinkMatching, noMatchMessages } from "./LinkMatching.ts"
 import { type TrackingLink, TrackingLinks } from "./TrackingLinks.ts"
-
-const reasonMessages: Record<NoMatchReason, string> = {
-  no_program: "no affiliate programme in the catalog covers this merchant",
-  no_active_program: "programmes exist for this merchant, but none is active on an open network with a usable deep-link template",
-  unwrap_loop: "the tracking link points back to itself",
-  unwrap_too_deep: "the link wraps too many tracking links to follow",
-  tracking_link_without_destination: "this is a tracking link, but its destination could not be read",
-  deep_link_unavailable: "the best programme's network has no usable deep-link template"
-}
 
 export const linkItem = (publicUrl: PublicUrl["Service"], link: TrackingLink) => ({
   tracking_id: link.id,
@@ -49,7 +39,7 @@ export const LinksHandlers = HttpApiBuilder.group(
             return {
               matched: false as const,
               reason: result.reason,
-              message: reasonMessages[result.reason],
+              message: noMatchMessages[result.reason],
               original_url: payload.url,
               destination_url: result.normalizedUrl,
               program: null,

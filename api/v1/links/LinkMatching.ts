@@ -11,6 +11,16 @@ import { ANONYMOUS_TAG, type TrackingLink, TrackingLinks } from "./TrackingLinks
 // and link creation in one place, shared by POST /api/v1/links/match and the
 // AI tools (which try fuzzy matching when this finds nothing).
 
+/** What each no-match reason means, for the API answers that report it. */
+export const noMatchMessages: Record<NoMatchReason, string> = {
+  no_program: "no affiliate programme in the catalog covers this merchant",
+  no_active_program: "programmes exist for this merchant, but none is active on an open network with a usable deep-link template",
+  unwrap_loop: "the tracking link points back to itself",
+  unwrap_too_deep: "the link wraps too many tracking links to follow",
+  tracking_link_without_destination: "this is a tracking link, but its destination could not be read",
+  deep_link_unavailable: "the best programme's network has no usable deep-link template"
+}
+
 export type LinkMatch =
   | { readonly kind: "invalid"; readonly message: string }
   | {

@@ -7,19 +7,18 @@ import { Api } from "../../../Api.ts"
 import { badRequest } from "../../../errors.ts"
 import { CurrentPartner } from "../../auth/PartnerAuth.ts"
 import { orUnavailable } from "../../dbUnavailable.ts"
-import { LinkMatching } from "../../links/LinkMatching.ts"
+import { LinkMatching, noMatchMessages } from "../../links/LinkMatching.ts"
 import type { TrackingLink } from "../../links/TrackingLinks.ts"
 import type { MatchLinkReasons } from "./Api.ts"
 import { type CandidateSource, FuzzyMatcher } from "./FuzzyMatcher.ts"
 
 type Reason = typeof MatchLinkReasons[number]
 
+// The link service's messages, reworded where fuzzy matching changes their meaning.
 const messages: Record<Reason, string> = {
+  ...noMatchMessages,
   no_program: "no programme in the catalog covers this merchant, and no merchant is similar enough to guess",
   no_active_program: "we recognised the merchant, but none of its programmes is active on an open network with a usable deep-link template",
-  unwrap_loop: "the tracking link points back to itself",
-  unwrap_too_deep: "the link wraps too many tracking links to follow",
-  tracking_link_without_destination: "this is a tracking link, but its destination could not be read",
   deep_link_unavailable: "the programme's network could not build a deep link to this page",
   below_threshold: `the most similar merchant scored below the ${MATCH_THRESHOLD} confidence threshold, so we do not guess`,
   known_site: "this site is in the catalog only through another of its hosts (e.g. a store subdomain); we do not guess a different page"
