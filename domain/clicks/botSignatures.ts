@@ -37,5 +37,23 @@ export const NAMED_BOTS: ReadonlyArray<readonly [string, RegExp]> = [
  * rules ("news" in AppleNews/, an old Facebook app's space-less "[FBAN/FB4A;...]"),
  * so they are removed before isbot looks at the rest of the string.
  */
-export const IN_APP_BROWSER_TOKENS =
-  /\[FB(?:AN|_IAB)\/[^\]]*\]?|\bMetaIAB(?: \w+)?|\bInstagram [\d.]+|\bBarcelona [\d.]+|\[Pinterest\/(?:iOS|Android)\]|\bmusical_ly_[\d.]+|\btrill_\d+|\bBytedanceWebview\/\w+|\bSnapchat\/[\d.]+|\[LinkedInApp\](?:\/[\d.]+)?|\bReddit\/Version [\d.]+\/Build \d+\/(?:Android|iOS) [\d.]+|\bTwitterAndroid\b|\bTwitter for iP(?:hone|ad)(?:\/[\d.]+)?|\bTelegram-Android\/[\d.]+(?: \([^)]*\))?|\bLine\/[\d.]+(?:\/IAB)?|\bGSA\/[\d.]+(?:\.arm64)?|\bAppleNews\/[\d.]+(?: Version\/[\d.]+)?|\bMicroMessenger\/[\d.]+(?:\(0x[0-9a-f]+\))?|\bKAKAOTALK [\d.]+/g
+const IN_APP_TOKENS: ReadonlyArray<RegExp> = [
+  /\[FB(?:AN|_IAB)\/[^\]]*\]?/, // Facebook, Messenger, Facebook Lite: "[FBAN/FBIOS;FBAV/...]", "[FB_IAB/FB4A;...]"
+  /\bMetaIAB(?: \w+)?/, // Meta's newer in-app browser: "MetaIAB Facebook", "MetaIAB Instagram"
+  /\bInstagram [\d.]+/,
+  /\bBarcelona [\d.]+/, // Threads
+  /\[Pinterest\/(?:iOS|Android)\]/,
+  /\bmusical_ly_[\d.]+|\btrill_\d+|\bBytedanceWebview\/\w+/, // TikTok
+  /\bSnapchat\/[\d.]+/,
+  /\[LinkedInApp\](?:\/[\d.]+)?/,
+  /\bReddit\/Version [\d.]+\/Build \d+\/(?:Android|iOS) [\d.]+/,
+  /\bTwitterAndroid\b|\bTwitter for iP(?:hone|ad)(?:\/[\d.]+)?/,
+  /\bTelegram-Android\/[\d.]+(?: \([^)]*\))?/,
+  /\bLine\/[\d.]+(?:\/IAB)?/,
+  /\bGSA\/[\d.]+(?:\.arm64)?/, // the Google app
+  /\bAppleNews\/[\d.]+(?: Version\/[\d.]+)?/,
+  /\bMicroMessenger\/[\d.]+(?:\(0x[0-9a-f]+\))?/, // WeChat
+  /\bKAKAOTALK [\d.]+/
+]
+
+export const IN_APP_BROWSER_TOKENS = new RegExp(IN_APP_TOKENS.map((token) => token.source).join("|"), "g")
