@@ -1,39 +1,32 @@
-import { isbot } from "isbot"
+import { isbotMatch } from "isbot"
+import { IN_APP_BROWSER_TOKENS, NAMED_BOTS } from "./botSignatures.ts"
 
-// Bots are stored and flagged, never counted in statistics. isbot knows the
-// self-identifying crawlers; link-preview fetchers (which unfurl a link the
-// moment it is pasted into a chat) are named explicitly so the reason says
-// which one; an empty user agent is a script, not a shopper.
-const PREVIEW_FETCHERS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/slackbot|slack-imgproxy/i, "slackbot"],
-  [/facebookexternalhit|facebookcatalog|meta-externalagent/i, "facebook"],
-  // Telegram's fetcher says "like TwitterBot": test it first.
-  [/telegrambot/i, "telegrambot"],
-  [/twitterbot/i, "twitterbot"],
-  [/whatsapp/i, "whatsapp"],
-  [/discordbot/i, "discordbot"],
-  [/linkedinbot/i, "linkedinbot"],
-  [/googlebot|google-inspectiontool|googleother|adsbot-google|mediapartners-google/i, "googlebot"],
-  [/bingbot|bingpreview/i, "bingbot"],
-  [/skypeuripreview/i, "skype"],
-  [/applebot/i, "applebot"],
-  [/pinterest/i, "pinterest"],
-  [/redditbot/i, "redditbot"],
-  [/embedly|iframely|vkshare|quora link preview|bitlybot|mastodon/i, "link_preview"]
-]
+// Bots are stored and flagged, never counted in statistics. A bot is software
+// fetching the link with no shopper behind it: link-preview fetchers, crawlers,
+// page-speed tools, scripts, and an empty user agent. A person in a social or
+// messaging app's in-app browser is a shopper, whichever app it is.
+// Pure and synchronous (no Effect, no IO) so the batch writer can call it
+// anywhere, a worker thread included.
 
 export interface BotVerdict {
   readonly isBot: boolean
-  /** null for humans; e.g. "empty_user_agent", "preview:slackbot", "isbot" */
+  /** null for humans; e.g. "empty_user_agent", "preview:slackbot", "isbot:curl/" (what isbot matched) */
   readonly reason: string | null
 }
 
 const HUMAN: BotVerdict = { isBot: false, reason: null }
 const EMPTY: BotVerdict = { isBot: true, reason: "empty_user_agent" }
+const NAMED_VERDICTS = NAMED_BOTS.map(([reason, pattern]) => [{ isBot: true, reason } as BotVerdict, pattern] as const)
+// One pass answers "none of them" (the common case); the loop only runs to name a hit.
+const ANY_NAMED = new RegExp(NAMED_BOTS.map(([, pattern]) => `(?:${pattern.source})`).join("|"), "i")
+const ISBOT_REASON_LENGTH = 40
 
 const classify = (ua: string): BotVerdict => {
-  for (const [pattern, name] of PREVIEW_FETCHERS) if (pattern.test(ua)) return { isBot: true, reason: `preview:${name}` }
-  return isbot(ua) ? { isBot: true, reason: "isbot" } : HUMAN
+  if (ANY_NAMED.test(ua)) for (const [verdict, pattern] of NAMED_VERDICTS) if (pattern.test(ua)) return verdict
+  const rest = ua.replace(IN_APP_BROWSER_TOKENS, "").trim()
+  if (rest === "") return HUMAN
+  const match = isbotMatch(rest)
+  return match === null ? HUMAN : { isBot: true, reason: `isbot:${match.slice(0, ISBOT_REASON_LENGTH)}` }
 }
 
 // The same few thousand user agents make most clicks; isbot's pattern is large,

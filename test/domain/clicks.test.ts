@@ -2,38 +2,11 @@ import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { RateLimiter } from "../../api/v1/auth/RateLimiter.ts"
 import { LinkCache } from "../../api/redirect/LinkCache.ts"
-import { botVerdict } from "../../domain/clicks/botVerdict.ts"
 import { UniqueWindow } from "../../domain/clicks/UniqueWindow.ts"
 import { VisitorHasher } from "../../domain/clicks/VisitorHasher.ts"
 import { dedupeTag, tagBaseFromName } from "../../domain/links/partnerTag.ts"
 import { TAG_PATTERN } from "../../domain/links/feedTrackingId.ts"
 import { newTrackingId, STORED_TRACKING_ID } from "../../domain/links/trackingId.ts"
-
-const CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
-
-describe("botVerdict", () => {
-  it.each([
-    [undefined, "empty_user_agent"],
-    ["", "empty_user_agent"],
-    ["   ", "empty_user_agent"],
-    ["Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)", "preview:slackbot"],
-    ["facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)", "preview:facebook"],
-    ["Twitterbot/1.0", "preview:twitterbot"],
-    ["WhatsApp/2.23.20.0", "preview:whatsapp"],
-    ["Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)", "preview:discordbot"],
-    ["TelegramBot (like TwitterBot)", "preview:telegrambot"],
-    ["LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)", "preview:linkedinbot"],
-    ["Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "preview:googlebot"],
-    ["curl/8.5.0", "isbot"],
-    ["python-requests/2.31.0", "isbot"]
-  ])("%j is a bot (%s)", (ua, reason) => {
-    expect(botVerdict(ua)).toEqual({ isBot: true, reason })
-  })
-  it("lets browsers through", () => {
-    expect(botVerdict(CHROME)).toEqual({ isBot: false, reason: null })
-    expect(botVerdict("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1").isBot).toBe(false)
-  })
-})
 
 describe("UniqueWindow", () => {
   it("counts a visitor once per link per hour", () => {
