@@ -1,9 +1,10 @@
 import { inflate } from "@sparticuz/chromium"
+import axe from "axe-core"
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core"
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core"
 
 // Every page test launches its browser here. The browser is the headless
 // Chromium that ships brotli-compressed inside the @sparticuz/chromium npm
@@ -62,8 +63,12 @@ export const launchBrowser = async (): Promise<Browser> => {
 }
 
 /** A phone-sized page (390×844, like an iPhone 14) that may only reach our own server. */
-export const phonePage = async (browser: Browser, ownOrigin: string): Promise<{ context: BrowserContext; page: Page }> => {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true })
+export const phonePage = async (
+  browser: Browser,
+  ownOrigin: string,
+  options: BrowserContextOptions = {}
+): Promise<{ context: BrowserContext; page: Page }> => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, ...options })
   const page = await context.newPage()
   await onlyOwnServer(page, ownOrigin)
   return { context, page }
@@ -72,3 +77,25 @@ export const phonePage = async (browser: Browser, ownOrigin: string): Promise<{ 
 /** Product images point at example hosts: never fetch anything but our own server. */
 export const onlyOwnServer = (page: Page, ownOrigin: string) =>
   page.route((url) => !url.href.startsWith(ownOrigin), (route) => route.abort())
+
+export interface AxeViolation {
+  readonly id: string
+  readonly impact: string | null
+  readonly help: string
+  readonly targets: ReadonlyArray<string>
+}
+
+/**
+ * Runs the axe-core accessibility checker inside the page (all its WCAG 2.x
+ * A/AA and best-practice rules) and returns the serious and critical
+ * violations. Injected through the DevTools protocol, so the pages' policy
+ * of running no scripts does not stop it.
+ */
+export const seriousAccessibilityViolations = async (page: Page): Promise<ReadonlyArray<AxeViolation>> => {
+  await page.evaluate(axe.source)
+  const violations = await page.evaluate(async () => {
+    const result = await (globalThis as unknown as { axe: typeof axe }).axe.run(document)
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact ?? null, help: v.help, targets: v.nodes.map((n) => String(n.target)) }))
+  })
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+}
