@@ -40,7 +40,7 @@ export const landingPage = (doc: ProductDocument, trackedUrl: string): string =>
 <article aria-labelledby="title">
 <h1 id="title">${escapeHtml(doc.title)}</h1>
 ${image}
-<p class="price" aria-label="Price">${escapeHtml(formatMoney(doc.price, doc.currency))}</p>
+<p class="price">${escapeHtml(formatMoney(doc.price, doc.currency))}</p>
 ${reference}
 <p class="meta">Store: <strong>${escapeHtml(doc.store)}</strong>${doc.brand ? ` · Brand: ${escapeHtml(doc.brand)}` : ""}</p>
 <p class="meta">Availability: ${escapeHtml(availabilityText(doc.availability))} · Price checked ${escapeHtml(doc.price_checked_at.slice(0, 10))}</p>

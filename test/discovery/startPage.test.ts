@@ -82,6 +82,9 @@ describe("start page / and search page /search", () => {
       found[path] = await seriousAccessibilityViolations(page)
     }
     expect(found).toEqual({ "/": [], "/search?q=wireless%20earbuds": [], [`/deals/${documentId("fixture:tv-55")}`]: [] })
+    // the checker does catch what it should: an image without alt text and an unlabelled field
+    await page.setContent(`<!doctype html><html lang="en"><title>broken</title><main><img src="/x.png"><input></main></html>`)
+    expect((await seriousAccessibilityViolations(page)).map((v) => v.id)).toEqual(expect.arrayContaining(["image-alt", "label"]))
     await page.close()
   })
 
@@ -116,6 +119,15 @@ describe("start page / and search page /search", () => {
     expect(await page.locator(".card h2").first().innerText()).toBe("<script>alert('x')</script> Tricky \"Quoted\" Lamp & Shade")
     expect(await page.locator("script").count()).toBe(0)
     expect(alerted).toBe(false)
+    await page.close()
+  })
+
+  it("is where the 404 page of an unknown tracking link leads", async () => {
+    const page = await browser.newPage()
+    await page.goto(`${service.url}/t/no-such-link`)
+    await page.getByRole("link", { name: "Go to the start page" }).click()
+    await page.waitForURL(`${service.url}/`)
+    expect(await page.getByLabel("What are you looking for?").isVisible()).toBe(true)
     await page.close()
   })
 

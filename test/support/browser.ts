@@ -94,7 +94,7 @@ export interface AxeViolation {
 export const seriousAccessibilityViolations = async (page: Page): Promise<ReadonlyArray<AxeViolation>> => {
   await page.evaluate(axe.source)
   const violations = await page.evaluate(async () => {
-    const result = await (globalThis as unknown as { axe: typeof axe }).axe.run(document)
+    const result = await (globalThis as unknown as { axe: typeof axe }).axe.run()
     return result.violations.map((v) => ({ id: v.id, impact: v.impact ?? null, help: v.help, targets: v.nodes.map((n) => String(n.target)) }))
   })
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical")
