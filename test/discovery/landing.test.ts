@@ -2,21 +2,17 @@ import { mkdirSync } from "node:fs"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { documentId } from "../../pipelines/search/documents.ts"
-import { SearchSync } from "../../pipelines/search/SearchSync.ts"
 import { launchBrowser, onlyOwnServer, phonePage } from "../support/browser.ts"
-import { insertProducts } from "../support/catalogFixtures.ts"
-import { discoveryCatalog } from "../support/discoveryCatalog.ts"
+import { startDiscoveryService } from "../support/discoveryCatalog.ts"
 import { getJson } from "../support/http.ts"
-import { startService, type RunningService } from "../support/TestService.ts"
+import type { RunningService } from "../support/TestService.ts"
 
 // The deal landing page, rendered by a real headless Chromium (shipped in an npm package).
 describe("deal landing page /deals/{id}", () => {
   let service: RunningService
   let browser: Browser
   beforeAll(async () => {
-    service = await startService()
-    await service.run(insertProducts(discoveryCatalog))
-    await service.run(SearchSync.use((sync) => sync.syncProducts()))
+    service = await startDiscoveryService()
     browser = await launchBrowser()
   })
   afterAll(async () => {

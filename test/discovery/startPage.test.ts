@@ -3,10 +3,8 @@ import { mkdirSync } from "node:fs"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { documentId } from "../../pipelines/search/documents.ts"
-import { SearchSync } from "../../pipelines/search/SearchSync.ts"
 import { launchBrowser, onlyOwnServer, phonePage, seriousAccessibilityViolations } from "../support/browser.ts"
-import { insertProducts } from "../support/catalogFixtures.ts"
-import { discoveryCatalog } from "../support/discoveryCatalog.ts"
+import { startDiscoveryService } from "../support/discoveryCatalog.ts"
 import { startService, type RunningService } from "../support/TestService.ts"
 
 // The start page and the search results page for people, driven in a real
@@ -15,9 +13,7 @@ describe("start page / and search page /search", () => {
   let service: RunningService
   let browser: Browser
   beforeAll(async () => {
-    service = await startService()
-    await service.run(insertProducts(discoveryCatalog))
-    await service.run(SearchSync.use((sync) => sync.syncProducts()))
+    service = await startDiscoveryService()
     browser = await launchBrowser()
     mkdirSync("test-artifacts", { recursive: true })
   })

@@ -1,6 +1,6 @@
 import { inflate } from "@sparticuz/chromium"
 import axe from "axe-core"
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -31,21 +31,20 @@ const fontsConfig = (dir: string) => `<?xml version="1.0"?>
 
 const unpack = async (): Promise<void> => {
   if (existsSync(join(browserDir, "chromium"))) return
-  const staging = `${browserDir}.${process.pid}-${Date.now()}`
-  mkdirSync(staging, { recursive: true })
-  // inflate() writes into os.tmpdir(), which follows TMPDIR when it is called.
-  const previous = process.env.TMPDIR
-  process.env.TMPDIR = staging
-  const bin = join(packageDir, "bin")
-  const done = Promise.all([inflate(join(bin, "chromium.br")), inflate(join(bin, "fonts.tar.br"))])
-  if (previous === undefined) delete process.env.TMPDIR
-  else process.env.TMPDIR = previous
-  await done
-  writeFileSync(join(staging, "fonts", "fonts.conf"), fontsConfig(browserDir))
+  const staging = mkdtempSync(`${browserDir}.`)
   try {
+    // inflate() writes into os.tmpdir(), which follows TMPDIR at the moment it is called.
+    const previous = process.env.TMPDIR
+    process.env.TMPDIR = staging
+    const bin = join(packageDir, "bin")
+    const done = Promise.all([inflate(join(bin, "chromium.br")), inflate(join(bin, "fonts.tar.br"))])
+    if (previous === undefined) delete process.env.TMPDIR
+    else process.env.TMPDIR = previous
+    await done
+    writeFileSync(join(staging, "fonts", "fonts.conf"), fontsConfig(browserDir))
     renameSync(staging, browserDir)
   } catch (error) {
-    // Another process finished first: keep its copy.
+    // Another process finished first (keep its copy), or unpacking failed.
     rmSync(staging, { recursive: true, force: true })
     if (!existsSync(join(browserDir, "chromium"))) throw error
   }
