@@ -35,7 +35,7 @@ export const StartPageRoutes = Layer.unwrap(Effect.gen(function*() {
     }
     if (query.length > MAX_QUERY_LENGTH) {
       return Effect.succeed(htmlResponse(
-        badSearchPage(query, `Your search is ${query.length} characters long; please keep it under ${MAX_QUERY_LENGTH}.`),
+        badSearchPage(query, `Your search is ${query.length} characters long; please keep it to ${MAX_QUERY_LENGTH} or fewer.`),
         400
       ))
     }

@@ -132,7 +132,7 @@ describe("start page / and search page /search", () => {
       ["", 400, /Type what you are looking for/],
       ["q=", 400, /Type what you are looking for/],
       ["q=%20%20", 400, /Type what you are looking for/],
-      [`q=${"a".repeat(201)}`, 400, /please keep it under 200/],
+      [`q=${"a".repeat(201)}`, 400, /please keep it to 200 or fewer/],
       ["q=%E0%A4%A", 200, /Results for/],
       ["q=%00%01", 200, /Results for/],
       ["q=%22%5C%27%60", 200, /Results for/],
