@@ -18,7 +18,7 @@ const pathOf = (request: HttpServerRequest.HttpServerRequest) => request.url.spl
 const notFoundPage = HttpServerResponse.html(
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
     `<title>Not found</title></head><body style="font-family:system-ui;max-width:40rem;margin:3rem auto;padding:0 1rem">` +
-    `<h1>Page not found</h1><p>There is nothing at this address.</p><p><a href="/docs">API documentation</a></p></body></html>`
+    `<h1>Page not found</h1><p>There is nothing at this address.</p><p><a href="/">Search for products</a> · <a href="/docs">API documentation</a></p></body></html>`
 ).pipe(HttpServerResponse.setStatus(404))
 
 /**

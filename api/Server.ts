@@ -9,6 +9,7 @@ import { AdminConversionsHandlers } from "./admin/conversions/Http.ts"
 import { AdminPipelinesHandlers } from "./admin/pipelines/Http.ts"
 import { DiscoveryHandlers } from "./discovery/Http.ts"
 import { LandingPageRoute } from "./discovery/LandingPage.ts"
+import { StartPageRoutes } from "./discovery/StartPage.ts"
 import { NotFoundRoute, withErrorResponses } from "./ErrorResponses.ts"
 import { ProductsHandlers } from "./products/Http.ts"
 import { RedirectRoute } from "./redirect/Redirect.ts"
@@ -38,7 +39,7 @@ const DocsRoute = HttpApiScalar.layer(Api, { path: "/docs" })
 // HttpApi's per-request machinery costs ~35% of its throughput.
 // The redirect answers its own errors and skips the shared error middleware:
 // every microsecond there is a cost on each click.
-const RawRoutes = Layer.mergeAll(withErrorResponses(Layer.mergeAll(LandingPageRoute, PostbackRoute)), RedirectRoute)
+const RawRoutes = Layer.mergeAll(withErrorResponses(Layer.mergeAll(LandingPageRoute, StartPageRoutes, PostbackRoute)), RedirectRoute)
 
 export const AllRoutes = Layer.mergeAll(withErrorResponses(Layer.mergeAll(ApiRoutes, DocsRoute)), RawRoutes, NotFoundRoute)
 

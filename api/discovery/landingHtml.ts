@@ -1,20 +1,11 @@
 import type { ProductDocument } from "../../pipelines/search/documents.ts"
+import { escapeHtml, htmlDocument } from "./pageShell.ts"
 import { availabilityText, disclosureFor, formatMoney, hasVerifiedSaving } from "./present.ts"
 
-// The deal landing page: plain server-rendered HTML, every value escaped,
-// readable on a phone (fluid layout, 16px+ text) and with WCAG AA contrast
-// (text #1a1a1a on #fff, white on #0b5394 for the button).
-
-export const escapeHtml = (value: string) =>
-  value.replace(/[&<>"'`]/g, (char) =>
-    ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;", "`": "&#96;" })[char] ?? char
-  )
+// The deal landing page: plain server-rendered HTML, every value escaped
+// (pageShell.ts), readable on a phone and with WCAG AA contrast.
 
 const STYLE = `
-  *{box-sizing:border-box}
-  body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#fff}
-  main{max-width:44rem;margin:0 auto;padding:1rem}
-  h1{font-size:1.5rem;line-height:1.25;margin:.5rem 0 1rem}
   img{display:block;max-width:100%;height:auto;max-height:16rem;margin:0 auto 1rem;object-fit:contain}
   .price{font-size:1.75rem;font-weight:700;margin:0}
   .reference,.meta{margin:.25rem 0;color:#333}
@@ -24,24 +15,9 @@ const STYLE = `
   .buy a:focus{outline:3px solid #f1c232;outline-offset:2px}
   .disclosure{margin:.75rem 0 0;font-size:.9375rem}
   .description{margin-top:1.5rem}
-  ul{padding-left:1.25rem}
 `
 
-const page = (title: string, body: string, status = "") => `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main${status}>
-${body}
-</main>
-</body>
-</html>`
+const page = (title: string, body: string) => htmlDocument({ title, style: STYLE, body: `<main>\n${body}\n</main>` })
 
 export const landingPage = (doc: ProductDocument, trackedUrl: string): string => {
   const disclosure = disclosureFor([doc])
@@ -64,7 +40,7 @@ export const landingPage = (doc: ProductDocument, trackedUrl: string): string =>
 <article aria-labelledby="title">
 <h1 id="title">${escapeHtml(doc.title)}</h1>
 ${image}
-<p class="price" aria-label="Price">${escapeHtml(formatMoney(doc.price, doc.currency))}</p>
+<p class="price">${escapeHtml(formatMoney(doc.price, doc.currency))}</p>
 ${reference}
 <p class="meta">Store: <strong>${escapeHtml(doc.store)}</strong>${doc.brand ? ` · Brand: ${escapeHtml(doc.brand)}` : ""}</p>
 <p class="meta">Availability: ${escapeHtml(availabilityText(doc.availability))} · Price checked ${escapeHtml(doc.price_checked_at.slice(0, 10))}</p>
@@ -90,7 +66,7 @@ export const notFoundPage = () =>
     "Deal not found",
     `<h1>Deal not found</h1>
 <p>This deal does not exist or is no longer available. Prices and stock change often.</p>
-<p><a href="/api/deals">See current deals (JSON)</a></p>`
+<p><a href="/">Search for products</a> or see <a href="/api/deals">current deals (JSON)</a>.</p>`
   )
 
 export const unavailablePage = () =>

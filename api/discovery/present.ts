@@ -1,4 +1,5 @@
 import { feedTrackingId } from "../../domain/links/feedTrackingId.ts"
+import { formatPrice } from "../../domain/money/formatPrice.ts"
 import type { ProductDocument } from "../../pipelines/search/documents.ts"
 import type { Deal } from "./schemas.ts"
 
@@ -19,7 +20,8 @@ export const disclosureFor = (docs: ReadonlyArray<Pick<ProductDocument, "store" 
   docs.some(isAmazon) ? `${BASE_DISCLOSURE} ${AMAZON_DISCLOSURE}` : BASE_DISCLOSURE
 
 const round2 = (value: number) => Math.round(value * 100) / 100
-export const formatMoney = (amount: number, currency: string) => `${round2(amount).toFixed(2)} ${currency}`
+/** Prices in sentences and pages read as people write them ("$449.00"); JSON fields keep numbers and ISO codes. */
+export const formatMoney = formatPrice
 const day = (iso: string) => iso.slice(0, 10)
 
 const AVAILABILITY_WORDS: Record<string, string> = {

@@ -5,11 +5,16 @@ import type { CopyFacts } from "./facts.ts"
 // shipping, guarantees, urgency). Applied to the LLM's answer before it is
 // used, and by the tests to the template generator's output.
 
-// 1,299.99 / 1.299,99 / 79.00 / 79,5 / 33 (a digit run with separators).
-const NUMBER = /\d+(?:[.,]\d+)*/g
+// 1,299.99 / 1.299,99 / 79.00 / 79,5 / 33 (a digit run with separators),
+// and the group separators prices use in some locales (formatPrice):
+// 1 041,99 kr (no-break or narrow no-break space), CHF 1'499.50 (apostrophe).
+const GROUP = "[\u00a0\u202f'\u2019]"
+const NUMBER = new RegExp(`\\d+(?:[.,]\\d+|${GROUP}\\d{3}(?!\\d))*`, "g")
+const GROUPS = new RegExp(GROUP, "g")
 
-/** The numeric value of a token such as "1,299.99", "1.299,99", "79,50" or "4". */
-export const parseNumber = (token: string): number => {
+/** The numeric value of a token such as "1,299.99", "1.299,99", "1 041,99", "79,50" or "4". */
+export const parseNumber = (written: string): number => {
+  const token = written.replace(GROUPS, "")
   const lastSep = Math.max(token.lastIndexOf("."), token.lastIndexOf(","))
   if (lastSep === -1) return Number(token)
   const decimals = token.length - lastSep - 1

@@ -1,3 +1,5 @@
+import { formatPrice } from "../money/formatPrice.ts"
+
 // What generated copy may say: the programme and its products as plain
 // values from our catalog. Every number a piece of copy contains must be one
 // of these (checkFacts.ts), so neither generator can invent a price.
@@ -49,17 +51,11 @@ export const storeName = (programName: string): string => {
   return stripped.length > 0 ? stripped : programName.trim()
 }
 
-const SYMBOLS: Record<string, string> = { USD: "$", EUR: "€", GBP: "£" }
-
 /**
- * "$79.00", "£1,041.99", "79.00 CHF": always two decimals and comma-grouped
- * thousands, which the number checker reads back as the fact's value.
+ * "$79.00", "£1,041.99", "153,99 €", "CHF 1'499.50": as people write prices in
+ * that currency; the number checker reads each back as the fact's value.
  */
-export const money = (amount: number, currency: string): string => {
-  const value = (Math.round(amount * 100) / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ",")
-  const symbol = SYMBOLS[currency]
-  return symbol === undefined ? `${value} ${currency}` : `${symbol}${value}`
-}
+export const money = formatPrice
 
 /**
  * A product title short enough for copy: the part before the first comma,

@@ -1,26 +1,19 @@
 import { mkdirSync } from "node:fs"
-import { chromium, type Browser } from "playwright-core"
+import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { documentId } from "../../pipelines/search/documents.ts"
-import { SearchSync } from "../../pipelines/search/SearchSync.ts"
-import { insertProducts } from "../support/catalogFixtures.ts"
-import { discoveryCatalog } from "../support/discoveryCatalog.ts"
+import { launchBrowser, onlyOwnServer, phonePage } from "../support/browser.ts"
+import { startDiscoveryService } from "../support/discoveryCatalog.ts"
 import { getJson } from "../support/http.ts"
-import { startService, type RunningService } from "../support/TestService.ts"
+import type { RunningService } from "../support/TestService.ts"
 
-// The deal landing page, rendered by a real headless Chromium (Debian package).
+// The deal landing page, rendered by a real headless Chromium (shipped in an npm package).
 describe("deal landing page /deals/{id}", () => {
   let service: RunningService
   let browser: Browser
   beforeAll(async () => {
-    service = await startService()
-    await service.run(insertProducts(discoveryCatalog))
-    await service.run(SearchSync.use((sync) => sync.syncProducts()))
-    browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-    })
+    service = await startDiscoveryService()
+    browser = await launchBrowser()
   })
   afterAll(async () => {
     await browser?.close()
@@ -30,17 +23,14 @@ describe("deal landing page /deals/{id}", () => {
   it("renders on a phone: title, image with alt, prices, store, disclosure next to a sponsored tracked buy link", async () => {
     const { body } = await getJson(`${service.url}/api/deals?q=television&tag=widget-1`)
     const deal = body.deals[0]
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true })
-    const page = await context.newPage()
-    // Only our own server: product images point at example hosts and must not be fetched.
-    await page.route((url) => !url.href.startsWith(service.url), (route) => route.abort())
+    const { context, page } = await phonePage(browser, service.url)
     const response = await page.goto(`${deal.links.landing}?tag=widget-1`)
     expect(response?.status()).toBe(200)
     expect(await page.locator("h1").innerText()).toBe(deal.title)
     expect(await page.locator("img").getAttribute("alt")).toBe(deal.title)
     const text = await page.locator("main").innerText()
-    expect(text).toContain("449.00 USD")
-    expect(text).toContain("649.00 USD")
+    expect(text).toContain("$449.00")
+    expect(text).toContain("$649.00")
     expect(text).toContain(`observed ${deal.price.originalPriceObservedAt}`)
     expect(text).toContain("BigScreen")
     const buy = page.locator("a#buy")
@@ -62,7 +52,7 @@ describe("deal landing page /deals/{id}", () => {
   it("escapes everything from the catalog", async () => {
     const id = documentId("fixture:xss")
     const page = await browser.newPage()
-    await page.route((url) => !url.href.startsWith(service.url), (route) => route.abort())
+    await onlyOwnServer(page, service.url)
     let alerted = false
     page.on("dialog", async (dialog) => {
       alerted = true

@@ -171,8 +171,20 @@ describe("names and money", () => {
     expect(shortTitle("PulseFit Wireless Sport Earbuds, sweatproof, for running")).toBe("PulseFit Wireless Sport Earbuds")
     expect(shortTitle("Vistara 55 inch 4K UHD Smart Television 2025 Edition Deluxe", 30)).toBe("Vistara 55 inch 4K UHD Smart")
     expect(storeName("Example Store (CJ)")).toBe("Example Store")
+    // as people write prices in each currency (Intl, a locale fitting the currency); no-break spaces as Intl writes them
     expect(money(99, "USD")).toBe("$99.00")
-    expect(money(24, "EUR")).toBe("€24.00")
-    expect(money(1499.5, "CHF")).toBe("1,499.50 CHF")
+    expect(money(1041.99, "GBP")).toBe("£1,041.99")
+    expect(money(153.99, "EUR")).toBe("153,99\u00a0€")
+    expect(money(1499.5, "CHF")).toBe("CHF\u00a01'499.50")
+    expect(money(1041.99, "SEK")).toBe("1\u00a0041,99\u00a0kr")
+    expect(money(12.5, "??")).toBe("12.50 ??")
+  })
+
+  it("reads every price it writes back as the same number", () => {
+    for (const currency of ["USD", "GBP", "EUR", "CHF", "SEK", "PLN", "DKK", "CAD", "XYZ"]) {
+      for (const amount of [0.99, 24, 153.99, 1041.99, 1234567.5]) {
+        expect(numbersIn(money(amount, currency)), `${amount} ${currency}`).toEqual([amount])
+      }
+    }
   })
 })

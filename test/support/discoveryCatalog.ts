@@ -1,4 +1,6 @@
-import type { FixtureProduct } from "./catalogFixtures.ts"
+import { SearchSync } from "../../pipelines/search/SearchSync.ts"
+import { insertProducts, type FixtureProduct } from "./catalogFixtures.ts"
+import { startService } from "./TestService.ts"
 
 // A small hand-made catalog for the discovery-feed tests: enough products of
 // each kind that relevance, price filters, stock and deals can be asserted.
@@ -63,3 +65,11 @@ export const discoveryCatalog: ReadonlyArray<FixtureProduct> = [
   { itemId: "fake-sale", title: "Robot Vacuum Cleaner", brand: "Sweepo", category: "Home & Kitchen", price: 199,
     wasPrice: 599, store: "KitchenCo" }
 ]
+
+/** The whole service over this catalog, its products already in Meilisearch. */
+export const startDiscoveryService = async () => {
+  const service = await startService()
+  await service.run(insertProducts(discoveryCatalog))
+  await service.run(SearchSync.use((sync) => sync.syncProducts()))
+  return service
+}

@@ -1,0 +1,53 @@
+import { HttpServerResponse } from "effect/http"
+
+// What every server-rendered page shares: escaping, the document around the
+// body, the base style, and the response headers. No page carries a script.
+
+export const escapeHtml = (value: string) =>
+  value.replace(/[&<>"'`]/g, (char) =>
+    ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;", "`": "&#96;" })[char] ?? char
+  )
+
+// Readable on a phone (fluid layout, 16px+ text), WCAG AA contrast (text
+// #1a1a1a on #fff, white on #0b5394 for buttons).
+export const BASE_STYLE = `
+  *{box-sizing:border-box}
+  body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#fff}
+  main{max-width:44rem;margin:0 auto;padding:1rem}
+  h1{font-size:1.5rem;line-height:1.25;margin:.5rem 0 1rem}
+  ul{padding-left:1.25rem}
+`
+
+export interface HtmlDocument {
+  readonly title: string
+  readonly body: string
+  /** Page-specific CSS after the base style. */
+  readonly style?: string
+  /** Search engines may list the page (the start page); everything else is noindex. */
+  readonly indexable?: boolean
+}
+
+export const htmlDocument = ({ title, body, style = "", indexable = false }: HtmlDocument) => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+${indexable ? "" : `<meta name="robots" content="noindex">\n`}<title>${escapeHtml(title)}</title>
+<style>${BASE_STYLE}${style}</style>
+</head>
+<body>
+${body}
+</body>
+</html>`
+
+/** An HTML response; pages never run scripts, and the policy says so to the browser. */
+export const htmlResponse = (body: string, status: number, headers: Record<string, string> = {}) =>
+  HttpServerResponse.text(body, {
+    status,
+    contentType: "text/html; charset=utf-8",
+    headers: {
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      ...headers
+    }
+  })
