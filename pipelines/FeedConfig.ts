@@ -5,7 +5,9 @@ import { isAbsolute, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { z } from "zod"
 import { AppConfig } from "../infra/AppConfig.ts"
+import { ApiOptions } from "./ApiOptions.ts"
 import { FeedConfigError } from "./errors.ts"
+import { requiredEnv } from "./FeedRequest.ts"
 
 // The feed configuration (config/feeds.json, or FEEDS_CONFIG): every source a
 // pipeline reads. Validated with zod when the service starts, so a typo stops
@@ -42,7 +44,8 @@ const FeedOptions = z.object({
   timeoutMs: z.number().int().positive().default(30_000),
   retries: z.number().int().min(0).max(10).default(3),
   /** Extra request headers for HTTP sources (e.g. an API key the network requires). */
-  headers: z.record(z.string(), z.string()).default({})
+  headers: z.record(z.string(), z.string()).default({}),
+  ...ApiOptions
 }).passthrough()
 
 const Feed = z.object({
@@ -58,6 +61,12 @@ const Feed = z.object({
   options: FeedOptions.default(FeedOptions.parse({}))
 }).strict().superRefine((feed, ctx) => {
   const formats: ReadonlyArray<string> = FORMATS[feed.kind]
+  if (feed.options.body !== undefined && feed.options.method !== "POST") {
+    ctx.addIssue({ code: "custom", path: ["options", "body"], message: "a body needs options.method \"POST\"" })
+  }
+  if (/\{(from|to)\}/.test(feed.location + JSON.stringify(feed.options.body ?? "")) && feed.options.window === undefined) {
+    ctx.addIssue({ code: "custom", path: ["options", "window"], message: "{from} / {to} need options.window" })
+  }
   if (!formats.includes(feed.format)) {
     ctx.addIssue({
       code: "custom",
@@ -128,12 +137,28 @@ export class FeedsConfig extends Context.Service<FeedsConfig, {
   static readonly fromFeeds = (feeds: ReadonlyArray<FeedDefinition>) =>
     FeedsConfig.of({ feeds, get: (name) => feeds.find((feed) => feed.name === name) })
 
-  /** Reads FEEDS_CONFIG at start-up; an invalid file fails the layer, which stops the service. */
+  /**
+   * Reads FEEDS_CONFIG at start-up; an invalid file fails the layer, which stops the service.
+   * A feed that names environment variables (options.auth, `{env:NAME}`) is
+   * disabled while any of them is unset, so the ready-made network feeds stay
+   * off until an operator provides credentials; the log names what is missing.
+   */
   static readonly layer = Layer.effect(
     FeedsConfig,
     Effect.gen(function*() {
       const config = yield* AppConfig
-      return FeedsConfig.fromFeeds(yield* loadFeedsConfig(config.feedsConfigPath))
+      const feeds = yield* loadFeedsConfig(config.feedsConfigPath)
+      const resolved: Array<FeedDefinition> = []
+      for (const feed of feeds) {
+        const missing = requiredEnv(feed).filter((name) => !process.env[name])
+        if (feed.enabled && missing.length > 0) {
+          yield* Effect.logWarning("feed disabled until its environment variables are set").pipe(
+            Effect.annotateLogs({ feed: feed.name, missing: missing.join(", ") })
+          )
+        }
+        resolved.push(missing.length > 0 ? { ...feed, enabled: false } : feed)
+      }
+      return FeedsConfig.fromFeeds(resolved)
     })
   )
 
