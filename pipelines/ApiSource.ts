@@ -15,9 +15,11 @@ import { download, type HttpRequest, type RequestContext } from "./HttpFetch.ts"
 // as their source text through the combination (money never becomes a float).
 //
 // Unchanged-source skip: conditional requests (ETag) are not used here, since
-// an ETag names one URL and the window moves every run. The sha256 of the
-// combined report decides instead: the same transactions in the same states
-// as the last successful run means nothing to load, whatever the window.
+// an ETag names one URL and the window moves every run. The sha256 decides
+// instead: of the response for a single request, of the combined records for
+// pages (page metadata such as Impact's @nextpageuri repeats the window, so it
+// would change every run). The same records in the same states as the last
+// successful run means nothing to load, whatever the window.
 
 export const isApiSource = (feed: FeedDefinition) =>
   feed.options.auth !== undefined || feed.options.window !== undefined || feed.options.pagination !== undefined ||
@@ -152,8 +154,7 @@ export const fetchApi = (feed: FeedDefinition, target: string, lastSuccessAt: Da
       url = next
     }
 
-    const combined = JSON.stringify(setAt(report, pagination.items, items))
-    writeFileSync(target, combined)
+    writeFileSync(target, JSON.stringify(setAt(report, pagination.items, items)))
     yield* Effect.logInfo("api source fetched").pipe(Effect.annotateLogs({ event: "api_fetched", ...logged, pages, items: items.length }))
-    return { sha256: createHash("sha256").update(combined).digest("hex"), pages } satisfies FetchedApi
+    return { sha256: createHash("sha256").update(JSON.stringify(items)).digest("hex"), pages } satisfies FetchedApi
   })
