@@ -21,6 +21,16 @@ import { download, type HttpRequest, type RequestContext } from "./HttpFetch.ts"
 // would change every run). The same records in the same states as the last
 // successful run means nothing to load, whatever the window.
 
+// Designed against the networks' documented APIs (the ready-made feeds in config/feeds.json):
+// - Awin publisher API, "Get List of Transactions": GET /publishers/{publisherId}/transactions/ with
+//   startDate/endDate (yyyy-MM-ddThh:mm:ss, at most 31 days apart) and timezone, bearer token; one
+//   JSON array, no paging (help.awin.com/apidocs/returns-a-list-of-transactions-for-a-given-publisher).
+// - CJ Commission Detail API: GraphQL POST with a personal access token; publisherCommissions
+//   answers payloadComplete and maxCommissionId, the next call passes sinceCommissionId (developers.cj.com).
+// - Impact partner API: GET /Mediapartners/{AccountSID}/Actions, basic auth (Account SID, Auth Token),
+//   Accept: application/json, StartDate/EndDate at most 45 days apart; pages linked by @nextpageuri
+//   (integrations.impact.com, Actions and "Pagination").
+
 export const isApiSource = (feed: FeedDefinition) =>
   feed.options.auth !== undefined || feed.options.window !== undefined || feed.options.pagination !== undefined ||
   feed.options.method === "POST" || requiredEnv(feed).length > 0

@@ -130,6 +130,18 @@ export const loadFeedsConfig = (path: string) =>
     catch: (cause) => new FeedConfigError({ message: `cannot read feed configuration ${path}: ${(cause as Error).message}` })
   }).pipe(Effect.flatMap((text) => parseFeedsConfig(text, path)))
 
+/** Feeds with `enabled: false` where a variable they name is unset, and which enabled feeds wait for what. */
+export const gateOnEnv = (feeds: ReadonlyArray<FeedDefinition>, env: Readonly<Record<string, string | undefined>> = process.env) => {
+  const waiting: Array<{ feed: string; missing: Array<string> }> = []
+  const gated = feeds.map((feed) => {
+    const missing = requiredEnv(feed).filter((name) => !env[name])
+    if (missing.length === 0) return feed
+    if (feed.enabled) waiting.push({ feed: feed.name, missing })
+    return { ...feed, enabled: false }
+  })
+  return { feeds: gated, waiting }
+}
+
 export class FeedsConfig extends Context.Service<FeedsConfig, {
   readonly feeds: ReadonlyArray<FeedDefinition>
   get(name: string): FeedDefinition | undefined
@@ -147,18 +159,13 @@ export class FeedsConfig extends Context.Service<FeedsConfig, {
     FeedsConfig,
     Effect.gen(function*() {
       const config = yield* AppConfig
-      const feeds = yield* loadFeedsConfig(config.feedsConfigPath)
-      const resolved: Array<FeedDefinition> = []
-      for (const feed of feeds) {
-        const missing = requiredEnv(feed).filter((name) => !process.env[name])
-        if (feed.enabled && missing.length > 0) {
-          yield* Effect.logWarning("feed disabled until its environment variables are set").pipe(
-            Effect.annotateLogs({ feed: feed.name, missing: missing.join(", ") })
-          )
-        }
-        resolved.push(missing.length > 0 ? { ...feed, enabled: false } : feed)
+      const { feeds, waiting } = gateOnEnv(yield* loadFeedsConfig(config.feedsConfigPath))
+      for (const { feed, missing } of waiting) {
+        yield* Effect.logWarning("feed disabled until its environment variables are set").pipe(
+          Effect.annotateLogs({ feed, missing: missing.join(", ") })
+        )
       }
-      return FeedsConfig.fromFeeds(resolved)
+      return FeedsConfig.fromFeeds(feeds)
     })
   )
 

@@ -87,6 +87,18 @@ beforeAll(async () => {
         pagination: { type: "next-uri", items: "Actions", next: "@nextpageuri", maxPages: 5 }
       }
     },
+    ...[["impact-paged", 50], ["impact-capped", 2]].map(([name, maxPages]) => ({
+      name: String(name),
+      kind: "conversions",
+      format: "impact-actions",
+      location: `${impact.url}/Mediapartners/{env:T_IMPACT_SID}/Actions?StartDate={from}&EndDate={to}&PageSize={size}&Page={page}`,
+      options: {
+        ...quick,
+        auth: { type: "basic", userEnv: "T_IMPACT_SID", passwordEnv: "T_IMPACT_TOKEN" },
+        window: { days: 30, format: "datetime-utc" },
+        pagination: { type: "page", items: "Actions", size: 2, start: 1, maxPages }
+      }
+    })),
     {
       name: "awin-datafeed",
       kind: "products",
@@ -172,6 +184,24 @@ describe("feeds from the networks' APIs", () => {
     }
     expect((await rejected(env.service, run.id)).map((r) => r.line)).toEqual(direct.rejected.map((r) => r.line))
     expect(await conversions("impact")).toBe(5)
+  })
+
+  it("page numbers: {page} and {size} until a short page; more pages than maxPages fail the run", async () => {
+    impact.requests.length = 0
+    const run = await runFeed(env.service, "impact-paged")
+    expect(run).toMatchObject({ status: "succeeded", rowsRead: 6, rowsLoaded: 5, rowsRejected: 1 })
+    expect(impact.requests.map((request) => [request.query.get("Page"), request.query.get("PageSize")]))
+      .toEqual([["1", "2"], ["2", "2"], ["3", "2"], ["4", "2"]])
+    const capped = await runFeed(env.service, "impact-capped")
+    expect(capped.status).toBe("failed")
+    expect(capped.error).toMatch(/more than options.pagination.maxPages \(2\) pages; raise it or shorten options.window \(nothing was loaded\)/)
+  })
+
+  it("never follows a next-page URI to another host (the credentials would go with it)", async () => {
+    impact.faults = [{ status: 200, body: JSON.stringify({ Actions: [], "@nextpageuri": "http://elsewhere.example/steal" }), times: 1 }]
+    const run = await runFeed(env.service, "impact-api")
+    expect(run.status).toBe("failed")
+    expect(run.error).toMatch(/next page points to another host \(http:\/\/elsewhere\.example\); refusing to send credentials there/)
   })
 
   it("product feeds with the key in the URL path or in a header load like any product feed", async () => {
