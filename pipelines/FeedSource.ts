@@ -36,7 +36,8 @@ export interface FeedState {
   readonly etag: string | null
   readonly last_modified: string | null
   readonly content_sha256: string | null
-  readonly last_success_at: string | null
+  /** Epoch milliseconds of the last successful run: where an API source's window reaches back to after an outage. */
+  readonly last_success_ms: number | bigint | null
 }
 
 const fail = (feed: FeedDefinition, message: string, retryable = false) =>
@@ -110,7 +111,8 @@ export class FeedSource extends Context.Service<FeedSource, FeedSourceShape>()("
       const downloads = join(config.dataDir, "tmp", "feeds")
 
       const stateOf = (feed: FeedDefinition) =>
-        db.query<FeedState>("SELECT etag, last_modified, content_sha256, last_success_at::VARCHAR AS last_success_at FROM feed_state WHERE feed = $1", [feed.name]).pipe(
+        db.query<FeedState>(`SELECT etag, last_modified, content_sha256, epoch_ms(last_success_at) AS last_success_ms
+           FROM feed_state WHERE feed = $1`, [feed.name]).pipe(
           Effect.map((rows) => rows[0]),
           Effect.mapError((error) => fail(feed, error.message))
         )
@@ -126,11 +128,16 @@ export class FeedSource extends Context.Service<FeedSource, FeedSourceShape>()("
           return { file: path, gzip, sha256, etag: undefined, lastModified: undefined, unchanged, cleanup: Effect.void }
         })
 
+      /** Where a run's download goes, and how it is removed. */
+      const scratch = (feed: FeedDefinition, runId: string) => {
+        mkdirSync(downloads, { recursive: true })
+        const target = join(downloads, `${feed.name}-${runId}`)
+        return { target, cleanup: Effect.sync(() => rmSync(target, { force: true })) }
+      }
+
       const fromHttp = (feed: FeedDefinition, url: string, runId: string, state: FeedState | undefined) =>
         Effect.gen(function*() {
-          mkdirSync(downloads, { recursive: true })
-          const target = join(downloads, `${feed.name}-${runId}`)
-          const cleanup = Effect.sync(() => rmSync(target, { force: true }))
+          const { target, cleanup } = scratch(feed, runId)
           const headers: Record<string, string> = { ...feed.options.headers }
           if (state?.etag) headers["if-none-match"] = state.etag
           if (state?.last_modified) headers["if-modified-since"] = state.last_modified
@@ -156,10 +163,8 @@ export class FeedSource extends Context.Service<FeedSource, FeedSourceShape>()("
 
       const fromApi = (feed: FeedDefinition, runId: string, state: FeedState | undefined) =>
         Effect.gen(function*() {
-          mkdirSync(downloads, { recursive: true })
-          const target = join(downloads, `${feed.name}-${runId}`)
-          const cleanup = Effect.sync(() => rmSync(target, { force: true }))
-          const lastSuccess = state?.last_success_at == null ? undefined : new Date(String(state.last_success_at))
+          const { target, cleanup } = scratch(feed, runId)
+          const lastSuccess = state?.last_success_ms == null ? undefined : new Date(Number(state.last_success_ms))
           const { sha256 } = yield* fetchApi(feed, target, lastSuccess).pipe(Effect.onError(() => cleanup))
           const unchanged = state?.content_sha256 === sha256
           const { gzip } = unchanged ? { gzip: false } : yield* inspect(feed, target).pipe(Effect.onError(() => cleanup))

@@ -157,6 +157,17 @@ describe("feeds from the networks' APIs", () => {
     expect(awin.requests[1].headers["if-none-match"]).toBeUndefined()
   })
 
+  it("reaches back to the last success after an outage, within the network's limit (maxDays)", async () => {
+    const span = async (lastSuccessHoursAgo: number) => {
+      await query(env.service, `UPDATE feed_state SET last_success_at = now() - INTERVAL (${lastSuccessHoursAgo}) HOUR WHERE feed = 'awin-api'`)
+      await runFeed(env.service, "awin-api")
+      const { query: params } = awin.requests.at(-1)!
+      return (Date.parse(`${params.get("endDate")}Z`) - Date.parse(`${params.get("startDate")}Z`)) / 3_600_000
+    }
+    expect(await span(24 * 29.5)).toBeCloseTo(24 * 30.5, 0) // back to the last success, less a day of overlap
+    expect(await span(24 * 90)).toBeCloseTo(24 * 31, 0) // Awin answers at most 31 days
+  })
+
   it("CJ: POSTs the GraphQL query with the window and follows sinceCommissionId until payloadComplete", async () => {
     const run = await runFeed(env.service, "cj-api")
     const direct = parseReport("cj", sample("cj-commissions.json"), { network: "cj", currency: "USD" })
