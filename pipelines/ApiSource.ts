@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { PipelineError } from "./errors.ts"
+import type { FeedPagination } from "./ApiOptions.ts"
 import type { FeedDefinition } from "./FeedConfig.ts"
 import { authHeaders, credentialNames, type Fill, fillBody, fillLocation, formatInstant, readEnv, redactor, requiredEnv, windowBounds } from "./FeedRequest.ts"
 import { download, type HttpRequest, type RequestContext } from "./HttpFetch.ts"
@@ -65,6 +66,33 @@ const setAt = (json: Json, path: string, value: unknown): Json => {
 const scalar = (value: unknown): string | undefined => {
   if (typeof value === "object" && value !== null && "rawJSON" in value) return String((value as { rawJSON: string }).rawJSON)
   return typeof value === "string" || typeof value === "number" ? String(value) : undefined
+}
+
+/** The request after `page`, or undefined when it was the last. */
+const nextPage = (
+  feed: FeedDefinition,
+  pagination: FeedPagination,
+  page: { readonly json: Json; readonly list: ReadonlyArray<unknown>; readonly url: string },
+  fill: Fill
+): { readonly url: string; readonly fill: Fill } | undefined => {
+  switch (pagination.type) {
+    case "next-uri": {
+      const uri = scalar(at(page.json, pagination.next))
+      return uri === undefined || uri === "" ? undefined : { url: new URL(uri, page.url).href, fill }
+    }
+    case "cursor": {
+      const cursor = scalar(at(page.json, pagination.cursor))
+      const done = pagination.done !== undefined && at(page.json, pagination.done) === true
+      if (done || cursor === undefined || cursor === "" || cursor === fill.cursor) return undefined
+      const next = { ...fill, cursor }
+      return { url: fillLocation(feed.location, next), fill: next }
+    }
+    case "page": {
+      if (page.list.length < pagination.size) return undefined
+      const next = { ...fill, page: fill.page! + 1, offset: fill.offset! + pagination.size }
+      return { url: fillLocation(feed.location, next), fill: next }
+    }
+  }
 }
 
 export const fetchApi = (feed: FeedDefinition, target: string, lastSuccessAt: Date | undefined) =>
@@ -134,34 +162,19 @@ export const fetchApi = (feed: FeedDefinition, target: string, lastSuccessAt: Da
       report ??= json
       items.push(...list)
 
-      let next: string | undefined
-      if (pagination.type === "next-uri") {
-        const uri = scalar(at(json, pagination.next))
-        if (uri !== undefined && uri !== "") {
-          const resolved = new URL(uri, url)
-          // The credentials go with every page: never to another host than the configured one.
-          if (resolved.origin !== new URL(first).origin) {
-            return yield* fail(`${where}: the next page points to another host (${context.redact(resolved.origin)}); refusing to send credentials there`)
-          }
-          next = resolved.href
-        }
-      } else if (pagination.type === "cursor") {
-        const cursor = scalar(at(json, pagination.cursor))
-        const done = pagination.done !== undefined && at(json, pagination.done) === true
-        if (!done && cursor !== undefined && cursor !== "" && cursor !== fill.cursor) {
-          fill = { ...fill, cursor }
-          next = fillLocation(feed.location, fill)
-        }
-      } else if (list.length >= pagination.size) {
-        fill = { ...fill, page: fill.page! + 1, offset: fill.offset! + pagination.size }
-        next = fillLocation(feed.location, fill)
-      }
+      const next = nextPage(feed, pagination, { json, list, url }, fill)
       if (next === undefined) break
       if (pages >= pagination.maxPages) {
         return yield* fail(`the report has more than options.pagination.maxPages (${pagination.maxPages}) pages; ` +
           "raise it or shorten options.window (nothing was loaded)")
       }
-      url = next
+      // The credentials go with every page: never to another host than the configured one.
+      if (new URL(next.url).origin !== new URL(first).origin) {
+        return yield* fail(`${where}: the next page points to another host (${context.redact(new URL(next.url).origin)}); ` +
+          "refusing to send credentials there")
+      }
+      url = next.url
+      fill = next.fill
     }
 
     writeFileSync(target, JSON.stringify(setAt(report, pagination.items, items)))
