@@ -4,7 +4,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { PipelineError } from "./errors.ts"
 import type { FeedPagination } from "./ApiOptions.ts"
 import type { FeedDefinition } from "./FeedConfig.ts"
-import { authHeaders, credentialNames, type Fill, fillBody, fillLocation, formatInstant, readEnv, redactor, requiredEnv, windowBounds } from "./FeedRequest.ts"
+import { authHeaders, credentialNames, type Fill, fillBody, fillLocation, formatInstant, readEnv, redactor, windowBounds } from "./FeedRequest.ts"
 import { download, type HttpRequest, type RequestContext } from "./HttpFetch.ts"
 
 // A feed whose source is a network's API: credentials from the environment,
@@ -31,10 +31,6 @@ import { download, type HttpRequest, type RequestContext } from "./HttpFetch.ts"
 // - Impact partner API: GET /Mediapartners/{AccountSID}/Actions, basic auth (Account SID, Auth Token),
 //   Accept: application/json, StartDate/EndDate at most 45 days apart; pages linked by @nextpageuri
 //   (integrations.impact.com, Actions and "Pagination").
-
-export const isApiSource = (feed: FeedDefinition) =>
-  feed.options.auth !== undefined || feed.options.window !== undefined || feed.options.pagination !== undefined ||
-  feed.options.method === "POST" || requiredEnv(feed).length > 0
 
 export interface FetchedApi {
   readonly sha256: string

@@ -7,7 +7,7 @@ import { z } from "zod"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { ApiOptions } from "./ApiOptions.ts"
 import { FeedConfigError } from "./errors.ts"
-import { requiredEnv } from "./FeedRequest.ts"
+import { isApiSource, requiredEnv } from "./FeedRequest.ts"
 
 // The feed configuration (config/feeds.json, or FEEDS_CONFIG): every source a
 // pipeline reads. Validated with zod when the service starts, so a typo stops
@@ -63,6 +63,9 @@ const Feed = z.object({
   const formats: ReadonlyArray<string> = FORMATS[feed.kind]
   if (feed.options.body !== undefined && feed.options.method !== "POST") {
     ctx.addIssue({ code: "custom", path: ["options", "body"], message: "a body needs options.method \"POST\"" })
+  }
+  if (isApiSource(feed) && !/^https?:\/\//i.test(feed.location)) {
+    ctx.addIssue({ code: "custom", path: ["location"], message: "must be an http(s):// URL for an API source (auth, window, pagination, POST, {env:...})" })
   }
   if (/\{(from|to)\}/.test(feed.location + JSON.stringify(feed.options.body ?? "")) && feed.options.window === undefined) {
     ctx.addIssue({ code: "custom", path: ["options", "window"], message: "{from} / {to} need options.window" })

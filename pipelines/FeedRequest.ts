@@ -8,7 +8,13 @@ import type { FeedAuth, FeedWindow } from "./ApiOptions.ts"
 
 type FeedLike = {
   readonly location: string
-  readonly options: { readonly auth?: FeedAuth | undefined; readonly body?: unknown }
+  readonly options: {
+    readonly auth?: FeedAuth | undefined
+    readonly body?: unknown
+    readonly window?: unknown
+    readonly pagination?: unknown
+    readonly method?: string | undefined
+  }
 }
 
 const ENV_PLACEHOLDER = /\{env:([A-Z_][A-Z0-9_]*)\}/g
@@ -25,6 +31,11 @@ export const requiredEnv = (feed: FeedLike): Array<string> => {
   for (const match of text.matchAll(ENV_PLACEHOLDER)) names.add(match[1])
   return [...names]
 }
+
+/** A source fetched by ApiSource.ts (credentials, a window, pages or POST) rather than as a plain file or URL. */
+export const isApiSource = (feed: FeedLike) =>
+  feed.options.auth !== undefined || feed.options.window !== undefined || feed.options.pagination !== undefined ||
+  feed.options.method === "POST" || requiredEnv(feed).length > 0
 
 export type Env = Readonly<Record<string, string | undefined>>
 

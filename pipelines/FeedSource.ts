@@ -7,9 +7,9 @@ import { createGunzip } from "node:zlib"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { Database } from "../infra/Database.ts"
 import { PipelineError } from "./errors.ts"
-import { fetchApi, isApiSource } from "./ApiSource.ts"
+import { fetchApi } from "./ApiSource.ts"
 import { type FeedDefinition, resolveLocation } from "./FeedConfig.ts"
-import { redactLocation } from "./FeedRequest.ts"
+import { isApiSource, redactLocation } from "./FeedRequest.ts"
 import { download } from "./HttpFetch.ts"
 
 // Gets a feed's bytes onto local disk and decides whether they are worth

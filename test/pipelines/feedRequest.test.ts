@@ -67,10 +67,12 @@ describe("API source requests", () => {
     expect(retryAfterMs("soon")).toBeUndefined()
   })
 
-  it("rejects a body without POST and {from} without a window", () => {
+  it("rejects a body without POST, {from} without a window, and API options on a file", () => {
     expect(() => feedDefinition({ name: "a", kind: "conversions", format: "cj-commissions", location: "https://x.example/q", options: { body: { q: 1 } } }))
       .toThrow(/a body needs options.method/)
     expect(() => feedDefinition({ name: "b", kind: "conversions", format: "cj-commissions", location: "https://x.example/q?from={from}" }))
       .toThrow(/need options.window/)
+    expect(() => feedDefinition({ name: "c", kind: "products", format: "gmc-tsv", location: "data/{env:FEED}.tsv" }))
+      .toThrow(/must be an http\(s\):\/\/ URL for an API source/)
   })
 })
