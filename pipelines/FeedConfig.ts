@@ -5,7 +5,9 @@ import { isAbsolute, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { z } from "zod"
 import { AppConfig } from "../infra/AppConfig.ts"
+import { ApiOptions } from "./ApiOptions.ts"
 import { FeedConfigError } from "./errors.ts"
+import { isApiSource, requiredEnv } from "./FeedRequest.ts"
 
 // The feed configuration (config/feeds.json, or FEEDS_CONFIG): every source a
 // pipeline reads. Validated with zod when the service starts, so a typo stops
@@ -42,7 +44,8 @@ const FeedOptions = z.object({
   timeoutMs: z.number().int().positive().default(30_000),
   retries: z.number().int().min(0).max(10).default(3),
   /** Extra request headers for HTTP sources (e.g. an API key the network requires). */
-  headers: z.record(z.string(), z.string()).default({})
+  headers: z.record(z.string(), z.string()).default({}),
+  ...ApiOptions
 }).passthrough()
 
 const Feed = z.object({
@@ -58,6 +61,15 @@ const Feed = z.object({
   options: FeedOptions.default(FeedOptions.parse({}))
 }).strict().superRefine((feed, ctx) => {
   const formats: ReadonlyArray<string> = FORMATS[feed.kind]
+  if (feed.options.body !== undefined && feed.options.method !== "POST") {
+    ctx.addIssue({ code: "custom", path: ["options", "body"], message: "a body needs options.method \"POST\"" })
+  }
+  if (isApiSource(feed) && !/^https?:\/\//i.test(feed.location)) {
+    ctx.addIssue({ code: "custom", path: ["location"], message: "must be an http(s):// URL for an API source (auth, window, pagination, POST, {env:...})" })
+  }
+  if (/\{(from|to)\}/.test(feed.location + JSON.stringify(feed.options.body ?? "")) && feed.options.window === undefined) {
+    ctx.addIssue({ code: "custom", path: ["options", "window"], message: "{from} / {to} need options.window" })
+  }
   if (!formats.includes(feed.format)) {
     ctx.addIssue({
       code: "custom",
@@ -121,6 +133,18 @@ export const loadFeedsConfig = (path: string) =>
     catch: (cause) => new FeedConfigError({ message: `cannot read feed configuration ${path}: ${(cause as Error).message}` })
   }).pipe(Effect.flatMap((text) => parseFeedsConfig(text, path)))
 
+/** Feeds with `enabled: false` where a variable they name is unset, and which enabled feeds wait for what. */
+export const gateOnEnv = (feeds: ReadonlyArray<FeedDefinition>, env: Readonly<Record<string, string | undefined>> = process.env) => {
+  const waiting: Array<{ feed: string; missing: Array<string> }> = []
+  const gated = feeds.map((feed) => {
+    const missing = requiredEnv(feed).filter((name) => !env[name])
+    if (missing.length === 0) return feed
+    if (feed.enabled) waiting.push({ feed: feed.name, missing })
+    return { ...feed, enabled: false }
+  })
+  return { feeds: gated, waiting }
+}
+
 export class FeedsConfig extends Context.Service<FeedsConfig, {
   readonly feeds: ReadonlyArray<FeedDefinition>
   get(name: string): FeedDefinition | undefined
@@ -128,12 +152,23 @@ export class FeedsConfig extends Context.Service<FeedsConfig, {
   static readonly fromFeeds = (feeds: ReadonlyArray<FeedDefinition>) =>
     FeedsConfig.of({ feeds, get: (name) => feeds.find((feed) => feed.name === name) })
 
-  /** Reads FEEDS_CONFIG at start-up; an invalid file fails the layer, which stops the service. */
+  /**
+   * Reads FEEDS_CONFIG at start-up; an invalid file fails the layer, which stops the service.
+   * A feed that names environment variables (options.auth, `{env:NAME}`) is
+   * disabled while any of them is unset, so the ready-made network feeds stay
+   * off until an operator provides credentials; the log names what is missing.
+   */
   static readonly layer = Layer.effect(
     FeedsConfig,
     Effect.gen(function*() {
       const config = yield* AppConfig
-      return FeedsConfig.fromFeeds(yield* loadFeedsConfig(config.feedsConfigPath))
+      const { feeds, waiting } = gateOnEnv(yield* loadFeedsConfig(config.feedsConfigPath))
+      for (const { feed, missing } of waiting) {
+        yield* Effect.logWarning("feed disabled until its environment variables are set").pipe(
+          Effect.annotateLogs({ feed, missing: missing.join(", ") })
+        )
+      }
+      return FeedsConfig.fromFeeds(feeds)
     })
   )
 

@@ -1,15 +1,16 @@
-import { Context, Duration, Effect, Layer, Schedule } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { createHash } from "node:crypto"
-import { createReadStream, createWriteStream, mkdirSync, rmSync, statSync } from "node:fs"
+import { createReadStream, mkdirSync, rmSync, statSync } from "node:fs"
 import { open } from "node:fs/promises"
 import { join } from "node:path"
-import { Readable, Transform } from "node:stream"
-import { pipeline } from "node:stream/promises"
 import { createGunzip } from "node:zlib"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { Database } from "../infra/Database.ts"
 import { PipelineError } from "./errors.ts"
+import { fetchApi } from "./ApiSource.ts"
 import { type FeedDefinition, resolveLocation } from "./FeedConfig.ts"
+import { isApiSource, redactLocation } from "./FeedRequest.ts"
+import { download } from "./HttpFetch.ts"
 
 // Gets a feed's bytes onto local disk and decides whether they are worth
 // loading. Everything that can be wrong with a source *as a file* is caught
@@ -17,6 +18,7 @@ import { type FeedDefinition, resolveLocation } from "./FeedConfig.ts"
 // exponential backoff when transient), an HTML error page served with 200, an
 // empty body, a truncated gzip. An unchanged source (HTTP 304, or the same
 // sha256 as the last successful run) is reported as such so the run is skipped.
+// Network APIs (credentials, date window, POST, pages) go through ApiSource.ts.
 
 export interface FetchedSource {
   readonly file: string
@@ -34,18 +36,12 @@ export interface FeedState {
   readonly etag: string | null
   readonly last_modified: string | null
   readonly content_sha256: string | null
+  /** Epoch milliseconds of the last successful run: where an API source's window reaches back to after an outage. */
+  readonly last_success_ms: number | bigint | null
 }
 
 const fail = (feed: FeedDefinition, message: string, retryable = false) =>
   new PipelineError({ feed: feed.name, stage: "fetch", message, retryable })
-
-const hashStream = (hash: ReturnType<typeof createHash>) =>
-  new Transform({
-    transform(chunk, _encoding, callback) {
-      hash.update(chunk)
-      callback(null, chunk)
-    }
-  })
 
 const sha256File = (path: string) =>
   new Promise<string>((resolve, reject) => {
@@ -115,7 +111,8 @@ export class FeedSource extends Context.Service<FeedSource, FeedSourceShape>()("
       const downloads = join(config.dataDir, "tmp", "feeds")
 
       const stateOf = (feed: FeedDefinition) =>
-        db.query<FeedState>("SELECT etag, last_modified, content_sha256 FROM feed_state WHERE feed = $1", [feed.name]).pipe(
+        db.query<FeedState>(`SELECT etag, last_modified, content_sha256, epoch_ms(last_success_at) AS last_success_ms
+           FROM feed_state WHERE feed = $1`, [feed.name]).pipe(
           Effect.map((rows) => rows[0]),
           Effect.mapError((error) => fail(feed, error.message))
         )
@@ -131,56 +128,20 @@ export class FeedSource extends Context.Service<FeedSource, FeedSourceShape>()("
           return { file: path, gzip, sha256, etag: undefined, lastModified: undefined, unchanged, cleanup: Effect.void }
         })
 
-      // One attempt: conditional GET, body streamed to disk and hashed on the way.
-      const download = (feed: FeedDefinition, url: string, target: string, state: FeedState | undefined) =>
-        Effect.tryPromise({
-          try: async (signal) => {
-            const headers: Record<string, string> = { "accept-encoding": "gzip", ...feed.options.headers }
-            if (state?.etag) headers["if-none-match"] = state.etag
-            if (state?.last_modified) headers["if-modified-since"] = state.last_modified
-            const response = await fetch(url, {
-              headers,
-              redirect: "follow",
-              signal: AbortSignal.any([signal, AbortSignal.timeout(feed.options.timeoutMs)])
-            })
-            if (response.status === 304) return { notModified: true as const }
-            if (!response.ok) {
-              await response.body?.cancel()
-              const retryable = response.status >= 500 || response.status === 429 || response.status === 408
-              throw fail(feed, `HTTP ${response.status} ${response.statusText} from ${url}`, retryable)
-            }
-            if (/text\/html/i.test(response.headers.get("content-type") ?? "")) {
-              await response.body?.cancel()
-              throw fail(feed, `the source answered an HTML page (content-type ${response.headers.get("content-type")}), not a feed`)
-            }
-            const hash = createHash("sha256")
-            if (response.body === null) throw fail(feed, "the source answered no body")
-            await pipeline(Readable.fromWeb(response.body as never), hashStream(hash), createWriteStream(target))
-            return {
-              notModified: false as const,
-              sha256: hash.digest("hex"),
-              etag: response.headers.get("etag") ?? undefined,
-              lastModified: response.headers.get("last-modified") ?? undefined
-            }
-          },
-          catch: (cause) =>
-            cause instanceof PipelineError
-              ? cause
-              : fail(feed, `cannot fetch ${url}: ${describeFetchError(cause)}`, true)
-        })
+      /** Where a run's download goes, and how it is removed. */
+      const scratch = (feed: FeedDefinition, runId: string) => {
+        mkdirSync(downloads, { recursive: true })
+        const target = join(downloads, `${feed.name}-${runId}`)
+        return { target, cleanup: Effect.sync(() => rmSync(target, { force: true })) }
+      }
 
       const fromHttp = (feed: FeedDefinition, url: string, runId: string, state: FeedState | undefined) =>
         Effect.gen(function*() {
-          mkdirSync(downloads, { recursive: true })
-          const target = join(downloads, `${feed.name}-${runId}`)
-          const cleanup = Effect.sync(() => rmSync(target, { force: true }))
-          const result = yield* download(feed, url, target, state).pipe(
-            Effect.retry(
-              Schedule.max([Schedule.exponential(Duration.millis(200)), Schedule.recurs(feed.options.retries)]).pipe(
-                Schedule.setInputType<PipelineError>(),
-                Schedule.while(({ input }) => input.retryable === true)
-              )
-            ),
+          const { target, cleanup } = scratch(feed, runId)
+          const headers: Record<string, string> = { ...feed.options.headers }
+          if (state?.etag) headers["if-none-match"] = state.etag
+          if (state?.last_modified) headers["if-modified-since"] = state.last_modified
+          const result = yield* download(feed, { url, method: "GET", headers }, target, { redact: redactLocation, credentials: [] }).pipe(
             Effect.onError(() => cleanup)
           )
           if (result.notModified) {
@@ -200,10 +161,21 @@ export class FeedSource extends Context.Service<FeedSource, FeedSourceShape>()("
           return { file: target, gzip, sha256: result.sha256, etag: result.etag, lastModified: result.lastModified, unchanged, cleanup }
         })
 
+      const fromApi = (feed: FeedDefinition, runId: string, state: FeedState | undefined) =>
+        Effect.gen(function*() {
+          const { target, cleanup } = scratch(feed, runId)
+          const lastSuccess = state?.last_success_ms == null ? undefined : new Date(Number(state.last_success_ms))
+          const { sha256 } = yield* fetchApi(feed, target, lastSuccess).pipe(Effect.onError(() => cleanup))
+          const unchanged = state?.content_sha256 === sha256
+          const { gzip } = unchanged ? { gzip: false } : yield* inspect(feed, target).pipe(Effect.onError(() => cleanup))
+          return { file: target, gzip, sha256, etag: undefined, lastModified: undefined, unchanged, cleanup }
+        })
+
       return FeedSource.of({
         fetch: (feed, runId) =>
           Effect.gen(function*() {
             const state = yield* stateOf(feed)
+            if (isApiSource(feed)) return yield* fromApi(feed, runId, state)
             const location = resolveLocation(feed.location)
             return location.type === "file"
               ? yield* fromFile(feed, location.path, state)
@@ -212,11 +184,4 @@ export class FeedSource extends Context.Service<FeedSource, FeedSourceShape>()("
       })
     })
   )
-}
-
-const describeFetchError = (cause: unknown): string => {
-  if (!(cause instanceof Error)) return String(cause)
-  if (cause.name === "TimeoutError") return "timed out"
-  const inner = (cause as { cause?: { code?: string; message?: string } }).cause
-  return inner?.code ?? inner?.message ?? cause.message
 }

@@ -17,6 +17,8 @@ export class PipelineError extends Schema.TaggedError<PipelineError>()("Pipeline
   message: Schema.String,
   /** Worth retrying (network failure, 5xx); the source retry schedule reads it. */
   retryable: Schema.optional(Schema.Boolean),
+  /** The wait an HTTP 429 asked for (Retry-After), used instead of the backoff. */
+  retryAfterMs: Schema.optional(Schema.Number),
   /** Known when validation failed: what the run read and rejected before giving up. */
   rowsRead: Schema.optional(Schema.Number),
   rowsRejected: Schema.optional(Schema.Number)

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SearchEngine } from "../../infra/SearchEngine.ts"
 import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
-import { loadFeedsConfig } from "../../pipelines/FeedConfig.ts"
+import { gateOnEnv, loadFeedsConfig } from "../../pipelines/FeedConfig.ts"
 import { count, query } from "./support.ts"
 import { startService, type RunningService } from "../support/TestService.ts"
 
@@ -16,7 +16,8 @@ describe("shipped feeds over the sample data", () => {
   afterAll(() => service.close())
 
   it("ingests every shipped feed, then skips them all when nothing changed", async () => {
-    const config = await Effect.runPromise(loadFeedsConfig("config/feeds.json"))
+    // the network API feeds stay disabled here: their credential variables are not set
+    const config = gateOnEnv(await Effect.runPromise(loadFeedsConfig("config/feeds.json"))).feeds.filter((feed) => feed.enabled)
     const runs = await service.run(PipelineRunner.use((runner) => runner.runAll("manual")))
     expect(runs.map((r) => [r.feed, r.status, r.error])).toEqual(config.map((f) => [f.name, "succeeded", null]))
     for (const run of runs.filter((r) => r.kind !== "conversions")) {

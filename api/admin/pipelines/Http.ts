@@ -10,6 +10,7 @@ import { Api } from "../../Api.ts"
 import { Conflict, notFound, unavailable } from "../../errors.ts"
 import { AdminAuthLayer } from "../Auth.ts"
 import { AdminTokenFile } from "./AdminTokenFile.ts"
+import { redactLocation } from "../../../pipelines/FeedRequest.ts"
 
 const orUnavailable = <A, R>(effect: Effect.Effect<A, { readonly _tag: "DatabaseError"; readonly message: string }, R>) =>
   effect.pipe(
@@ -36,7 +37,7 @@ export const AdminPipelinesHandlers = HttpApiBuilder.group(
               name: feed.name,
               kind: feed.kind,
               format: feed.format,
-              location: feed.location,
+              location: redactLocation(feed.location), // a key in a configured query string stays out of the admin view
               schedule: feed.schedule ?? null,
               enabled: feed.enabled,
               nextRunAt: feed.schedule === undefined || !feed.enabled ? null : nextRuns(feed.schedule, now)[0]?.toISOString() ?? null,
