@@ -1,4 +1,5 @@
 import { Context, Deferred, Effect, Layer } from "effect"
+import { ConversionLedger } from "../../../conversions/ConversionLedger.ts"
 import { newTrackingId } from "../../../domain/links/trackingId.ts"
 import { Database, DatabaseError } from "../../../infra/Database.ts"
 
@@ -33,6 +34,12 @@ export interface NewLink {
   readonly networkId: string | null
   readonly productId: string | null
   readonly source: "match" | "feed"
+  /**
+   * An id chosen elsewhere (a link restored from a backup or copied from
+   * another replica keeps its id, so conversions reported under it find it);
+   * a fresh random id otherwise.
+   */
+  readonly id?: string
   /** The affiliate URL for the new id (it carries the id as the network's sub-id). */
   readonly affiliateUrlFor: (trackingId: string) => string
 }
@@ -68,6 +75,7 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
     TrackingLinks,
     Effect.gen(function*() {
       const db = yield* Database
+      const ledger = yield* ConversionLedger
       // Links are never deleted or changed, so a repeat match can be answered
       // from memory (bounded: forgotten wholesale when full, then re-read).
       const known = new Map<string, TrackingLink>()
@@ -108,7 +116,7 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
             }
             const fresh = new Map<string, { id: string; link: NewLink }>()
             for (const item of batch) {
-              if (!results.has(item.key) && !fresh.has(item.key)) fresh.set(item.key, { id: newTrackingId(), link: item.link })
+              if (!results.has(item.key) && !fresh.has(item.key)) fresh.set(item.key, { id: item.link.id ?? newTrackingId(), link: item.link })
             }
             if (fresh.size > 0) {
               const rows = yield* tx.query<Record<string, any>>(
@@ -141,11 +149,28 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
           })
         )
 
+      // A conversion can name a link before the link exists here (made on
+      // another replica, restored from a backup): attribute those now, before
+      // the caller gets the link, by tracking id only (one query per batch).
+      // A failure is logged, never the link's: the schedule retries.
+      const attributeEarlierConversions = (results: ReadonlyMap<string, Created>) => {
+        const ids = [...results.values()].flatMap(({ link, created }) => created ? [link.id] : [])
+        return ledger.reattributeLinks(ids).pipe(
+          Effect.tap((count) =>
+            count === 0 ? Effect.void : Effect.logInfo("late conversions attributed").pipe(
+              Effect.annotateLogs({ event: "conversions_reattributed", trigger: "link_created", count })
+            )
+          ),
+          Effect.catch((error) => Effect.logWarning("re-attribution for new links failed; the schedule retries", error))
+        )
+      }
+
       const writer: Effect.Effect<void> = Effect.gen(function*() {
         while (pending.length > 0) {
           const batch = pending.slice(0, BATCH)
           pending = pending.slice(batch.length)
           const exit = yield* Effect.exit(insertBatch(batch))
+          if (exit._tag === "Success") yield* attributeEarlierConversions(exit.value)
           const firstOfKey = new Set<string>()
           for (const item of batch) {
             if (exit._tag === "Failure") {
