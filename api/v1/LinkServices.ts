@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { ClickRecorder } from "../../clicks/ClickRecorder.ts"
 import { ConversionServices } from "../../conversions/ConversionServices.ts"
 import { LinkMatching } from "./links/LinkMatching.ts"
+import { LinkReresolver } from "./links/LinkReresolver.ts"
 import { ProgramMatcher } from "./links/ProgramMatcher.ts"
 import { TrackingLinks } from "./links/TrackingLinks.ts"
 import { Partners } from "./partners/Partners.ts"
@@ -12,4 +13,4 @@ const Storage = Layer.mergeAll(Partners.layer, ProgramMatcher.layer, TrackingLin
   Layer.provideMerge(ConversionServices)
 )
 
-export const LinkServices = LinkMatching.layer.pipe(Layer.provideMerge(Storage))
+export const LinkServices = Layer.mergeAll(LinkMatching.layer, LinkReresolver.layer).pipe(Layer.provideMerge(Storage))
