@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Database } from "../../infra/Database.ts"
+import { cleanEnv, runCli } from "../cli/partnerCli.ts"
 import { getJson, postJson } from "../support/http.ts"
 import { type RunningService, startService, tempDir } from "../support/TestService.ts"
 
@@ -123,6 +124,13 @@ describe("links when the catalog changes", () => {
       unaffiliated_since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       last_change: { old_program_id: "shareasale:98137", new_program_id: null, reason: "network_closed" }
     })
+
+    // ...and in `aff links`: the unaffiliated link says so where its programme was.
+    const cli = await runCli(["links", "--server", service.url], cleanEnv(files.dir, { AFF_API_KEY: key }))
+    expect(cli.code).toBe(0)
+    const row = (id: string) => cli.stdout.split("\n").find((line) => line.includes(`/t/${id}`)) ?? ""
+    expect(row(seedsId)).toMatch(/\bunaffiliated\b/)
+    expect(row(toysId)).toMatch(/\bawin:7144\b/)
 
     // Each change is recorded with old and new programme and time.
     const records = await service.run(Effect.gen(function*() {
