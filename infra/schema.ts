@@ -225,8 +225,9 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
     // A link whose programme closed, paused or moved network is re-resolved
     // (api/v1/links/LinkReresolver.ts); without an active programme it
     // redirects to its plain destination, unaffiliated since this time.
-    `ALTER TABLE tracking_links ADD COLUMN unaffiliated_at TIMESTAMPTZ`,
-    `CREATE TABLE link_program_changes (    -- every re-resolution of a stored link, for audit and the partner
+    // IF NOT EXISTS: a database taken back to an older version by hand (tests do) upgrades again cleanly.
+    `ALTER TABLE tracking_links ADD COLUMN IF NOT EXISTS unaffiliated_at TIMESTAMPTZ`,
+    `CREATE TABLE IF NOT EXISTS link_program_changes (    -- every re-resolution of a stored link, for audit and the partner
       tracking_id VARCHAR NOT NULL,
       changed_at TIMESTAMPTZ NOT NULL,
       old_program_id VARCHAR,               -- NULL: the link was unaffiliated
@@ -239,8 +240,8 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
     )`,
     // When the conversion was attributed to its link; later than created_at
     // means it arrived before its link was known here ("late" revenue).
-    `ALTER TABLE conversions ADD COLUMN attributed_at TIMESTAMPTZ`,
-    `UPDATE conversions SET attributed_at = created_at WHERE tracking_id IS NOT NULL`
+    `ALTER TABLE conversions ADD COLUMN IF NOT EXISTS attributed_at TIMESTAMPTZ`,
+    `UPDATE conversions SET attributed_at = created_at WHERE tracking_id IS NOT NULL AND attributed_at IS NULL`
   ]
 ]
 
