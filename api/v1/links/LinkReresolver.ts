@@ -18,6 +18,9 @@ import { type LinkReassignment, TrackingLinks } from "./TrackingLinks.ts"
 // Links whose programme is still usable are left alone: a better offer
 // appearing later does not rewrite links (no churn of a partner's links).
 
+const RESOLVE_SLICE = 256
+const WRITE_CHUNK = 2_000
+
 export interface ReresolutionSummary {
   /** Programmes named by stored links that are no longer usable. */
   readonly unusablePrograms: number
@@ -85,7 +88,9 @@ export class LinkReresolver extends Context.Service<LinkReresolver, {
           [JSON.stringify([...reasons.keys()])]
         )
         const changes: Array<LinkReassignment> = []
-        for (const link of stored) {
+        for (const [index, link] of stored.entries()) {
+          // ~40 µs a link: let the event loop answer redirects between slices of a large closure.
+          if (index % RESOLVE_SLICE === RESOLVE_SLICE - 1) yield* Effect.yieldNow
           const resolution = resolveUrl(link.destination_url, catalog, rules)
           const selection = resolution.kind === "resolved" ? resolution.selection : undefined
           const affiliateUrl = selection === undefined || resolution.kind !== "resolved"
@@ -110,7 +115,9 @@ export class LinkReresolver extends Context.Service<LinkReresolver, {
               reason: reasons.get(link.program_id!) ?? "program_unusable"
             })
         }
-        yield* links.reassign(changes, new Date())
+        // Short write transactions: link creation and click batches queue behind each one.
+        const at = new Date()
+        for (let i = 0; i < changes.length; i += WRITE_CHUNK) yield* links.reassign(changes.slice(i, i + WRITE_CHUNK), at)
         return {
           unusablePrograms: reasons.size,
           examined: stored.length,
