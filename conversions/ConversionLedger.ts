@@ -377,8 +377,16 @@ export class ConversionLedger extends Context.Service<ConversionLedger, Conversi
       return ConversionLedger.of({
         upsert: (records, source) => db.transaction((tx) => upsertConversions(tx, rates, records, source)),
         reattribute: () => db.transaction((tx) => reattributeConversions(tx, rates)),
+        // Nearly always nothing names a new link: a reader's look first, so link creation does not queue for the writer.
         reattributeLinks: (trackingIds) =>
-          trackingIds.length === 0 ? Effect.succeed(0) : db.transaction((tx) => reattributeConversions(tx, rates, trackingIds))
+          Effect.gen(function*() {
+            if (trackingIds.length === 0) return 0
+            const named = yield* db.query(
+              `SELECT 1 FROM conversions WHERE tracking_id IS NULL AND click_ref IN (SELECT unnest(from_json($1, '["VARCHAR"]'))) LIMIT 1`,
+              [JSON.stringify(trackingIds)]
+            )
+            return named.length === 0 ? 0 : yield* db.transaction((tx) => reattributeConversions(tx, rates, trackingIds))
+          })
       })
     })
   )

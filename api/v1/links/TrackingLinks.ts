@@ -111,8 +111,9 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
     Effect.gen(function*() {
       const db = yield* Database
       const ledger = yield* ConversionLedger
-      // Links are never deleted or changed, so a repeat match can be answered
-      // from memory (bounded: forgotten wholesale when full, then re-read).
+      // Links are never deleted and change only through `reassign` (which
+      // forgets this memo), so a repeat match can be answered from memory
+      // (bounded: forgotten wholesale when full, then re-read).
       const known = new Map<string, TrackingLink>()
       const remember = (key: string, link: TrackingLink) => {
         if (known.size >= MEMO_LIMIT) known.clear()
