@@ -1,11 +1,15 @@
-import { Effect } from "effect"
+import { Effect, Exit, Layer, Scope } from "effect"
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { LinkMatching } from "../../api/v1/links/LinkMatching.ts"
+import { AppConfig, type AppConfigShape } from "../../infra/AppConfig.ts"
 import { Database } from "../../infra/Database.ts"
+import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
+import { makeService } from "../../service.ts"
 import { cleanEnv, runCli } from "../cli/partnerCli.ts"
 import { getJson, postJson } from "../support/http.ts"
-import { type RunningService, startService, tempDir } from "../support/TestService.ts"
+import { type RunningService, startService, tempDir, testConfig } from "../support/TestService.ts"
 
 // Links follow the catalog, end to end over HTTP: a programme closes in the
 // programmes feed (Fat Brain Toys leaves ShareASale for Awin, as in the
@@ -164,5 +168,65 @@ describe("links when the catalog changes", () => {
       status: "affiliated", program_id: "awin:5445", unaffiliated_since: null,
       last_change: { old_program_id: null, new_program_id: "awin:5445", reason: "program_available" }
     })
+  })
+})
+
+/** The service on a data folder that outlives it, so a second start reopens the same DuckDB file. */
+const boot = async (config: AppConfigShape) => {
+  const scope = Effect.runSync(Scope.make())
+  const context = await Effect.runPromise(Layer.buildWithScope(makeService(Layer.succeed(AppConfig, config)), scope))
+  return {
+    run: <A, E>(effect: Effect.Effect<A, E, any>) => Effect.runPromise(Effect.provide(effect, context) as Effect.Effect<A, E>),
+    close: () => Effect.runPromise(Scope.close(scope, Exit.void))
+  }
+}
+
+describe("a catalog changed while the server was down (the operator CLI ingests in-process then)", () => {
+  it("is caught by the re-resolution pass the server makes when it starts", async () => {
+    const dir = tempDir("reresolve-restart-")
+    try {
+      const programs = join(dir.dir, "programs.jsonl")
+      writeFileSync(programs, program("awin", "5445")) // Burpee on Awin
+      const feedsConfigPath = join(dir.dir, "feeds.json")
+      writeFileSync(feedsConfigPath, JSON.stringify({
+        feeds: [
+          { name: "networks", kind: "networks", format: "networks-jsonl", location: "data/samples/networks.jsonl" },
+          { name: "programs", kind: "programs", format: "programs-jsonl", location: programs }
+        ]
+      }))
+      const config = testConfig(dir.dir, { feedsConfigPath })
+      const first = await boot(config)
+      for (const feed of ["networks", "programs"]) {
+        expect((await first.run(PipelineRunner.use((runner) => runner.run(feed, "manual")))).status).toBe("succeeded")
+      }
+      const matched = await first.run(LinkMatching.use((matching) => matching.match(undefined, "https://www.burpee.com/seeds")))
+      expect(matched.kind).toBe("matched")
+      const id = matched.kind === "matched" ? matched.link.id : ""
+      await first.close()
+
+      // What an in-process ingest does to the file while no server runs: the programme closes, no links are touched.
+      const db = Database.layer.pipe(Layer.provide(Layer.succeed(AppConfig, config)))
+      await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+        const database = yield* Database
+        yield* database.run("UPDATE programs SET status = 'closed' WHERE id = 'awin:5445'")
+      }).pipe(Effect.provide(db))))
+
+      const second = await boot(config)
+      try {
+        let link: Record<string, any> | undefined
+        for (let i = 0; i < 100 && link?.unaffiliated_at == null; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 50))
+          link = (await second.run(Database.use((database) =>
+            database.query<Record<string, any>>("SELECT program_id, affiliate_url, unaffiliated_at FROM tracking_links WHERE id = $1", [id])
+          )))[0]
+        }
+        expect(link).toMatchObject({ program_id: null, affiliate_url: "https://www.burpee.com/seeds" })
+        expect(link!.unaffiliated_at).toBeInstanceOf(Date)
+      } finally {
+        await second.close()
+      }
+    } finally {
+      dir.rm()
+    }
   })
 })

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Semaphore } from "effect"
 import type { Catalog, CatalogProgram } from "../../../domain/matching/catalog.ts"
 import { affiliateUrlFor, resolveUrl } from "../../../domain/matching/resolve.ts"
 import { isUsableNetwork } from "../../../domain/matching/selectProgram.ts"
@@ -68,6 +68,8 @@ export class LinkReresolver extends Context.Service<LinkReresolver, {
       const db = yield* Database
       const matcher = yield* ProgramMatcher
       const links = yield* TrackingLinks
+      // One pass at a time (start-up and feed runs may overlap): two would record every change twice.
+      const onePass = yield* Semaphore.make(1)
 
       const run = Effect.gen(function*() {
         const started = performance.now()
@@ -128,7 +130,7 @@ export class LinkReresolver extends Context.Service<LinkReresolver, {
         } satisfies ReresolutionSummary
       })
 
-      return LinkReresolver.of({ run })
+      return LinkReresolver.of({ run: onePass.withPermits(1)(run) })
     })
   )
 }
