@@ -20,7 +20,10 @@ import { ReportingRates, type ReportingRatesShape } from "./ReportingRates.ts"
 //   attributed: renegotiating a partner's share later does not rewrite history.
 // - Unattributed conversions (no tracking link with that id) are kept with
 //   tracking_id NULL and the platform keeps the commission; they are re-
-//   attributed on every later sighting, should the link turn up.
+//   attributed on every later sighting, when a link they name is created
+//   (TrackingLinks), and on a schedule (ReattributionSchedule) should the
+//   link turn up another way. attributed_at records when; later than
+//   created_at is "late" revenue (GET /api/v1/partners/me).
 // - Every first sighting and every change of status or amounts appends a row
 //   to conversion_events.
 
@@ -40,6 +43,8 @@ export interface ConversionLedgerShape {
   upsert(records: ReadonlyArray<ConversionRecord>, source: string): Effect.Effect<UpsertResult, DatabaseError>
   /** Attributes unattributed conversions whose click reference now matches a tracking link; returns how many. */
   reattribute(): Effect.Effect<number, DatabaseError>
+  /** The same, only for conversions naming these tracking ids (cheap: called for every batch of new links). */
+  reattributeLinks(trackingIds: ReadonlyArray<string>): Effect.Effect<number, DatabaseError>
 }
 
 interface Link {
@@ -59,19 +64,21 @@ interface Stored {
   readonly partner_id: number | null
   readonly revenue_share: string | null
   readonly network_updated_at: Date | null
+  readonly attributed_at: Date | null
   readonly signature: string
 }
 
 const COLUMNS = [
   "id", "network_id", "network_tx_id", "click_ref", "tracking_id", "partner_id", "tag", "currency", "order_amount",
   "commission", "reporting_currency", "commission_reporting", "order_amount_reporting", "fx_rate", "revenue_share",
-  "partner_share", "platform_share", "status", "event_at", "network_updated_at", "source", "created_at", "updated_at"
+  "partner_share", "platform_share", "status", "event_at", "network_updated_at", "source", "created_at", "updated_at",
+  "attributed_at"
 ] as const
 const CASTS: Partial<Record<typeof COLUMNS[number], string>> = {
   partner_id: "INTEGER", order_amount: "DECIMAL(18,4)", commission: "DECIMAL(18,4)", commission_reporting: "DECIMAL(18,4)",
   order_amount_reporting: "DECIMAL(18,4)", fx_rate: "DECIMAL(18,8)", revenue_share: "DECIMAL(6,4)",
   partner_share: "DECIMAL(18,4)", platform_share: "DECIMAL(18,4)", event_at: "TIMESTAMPTZ",
-  network_updated_at: "TIMESTAMPTZ", created_at: "TIMESTAMPTZ", updated_at: "TIMESTAMPTZ"
+  network_updated_at: "TIMESTAMPTZ", created_at: "TIMESTAMPTZ", updated_at: "TIMESTAMPTZ", attributed_at: "TIMESTAMPTZ"
 }
 /** Columns whose change is a real change (source and times of sighting are not). */
 const SIGNATURE = [
@@ -120,7 +127,7 @@ const lookupStored = (tx: Tx, ids: ReadonlyArray<string>) =>
                 commission::VARCHAR AS commission, reporting_currency, commission_reporting::VARCHAR AS commission_reporting,
                 order_amount_reporting::VARCHAR AS order_amount_reporting, revenue_share::VARCHAR AS revenue_share,
                 partner_share::VARCHAR AS partner_share, platform_share::VARCHAR AS platform_share, status, event_at,
-                network_updated_at
+                network_updated_at, attributed_at
          FROM conversions WHERE id IN (SELECT unnest(from_json($1, '["VARCHAR"]')))`,
         [JSON.stringify(ids)]
       )
@@ -224,7 +231,13 @@ const buildRow = (
     network_updated_at: record.updatedAt?.toISOString() ?? null,
     source,
     created_at: now.toISOString(),
-    updated_at: now.toISOString()
+    updated_at: now.toISOString(),
+    // Kept while the link stays the same: a later attribution than created_at is what makes revenue "late".
+    attributed_at: link === undefined
+      ? null
+      : stored?.tracking_id === link.tracking_id && stored.attributed_at !== null
+      ? stored.attributed_at.toISOString()
+      : now.toISOString()
   }
 }
 
@@ -317,13 +330,18 @@ export const upsertConversions = (
  * start). Those rows are rebuilt from their stored values and upserted again,
  * so attribution and the revenue split follow exactly the same rules.
  */
-export const reattributeConversions = (tx: Tx, rates: ReportingRatesShape) =>
+export const reattributeConversions = (tx: Tx, rates: ReportingRatesShape, onlyRefs?: ReadonlyArray<string>) =>
   Effect.gen(function*() {
+    if (onlyRefs !== undefined && onlyRefs.length === 0) return 0
+    // Restricted to given ids (links just made), the lookup needs no join with tracking_links.
     const rows = yield* tx.query<Record<string, unknown>>(
       `SELECT network_id, network_tx_id, click_ref, order_amount::VARCHAR AS order_amount, commission::VARCHAR AS commission,
               currency, status, event_at, network_updated_at, source
        FROM conversions
-       WHERE tracking_id IS NULL AND click_ref IN (SELECT id FROM tracking_links)`
+       WHERE tracking_id IS NULL AND click_ref IN (${
+        onlyRefs === undefined ? "SELECT id FROM tracking_links" : `SELECT unnest(from_json($1, '["VARCHAR"]'))`
+      })`,
+      onlyRefs === undefined ? [] : [JSON.stringify(onlyRefs)]
     )
     if (rows.length === 0) return 0
     const bySource = new Map<string, Array<ConversionRecord>>()
@@ -358,7 +376,17 @@ export class ConversionLedger extends Context.Service<ConversionLedger, Conversi
       const rates = yield* ReportingRates
       return ConversionLedger.of({
         upsert: (records, source) => db.transaction((tx) => upsertConversions(tx, rates, records, source)),
-        reattribute: () => db.transaction((tx) => reattributeConversions(tx, rates))
+        reattribute: () => db.transaction((tx) => reattributeConversions(tx, rates)),
+        // Nearly always nothing names a new link: a reader's look first, so link creation does not queue for the writer.
+        reattributeLinks: (trackingIds) =>
+          Effect.gen(function*() {
+            if (trackingIds.length === 0) return 0
+            const named = yield* db.query(
+              `SELECT 1 FROM conversions WHERE tracking_id IS NULL AND click_ref IN (SELECT unnest(from_json($1, '["VARCHAR"]'))) LIMIT 1`,
+              [JSON.stringify(trackingIds)]
+            )
+            return named.length === 0 ? 0 : yield* db.transaction((tx) => reattributeConversions(tx, rates, trackingIds))
+          })
       })
     })
   )

@@ -219,6 +219,29 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
     // served so their next run reloads them.
     `UPDATE feed_state SET etag = NULL, last_modified = NULL, content_sha256 = NULL
      WHERE feed IN (SELECT DISTINCT feed FROM products)`
+  ],
+  [
+    // 3: links follow the catalog, conversions remember when they were attributed.
+    // A link whose programme closed, paused or moved network is re-resolved
+    // (api/v1/links/LinkReresolver.ts); without an active programme it
+    // redirects to its plain destination, unaffiliated since this time.
+    // IF NOT EXISTS: a database taken back to an older version by hand (tests do) upgrades again cleanly.
+    `ALTER TABLE tracking_links ADD COLUMN IF NOT EXISTS unaffiliated_at TIMESTAMPTZ`,
+    `CREATE TABLE IF NOT EXISTS link_program_changes (    -- every re-resolution of a stored link, for audit and the partner
+      tracking_id VARCHAR NOT NULL,
+      changed_at TIMESTAMPTZ NOT NULL,
+      old_program_id VARCHAR,               -- NULL: the link was unaffiliated
+      old_network_id VARCHAR,
+      new_program_id VARCHAR,               -- NULL: no active programme, the link is now unaffiliated
+      new_network_id VARCHAR,
+      reason VARCHAR NOT NULL,              -- program_closed | program_paused | program_missing | network_closed | ...
+      old_affiliate_url VARCHAR NOT NULL,
+      new_affiliate_url VARCHAR NOT NULL
+    )`,
+    // When the conversion was attributed to its link; later than created_at
+    // means it arrived before its link was known here ("late" revenue).
+    `ALTER TABLE conversions ADD COLUMN IF NOT EXISTS attributed_at TIMESTAMPTZ`,
+    `UPDATE conversions SET attributed_at = created_at WHERE tracking_id IS NOT NULL AND attributed_at IS NULL`
   ]
 ]
 

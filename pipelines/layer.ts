@@ -1,4 +1,5 @@
 import { Effect, Layer } from "effect"
+import { ReresolveAfterCatalogLoads } from "../api/v1/links/ReresolveAfterCatalogLoads.ts"
 import { ConversionReportLoader } from "../conversions/ConversionReportLoader.ts"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { Database } from "../infra/Database.ts"
@@ -59,7 +60,8 @@ export const PipelineCore = PipelineRunner.layer.pipe(
   Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layer))
 )
 
-/** What the server runs: core, the startup ingest, then the cron schedules. */
+/** What the server runs: core, links following catalog loads, the startup ingest, then the cron schedules. */
 export const Pipelines = Layer.mergeAll(StartupIngest, Scheduler.layer.pipe(Layer.provide(CronTicker.layer))).pipe(
+  Layer.provideMerge(ReresolveAfterCatalogLoads),
   Layer.provideMerge(PipelineCore)
 )

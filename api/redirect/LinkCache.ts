@@ -21,6 +21,8 @@ export class LinkCache<E> {
   readonly #missing = new Map<string, number>()
   readonly #inflight = new Map<string, Deferred.Deferred<RedirectTarget | undefined, E>>()
   readonly #loader: (id: string) => Effect.Effect<RedirectTarget | undefined, E>
+  /** Bumped by invalidate: a load that started before must not store what it read. */
+  #generation = 0
   hits = 0
   misses = 0
 
@@ -54,14 +56,30 @@ export class LinkCache<E> {
       if (pending !== undefined) return Deferred.await(pending)
       const deferred = Deferred.makeUnsafe<RedirectTarget | undefined, E>()
       this.#inflight.set(id, deferred)
+      const generation = this.#generation
       return this.#loader(id).pipe(
         Effect.onExit((exit) => {
           this.#inflight.delete(id)
-          if (Exit.isSuccess(exit)) this.#store(id, exit.value)
+          if (Exit.isSuccess(exit) && generation === this.#generation) this.#store(id, exit.value)
           return Deferred.done(deferred, exit)
         })
       )
     })
+  }
+
+  /**
+   * Forgets these stored links, so the next click reads them again (their
+   * programme changed). Entries are keyed by the id clicked: a feed id
+   * (`f.…`) that resolved to one of them goes too.
+   */
+  invalidate(trackingIds: Iterable<string>): void {
+    const ids = new Set(trackingIds)
+    if (ids.size === 0) return
+    this.#generation++
+    for (const [key, target] of this.#entries) {
+      if (ids.has(key) || ids.has(target.trackingId)) this.#entries.delete(key)
+    }
+    for (const id of ids) this.#missing.delete(id)
   }
 
   /** Puts a target in the cache (e.g. right after a link is created). */

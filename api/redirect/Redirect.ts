@@ -70,6 +70,8 @@ export const RedirectRoute = Layer.unwrap(
       })
     const cache = new LinkCache(config.linkCacheSize, (id: string) =>
       id.startsWith("f.") ? resolveFeedLink(id, { db, matcher, links }) : loadStored(id))
+    // A link moved to another programme (or none) redirects to its new destination from the next click.
+    links.onReassigned((ids) => cache.invalidate(ids))
 
     const redirects = metrics.counter("redirects_total", "302 answers on /t/{id}")
     const notFounds = metrics.counter("redirect_not_found_total", "Unknown ids on /t/{id}")

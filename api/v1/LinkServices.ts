@@ -1,11 +1,16 @@
 import { Layer } from "effect"
 import { ClickRecorder } from "../../clicks/ClickRecorder.ts"
+import { ConversionServices } from "../../conversions/ConversionServices.ts"
 import { LinkMatching } from "./links/LinkMatching.ts"
+import { LinkReresolver } from "./links/LinkReresolver.ts"
 import { ProgramMatcher } from "./links/ProgramMatcher.ts"
 import { TrackingLinks } from "./links/TrackingLinks.ts"
 import { Partners } from "./partners/Partners.ts"
 
 /** The link service's storage-backed services, shared by /api/v1 and the redirect (and the click writer). */
-const Storage = Layer.mergeAll(Partners.layer, ProgramMatcher.layer, TrackingLinks.layer, ClickRecorder.layer)
+// New links attribute conversions that named them earlier, so links need the conversion ledger.
+const Storage = Layer.mergeAll(Partners.layer, ProgramMatcher.layer, TrackingLinks.layer, ClickRecorder.layer).pipe(
+  Layer.provideMerge(ConversionServices)
+)
 
-export const LinkServices = LinkMatching.layer.pipe(Layer.provideMerge(Storage))
+export const LinkServices = Layer.mergeAll(LinkMatching.layer, LinkReresolver.layer).pipe(Layer.provideMerge(Storage))

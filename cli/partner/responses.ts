@@ -59,7 +59,9 @@ export const LinkItem = Schema.Struct({
   program_id: Schema.NullOr(Schema.String),
   network_id: Schema.NullOr(Schema.String),
   source: Schema.String,
-  created_at: Schema.String
+  created_at: Schema.String,
+  // optional: servers before links followed the catalog do not send it
+  status: Schema.optional(Schema.String)
 })
 
 export const NetworkItem = Schema.Struct({

@@ -35,12 +35,34 @@ export const currency = (value: unknown, field: string): string => {
   return code
 }
 
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?(?:Z|[+-]\d{2}:?\d{2})?$/
+const ISO_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?)?(?:Z|([+-])(\d{2}):?(\d{2}))?$/
 
-/** ISO 8601 date-time; a time without an offset is read as UTC (documented per format). */
+const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate()
+
+/**
+ * Why the calendar fields of an ISO_TIME match do not name a real instant, or
+ * undefined. JavaScript's Date rolls impossible values over (30 February
+ * becomes 2 March), which would book a conversion on a day nobody reported.
+ */
+const impossible = (m: RegExpExecArray): string | undefined => {
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((part) => part === undefined ? undefined : Number(part))
+  const offsetHours = m[8] === undefined ? 0 : Number(m[8])
+  const offsetMinutes = m[9] === undefined ? 0 : Number(m[9])
+  if (month! < 1 || month! > 12) return `month ${m[2]} does not exist`
+  if (day! < 1 || day! > daysIn(year!, month!)) return `day ${m[3]} does not exist in ${year}-${m[2]} (${daysIn(year!, month!)} days)`
+  if (hour > 23 || minute > 59 || second > 59) return `time ${m[4]}:${m[5]}${m[6] === undefined ? "" : `:${m[6]}`} does not exist`
+  if (offsetHours > 14 || offsetMinutes > 59) return `offset ${m[7]}${m[8]}:${m[9]} does not exist`
+  return undefined
+}
+
+/** ISO 8601 date-time; a time without an offset is read as UTC (documented per format). Impossible dates are rejected, never rolled over. */
 export const time = (value: unknown, field: string): Date => {
   const raw = typeof value === "string" ? value.trim() : ""
-  if (!ISO_TIME.test(raw)) throw new RowError(`${field}: not an ISO 8601 date-time`)
+  const match = ISO_TIME.exec(raw)
+  if (match === null) throw new RowError(`${field}: not an ISO 8601 date-time`)
+  const problem = impossible(match)
+  if (problem !== undefined) throw new RowError(`${field}: not a valid date-time: ${problem}`)
   const hasOffset = /(?:Z|[+-]\d{2}:?\d{2})$/.test(raw) && raw.length > 10
   const date = new Date(hasOffset ? raw.replace(" ", "T") : `${raw.replace(" ", "T")}${raw.length === 10 ? "T00:00:00" : ""}Z`)
   if (Number.isNaN(date.getTime())) throw new RowError(`${field}: not a valid date-time`)

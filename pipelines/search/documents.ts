@@ -1,11 +1,12 @@
 import { dealFacts } from "../../domain/deals/deal.ts"
+import { canonicalColours } from "./colourSpellings.ts"
 
 // The search documents. A product document carries everything /api/search,
 // /api/deals and the landing page show, so a search is one Meilisearch query
 // with no DuckDB look-ups per result.
 
 /** Bumped whenever the document shape changes: every document is resent. */
-export const DOCUMENT_VERSION = "p4"
+export const DOCUMENT_VERSION = "p5"
 
 /** Meilisearch ids allow only [A-Za-z0-9_-]; catalog ids ('{feed}:{item}') do not. */
 export const documentId = (catalogId: string): string => Buffer.from(catalogId, "utf8").toString("base64url")
@@ -111,9 +112,12 @@ export interface Variant {
   readonly condition?: string | null | undefined
 }
 
-/** Lower-case words; apostrophes dropped (Levi's -> levis), so a size "S" never matches a possessive. */
+/**
+ * Lower-case words; apostrophes dropped (Levi's -> levis), so a size "S" never
+ * matches a possessive; colour spellings made one ("Gray" -> "grey", "Navy Blue" -> "navy").
+ */
 const words = (text: string | null | undefined): Array<string> =>
-  (text ?? "").toLowerCase().replace(/['\u2019]/g, "").split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0)
+  canonicalColours((text ?? "").toLowerCase().replace(/['\u2019]/g, "").split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0))
 
 const endsWith = (tokens: ReadonlyArray<string>, phrase: ReadonlyArray<string>) =>
   phrase.length > 0 && phrase.length <= tokens.length && phrase.every((word, i) => tokens[tokens.length - phrase.length + i] === word)

@@ -38,7 +38,7 @@ const seedClicks = (now: number) =>
     const db = yield* Database
     const link = (linkId: string, productRef: string | null, programId: string | null) =>
       db.run(
-        `INSERT INTO tracking_links VALUES ($1, NULL, 'seed', $2, $2, $2, $2, $3, NULL, $4, 'feed', now())`,
+        `INSERT INTO tracking_links VALUES ($1, NULL, 'seed', $2, $2, $2, $2, $3, NULL, $4, 'feed', now(), NULL)`,
         [linkId, `https://seed.example/${linkId}`, programId, productRef]
       )
     const clicks = (linkId: string, agesHours: ReadonlyArray<number>, bot: boolean) =>
@@ -60,7 +60,7 @@ const seedClicks = (now: number) =>
     for (const [n, status] of statuses.entries()) {
       yield* db.run(
         `INSERT INTO conversions VALUES ($1, 'cj', $2, 'seed-cj', 'seed-cj', NULL, 'seed', 'USD', 100, 8, 'USD', 8, 100, 1,
-           NULL, 0, 8, $3, $4::TIMESTAMPTZ, NULL, 'test', now(), now())`,
+           NULL, 0, 8, $3, $4::TIMESTAMPTZ, NULL, 'test', now(), now(), NULL)`,
         [`cj:tx${n}`, `tx${n}`, status, new Date(now - 5 * DAY).toISOString()]
       )
     }

@@ -151,3 +151,43 @@ describe("CSV reader", () => {
     expect(() => parseCsv("a\n\"open")).toThrow(/unterminated/)
   })
 })
+
+describe("impossible dates", () => {
+  // JavaScript's Date turns 30 February into 2 March: a report row must be rejected instead, with its line and reason.
+  it("rejects 30 February, 31 April, month 13 and 24:30 with the line and field, in every format", () => {
+    const rows = [
+      ["T1", "2026-02-30T10:00:00Z"],
+      ["T2", "2026-04-31"],
+      ["T3", "2026-13-01T00:00:00Z"],
+      ["T4", "2026-11-01T24:30:00Z"],
+      ["T5", "2028-02-29T10:00:00+01:00"] // a leap day is real
+    ]
+    const csv = ["transaction_id,click_ref,order_amount,commission,currency,status,event_time",
+      ...rows.map(([id, at]) => `${id},,10.00,1.00,EUR,pending,${at}`)].join("\n")
+    const generic = parseReport("generic", csv, { network: "dev" })
+    expect(generic.records.map(({ line, record }) => [line, record.eventAt.toISOString()])).toEqual([[6, "2028-02-29T09:00:00.000Z"]])
+    expect(generic.rejected.map(({ line, reason }) => [line, reason])).toEqual([
+      [2, "event_time: not a valid date-time: day 30 does not exist in 2026-02 (28 days)"],
+      [3, "event_time: not a valid date-time: day 31 does not exist in 2026-04 (30 days)"],
+      [4, "event_time: not a valid date-time: month 13 does not exist"],
+      [5, "event_time: not a valid date-time: time 24:30:00 does not exist"]
+    ])
+
+    const awin = parseReport("awin", JSON.stringify([{
+      id: "1", commissionStatus: "approved", saleAmount: { amount: "10", currency: "GBP" }, commissionAmount: { amount: "1", currency: "GBP" },
+      transactionDate: "2026-11-01T10:00:00", validationDate: "2026-02-29T10:00:00"
+    }]), { network: "awin" })
+    expect(awin.rejected.map(({ line, reason }) => [line, reason])).toEqual([
+      [1, "validationDate: not a valid date-time: day 29 does not exist in 2026-02 (28 days)"]
+    ])
+
+    const cj = parseReport("cj", "commissionId,shopperId,actionStatus,pubCurrency,saleAmountPubCurrency,pubCommissionAmountPubCurrency,eventDate\n" +
+      "9,,new,USD,10.00,1.00,2026-06-31T00:00:00Z\n", { network: "cj" })
+    expect(cj.rejected.map(({ line, reason }) => [line, reason])).toEqual([[2, "eventDate: not a valid date-time: day 31 does not exist in 2026-06 (30 days)"]])
+
+    const impact = parseReport("impact", JSON.stringify({ Actions: [{
+      Id: "1", SubId1: "", Amount: "10", Payout: "1", Currency: "USD", State: "PENDING", EventDate: "2026-11-31T00:00:00-05:00"
+    }] }), { network: "impact" })
+    expect(impact.rejected.map(({ line, reason }) => [line, reason])).toEqual([[1, "EventDate: not a valid date-time: day 31 does not exist in 2026-11 (30 days)"]])
+  })
+})

@@ -177,8 +177,10 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
     expect(anon.body.data.some((l: any) => ownIds.has(l.tracking_id))).toBe(false)
     const item = own.body.data[0]
     expect(Object.keys(item).sort()).toEqual([
-      "affiliate_url", "created_at", "destination_url", "network_id", "original_url", "program_id", "source", "tag", "tracking_id", "tracking_url"
+      "affiliate_url", "created_at", "destination_url", "last_change", "network_id", "original_url", "program_id", "source", "status", "tag",
+      "tracking_id", "tracking_url", "unaffiliated_since"
     ])
+    expect([item.status, item.unaffiliated_since, item.last_change]).toEqual(["affiliated", null, null])
   })
 
   it("pages with limit/offset and next_offset", async () => {

@@ -97,7 +97,7 @@ describe("GET/HEAD /t/{trackingId}", () => {
       const db = yield* Database
       for (const [id, dest] of [["BADJS0000001", "javascript:alert(1)"], ["BADCRLF00001", "https://a.example/\r\nSet-Cookie: x=1"]]) {
         yield* db.run(
-          `INSERT INTO tracking_links VALUES ($1, NULL, 'anon', 'x', $2, $2, $2, NULL, NULL, NULL, 'match', now())`,
+          `INSERT INTO tracking_links VALUES ($1, NULL, 'anon', 'x', $2, $2, $2, NULL, NULL, NULL, 'match', now(), NULL)`,
           [id, dest]
         )
       }

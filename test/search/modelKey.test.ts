@@ -82,4 +82,23 @@ describe("modelKey / groupKey: one search result per product model", () => {
     expect(modelKey("Black", { color: "Black" })).toBe("black")
     expect(modelKey("", { color: "Black" })).toBe("")
   })
+  it("one spelling per colour: Grey/Gray and Navy Blue/Navy are one variant group (colourSpellings.ts)", () => {
+    const model = "acme studio wireless headphones"
+    const offers: Array<[string, string]> = [
+      ["Acme Studio Wireless Headphones, Grey", "Grey"],
+      ["Acme Studio Wireless Headphones - Gray", "Gray"],
+      ["Acme Studio Wireless Headphones (Gray)", "Grey"], // a store whose colour column and title disagree in spelling
+      ["Acme Studio Wireless Headphones, Navy Blue", "Navy"],
+      ["Acme Studio Wireless Headphones - Navy", "Navy Blue"],
+      ["Acme Studio Wireless Headphones, Fuschia", "Fuchsia"]
+    ]
+    for (const [title, color] of offers) expect(modelKey(title, { color }), title).toBe(model)
+    expect(new Set(offers.map(([title, color]) => groupKey(null, title, { color }))).size).toBe(1)
+    // a colour left in the model name is spelled one way too, so stores writing either spelling share the key
+    expect(modelKey("Acer Swift Go 14, Space Gray", { size: "14" })).toBe(modelKey("Acer Swift Go 14, Space Grey", { size: "14" }))
+    expect(groupKey(null, "Grey Goose Mug")).toBe(groupKey(null, "Gray Goose Mug"))
+    // near shades stay different models' colours: charcoal is not grey, sky blue is not navy
+    expect(modelKey("Acme Studio Wireless Headphones, Charcoal", { color: "Grey" })).toBe("acme studio wireless headphones charcoal")
+    expect(modelKey("Acme Studio Wireless Headphones, Sky Blue", { color: "Navy" })).toBe("acme studio wireless headphones sky blue")
+  })
 })

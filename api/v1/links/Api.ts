@@ -61,14 +61,31 @@ export const MatchResponse = Schema.Union([
 export const LinkItem = Schema.Struct({
   tracking_id: Schema.String,
   tracking_url: Schema.String,
-  affiliate_url: Schema.String,
+  affiliate_url: Schema.String.annotate({ description: "Where /t/ redirects: the network deep link, or the plain destination while unaffiliated" }),
   original_url: Schema.String,
   destination_url: Schema.String,
-  program_id: Schema.NullOr(Schema.String),
+  program_id: Schema.NullOr(Schema.String).annotate({ description: "The programme the link earns through now (null while unaffiliated)" }),
   network_id: Schema.NullOr(Schema.String),
   tag: Schema.String,
   source: Schema.String.annotate({ description: "match (POST /links/match) or feed (first click on a discovery-feed link)" }),
-  created_at: Schema.String
+  created_at: Schema.String,
+  status: Schema.Literals(["affiliated", "unaffiliated"]).annotate({
+    description: "unaffiliated: the link's programme closed, paused or left its network and no other active programme covers " +
+      "the destination; /t/ sends shoppers to the plain destination (no commission) until one appears, then the link is re-affiliated. " +
+      "The tracking id never changes."
+  }),
+  unaffiliated_since: Schema.NullOr(Schema.String),
+  last_change: Schema.NullOr(Schema.Struct({
+    changed_at: Schema.String,
+    old_program_id: Schema.NullOr(Schema.String),
+    new_program_id: Schema.NullOr(Schema.String),
+    reason: Schema.String.annotate({
+      description: "Why the old programme could not take traffic: program_closed, program_paused, program_missing, network_closed, " +
+        "network_paused, network_without_deep_links; program_available when an unaffiliated link found a programme again"
+    })
+  })).annotate({
+    description: "The latest re-resolution of the link after a networks/programmes feed run (the programme chosen by the matching rule), or null"
+  })
 })
 
 export class LinksApi extends HttpApiGroup.make("links")

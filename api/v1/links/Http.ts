@@ -7,9 +7,9 @@ import { MaybePartner } from "../auth/PartnerAuth.ts"
 import { orUnavailable } from "../dbUnavailable.ts"
 import { pageOf, pageRequest } from "../ListParams.ts"
 import { LinkMatching, noMatchMessages } from "./LinkMatching.ts"
-import { type TrackingLink, TrackingLinks } from "./TrackingLinks.ts"
+import { type LinkChange, type TrackingLink, TrackingLinks } from "./TrackingLinks.ts"
 
-export const linkItem = (publicUrl: PublicUrl["Service"], link: TrackingLink) => ({
+export const linkItem = (publicUrl: PublicUrl["Service"], link: TrackingLink, change?: LinkChange) => ({
   tracking_id: link.id,
   tracking_url: publicUrl.to(`/t/${link.id}`),
   affiliate_url: link.affiliateUrl,
@@ -19,7 +19,15 @@ export const linkItem = (publicUrl: PublicUrl["Service"], link: TrackingLink) =>
   network_id: link.networkId,
   tag: link.tag,
   source: link.source,
-  created_at: link.createdAt.toISOString()
+  created_at: link.createdAt.toISOString(),
+  status: link.unaffiliatedAt === null ? "affiliated" as const : "unaffiliated" as const,
+  unaffiliated_since: link.unaffiliatedAt?.toISOString() ?? null,
+  last_change: change === undefined ? null : {
+    changed_at: change.changedAt.toISOString(),
+    old_program_id: change.oldProgramId,
+    new_program_id: change.newProgramId,
+    reason: change.reason
+  }
 })
 
 export const LinksHandlers = HttpApiBuilder.group(
@@ -70,8 +78,8 @@ export const LinksHandlers = HttpApiBuilder.group(
         Effect.gen(function*() {
           const { partner } = yield* MaybePartner
           const page = pageRequest(query)
-          const { rows, total } = yield* orUnavailable(links.list(partner?.id ?? null, page.limit, page.offset))
-          return pageOf(rows.map((link) => linkItem(publicUrl, link)), page, total)
+          const { changes, rows, total } = yield* orUnavailable(links.list(partner?.id ?? null, page.limit, page.offset))
+          return pageOf(rows.map((link) => linkItem(publicUrl, link, changes.get(link.id))), page, total)
         }))
   })
 )

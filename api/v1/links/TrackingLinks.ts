@@ -1,4 +1,5 @@
 import { Context, Deferred, Effect, Layer } from "effect"
+import { ConversionLedger } from "../../../conversions/ConversionLedger.ts"
 import { newTrackingId } from "../../../domain/links/trackingId.ts"
 import { Database, DatabaseError } from "../../../infra/Database.ts"
 
@@ -18,6 +19,29 @@ export interface TrackingLink {
   readonly productId: string | null
   readonly source: "match" | "feed"
   readonly createdAt: Date
+  /** Set while no active programme covers the destination: /t/ then goes to destinationUrl, unaffiliated. */
+  readonly unaffiliatedAt: Date | null
+}
+
+/** A stored link moved to another programme, or to none (LinkReresolver). */
+export interface LinkReassignment {
+  readonly trackingId: string
+  readonly oldProgramId: string | null
+  readonly oldNetworkId: string | null
+  readonly oldAffiliateUrl: string
+  /** null: no active programme; the link redirects to its plain destination. */
+  readonly newProgramId: string | null
+  readonly newNetworkId: string | null
+  readonly newAffiliateUrl: string
+  readonly reason: string
+}
+
+/** The latest reassignment of a link, as GET /api/v1/links shows it. */
+export interface LinkChange {
+  readonly changedAt: Date
+  readonly oldProgramId: string | null
+  readonly newProgramId: string | null
+  readonly reason: string
 }
 
 /** The tag of links made without an API key. */
@@ -33,6 +57,12 @@ export interface NewLink {
   readonly networkId: string | null
   readonly productId: string | null
   readonly source: "match" | "feed"
+  /**
+   * An id chosen elsewhere (a link restored from a backup or copied from
+   * another replica keeps its id, so conversions reported under it find it);
+   * a fresh random id otherwise.
+   */
+  readonly id?: string
   /** The affiliate URL for the new id (it carries the id as the network's sub-id). */
   readonly affiliateUrlFor: (trackingId: string) => string
 }
@@ -40,8 +70,9 @@ export interface NewLink {
 const MEMO_LIMIT = 100_000
 const BATCH = 500
 
-const COLUMNS = `id, partner_id, tag, original_url, normalized_url, destination_url, affiliate_url,
+const INSERTED = `id, partner_id, tag, original_url, normalized_url, destination_url, affiliate_url,
   program_id, network_id, product_id, source, created_at`
+const COLUMNS = `${INSERTED}, unaffiliated_at`
 
 const toLink = (row: Record<string, any>): TrackingLink => ({
   id: row.id,
@@ -55,21 +86,34 @@ const toLink = (row: Record<string, any>): TrackingLink => ({
   networkId: row.network_id,
   productId: row.product_id,
   source: row.source,
-  createdAt: row.created_at
+  createdAt: row.created_at,
+  unaffiliatedAt: row.unaffiliated_at ?? null
 })
 
 export class TrackingLinks extends Context.Service<TrackingLinks, {
   getOrCreate(link: NewLink): Effect.Effect<{ readonly link: TrackingLink; readonly created: boolean }, DatabaseError>
   findById(id: string): Effect.Effect<TrackingLink | undefined, DatabaseError>
-  /** A partner's links, or anonymous match links when partnerId is null; newest first. */
-  list(partnerId: number | null, limit: number, offset: number): Effect.Effect<{ rows: ReadonlyArray<TrackingLink>; total: number }, DatabaseError>
+  /** A partner's links, or anonymous match links when partnerId is null; newest first, with each link's latest change. */
+  list(partnerId: number | null, limit: number, offset: number): Effect.Effect<
+    { rows: ReadonlyArray<TrackingLink>; total: number; changes: ReadonlyMap<string, LinkChange> },
+    DatabaseError
+  >
+  /**
+   * Moves links to other programmes (or none) and records each change, in one
+   * transaction; then tells every `onReassigned` listener (the redirect's cache).
+   */
+  reassign(changes: ReadonlyArray<LinkReassignment>, at: Date): Effect.Effect<void, DatabaseError>
+  /** Called with the ids of reassigned links after their change is committed. */
+  onReassigned(listener: (trackingIds: ReadonlyArray<string>) => void): void
 }>()("app/api/v1/TrackingLinks") {
   static readonly layer = Layer.effect(
     TrackingLinks,
     Effect.gen(function*() {
       const db = yield* Database
-      // Links are never deleted or changed, so a repeat match can be answered
-      // from memory (bounded: forgotten wholesale when full, then re-read).
+      const ledger = yield* ConversionLedger
+      // Links are never deleted and change only through `reassign` (which
+      // forgets this memo), so a repeat match can be answered from memory
+      // (bounded: forgotten wholesale when full, then re-read).
       const known = new Map<string, TrackingLink>()
       const remember = (key: string, link: TrackingLink) => {
         if (known.size >= MEMO_LIMIT) known.clear()
@@ -108,11 +152,11 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
             }
             const fresh = new Map<string, { id: string; link: NewLink }>()
             for (const item of batch) {
-              if (!results.has(item.key) && !fresh.has(item.key)) fresh.set(item.key, { id: newTrackingId(), link: item.link })
+              if (!results.has(item.key) && !fresh.has(item.key)) fresh.set(item.key, { id: item.link.id ?? newTrackingId(), link: item.link })
             }
             if (fresh.size > 0) {
               const rows = yield* tx.query<Record<string, any>>(
-                `INSERT INTO tracking_links (${COLUMNS})
+                `INSERT INTO tracking_links (${INSERTED})
                  SELECT i, p, t, o, n, d, a, pr, nw, pd, s, now()
                  FROM (SELECT unnest(from_json($1::JSON,
                    '[{"i":"VARCHAR","p":"INTEGER","t":"VARCHAR","o":"VARCHAR","n":"VARCHAR","d":"VARCHAR","a":"VARCHAR","pr":"VARCHAR","nw":"VARCHAR","pd":"VARCHAR","s":"VARCHAR"}]'
@@ -141,11 +185,28 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
           })
         )
 
+      // A conversion can name a link before the link exists here (made on
+      // another replica, restored from a backup): attribute those now, before
+      // the caller gets the link, by tracking id only (one query per batch).
+      // A failure is logged, never the link's: the schedule retries.
+      const attributeEarlierConversions = (results: ReadonlyMap<string, Created>) => {
+        const ids = [...results.values()].flatMap(({ link, created }) => created ? [link.id] : [])
+        return ledger.reattributeLinks(ids).pipe(
+          Effect.tap((count) =>
+            count === 0 ? Effect.void : Effect.logInfo("late conversions attributed").pipe(
+              Effect.annotateLogs({ event: "conversions_reattributed", trigger: "link_created", count })
+            )
+          ),
+          Effect.catch((error) => Effect.logWarning("re-attribution for new links failed; the schedule retries", error))
+        )
+      }
+
       const writer: Effect.Effect<void> = Effect.gen(function*() {
         while (pending.length > 0) {
           const batch = pending.slice(0, BATCH)
           pending = pending.slice(batch.length)
           const exit = yield* Effect.exit(insertBatch(batch))
+          if (exit._tag === "Success") yield* attributeEarlierConversions(exit.value)
           const firstOfKey = new Set<string>()
           for (const item of batch) {
             if (exit._tag === "Failure") {
@@ -199,10 +260,72 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
             params
           )
           const total = yield* db.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM tracking_links WHERE ${where}`, params)
-          return { rows: rows.map(toLink), total: total[0]?.n ?? 0 }
+          const changes = new Map<string, LinkChange>()
+          if (rows.length > 0) {
+            const latest = yield* db.query<Record<string, any>>(
+              `SELECT tracking_id, changed_at, old_program_id, new_program_id, reason FROM link_program_changes
+               WHERE tracking_id IN (SELECT unnest(from_json($1, '["VARCHAR"]')))
+               QUALIFY row_number() OVER (PARTITION BY tracking_id ORDER BY changed_at DESC) = 1`,
+              [JSON.stringify(rows.map((row) => row.id))]
+            )
+            for (const row of latest) {
+              changes.set(row.tracking_id, {
+                changedAt: row.changed_at,
+                oldProgramId: row.old_program_id,
+                newProgramId: row.new_program_id,
+                reason: row.reason
+              })
+            }
+          }
+          return { rows: rows.map(toLink), total: total[0]?.n ?? 0, changes }
         })
 
-      return TrackingLinks.of({ getOrCreate, findById, list })
+      const listeners: Array<(trackingIds: ReadonlyArray<string>) => void> = []
+      const reassign = (changes: ReadonlyArray<LinkReassignment>, at: Date) =>
+        Effect.gen(function*() {
+          if (changes.length === 0) return
+          const rows = JSON.stringify(changes.map((change) => ({
+            i: change.trackingId,
+            op: change.oldProgramId,
+            on: change.oldNetworkId,
+            oa: change.oldAffiliateUrl,
+            np: change.newProgramId,
+            nn: change.newNetworkId,
+            na: change.newAffiliateUrl,
+            r: change.reason
+          })))
+          const shape = `'[{"i":"VARCHAR","op":"VARCHAR","on":"VARCHAR","oa":"VARCHAR","np":"VARCHAR","nn":"VARCHAR","na":"VARCHAR","r":"VARCHAR"}]'`
+          yield* db.transaction((tx) =>
+            Effect.gen(function*() {
+              // unaffiliated_at keeps the first time a link lost its programme while it stays without one.
+              yield* tx.run(
+                `UPDATE tracking_links t SET program_id = c.np, network_id = c.nn, affiliate_url = c.na,
+                   unaffiliated_at = CASE WHEN c.np IS NULL THEN coalesce(t.unaffiliated_at, $2::TIMESTAMPTZ) END
+                 FROM (SELECT unnest(from_json($1::JSON, ${shape}), recursive := true)) c WHERE t.id = c.i`,
+                [rows, at.toISOString()]
+              )
+              yield* tx.run(
+                `INSERT INTO link_program_changes
+                 SELECT i, $2::TIMESTAMPTZ, op, "on", np, nn, r, oa, na FROM (SELECT unnest(from_json($1::JSON, ${shape}), recursive := true))`,
+                [rows, at.toISOString()]
+              )
+            })
+          )
+          // Repeat matches must not answer from the memo with the old affiliate URL.
+          known.clear()
+          const ids = changes.map((change) => change.trackingId)
+          for (const listener of listeners) listener(ids)
+        })
+
+      return TrackingLinks.of({
+        getOrCreate,
+        findById,
+        list,
+        reassign,
+        onReassigned: (listener) => {
+          listeners.push(listener)
+        }
+      })
     })
   )
 }

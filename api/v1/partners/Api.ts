@@ -51,7 +51,8 @@ export class PartnersApi extends HttpApiGroup.make("partners")
       .annotate(
         OpenApi.Description,
         "The partner and its statistics: human clicks (total, unique), bot clicks, conversions by status, partner revenue " +
-          "(pending, approved), EPC (partner earnings per 100 human clicks) and conversion rate; overall, per link and per day (last 30 days)."
+          "(pending, approved), EPC (partner earnings per 100 human clicks) and conversion rate; overall, per link and per day (last 30 days); " +
+          "and late_revenue: conversions recorded before their link was known here and attributed to you later (attributed_at > first_seen_at)."
       )
   )
   .prefix("/api/v1/partners")

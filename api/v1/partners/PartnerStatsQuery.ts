@@ -9,13 +9,18 @@ import type { PartnerStats } from "./StatsSchema.ts"
 // only read them). Three grouped queries: totals, per link, per day.
 const DAYS = 30
 const MAX_LINKS = 100
+const RECENT_LATE = 20
+const isoSql = (column: string) => `strftime(${column} AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ')`
 
 // Per-group click and conversion aggregates; `key` is the grouping expression.
 const clickAgg = `count(*) FILTER (WHERE NOT is_bot) AS clicks,
   count(*) FILTER (WHERE NOT is_bot AND is_unique) AS unique_clicks,
   count(*) FILTER (WHERE is_bot) AS bot_clicks`
-const conversionAgg = `count(*) FILTER (WHERE status = 'pending') AS pending,
-  count(*) FILTER (WHERE status = 'approved') AS approved,
+// A negative commission is a network's correction of an earlier sale (CJ
+// "corrected": a partial refund): its money nets against that sale in the
+// revenue sums, but it is not a conversion of its own, so counts skip it.
+const conversionAgg = `count(*) FILTER (WHERE status = 'pending' AND commission >= 0) AS pending,
+  count(*) FILTER (WHERE status = 'approved' AND commission >= 0) AS approved,
   count(*) FILTER (WHERE status = 'declined') AS declined,
   count(*) FILTER (WHERE status = 'reversed') AS reversed,
   coalesce(sum(partner_share) FILTER (WHERE status = 'pending'), 0)::DECIMAL(18,4) AS rev_pending,
@@ -61,7 +66,7 @@ export class PartnerStatsQuery extends Context.Service<PartnerStatsQuery, {
       const forPartner = (partner: Partner) =>
         Effect.gen(function*() {
           const id = partner.id
-          const [totals, links, linkCount, days, currency] = yield* Effect.all([
+          const [totals, links, linkCount, days, currency, late, recentLate] = yield* Effect.all([
             db.query<FigureRow>(
               `WITH c AS (SELECT ${clickAgg} FROM clicks WHERE partner_id = $1),
                     v AS (SELECT ${conversionAgg} FROM conversions WHERE partner_id = $1)
@@ -91,6 +96,22 @@ export class PartnerStatsQuery extends Context.Service<PartnerStatsQuery, {
             db.query<{ currency: string }>(
               "SELECT reporting_currency AS currency FROM conversions WHERE partner_id = $1 LIMIT 1",
               [id]
+            ),
+            db.query<FigureRow>(
+              `SELECT count(*) FILTER (WHERE status IN ('pending', 'approved') AND commission >= 0)::INTEGER AS conversions,
+                      coalesce(sum(partner_share) FILTER (WHERE status = 'pending'), 0)::DECIMAL(18,4)::VARCHAR AS pending,
+                      coalesce(sum(partner_share) FILTER (WHERE status = 'approved'), 0)::DECIMAL(18,4)::VARCHAR AS approved,
+                      coalesce(sum(partner_share) FILTER (WHERE status IN ('pending', 'approved')), 0)::DECIMAL(18,4)::VARCHAR AS total,
+                      ${isoSql("max(attributed_at)")} AS last_attributed_at
+               FROM conversions WHERE partner_id = $1 AND attributed_at > created_at`,
+              [id]
+            ),
+            db.query<FigureRow>(
+              `SELECT id, tracking_id, status, partner_share::VARCHAR AS partner_share, ${isoSql("event_at")} AS event_at,
+                      ${isoSql("created_at")} AS first_seen_at, ${isoSql("attributed_at")} AS attributed_at
+               FROM conversions WHERE partner_id = $1 AND attributed_at > created_at
+               ORDER BY attributed_at DESC, id LIMIT ${RECENT_LATE}`,
+              [id]
             )
           ], { concurrency: 4 })
           return {
@@ -115,6 +136,20 @@ export class PartnerStatsQuery extends Context.Service<PartnerStatsQuery, {
               ...toFigures(row)
             })),
             links_total: linkCount[0]?.n ?? 0,
+            late_revenue: {
+              conversions: Number(late[0]?.conversions ?? 0),
+              revenue: { pending: late[0]?.pending ?? "0.0000", approved: late[0]?.approved ?? "0.0000", total: late[0]?.total ?? "0.0000" },
+              last_attributed_at: late[0]?.last_attributed_at ?? null,
+              recent: recentLate.map((row) => ({
+                conversion_id: row.id,
+                tracking_id: row.tracking_id,
+                status: row.status,
+                partner_share: row.partner_share,
+                event_at: row.event_at,
+                first_seen_at: row.first_seen_at,
+                attributed_at: row.attributed_at
+              }))
+            },
             days: days.map((row) => ({ date: row.date, ...toFigures(row) }))
           } satisfies PartnerStats
         })

@@ -10,7 +10,9 @@ export const StatsFigures = Schema.Struct({
   unique_clicks: Schema.Number.annotate({ description: "Human clicks that were the visitor's first on the link within an hour" }),
   bot_clicks: Schema.Number,
   conversions: Schema.Struct({
-    total: Schema.Number,
+    total: Schema.Number.annotate({
+      description: "Conversions by status; a negative correction (CJ 'corrected', a partial refund) nets its money against the sale but is not a conversion"
+    }),
     pending: Schema.Number,
     approved: Schema.Number,
     declined: Schema.Number,
@@ -19,6 +21,29 @@ export const StatsFigures = Schema.Struct({
   revenue: Schema.Struct({ pending: Money, approved: Money, total: Money.annotate({ description: "pending + approved" }) }),
   epc: Money.annotate({ description: "Partner earnings (pending + approved) per 100 human clicks" }),
   conversion_rate: Schema.Number.annotate({ description: "(pending + approved conversions) / human clicks, 0..1" })
+})
+
+// "Late" has one meaning: the conversion was first recorded unattributed
+// (its tracking link was not known here yet, so the platform held the
+// commission) and attributed to the partner afterwards. attributed_at > first_seen_at.
+export const LateRevenue = Schema.Struct({
+  conversions: Schema.Number.annotate({ description: "Late pending and approved conversions" }),
+  revenue: Schema.Struct({ pending: Money, approved: Money, total: Money.annotate({ description: "pending + approved" }) }),
+  last_attributed_at: Schema.NullOr(Schema.String).annotate({ description: "When the latest late conversion was attributed to you" }),
+  recent: Schema.Array(Schema.Struct({
+    conversion_id: Schema.String.annotate({ description: "'{network}:{transaction id}'" }),
+    tracking_id: Schema.String,
+    status: Schema.String,
+    partner_share: Money,
+    event_at: Schema.String.annotate({ description: "When the sale happened (network time)" }),
+    first_seen_at: Schema.String.annotate({ description: "When we first recorded the conversion, unattributed" }),
+    attributed_at: Schema.String.annotate({ description: "When it was attributed to you" })
+  })).annotate({ description: "The 20 most recently attributed late conversions (any status)" })
+}).annotate({
+  description: "Revenue that arrived late: conversions first recorded before their tracking link was known here " +
+    "(unattributed, the platform held the commission) and attributed to you later, when the link was created, a report " +
+    "changed, or the re-attribution schedule ran (every 15 minutes). Late means attributed_at > first_seen_at. " +
+    "Already included in totals, links and days."
 })
 
 export const PartnerStats = Schema.Struct({
@@ -43,6 +68,7 @@ export const PartnerStats = Schema.Struct({
     ...StatsFigures.fields
   })).annotate({ description: "Per link, most clicked first (at most 100; see links_total)" }),
   links_total: Schema.Number,
+  late_revenue: LateRevenue,
   days: Schema.Array(Schema.Struct({ date: Schema.String, ...StatsFigures.fields })).annotate({
     description: "Per UTC day over the last 30 days, days without activity included as zeros"
   })

@@ -30,7 +30,8 @@ export const links = Command.make(
           ],
           data.data.map((link) => [
             link.tracking_url,
-            link.program_id ?? "",
+            // an unaffiliated link earns nothing: say so where the programme would be
+            link.status === "unaffiliated" ? "unaffiliated" : link.program_id ?? "",
             link.network_id ?? "",
             link.source,
             link.created_at.slice(0, 10),
