@@ -35,7 +35,9 @@ const waitExit = (running: RunningMeili) =>
     child.once("exit", done)
   })
 
-const lastLines = (text: string, count: number) => text.split("\n").slice(-count).join("\n")
+// Meilisearch colours its log lines even into a pipe; the log wants plain text.
+const lastLines = (text: string, count: number) =>
+  text.replace(/\x1b\[[0-9;]*m/g, "").split("\n").slice(-count).join("\n")
 
 export const superviseMeili = (options: MeiliOptions & { readonly metrics: MetricsShape }) =>
   Effect.gen(function*() {
