@@ -1,5 +1,5 @@
 import { Effect, Schema, Scope } from "effect"
-import { spawn, type ChildProcess } from "node:child_process"
+import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process"
 import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs"
 import { createRequire } from "node:module"
 import { createServer } from "node:net"
@@ -123,9 +123,13 @@ export const spawnMeili = (options: MeiliOptions & { readonly binary: string; re
       "--no-analytics",
       "--log-level", "WARN"
     ]
+    // Its own process group (detached), so a Ctrl-C in the terminal reaches
+    // only us: we stop the child in order at shutdown instead of watching it
+    // die mid-shutdown and restarting it.
+    const spawnOptions: SpawnOptions = { stdio: ["ignore", "ignore", "pipe"], detached: true }
     const child = SETPRIV === undefined
-      ? spawn(options.binary, args, { stdio: ["ignore", "ignore", "pipe"] })
-      : spawn(SETPRIV, ["--pdeathsig", "KILL", "--", options.binary, ...args], { stdio: ["ignore", "ignore", "pipe"] })
+      ? spawn(options.binary, args, spawnOptions)
+      : spawn(SETPRIV, ["--pdeathsig", "KILL", "--", options.binary, ...args], spawnOptions)
     // Keep the last lines of stderr for a useful exit or start-up error.
     let tail = ""
     child.stderr?.on("data", (chunk: Buffer) => {

@@ -33,11 +33,14 @@ const until = async (what: string, check: () => boolean | Promise<boolean>, ms: 
   throw new Error(`${what}: not within ${ms} ms`)
 }
 
+// The embedded Meilisearch, whatever this shell points at.
+const { MEILI_URL: _url, MEILI_MASTER_KEY: _key, MEILI_INDEX_PREFIX: _prefix, ...serviceEnv } = process.env
+
 /** Starts the service (`node main.ts`, or another command) on `dataDir`; resolves once /health answers unless `expectExit`. */
 const launch = async (dataDir: string, command: Array<string> = [process.execPath, "main.ts"]) => {
   const port = await Effect.runPromise(freePort)
   const child = spawn(command[0], command.slice(1), {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, INGEST_ON_START: "false", SCHEDULES_ENABLED: "false", MEILI_URL: "", MEILI_MASTER_KEY: "" },
+    env: { ...serviceEnv, PORT: String(port), DATA_DIR: dataDir, INGEST_ON_START: "false", SCHEDULES_ENABLED: "false" },
     stdio: ["ignore", "pipe", "pipe"]
   })
   started.push(child)
