@@ -19,7 +19,6 @@ const Http = Layer.unwrap(
   })
 )
 
-
 // Feature services over the infrastructure; each feature adds its layer here.
 const Features = Layer.mergeAll(SearchSync.layer, DiscoverySearch.layer, LinkServices, ConversionServices)
 
