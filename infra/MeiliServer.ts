@@ -102,7 +102,8 @@ export const stopChild = (child: ChildProcess) =>
 /**
  * Spawns Meilisearch on `port` and waits until it answers /health. Not scoped:
  * the caller owns the child (startMeili stops it with its scope; the
- * supervisor restarts it). A child that never becomes healthy is stopped.
+ * supervisor restarts it). A child that never becomes healthy, or whose
+ * start is interrupted, is stopped.
  */
 export const spawnMeili = (options: MeiliOptions & { readonly binary: string; readonly port: number }) =>
   Effect.gen(function*() {
@@ -141,6 +142,8 @@ export const spawnMeili = (options: MeiliOptions & { readonly binary: string; re
     if (child.pid !== undefined) writeMeiliPidFile(options.dataDir, child.pid)
     const running: RunningMeili = { url, masterKey: options.masterKey, process: child, stderrTail: () => tail.trim() }
     yield* waitHealthy(url, child, 30_000).pipe(
+      // interrupted while it starts (a shutdown during a restart): it must not stay behind
+      Effect.onInterrupt(() => stopChild(child)),
       Effect.catch((error) =>
         Effect.andThen(
           stopChild(child),

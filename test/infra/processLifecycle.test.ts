@@ -61,6 +61,9 @@ const launch = async (dataDir: string, command: Array<string> = [process.execPat
 const servicePid = (dataDir: string): number => JSON.parse(readFileSync(join(dataDir, "service.pid"), "utf8")).pid
 const meiliDir = (dataDir: string) => join(dataDir, "meilisearch")
 
+// Each test starts one to three real service processes: generous on a loaded machine.
+const SLOW = 180_000
+
 describe("the service process and its Meilisearch child", () => {
   it("SIGKILL of the service leaves no Meilisearch behind; a second service on the DATA_DIR fails fast saying what to do; the next start runs exactly one", async () => {
     const dataDir = newDataDir()
@@ -88,7 +91,7 @@ describe("the service process and its Meilisearch child", () => {
     third.child.kill("SIGTERM")
     expect(await third.exited).toBe(0)
     expect(meiliProcessesOn(meiliDir(dataDir))).toEqual([])
-  })
+  }, SLOW)
 
   it("stops a Meilisearch left by a previous run (one started without setpriv), found through its pid file, before starting its own", async () => {
     const dataDir = newDataDir()
@@ -113,7 +116,7 @@ describe("the service process and its Meilisearch child", () => {
     expect(running[0]).not.toBe(orphan.pid)
     service.child.kill("SIGTERM")
     await service.exited
-  })
+  }, SLOW)
 
   it("makes an existing DATA_DIR private on start, with a log line", async () => {
     const dataDir = newDataDir()
@@ -128,7 +131,7 @@ describe("the service process and its Meilisearch child", () => {
     expect(statSync(join(dataDir, "catalog.duckdb")).mode & 0o777).toBe(0o600)
     service.child.kill("SIGTERM")
     await service.exited
-  })
+  }, SLOW)
 
   it("`npm start` stops cleanly when npm gets the SIGTERM: node logs the shutdown, exits, and no Meilisearch remains", async () => {
     const dataDir = newDataDir()
@@ -146,5 +149,5 @@ describe("the service process and its Meilisearch child", () => {
     expect(finished?.annotations).toMatchObject({ clicksWritten: 0, runsInterrupted: [], tookMs: expect.any(Number) })
     expect(lines.at(-1)?.message).toBe("shutdown finished")
     expect(meiliProcessesOn(meiliDir(dataDir))).toEqual([])
-  })
+  }, SLOW)
 })
