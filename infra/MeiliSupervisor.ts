@@ -33,6 +33,7 @@ const waitExit = (running: RunningMeili) =>
     const done = () => resume(Effect.succeed({ code: child.exitCode, signal: child.signalCode }))
     if (child.exitCode !== null || child.signalCode !== null) return done()
     child.once("exit", done)
+    return Effect.sync(() => child.off("exit", done))
   })
 
 // Meilisearch colours its log lines even into a pipe; the log wants plain text.
