@@ -3,7 +3,7 @@ import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process"
 import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs"
 import { createRequire } from "node:module"
 import { createServer } from "node:net"
-import { join } from "node:path"
+import { delimiter, join } from "node:path"
 import { meiliDbPath, removeMeiliPidFile, writeMeiliPidFile } from "./MeiliPidFile.ts"
 
 export class MeiliServerError extends Schema.TaggedError<MeiliServerError>()("MeiliServerError", {
@@ -84,7 +84,8 @@ const waitHealthy = (url: string, child: ChildProcess, deadlineMs: number) =>
  * Without setpriv the child may outlive a SIGKILL; the next start then finds
  * it through its pid file and stops it (MeiliPidFile.ts).
  */
-const SETPRIV = ["/usr/bin/setpriv", "/bin/setpriv"].find((path) => existsSync(path))
+const SETPRIV = (process.env.PATH ?? "").split(delimiter).filter((dir) => dir !== "")
+  .map((dir) => join(dir, "setpriv")).find((path) => existsSync(path))
 let warnedNoSetpriv = false
 
 /** Stops a child: SIGTERM, then SIGKILL after 5 s. */
