@@ -1,14 +1,15 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { Layer } from "effect"
+import { Effect } from "effect"
 import { AppConfig } from "./infra/AppConfig.ts"
 import { Logging } from "./infra/Logging.ts"
+import { serveUntilStopped, stopIsSuccess } from "./infra/ServeUntilStopped.ts"
 import { makeService } from "./service.ts"
 
 // `npm start`: the service on the environment's configuration. runMain turns
 // SIGINT/SIGTERM into interruption, so every layer's finalizer runs (click
-// queue drained, Meilisearch child stopped, DuckDB closed).
-makeService(AppConfig.layer).pipe(
-  Layer.provide(Logging.layer),
-  Layer.launch,
-  NodeRuntime.runMain
+// queue drained, Meilisearch child stopped, DuckDB closed), between a
+// "shutdown started" and a "shutdown finished" log line; then exit code 0.
+serveUntilStopped(makeService(AppConfig.layer)).pipe(
+  Effect.provide(Logging.layer),
+  NodeRuntime.runMain({ teardown: stopIsSuccess })
 )

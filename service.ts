@@ -4,9 +4,7 @@ import { AiServices } from "./api/v1/ai/AiTools.ts"
 import { LinkServices } from "./api/v1/LinkServices.ts"
 import { ConversionServices } from "./conversions/ConversionServices.ts"
 import { AppConfig } from "./infra/AppConfig.ts"
-import { Database } from "./infra/Database.ts"
-import { Metrics } from "./infra/Metrics.ts"
-import { SearchEngine } from "./infra/SearchEngine.ts"
+import { InfraLayer } from "./infra/Infra.ts"
 import { DiscoverySearch } from "./api/discovery/DiscoverySearch.ts"
 import { SearchSync } from "./pipelines/search/SearchSync.ts"
 import { Pipelines } from "./pipelines/layer.ts"
@@ -21,8 +19,6 @@ const Http = Layer.unwrap(
   })
 )
 
-const Infra = Layer.mergeAll(Database.layer, SearchEngine.layer, Metrics.layer)
-
 // Feature services over the infrastructure; each feature adds its layer here.
 const Features = Layer.mergeAll(SearchSync.layer, DiscoverySearch.layer, LinkServices, ConversionServices)
 
@@ -31,6 +27,6 @@ export const makeService = <E, R>(config: Layer.Layer<AppConfig, E, R>) =>
     Layer.provideMerge(Pipelines),
     Layer.provideMerge(AiServices),
     Layer.provideMerge(Features),
-    Layer.provideMerge(Infra),
+    Layer.provideMerge(InfraLayer),
     Layer.provideMerge(config)
   )

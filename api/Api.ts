@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AdminConversionsApi } from "./admin/conversions/Api.ts"
 import { addPostbackToOpenApi } from "./v1/conversions/PostbackDocs.ts"
+import { addRedirectToOpenApi } from "./redirect/RedirectDocs.ts"
 import { AdminPipelinesApi } from "./admin/pipelines/Api.ts"
 import { DiscoveryApi } from "./discovery/Api.ts"
 import { AiContentApi } from "./v1/ai/content/Api.ts"
@@ -34,6 +35,6 @@ export class Api extends HttpApi.make("affiliate-commerce")
     description: "Product discovery feed (/api/deals, /api/search), affiliate link service (/api/v1) and the tracking redirect (/t/{trackingId}). " +
       "Every error answers with a JSON body { error: { code, message, details? } }."
   }))
-  // The conversion postback is a raw route (its HMAC covers the raw body); document it here.
-  .annotateMerge(OpenApi.annotations({ transform: addPostbackToOpenApi }))
+  // The conversion postback (its HMAC covers the raw body) and the redirect (the hot path) are raw routes; document them here.
+  .annotateMerge(OpenApi.annotations({ transform: (spec) => addRedirectToOpenApi(addPostbackToOpenApi(spec)) }))
 {}

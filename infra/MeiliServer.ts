@@ -1,9 +1,10 @@
 import { Effect, Schema, Scope } from "effect"
-import { spawn, type ChildProcess } from "node:child_process"
+import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process"
 import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs"
 import { createRequire } from "node:module"
 import { createServer } from "node:net"
-import { join } from "node:path"
+import { delimiter, join } from "node:path"
+import { meiliDbPath, removeMeiliPidFile, writeMeiliPidFile } from "./MeiliPidFile.ts"
 
 export class MeiliServerError extends Schema.TaggedError<MeiliServerError>()("MeiliServerError", {
   message: Schema.String
@@ -13,6 +14,14 @@ export interface RunningMeili {
   readonly url: string
   readonly masterKey: string
   readonly process: ChildProcess
+  /** The last lines Meilisearch wrote to stderr (for exit and start-up errors). */
+  stderrTail(): string
+}
+
+export interface MeiliOptions {
+  readonly dataDir: string
+  readonly masterKey: string
+  readonly binary?: string
 }
 
 /** Asks the kernel for a free loopback port. */
@@ -51,7 +60,9 @@ const waitHealthy = (url: string, child: ChildProcess, deadlineMs: number) =>
     try: async () => {
       const started = Date.now()
       while (Date.now() - started < deadlineMs) {
-        if (child.exitCode !== null) throw new Error(`meilisearch exited with code ${child.exitCode}`)
+        if (child.exitCode !== null || child.signalCode !== null) {
+          throw new Error(`meilisearch exited (code ${child.exitCode}, signal ${child.signalCode})`)
+        }
         try {
           const response = await fetch(`${url}/health`)
           if (response.ok) return
@@ -66,47 +77,95 @@ const waitHealthy = (url: string, child: ChildProcess, deadlineMs: number) =>
   })
 
 /**
- * Starts Meilisearch as a managed child process on a free loopback port, with
- * its data under `dataDir`. The process is stopped (SIGTERM, then SIGKILL) when
- * the scope closes, so Ctrl-C never leaves an orphan behind.
+ * util-linux `setpriv --pdeathsig KILL` makes the kernel SIGKILL Meilisearch
+ * when the thread that spawned it dies, so even a SIGKILL of the service
+ * leaves no orphan. (libuv spawns from the main thread, which lives as long
+ * as the process; the setting survives setpriv's exec of the binary.)
+ * Without setpriv the child may outlive a SIGKILL; the next start then finds
+ * it through its pid file and stops it (MeiliPidFile.ts).
  */
-export const startMeili = (options: { readonly dataDir: string; readonly masterKey: string; readonly binary?: string }) =>
+const SETPRIV = (process.env.PATH ?? "").split(delimiter).filter((dir) => dir !== "")
+  .map((dir) => join(dir, "setpriv")).find((path) => existsSync(path))
+let warnedNoSetpriv = false
+
+/** Stops a child: SIGTERM, then SIGKILL after 5 s. */
+export const stopChild = (child: ChildProcess) =>
+  Effect.callback<void>((resume) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.void)
+    const killer = setTimeout(() => child.kill("SIGKILL"), 5_000)
+    child.once("exit", () => {
+      clearTimeout(killer)
+      resume(Effect.void)
+    })
+    child.kill("SIGTERM")
+  })
+
+/**
+ * Spawns Meilisearch on `port` and waits until it answers /health. Not scoped:
+ * the caller owns the child (startMeili stops it with its scope; the
+ * supervisor restarts it). A child that never becomes healthy, or whose
+ * start is interrupted, is stopped.
+ */
+export const spawnMeili = (options: MeiliOptions & { readonly binary: string; readonly port: number }) =>
+  Effect.gen(function*() {
+    mkdirSync(options.dataDir, { recursive: true })
+    if (SETPRIV === undefined && !warnedNoSetpriv) {
+      warnedNoSetpriv = true
+      yield* Effect.logWarning("setpriv (util-linux) not found: the Meilisearch child may outlive a SIGKILL of this " +
+        "process; the next start on this DATA_DIR stops it")
+    }
+    const url = `http://127.0.0.1:${options.port}`
+    const args = [
+      "--http-addr", `127.0.0.1:${options.port}`,
+      "--db-path", meiliDbPath(options.dataDir),
+      "--dump-dir", join(options.dataDir, "dumps"),
+      "--snapshot-dir", join(options.dataDir, "snapshots"),
+      "--master-key", options.masterKey,
+      "--env", "development",
+      "--no-analytics",
+      "--log-level", "WARN"
+    ]
+    // Its own process group (detached), so a Ctrl-C in the terminal reaches
+    // only us: we stop the child in order at shutdown instead of watching it
+    // die mid-shutdown and restarting it.
+    const spawnOptions: SpawnOptions = { stdio: ["ignore", "ignore", "pipe"], detached: true }
+    const child = SETPRIV === undefined
+      ? spawn(options.binary, args, spawnOptions)
+      : spawn(SETPRIV, ["--pdeathsig", "KILL", "--", options.binary, ...args], spawnOptions)
+    // Keep the last lines of stderr for a useful exit or start-up error.
+    let tail = ""
+    child.stderr?.on("data", (chunk: Buffer) => {
+      tail = (tail + chunk.toString()).slice(-2000)
+    })
+    child.once("error", (error) => {
+      tail = `${tail}\nspawn failed: ${error.message}`.slice(-2000)
+    })
+    if (child.pid !== undefined) writeMeiliPidFile(options.dataDir, child.pid)
+    const running: RunningMeili = { url, masterKey: options.masterKey, process: child, stderrTail: () => tail.trim() }
+    yield* waitHealthy(url, child, 30_000).pipe(
+      // interrupted while it starts (a shutdown during a restart): it must not stay behind
+      Effect.onInterrupt(() => stopChild(child)),
+      Effect.catch((error) =>
+        Effect.andThen(
+          stopChild(child),
+          Effect.fail(new MeiliServerError({ message: `${error.message}\n${running.stderrTail()}` }))
+        )
+      )
+    )
+    return running
+  })
+
+/**
+ * Starts Meilisearch as a child process on a free loopback port, with its
+ * data under `dataDir`, stopped (SIGTERM, then SIGKILL) when the scope closes.
+ * Unsupervised: the service uses MeiliSupervisor; tests and benchmarks use this.
+ */
+export const startMeili = (options: MeiliOptions) =>
   Effect.gen(function*() {
     const binary = yield* resolveMeiliBinary(options.binary)
     const port = yield* freePort
-    mkdirSync(options.dataDir, { recursive: true })
-    const url = `http://127.0.0.1:${port}`
-    const child = yield* Effect.acquireRelease(
-      Effect.sync(() =>
-        spawn(binary, [
-          "--http-addr", `127.0.0.1:${port}`,
-          "--db-path", join(options.dataDir, "data.ms"),
-          "--dump-dir", join(options.dataDir, "dumps"),
-          "--snapshot-dir", join(options.dataDir, "snapshots"),
-          "--master-key", options.masterKey,
-          "--env", "development",
-          "--no-analytics",
-          "--log-level", "WARN"
-        ], { stdio: ["ignore", "ignore", "pipe"] })
-      ),
-      (child) =>
-        Effect.callback<void>((resume) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resume(Effect.void)
-          const killer = setTimeout(() => child.kill("SIGKILL"), 5_000)
-          child.once("exit", () => {
-            clearTimeout(killer)
-            resume(Effect.void)
-          })
-          child.kill("SIGTERM")
-        })
+    return yield* Effect.acquireRelease(
+      spawnMeili({ ...options, binary, port }),
+      (running) => Effect.andThen(stopChild(running.process), Effect.sync(() => removeMeiliPidFile(options.dataDir)))
     )
-    // Keep the last lines of stderr for a useful start-up error.
-    let stderrTail = ""
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderrTail = (stderrTail + chunk.toString()).slice(-2000)
-    })
-    yield* waitHealthy(url, child, 30_000).pipe(
-      Effect.mapError((error) => new MeiliServerError({ message: `${error.message}\n${stderrTail}` }))
-    )
-    return { url, masterKey: options.masterKey, process: child } satisfies RunningMeili
   }) satisfies Effect.Effect<RunningMeili, MeiliServerError, Scope.Scope>

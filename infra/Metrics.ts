@@ -11,6 +11,8 @@ export interface MetricsShape {
   counter(name: string, help: string, labels?: Record<string, string>): Counter
   /** A value read at scrape time (queue depth, cache size). */
   gauge(name: string, help: string, read: () => number, labels?: Record<string, string>): void
+  /** The current value of a counter or gauge (0 when unknown), for summaries such as the shutdown log line. */
+  value(name: string, labels?: Record<string, string>): number
   render(): string
 }
 
@@ -42,6 +44,10 @@ export const makeMetrics = (): MetricsShape => {
     gauge(name, text, read, labels) {
       help.set(name, { help: text, type: "gauge" })
       gauges.set(key(name, labels), read)
+    },
+    value(name, labels) {
+      const id = key(name, labels)
+      return counters.get(id)?.value ?? gauges.get(id)?.() ?? 0
     },
     render() {
       const lines: Array<string> = []

@@ -3,7 +3,8 @@ import { Meilisearch, type EnqueuedTaskPromise, type Task } from "meilisearch"
 import { randomBytes } from "node:crypto"
 import { join } from "node:path"
 import { AppConfig } from "./AppConfig.ts"
-import { startMeili } from "./MeiliServer.ts"
+import { superviseMeili } from "./MeiliSupervisor.ts"
+import { Metrics } from "./Metrics.ts"
 import { meiliHttpClient } from "./meiliHttpClient.ts"
 
 export class SearchError extends Schema.TaggedError<SearchError>()("SearchError", {
@@ -87,8 +88,9 @@ const make = (url: string, apiKey: string, prefix: string): SearchEngineShape =>
 export class SearchEngine extends Context.Service<SearchEngine, SearchEngineShape>()("app/infra/SearchEngine") {
   /**
    * MEILI_URL (+ MEILI_MASTER_KEY) when set; otherwise the embedded server,
-   * started as a child process with its data under DATA_DIR and a random
-   * master key, and stopped with the layer's scope.
+   * started as a supervised child process (restarted when it dies) with its
+   * data under DATA_DIR and a random master key, and stopped with the
+   * layer's scope. Build it after DataDirLayer (DATA_DIR locked and private).
    */
   static readonly layer = Layer.effect(
     SearchEngine,
@@ -98,12 +100,13 @@ export class SearchEngine extends Context.Service<SearchEngine, SearchEngineShap
         const key = Option.match(config.meiliMasterKey, { onNone: () => "", onSome: Redacted.value })
         return make(config.meiliUrl.value, key, config.meiliIndexPrefix)
       }
-      const running = yield* startMeili({
+      const running = yield* superviseMeili({
         dataDir: join(config.dataDir, "meilisearch"),
         masterKey: randomBytes(24).toString("base64url"),
+        metrics: yield* Metrics,
         ...(Option.isSome(config.meiliBin) ? { binary: config.meiliBin.value } : {})
       })
-      yield* Effect.logInfo("embedded Meilisearch started").pipe(Effect.annotateLogs({ url: running.url }))
+      yield* Effect.logInfo("embedded Meilisearch started").pipe(Effect.annotateLogs({ url: running.url, pid: running.pid() }))
       return make(running.url, running.masterKey, config.meiliIndexPrefix)
     })
   )

@@ -25,6 +25,20 @@ describe("system endpoints over real HTTP", () => {
     expect(docs.headers.get("content-type")).toContain("text/html")
   })
 
+  it("documents the redirect /t/{trackingId} (a raw route) in /openapi.json: GET and HEAD, 302 + Location, 404 HTML/JSON, 503 + Retry-After", async () => {
+    const spec = (await getJson(`${service.url}/openapi.json`)).body
+    const path = spec.paths["/t/{trackingId}"]
+    expect(Object.keys(path).sort()).toEqual(["get", "head"])
+    for (const operation of [path.get, path.head]) {
+      expect(operation.parameters[0]).toMatchObject({ name: "trackingId", in: "path", required: true })
+      expect(operation.responses[302].headers.Location).toMatchObject({ required: true })
+      expect(Object.keys(operation.responses[404].content).sort()).toEqual(["application/json", "text/html"])
+      expect(operation.responses[503].headers["Retry-After"]).toBeDefined()
+    }
+    // the hand-written operations are added together: the postback is still there
+    expect(spec.paths["/api/v1/conversions/postback"]?.post).toBeDefined()
+  })
+
   it("answers unknown routes with a JSON 404, or an HTML page for browsers", async () => {
     const api = await fetch(`${service.url}/no/such/route`)
     expect(api.status).toBe(404)

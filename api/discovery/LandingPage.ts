@@ -1,14 +1,17 @@
 import { Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { TAG_PATTERN, feedTrackingId } from "../../domain/links/feedTrackingId.ts"
+import { Database } from "../../infra/Database.ts"
 import { PublicUrl } from "../../infra/PublicUrl.ts"
 import { DiscoverySearch } from "./DiscoverySearch.ts"
+import { landingDocumentFromCatalog } from "./landingFromCatalog.ts"
 import { landingPage, notFoundPage, unavailablePage } from "./landingHtml.ts"
 import { DEALS_DEFAULT_TAG } from "./Http.ts"
 import { RETRY_AFTER_SECONDS } from "./unavailable.ts"
 
 // GET /deals/{id}: the HTML page behind links.landing. Rendered from the
-// index document (one getDocument), so it costs no DuckDB read. `?tag=`
+// index document (one getDocument), so it normally costs no DuckDB read; when
+// Meilisearch cannot answer, the same document is built from DuckDB. `?tag=`
 // keeps the attribution of the feed request that linked here.
 
 const html = (body: string, status: number, headers: Record<string, string> = {}) =>
@@ -20,6 +23,7 @@ const html = (body: string, status: number, headers: Record<string, string> = {}
 
 export const LandingPageRoute = Layer.unwrap(Effect.gen(function*() {
   const discovery = yield* DiscoverySearch
+  const db = yield* Database
   const publicUrl = yield* PublicUrl
   return HttpRouter.add("GET", "/deals/:id", (request) =>
   Effect.gen(function*() {
@@ -27,10 +31,15 @@ export const LandingPageRoute = Layer.unwrap(Effect.gen(function*() {
     const id = params.id ?? ""
     const tagParam = new URL(request.url, "http://x").searchParams.get("tag")
     const tag = tagParam !== null && TAG_PATTERN.test(tagParam) ? tagParam : DEALS_DEFAULT_TAG
-    // None: search unavailable (503); Some(None): no such deal (404).
+    // None: neither Meilisearch nor DuckDB could answer (503); Some(None): no such deal (404).
     const found = yield* discovery.document(id).pipe(
+      Effect.catchTag("SearchError", (error) =>
+        Effect.logWarning("landing page: search unavailable, reading the product from DuckDB").pipe(
+          Effect.annotateLogs({ reason: error.message }),
+          Effect.andThen(landingDocumentFromCatalog(db, id))
+        )),
       Effect.map(Option.some),
-      Effect.catchTag("SearchError", () => Effect.succeed(Option.none()))
+      Effect.catchTag("DatabaseError", () => Effect.succeed(Option.none()))
     )
     if (Option.isNone(found)) {
       return html(unavailablePage(), 503, { "retry-after": String(RETRY_AFTER_SECONDS) })

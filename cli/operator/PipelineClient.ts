@@ -4,8 +4,7 @@ import { resolve } from "node:path"
 import { adminTokenPath } from "../../api/admin/pipelines/AdminTokenFile.ts"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { Database } from "../../infra/Database.ts"
-import { Metrics } from "../../infra/Metrics.ts"
-import { SearchEngine } from "../../infra/SearchEngine.ts"
+import { InfraLayer } from "../../infra/Infra.ts"
 import { PipelineCore } from "../../pipelines/layer.ts"
 import { PipelineRunner, type RunProgress, type RunSummary } from "../../pipelines/PipelineRunner.ts"
 import { listRuns } from "../../pipelines/RunQueries.ts"
@@ -87,7 +86,6 @@ const httpClient = (url: string): PipelineClient => {
 
 const localClient = async (): Promise<PipelineClient> => {
   const config = AppConfig.layer
-  const infra = Layer.mergeAll(Database.layer, SearchEngine.layer, Metrics.layer)
   // Warnings only, as JSON lines on stderr: stdout carries the summary (or --json).
   const quiet = Layer.mergeAll(
     Layer.succeed(References.MinimumLogLevel, "Warn"),
@@ -95,7 +93,7 @@ const localClient = async (): Promise<PipelineClient> => {
   )
   const layer = PipelineCore.pipe(
     Layer.provideMerge(SearchSync.layer),
-    Layer.provideMerge(infra),
+    Layer.provideMerge(InfraLayer),
     Layer.provideMerge(config),
     Layer.provideMerge(quiet)
   )

@@ -75,11 +75,20 @@ export const resolveUrl = (input: string, catalog: Catalog, rules: ReadonlyArray
 }
 
 /**
+ * Where the shopper lands: the requested page, or the merchant's home page
+ * when the programme forbids deep links. The link is still made (partners of
+ * Skimlinks/Sovrn expect a home-page link rather than none) and the answer
+ * says so (deep_link: false, lands_on).
+ */
+export const landingPageFor = (selection: Selection, destination: string): string =>
+  selection.program.deepLinkAllowed ? destination : `${new URL(destination).origin}/`
+
+/**
  * The network deep link carrying `trackingId` as the click reference. When a
  * programme forbids deep links the shopper lands on the merchant's home page.
  */
 export const affiliateUrlFor = (selection: Selection, destination: string, trackingId: string): string | undefined => {
-  const target = selection.program.deepLinkAllowed ? destination : `${new URL(destination).origin}/`
+  const target = landingPageFor(selection, destination)
   const template = selection.network.deepLinkTemplate
   if (template === null) return undefined
   return buildDeepLink(template, {

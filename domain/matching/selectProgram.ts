@@ -29,10 +29,14 @@ export const expectedEarningsPer100Clicks = (program: CatalogProgram): number =>
 
 const CONFIDENCE_RANK: Record<string, number> = { H: 0, M: 1, U: 2 }
 
+const isOpenNetwork = (network: CatalogNetwork | undefined): network is CatalogNetwork =>
+  network !== undefined && network.status !== "closed" && network.status !== "paused"
+
+const hasTemplate = (network: CatalogNetwork) => network.deepLinkTemplate !== null && network.deepLinkTemplate !== ""
+
 /** A network we may send traffic to: not closed or paused, and with a template to build links from. */
 export const isUsableNetwork = (network: CatalogNetwork | undefined): network is CatalogNetwork =>
-  network !== undefined && network.status !== "closed" && network.status !== "paused" &&
-  network.deepLinkTemplate !== null && network.deepLinkTemplate !== ""
+  isOpenNetwork(network) && hasTemplate(network)
 
 export interface Selection {
   readonly program: CatalogProgram
@@ -44,13 +48,18 @@ export interface Selection {
 
 export type SelectionResult =
   | { readonly ok: true; readonly selection: Selection }
-  | { readonly ok: false; readonly reason: "no_program" | "no_active_program"; readonly domain?: string }
+  | { readonly ok: false; readonly reason: "no_program" | "no_active_program" | "deep_link_unavailable"; readonly domain?: string }
 
 /**
  * The best programme for a host. Levels are tried most specific first; at the
  * first level that has an eligible programme we rank by: deep-link capable,
  * expected earnings, cookie length, network confidence, then programme id, so
  * the same catalog always gives the same answer.
+ *
+ * Without a winner the reason tells the partner the truth: deep_link_unavailable
+ * when an active programme on an open network exists but no link to the page
+ * can be built from its network (no template, or one we cannot fill);
+ * no_active_program when every programme or network is paused or closed.
  */
 export const selectProgram = (
   catalog: Catalog,
@@ -59,13 +68,18 @@ export const selectProgram = (
   usable: (program: CatalogProgram, network: CatalogNetwork) => boolean = () => true
 ): SelectionResult => {
   let sawInactive: string | undefined
+  let sawUnlinkable: string | undefined
   for (const domain of hostCandidates(hostname)) {
     const programs = catalog.byDomain.get(domain)
     if (programs === undefined || programs.length === 0) continue
     const eligible: Array<Selection> = []
     for (const program of programs) {
       const network = catalog.networks.get(program.networkId)
-      if (program.status !== "active" || !isUsableNetwork(network) || !usable(program, network)) continue
+      if (program.status !== "active" || !isOpenNetwork(network)) continue
+      if (!hasTemplate(network) || !usable(program, network)) {
+        sawUnlinkable ??= domain
+        continue
+      }
       eligible.push({ program, network, domain, expectedEpc: expectedEarningsPer100Clicks(program) })
     }
     if (eligible.length === 0) {
@@ -75,6 +89,7 @@ export const selectProgram = (
     eligible.sort(compareSelections)
     return { ok: true, selection: eligible[0] }
   }
+  if (sawUnlinkable !== undefined) return { ok: false, reason: "deep_link_unavailable", domain: sawUnlinkable }
   return sawInactive === undefined ? { ok: false, reason: "no_program" } : { ok: false, reason: "no_active_program", domain: sawInactive }
 }
 

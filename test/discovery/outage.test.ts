@@ -39,8 +39,12 @@ describe("Meilisearch stopped mid-test", () => {
     return { response, body, ms: performance.now() - started }
   }
 
+  let landingWhileUp = ""
   it("serves search while Meilisearch runs", async () => {
     expect((await timed("/api/search?q=tv")).response.status).toBe(200)
+    const landing = await timed(`/deals/${documentId("fixture:tv-55")}`)
+    expect(landing.response.status).toBe(200)
+    landingWhileUp = landing.body
   })
 
   it("answers 503 + Retry-After within 1 s once it is gone, and keeps /health and /t/ working", async () => {
@@ -54,10 +58,13 @@ describe("Meilisearch stopped mid-test", () => {
       expect(JSON.parse(body).error.code, path).toBe("search_unavailable")
       expect(ms, path).toBeLessThan(1000)
     }
+    // Landing pages show only what DuckDB holds: they fall back to it, same page.
     const landing = await timed(`/deals/${documentId("fixture:tv-55")}`)
-    expect(landing.response.status).toBe(503)
+    expect(landing.response.status).toBe(200)
     expect(landing.response.headers.get("content-type")).toContain("text/html")
+    expect(landing.body).toBe(landingWhileUp)
     expect(landing.ms).toBeLessThan(1000)
+    expect((await timed(`/deals/${documentId("fixture:no-such-product")}`)).response.status).toBe(404)
 
     const health = await timed("/health")
     expect(health.response.status).toBe(200)

@@ -209,6 +209,14 @@ describe("chooseProgram", () => {
     expect(chooseProgram(catalog, index.byKey.get("patagonia")!, hostEvidence, url, null)).toEqual({ ok: false, reason: "no_active_program" })
   })
 
+  it("reports deep_link_unavailable for an active programme whose network has no link template", () => {
+    const unlinkable = makeCatalog([{ ...network("bare"), deepLinkTemplate: null }], [
+      program("exp", "Expedia", ["expedia.com"], "US", { networkId: "bare", deepLinkAllowed: false })
+    ])
+    const brand = makeBrandIndex(unlinkable).byKey.get("expedia")!
+    expect(chooseProgram(unlinkable, brand, hostEvidence, url, null)).toEqual({ ok: false, reason: "deep_link_unavailable" })
+  })
+
   it("sends host matches to the same path on the real domain and path matches to the home page", () => {
     expect(destinationFor("nike.com", hostEvidence, url)).toBe("https://nike.com/t/shoe?size=9")
     expect(destinationFor("nike.com", { from: "path", kind: "listing_brand", text: "nike", edits: 0 }, url)).toBe("https://nike.com/")

@@ -114,7 +114,8 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
     ["https://paused-shop.com/x", "no_active_program"],
     ["https://paused-net.com/x", "no_active_program"],
     ["https://unknown-merchant.example/x", "no_program"],
-    ["https://no-template.com/x", "no_active_program"],
+    // active programme on an open network that has no link template: the truth is "no deep link", not "nothing active"
+    ["https://no-template.com/x", "deep_link_unavailable"],
     ["https://www.awin1.com/cread.php?awinmid=1", "tracking_link_without_destination"]
   ])("answers matched: false for %s (%s)", async (url, reason) => {
     const res = await match(url)
@@ -127,6 +128,8 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
     const res = await match("https://homepage-only.com/deep/item")
     expect(res.body.link.affiliate_url).toContain(encodeURIComponent("https://homepage-only.com/"))
     expect(res.body.link.affiliate_url).not.toContain("deep")
+    // flagged, so the partner knows the link does not land on the page they sent
+    expect(res.body.link).toMatchObject({ deep_link: false, lands_on: "https://homepage-only.com/", destination_url: "https://homepage-only.com/deep/item" })
   })
 
   it.each([

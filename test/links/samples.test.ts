@@ -41,6 +41,34 @@ describe("matching against the sample catalog", () => {
     expect(res.body.link.affiliate_url).toContain(res.body.link.tracking_id)
   })
 
+  // Every no-match reason, produced from the shipped samples. (unwrap_loop has
+  // no case here: a wrapped destination is a strict part of its link, so a
+  // chain of links cannot come back to one already seen; the check stays as a
+  // guard.)
+  it.each([
+    // expedia.com / oakinteriors.co.uk: the only active programme's network has no link template
+    ["https://www.expedia.com/Hotel-Search?destination=Paris", "deep_link_unavailable"],
+    ["https://oakinteriors.co.uk/tables/oak-1", "deep_link_unavailable"],
+    ["https://www.ikea.com/gb/en/p/x", "no_active_program"],
+    ["https://unknown-shop.example/p/1", "no_program"],
+    ["https://www.awin1.com/cread.php?awinmid=1&awinaffid=2", "tracking_link_without_destination"],
+    [
+      Array.from({ length: 9 }).reduce<string>((link) => `https://www.awin1.com/cread.php?ued=${encodeURIComponent(link)}`, "https://burpee.com/seeds"),
+      "unwrap_too_deep"
+    ]
+  ])("%s -> matched: false, %s", async (url, reason) => {
+    const res = await match(url)
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({ matched: false, reason, program: null, link: null })
+    expect(res.body.message).not.toMatch(/none is active/)
+  })
+
+  it("links a programme that forbids deep links to the merchant's home page, flagged", async () => {
+    const res = await match("https://www.crutchfield.com/p_123/speaker.html")
+    expect(res.body.matched, JSON.stringify(res.body)).toBe(true)
+    expect(res.body.link).toMatchObject({ deep_link: false, lands_on: "https://www.crutchfield.com/" })
+  })
+
   it("replaces someone else's Amazon tag with ours", async () => {
     const res = await match("https://www.amazon.co.uk/dp/B0TEST?tag=someoneelse-21&ascsubtag=x")
     expect(res.body.link.affiliate_url).not.toContain("someoneelse")

@@ -15,7 +15,9 @@ const errorBody = {
     }
   }
 }
-const error = (description: string) => ({ description, content: { "application/json": { schema: errorBody } } })
+/** An OpenAPI response carrying our JSON error body (shared by the other hand-written operations). */
+export const jsonErrorResponse = (description: string) => ({ description, content: { "application/json": { schema: errorBody } } })
+const error = jsonErrorResponse
 const decimal = { type: "string", pattern: "^-?\\d+(\\.\\d{1,4})?$", description: "Exact decimal (a JSON number is read exactly too)" }
 const conversion = {
   type: "object",

@@ -24,7 +24,11 @@ const MatchedLink = Schema.Struct({
   tracking_url: Schema.String.annotate({ description: "Absolute {base}/t/{tracking_id}: the link to publish" }),
   affiliate_url: Schema.String.annotate({ description: "The network deep link /t/ redirects to; carries tracking_id as the sub-id" }),
   original_url: Schema.String.annotate({ description: "Exactly the submitted URL" }),
-  destination_url: Schema.String.annotate({ description: "The merchant page after unwrapping and removing tracking parameters" })
+  destination_url: Schema.String.annotate({ description: "The merchant page after unwrapping and removing tracking parameters" }),
+  deep_link: Schema.Boolean.annotate({
+    description: "false when the programme forbids deep links: the link then lands on the merchant's home page (lands_on), not on destination_url"
+  }),
+  lands_on: Schema.String.annotate({ description: "The merchant page the shopper arrives at: destination_url, or the home page when deep_link is false" })
 })
 
 export const NoMatchReasons = [
@@ -48,7 +52,7 @@ export const MatchResponse = Schema.Union([
     reason: Schema.Literals(NoMatchReasons).annotate({
       description: "no_program: no programme covers the merchant; no_active_program: only paused/closed programmes or networks; " +
         "unwrap_loop / unwrap_too_deep / tracking_link_without_destination: a tracking link whose destination could not be followed; " +
-        "deep_link_unavailable: the best programme's network template could not be filled"
+        "deep_link_unavailable: an active programme exists, but its network has no link template we can fill (no tracking link is invented)"
     }),
     message: Schema.String,
     original_url: Schema.String,

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { landingPageFor } from "../../../domain/matching/resolve.ts"
 import { HttpApiBuilder } from "effect/http-api"
 import { PublicUrl } from "../../../infra/PublicUrl.ts"
 import { Api } from "../../Api.ts"
@@ -69,7 +70,9 @@ export const LinksHandlers = HttpApiBuilder.group(
               tracking_url: publicUrl.to(`/t/${link.id}`),
               affiliate_url: link.affiliateUrl,
               original_url: payload.url,
-              destination_url: link.destinationUrl
+              destination_url: link.destinationUrl,
+              deep_link: selection.program.deepLinkAllowed,
+              lands_on: landingPageFor(selection, link.destinationUrl)
             },
             created
           }

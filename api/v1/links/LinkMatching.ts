@@ -14,11 +14,12 @@ import { ANONYMOUS_TAG, type TrackingLink, TrackingLinks } from "./TrackingLinks
 /** What each no-match reason means, for the API answers that report it. */
 export const noMatchMessages: Record<NoMatchReason, string> = {
   no_program: "no affiliate programme in the catalog covers this merchant",
-  no_active_program: "programmes exist for this merchant, but none is active on an open network with a usable deep-link template",
+  no_active_program: "programmes exist for this merchant, but every one of them (or its network) is paused or closed",
   unwrap_loop: "the tracking link points back to itself",
   unwrap_too_deep: "the link wraps too many tracking links to follow",
   tracking_link_without_destination: "this is a tracking link, but its destination could not be read",
-  deep_link_unavailable: "the best programme's network has no usable deep-link template"
+  deep_link_unavailable: "the merchant has an active programme, but its network gives us no way to build a tracking link " +
+    "(no deep-link template, or one that cannot carry this page); we do not invent one"
 }
 
 export type LinkMatch =

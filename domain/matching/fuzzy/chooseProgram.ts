@@ -35,7 +35,7 @@ export const domainOrder = (brand: Brand, country: string | null): ReadonlyArray
 
 export type Choice =
   | { readonly ok: true; readonly selection: Selection; readonly destination: string; readonly countryMatched: boolean }
-  | { readonly ok: false; readonly reason: "no_active_program" }
+  | { readonly ok: false; readonly reason: "no_active_program" | "deep_link_unavailable" }
 
 /** The deep-link probe of domain matching: the network template can be filled for this destination. */
 const canLinkTo = (destination: string) => (program: CatalogProgram, network: CatalogNetwork) =>
@@ -43,6 +43,8 @@ const canLinkTo = (destination: string) => (program: CatalogProgram, network: Ca
 
 export const chooseProgram = (catalog: Catalog, brand: Brand, evidence: Evidence, url: URL, country: string | null): Choice => {
   const order = domainOrder(brand, country)
+  // An active programme we could not link through is the truer reason than "nothing active".
+  let unlinkable = false
   if (country !== null) {
     for (const entry of order) {
       if (!entry.countries.has(country)) continue
@@ -56,6 +58,7 @@ export const chooseProgram = (catalog: Catalog, brand: Brand, evidence: Evidence
     const destination = destinationFor(entry.domain, evidence, url)
     const picked = selectProgram(catalog, entry.domain, canLinkTo(destination))
     if (picked.ok) return { ok: true, selection: picked.selection, destination, countryMatched: false }
+    if (picked.reason === "deep_link_unavailable") unlinkable = true
   }
-  return { ok: false, reason: "no_active_program" }
+  return { ok: false, reason: unlinkable ? "deep_link_unavailable" : "no_active_program" }
 }

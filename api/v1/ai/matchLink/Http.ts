@@ -18,8 +18,8 @@ type Reason = typeof MatchLinkReasons[number]
 const messages: Record<Reason, string> = {
   ...noMatchMessages,
   no_program: "no programme in the catalog covers this merchant, and no merchant is similar enough to guess",
-  no_active_program: "we recognised the merchant, but none of its programmes is active on an open network with a usable deep-link template",
-  deep_link_unavailable: "the programme's network could not build a deep link to this page",
+  no_active_program: "we recognised the merchant, but every one of its programmes (or their networks) is paused or closed",
+  deep_link_unavailable: "we recognised the merchant and it has an active programme, but its network gives us no way to build a link to this page",
   below_threshold: `the most similar merchant scored below the ${MATCH_THRESHOLD} confidence threshold, so we do not guess`,
   known_site: "this site is in the catalog only through another of its hosts (e.g. a store subdomain); we do not guess a different page"
 }
@@ -121,7 +121,9 @@ export const AiMatchLinkHandlers = HttpApiBuilder.group(
           source
         }
         if (candidate.confidence < MATCH_THRESHOLD) return notMatched(original, "below_threshold", candidate.confidence, fuzzy)
-        if (picked === undefined) return notMatched(original, "no_active_program", candidate.confidence, fuzzy)
+        if (picked === undefined) {
+          return notMatched(original, choice?.ok === false ? choice.reason : "no_active_program", candidate.confidence, fuzzy)
+        }
 
         // 3. The calling partner's link to the merchant's real domain (see chooseProgram.ts for the destination rule).
         const made = yield* orUnavailable(matching.linkFor({
