@@ -219,6 +219,13 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
     // served so their next run reloads them.
     `UPDATE feed_state SET etag = NULL, last_modified = NULL, content_sha256 = NULL
      WHERE feed IN (SELECT DISTINCT feed FROM products)`
+  ],
+  [
+    // The click journal's last segment stored in clicks (clicks/ClickJournal.ts):
+    // updated in the same transaction as the insert, so a replay after a
+    // crash never stores a segment twice.
+    `CREATE TABLE click_journal_state (applied_seq BIGINT NOT NULL)`,
+    `INSERT INTO click_journal_state VALUES (0)`
   ]
 ]
 
