@@ -80,7 +80,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
             yield* tx.run(insertSegmentsSql(segments.map((s) => s.path)))
             yield* tx.run("UPDATE click_journal_state SET applied_seq = $1", [segments.at(-1)!.seq])
           })
-        ).pipe(Effect.tap(() => Effect.sync(() => segments.forEach((s) => removeSegment(s.path)))))
+        )
 
       // ---- replay: whatever a crash left in the journal ----------------------
       const applied = Number((yield* db.query<{ seq: number }>("SELECT applied_seq AS seq FROM click_journal_state"))[0]?.seq ?? 0)
@@ -94,6 +94,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       if (leftover.length > 0) {
         const before = Number((yield* db.query<{ n: number }>("SELECT count(*)::BIGINT AS n FROM clicks"))[0].n)
         yield* insertSegments(leftover)
+        for (const segment of leftover) removeSegment(segment.path)
         const count = Number((yield* db.query<{ n: number }>("SELECT count(*)::BIGINT AS n FROM clicks"))[0].n) - before
         replayed.inc(count)
         yield* Effect.logInfo("click journal replayed", { segments: leftover.length, clicks: count })
@@ -106,8 +107,12 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       const freePages: Array<ClickPage> = []
       const flushWaiters = new Map<number, Deferred.Deferred<void>>()
       let flushIds = 0
+      const ready = yield* Deferred.make<void>()
       worker.on("message", (message: FromWorker) => {
         switch (message.kind) {
+          case "ready":
+            Deferred.doneUnsafe(ready, Effect.void)
+            break
           case "journaled":
             for (const bytes of message.pages) freePages.push(new ClickPage(Buffer.from(bytes)))
             break
@@ -129,6 +134,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
         Effect.runFork(Effect.logError("click worker failed", error))
       })
       yield* Effect.addFinalizer(() => Effect.promise(() => worker.terminate()))
+      yield* Deferred.await(ready)
 
       // ---- the request path ----------------------------------------------------
       let page = new ClickPage()
@@ -168,6 +174,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
           return false
         }
         sealed.splice(0, batch.length)
+        worker.postMessage({ kind: "stored", paths: batch.map((s) => s.path) } satisfies ToWorker)
         const rows = batch.reduce((n, s) => n + s.rows, 0)
         lastFlushMs = performance.now() - started
         flushSeconds.inc(lastFlushMs / 1000)

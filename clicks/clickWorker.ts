@@ -3,7 +3,7 @@ import { parentPort, workerData } from "node:worker_threads"
 import { botVerdict } from "../domain/clicks/botVerdict.ts"
 import { UniqueWindow } from "../domain/clicks/UniqueWindow.ts"
 import { VisitorHasher } from "../domain/clicks/VisitorHasher.ts"
-import { openSegment, segmentPath, type StoredClick } from "./ClickJournal.ts"
+import { openSegment, removeSegment, segmentPath, type StoredClick } from "./ClickJournal.ts"
 import { readClicks } from "./ClickPage.ts"
 import type { FromWorker, ToWorker, WorkerStart } from "./workerMessages.ts"
 
@@ -102,6 +102,8 @@ port.on("message", (message: ToWorker) => {
       commitScheduled = true
       setImmediate(commit)
     }
+  } else if (message.kind === "stored") {
+    for (const path of message.paths) removeSegment(path)
   } else {
     commit()
     if (unsaved.length === 0 && rows > 0) seal()
@@ -113,3 +115,5 @@ port.on("message", (message: ToWorker) => {
 setInterval(() => {
   if (!commitScheduled && rows > 0 && Date.now() - openedAt >= SEAL_MS) seal()
 }, SEAL_MS)
+
+post({ kind: "ready" })

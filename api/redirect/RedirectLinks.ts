@@ -10,14 +10,14 @@ import { LinkCache, type RedirectTarget } from "./LinkCache.ts"
 
 /** A cached redirect with its response headers built once, when the link is loaded. */
 export interface CachedRedirect extends RedirectTarget {
-  /** Raw header list for writeHead: location, cache-control, x-robots-tag. */
+  /** Raw header list for writeHead: location, an empty body's length, cache-control, x-robots-tag. */
   readonly head: ReadonlyArray<string>
 }
 
 /** Headers every /t/ answer carries, whatever its status. */
 export const REDIRECT_HEADERS = ["cache-control", "private, no-store", "x-robots-tag", "noindex"] as const
 
-const cached = (target: RedirectTarget): CachedRedirect => ({ ...target, head: ["location", target.location, ...REDIRECT_HEADERS] })
+const cached = (target: RedirectTarget): CachedRedirect => ({ ...target, head: ["location", target.location, "content-length", "0", ...REDIRECT_HEADERS] })
 
 // The redirect's link cache as a service, so whoever changes a link (e.g.
 // re-resolution after a catalog change) can call `invalidate(trackingId)`
