@@ -16,9 +16,10 @@ import type { FromWorker, ToWorker, WorkerStart } from "./workerMessages.ts"
 // is killed is on disk and is stored on the next start (replay), and nothing
 // here ever blocks the event loop on a disk write or a batch encoding.
 //
-// CLICK_QUEUE_SIZE bounds the clicks accepted but not yet in DuckDB; past it
-// a click is dropped, counted (clicks_dropped_total) and logged at most once
-// per writer cycle: never silently. SIGTERM drains everything (finalizer).
+// CLICK_QUEUE_SIZE bounds the clicks held in memory (accepted, not yet
+// journaled); past it a click is dropped, counted (clicks_dropped_total) and
+// logged at most once per writer cycle: never silently. A backlog for DuckDB
+// waits on disk, in the journal. SIGTERM drains everything (finalizer).
 export const COMMIT_MS = 10
 /** Clicks answered longer ago than this before a SIGKILL are stored (journal committed). */
 export const CRASH_WINDOW_MS = 250
@@ -66,9 +67,11 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       const flushes = metrics.counter("click_flushes_total", "Click batches written")
       let lastFlushMs = 0
       let accepted = 0
+      let journaled = 0
       let stored = 0
       let droppedSinceLog = 0
-      metrics.gauge("click_queue_depth", "Clicks accepted but not yet written to DuckDB", () => accepted - stored)
+      metrics.gauge("click_queue_depth", "Clicks in memory, not yet journaled", () => accepted - journaled)
+      metrics.gauge("click_journal_backlog", "Journaled clicks not yet written to DuckDB", () => journaled - stored)
       metrics.gauge("click_queue_capacity", "Click queue capacity", () => capacity)
       metrics.gauge("click_flush_last_seconds", "Duration of the last click batch write", () => lastFlushMs / 1000)
 
@@ -114,6 +117,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
             Deferred.doneUnsafe(ready, Effect.void)
             break
           case "journaled":
+            journaled += message.clicks
             for (const bytes of message.pages) freePages.push(new ClickPage(Buffer.from(bytes)))
             break
           case "sealed":
@@ -146,7 +150,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
         worker.postMessage(message, [message.bytes])
       }
       const record: ClickRecorderShape["record"] = (trackingId, partnerId, tag, ip, userAgent, referrer) => {
-        if (accepted - stored >= capacity) {
+        if (accepted - journaled >= capacity) {
           dropped.inc()
           droppedSinceLog++
           return
