@@ -18,7 +18,7 @@ import { uptime, loadavg } from "node:os"
 import { ClickRecorder, CRASH_WINDOW_MS } from "../clicks/ClickRecorder.ts"
 import { Database } from "../infra/Database.ts"
 import { startBenchService } from "./support/benchService.ts"
-import { crashUnderLoad, HEADERS, LINKS, paths, seedLinks, startBare, startBenchMeili } from "./support/redirectFixture.ts"
+import { crashUnderLoad, HEADERS, LINKS, median, paths, seedLinks, startBare, startBenchMeili } from "./support/redirectFixture.ts"
 import { type LoadResult, runLoad, runPaced } from "./support/runLoad.ts"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6)
@@ -45,10 +45,6 @@ const peak = async (label: string, url: string) => {
   const cpu = (used.user + used.system) / Math.max(1, result.total)
   report(label, result, cpu)
   return { ...result, cpu }
-}
-const median = (values: ReadonlyArray<number>) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2
 }
 const paced = async (label: string, url: string, rate: number) => {
   const result = await runPaced({ url, paths, connections: CONNECTIONS, seconds: SECONDS, rate, headers: HEADERS })

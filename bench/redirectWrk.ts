@@ -11,7 +11,7 @@ import { loadavg } from "node:os"
 import { ClickRecorder } from "../clicks/ClickRecorder.ts"
 import { Database } from "../infra/Database.ts"
 import { startBenchService } from "./support/benchService.ts"
-import { CHROME, paths, seedLinks, startBare, startBenchMeili } from "./support/redirectFixture.ts"
+import { CHROME, median, paths, seedLinks, startBare, startBenchMeili } from "./support/redirectFixture.ts"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2))
@@ -70,7 +70,6 @@ try {
     yield* (yield* ClickRecorder).flush
     return (yield* (yield* Database).query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM clicks"))[0].n
   }))
-  const median = (values: Array<number>) => values.sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]
   const ratio = median(oursRps) / median(bareRps)
   const clicksOk = stored >= oursRequests
   console.log("")

@@ -22,6 +22,11 @@ export const paths = ids.map((id) => `/t/${id}`)
 const destination = (id: string, i: number) =>
   `https://www.awin1.com/cread.php?awinmid=1001&awinaffid=111111&clickref=${id}&ued=${encodeURIComponent(`https://shop.example/p/${i}`)}`
 
+export const median = (values: ReadonlyArray<number>) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2
+}
+
 /** The baseline: node:http answering the same 302 (same headers) from a Map. */
 export const startBare = async (): Promise<{ url: string; server: Server }> => {
   const table = new Map(ids.map((id, i) => [id, destination(id, i)]))

@@ -1,7 +1,8 @@
 import { Effect, Exit, Layer, Scope, Context } from "effect"
-import { readdirSync, statSync } from "node:fs"
+import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, inject, it } from "vitest"
+import { journalDir, segmentPath, type StoredClick } from "../../clicks/ClickJournal.ts"
 import { CRASH_WINDOW_MS } from "../../clicks/ClickRecorder.ts"
 import { Database } from "../../infra/Database.ts"
 import { AppConfig } from "../../infra/AppConfig.ts"
@@ -76,5 +77,28 @@ describe("clicks survive a crash (click journal)", () => {
     // A second start finds nothing left to replay: no click appears twice.
     const again = await storedReferrers(temp.dir)
     expect(again.length).toBe(referrers.length)
+  })
+
+  it("replays a segment once: one already stored (crash between COMMIT and unlink) is skipped, a torn last line is cut", async () => {
+    const dir = tempDir("replay-")
+    try {
+      await withService(dir.dir, Effect.flatMap(Database, (db) => db.run("UPDATE click_journal_state SET applied_seq = 4")))
+      const line = (n: number) =>
+        JSON.stringify({ a: Date.now(), i: LINK, p: null, t: "crash", h: "h", u: CHROME, r: `https://trail.example/${n}`, b: false, w: null, q: true } satisfies StoredClick) + "\n"
+      const journal = journalDir(dir.dir)
+      mkdirSync(journal, { recursive: true })
+      writeFileSync(segmentPath(journal, 3), line(1))
+      writeFileSync(segmentPath(journal, 5), line(2) + line(3) + line(4).slice(0, 40))
+      const stored = await withService(dir.dir, Effect.flatMap(Database, (db) =>
+        Effect.all([
+          db.query<{ referrer: string }>("SELECT referrer FROM clicks ORDER BY referrer"),
+          db.query<{ seq: number }>("SELECT applied_seq::INTEGER AS seq FROM click_journal_state")
+        ])))
+      expect(stored[0].map((r) => r.referrer)).toEqual(["https://trail.example/2", "https://trail.example/3"])
+      expect(stored[1]).toEqual([{ seq: 5 }])
+      expect(readdirSync(journal)).toEqual([])
+    } finally {
+      dir.rm()
+    }
   })
 })
