@@ -85,6 +85,8 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
           })
         )
 
+      let page = new ClickPage()
+
       // ---- replay: whatever a crash left in the journal ----------------------
       const applied = Number((yield* db.query<{ seq: number }>("SELECT applied_seq AS seq FROM click_journal_state"))[0]?.seq ?? 0)
       const leftover: Array<Sealed> = []
@@ -104,14 +106,18 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       }
 
       // ---- the worker ----------------------------------------------------------
-      const start: WorkerStart = { dir, firstSeq: lastSeq + 1 }
-      const worker = new Worker(new URL("./clickWorker.ts", import.meta.url), { workerData: start })
+      // Should the worker die (a defect), the clicks it held in memory are
+      // counted as lost (clicks_lost_total, logged) and a new worker carries
+      // on, appending to the segment the old one left open.
+      const runFork = Effect.runForkWith(yield* Effect.context<never>())
+      const lostClicks = metrics.counter("clicks_lost_total", "Clicks lost with a failed click worker (not yet journaled)")
       const sealed: Array<Sealed> = []
       const freePages: Array<ClickPage> = []
       const flushWaiters = new Map<number, Deferred.Deferred<void>>()
       let flushIds = 0
+      let nextSeq = lastSeq + 1
       const ready = yield* Deferred.make<void>()
-      worker.on("message", (message: FromWorker) => {
+      const onMessage = (message: FromWorker) => {
         switch (message.kind) {
           case "ready":
             Deferred.doneUnsafe(ready, Effect.void)
@@ -122,6 +128,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
             break
           case "sealed":
             sealed.push(message)
+            nextSeq = message.seq + 1
             break
           case "flushed": {
             const waiter = flushWaiters.get(message.id)
@@ -131,17 +138,28 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
           }
           case "journalError":
             journalFailures.inc()
-            Effect.runFork(Effect.logError("click journal write failed; will retry", { error: message.message }))
+            runFork(Effect.logError("click journal write failed; will retry", { error: message.message }))
         }
-      })
-      worker.on("error", (error) => {
-        Effect.runFork(Effect.logError("click worker failed", error))
-      })
+      }
+      const startWorker = (): Worker => {
+        const started = new Worker(new URL("./clickWorker.ts", import.meta.url), { workerData: { dir, firstSeq: nextSeq } satisfies WorkerStart })
+        started.on("message", onMessage)
+        started.on("error", (error) => {
+          const lost = accepted - journaled - page.count
+          lostClicks.inc(lost)
+          journaled += lost
+          runFork(Effect.logError("click worker failed; restarting it", { error: String(error), lost }))
+          for (const waiter of flushWaiters.values()) Deferred.doneUnsafe(waiter, Effect.void)
+          flushWaiters.clear()
+          worker = startWorker()
+        })
+        return started
+      }
+      let worker = startWorker()
       yield* Effect.addFinalizer(() => Effect.promise(() => worker.terminate()))
       yield* Deferred.await(ready)
 
       // ---- the request path ----------------------------------------------------
-      let page = new ClickPage()
       const handOff = () => {
         if (page.count === 0) return
         const full = page

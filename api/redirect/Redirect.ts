@@ -110,17 +110,26 @@ export class RedirectHotPath extends Context.Service<RedirectHotPath, {
           )
         )
 
-      const handle = (req: IncomingMessage, res: ServerResponse): boolean => {
-        const url = req.url
-        if (url === undefined || !url.startsWith("/t/") || (req.method !== "GET" && req.method !== "HEAD")) return false
+      const route = (req: IncomingMessage, res: ServerResponse, url: string) => {
         const id = trackingIdOf(url)
-        if (id === undefined || !(STORED_ID.test(id) || FEED_ID.test(id))) {
-          notFound(req, res)
-          return true
-        }
+        if (id === undefined || !(STORED_ID.test(id) || FEED_ID.test(id))) return notFound(req, res)
         const hit = cache.peek(id)
         if (hit !== undefined) answer(req, res, hit)
         else answerCold(req, res, id)
+      }
+
+      const handle = (req: IncomingMessage, res: ServerResponse): boolean => {
+        const url = req.url
+        if (url === undefined || !url.startsWith("/t/") || (req.method !== "GET" && req.method !== "HEAD")) return false
+        // A listener that throws would take the process down: a defect here
+        // becomes a logged 503, as the Effect router would make it a 500.
+        try {
+          route(req, res, url)
+        } catch (error) {
+          failures.inc()
+          if (!res.headersSent) res.writeHead(503, UNAVAILABLE_HEAD).end(unavailableJson)
+          runFork(Effect.logError("redirect: defect", error))
+        }
         return true
       }
       return RedirectHotPath.of({ handle })
