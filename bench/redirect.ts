@@ -40,11 +40,14 @@ await service.run(seedLinks)
 // machine the load generator and other processes take.
 const peak = async (label: string, url: string) => {
   const before = process.cpuUsage()
+  const loopBefore = process.threadCpuUsage()
   const result = await runLoad({ url, paths, connections: CONNECTIONS, seconds: SECONDS, headers: HEADERS })
   const used = process.cpuUsage(before)
+  const loopUsed = process.threadCpuUsage(loopBefore)
   const cpu = (used.user + used.system) / Math.max(1, result.total)
-  report(label, result, cpu)
-  return { ...result, cpu }
+  const loopCpu = (loopUsed.user + loopUsed.system) / Math.max(1, result.total)
+  report(label, result, cpu, loopCpu)
+  return { ...result, cpu, loopCpu }
 }
 const paced = async (label: string, url: string, rate: number) => {
   const result = await runPaced({ url, paths, connections: CONNECTIONS, seconds: SECONDS, rate, headers: HEADERS })
@@ -59,12 +62,12 @@ const storedClicks = () =>
     )
     return rows[0]
   }))
-const report = (label: string, r: LoadResult, cpu?: number) =>
+const report = (label: string, r: LoadResult, cpu?: number, loopCpu?: number) =>
   console.log(
     `${label.padEnd(36)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50).padStart(5)} ms  p99 ${
       String(r.p99).padStart(6)
     } ms  p99.9 ${String(r.p999).padStart(6)} ms  302: ${r.s3xx}  other: ${r.s2xx + r.s4xx + r.s5xx}  errors: ${r.errors + r.timeouts}${
-      cpu === undefined ? "" : `  server CPU ${cpu.toFixed(0)} µs/req`
+      cpu === undefined ? "" : `  server CPU ${cpu.toFixed(0)} µs/req (event loop ${loopCpu?.toFixed(0)})`
     }`
   )
 const verdict = (ok: boolean) => ok ? "PASS" : "FAIL"
@@ -85,6 +88,8 @@ try {
   const oursRps = median(oursRuns.map((r) => r.requestsPerSecond))
   const bareCpu = median(bareRuns.map((r) => r.cpu))
   const oursCpu = median(oursRuns.map((r) => r.cpu))
+  const bareLoop = median(bareRuns.map((r) => r.loopCpu))
+  const oursLoop = median(oursRuns.map((r) => r.loopCpu))
   // autocannon may stop counting requests still in flight at the end of a
   // phase that the server did answer (and record): rows >= counted answers.
   const afterPeak = await storedClicks()
@@ -120,7 +125,8 @@ try {
   )
   console.log(
     `server CPU per request: bare ${bareCpu.toFixed(0)} µs, ours ${oursCpu.toFixed(0)} µs ` +
-      `(bare/ours ${(bareCpu / oursCpu).toFixed(2)}x: the throughput ratio on a machine where the server, not the client, is the limit)`
+      `(bare/ours ${(bareCpu / oursCpu).toFixed(2)}x: the throughput ratio on a machine where the server, not the client, is the limit); ` +
+      `event loop alone: bare ${bareLoop.toFixed(1)} µs, ours ${oursLoop.toFixed(1)} µs (the rest of ours is the click worker and DuckDB)`
   )
   console.log(
     `p99 at half of our peak (${half} req/s): ${oursHalf.p99} ms (target < ${TARGET_P99_MS} ms) ${verdict(oursHalf.p99 < TARGET_P99_MS)}; ` +
