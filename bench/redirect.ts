@@ -31,7 +31,7 @@ const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}
 console.log(`machine: ${load()}`)
 const bare = await startBare()
 console.log("starting Meilisearch and the service (DuckDB) ...")
-const meili = await startBenchMeili("data/var/bench-redirect-meili")
+const meili = await startBenchMeili("bench-redirect-meili")
 const service = await startBenchService("redirect", { meiliUrl: Option.some(meili.url), meiliMasterKey: Option.some(Redacted.make(meili.key)) })
 await service.run(seedLinks)
 

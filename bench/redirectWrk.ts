@@ -46,7 +46,7 @@ const wrk = (url: string, seconds: number) =>
 const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`
 console.log(`machine: ${load()}`)
 const bare = await startBare()
-const meili = await startBenchMeili("data/var/bench-redirect-wrk-meili")
+const meili = await startBenchMeili("bench-redirect-wrk-meili")
 const service = await startBenchService("redirect-wrk", { meiliUrl: Option.some(meili.url), meiliMasterKey: Option.some(Redacted.make(meili.key)) })
 try {
   await service.run(seedLinks)

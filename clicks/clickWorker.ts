@@ -1,4 +1,4 @@
-import { closeSync, fdatasyncSync, writeSync } from "node:fs"
+import { closeSync, fdatasyncSync, fsyncSync, openSync, writeSync } from "node:fs"
 import { parentPort, workerData } from "node:worker_threads"
 import { botVerdict } from "../domain/clicks/botVerdict.ts"
 import { UniqueWindow } from "../domain/clicks/UniqueWindow.ts"
@@ -56,16 +56,28 @@ const encode = (bytes: ArrayBuffer, used: number) => {
   })
 }
 
+const syncFolder = (path: string) => {
+  const folder = openSync(path, "r")
+  try {
+    fsyncSync(folder)
+  } finally {
+    closeSync(folder)
+  }
+}
+
 const commit = () => {
   commitScheduled = false
   try {
     if (unsaved.length > 0) {
-      if (fd < 0) {
+      const created = fd < 0
+      if (created) {
         fd = openSegment(dir, seq)
         openedAt = Date.now()
       }
       writeSync(fd, unsaved)
       fdatasyncSync(fd)
+      // A new file's name is durable only once its folder is synced (power loss).
+      if (created) syncFolder(dir)
       rows += unsavedRows
       unsaved = ""
       unsavedRows = 0

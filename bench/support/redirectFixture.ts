@@ -2,7 +2,7 @@ import { Effect, Exit, Layer, Option, Redacted, References, Scope } from "effect
 import { randomBytes } from "node:crypto"
 import { mkdirSync, rmSync } from "node:fs"
 import { createServer, type Server } from "node:http"
-import { join, resolve } from "node:path"
+import { resolve } from "node:path"
 import { Database } from "../../infra/Database.ts"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { startMeili } from "../../infra/MeiliServer.ts"
@@ -66,11 +66,20 @@ export interface BenchMeili {
   readonly close: () => Promise<void>
 }
 
-export const startBenchMeili = async (dir: string): Promise<BenchMeili> => {
+/** One Meilisearch under data/var/ (git-ignored), removed on close. */
+export const startBenchMeili = async (name: string): Promise<BenchMeili> => {
+  const dir = resolve(`data/var/${name}-${process.pid}`)
   const scope = Effect.runSync(Scope.make())
   const key = randomBytes(16).toString("hex")
-  const meili = await Effect.runPromise(startMeili({ dataDir: join(dir, "meili"), masterKey: key }).pipe(Scope.provide(scope)))
-  return { url: meili.url, key, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
+  const meili = await Effect.runPromise(startMeili({ dataDir: dir, masterKey: key }).pipe(Scope.provide(scope)))
+  return {
+    url: meili.url,
+    key,
+    close: async () => {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }
 }
 
 /** Builds the service in this process on `dataDir` (start-up replays the click journal), runs `f`, closes it. */
