@@ -1,5 +1,7 @@
+import { Effect } from "effect"
 import { closeSync, mkdirSync, openSync, readdirSync, readSync, statSync, truncateSync, unlinkSync } from "node:fs"
 import { join } from "node:path"
+import type { DatabaseShape } from "../infra/Database.ts"
 
 // The click journal: append-only segment files under DATA_DIR/click-journal,
 // one JSON line per stored click (already hashed and judged: no raw IP ever
@@ -15,8 +17,13 @@ export const segmentPath = (dir: string, seq: number) => join(dir, `${String(seq
 
 const SEGMENT = /^(\d{12})\.jsonl$/
 
+export interface Segment {
+  readonly seq: number
+  readonly path: string
+}
+
 /** The journal folder (created 0700) and its segments, oldest first. */
-export const listSegments = (dir: string): Array<{ seq: number; path: string }> => {
+export const listSegments = (dir: string): Array<Segment> => {
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   return readdirSync(dir)
     .flatMap((name) => {
@@ -81,3 +88,40 @@ export const insertSegmentsSql = (paths: ReadonlyArray<string>) =>
    SELECT to_timestamp(a / 1000.0), i, p, t, h, u, r, b, w, q
    FROM read_json([${paths.map(literal).join(", ")}], format = 'newline_delimited',
      columns = {a: 'BIGINT', i: 'VARCHAR', p: 'INTEGER', t: 'VARCHAR', h: 'VARCHAR', u: 'VARCHAR', r: 'VARCHAR', b: 'BOOLEAN', w: 'VARCHAR', q: 'BOOLEAN'})`
+
+/**
+ * Stores segments in one transaction together with the number of the last
+ * one: a segment whose number is not above it is already stored.
+ */
+export const insertSegments = (db: DatabaseShape, segments: ReadonlyArray<Segment>) =>
+  db.transaction((tx) =>
+    Effect.gen(function*() {
+      yield* tx.run(insertSegmentsSql(segments.map((s) => s.path)))
+      yield* tx.run("UPDATE click_journal_state SET applied_seq = $1", [segments.at(-1)!.seq])
+    })
+  )
+
+/**
+ * Start-up: stores whatever a crash left in the journal (cutting a torn last
+ * line), drops segments already stored, and returns the highest segment
+ * number seen, so the worker starts after it.
+ */
+export const replayJournal = (db: DatabaseShape, dir: string) =>
+  Effect.gen(function*() {
+    const count = Effect.map(db.query<{ n: bigint }>("SELECT count(*) AS n FROM clicks"), (rows) => Number(rows[0].n))
+    const applied = Number((yield* db.query<{ seq: bigint }>("SELECT applied_seq AS seq FROM click_journal_state"))[0]?.seq ?? 0)
+    const leftover: Array<Segment> = []
+    let lastSeq = applied
+    for (const segment of listSegments(dir)) {
+      lastSeq = Math.max(lastSeq, segment.seq)
+      if (segment.seq <= applied || repairTail(segment.path) === 0) removeSegment(segment.path)
+      else leftover.push(segment)
+    }
+    if (leftover.length === 0) return { lastSeq, clicks: 0 }
+    const before = yield* count
+    yield* insertSegments(db, leftover)
+    for (const segment of leftover) removeSegment(segment.path)
+    const clicks = (yield* count) - before
+    yield* Effect.logInfo("click journal replayed", { segments: leftover.length, clicks })
+    return { lastSeq, clicks }
+  })

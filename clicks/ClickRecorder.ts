@@ -3,7 +3,7 @@ import { Worker } from "node:worker_threads"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { Database } from "../infra/Database.ts"
 import { Metrics } from "../infra/Metrics.ts"
-import { insertSegmentsSql, journalDir, listSegments, removeSegment, repairTail } from "./ClickJournal.ts"
+import { insertSegments, journalDir, replayJournal, type Segment } from "./ClickJournal.ts"
 import { ClickPage } from "./ClickPage.ts"
 import type { FromWorker, ToWorker, WorkerStart } from "./workerMessages.ts"
 
@@ -41,9 +41,7 @@ export interface ClickRecorderShape {
   readonly depth: () => number
 }
 
-interface Sealed {
-  readonly seq: number
-  readonly path: string
+interface Sealed extends Segment {
   readonly rows: number
 }
 
@@ -75,35 +73,9 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       metrics.gauge("click_queue_capacity", "Click queue capacity", () => capacity)
       metrics.gauge("click_flush_last_seconds", "Duration of the last click batch write", () => lastFlushMs / 1000)
 
-      // Segments go in with the number of the last one in the same
-      // transaction: a segment whose number is not above it is already stored.
-      const insertSegments = (segments: ReadonlyArray<Sealed>) =>
-        db.transaction((tx) =>
-          Effect.gen(function*() {
-            yield* tx.run(insertSegmentsSql(segments.map((s) => s.path)))
-            yield* tx.run("UPDATE click_journal_state SET applied_seq = $1", [segments.at(-1)!.seq])
-          })
-        )
-
       let page = new ClickPage()
-
-      // ---- replay: whatever a crash left in the journal ----------------------
-      const applied = Number((yield* db.query<{ seq: number }>("SELECT applied_seq AS seq FROM click_journal_state"))[0]?.seq ?? 0)
-      const leftover: Array<Sealed> = []
-      let lastSeq = applied
-      for (const segment of listSegments(dir)) {
-        lastSeq = Math.max(lastSeq, segment.seq)
-        if (segment.seq <= applied || repairTail(segment.path) === 0) removeSegment(segment.path)
-        else leftover.push({ ...segment, rows: 0 })
-      }
-      if (leftover.length > 0) {
-        const before = Number((yield* db.query<{ n: number }>("SELECT count(*)::BIGINT AS n FROM clicks"))[0].n)
-        yield* insertSegments(leftover)
-        for (const segment of leftover) removeSegment(segment.path)
-        const count = Number((yield* db.query<{ n: number }>("SELECT count(*)::BIGINT AS n FROM clicks"))[0].n) - before
-        replayed.inc(count)
-        yield* Effect.logInfo("click journal replayed", { segments: leftover.length, clicks: count })
-      }
+      const { lastSeq, clicks: replayedClicks } = yield* replayJournal(db, dir)
+      replayed.inc(replayedClicks)
 
       // ---- the worker ----------------------------------------------------------
       // Should the worker die (a defect), the clicks it held in memory are
@@ -189,7 +161,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
         if (sealed.length === 0) return false
         const batch = sealed.slice()
         const started = performance.now()
-        const exit = yield* Effect.exit(insertSegments(batch))
+        const exit = yield* Effect.exit(insertSegments(db, batch))
         if (exit._tag === "Failure") {
           failures.inc()
           yield* Effect.logError("click batch write failed; will retry", exit.cause)
