@@ -129,11 +129,15 @@ export const crashUnderLoad = async (options: {
       MEILI_INDEX_PREFIX: `bench${process.pid}_`
     })
     const trail = startClickTrail({ url: server.url, path: paths[0], connections: 32, userAgent: CHROME })
-    await new Promise((done) => setTimeout(done, options.seconds * 1000))
-    const signalledAt = Date.now()
-    server.child.kill(options.signal)
-    await server.exited
-    await trail.stop()
+    let signalledAt = 0
+    try {
+      await new Promise((done) => setTimeout(done, options.seconds * 1000))
+    } finally {
+      signalledAt = Date.now()
+      server.child.kill(options.signal)
+      await server.exited
+      await trail.stop()
+    }
     const referrers = await withServiceOn(dataDir, options.meili, Effect.flatMap(Database, (db) =>
       db.query<{ referrer: string | null }>("SELECT referrer FROM clicks")))
     const stored = trailNumbers(referrers.map((r) => r.referrer))

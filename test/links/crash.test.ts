@@ -46,12 +46,16 @@ describe("clicks survive a crash (click journal)", () => {
       MEILI_INDEX_PREFIX: `crash${process.pid}_`
     })
     const trail = startClickTrail({ url: server.url, path: `/t/${LINK}`, connections: 16, userAgent: CHROME })
-    // Load for 2 s: many group commits, sealed segments and DuckDB inserts pass.
-    await new Promise((resolve) => setTimeout(resolve, 2_000))
-    const killedAt = Date.now()
-    server.child.kill("SIGKILL")
-    await server.exited
-    await trail.stop()
+    let killedAt = 0
+    try {
+      // Load for 2 s: many group commits, sealed segments and DuckDB inserts pass.
+      await new Promise((resolve) => setTimeout(resolve, 2_000))
+    } finally {
+      killedAt = Date.now()
+      server.child.kill("SIGKILL")
+      await server.exited
+      await trail.stop()
+    }
 
     // Journal files are the service's alone.
     const journal = join(temp.dir, "click-journal")
