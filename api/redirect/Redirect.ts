@@ -99,12 +99,12 @@ export class RedirectHotPath extends Context.Service<RedirectHotPath, {
       const answerCold = (req: IncomingMessage, res: ServerResponse, id: string) =>
         runFork(
           cache.get(id).pipe(
-            Effect.match({
+            Effect.matchCause({
               onSuccess: (target) => target === undefined ? notFound(req, res) : answer(req, res, target),
-              onFailure: (error) => {
+              onFailure: (cause) => {
                 failures.inc()
-                res.writeHead(503, UNAVAILABLE_HEAD).end(unavailableJson)
-                runFork(Effect.logError("redirect: link lookup failed", error))
+                if (!res.headersSent) res.writeHead(503, UNAVAILABLE_HEAD).end(unavailableJson)
+                runFork(Effect.logError("redirect: link lookup failed", cause))
               }
             })
           )
