@@ -1,8 +1,7 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
-import { createServer } from "node:http"
 import { PublicUrl } from "../infra/PublicUrl.ts"
 import { Api } from "./Api.ts"
 import { AdminConversionsHandlers } from "./admin/conversions/Http.ts"
@@ -12,7 +11,7 @@ import { LandingPageRoute } from "./discovery/LandingPage.ts"
 import { StartPageRoutes } from "./discovery/StartPage.ts"
 import { NotFoundRoute, withErrorResponses } from "./ErrorResponses.ts"
 import { ProductsHandlers } from "./products/Http.ts"
-import { RedirectRoute } from "./redirect/Redirect.ts"
+import { RedirectHotPath, serverWithHotPath } from "./redirect/Redirect.ts"
 import { SystemHandlers } from "./system/Http.ts"
 import { AiHandlers } from "./v1/ai/AiTools.ts"
 import { V1AuthLayers } from "./v1/auth/PartnerAuth.ts"
@@ -34,17 +33,16 @@ const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pi
 
 const DocsRoute = HttpApiScalar.layer(Api, { path: "/docs" })
 
-// Routes outside the HttpApi contract (HTML pages, the redirect): plain
-// HttpRouter routes, because the redirect is the hottest path we serve and
-// HttpApi's per-request machinery costs ~35% of its throughput.
-// The redirect answers its own errors and skips the shared error middleware:
-// every microsecond there is a cost on each click.
-const RawRoutes = Layer.mergeAll(withErrorResponses(Layer.mergeAll(LandingPageRoute, StartPageRoutes, PostbackRoute)), RedirectRoute)
+// Routes outside the HttpApi contract (HTML pages, postbacks): plain
+// HttpRouter routes. The redirect (/t/*) is not a route at all: a plain
+// node:http listener answers it before the router (api/redirect/Redirect.ts).
+const RawRoutes = withErrorResponses(Layer.mergeAll(LandingPageRoute, StartPageRoutes, PostbackRoute))
 
 export const AllRoutes = Layer.mergeAll(withErrorResponses(Layer.mergeAll(ApiRoutes, DocsRoute)), RawRoutes, NotFoundRoute)
 
 /** The HTTP server on `port`/`host`; per-request logging is off (no log line per hot request). */
 export const serveOn = (port: number, host: string) =>
-  HttpRouter.serve(AllRoutes.pipe(Layer.provide(PublicUrl.layer)), { disableLogger: true, disableListenLog: true }).pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port, host }))
-  )
+  Layer.unwrap(Effect.map(RedirectHotPath, (redirect) =>
+    HttpRouter.serve(AllRoutes.pipe(Layer.provide(PublicUrl.layer)), { disableLogger: true, disableListenLog: true }).pipe(
+      Layer.provideMerge(NodeHttpServer.layer(() => serverWithHotPath(redirect.handle), { port, host }))
+    ))).pipe(Layer.provide(RedirectHotPath.layer))

@@ -1,79 +1,51 @@
-import { Context, Effect, Layer, Semaphore } from "effect"
-import { botVerdict } from "../domain/clicks/botVerdict.ts"
-import { UniqueWindow } from "../domain/clicks/UniqueWindow.ts"
-import { VisitorHasher } from "../domain/clicks/VisitorHasher.ts"
+import { Context, Deferred, Effect, Layer, Semaphore } from "effect"
+import { Worker } from "node:worker_threads"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { Database } from "../infra/Database.ts"
 import { Metrics } from "../infra/Metrics.ts"
+import { insertSegments, journalDir, replayJournal, type Segment } from "./ClickJournal.ts"
+import { ClickPage } from "./ClickPage.ts"
+import type { FromWorker, ToWorker, WorkerStart } from "./workerMessages.ts"
 
-// Clicks leave the redirect through a bounded in-memory queue; one background
-// fiber writes them to DuckDB in batches (multi-row INSERT), so a redirect never
-// waits on a disk write. On shutdown the finalizer drains the queue. When the
-// queue is full the click is dropped, counted (clicks_dropped_total) and
-// logged at most once per second: never silently.
-export interface ClickInput {
-  readonly trackingId: string
-  readonly partnerId: number | null
-  readonly tag: string
-  readonly ip: string
-  readonly userAgent: string | undefined
-  readonly referrer: string | undefined
-}
-
-interface QueuedClick {
-  readonly atMs: number
-  readonly trackingId: string
-  readonly partnerId: number | null
-  readonly tag: string
-  readonly ipHash: string
-  readonly userAgent: string | null
-  readonly referrer: string | null
-  readonly isBot: boolean
-  readonly botReason: string | null
-  readonly isUnique: boolean
-}
-
-const BATCH = 5_000
+// Clicks leave the redirect as raw facts appended to a page of bytes (no
+// hashing, no verdicts, no objects on the request path). Every COMMIT_MS the
+// page goes to the click worker thread, which hashes, judges and journals
+// the clicks with one fdatasync per group (ClickJournal), then seals a
+// segment every ~100 ms; one background fiber inserts sealed segments into
+// DuckDB. So a click answered more than CRASH_WINDOW_MS before the process
+// is killed is on disk and is stored on the next start (replay), and nothing
+// here ever blocks the event loop on a disk write or a batch encoding.
+//
+// CLICK_QUEUE_SIZE bounds the clicks held in memory (accepted, not yet
+// journaled); past it a click is dropped, counted (clicks_dropped_total) and
+// logged at most once per writer cycle: never silently. A backlog for DuckDB
+// waits on disk, in the journal. SIGTERM drains everything (finalizer).
+export const COMMIT_MS = 10
+/** Clicks answered longer ago than this before a SIGKILL are stored (journal committed). */
+export const CRASH_WINDOW_MS = 250
 const IDLE_MS = 100
-const MAX_TEXT = 512
 
-// The batch travels as one JSON parameter holding one array per column
-// (columnar: no repeated keys), zipped back into rows by parallel unnests.
-const INSERT_BATCH = `INSERT INTO clicks
-  SELECT to_timestamp(unnest(j.a) / 1000.0), unnest(j.i), unnest(j.p), unnest(j.t), unnest(j.h),
-         unnest(j.u), unnest(j.r), unnest(j.b), unnest(j.w), unnest(j.q)
-  FROM (SELECT from_json($1::JSON,
-    '{"a":["BIGINT"],"i":["VARCHAR"],"p":["INTEGER"],"t":["VARCHAR"],"h":["VARCHAR"],"u":["VARCHAR"],"r":["VARCHAR"],"b":["BOOLEAN"],"w":["VARCHAR"],"q":["BOOLEAN"]}'
-  ) AS j)`
-
-const columns = (batch: ReadonlyArray<QueuedClick>) => {
-  const out = { a: [] as Array<number>, i: [] as Array<string>, p: [] as Array<number | null>, t: [] as Array<string>,
-    h: [] as Array<string>, u: [] as Array<string | null>, r: [] as Array<string | null>, b: [] as Array<boolean>,
-    w: [] as Array<string | null>, q: [] as Array<boolean> }
-  for (const c of batch) {
-    out.a.push(c.atMs)
-    out.i.push(c.trackingId)
-    out.p.push(c.partnerId)
-    out.t.push(c.tag)
-    out.h.push(c.ipHash)
-    out.u.push(c.userAgent)
-    out.r.push(c.referrer)
-    out.b.push(c.isBot)
-    out.w.push(c.botReason)
-    out.q.push(c.isUnique)
-  }
-  return JSON.stringify(out)
+export interface ClickRecorderShape {
+  /** Appends a click's raw facts; synchronous and allocation-free, for the redirect. */
+  record(
+    trackingId: string,
+    partnerId: number | null,
+    tag: string,
+    ip: string,
+    userAgent: string | undefined,
+    referrer: string | undefined
+  ): void
+  /** Stores everything recorded so far in DuckDB (tests, shutdown). */
+  readonly flush: Effect.Effect<void>
+  /** Clicks accepted but not yet in DuckDB. */
+  readonly depth: () => number
 }
 
-const clip = (value: string | undefined) => value === undefined || value === "" ? null : value.slice(0, MAX_TEXT)
+interface Sealed extends Segment {
+  readonly rows: number
+}
 
-export class ClickRecorder extends Context.Service<ClickRecorder, {
-  /** Queues a click; synchronous and allocation-light, for the redirect. */
-  record(click: ClickInput): void
-  /** Writes everything queued so far (tests, shutdown). */
-  readonly flush: Effect.Effect<void>
-  readonly depth: () => number
-}>()("app/clicks/ClickRecorder") {
+export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderShape>()("app/clicks/ClickRecorder") {
   static readonly layer = Layer.effect(
     ClickRecorder,
     Effect.gen(function*() {
@@ -81,103 +53,166 @@ export class ClickRecorder extends Context.Service<ClickRecorder, {
       const db = yield* Database
       const metrics = yield* Metrics
       const capacity = config.clickQueueSize
-      let queue: Array<QueuedClick> = []
-      const hasher = new VisitorHasher()
-      const unique = new UniqueWindow()
+      const dir = journalDir(config.dataDir)
+
       const written = metrics.counter("clicks_written_total", "Clicks written to DuckDB")
       const received = metrics.counter("clicks_received_total", "Clicks accepted into the queue")
       const dropped = metrics.counter("clicks_dropped_total", "Clicks dropped because the queue was full")
       const failures = metrics.counter("click_flush_failures_total", "Failed click batch writes (retried)")
+      const journalFailures = metrics.counter("click_journal_failures_total", "Failed journal writes (retried)")
+      const replayed = metrics.counter("clicks_replayed_total", "Clicks stored from the journal at start-up")
       const flushSeconds = metrics.counter("click_flush_seconds_total", "Time spent writing click batches")
       const flushes = metrics.counter("click_flushes_total", "Click batches written")
       let lastFlushMs = 0
-      metrics.gauge("click_queue_depth", "Clicks waiting to be written", () => queue.length)
+      let accepted = 0
+      let journaled = 0
+      let stored = 0
+      let droppedSinceLog = 0
+      metrics.gauge("click_queue_depth", "Clicks in memory, not yet journaled", () => accepted - journaled)
+      metrics.gauge("click_journal_backlog", "Journaled clicks not yet written to DuckDB", () => journaled - stored)
       metrics.gauge("click_queue_capacity", "Click queue capacity", () => capacity)
       metrics.gauge("click_flush_last_seconds", "Duration of the last click batch write", () => lastFlushMs / 1000)
-      let droppedSinceLog = 0
 
-      const record = (click: ClickInput) => {
-        if (queue.length >= capacity) {
+      let page = new ClickPage()
+      const { lastSeq, clicks: replayedClicks } = yield* replayJournal(db, dir)
+      replayed.inc(replayedClicks)
+
+      // ---- the worker ----------------------------------------------------------
+      // Should the worker die (a defect), the clicks it held in memory are
+      // counted as lost (clicks_lost_total, logged) and a new worker carries
+      // on, appending to the segment the old one left open.
+      const runFork = Effect.runForkWith(yield* Effect.context<never>())
+      const lostClicks = metrics.counter("clicks_lost_total", "Clicks lost with a failed click worker (not yet journaled)")
+      const sealed: Array<Sealed> = []
+      const freePages: Array<ClickPage> = []
+      const flushWaiters = new Map<number, Deferred.Deferred<void>>()
+      let flushIds = 0
+      let nextSeq = lastSeq + 1
+      const ready = yield* Deferred.make<void>()
+      const onMessage = (message: FromWorker) => {
+        switch (message.kind) {
+          case "ready":
+            Deferred.doneUnsafe(ready, Effect.void)
+            break
+          case "journaled":
+            journaled += message.clicks
+            for (const bytes of message.pages) freePages.push(new ClickPage(Buffer.from(bytes)))
+            break
+          case "sealed":
+            sealed.push(message)
+            nextSeq = message.seq + 1
+            break
+          case "flushed": {
+            const waiter = flushWaiters.get(message.id)
+            flushWaiters.delete(message.id)
+            if (waiter !== undefined) Deferred.doneUnsafe(waiter, Effect.void)
+            break
+          }
+          case "journalError":
+            journalFailures.inc()
+            runFork(Effect.logError("click journal write failed; will retry", { error: message.message }))
+        }
+      }
+      const startWorker = (): Worker => {
+        const started = new Worker(new URL("./clickWorker.ts", import.meta.url), { workerData: { dir, firstSeq: nextSeq } satisfies WorkerStart })
+        started.on("message", onMessage)
+        started.on("error", (error) => {
+          const lost = accepted - journaled - page.count
+          lostClicks.inc(lost)
+          journaled += lost
+          runFork(Effect.logError("click worker failed; restarting it", { error: String(error), lost }))
+          for (const waiter of flushWaiters.values()) Deferred.doneUnsafe(waiter, Effect.void)
+          flushWaiters.clear()
+          worker = startWorker()
+        })
+        return started
+      }
+      let worker = startWorker()
+      yield* Effect.addFinalizer(() => Effect.promise(() => worker.terminate()))
+      yield* Deferred.await(ready)
+
+      // ---- the request path ----------------------------------------------------
+      const handOff = () => {
+        if (page.count === 0) return
+        const full = page
+        page = freePages.pop() ?? new ClickPage()
+        const message: ToWorker = { kind: "page", bytes: full.bytes.buffer as ArrayBuffer, used: full.used, count: full.count }
+        worker.postMessage(message, [message.bytes])
+      }
+      const record: ClickRecorderShape["record"] = (trackingId, partnerId, tag, ip, userAgent, referrer) => {
+        if (accepted - journaled >= capacity) {
           dropped.inc()
           droppedSinceLog++
           return
         }
-        const now = Date.now()
-        const ipHash = hasher.hash(click.ip)
-        const verdict = botVerdict(click.userAgent)
-        // Bots never take a human's unique slot.
-        const isUnique = !verdict.isBot && unique.firstIn(`${ipHash} ${click.trackingId}`, now)
-        queue.push({
-          atMs: now,
-          trackingId: click.trackingId,
-          partnerId: click.partnerId,
-          tag: click.tag,
-          ipHash,
-          userAgent: clip(click.userAgent),
-          referrer: clip(click.referrer),
-          isBot: verdict.isBot,
-          botReason: verdict.reason,
-          isUnique
-        })
+        if (!page.hasRoom) handOff()
+        page.append(Date.now(), partnerId, trackingId, tag, ip, userAgent, referrer)
+        accepted++
         received.inc()
       }
+      const timer = setInterval(handOff, COMMIT_MS)
+      timer.unref()
 
-      // One multi-row INSERT per batch, the rows passed as a single JSON
-      // parameter: DuckDB parses and inserts them on its own thread, so the
-      // event loop (answering redirects) is never blocked by the write, as it
-      // would be by the Appender's synchronous flush.
-      const writeBatch = (batch: ReadonlyArray<QueuedClick>) => db.run(INSERT_BATCH, [columns(batch)])
-
-      // One batch at a time (the permit), so `flush` can wait for a batch the
-      // writer fiber has already taken off the queue. On failure the clicks go
-      // back to the front of the queue.
+      // ---- DuckDB writer ---------------------------------------------------------
+      // One insert at a time (the permit), so `flush` can wait for one the
+      // writer fiber has started. A failed insert leaves the segments queued.
       const writing = yield* Semaphore.make(1)
-      const flushOnce = writing.withPermits(1)(Effect.gen(function*() {
-        if (queue.length === 0) return false
-        const batch = queue.length <= BATCH ? queue : queue.slice(0, BATCH)
-        queue = queue.length <= BATCH ? [] : queue.slice(BATCH)
+      const insertSealed = writing.withPermits(1)(Effect.gen(function*() {
+        if (sealed.length === 0) return false
+        const batch = sealed.slice()
         const started = performance.now()
-        const exit = yield* Effect.exit(writeBatch(batch))
+        const exit = yield* Effect.exit(insertSegments(db, batch))
         if (exit._tag === "Failure") {
-          queue = batch.concat(queue)
           failures.inc()
           yield* Effect.logError("click batch write failed; will retry", exit.cause)
           return false
         }
+        sealed.splice(0, batch.length)
+        worker.postMessage({ kind: "stored", paths: batch.map((s) => s.path) } satisfies ToWorker)
+        const rows = batch.reduce((n, s) => n + s.rows, 0)
         lastFlushMs = performance.now() - started
         flushSeconds.inc(lastFlushMs / 1000)
         flushes.inc()
-        written.inc(batch.length)
+        written.inc(rows)
+        stored += rows
         return true
       }))
 
+      const workerFlush = Effect.gen(function*() {
+        handOff()
+        const done = yield* Deferred.make<void>()
+        const id = ++flushIds
+        flushWaiters.set(id, done)
+        worker.postMessage({ kind: "flush", id } satisfies ToWorker)
+        yield* Deferred.await(done)
+      })
+
       const flushAll = Effect.gen(function*() {
-        while (queue.length > 0) {
-          if (!(yield* Effect.uninterruptible(flushOnce))) {
-            if (queue.length === 0) break
-            yield* Effect.sleep("200 millis")
-          }
+        yield* workerFlush
+        while (sealed.length > 0) {
+          if (!(yield* Effect.uninterruptible(insertSealed))) yield* Effect.sleep("200 millis")
         }
-        // Wait for a batch the writer fiber may still be committing.
+        // Wait for an insert the writer fiber may still be committing.
         yield* writing.withPermits(1)(Effect.void)
       })
 
-      // Drain on shutdown: registered before the writer fiber, so it runs after
-      // the fiber is interrupted, while the database is still open.
+      // Drain on shutdown: registered after the worker's terminate finalizer
+      // (finalizers run in reverse), so the worker is still there to drain.
       yield* Effect.addFinalizer(() =>
         Effect.gen(function*() {
-          const pending = queue.length
+          clearInterval(timer)
+          const pending = accepted - stored
           yield* flushAll.pipe(Effect.timeout("30 seconds"), Effect.ignore)
-          if (queue.length > 0) {
-            yield* Effect.logError("click queue not fully drained at shutdown", { lost: queue.length })
+          if (accepted > stored) {
+            yield* Effect.logError("click queue not fully drained at shutdown (the journal keeps them for the next start)", {
+              pending: accepted - stored
+            })
           } else if (pending > 0) {
             yield* Effect.logInfo("click queue drained at shutdown", { written: pending })
           }
         })
       )
 
-      // The writer. A batch in progress is never interrupted (its clicks have
-      // left the queue); drops are logged here, at most once per cycle.
       yield* Effect.forkScoped(
         Effect.forever(
           Effect.gen(function*() {
@@ -186,15 +221,13 @@ export class ClickRecorder extends Context.Service<ClickRecorder, {
               droppedSinceLog = 0
               yield* Effect.logWarning("click queue full: clicks were dropped", { dropped: count, capacity, dropped_total: dropped.value })
             }
-            const wrote = yield* Effect.uninterruptible(flushOnce)
-            // Write again at once only to work off a backlog: under steady load
-            // this makes one statement per IDLE_MS, not a stream of tiny ones.
-            if (!wrote || queue.length < BATCH) yield* Effect.sleep(IDLE_MS)
+            yield* Effect.uninterruptible(insertSealed)
+            yield* Effect.sleep(IDLE_MS)
           })
         )
       )
 
-      return ClickRecorder.of({ record, flush: flushAll, depth: () => queue.length })
+      return ClickRecorder.of({ record, flush: flushAll, depth: () => accepted - stored })
     })
   )
 }

@@ -242,6 +242,13 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
     // means it arrived before its link was known here ("late" revenue).
     `ALTER TABLE conversions ADD COLUMN IF NOT EXISTS attributed_at TIMESTAMPTZ`,
     `UPDATE conversions SET attributed_at = created_at WHERE tracking_id IS NOT NULL AND attributed_at IS NULL`
+  ],
+  [
+    // 4: the click journal's last segment stored in clicks (clicks/ClickJournal.ts):
+    // updated in the same transaction as the insert, so a replay after a
+    // crash never stores a segment twice.
+    `CREATE TABLE IF NOT EXISTS click_journal_state (applied_seq BIGINT NOT NULL)`,
+    `INSERT INTO click_journal_state SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM click_journal_state)`
   ]
 ]
 

@@ -15,18 +15,20 @@ export interface RedirectTarget {
 
 const MISSING_TTL_MS = 30_000
 
-export class LinkCache<E> {
+export class LinkCache<E, T extends RedirectTarget = RedirectTarget> {
   readonly #capacity: number
-  readonly #entries = new Map<string, RedirectTarget>()
+  readonly #entries = new Map<string, T>()
   readonly #missing = new Map<string, number>()
-  readonly #inflight = new Map<string, Deferred.Deferred<RedirectTarget | undefined, E>>()
-  readonly #loader: (id: string) => Effect.Effect<RedirectTarget | undefined, E>
+  readonly #inflight = new Map<string, Deferred.Deferred<T | undefined, E>>()
+  /** Stored tracking id -> the other ids cached with it as target (feed ids resolve to stored links). */
+  readonly #aliases = new Map<string, Set<string>>()
+  readonly #loader: (id: string) => Effect.Effect<T | undefined, E>
   /** Bumped by invalidate: a load that started before must not store what it read. */
   #generation = 0
   hits = 0
   misses = 0
 
-  constructor(capacity: number, loader: (id: string) => Effect.Effect<RedirectTarget | undefined, E>) {
+  constructor(capacity: number, loader: (id: string) => Effect.Effect<T | undefined, E>) {
     this.#capacity = Math.max(1, capacity)
     this.#loader = loader
   }
@@ -36,7 +38,7 @@ export class LinkCache<E> {
   }
 
   /** The cached target, refreshed as most recently used; undefined on a miss. */
-  peek(id: string): RedirectTarget | undefined {
+  peek(id: string): T | undefined {
     const entry = this.#entries.get(id)
     if (entry === undefined) return undefined
     this.hits++
@@ -45,7 +47,7 @@ export class LinkCache<E> {
     return entry
   }
 
-  get(id: string): Effect.Effect<RedirectTarget | undefined, E> {
+  get(id: string): Effect.Effect<T | undefined, E> {
     return Effect.suspend(() => {
       const hit = this.peek(id)
       if (hit !== undefined) return Effect.succeed(hit)
@@ -54,7 +56,7 @@ export class LinkCache<E> {
       this.misses++
       const pending = this.#inflight.get(id)
       if (pending !== undefined) return Deferred.await(pending)
-      const deferred = Deferred.makeUnsafe<RedirectTarget | undefined, E>()
+      const deferred = Deferred.makeUnsafe<T | undefined, E>()
       this.#inflight.set(id, deferred)
       const generation = this.#generation
       return this.#loader(id).pipe(
@@ -67,27 +69,29 @@ export class LinkCache<E> {
     })
   }
 
-  /**
-   * Forgets these stored links, so the next click reads them again (their
-   * programme changed). Entries are keyed by the id clicked: a feed id
-   * (`f.…`) that resolved to one of them goes too.
-   */
-  invalidate(trackingIds: Iterable<string>): void {
-    const ids = new Set(trackingIds)
-    if (ids.size === 0) return
-    this.#generation++
-    for (const [key, target] of this.#entries) {
-      if (ids.has(key) || ids.has(target.trackingId)) this.#entries.delete(key)
-    }
-    for (const id of ids) this.#missing.delete(id)
-  }
-
   /** Puts a target in the cache (e.g. right after a link is created). */
-  set(id: string, target: RedirectTarget): void {
+  set(id: string, target: T): void {
     this.#store(id, target)
   }
 
-  #store(id: string, target: RedirectTarget | undefined) {
+  /**
+   * Forgets what is cached for a tracking id: its own entry, feed ids that
+   * resolved to it, and a remembered "unknown". The next click reads the
+   * store again (call it after a link's destination changes or it is created).
+   */
+  invalidate(trackingId: string): void {
+    this.#generation++
+    this.#entries.delete(trackingId)
+    this.#missing.delete(trackingId)
+    const aliases = this.#aliases.get(trackingId)
+    if (aliases === undefined) return
+    this.#aliases.delete(trackingId)
+    for (const alias of aliases) {
+      if (this.#entries.get(alias)?.trackingId === trackingId) this.#entries.delete(alias)
+    }
+  }
+
+  #store(id: string, target: T | undefined) {
     if (target === undefined) {
       if (this.#missing.size >= this.#capacity) this.#missing.clear()
       this.#missing.set(id, Date.now() + MISSING_TTL_MS)
@@ -96,9 +100,23 @@ export class LinkCache<E> {
     this.#missing.delete(id)
     this.#entries.delete(id)
     this.#entries.set(id, target)
+    if (target.trackingId !== id) {
+      let aliases = this.#aliases.get(target.trackingId)
+      if (aliases === undefined) this.#aliases.set(target.trackingId, aliases = new Set())
+      aliases.add(id)
+    }
     if (this.#entries.size > this.#capacity) {
       const oldest = this.#entries.keys().next()
-      if (!oldest.done) this.#entries.delete(oldest.value)
+      if (!oldest.done) this.#evict(oldest.value)
     }
+  }
+
+  #evict(id: string) {
+    const target = this.#entries.get(id)
+    this.#entries.delete(id)
+    if (target === undefined || target.trackingId === id) return
+    const aliases = this.#aliases.get(target.trackingId)
+    aliases?.delete(id)
+    if (aliases?.size === 0) this.#aliases.delete(target.trackingId)
   }
 }

@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import { ClickRecorder } from "../../clicks/ClickRecorder.ts"
 import { ConversionServices } from "../../conversions/ConversionServices.ts"
+import { RedirectLinks } from "../redirect/RedirectLinks.ts"
 import { LinkMatching } from "./links/LinkMatching.ts"
 import { LinkReresolver } from "./links/LinkReresolver.ts"
 import { ProgramMatcher } from "./links/ProgramMatcher.ts"
@@ -13,4 +14,6 @@ const Storage = Layer.mergeAll(Partners.layer, ProgramMatcher.layer, TrackingLin
   Layer.provideMerge(ConversionServices)
 )
 
-export const LinkServices = Layer.mergeAll(LinkMatching.layer, LinkReresolver.layer).pipe(Layer.provideMerge(Storage))
+export const LinkServices = Layer.mergeAll(LinkMatching.layer, LinkReresolver.layer, RedirectLinks.layer).pipe(
+  Layer.provideMerge(Storage)
+)

@@ -44,6 +44,7 @@ process.stdout.write(JSON.stringify({
   total: result.requests.total,
   p50: result.latency.p50,
   p99: result.latency.p99,
+  p999: result.latency.p99_9,
   max: result.latency.max,
   s2xx: result["2xx"],
   s3xx: result["3xx"],

@@ -119,6 +119,7 @@ process.stdout.write(JSON.stringify({
   total: latencies.length,
   p50: Number(pct(0.5).toFixed(2)),
   p99: Number(pct(0.99).toFixed(2)),
+  p999: Number(pct(0.999).toFixed(2)),
   max: Number((latencies.at(-1) ?? 0).toFixed(2)),
   s2xx: count(200, 300),
   s3xx: count(300, 400),

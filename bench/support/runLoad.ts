@@ -6,6 +6,8 @@ export interface LoadResult {
   readonly total: number
   readonly p50: number
   readonly p99: number
+  /** 99.9th percentile latency (ms). */
+  readonly p999: number
   readonly max: number
   readonly s2xx: number
   readonly s3xx: number

@@ -100,4 +100,28 @@ describe("LinkCache", () => {
     expect(cache.peek("a")).toBeDefined()
     expect(cache.size).toBe(2)
   })
+  it("invalidate(trackingId) forgets the link, feed ids resolved to it and a remembered unknown", async () => {
+    const destinations = new Map([["L1", "https://m.example/old"]])
+    let loads = 0
+    const cache = new LinkCache(10, (id: string) =>
+      Effect.sync(() => {
+        loads++
+        const stored = id.startsWith("f.") ? "L1" : id
+        const location = destinations.get(stored)
+        return location === undefined ? undefined : { location, trackingId: stored, partnerId: null, tag: "t" }
+      }))
+    await Effect.runPromise(cache.get("L1"))
+    await Effect.runPromise(cache.get("f.cHJvZHVjdA.tag"))
+    expect(await Effect.runPromise(cache.get("L2"))).toBeUndefined()
+    destinations.set("L1", "https://m.example/new")
+    destinations.set("L2", "https://m.example/created")
+    expect(cache.peek("L1")?.location).toBe("https://m.example/old")
+    cache.invalidate("L1")
+    cache.invalidate("L2")
+    expect(cache.peek("L1")).toBeUndefined()
+    expect(cache.peek("f.cHJvZHVjdA.tag")).toBeUndefined()
+    expect((await Effect.runPromise(cache.get("f.cHJvZHVjdA.tag")))?.location).toBe("https://m.example/new")
+    expect((await Effect.runPromise(cache.get("L2")))?.location).toBe("https://m.example/created")
+    expect(loads).toBe(5)
+  })
 })

@@ -20,7 +20,7 @@ describe("LinkCache.invalidate", () => {
     expect(await read("f.cHJvZHVjdA.tag")).toBe("https://merchant.example/f.cHJvZHVjdA.tag/v1")
     expect(await read("Other1")).toBe("https://merchant.example/Other1/v1")
     version = 2
-    cache.invalidate(["Stored1"])
+    cache.invalidate("Stored1")
     expect(await read("Stored1")).toBe("https://merchant.example/Stored1/v2")
     expect(await read("f.cHJvZHVjdA.tag")).toBe("https://merchant.example/f.cHJvZHVjdA.tag/v2")
     expect(await read("Other1")).toBe("https://merchant.example/Other1/v1") // untouched: still from memory
@@ -37,7 +37,7 @@ describe("LinkCache.invalidate", () => {
         return target(id, `https://merchant.example/v${calls}`)
       }))
     const slow = Effect.runPromise(cache.get("Stored1"))
-    cache.invalidate(["Stored1"])
+    cache.invalidate("Stored1")
     Effect.runSync(Deferred.succeed(gate, undefined))
     expect((await slow)?.location).toBe("https://merchant.example/v1") // that click still gets an answer
     expect((await Effect.runPromise(cache.get("Stored1")))?.location).toBe("https://merchant.example/v2")

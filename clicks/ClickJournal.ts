@@ -1,0 +1,127 @@
+import { Effect } from "effect"
+import { closeSync, mkdirSync, openSync, readdirSync, readSync, statSync, truncateSync, unlinkSync } from "node:fs"
+import { join } from "node:path"
+import type { DatabaseShape } from "../infra/Database.ts"
+
+// The click journal: append-only segment files under DATA_DIR/click-journal,
+// one JSON line per stored click (already hashed and judged: no raw IP ever
+// reaches the disk). The click worker appends and fdatasyncs a group of
+// clicks every few milliseconds, then seals the segment; the recorder inserts
+// sealed segments into DuckDB straight from the files (read_json, on DuckDB's
+// threads) and records the last inserted segment number in the same
+// transaction, so a segment is stored exactly once even if we crash between
+// COMMIT and deleting its file. On start every segment left over is replayed.
+export const journalDir = (dataDir: string) => join(dataDir, "click-journal")
+
+export const segmentPath = (dir: string, seq: number) => join(dir, `${String(seq).padStart(12, "0")}.jsonl`)
+
+const SEGMENT = /^(\d{12})\.jsonl$/
+
+export interface Segment {
+  readonly seq: number
+  readonly path: string
+}
+
+/** The journal folder (created 0700) and its segments, oldest first. */
+export const listSegments = (dir: string): Array<Segment> => {
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  return readdirSync(dir)
+    .flatMap((name) => {
+      const match = SEGMENT.exec(name)
+      return match === null ? [] : [{ seq: Number(match[1]), path: join(dir, name) }]
+    })
+    .sort((a, b) => a.seq - b.seq)
+}
+
+/** Opens a segment for appending; journal files are readable by the service only. */
+export const openSegment = (dir: string, seq: number) => openSync(segmentPath(dir, seq), "a", 0o600)
+
+/**
+ * Cuts a line torn by a crash in the middle of a write (only the last line
+ * can be); returns the bytes left.
+ */
+export const repairTail = (path: string): number => {
+  const size = statSync(path).size
+  if (size === 0) return 0
+  const fd = openSync(path, "r")
+  try {
+    const tail = Buffer.alloc(Math.min(size, 64 * 1024))
+    let end = size
+    while (end > 0) {
+      const from = Math.max(0, end - tail.length)
+      const n = readSync(fd, tail, 0, end - from, from)
+      const newline = tail.subarray(0, n).lastIndexOf(0x0a)
+      if (newline >= 0) {
+        end = from + newline + 1
+        break
+      }
+      end = from
+    }
+    if (end < size) truncateSync(path, end)
+    return end
+  } finally {
+    closeSync(fd)
+  }
+}
+
+export const removeSegment = (path: string) => unlinkSync(path)
+
+/** One journal line: the clicks table's columns under short keys. */
+export interface StoredClick {
+  /** clicked at, epoch ms */ readonly a: number
+  /** tracking id */ readonly i: string
+  /** partner id */ readonly p: number | null
+  /** tag */ readonly t: string
+  /** visitor hash */ readonly h: string
+  /** user agent */ readonly u: string | null
+  /** referrer */ readonly r: string | null
+  /** is bot */ readonly b: boolean
+  /** bot reason */ readonly w: string | null
+  /** is unique */ readonly q: boolean
+}
+
+const literal = (path: string) => `'${path.replaceAll("'", "''")}'`
+
+/** Inserts segment files into clicks in one statement (DuckDB reads and parses them itself). */
+export const insertSegmentsSql = (paths: ReadonlyArray<string>) =>
+  `INSERT INTO clicks
+   SELECT to_timestamp(a / 1000.0), i, p, t, h, u, r, b, w, q
+   FROM read_json([${paths.map(literal).join(", ")}], format = 'newline_delimited',
+     columns = {a: 'BIGINT', i: 'VARCHAR', p: 'INTEGER', t: 'VARCHAR', h: 'VARCHAR', u: 'VARCHAR', r: 'VARCHAR', b: 'BOOLEAN', w: 'VARCHAR', q: 'BOOLEAN'})`
+
+/**
+ * Stores segments in one transaction together with the number of the last
+ * one: a segment whose number is not above it is already stored.
+ */
+export const insertSegments = (db: DatabaseShape, segments: ReadonlyArray<Segment>) =>
+  db.transaction((tx) =>
+    Effect.gen(function*() {
+      yield* tx.run(insertSegmentsSql(segments.map((s) => s.path)))
+      yield* tx.run("UPDATE click_journal_state SET applied_seq = $1", [segments.at(-1)!.seq])
+    })
+  )
+
+/**
+ * Start-up: stores whatever a crash left in the journal (cutting a torn last
+ * line), drops segments already stored, and returns the highest segment
+ * number seen, so the worker starts after it.
+ */
+export const replayJournal = (db: DatabaseShape, dir: string) =>
+  Effect.gen(function*() {
+    const count = Effect.map(db.query<{ n: bigint }>("SELECT count(*) AS n FROM clicks"), (rows) => Number(rows[0].n))
+    const applied = Number((yield* db.query<{ seq: bigint }>("SELECT applied_seq AS seq FROM click_journal_state"))[0]?.seq ?? 0)
+    const leftover: Array<Segment> = []
+    let lastSeq = applied
+    for (const segment of listSegments(dir)) {
+      lastSeq = Math.max(lastSeq, segment.seq)
+      if (segment.seq <= applied || repairTail(segment.path) === 0) removeSegment(segment.path)
+      else leftover.push(segment)
+    }
+    if (leftover.length === 0) return { lastSeq, clicks: 0 }
+    const before = yield* count
+    yield* insertSegments(db, leftover)
+    for (const segment of leftover) removeSegment(segment.path)
+    const clicks = (yield* count) - before
+    yield* Effect.logInfo("click journal replayed", { segments: leftover.length, clicks })
+    return { lastSeq, clicks }
+  })

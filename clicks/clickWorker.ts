@@ -1,0 +1,131 @@
+import { closeSync, fdatasyncSync, fsyncSync, openSync, writeSync } from "node:fs"
+import { parentPort, workerData } from "node:worker_threads"
+import { botVerdict } from "../domain/clicks/botVerdict.ts"
+import { UniqueWindow } from "../domain/clicks/UniqueWindow.ts"
+import { VisitorHasher } from "../domain/clicks/VisitorHasher.ts"
+import { openSegment, removeSegment, segmentPath, type StoredClick } from "./ClickJournal.ts"
+import { readClicks } from "./ClickPage.ts"
+import type { FromWorker, ToWorker, WorkerStart } from "./workerMessages.ts"
+
+// The click worker: everything a click costs beyond appending its raw facts
+// happens here, off the event loop that answers redirects. For each page of
+// raw clicks: hash the IP (daily salt, kept only in this thread's memory),
+// judge bots, decide uniqueness, encode one JSON line per click and append
+// the lines to the open journal segment. Group commit: pages that arrived
+// together share one fdatasync, after which their memory goes back to the
+// redirect. A segment is sealed (handed to the DuckDB writer) every SEAL_MS.
+const SEAL_MS = 100
+
+const port = parentPort!
+const { dir, firstSeq } = workerData as WorkerStart
+const hasher = new VisitorHasher()
+const unique = new UniqueWindow()
+
+let seq = firstSeq
+let fd = -1
+let rows = 0
+let openedAt = 0
+let unsaved = "" // encoded lines not yet written (kept across a failed write)
+let unsavedRows = 0
+let pages: Array<ArrayBuffer> = []
+let pageClicks = 0
+let commitScheduled = false
+
+const post = (message: FromWorker, transfer: Array<ArrayBuffer> = []) => port.postMessage(message, transfer)
+
+const encode = (bytes: ArrayBuffer, used: number) => {
+  readClicks(new Uint8Array(bytes), used, (click) => {
+    const ipHash = hasher.hash(click.ip)
+    const verdict = botVerdict(click.userAgent ?? undefined)
+    // Bots never take a human's unique slot.
+    const isUnique = !verdict.isBot && unique.firstIn(`${ipHash} ${click.trackingId}`, click.atMs)
+    const row: StoredClick = {
+      a: click.atMs,
+      i: click.trackingId,
+      p: click.partnerId,
+      t: click.tag,
+      h: ipHash,
+      u: click.userAgent,
+      r: click.referrer,
+      b: verdict.isBot,
+      w: verdict.reason,
+      q: isUnique
+    }
+    unsaved += JSON.stringify(row) + "\n"
+    unsavedRows++
+  })
+}
+
+const syncFolder = (path: string) => {
+  const folder = openSync(path, "r")
+  try {
+    fsyncSync(folder)
+  } finally {
+    closeSync(folder)
+  }
+}
+
+const commit = () => {
+  commitScheduled = false
+  try {
+    if (unsaved.length > 0) {
+      const created = fd < 0
+      if (created) {
+        fd = openSegment(dir, seq)
+        openedAt = Date.now()
+      }
+      writeSync(fd, unsaved)
+      fdatasyncSync(fd)
+      // A new file's name is durable only once its folder is synced (power loss).
+      if (created) syncFolder(dir)
+      rows += unsavedRows
+      unsaved = ""
+      unsavedRows = 0
+    }
+  } catch (error) {
+    // The lines stay in memory and are written with the next commit.
+    post({ kind: "journalError", message: String(error) })
+    return
+  }
+  if (pages.length > 0) {
+    post({ kind: "journaled", clicks: pageClicks, pages }, pages)
+    pages = []
+    pageClicks = 0
+  }
+  if (rows > 0 && Date.now() - openedAt >= SEAL_MS) seal()
+}
+
+const seal = () => {
+  closeSync(fd)
+  post({ kind: "sealed", seq, path: segmentPath(dir, seq), rows })
+  seq++
+  fd = -1
+  rows = 0
+}
+
+port.on("message", (message: ToWorker) => {
+  if (message.kind === "page") {
+    encode(message.bytes, message.used)
+    pages.push(message.bytes)
+    pageClicks += message.count
+    // Pages already queued behind this one are encoded before the commit
+    // runs, so a burst shares one fdatasync.
+    if (!commitScheduled) {
+      commitScheduled = true
+      setImmediate(commit)
+    }
+  } else if (message.kind === "stored") {
+    for (const path of message.paths) removeSegment(path)
+  } else {
+    commit()
+    if (unsaved.length === 0 && rows > 0) seal()
+    post({ kind: "flushed", id: message.id, ok: unsaved.length === 0 })
+  }
+})
+
+// A quiet period still seals what was journaled, so DuckDB catches up.
+setInterval(() => {
+  if (!commitScheduled && rows > 0 && Date.now() - openedAt >= SEAL_MS) seal()
+}, SEAL_MS)
+
+post({ kind: "ready" })
