@@ -240,7 +240,7 @@ const main = async () => {
     for (const phrase of QUERIES) {
       const intent = parseIntent(phrase, vocabulary)
       const attempt = searchAttempts(intent, undefined)[0]
-      const body = JSON.stringify({ q: attempt.q, ...attemptParams(attempt, 8, true) })
+      const body = JSON.stringify({ q: attempt.q, ...attemptParams(attempt, 8) })
       const probe = await meiliFetch(meili.url, `/indexes/${UID}/search`, { method: "POST", body })
       log(`  ${phrase.padEnd(48)} -> ${String(probe.hits.length).padStart(2)} hits  ${body}`)
       direct.push({
