@@ -9,21 +9,22 @@ import type { ProductDocument } from "../../pipelines/search/documents.ts"
 //
 //   0. strict        every product word, every filter, in stock
 //   1. most_words    Meilisearch drops the most frequent words first (matchingStrategy "frequency")
-//   2. without_brand a brand read from the phrase is dropped (the words still rank it first)
+//   2. without_vocabulary  the brand and category read from the phrase's words stop being
+//                 filters (the words still rank them first): "toys under $11" finds a toy
+//                 filed under Baby
 //   3. out_of_stock  the loosest step above, out-of-stock products included
 //
 // Modifiers and filler never reach the query, so they need no step. Hard
-// constraints (a price bound, a currency, a category, named in the phrase or
-// by the `category` parameter) are never relaxed: when they exclude
+// constraints (a price bound, a currency, the `category` parameter) are never relaxed: when they exclude
 // everything the answer is empty, and probes in the same multi-search say
 // what they excluded ("nothing at most 20 USD; the cheapest match is 24.99 USD").
 
-export type LadderStep = "strict" | "most_words" | "without_brand" | "out_of_stock"
+export type LadderStep = "strict" | "most_words" | "without_vocabulary" | "out_of_stock"
 
 export const STEP_TEXT: Record<LadderStep, string> = {
   strict: "every word matched",
   most_words: "no product matched every word, so these match most of them (the rarest words kept)",
-  without_brand: "no product of the brand named matched, so other brands are shown",
+  without_vocabulary: "nothing matched with the brand or category read from the words as filters, so they only rank",
   out_of_stock: "nothing in stock matched, so out-of-stock products are included"
 }
 
@@ -42,7 +43,7 @@ const and = (filters: ReadonlyArray<string>) => (filters.length === 0 ? undefine
 export const paramFilter = (field: string, value: string | undefined) =>
   value === undefined || value.trim() === "" ? [] : [`${field} = ${quote(value.trim())}`]
 
-const isBrand = (filter: string) => filter.startsWith("brand ")
+const isVocabulary = (filter: string) => filter.startsWith("brand ") || filter.startsWith("categories IN ")
 const isPrice = (filter: string) => filter.startsWith("price ") || filter.startsWith("currency ")
 const isCategory = (filter: string) => filter.startsWith("categories ")
 
@@ -70,8 +71,9 @@ export const searchAttempts = (intent: Intent, category: string | undefined): Re
   const ladder: Array<Attempt> = [strict]
   const manyWords = q.split(" ").length >= 2
   if (manyWords) ladder.push({ ...strict, step: "most_words", strategy: "frequency" })
-  if (filters.some(isBrand)) {
-    ladder.push({ ...strict, step: "without_brand", filters: filters.filter((f) => !isBrand(f)), strategy: manyWords ? "frequency" : "all" })
+  if (filters.some(isVocabulary)) {
+    const hard = filters.filter((f) => !isVocabulary(f))
+    ladder.push({ ...strict, step: "without_vocabulary", filters: hard, strategy: manyWords ? "frequency" : "all" })
   }
   ladder.push({ ...ladder[ladder.length - 1], step: "out_of_stock", inStock: false })
   return ladder

@@ -64,7 +64,13 @@ export const parseIntent = (phrase: string, vocabulary: Vocabulary = { categorie
   const { audience, rest: afterAudience } = parseAudience(priced.rest)
   const { modifiers, preference, rest: afterModifiers } = parseModifiers(afterAudience)
   // Brands before filler: "new" is filler, "New Balance" a brand.
-  const { categories, brands, rest: afterVocabulary } = matchVocabulary(afterModifiers, vocabulary, audience.interests)
+  let vocabularyMatch = matchVocabulary(afterModifiers, vocabulary, audience.interests)
+  if (productWords(afterModifiers) === "" && vocabularyMatch.categories.length + vocabularyMatch.brands.length === 0) {
+    // A phrase that is nothing but a recipient word may name a category ("baby", "kids").
+    const whole = matchVocabulary(parseModifiers(priced.rest).rest, vocabulary)
+    if (whole.categories.length + whole.brands.length > 0) vocabularyMatch = { ...whole, rest: "" }
+  }
+  const { categories, brands, rest: afterVocabulary } = vocabularyMatch
   const filler = dropFillerPhrases(afterVocabulary)
   const ignored = [...filler.ignored, ...wordsOf(filler.rest).filter(isStopWord)]
   const query = productWords(filler.rest)

@@ -40,7 +40,10 @@ const pluralPairs: ReadonlyArray<readonly [string, string]> = [
   ["sock", "socks"], ["dress", "dresses"], ["watch", "watches"], ["brush", "brushes"], ["glass", "glasses"],
   ["knife", "knives"], ["shelf", "shelves"], ["battery", "batteries"], ["accessory", "accessories"], ["mouse", "mice"],
   ["lens", "lenses"], ["bench", "benches"], ["torch", "torches"], ["sandal", "sandals"], ["serum", "serums"],
-  ["fryer", "fryers"], ["mower", "mowers"], ["phone", "phones"], ["drone", "drones"], ["grill", "grills"]
+  ["fryer", "fryers"], ["mower", "mowers"], ["phone", "phones"], ["drone", "drones"], ["grill", "grills"],
+  ["gun", "guns"], ["seat", "seats"], ["food", "foods"], ["set", "sets"], ["ball", "balls"], ["book", "books"],
+  ["sofa", "sofas"], ["desk", "desks"], ["rug", "rugs"], ["cup", "cups"], ["bowl", "bowls"], ["fan", "fans"],
+  ["vest", "vests"], ["coat", "coats"], ["top", "tops"], ["bra", "bras"], ["tee", "tees"], ["kid", "kids"]
 ]
 
 const synonyms = (): Record<string, Array<string>> => {
@@ -63,7 +66,10 @@ export const productSettings: Settings = {
   // Relevance first; among equally relevant products the better deal wins.
   rankingRules: ["words", "typo", "proximity", "attribute", "sort", "exactness", "deal_score:desc"],
   displayedAttributes: ["*"],
-  typoTolerance: { enabled: true, minWordSizeForTypos: { oneTypo: 4, twoTypos: 8 } },
+  // One typo (a swapped, missing or wrong letter) from 5 letters on, two from 9:
+  // shorter words have too many one-letter neighbours ("guns" and "gums");
+  // their plurals are synonyms above.
+  typoTolerance: { enabled: true, minWordSizeForTypos: { oneTypo: 5, twoTypos: 9 } },
   synonyms: synonyms(),
   faceting: { maxValuesPerFacet: 1000 },
   pagination: { maxTotalHits: 10_000 }

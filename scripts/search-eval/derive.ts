@@ -158,8 +158,12 @@ export const deriveJudgements = (rows: ReadonlyArray<CatalogRow>): JudgementSet 
     add(`${QUALITY_MODIFIERS[n % QUALITY_MODIFIERS.length]} ${noun.plural}`, "quality-modifier", words)
     add(FILLERS[n % FILLERS.length](singular, noun.plural), "filler", words)
     add(AUDIENCES[n % AUDIENCES.length](noun.plural), "recipient-occasion", words)
-    if (noun.plural.length >= 5) {
-      const typo = typoOf(noun.plural, n)
+    // The typo is made in the form titles use: a typo in a plural the titles never spell is two edits away.
+    const titleForm = noun.rows.filter((row) => wordsOf(row.title).includes(noun.plural)).length * 2 >= noun.rows.length
+      ? noun.plural
+      : noun.singular
+    if (titleForm.length >= 5) {
+      const typo = typoOf(titleForm, n)
       if (typo !== undefined) add(typo, "typo", words)
     }
 

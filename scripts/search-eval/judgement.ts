@@ -51,6 +51,13 @@ export const meets = (row: CatalogRow, c: Constraints): boolean =>
   (c.maxPrice === undefined || row.price <= c.maxPrice) &&
   (c.currency === undefined || row.currency === c.currency)
 
-/** The groups (one per model) with at least one offer meeting the constraints. */
-export const satisfyingGroups = (rows: ReadonlyArray<CatalogRow>, c: Constraints): Set<string> =>
-  new Set(rows.filter((row) => meets(row, c)).map((row) => row.group))
+/**
+ * The groups (one per model) with an offer meeting the constraints: in stock
+ * when any is, since search shows out-of-stock offers only when nothing in
+ * stock matches.
+ */
+export const satisfyingGroups = (rows: ReadonlyArray<CatalogRow>, c: Constraints): Set<string> => {
+  const meeting = rows.filter((row) => meets(row, c))
+  const inStock = meeting.filter((row) => row.inStock)
+  return new Set((inStock.length > 0 ? inStock : meeting).map((row) => row.group))
+}
