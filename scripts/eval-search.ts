@@ -14,7 +14,7 @@ import { PipelineRunner } from "../pipelines/PipelineRunner.ts"
 import { catalogRows } from "./search-eval/catalog.ts"
 import { deriveJudgements } from "./search-eval/derive.ts"
 import { evaluate, formatScores, PAGE } from "./search-eval/evaluate.ts"
-import type { JudgementSet } from "./search-eval/judgement.ts"
+import { meets, type JudgementSet } from "./search-eval/judgement.ts"
 
 export const JUDGEMENTS_FILE = "test/fixtures/search-judgements.json"
 
@@ -56,9 +56,10 @@ const main = async () => {
     }
     if (values["show-misses"]) {
       for (const o of scores.outcomes) {
-        if (o.ndcg >= 0.8 && (o.results.length > 0 || o.judgement.satisfying === 0)) continue
+        if (o.ndcg >= 0.8 && o.relevant === o.results.length && (o.results.length > 0 || o.judgement.satisfying === 0)) continue
         process.stdout.write(`  miss ${o.judgement.family}: "${o.judgement.q}" -> ${o.results.length} results, ` +
-          `${o.relevant} relevant, nDCG ${o.ndcg.toFixed(2)} (${o.judgement.satisfying} satisfy)\n`)
+          `${o.relevant} relevant, nDCG ${o.ndcg.toFixed(2)} (${o.judgement.satisfying} satisfy)\n` +
+          (o.relevant < o.results.length ? `      off: ${o.results.filter((id) => { const row = rows.find((r) => r.id === id); return row === undefined || !meets(row, o.judgement.constraints) }).map((id) => { const row = rows.find((r) => r.id === id); return `${row?.title} [${row?.price} ${row?.currency}]` }).slice(0, 3).join(" | ")}\n` : ""))
       }
     }
     process.stdout.write(`\n${formatScores(scores)}\n`)

@@ -7,22 +7,26 @@ import type { ProductDocument } from "../../pipelines/search/documents.ts"
 // nothing are the later steps sent, all together in one multi-search, and
 // the first step that finds products answers:
 //
-//   0. strict        every product word, every filter, in stock
-//   1. most_words    Meilisearch drops the most frequent words first (matchingStrategy "frequency")
-//   2. without_vocabulary  the brand and category read from the phrase's words stop being
+//   0. strict        every product word in what names the product (title, brand, category,
+//                    product type), every filter, in stock: a description that mentions
+//                    "oven-safe" does not make a skillet an oven
+//   1. descriptions  the same words found in descriptions too ("earbuds ... for running")
+//   2. most_words    Meilisearch drops the most frequent words first (matchingStrategy "frequency")
+//   3. without_vocabulary  the brand and category read from the phrase's words stop being
 //                 filters (the words still rank them first): "toys under $11" finds a toy
 //                 filed under Baby
-//   3. out_of_stock  the loosest step above, out-of-stock products included
+//   4. out_of_stock  the loosest step above, out-of-stock products included
 //
 // Modifiers and filler never reach the query, so they need no step. Hard
 // constraints (a price bound, a currency, the `category` parameter) are never relaxed: when they exclude
 // everything the answer is empty, and probes in the same multi-search say
 // what they excluded ("nothing at most 20 USD; the cheapest match is 24.99 USD").
 
-export type LadderStep = "strict" | "most_words" | "without_vocabulary" | "out_of_stock"
+export type LadderStep = "strict" | "descriptions" | "most_words" | "without_vocabulary" | "out_of_stock"
 
 export const STEP_TEXT: Record<LadderStep, string> = {
   strict: "every word matched",
+  descriptions: "nothing named every word in its title or category, so descriptions count too",
   most_words: "no product matched every word, so these match most of them (the rarest words kept)",
   without_vocabulary: "nothing matched with the brand or category read from the words as filters, so they only rank",
   out_of_stock: "nothing in stock matched, so out-of-stock products are included"
@@ -35,7 +39,12 @@ export interface Attempt {
   readonly strategy: "all" | "frequency"
   readonly inStock: boolean
   readonly sort?: ReadonlyArray<string>
+  /** Searched attributes, when not all of them. */
+  readonly fields?: ReadonlyArray<string>
 }
+
+/** What names a product: matches here are about the product, not a mention in its description. */
+export const NAMING_FIELDS = ["title", "brand", "category", "product_type"] as const
 
 const and = (filters: ReadonlyArray<string>) => (filters.length === 0 ? undefined : filters.join(" AND "))
 
@@ -67,13 +76,14 @@ export const searchAttempts = (intent: Intent, category: string | undefined): Re
   const filters = allFilters(intent, category)
   const sort = sortFor(intent, q)
   const base = { q, ...(sort ? { sort } : {}) }
-  const strict: Attempt = { ...base, step: "strict", filters, strategy: "all", inStock: true }
-  const ladder: Array<Attempt> = [strict]
+  const described: Attempt = { ...base, step: "descriptions", filters, strategy: "all", inStock: true }
+  const strict: Attempt = { ...described, step: "strict", ...(q === "" ? {} : { fields: NAMING_FIELDS }) }
+  const ladder: Array<Attempt> = q === "" ? [strict] : [strict, described]
   const manyWords = q.split(" ").length >= 2
-  if (manyWords) ladder.push({ ...strict, step: "most_words", strategy: "frequency" })
+  if (manyWords) ladder.push({ ...described, step: "most_words", strategy: "frequency" })
   if (filters.some(isVocabulary)) {
     const hard = filters.filter((f) => !isVocabulary(f))
-    ladder.push({ ...strict, step: "without_vocabulary", filters: hard, strategy: manyWords ? "frequency" : "all" })
+    ladder.push({ ...described, step: "without_vocabulary", filters: hard, strategy: manyWords ? "frequency" : "all" })
   }
   ladder.push({ ...ladder[ladder.length - 1], step: "out_of_stock", inStock: false })
   return ladder
@@ -84,7 +94,8 @@ export const attemptParams = (attempt: Attempt, limit: number): SearchParams => 
   filter: and([...attempt.filters, ...(attempt.inStock ? ["in_stock = true"] : [])]),
   limit: limit * OVERFETCH,
   matchingStrategy: attempt.strategy,
-  ...(attempt.sort ? { sort: [...attempt.sort] } : {})
+  ...(attempt.sort ? { sort: [...attempt.sort] } : {}),
+  ...(attempt.fields ? { attributesToSearchOn: [...attempt.fields] } : {})
 })
 
 // One offer per product: the same earbuds from five stores are one result.

@@ -162,7 +162,8 @@ export const deriveJudgements = (rows: ReadonlyArray<CatalogRow>): JudgementSet 
     const titleForm = noun.rows.filter((row) => wordsOf(row.title).includes(noun.plural)).length * 2 >= noun.rows.length
       ? noun.plural
       : noun.singular
-    if (titleForm.length >= 5) {
+    // A missing letter must leave 5 letters: Meilisearch allows a typo by the length of the word typed.
+    if (titleForm.length >= (n % 2 === 0 ? 5 : 6)) {
       const typo = typoOf(titleForm, n)
       if (typo !== undefined) add(typo, "typo", words)
     }
