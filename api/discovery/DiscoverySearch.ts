@@ -26,6 +26,7 @@ import {
 
 /** A search that takes longer is answered 503: callers were promised an answer within 1 s. */
 const SEARCH_TIMEOUT = "800 millis"
+export const ROUND_TRIPS = "search_round_trips_total"
 /** Category and brand names for intent parsing, refreshed in the background. */
 const VOCABULARY_TTL_MS = 60_000
 
@@ -101,6 +102,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
       const metrics = yield* Metrics
       const uid = engine.indexUid(PRODUCTS_INDEX)
       const queriesSent = metrics.counter("search_queries_total", "Meilisearch product queries sent")
+      const roundTrips = metrics.counter(ROUND_TRIPS, "Meilisearch requests for product searches (a multi-search is one)")
       const fallbacks = metrics.counter("search_fallback_queries_total", "Relaxation multi-searches after an empty strict reading")
       const failures = metrics.counter("search_failures_total", "Product searches that failed (answered 503)")
       const morePages = metrics.counter("search_more_pages_total", "Further pages fetched because variants of few products filled the first")
@@ -109,6 +111,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
         Effect.tryPromise({
           try: (signal) => {
             queriesSent.inc()
+            roundTrips.inc()
             return engine.client.index(uid).search<ProductDocument>(q, params, { signal })
           },
           catch: toSearchError("search")
@@ -223,7 +226,8 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           fallbacks.inc()
           const response = yield* Effect.tryPromise({
             try: (signal) => {
-              queries.forEach(() => queriesSent.inc())
+              queriesSent.inc(queries.length)
+              roundTrips.inc()
               return engine.client.multiSearch<{ queries: typeof queries }, ProductDocument>({ queries }, { signal })
             },
             catch: toSearchError("multi-search")

@@ -110,7 +110,8 @@ export const OVERFETCH = 3
  * currency too, and without the category.
  */
 export interface Probe {
-  readonly kind: "price" | "currency" | "category"
+  /** cheapest/dearest: without the price bound; currency: without price or currency; category: without the category. */
+  readonly kind: "cheapest" | "dearest" | "currency" | "category"
   readonly params: SearchParams & { q: string }
 }
 
@@ -127,10 +128,9 @@ export const constraintProbes = (intent: Intent, loosest: Attempt): ReadonlyArra
   })
   const price = intent.price
   const probes: Array<Probe> = []
-  if (price?.min !== undefined || price?.max !== undefined) {
-    const order = price.max !== undefined ? "price:asc" : "price:desc"
-    probes.push(probe("price", (f) => !f.startsWith("price "), [order]))
-  }
+  const withoutBound = (f: string) => !f.startsWith("price ")
+  if (price?.max !== undefined) probes.push(probe("cheapest", withoutBound, ["price:asc"]))
+  if (price?.min !== undefined) probes.push(probe("dearest", withoutBound, ["price:desc"]))
   if (price?.currency !== undefined) probes.push(probe("currency", (f) => !isPrice(f), ["price:asc"]))
   if (loosest.filters.some(isCategory)) probes.push(probe("category", (f) => !isCategory(f)))
   return probes
@@ -144,19 +144,23 @@ export const unmetConstraint = (
   categoryParam: string | undefined,
   probes: ReadonlyArray<{ readonly probe: Probe; readonly hit: ProductDocument | undefined; readonly total: number }>
 ): string | undefined => {
-  const found = (kind: Probe["kind"]) => probes.find((p) => p.probe.kind === kind && p.hit !== undefined)
+  const found = (kind: Probe["kind"]) => probes.find((p) => p.probe.kind === kind && p.hit !== undefined)?.hit
   const price = intent.price
-  const priced = found("price")
-  if (price !== undefined && priced?.hit !== undefined) {
-    const hit = priced.hit
-    const closest = price.max !== undefined ? "the cheapest match is" : "the most expensive match is"
-    return `nothing with ${describePrice(price)}; ${closest} ${money(hit.price, hit.currency)} (${hit.title})`
+  const cheapest = found("cheapest")
+  const dearest = found("dearest")
+  if (price !== undefined && (cheapest !== undefined || dearest !== undefined)) {
+    const nothing = `nothing with ${describePrice(price)}`
+    if (cheapest !== undefined && dearest !== undefined) {
+      return `${nothing}; matches cost from ${money(cheapest.price, cheapest.currency)} to ${money(dearest.price, dearest.currency)}`
+    }
+    const hit = (cheapest ?? dearest)!
+    return `${nothing}; the ${cheapest !== undefined ? "cheapest" : "most expensive"} match is ${money(hit.price, hit.currency)} (${hit.title})`
   }
   const currency = found("currency")
-  if (price?.currency !== undefined && currency?.hit !== undefined) {
-    return `nothing priced in ${price.currency}; matches exist in ${currency.hit.currency} (from ${money(currency.hit.price, currency.hit.currency)})`
+  if (price?.currency !== undefined && currency !== undefined) {
+    return `nothing priced in ${price.currency}; matches exist in ${currency.currency} (from ${money(currency.price, currency.currency)})`
   }
-  const category = found("category")
+  const category = probes.find((p) => p.probe.kind === "category" && p.hit !== undefined)
   if (category !== undefined) {
     const named = categoryParam?.trim() || intent.categories.join(" or ")
     return `nothing in ${named}; ${category.total} product${category.total === 1 ? "" : "s"} outside it match the words`
