@@ -55,7 +55,10 @@ const QUERIES = [
   "birthday present for mom who likes skincare",
   "yoga mat under 40 euros",
   "robot vacuum",
-  "board games for a teen"
+  "board games for a teen",
+  "cheap shoes",
+  "i need new jacket please",
+  "top rated headphones"
 ]
 
 interface LoadRequest {

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option } from "effect"
-import type { SearchParams, SearchResponse } from "meilisearch"
+import type { Hit, SearchParams, SearchResponse } from "meilisearch"
 import { parseIntent, type Intent } from "../../domain/intent/parseIntent.ts"
 import type { Vocabulary } from "../../domain/intent/vocabulary.ts"
 import { Metrics } from "../../infra/Metrics.ts"
@@ -9,6 +9,7 @@ import { PRODUCTS_INDEX } from "../../pipelines/search/SearchSync.ts"
 import {
   attemptParams,
   constraintProbes,
+  namesTheProduct,
   OVERFETCH,
   paramFilter,
   searchAttempts,
@@ -130,12 +131,18 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
        * page still brought new products (in a catalog of hundreds of offers
        * per model, deeper pages rarely do).
        */
-      const distinctProducts = (q: string, params: SearchParams, limit: number) =>
+      const distinctProducts = (
+        q: string,
+        params: SearchParams,
+        limit: number,
+        keep: (hit: Hit<ProductDocument>) => boolean = () => true
+      ) =>
         Effect.gen(function*() {
           let pageSize = params.limit ?? limit * OVERFETCH
           const first = yield* run(q, { ...params, limit: pageSize })
           const hits = [...first.hits]
-          let documents = onePerProduct(hits, limit)
+          const kept = () => onePerProduct(hits.filter(keep), limit)
+          let documents = kept()
           let worthAnother = first.hits.length === pageSize
           for (let page = 0; page < MORE_PAGES && documents.length < limit && worthAnother; page++) {
             morePages.inc()
@@ -144,10 +151,10 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             pageSize *= 4
             const next = yield* run(q, { ...params, offset, limit: pageSize })
             hits.push(...next.hits)
-            documents = onePerProduct(hits, limit)
+            documents = kept()
             worthAnother = next.hits.length === pageSize && documents.length > before
           }
-          return { documents, found: hits.length > 0 }
+          return { documents, all: onePerProduct(hits, limit) }
         })
 
       let vocabulary: Vocabulary = { categories: [], brands: [] }
@@ -265,9 +272,19 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           const intent = intentOf(query.q, yield* currentVocabulary)
           const ladder = searchAttempts(intent, query.category)
           const strict = ladder[0]
-          const response = yield* distinctProducts(strict.q, attemptParams(strict, query.limit), query.limit)
-          if (response.found) {
+          const response = yield* distinctProducts(strict.q, attemptParams(strict, query.limit), query.limit, namesTheProduct)
+          if (response.documents.length > 0) {
             return { documents: response.documents, intent, includesOutOfStock: false, step: "strict" } satisfies IntentResult
+          }
+          // Every word matched, but only with descriptions: the same hits answer, no further query.
+          if (response.all.length > 0) {
+            return {
+              documents: response.all,
+              intent,
+              includesOutOfStock: false,
+              step: "descriptions",
+              relaxation: STEP_TEXT.descriptions
+            } satisfies IntentResult
           }
           return yield* relax(intent, query.category, ladder, query.limit)
         })

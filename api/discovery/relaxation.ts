@@ -1,4 +1,4 @@
-import type { SearchParams } from "meilisearch"
+import type { Hit, SearchParams } from "meilisearch"
 import { describePrice, quote, type Intent } from "../../domain/intent/parseIntent.ts"
 import type { ProductDocument } from "../../pipelines/search/documents.ts"
 
@@ -7,10 +7,11 @@ import type { ProductDocument } from "../../pipelines/search/documents.ts"
 // nothing are the later steps sent, all together in one multi-search, and
 // the first step that finds products answers:
 //
-//   0. strict        every product word in what names the product (title, brand, category,
-//                    product type), every filter, in stock: a description that mentions
-//                    "oven-safe" does not make a skillet an oven
-//   1. descriptions  the same words found in descriptions too ("earbuds ... for running")
+//   0. strict        every product word, every filter, in stock, and at least one word in
+//                    what names the product (title, brand, category, product type): a
+//                    description that mentions "oven-safe" does not make a skillet an oven,
+//                    while "wireless" may come from the description of titled earbuds
+//   1. descriptions  the same hits, when only descriptions matched (no further query)
 //   2. most_words    Meilisearch drops the most frequent words first (matchingStrategy "frequency")
 //   3. without_vocabulary  the brand and category read from the phrase's words stop being
 //                 filters (the words still rank them first): "toys under $11" finds a toy
@@ -39,12 +40,16 @@ export interface Attempt {
   readonly strategy: "all" | "frequency"
   readonly inStock: boolean
   readonly sort?: ReadonlyArray<string>
-  /** Searched attributes, when not all of them. */
-  readonly fields?: ReadonlyArray<string>
 }
 
-/** What names a product: matches here are about the product, not a mention in its description. */
-export const NAMING_FIELDS = ["title", "brand", "category", "product_type"] as const
+/** What names a product: a match here is about the product, not a mention in its description. */
+const NAMING_FIELDS = ["title", "brand", "category", "product_type"] as const
+
+/** A hit (searched with `showMatchesPosition`) whose words matched at least once where the product is named. */
+export const namesTheProduct = (hit: Hit<ProductDocument>): boolean => {
+  const matched = hit._matchesPosition
+  return matched === undefined || NAMING_FIELDS.some((field) => (matched[field]?.length ?? 0) > 0)
+}
 
 const and = (filters: ReadonlyArray<string>) => (filters.length === 0 ? undefined : filters.join(" AND "))
 
@@ -76,14 +81,13 @@ export const searchAttempts = (intent: Intent, category: string | undefined): Re
   const filters = allFilters(intent, category)
   const sort = sortFor(intent, q)
   const base = { q, ...(sort ? { sort } : {}) }
-  const described: Attempt = { ...base, step: "descriptions", filters, strategy: "all", inStock: true }
-  const strict: Attempt = { ...described, step: "strict", ...(q === "" ? {} : { fields: NAMING_FIELDS }) }
-  const ladder: Array<Attempt> = q === "" ? [strict] : [strict, described]
+  const strict: Attempt = { ...base, step: "strict", filters, strategy: "all", inStock: true }
+  const ladder: Array<Attempt> = [strict]
   const manyWords = q.split(" ").length >= 2
-  if (manyWords) ladder.push({ ...described, step: "most_words", strategy: "frequency" })
+  if (manyWords) ladder.push({ ...strict, step: "most_words", strategy: "frequency" })
   if (filters.some(isVocabulary)) {
     const hard = filters.filter((f) => !isVocabulary(f))
-    ladder.push({ ...described, step: "without_vocabulary", filters: hard, strategy: manyWords ? "frequency" : "all" })
+    ladder.push({ ...strict, step: "without_vocabulary", filters: hard, strategy: manyWords ? "frequency" : "all" })
   }
   ladder.push({ ...ladder[ladder.length - 1], step: "out_of_stock", inStock: false })
   return ladder
@@ -95,7 +99,8 @@ export const attemptParams = (attempt: Attempt, limit: number): SearchParams => 
   limit: limit * OVERFETCH,
   matchingStrategy: attempt.strategy,
   ...(attempt.sort ? { sort: [...attempt.sort] } : {}),
-  ...(attempt.fields ? { attributesToSearchOn: [...attempt.fields] } : {})
+  // which attributes matched, so a hit found only by its description can be told apart (namesTheProduct)
+  ...(attempt.step === "strict" && attempt.q !== "" ? { showMatchesPosition: true } : {})
 })
 
 // One offer per product: the same earbuds from five stores are one result.

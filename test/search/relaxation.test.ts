@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { attemptParams, constraintProbes, searchAttempts, unmetConstraint } from "../../api/discovery/relaxation.ts"
+import { attemptParams, constraintProbes, namesTheProduct, searchAttempts, unmetConstraint } from "../../api/discovery/relaxation.ts"
 import { parseIntent } from "../../domain/intent/parseIntent.ts"
 import type { ProductDocument } from "../../pipelines/search/documents.ts"
 
@@ -9,23 +9,22 @@ describe("relaxation ladder", () => {
   it("runs in a fixed order and stops relaxing at hard constraints", () => {
     const intent = parseIntent("cheap sony wireless headphones under $50", vocabulary)
     const ladder = searchAttempts(intent, "Electronics")
-    expect(ladder.map((a) => a.step)).toEqual(["strict", "descriptions", "most_words", "without_vocabulary", "out_of_stock"])
+    expect(ladder.map((a) => a.step)).toEqual(["strict", "most_words", "without_vocabulary", "out_of_stock"])
     for (const attempt of ladder) {
       // the price bound, its currency and the category parameter are in every step
       expect(attempt.filters).toEqual(expect.arrayContaining(["categories = \"Electronics\"", "price <= 50", "currency = \"USD\""]))
       expect(attempt.sort).toEqual(["price:asc"])
     }
-    expect(ladder[0]).toMatchObject({ strategy: "all", inStock: true, fields: ["title", "brand", "category", "product_type"] })
-    expect(ladder[1].fields).toBeUndefined()
-    expect(ladder[2].strategy).toBe("frequency")
-    expect(ladder[3].filters.some((f) => f.startsWith("brand "))).toBe(false)
-    expect(ladder[4].inStock).toBe(false)
-    expect(attemptParams(ladder[0], 8)).toMatchObject({ filter: expect.stringContaining("in_stock = true"), limit: 24 })
-    expect(attemptParams(ladder[4], 8).filter).not.toContain("in_stock")
+    expect(ladder[0]).toMatchObject({ strategy: "all", inStock: true })
+    expect(ladder[1].strategy).toBe("frequency")
+    expect(ladder[2].filters.some((f) => f.startsWith("brand "))).toBe(false)
+    expect(ladder[3].inStock).toBe(false)
+    expect(attemptParams(ladder[0], 8)).toMatchObject({ filter: expect.stringContaining("in_stock = true"), limit: 24, showMatchesPosition: true })
+    expect(attemptParams(ladder[3], 8).filter).not.toContain("in_stock")
   })
 
   it("a single product word skips the most-words step; no words browse the best deals", () => {
-    expect(searchAttempts(parseIntent("jacket"), undefined).map((a) => a.step)).toEqual(["strict", "descriptions", "out_of_stock"])
+    expect(searchAttempts(parseIntent("jacket"), undefined).map((a) => a.step)).toEqual(["strict", "out_of_stock"])
     const browse = searchAttempts(parseIntent("under $20"), undefined)
     expect(browse.map((a) => a.step)).toEqual(["strict", "out_of_stock"])
     expect(browse[0].sort).toEqual(["deal_score:desc"])
@@ -48,5 +47,14 @@ describe("relaxation ladder", () => {
       { probe: rangeProbes[1], hit: { ...doc, price: 649 }, total: 3 }
     ])).toBe("nothing with price between 300 USD and 600 USD; matches cost from 24.99 USD to 649.00 USD")
     expect(unmetConstraint(intent, undefined, [])).toBeUndefined()
+  })
+
+  it("tells a hit named by its words from one only its description mentions", () => {
+    const hit = (fields: Array<string>) =>
+      ({ _matchesPosition: Object.fromEntries(fields.map((f) => [f, [{ start: 0, length: 4 }]])) }) as any
+    expect(namesTheProduct(hit(["title", "description"]))).toBe(true)
+    expect(namesTheProduct(hit(["product_type"]))).toBe(true)
+    expect(namesTheProduct(hit(["description"]))).toBe(false)
+    expect(namesTheProduct(hit(["store", "description"]))).toBe(false)
   })
 })
