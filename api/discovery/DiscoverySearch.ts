@@ -141,20 +141,20 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           let pageSize = params.limit ?? limit * OVERFETCH
           const first = yield* run(q, { ...params, limit: pageSize })
           const hits = [...first.hits]
-          const kept = () => onePerProduct(hits.filter(keep), limit)
-          let documents = kept()
+          // Further pages only when variants crowd the page, not when `keep` set hits aside.
+          let all = onePerProduct(hits, limit)
           let worthAnother = first.hits.length === pageSize
-          for (let page = 0; page < MORE_PAGES && documents.length < limit && worthAnother; page++) {
+          for (let page = 0; page < MORE_PAGES && all.length < limit && worthAnother; page++) {
             morePages.inc()
-            const before = documents.length
+            const before = all.length
             const offset = hits.length
             pageSize *= 4
             const next = yield* run(q, { ...params, offset, limit: pageSize })
             hits.push(...next.hits)
-            documents = kept()
-            worthAnother = next.hits.length === pageSize && documents.length > before
+            all = onePerProduct(hits, limit)
+            worthAnother = next.hits.length === pageSize && all.length > before
           }
-          return { documents, all: onePerProduct(hits, limit) }
+          return { documents: onePerProduct(hits.filter(keep), limit), all }
         })
 
       let vocabulary: Vocabulary = { categories: [], brands: [] }

@@ -1,6 +1,7 @@
 import type { Hit, SearchParams } from "meilisearch"
 import { describePrice, quote, type Intent } from "../../domain/intent/parseIntent.ts"
 import type { ProductDocument } from "../../pipelines/search/documents.ts"
+import { productSettings } from "../../pipelines/search/settings.ts"
 
 // The relaxation ladder of an intent search, as plain data. The strict
 // reading answers almost every request in one query. Only when it finds
@@ -42,13 +43,21 @@ export interface Attempt {
   readonly sort?: ReadonlyArray<string>
 }
 
-/** What names a product: a match here is about the product, not a mention in its description. */
-const NAMING_FIELDS = ["title", "brand", "category", "product_type"] as const
+/**
+ * Meilisearch's attribute rule scores where the words matched, from 1 (all
+ * in the first searchable attribute, the title) down to 1/n (all in the
+ * last, the description). A hit at that floor is only mentioned by its
+ * description: a skillet "oven-safe to 500F" is not an oven. Read from
+ * `showRankingScoreDetails`, which costs about nothing (showMatchesPosition
+ * made each query ~2x slower here).
+ */
+const DESCRIPTION_ONLY = 1 / (productSettings.searchableAttributes?.length ?? 1)
 
-/** A hit (searched with `showMatchesPosition`) whose words matched at least once where the product is named. */
 export const namesTheProduct = (hit: Hit<ProductDocument>): boolean => {
-  const matched = hit._matchesPosition
-  return matched === undefined || NAMING_FIELDS.some((field) => (matched[field]?.length ?? 0) > 0)
+  // (client 0.62 types an older shape of this detail; Meilisearch 1.21 sends attributeRankingOrderScore)
+  const attribute = hit._rankingScoreDetails?.attribute as { readonly attributeRankingOrderScore?: unknown } | undefined
+  const score = attribute?.attributeRankingOrderScore
+  return typeof score !== "number" || score > DESCRIPTION_ONLY + 1e-9
 }
 
 const and = (filters: ReadonlyArray<string>) => (filters.length === 0 ? undefined : filters.join(" AND "))
@@ -99,8 +108,8 @@ export const attemptParams = (attempt: Attempt, limit: number): SearchParams => 
   limit: limit * OVERFETCH,
   matchingStrategy: attempt.strategy,
   ...(attempt.sort ? { sort: [...attempt.sort] } : {}),
-  // which attributes matched, so a hit found only by its description can be told apart (namesTheProduct)
-  ...(attempt.step === "strict" && attempt.q !== "" ? { showMatchesPosition: true } : {})
+  // where the words matched, so a hit found only by its description can be told apart (namesTheProduct)
+  ...(attempt.step === "strict" && attempt.q !== "" ? { showRankingScoreDetails: true } : {})
 })
 
 // One offer per product: the same earbuds from five stores are one result.

@@ -19,7 +19,7 @@ describe("relaxation ladder", () => {
     expect(ladder[1].strategy).toBe("frequency")
     expect(ladder[2].filters.some((f) => f.startsWith("brand "))).toBe(false)
     expect(ladder[3].inStock).toBe(false)
-    expect(attemptParams(ladder[0], 8)).toMatchObject({ filter: expect.stringContaining("in_stock = true"), limit: 24, showMatchesPosition: true })
+    expect(attemptParams(ladder[0], 8)).toMatchObject({ filter: expect.stringContaining("in_stock = true"), limit: 24, showRankingScoreDetails: true })
     expect(attemptParams(ladder[3], 8).filter).not.toContain("in_stock")
   })
 
@@ -50,11 +50,10 @@ describe("relaxation ladder", () => {
   })
 
   it("tells a hit named by its words from one only its description mentions", () => {
-    const hit = (fields: Array<string>) =>
-      ({ _matchesPosition: Object.fromEntries(fields.map((f) => [f, [{ start: 0, length: 4 }]])) }) as any
-    expect(namesTheProduct(hit(["title", "description"]))).toBe(true)
-    expect(namesTheProduct(hit(["product_type"]))).toBe(true)
-    expect(namesTheProduct(hit(["description"]))).toBe(false)
-    expect(namesTheProduct(hit(["store", "description"]))).toBe(false)
+    const hit = (score: number) => ({ _rankingScoreDetails: { attribute: { attributeRankingOrderScore: score } } }) as any
+    expect(namesTheProduct(hit(1))).toBe(true) // in the title
+    expect(namesTheProduct(hit(0.375))).toBe(true) // "earbuds" in the title, "wireless" in the description
+    expect(namesTheProduct(hit(1 / 6))).toBe(false) // the description only (the last of six searchable attributes)
+    expect(namesTheProduct({} as any)).toBe(true)
   })
 })
