@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import http from "node:http"
 import { join, resolve } from "node:path"
 import { parseArgs } from "node:util"
-import { attemptParams, searchAttempts } from "../api/discovery/DiscoverySearch.ts"
+import { attemptParams, searchAttempts } from "../api/discovery/relaxation.ts"
 import { parseIntent } from "../domain/intent/parseIntent.ts"
 import { freePort, startMeili } from "../infra/MeiliServer.ts"
 import { DOCUMENT_VERSION } from "../pipelines/search/documents.ts"

@@ -7,8 +7,10 @@ import { SearchEngine, SearchError, toSearchError } from "../../infra/SearchEngi
 import { catalogIdOf, type ProductDocument } from "../../pipelines/search/documents.ts"
 import { PRODUCTS_INDEX } from "../../pipelines/search/SearchSync.ts"
 import {
+  and,
   attemptParams,
   constraintProbes,
+  filtersWithCategoryParam,
   namesTheProduct,
   OVERFETCH,
   paramFilter,
@@ -27,6 +29,7 @@ import {
 
 /** A search that takes longer is answered 503: callers were promised an answer within 1 s. */
 const SEARCH_TIMEOUT = "800 millis"
+/** Meilisearch requests made by product searches: one per direct answer, two on the relaxation path. */
 export const ROUND_TRIPS = "search_round_trips_total"
 /** Category and brand names for intent parsing, refreshed in the background. */
 const VOCABULARY_TTL_MS = 60_000
@@ -207,9 +210,8 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           const intent = phrase === "" ? undefined : intentOf(phrase, yield* currentVocabulary)
           const filters = [
             "is_deal = true",
-            ...paramFilter("categories", query.category),
-            ...paramFilter("store", query.store),
-            ...(intent === undefined ? [] : withoutParamConflicts(intent, query.category))
+            ...(intent === undefined ? paramFilter("categories", query.category) : filtersWithCategoryParam(intent, query.category)),
+            ...paramFilter("store", query.store)
           ]
           const { documents } = yield* distinctProducts(intent?.broadQuery ?? "", {
             filter: and(filters),
@@ -314,8 +316,6 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
   )
 }
 
-const and = (filters: ReadonlyArray<string>) => (filters.length === 0 ? undefined : filters.join(" AND "))
-
 /** Further pages (4x, then 16x the first) when variants crowd the first: a request stays at most 3 queries. */
 const MORE_PAGES = 2
 
@@ -331,11 +331,3 @@ export const onePerProduct = (hits: ReadonlyArray<ProductDocument>, limit: numbe
   }
   return out
 }
-
-/** An explicit `category` parameter wins over category words found in the phrase. */
-const withoutParamConflicts = (intent: Intent, category: string | undefined) =>
-  category === undefined || category.trim() === ""
-    ? intent.filters
-    : intent.filters.filter((filter) => !filter.startsWith("categories "))
-
-export { attemptParams, searchAttempts }

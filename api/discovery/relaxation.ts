@@ -8,10 +8,10 @@ import { productSettings } from "../../pipelines/search/settings.ts"
 // nothing are the later steps sent, all together in one multi-search, and
 // the first step that finds products answers:
 //
-//   0. strict        every product word, every filter, in stock, and at least one word in
-//                    what names the product (title, brand, category, product type): a
+//   0. strict        every product word, every filter, in stock; hits whose words all
+//                    matched in the description only are set aside (namesTheProduct): a
 //                    description that mentions "oven-safe" does not make a skillet an oven,
-//                    while "wireless" may come from the description of titled earbuds
+//                    while "wireless" may come from the description of earbuds so titled
 //   1. descriptions  the same hits, when only descriptions matched (no further query)
 //   2. most_words    Meilisearch drops the most frequent words first (matchingStrategy "frequency")
 //   3. without_vocabulary  the brand and category read from the phrase's words stop being
@@ -20,9 +20,10 @@ import { productSettings } from "../../pipelines/search/settings.ts"
 //   4. out_of_stock  the loosest step above, out-of-stock products included
 //
 // Modifiers and filler never reach the query, so they need no step. Hard
-// constraints (a price bound, a currency, the `category` parameter) are never relaxed: when they exclude
-// everything the answer is empty, and probes in the same multi-search say
-// what they excluded ("nothing at most 20 USD; the cheapest match is 24.99 USD").
+// constraints (a price bound, a currency, the `category` parameter) are never
+// relaxed: when they exclude everything the answer is empty, and probes in
+// the same multi-search say what they excluded ("nothing with price at most
+// 20 USD; the cheapest match is 24.99 USD (...)").
 
 export type LadderStep = "strict" | "descriptions" | "most_words" | "without_vocabulary" | "out_of_stock"
 
@@ -60,7 +61,7 @@ export const namesTheProduct = (hit: Hit<ProductDocument>): boolean => {
   return typeof score !== "number" || score > DESCRIPTION_ONLY + 1e-9
 }
 
-const and = (filters: ReadonlyArray<string>) => (filters.length === 0 ? undefined : filters.join(" AND "))
+export const and = (filters: ReadonlyArray<string>) => (filters.length === 0 ? undefined : filters.join(" AND "))
 
 /** `field = "value"` for a request parameter, or nothing when it is absent or blank. */
 export const paramFilter = (field: string, value: string | undefined) =>
@@ -71,7 +72,7 @@ const isPrice = (filter: string) => filter.startsWith("price ") || filter.starts
 const isCategory = (filter: string) => filter.startsWith("categories ")
 
 /** The intent's filters with the `category` parameter, which wins over category words in the phrase. */
-const allFilters = (intent: Intent, category: string | undefined) => [
+export const filtersWithCategoryParam = (intent: Intent, category: string | undefined) => [
   ...paramFilter("categories", category),
   ...(category === undefined || category.trim() === "" ? intent.filters : intent.filters.filter((f) => !isCategory(f)))
 ]
@@ -87,7 +88,7 @@ const sortFor = (intent: Intent, q: string): ReadonlyArray<string> | undefined =
 /** The ladder for an intent, in order; the first element is the strict reading. */
 export const searchAttempts = (intent: Intent, category: string | undefined): ReadonlyArray<Attempt> => {
   const q = intent.broadQuery
-  const filters = allFilters(intent, category)
+  const filters = filtersWithCategoryParam(intent, category)
   const sort = sortFor(intent, q)
   const base = { q, ...(sort ? { sort } : {}) }
   const strict: Attempt = { ...base, step: "strict", filters, strategy: "all", inStock: true }
