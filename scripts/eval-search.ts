@@ -6,6 +6,7 @@
 // the samples are ingested through the real pipelines, and every judged
 // phrase is sent over HTTP. --write first derives the judged set again from
 // the ingested catalog (scripts/search-eval/derive.ts) and saves it.
+import { Effect, References } from "effect"
 import { readFileSync, writeFileSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { DiscoverySearch } from "../api/discovery/DiscoverySearch.ts"
@@ -29,7 +30,10 @@ const { values } = parseArgs({
 const main = async () => {
   const service = await startBenchService("eval-search")
   try {
-    await service.run(PipelineRunner.use((runner) => runner.runAll("manual")))
+    // the pipelines' per-run log lines would bury the scores
+    await service.run(PipelineRunner.use((runner) => runner.runAll("manual")).pipe(
+      Effect.provideService(References.MinimumLogLevel, "Warn")
+    ))
     await service.run(DiscoverySearch.use((search) => search.refreshVocabulary))
     const rows = await service.run(catalogRows)
     if (values.write) {

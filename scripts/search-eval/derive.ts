@@ -223,7 +223,7 @@ export const deriveJudgements = (rows: ReadonlyArray<CatalogRow>): JudgementSet 
   })
 
   return {
-    note: "Derived by scripts/search-judgements.ts from the sample catalog (npm run eval:search -- --write). " +
+    note: "Derived by scripts/search-eval/derive.ts from the sample catalog (npm run eval:search -- --write). " +
       "Do not edit by hand: change the derivation and regenerate.",
     judgements: out
   }
