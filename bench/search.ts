@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import http from "node:http"
 import { join, resolve } from "node:path"
 import { parseArgs } from "node:util"
-import { attemptParams, searchAttempts } from "../api/discovery/DiscoverySearch.ts"
+import { attemptParams, searchAttempts } from "../api/discovery/relaxation.ts"
 import { parseIntent } from "../domain/intent/parseIntent.ts"
 import { freePort, startMeili } from "../infra/MeiliServer.ts"
 import { DOCUMENT_VERSION } from "../pipelines/search/documents.ts"
@@ -55,7 +55,10 @@ const QUERIES = [
   "birthday present for mom who likes skincare",
   "yoga mat under 40 euros",
   "robot vacuum",
-  "board games for a teen"
+  "board games for a teen",
+  "cheap shoes",
+  "i need new jacket please",
+  "top rated headphones"
 ]
 
 interface LoadRequest {
@@ -240,7 +243,7 @@ const main = async () => {
     for (const phrase of QUERIES) {
       const intent = parseIntent(phrase, vocabulary)
       const attempt = searchAttempts(intent, undefined)[0]
-      const body = JSON.stringify({ q: attempt.q, ...attemptParams(attempt, 8, true) })
+      const body = JSON.stringify({ q: attempt.q, ...attemptParams(attempt, 8) })
       const probe = await meiliFetch(meili.url, `/indexes/${UID}/search`, { method: "POST", body })
       log(`  ${phrase.padEnd(48)} -> ${String(probe.hits.length).padStart(2)} hits  ${body}`)
       direct.push({

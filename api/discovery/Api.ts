@@ -46,8 +46,10 @@ export class DiscoveryApi extends HttpApiGroup.make("discovery", { topLevel: tru
       success: SearchFeed,
       error: errors
     }).annotate(OpenApi.Description,
-      "Intent search: price, category, brand, recipient and occasion phrases become filters; guidance explains the " +
-        "interpretation. Out-of-stock products only when nothing in stock matches.")
+      "Intent search: price, category, brand, recipient and occasion phrases become filters; modifiers (cheap, " +
+        "top rated, ...) order results and filler (please, i need, ...) is ignored; when nothing matches every word a " +
+        "fixed relaxation ladder is tried, never relaxing a price bound, currency or the category parameter. guidance " +
+        "explains the interpretation. Out-of-stock products only when nothing in stock matches.")
   )
   .annotateMerge(OpenApi.annotations({ title: "Discovery feed", description: "Deals and intent search for shopping agents" }))
 {}

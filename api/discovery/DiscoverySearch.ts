@@ -1,19 +1,36 @@
 import { Context, Effect, Layer, Option } from "effect"
-import type { SearchParams, SearchResponse } from "meilisearch"
-import { parseIntent, quote, type Intent } from "../../domain/intent/parseIntent.ts"
+import type { Hit, SearchParams, SearchResponse } from "meilisearch"
+import { parseIntent, type Intent } from "../../domain/intent/parseIntent.ts"
 import type { Vocabulary } from "../../domain/intent/vocabulary.ts"
 import { Metrics } from "../../infra/Metrics.ts"
 import { SearchEngine, SearchError, toSearchError } from "../../infra/SearchEngine.ts"
 import { catalogIdOf, type ProductDocument } from "../../pipelines/search/documents.ts"
 import { PRODUCTS_INDEX } from "../../pipelines/search/SearchSync.ts"
+import {
+  and,
+  attemptParams,
+  constraintProbes,
+  filtersWithCategoryParam,
+  namesTheProduct,
+  OVERFETCH,
+  paramFilter,
+  searchAttempts,
+  STEP_TEXT,
+  unmetConstraint,
+  type Attempt,
+  type LadderStep
+} from "./relaxation.ts"
 
 // Product search over the Meilisearch products index for the discovery feed
-// and the /api/v1 product search. One Meilisearch query per request (a second
-// one only when nothing in stock matched); every result is rendered from the
-// index document alone.
+// and the /api/v1 product search. One Meilisearch query per request; when the
+// strict reading finds nothing, one multi-search carries the relaxation
+// ladder (relaxation.ts). Every result is rendered from the index document
+// alone.
 
 /** A search that takes longer is answered 503: callers were promised an answer within 1 s. */
 const SEARCH_TIMEOUT = "800 millis"
+/** Meilisearch requests made by product searches: one per direct answer, two on the relaxation path. */
+export const ROUND_TRIPS = "search_round_trips_total"
 /** Category and brand names for intent parsing, refreshed in the background. */
 const VOCABULARY_TTL_MS = 60_000
 
@@ -42,6 +59,12 @@ export interface IntentResult {
   readonly intent: Intent
   /** True when nothing in stock matched and out-of-stock products are shown. */
   readonly includesOutOfStock: boolean
+  /** The ladder step that answered ("strict" when every word and filter matched). */
+  readonly step?: LadderStep
+  /** What was relaxed, for guidance (absent on the strict reading). */
+  readonly relaxation?: string
+  /** When nothing matched: which hard constraint (price, currency, category) excluded what. */
+  readonly unmet?: string
 }
 
 export interface DiscoverySearchShape {
@@ -60,10 +83,6 @@ const withinDeadline = (what: string) =>
     duration: SEARCH_TIMEOUT,
     orElse: () => Effect.fail(new SearchError({ message: `${what}: Meilisearch did not answer in time`, unavailable: true }))
   })
-
-/** `field = "value"` for a request parameter, or nothing when it is absent or blank. */
-const paramFilter = (field: string, value: string | undefined) =>
-  value === undefined || value.trim() === "" ? [] : [`${field} = ${quote(value.trim())}`]
 
 const indexMissing = (error: SearchError) =>
   (error.cause as { cause?: { code?: string } } | undefined)?.cause?.code === "index_not_found"
@@ -86,15 +105,17 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
       const engine = yield* SearchEngine
       const metrics = yield* Metrics
       const uid = engine.indexUid(PRODUCTS_INDEX)
-      const queries = metrics.counter("search_queries_total", "Meilisearch product queries sent")
-      const fallbacks = metrics.counter("search_fallback_queries_total", "Extra queries after an empty first attempt")
+      const queriesSent = metrics.counter("search_queries_total", "Meilisearch product queries sent")
+      const roundTrips = metrics.counter(ROUND_TRIPS, "Meilisearch requests for product searches (a multi-search is one)")
+      const fallbacks = metrics.counter("search_fallback_queries_total", "Relaxation multi-searches after an empty strict reading")
       const failures = metrics.counter("search_failures_total", "Product searches that failed (answered 503)")
       const morePages = metrics.counter("search_more_pages_total", "Further pages fetched because variants of few products filled the first")
 
       const run = (q: string, params: SearchParams): Effect.Effect<SearchResponse<ProductDocument>, SearchError> =>
         Effect.tryPromise({
           try: (signal) => {
-            queries.inc()
+            queriesSent.inc()
+            roundTrips.inc()
             return engine.client.index(uid).search<ProductDocument>(q, params, { signal })
           },
           catch: toSearchError("search")
@@ -113,24 +134,30 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
        * page still brought new products (in a catalog of hundreds of offers
        * per model, deeper pages rarely do).
        */
-      const distinctProducts = (q: string, params: SearchParams, limit: number) =>
+      const distinctProducts = (
+        q: string,
+        params: SearchParams,
+        limit: number,
+        keep: (hit: Hit<ProductDocument>) => boolean = () => true
+      ) =>
         Effect.gen(function*() {
           let pageSize = params.limit ?? limit * OVERFETCH
           const first = yield* run(q, { ...params, limit: pageSize })
           const hits = [...first.hits]
-          let documents = onePerProduct(hits, limit)
+          // Further pages only when variants crowd the page, not when `keep` set hits aside.
+          let all = onePerProduct(hits, limit)
           let worthAnother = first.hits.length === pageSize
-          for (let page = 0; page < MORE_PAGES && documents.length < limit && worthAnother; page++) {
+          for (let page = 0; page < MORE_PAGES && all.length < limit && worthAnother; page++) {
             morePages.inc()
-            const before = documents.length
+            const before = all.length
             const offset = hits.length
             pageSize *= 4
             const next = yield* run(q, { ...params, offset, limit: pageSize })
             hits.push(...next.hits)
-            documents = onePerProduct(hits, limit)
-            worthAnother = next.hits.length === pageSize && documents.length > before
+            all = onePerProduct(hits, limit)
+            worthAnother = next.hits.length === pageSize && all.length > before
           }
-          return { documents, found: hits.length > 0 }
+          return { documents: onePerProduct(hits.filter(keep), limit), all }
         })
 
       let vocabulary: Vocabulary = { categories: [], brands: [] }
@@ -183,9 +210,8 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           const intent = phrase === "" ? undefined : intentOf(phrase, yield* currentVocabulary)
           const filters = [
             "is_deal = true",
-            ...paramFilter("categories", query.category),
-            ...paramFilter("store", query.store),
-            ...(intent === undefined ? [] : withoutParamConflicts(intent, query.category))
+            ...(intent === undefined ? paramFilter("categories", query.category) : filtersWithCategoryParam(intent, query.category)),
+            ...paramFilter("store", query.store)
           ]
           const { documents } = yield* distinctProducts(intent?.broadQuery ?? "", {
             filter: and(filters),
@@ -197,24 +223,72 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           return { documents, ...(intent ? { intent } : {}) }
         })
 
-      // The first attempt answers almost every request: every product word
-      // (category and brand words included, so they rank) with all filters.
-      // The others run only when it found nothing: without the category and
-      // brand filters, then matching fewer words (long phrases only), then
-      // including out-of-stock products.
+      /** The later ladder steps and the constraint probes, in one multi-search round trip. */
+      const relax = (intent: Intent, category: string | undefined, ladder: ReadonlyArray<Attempt>, limit: number) =>
+        Effect.gen(function*() {
+          const steps = ladder.slice(1)
+          const probes = constraintProbes(intent, ladder[ladder.length - 1])
+          const queries = [
+            ...steps.map((attempt) => ({ indexUid: uid, q: attempt.q, ...attemptParams(attempt, limit) })),
+            ...probes.map((probe) => ({ indexUid: uid, ...probe.params }))
+          ]
+          fallbacks.inc()
+          const response = yield* Effect.tryPromise({
+            try: (signal) => {
+              queriesSent.inc(queries.length)
+              roundTrips.inc()
+              return engine.client.multiSearch<{ queries: typeof queries }, ProductDocument>({ queries }, { signal })
+            },
+            catch: toSearchError("multi-search")
+          }).pipe(
+            withinDeadline("multi-search"),
+            Effect.catchIf(indexMissing, () => Effect.succeed({ results: [] as Array<SearchResponse<ProductDocument>> })),
+            Effect.tapError(() => Effect.sync(() => failures.inc()))
+          )
+          const results = response.results
+          for (const [index, attempt] of steps.entries()) {
+            const hits = results[index]?.hits ?? []
+            if (hits.length > 0) {
+              return {
+                documents: onePerProduct(hits, limit),
+                intent,
+                includesOutOfStock: !attempt.inStock,
+                step: attempt.step,
+                relaxation: STEP_TEXT[attempt.step]
+              } satisfies IntentResult
+            }
+          }
+          const unmet = unmetConstraint(
+            intent,
+            category,
+            probes.map((probe, i) => {
+              const result = results[steps.length + i]
+              return { probe, hit: result?.hits[0], total: result?.estimatedTotalHits ?? 0 }
+            })
+          )
+          return { documents: [], intent, includesOutOfStock: false, ...(unmet ? { unmet } : {}) } satisfies IntentResult
+        })
+
       const search = (query: IntentQuery) =>
         Effect.gen(function*() {
           const intent = intentOf(query.q, yield* currentVocabulary)
-          const attempts = searchAttempts(intent, query.category)
-          for (const [index, attempt] of attempts.entries()) {
-            if (index > 0) fallbacks.inc()
-            const response = yield* distinctProducts(attempt.q, attemptParams(attempt, query.limit, true), query.limit)
-            if (response.found) return { documents: response.documents, intent, includesOutOfStock: false }
+          const ladder = searchAttempts(intent, query.category)
+          const strict = ladder[0]
+          const response = yield* distinctProducts(strict.q, attemptParams(strict, query.limit), query.limit, namesTheProduct)
+          if (response.documents.length > 0) {
+            return { documents: response.documents, intent, includesOutOfStock: false, step: "strict" } satisfies IntentResult
           }
-          const last = attempts[attempts.length - 1]
-          fallbacks.inc()
-          const any = yield* distinctProducts(last.q, attemptParams(last, query.limit, false), query.limit)
-          return { documents: any.documents, intent, includesOutOfStock: any.found }
+          // Every word matched, but only with descriptions: the same hits answer, no further query.
+          if (response.all.length > 0) {
+            return {
+              documents: response.all,
+              intent,
+              includesOutOfStock: false,
+              step: "descriptions",
+              relaxation: STEP_TEXT.descriptions
+            } satisfies IntentResult
+          }
+          return yield* relax(intent, query.category, ladder, query.limit)
         })
 
       const products = (query: ProductsQuery) =>
@@ -242,38 +316,6 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
   )
 }
 
-export interface Attempt {
-  readonly q: string
-  readonly filters: ReadonlyArray<string>
-  readonly strategy: "all" | "last"
-}
-
-const and = (filters: ReadonlyArray<string>) => (filters.length === 0 ? undefined : filters.join(" AND "))
-
-/**
- * The Meilisearch queries for an intent search, in order. The first answers
- * almost every request: every product word (category and brand words
- * included, so they rank) with all filters. The others run only when the one
- * before found nothing: without the category and brand filters, then matching
- * fewer words (long phrases only); the caller finally drops the stock filter.
- */
-export const searchAttempts = (intent: Intent, category: string | undefined): ReadonlyArray<Attempt> => {
-  const base = paramFilter("categories", category)
-  const strict = withoutParamConflicts(intent, category)
-  const loose = intent.filters.filter((filter) => !/^(categories|brand) /.test(filter))
-  const attempts: Array<Attempt> = [{ q: intent.broadQuery, filters: [...base, ...strict], strategy: "all" }]
-  if (strict.length !== loose.length) attempts.push({ q: intent.broadQuery, filters: [...base, ...loose], strategy: "all" })
-  if (intent.broadQuery.split(" ").length >= 3) {
-    attempts.push({ q: intent.broadQuery, filters: [...base, ...loose], strategy: "last" })
-  }
-  return attempts
-}
-
-// One offer per product: the same earbuds from five stores are one result.
-// Meilisearch's `distinct` does this but cut its throughput ~2.7x on 1M
-// products (188 -> 69 req/s here), so we ask for a few more hits and keep the
-// first (most relevant) offer of each group.
-const OVERFETCH = 3
 /** Further pages (4x, then 16x the first) when variants crowd the first: a request stays at most 3 queries. */
 const MORE_PAGES = 2
 
@@ -289,18 +331,3 @@ export const onePerProduct = (hits: ReadonlyArray<ProductDocument>, limit: numbe
   }
   return out
 }
-
-/** Search parameters of one attempt; `inStock` adds the stock filter. */
-export const attemptParams = (attempt: Attempt, limit: number, inStock: boolean): SearchParams => ({
-  filter: and([...attempt.filters, ...(inStock ? ["in_stock = true"] : [])]),
-  limit: limit * OVERFETCH,
-  matchingStrategy: attempt.strategy,
-  // No product words: browsing, so the best deals first.
-  ...(attempt.q === "" ? { sort: ["deal_score:desc"] } : {})
-})
-
-/** An explicit `category` parameter wins over category words found in the phrase. */
-const withoutParamConflicts = (intent: Intent, category: string | undefined) =>
-  category === undefined || category.trim() === ""
-    ? intent.filters
-    : intent.filters.filter((filter) => !filter.startsWith("categories "))

@@ -44,14 +44,17 @@ export const DiscoveryHandlers = HttpApiBuilder.group(
           ))
       .handle("search", ({ query }) =>
         discovery.search({ q: query.q, category: query.category, limit: query.limit ?? SEARCH_DEFAULT_LIMIT }).pipe(
-          Effect.map(({ documents, intent, includesOutOfStock }) => {
+          Effect.map(({ documents, intent, includesOutOfStock, relaxation, unmet }) => {
             const results = present(documents, query.tag ?? SEARCH_DEFAULT_TAG)
             const stock = includesOutOfStock
               ? "Nothing in stock matched, so these results include out-of-stock products: say so for each one."
               : "Only in-stock (or pre-order/back-order) products are included."
+            const relaxed = relaxation !== undefined && !includesOutOfStock ? ` Relaxed: ${relaxation}.` : ""
             const found = results.length === 0
-              ? "Nothing matched: suggest a broader phrase or a different price range."
-              : `${results.length} result${results.length === 1 ? "" : "s"}, most relevant first.`
+              ? unmet !== undefined
+                ? `Nothing matched: ${unmet}. Tell the shopper, and ask before changing that constraint.`
+                : "Nothing matched: suggest a broader phrase or a different price range."
+              : `${results.length} result${results.length === 1 ? "" : "s"}, most relevant first.${relaxed}`
             return {
               name: `Search results for "${query.q.trim()}"`,
               guidance: `Interpreted the request as: ${intent.interpretation}. ${found} ${stock} ${PRESENTATION}`,

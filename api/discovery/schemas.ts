@@ -55,7 +55,13 @@ export const DealFeed = Schema.Struct({
 
 export const SearchFeed = Schema.Struct({
   name: Schema.String,
-  guidance: Schema.String.annotate({ description: "How the phrase was interpreted and how to present the results." }),
+  guidance: Schema.String.annotate({
+    description: "How the phrase was interpreted and how to present the results: the words searched for, each price, " +
+      "category, brand and audience reading, how each modifier was read (e.g. 'read \"cheap\" as: prefer lower " +
+      "prices'), the filler ignored, what was relaxed when nothing matched every word ('Relaxed: ...'), and, when a " +
+      "hard constraint (price bound, currency, category) left nothing, which one and the closest match ('Nothing " +
+      "matched: nothing with price at most 20 USD; the cheapest match is 24.99 USD ...')."
+  }),
   count: Schema.Number.annotate({ description: "Number of results returned." }),
   results: Schema.Array(Deal)
 })

@@ -1,5 +1,7 @@
 import { describeAudience, parseAudience, type Audience } from "./audience.ts"
+import { parseModifiers, PREFERENCE_TEXT, type Modifier, type Preference } from "./modifiers.ts"
 import { parsePrice, type PriceConstraint } from "./price.ts"
+import { dropFillerPhrases, isStopWord } from "./stopWords.ts"
 import { matchVocabulary, type Vocabulary } from "./vocabulary.ts"
 
 // Turns a free-text shopping phrase into a Meilisearch filter, a cleaned
@@ -15,20 +17,17 @@ export interface Intent {
   readonly categories: ReadonlyArray<string>
   readonly brands: ReadonlyArray<string>
   readonly audience: Audience
+  /** Words read as a preference ("cheap", "top rated"): they order results, they are never matched. */
+  readonly modifiers: ReadonlyArray<Modifier>
+  /** The preference the modifiers express (the first one typed wins). */
+  readonly preference?: Preference
+  /** Filler dropped from the query ("i need", "please"), in the order typed. */
+  readonly ignored: ReadonlyArray<string>
   /** Meilisearch filter expressions, to be AND-ed (stock is the caller's concern). */
   readonly filters: ReadonlyArray<string>
   /** Human-readable reading of the phrase, for `guidance`. */
   readonly interpretation: string
 }
-
-// Words that frame a request but name no product.
-const FILLER = new Set([
-  "a", "an", "the", "for", "my", "me", "i", "im", "i'm", "need", "want", "wants", "looking", "find", "show", "some",
-  "something", "good", "best", "great", "nice", "top", "buy", "to", "who", "that", "is", "are", "of", "on", "please",
-  "gift", "gifts", "present", "presents", "idea", "ideas", "recommend", "recommendation", "recommendations", "any",
-  "get", "what", "whats", "what's", "can", "you", "suggest", "with", "budget", "price", "priced", "costing", "cost",
-  "in", "under", "year", "old", "and", "or", "our", "his", "her", "their", "likes", "like", "loves", "into", "s"
-])
 
 /** Meilisearch string literal: double quotes, with quotes and backslashes escaped. */
 export const quote = (value: string) => `"${value.replaceAll("\\", "\\\\").replaceAll("\"", "\\\"")}"`
@@ -43,22 +42,39 @@ export const describePrice = (price: PriceConstraint) =>
     ? `price at most ${money(price.max, price.currency)}`
     : `price at least ${money(price.min ?? 0, price.currency)}`
 
-const productWords = (text: string) => {
-  const words = text
+const wordsOf = (text: string) =>
+  text
     .replace(/[^\p{L}\p{N}\s'&+.-]/gu, " ")
     .split(/\s+/)
     .map((word) => word.replace(/^['.&+-]+|['.&+-]+$/g, ""))
-    .filter((word) => word.length > 0 && !FILLER.has(word))
-  return [...new Set(words)].join(" ")
-}
+    .filter((word) => word.length > 0)
 
+const productWords = (text: string) => [...new Set(wordsOf(text).filter((word) => !isStopWord(word)))].join(" ")
+
+/**
+ * The reading, in a fixed order, each step removing what it understood:
+ * price, then who it is for, then modifiers (a preference, never words to
+ * match), then brand and category words, then filler. Every step sees the
+ * same text whatever follows it, so "cheap electronics" reads the same
+ * before any price phrasing.
+ */
 export const parseIntent = (phrase: string, vocabulary: Vocabulary = { categories: [], brands: [] }): Intent => {
   const original = phrase.trim().replace(/\s+/g, " ")
   const priced = parsePrice(original)
   const { audience, rest: afterAudience } = parseAudience(priced.rest)
-  const { categories, brands, rest: afterVocabulary } = matchVocabulary(afterAudience, vocabulary, audience.interests)
-  const query = productWords(afterVocabulary)
-  const broadQuery = productWords(afterAudience)
+  const { modifiers, preference, rest: afterModifiers } = parseModifiers(afterAudience)
+  // Brands before filler: "new" is filler, "New Balance" a brand.
+  let vocabularyMatch = matchVocabulary(afterModifiers, vocabulary, audience.interests)
+  if (productWords(afterModifiers) === "" && vocabularyMatch.categories.length + vocabularyMatch.brands.length === 0) {
+    // A phrase that is nothing but a recipient word may name a category ("baby", "kids").
+    const whole = matchVocabulary(parseModifiers(priced.rest).rest, vocabulary)
+    if (whole.categories.length + whole.brands.length > 0) vocabularyMatch = { ...whole, rest: "" }
+  }
+  const { categories, brands, rest: afterVocabulary } = vocabularyMatch
+  const filler = dropFillerPhrases(afterVocabulary)
+  const ignored = [...filler.ignored, ...wordsOf(filler.rest).filter(isStopWord)]
+  const query = productWords(filler.rest)
+  const broadQuery = productWords(dropFillerPhrases(afterModifiers).rest)
 
   const filters: Array<string> = []
   const price = priced.constraint
@@ -74,6 +90,8 @@ export const parseIntent = (phrase: string, vocabulary: Vocabulary = { categorie
   if (brands.length > 0) parts.push(`brand: ${brands.join(" or ")}`)
   const who = describeAudience(audience)
   if (who !== undefined) parts.push(who)
+  for (const modifier of modifiers) parts.push(`read "${modifier.words}" as: ${PREFERENCE_TEXT[modifier.preference]}`)
+  if (ignored.length > 0) parts.push(`ignored as filler: ${[...new Set(ignored)].map((words) => `"${words}"`).join(", ")}`)
 
   return {
     query,
@@ -82,6 +100,9 @@ export const parseIntent = (phrase: string, vocabulary: Vocabulary = { categorie
     categories,
     brands,
     audience,
+    modifiers,
+    ...(preference ? { preference } : {}),
+    ignored,
     filters,
     interpretation: parts.join("; ")
   }

@@ -100,12 +100,24 @@ export const matchVocabulary = (
   const canonical = words.map((word) => singular(ALIASES[word] ?? word))
   const used = new Set<number>()
   const categories: Array<string> = []
+  const matchedNames: Array<Array<string>> = []
   for (const { category, names } of categoryPatterns) {
     for (const name of names) {
       const at = containsRun(canonical, name)
       if (at < 0 || name.every((word) => protectedWords.has(word))) continue
+      matchedNames.push(name)
       if (!categories.includes(category)) categories.push(category)
       for (let i = at; i < at + name.length; i++) used.add(i)
+    }
+  }
+  // A category named by its head noun also covers the categories that end
+  // with it: "shoes" is Shoes and Running Shoes, whichever tree a feed uses.
+  for (const name of matchedNames) {
+    for (const { category, names } of categoryPatterns) {
+      if (categories.includes(category)) continue
+      if (names.some((other) => other.length > name.length && name.every((word, i) => other[other.length - name.length + i] === word))) {
+        categories.push(category)
+      }
     }
   }
   const rest = words.filter((_, i) => !used.has(i)).join(" ")

@@ -138,3 +138,65 @@ describe("parseIntent", () => {
     }
   })
 })
+
+describe("modifiers and filler", () => {
+  const catalog = {
+    categories: ["Electronics", "Shoes", "Running Shoes", "Jackets", "Baby", "Toys & Games"],
+    brands: ["Sony", "New Balance", "LEGO"]
+  }
+
+  it("reads price modifiers as a preference for lower prices, never as words to match", () => {
+    for (const word of ["cheap", "affordable", "budget", "inexpensive", "low cost"]) {
+      const intent = parseIntent(`${word} shoes`, catalog)
+      expect(intent.broadQuery, word).toBe("shoes")
+      expect(intent.preference, word).toBe("lower_price")
+      expect(intent.interpretation, word).toContain(`read "${word}" as: prefer lower prices`)
+    }
+  })
+
+  it("reads quality modifiers as a preference for stronger offers", () => {
+    for (const words of ["best", "top rated", "good quality", "premium", "high end", "popular"]) {
+      const intent = parseIntent(`${words} jacket`, catalog)
+      expect(intent.broadQuery, words).toBe("jacket")
+      expect(intent.preference, words).toBe("stronger_offer")
+      expect(intent.modifiers.map((m) => m.words), words).toEqual([words])
+    }
+  })
+
+  it("drops filler from the query and lists it as ignored", () => {
+    const intent = parseIntent("i need new jacket please", catalog)
+    expect(intent.broadQuery).toBe("jacket")
+    expect(intent.ignored).toEqual(["i need", "new", "please"])
+    expect(intent.interpretation).toContain("ignored as filler: \"i need\", \"new\", \"please\"")
+    expect(parseIntent("can you find me a good camera for the money", catalog).broadQuery).toBe("camera")
+    expect(parseIntent("show me something like headphones", catalog).broadQuery).toBe("headphones")
+  })
+
+  it("reads brands before filler: \"new\" is filler, New Balance a brand", () => {
+    expect(parseIntent("new balance shoes", catalog).brands).toEqual(["New Balance"])
+  })
+
+  it("a category named by its head noun covers the categories ending with it", () => {
+    expect(parseIntent("cheap shoes", catalog).categories).toEqual(["Shoes", "Running Shoes"])
+  })
+
+  it("a phrase that is only a recipient word may name a category", () => {
+    expect(parseIntent("baby", catalog)).toMatchObject({ categories: ["Baby"], broadQuery: "" })
+  })
+
+  it("one reading: the category does not depend on the price phrasing that follows", () => {
+    const phrasings = ["under 358 dollars", "less than 358 dollars", "below $358", "358 bucks or less", "up to 358 usd",
+      "no more than $358", "at most 358 dollars", "max $358", "for less than $358", ""]
+    for (const modifier of ["", "cheap ", "best "]) {
+      const readings = new Set(phrasings.map((price) => {
+        const intent = parseIntent(`${modifier}electronics ${price}`, catalog)
+        return JSON.stringify([intent.categories, intent.broadQuery, intent.preference])
+      }))
+      expect([...readings], modifier).toHaveLength(1)
+    }
+    // and the same phrase parsed twice gives the same intent
+    expect(parseIntent("cheap electronics less than 358 dollars", catalog)).toEqual(
+      parseIntent("cheap electronics less than 358 dollars", catalog)
+    )
+  })
+})

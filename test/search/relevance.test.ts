@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Effect } from "effect"
+import { Metrics } from "../../infra/Metrics.ts"
+import { ROUND_TRIPS } from "../../api/discovery/DiscoverySearch.ts"
 import { getJson } from "../support/http.ts"
 import { startSampleService } from "../support/sampleService.ts"
 import type { RunningService } from "../support/TestService.ts"
@@ -117,5 +120,69 @@ describe("intent search relevance on the sample catalog", () => {
       expect(bad.status, query).toBe(400)
       expect(bad.body.error.message, query).toContain(field)
     }
+  })
+
+  // The phrasings of issue 10, tried as a new user would: modifiers and filler are not words to match.
+  describe("everyday phrasings", () => {
+    const roundTrips = () => service.run(Metrics.use((metrics) => Effect.succeed(metrics.counter(ROUND_TRIPS, "").value)))
+    const titled = (results: Array<any>, pattern: RegExp) => results.every((deal) => pattern.test(deal.title))
+
+    it("cheap electronics less than 358 dollars: products, cheapest first, the same reading as 'under'", async () => {
+      for (const q of ["cheap electronics less than 358 dollars", "cheap electronics under 358 dollars"]) {
+        const { results, guidance } = await search(q)
+        expect(results.length, q).toBe(8)
+        expect(results.every((deal) => deal.price.amount <= 358 && deal.price.currency === "USD"), q).toBe(true)
+        expect(guidance, q).toContain("category: Electronics")
+        expect(guidance, q).toContain("read \"cheap\" as: prefer lower prices")
+        expect(guidance, q).not.toContain("searching for \"cheap")
+      }
+    })
+
+    it("cheap, affordable, top rated and good quality shoes; cheap jacket; i need new jacket please", async () => {
+      for (const q of ["cheap shoes", "affordable shoes", "top rated shoes", "good quality shoes"]) {
+        const { results } = await search(q)
+        expect(results.length, q).toBe(8)
+        expect(titled(results, /\bshoes?\b/i), q).toBe(true)
+      }
+      const cheap = await search("cheap shoes")
+      const prices = cheap.results.map((deal) => deal.price.amount)
+      // lower prices first among equally relevant products (one currency at a time is not promised)
+      expect(prices[0]).toBeLessThanOrEqual(Math.max(...prices))
+      for (const q of ["cheap jacket", "i need new jacket please"]) {
+        const { results, guidance } = await search(q)
+        expect(results.length, q).toBeGreaterThan(3)
+        expect(titled(results, /jacket/i), q).toBe(true)
+        if (q.startsWith("i need")) expect(guidance).toContain("ignored as filler: \"i need\", \"new\", \"please\"")
+      }
+    })
+
+    it("plural, typo, brand + noun and recipient phrasings find the product", async () => {
+      // (headset is a synonym of headphones in the index settings)
+      for (const [q, pattern] of [["headphnoes", /headphone|headset/i], ["sony tvs", /sony.*\btv\b/i],
+        ["headphones gift for my dad", /headphone|headset/i], ["laptpo", /laptop/i], ["sneaker", /sneaker/i]] as const) {
+        const { results } = await search(q)
+        expect(results.length, q).toBeGreaterThan(0)
+        expect(titled(results.slice(0, 3), pattern), q).toBe(true)
+      }
+    })
+
+    it("an unmeetable price bound answers empty and names the cheapest match; no extra round trip on the direct path", async () => {
+      const before = await roundTrips()
+      const direct = await search("headphones under 300 dollars")
+      expect(direct.results.length).toBeGreaterThan(0)
+      expect(await roundTrips()).toBe(before + 1)
+
+      const { results, guidance } = await search("headphones under $5")
+      expect(results).toEqual([])
+      expect(guidance).toMatch(/Nothing matched: nothing with price at most 5 USD; the cheapest match is \d+\.\d\d USD/)
+      // the whole ladder and the probes went in one multi-search
+      expect(await roundTrips()).toBe(before + 3)
+    })
+
+    it("relaxes in order and says what it relaxed", async () => {
+      const { results, guidance } = await search("wireless earbuds with bluetooth for marathon training")
+      expect(results.length).toBeGreaterThan(0)
+      expect(guidance).toMatch(/Relaxed: /)
+    })
   })
 })

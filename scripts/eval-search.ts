@@ -1,0 +1,79 @@
+// npm run eval:search -- [--write] [--family NAME] [--show-misses]
+//
+// Scores GET /api/search on the sample catalog against the judged set in
+// test/fixtures/search-judgements.json: the whole service runs in this
+// process (DuckDB under data/var/, the embedded Meilisearch or MEILI_URL),
+// the samples are ingested through the real pipelines, and every judged
+// phrase is sent over HTTP. --write first derives the judged set again from
+// the ingested catalog (scripts/search-eval/derive.ts) and saves it.
+import { Effect, References } from "effect"
+import { readFileSync, writeFileSync } from "node:fs"
+import { parseArgs } from "node:util"
+import { DiscoverySearch } from "../api/discovery/DiscoverySearch.ts"
+import { startBenchService } from "../bench/support/benchService.ts"
+import { PipelineRunner } from "../pipelines/PipelineRunner.ts"
+import { catalogRows } from "./search-eval/catalog.ts"
+import { deriveJudgements } from "./search-eval/derive.ts"
+import { evaluate, formatScores, PAGE } from "./search-eval/evaluate.ts"
+import { meets, type JudgementSet } from "./search-eval/judgement.ts"
+
+export const JUDGEMENTS_FILE = "test/fixtures/search-judgements.json"
+
+const { values } = parseArgs({
+  options: {
+    write: { type: "boolean", default: false },
+    family: { type: "string" },
+    "show-misses": { type: "boolean", default: false }
+  }
+})
+
+const main = async () => {
+  const service = await startBenchService("eval-search")
+  try {
+    // the pipelines' per-run log lines would bury the scores
+    await service.run(PipelineRunner.use((runner) => runner.runAll("manual")).pipe(
+      Effect.provideService(References.MinimumLogLevel, "Warn")
+    ))
+    await service.run(DiscoverySearch.use((search) => search.refreshVocabulary))
+    const rows = await service.run(catalogRows)
+    if (values.write) {
+      writeFileSync(JUDGEMENTS_FILE, `${JSON.stringify(deriveJudgements(rows), null, 1)}\n`)
+      process.stdout.write(`wrote ${JUDGEMENTS_FILE}\n`)
+    }
+    const set = JSON.parse(readFileSync(JUDGEMENTS_FILE, "utf8")) as JudgementSet
+    const judgements = set.judgements.filter((j) => values.family === undefined || j.family === values.family)
+    const scores = await evaluate(judgements, rows, async (q) => {
+      const response = await fetch(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${PAGE}`)
+      if (response.status !== 200) throw new Error(`${q}: HTTP ${response.status} ${await response.text()}`)
+      return ((await response.json()) as { results: Array<{ id: string }> }).results.map((result) => result.id)
+    })
+    const families = new Map<string, Array<(typeof scores.outcomes)[number]>>()
+    for (const outcome of scores.outcomes) families.set(outcome.judgement.family, [...(families.get(outcome.judgement.family) ?? []), outcome])
+    process.stdout.write("family               queries  empty  precision  nDCG\n")
+    for (const [family, outcomes] of [...families.entries()].sort()) {
+      const shown = outcomes.reduce((sum, o) => sum + o.results.length, 0)
+      const precision = shown === 0 ? 1 : outcomes.reduce((sum, o) => sum + o.relevant, 0) / shown
+      const empty = outcomes.filter((o) => o.results.length === 0 && o.judgement.satisfying > 0).length
+      const ndcg = outcomes.reduce((sum, o) => sum + o.ndcg, 0) / outcomes.length
+      process.stdout.write(`${family.padEnd(20)} ${String(outcomes.length).padStart(7)} ${String(empty).padStart(6)} ` +
+        `${precision.toFixed(3).padStart(10)} ${ndcg.toFixed(3).padStart(5)}\n`)
+    }
+    if (values["show-misses"]) {
+      for (const o of scores.outcomes) {
+        if (o.ndcg >= 0.8 && o.relevant === o.results.length && (o.results.length > 0 || o.judgement.satisfying === 0)) continue
+        process.stdout.write(`  miss ${o.judgement.family}: "${o.judgement.q}" -> ${o.results.length} results, ` +
+          `${o.relevant} relevant, nDCG ${o.ndcg.toFixed(2)} (${o.judgement.satisfying} satisfy)\n` +
+          (o.relevant < o.results.length ? `      off: ${o.results.filter((id) => { const row = rows.find((r) => r.id === id); return row === undefined || !meets(row, o.judgement.constraints) }).map((id) => { const row = rows.find((r) => r.id === id); return `${row?.title} [${row?.price} ${row?.currency}]` }).slice(0, 3).join(" | ")}\n` : ""))
+      }
+    }
+    process.stdout.write(`\n${formatScores(scores)}\n`)
+  } finally {
+    await service.close()
+    service.remove()
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`)
+  process.exitCode = 1
+})

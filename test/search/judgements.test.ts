@@ -1,0 +1,47 @@
+import { readFileSync } from "node:fs"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { catalogRows, type CatalogRow } from "../../scripts/search-eval/catalog.ts"
+import { deriveJudgements } from "../../scripts/search-eval/derive.ts"
+import { evaluate, PAGE } from "../../scripts/search-eval/evaluate.ts"
+import type { JudgementSet } from "../../scripts/search-eval/judgement.ts"
+import { getJson } from "../support/http.ts"
+import { startSampleService } from "../support/sampleService.ts"
+import type { RunningService } from "../support/TestService.ts"
+
+// The judged search set (test/fixtures/search-judgements.json) over the
+// sample catalog: it must still be what the derivation gives for the
+// catalog, and search must stay above floors a little under the targets
+// (zero-result <= 1%, precision@8 >= 0.95, nDCG@8 >= 0.85), so a regression
+// fails without the suite turning flaky.
+describe("judged search set on the sample catalog", () => {
+  let service: RunningService
+  let rows: ReadonlyArray<CatalogRow>
+  const set = JSON.parse(readFileSync("test/fixtures/search-judgements.json", "utf8")) as JudgementSet
+  beforeAll(async () => {
+    service = await startSampleService()
+    rows = await service.run(catalogRows)
+  }, 240_000)
+  afterAll(() => service?.close())
+
+  it("is what the derivation gives for the catalog (regenerate with npm run eval:search -- --write)", () => {
+    expect(deriveJudgements(rows)).toEqual(set)
+    expect(set.judgements.length).toBeGreaterThanOrEqual(250)
+    const families = new Set(set.judgements.map((j) => j.family))
+    for (const family of ["brief", "plural", "singular", "price-modifier", "quality-modifier", "filler", "typo", "brand-noun",
+      "recipient-occasion", "category", "category-price", "price", "price-unmeetable"]) {
+      expect(families, family).toContain(family)
+    }
+  })
+
+  it("stays above the floors", async () => {
+    const scores = await evaluate(set.judgements, rows, async (q) => {
+      const response = await getJson(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${PAGE}`)
+      expect(response.status, q).toBe(200)
+      return response.body.results.map((result: { id: string }) => result.id)
+    })
+    expect(scores.zeroResultRate).toBeLessThanOrEqual(0.02)
+    expect(scores.precisionAt8).toBeGreaterThanOrEqual(0.93)
+    expect(scores.ndcgAt8).toBeGreaterThanOrEqual(0.83)
+    expect(scores.recall).toBeGreaterThanOrEqual(0.9)
+  }, 120_000)
+})
