@@ -9,6 +9,7 @@ import { AdminConversionsHandlers } from "./admin/conversions/Http.ts"
 import { AdminPipelinesHandlers } from "./admin/pipelines/Http.ts"
 import { DiscoveryHandlers } from "./discovery/Http.ts"
 import { LandingPageRoute } from "./discovery/LandingPage.ts"
+import { McpRoutes } from "./mcp/McpRoute.ts"
 import { NotFoundRoute, withErrorResponses } from "./ErrorResponses.ts"
 import { ProductsHandlers } from "./products/Http.ts"
 import { RedirectRoute } from "./redirect/Redirect.ts"
@@ -40,7 +41,8 @@ const DocsRoute = HttpApiScalar.layer(Api, { path: "/docs" })
 // every microsecond there is a cost on each click.
 const RawRoutes = Layer.mergeAll(withErrorResponses(Layer.mergeAll(LandingPageRoute, PostbackRoute)), RedirectRoute)
 
-export const AllRoutes = Layer.mergeAll(withErrorResponses(Layer.mergeAll(ApiRoutes, DocsRoute)), RawRoutes, NotFoundRoute)
+// MCP (POST/GET /mcp) answers JSON-RPC errors itself; /.well-known/ucp advertises it.
+export const AllRoutes = Layer.mergeAll(withErrorResponses(Layer.mergeAll(ApiRoutes, DocsRoute)), RawRoutes, McpRoutes, NotFoundRoute)
 
 /** The HTTP server on `port`/`host`; per-request logging is off (no log line per hot request). */
 export const serveOn = (port: number, host: string) =>

@@ -1,0 +1,85 @@
+import { type Cause, Effect, Layer } from "effect"
+import { McpProtocol, McpServer, Toolkit } from "effect/ai"
+import { HttpRouter, HttpServerResponse } from "effect/http"
+import type { Database } from "../../infra/Database.ts"
+import { PublicUrl } from "../../infra/PublicUrl.ts"
+import type { DiscoverySearch } from "../discovery/DiscoverySearch.ts"
+import type { LinkMatching } from "../v1/links/LinkMatching.ts"
+import type { Partners } from "../v1/partners/Partners.ts"
+import { PartnerStatsQuery } from "../v1/partners/PartnerStatsQuery.ts"
+import { makeAffiliateTools } from "./AffiliateTools.ts"
+import { makeCatalogTools } from "./CatalogTools.ts"
+import { CallerFromAuthorization, McpCaller } from "./McpCaller.ts"
+import {
+  FindPrograms,
+  GetProduct,
+  ListDeals,
+  LookupCatalog,
+  MatchLink,
+  PartnerStats,
+  SearchCatalog
+} from "./toolDefinitions.ts"
+import { discoveryProfile } from "./ucp/profile.ts"
+
+// POST/GET /mcp: the shopping tools over MCP's Streamable HTTP transport, on
+// the same server as the JSON API; /.well-known/ucp advertises it.
+
+export const SERVER_INFO = {
+  name: "affiliate-commerce",
+  version: "0.1.0",
+  instructions:
+    "Shopping tools over a cross-store product catalog with affiliate links. Use search_catalog to find products " +
+    "(one result per product model, offers from several stores as variants), get_product for every offer of one " +
+    "model, list_deals for verified price drops. Give shoppers only the tracked links we return, show the " +
+    "disclosure next to them, and follow each offer's buying_checks and assistant_instructions."
+}
+
+/** Protocol revisions we answer: the current one first, the earlier ones clients still speak. */
+export const PROTOCOLS = [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26] as const
+
+/** The tools with the request's caller (partner or anonymous) as a dependency of each handler. */
+const ServerTools = Toolkit.make(
+  SearchCatalog.addDependency(McpCaller),
+  LookupCatalog.addDependency(McpCaller),
+  GetProduct.addDependency(McpCaller),
+  ListDeals.addDependency(McpCaller),
+  MatchLink.addDependency(McpCaller),
+  FindPrograms.addDependency(McpCaller),
+  PartnerStats.addDependency(McpCaller)
+)
+
+const Handlers = ServerTools.toLayer(
+  Effect.gen(function*() {
+    const catalog = yield* makeCatalogTools
+    const affiliate = yield* makeAffiliateTools
+    return {
+      search_catalog: catalog.searchCatalog,
+      lookup_catalog: catalog.lookupCatalog,
+      get_product: catalog.getProduct,
+      list_deals: affiliate.listDeals,
+      match_link: affiliate.matchLink,
+      find_programs: affiliate.findPrograms,
+      partner_stats: affiliate.partnerStats
+    }
+  })
+).pipe(Layer.provide(PartnerStatsQuery.layer))
+
+const Registrations = McpServer.toolkit(ServerTools).pipe(
+  Layer.provide(CallerFromAuthorization.layer),
+  Layer.provide(Handlers)
+)
+
+/** The services the tool handlers and the caller middleware read. */
+type ToolServices = DiscoverySearch | LinkMatching | Database | Partners | PublicUrl
+
+// layerHttp's inferred requirements degrade to `any` for dynamic (JSON Schema)
+// tools; this states them, so a missing service is still a type error upstream.
+export const McpHttpRoute: Layer.Layer<McpServer.McpServer, Cause.IllegalArgumentError, HttpRouter.HttpRouter | ToolServices> =
+  McpServer.layerHttp({ ...SERVER_INFO, path: "/mcp", protocols: PROTOCOLS, registrations: Registrations })
+
+export const WellKnownUcpRoute = Layer.unwrap(Effect.gen(function*() {
+  const profile = discoveryProfile((yield* PublicUrl).base)
+  return HttpRouter.add("GET", "/.well-known/ucp", Effect.succeed(HttpServerResponse.jsonUnsafe(profile)))
+}))
+
+export const McpRoutes = Layer.mergeAll(McpHttpRoute, WellKnownUcpRoute)
