@@ -63,6 +63,24 @@ export const makeCatalogTools = Effect.gen(function*() {
       ])
     )
 
+  /**
+   * Offers grouped by model until `wanted` models are known or the hits run
+   * out: one model's colours at ten stores can fill a page, so a full page
+   * with too few models is followed by a bigger one (at most MAX_HITS offers).
+   */
+  const modelsFor = (q: string, filters: ReadonlyArray<string>, wanted: number) =>
+    Effect.gen(function*() {
+      const hits: Array<ProductDocument> = []
+      let size = Math.min(MAX_HITS, wanted * HITS_PER_PRODUCT)
+      while (true) {
+        const { documents } = yield* discovery.products({ q, filters, limit: size, offset: hits.length })
+        hits.push(...documents)
+        const models = groupByModel(hits)
+        if (models.length >= wanted || documents.length < size || hits.length >= MAX_HITS) return models
+        size = Math.min(MAX_HITS - hits.length, size * 4)
+      }
+    }).pipe(Effect.mapError(searchUnavailable))
+
   const searchCatalog = (input: unknown) =>
     Effect.gen(function*() {
       const { catalog } = yield* decodeArguments(SearchCatalogParams)(input)
@@ -73,14 +91,7 @@ export const makeCatalogTools = Effect.gen(function*() {
       const tag = yield* callerTag
       const limit = catalog.pagination?.limit ?? DEFAULT_PAGE
       const offset = yield* decodeCursor(catalog.pagination?.cursor)
-      const wanted = offset + limit + 1
-      const { documents } = yield* discovery.products({
-        q: query,
-        filters: filterExpressions(catalog.filters, catalog.context),
-        limit: Math.min(MAX_HITS, wanted * HITS_PER_PRODUCT),
-        offset: 0
-      }).pipe(Effect.mapError(searchUnavailable))
-      const models = groupByModel(documents)
+      const models = yield* modelsFor(query, filterExpressions(catalog.filters, catalog.context), offset + limit + 1)
       const hasNext = models.length > offset + limit && offset + limit <= MAX_OFFSET
       return {
         ucp: responseEnvelope(SEARCH_CAPABILITY),

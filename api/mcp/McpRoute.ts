@@ -1,5 +1,5 @@
 import { type Cause, Effect, Layer } from "effect"
-import { McpProtocol, McpServer, Toolkit } from "effect/ai"
+import { McpServer, Toolkit } from "effect/ai"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import type { Database } from "../../infra/Database.ts"
 import { PublicUrl } from "../../infra/PublicUrl.ts"
@@ -10,6 +10,7 @@ import { PartnerStatsQuery } from "../v1/partners/PartnerStatsQuery.ts"
 import { makeAffiliateTools } from "./AffiliateTools.ts"
 import { makeCatalogTools } from "./CatalogTools.ts"
 import { CallerFromAuthorization, McpCaller } from "./McpCaller.ts"
+import { PROTOCOLS, SERVER_INFO } from "./serverInfo.ts"
 import {
   FindPrograms,
   GetProduct,
@@ -23,19 +24,6 @@ import { discoveryProfile } from "./ucp/profile.ts"
 
 // POST/GET /mcp: the shopping tools over MCP's Streamable HTTP transport, on
 // the same server as the JSON API; /.well-known/ucp advertises it.
-
-export const SERVER_INFO = {
-  name: "affiliate-commerce",
-  version: "0.1.0",
-  instructions:
-    "Shopping tools over a cross-store product catalog with affiliate links. Use search_catalog to find products " +
-    "(one result per product model, offers from several stores as variants), get_product for every offer of one " +
-    "model, list_deals for verified price drops. Give shoppers only the tracked links we return, show the " +
-    "disclosure next to them, and follow each offer's buying_checks and assistant_instructions."
-}
-
-/** Protocol revisions we answer: the current one first, the earlier ones clients still speak. */
-export const PROTOCOLS = [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpProtocol.v2025_03_26] as const
 
 /** The tools with the request's caller (partner or anonymous) as a dependency of each handler. */
 const ServerTools = Toolkit.make(
