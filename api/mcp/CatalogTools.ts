@@ -23,6 +23,8 @@ const HITS_PER_PRODUCT = 8
 const MAX_HITS = 1000
 /** Offers of one model get_product lists. */
 const MAX_OFFERS = 50
+/** Offers a search answer lists per product (most relevant first); get_product lists every one. */
+const SEARCH_VARIANTS = 5
 
 /** The JSON API's 503 body for a search Meilisearch could not serve. */
 export const searchUnavailable = (_: SearchError) =>
@@ -50,7 +52,8 @@ const resolveId = (id: string) =>
 export const makeCatalogTools = Effect.gen(function*() {
   const discovery = yield* DiscoverySearch
   const publicUrl = yield* PublicUrl
-  const present = (offers: ReadonlyArray<ProductDocument>, tag: string) => ucpProduct(offers, { base: publicUrl.base, tag })
+  const present = (offers: ReadonlyArray<ProductDocument>, tag: string, maxVariants?: number) =>
+    ucpProduct(offers, { base: publicUrl.base, tag }, maxVariants)
 
   /** Other offers of a document's model: its title finds them, the group key confirms them. */
   const offersOfModel = (doc: ProductDocument, filters: Filters | undefined, context: Context | undefined) =>
@@ -95,7 +98,7 @@ export const makeCatalogTools = Effect.gen(function*() {
       const hasNext = models.length > offset + limit && offset + limit <= MAX_OFFSET
       return {
         ucp: responseEnvelope(SEARCH_CAPABILITY),
-        products: models.slice(offset, offset + limit).map((offers) => present(offers, tag)),
+        products: models.slice(offset, offset + limit).map((offers) => present(offers, tag, SEARCH_VARIANTS)),
         pagination: { has_next_page: hasNext, ...(hasNext ? { cursor: encodeCursor(offset + limit) } : {}) },
         ...(models.length === 0
           ? { messages: [{ type: "info", code: "no_results", content: "Nothing matched: try fewer words or wider filters." }] }

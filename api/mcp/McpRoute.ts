@@ -63,7 +63,14 @@ type ToolServices = DiscoverySearch | LinkMatching | Database | Partners | Publi
 // layerHttp's inferred requirements degrade to `any` for dynamic (JSON Schema)
 // tools; this states them, so a missing service is still a type error upstream.
 export const McpHttpRoute: Layer.Layer<McpServer.McpServer, Cause.IllegalArgumentError, HttpRouter.HttpRouter | ToolServices> =
-  McpServer.layerHttp({ ...SERVER_INFO, path: "/mcp", protocols: PROTOCOLS, registrations: Registrations })
+  McpServer.layerHttp({
+    ...SERVER_INFO,
+    path: "/mcp",
+    protocols: PROTOCOLS,
+    // a client may end its session (DELETE with Mcp-Session-Id) instead of leaving it to the process
+    allowSessionTermination: true,
+    registrations: Registrations
+  })
 
 export const WellKnownUcpRoute = Layer.unwrap(Effect.gen(function*() {
   const profile = discoveryProfile((yield* PublicUrl).base)

@@ -84,12 +84,16 @@ describe("MCP server", () => {
         const extension = product.metadata![EXT] as any
         expect(extension.disclosure).toMatch(/commission/)
         expect(extension.stores.length).toBeGreaterThanOrEqual(1)
+        // a search answer lists up to five offers per model; get_product lists them all
+        expect(product.variants.length).toBeLessThanOrEqual(5)
+        expect(extension.offers).toBeGreaterThanOrEqual(product.variants.length)
         for (const variant of product.variants) {
           expect(variant.url).toMatch(trackedLink("mcp"))
           const offer = variant.metadata![EXT] as any
           expect(offer.tracked_link).toBe(variant.url)
           expect(offer.buying_checks.length).toBeGreaterThan(3)
           expect(offer.assistant_instructions).toMatch(/disclosure/)
+          expect(offer.assistant_instructions).not.toMatch(/links\.tracked|originalPrice|couponCode/)
           expect(offer.coupon_code).toBeNull()
         }
       }

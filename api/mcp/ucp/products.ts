@@ -22,6 +22,15 @@ export const ucpPrice = (amount: number, currency: string) => ({
 /** Minor units -> a price in the index's major units (filters). */
 export const fromMinor = (amount: number, currency: string | undefined) => amount / 10 ** minorUnits(currency ?? "USD")
 
+// The discovery presenter words its instructions for the Deal shape; a UCP
+// client sees the same facts under the UCP field names.
+const UCP_FIELD_NAMES: ReadonlyArray<readonly [string, string]> = [
+  ["links.tracked", "this variant's url"],
+  ["originalPrice", "list_price (our 30-day low)"],
+  ["couponCode is null", "coupon_code is null"]
+]
+const inUcpTerms = (text: string) => UCP_FIELD_NAMES.reduce((out, [deal, ucp]) => out.replaceAll(deal, ucp), text)
+
 const variantOf = (doc: ProductDocument, options: PresentOptions) => {
   const deal = presentDeal(doc, options)
   const verified = deal.price.originalPrice !== undefined && deal.price.discountPercent !== undefined
@@ -55,7 +64,7 @@ const variantOf = (doc: ProductDocument, options: PresentOptions) => {
         store_was_price_unverified: deal.price.storeWasPrice === undefined ? null : ucpPrice(deal.price.storeWasPrice, doc.currency),
         coupon_code: null,
         buying_checks: deal.buyingChecks,
-        assistant_instructions: deal.assistantInstructions
+        assistant_instructions: inUcpTerms(deal.assistantInstructions)
       }
     }
   }
@@ -65,12 +74,13 @@ export type UcpVariant = ReturnType<typeof variantOf>
 
 /**
  * One UCP product from the offers of one model, featured (most relevant)
- * offer first. The price range spans the offers in the featured offer's
- * currency (offers in other currencies are still listed as variants).
+ * offer first, listing at most `maxVariants` of them (a search answer stays
+ * readable; get_product lists them all). The price range spans every offer
+ * in the featured offer's currency.
  */
-export const ucpProduct = (offers: ReadonlyArray<ProductDocument>, options: PresentOptions) => {
+export const ucpProduct = (offers: ReadonlyArray<ProductDocument>, options: PresentOptions, maxVariants = offers.length) => {
   const featured = offers[0]
-  const variants = offers.map((doc) => variantOf(doc, options))
+  const variants = offers.slice(0, maxVariants).map((doc) => variantOf(doc, options))
   const sameCurrency = offers.filter((doc) => doc.currency === featured.currency).map((doc) => doc.price)
   const stores = [...new Set(offers.map((doc) => doc.store))]
   return {
@@ -88,7 +98,7 @@ export const ucpProduct = (offers: ReadonlyArray<ProductDocument>, options: Pres
     variants,
     metadata: {
       [AFFILIATE_EXTENSION]: {
-        offers: variants.length,
+        offers: offers.length,
         stores,
         disclosure: disclosureFor(offers),
         assistant_instructions:
