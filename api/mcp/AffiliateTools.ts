@@ -3,9 +3,11 @@ import { Database } from "../../infra/Database.ts"
 import { PublicUrl } from "../../infra/PublicUrl.ts"
 import { DiscoverySearch } from "../discovery/DiscoverySearch.ts"
 import { disclosureFor, presentDeal } from "../discovery/present.ts"
+import { badRequest } from "../errors.ts"
 import { listPrograms } from "../v1/catalog/programQueries.ts"
 import { orUnavailable } from "../v1/dbUnavailable.ts"
-import { LinkMatching, noMatchMessages } from "../v1/links/LinkMatching.ts"
+import { LinkMatching } from "../v1/links/LinkMatching.ts"
+import { matchAnswer } from "../v1/links/matchAnswer.ts"
 import { PartnerStatsQuery } from "../v1/partners/PartnerStatsQuery.ts"
 import { searchUnavailable } from "./CatalogTools.ts"
 import { callerTag, requirePartner } from "./McpCaller.ts"
@@ -41,37 +43,9 @@ export const makeAffiliateTools = Effect.gen(function*() {
       const { url } = yield* decodeArguments(MatchLinkParams)(input)
       const partner = yield* requirePartner
       const result = yield* storage(matching.match(partner, url))
-      if (result.kind === "invalid") return yield* Effect.fail(invalidArgument("url", result.message))
-      if (result.kind === "unmatched") {
-        return {
-          matched: false,
-          reason: result.reason,
-          message: noMatchMessages[result.reason],
-          original_url: url,
-          destination_url: result.normalizedUrl,
-          program: null,
-          link: null
-        }
-      }
-      const { created, link, selection } = result
-      return {
-        matched: true,
-        program: {
-          id: selection.program.id,
-          name: selection.program.name,
-          network: selection.network.id,
-          domain: selection.domain,
-          commission_type: selection.program.commissionType
-        },
-        link: {
-          tracking_id: link.id,
-          tracking_url: publicUrl.to(`/t/${link.id}`),
-          affiliate_url: link.affiliateUrl,
-          original_url: url,
-          destination_url: link.destinationUrl
-        },
-        created
-      }
+      // the same 400 body POST /api/v1/links/match answers
+      if (result.kind === "invalid") return yield* Effect.fail(asToolFailure(badRequest("url", result.message)))
+      return matchAnswer(publicUrl, url, result)
     })
 
   const findPrograms = (input: unknown) =>

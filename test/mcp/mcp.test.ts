@@ -219,7 +219,9 @@ describe("MCP server", () => {
       const api = await postJson(`${service.url}/api/v1/links/match`, { url }, { authorization: `Bearer ${apiKey}` })
       expect(api.body).toEqual({ ...matched.body, created: false })
       const invalid = await call(partner, "match_link", { url: "not a url" })
-      expect(invalid.body.error.code).toBe("invalid_parameter")
+      const apiInvalid = await postJson(`${service.url}/api/v1/links/match`, { url: "not a url" }, { authorization: `Bearer ${apiKey}` })
+      expect(apiInvalid.status).toBe(400)
+      expect(invalid).toEqual({ isError: true, body: apiInvalid.body })
     })
 
     it("find_programs answers as GET /api/v1/programs", async () => {
