@@ -31,7 +31,7 @@ const Filters = Schema.Struct({
   price: Schema.optionalKey(Schema.Struct({
     min: Schema.optionalKey(Int(0, 1_000_000_000)).annotate({ description: "Lowest price, in minor units (cents)." }),
     max: Schema.optionalKey(Int(0, 1_000_000_000)).annotate({ description: "Highest price, in minor units (cents)." })
-  })).annotate({ description: "Price bounds in minor units of context.currency (or of each offer's own currency)." }),
+  })).annotate({ description: "Price bounds in minor units (12999 = 129.99); set context.currency so they compare in one currency." }),
   availability: Schema.optionalKey(List(Schema.Literals(["in_stock", "out_of_stock", "preorder", "backorder"]), 4)).annotate({
     description: "Availability statuses to include; default: everything but out_of_stock."
   })
