@@ -1,5 +1,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { spawn } from "node:child_process"
+import { join, resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { cleanEnv } from "../cli/partnerCli.ts"
 import { getJson, postJson } from "../support/http.ts"
 import { startSampleService } from "../support/sampleService.ts"
 import { type RunningService, tempDir } from "../support/TestService.ts"
@@ -305,6 +308,35 @@ describe("MCP server", () => {
         }
       })
       expect((await call(stdio, "list_deals", { limit: 1 })).body.count).toBe(1)
+    })
+
+    it("a line that is not JSON gets a parse error and the session goes on", async () => {
+      const child = spawn(join("node_modules", ".bin", "node"), ["cli/partner.ts", "mcp"], {
+        cwd: resolve(import.meta.dirname, "..", ".."),
+        env: cleanEnv(home.dir, { AFF_SERVER: service.url })
+      })
+      const lines: Array<any> = []
+      const answered = new Promise<void>((done) => {
+        let buffer = ""
+        child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+          buffer += chunk
+          for (let at = buffer.indexOf("\n"); at >= 0; at = buffer.indexOf("\n")) {
+            lines.push(JSON.parse(buffer.slice(0, at)))
+            buffer = buffer.slice(at + 1)
+          }
+          if (lines.some((line) => line.id === 2)) done()
+        })
+      })
+      child.stdin.write([
+        { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+        "this is not json",
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+        { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_deals", arguments: { limit: 1 } } }
+      ].map((line) => typeof line === "string" ? line : JSON.stringify(line)).join("\n") + "\n")
+      await answered
+      child.stdin.end()
+      expect(lines).toContainEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } })
+      expect(lines.find((line) => line.id === 2).result.structuredContent.count).toBe(1)
     })
 
     it("without a key, match_link says so; with the server down, every call says that", async () => {

@@ -1,4 +1,4 @@
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Logger } from "effect"
 import { Command } from "effect/cli"
 import { resolveConnection } from "../Connection.ts"
 import * as flags from "../flags.ts"
@@ -15,7 +15,10 @@ export const mcp = Command.make(
     const connection = yield* resolveConnection(server)
     // Loaded on use: the MCP server modules would slow every other command's start.
     const { stdioServer } = yield* Effect.promise(() => import("../mcp/stdioServer.ts"))
-    yield* Layer.launch(stdioServer(connection))
+    // stdout belongs to the protocol: any log line goes to stderr
+    yield* Layer.launch(stdioServer(connection)).pipe(
+      Effect.provide(Logger.layer([Logger.withConsoleError(Logger.formatLogFmt)]))
+    )
   })
 ).pipe(
   Command.withDescription(

@@ -3,6 +3,7 @@ import { McpServer } from "effect/ai"
 import { PROTOCOLS, SERVER_INFO } from "../../../api/mcp/serverInfo.ts"
 import { ShoppingTools } from "../../../api/mcp/toolDefinitions.ts"
 import type { Connection } from "../Connection.ts"
+import { JsonLinesOnly } from "./jsonLinesOnly.ts"
 import { makeRemoteMcp } from "./RemoteMcp.ts"
 
 /**
@@ -18,5 +19,5 @@ export const stdioServer = (connection: Connection) => {
     ...SERVER_INFO,
     protocols: PROTOCOLS,
     registrations: McpServer.toolkit(ShoppingTools).pipe(Layer.provide(ShoppingTools.toLayer(handlers as any)))
-  })
+  }).pipe(Layer.provide(JsonLinesOnly))
 }
