@@ -41,7 +41,7 @@ const DocsRoute = HttpApiScalar.layer(Api, { path: "/docs" })
 // every microsecond there is a cost on each click.
 const RawRoutes = Layer.mergeAll(withErrorResponses(Layer.mergeAll(LandingPageRoute, PostbackRoute)), RedirectRoute)
 
-// MCP (POST/GET /mcp) answers JSON-RPC errors itself; /.well-known/ucp advertises it.
+// MCP (/mcp) answers its own JSON-RPC errors; /.well-known/ucp advertises it.
 export const AllRoutes = Layer.mergeAll(withErrorResponses(Layer.mergeAll(ApiRoutes, DocsRoute)), RawRoutes, McpRoutes, NotFoundRoute)
 
 /** The HTTP server on `port`/`host`; per-request logging is off (no log line per hot request). */

@@ -22,8 +22,9 @@ import {
 } from "./toolDefinitions.ts"
 import { discoveryProfile } from "./ucp/profile.ts"
 
-// POST/GET /mcp: the shopping tools over MCP's Streamable HTTP transport, on
-// the same server as the JSON API; /.well-known/ucp advertises it.
+// POST /mcp: the shopping tools over MCP's Streamable HTTP transport, on the
+// same server as the JSON API (GET answers 405: we send no server-initiated
+// messages; DELETE ends a session). /.well-known/ucp advertises it.
 
 /** The tools with the request's caller (partner or anonymous) as a dependency of each handler. */
 const ServerTools = Toolkit.make(
