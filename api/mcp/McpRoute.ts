@@ -6,9 +6,11 @@ import { PublicUrl } from "../../infra/PublicUrl.ts"
 import type { DiscoverySearch } from "../discovery/DiscoverySearch.ts"
 import type { LinkMatching } from "../v1/links/LinkMatching.ts"
 import type { Partners } from "../v1/partners/Partners.ts"
+import { withErrorResponses } from "../ErrorResponses.ts"
 import { PartnerStatsQuery } from "../v1/partners/PartnerStatsQuery.ts"
 import { makeAffiliateTools } from "./AffiliateTools.ts"
 import { makeCatalogTools } from "./CatalogTools.ts"
+import { McpHttpGuard } from "./McpHttpGuard.ts"
 import { CallerFromAuthorization, McpCaller } from "./McpCaller.ts"
 import { PROTOCOLS, SERVER_INFO } from "./serverInfo.ts"
 import {
@@ -78,4 +80,8 @@ export const WellKnownUcpRoute = Layer.unwrap(Effect.gen(function*() {
   return HttpRouter.add("GET", "/.well-known/ucp", Effect.succeed(HttpServerResponse.jsonUnsafe(profile)))
 }))
 
-export const McpRoutes = Layer.mergeAll(McpHttpRoute, WellKnownUcpRoute)
+/** The rate limits and body bound of /api/v1; a defect is a logged JSON 500 as on /api. */
+export const McpRoutes = Layer.mergeAll(
+  withErrorResponses(McpHttpRoute.pipe(Layer.provide(McpHttpGuard))),
+  WellKnownUcpRoute
+)
