@@ -9,6 +9,7 @@ import { AdminPipelinesHandlers } from "./admin/pipelines/Http.ts"
 import { DiscoveryHandlers } from "./discovery/Http.ts"
 import { LandingPageRoute } from "./discovery/LandingPage.ts"
 import { StartPageRoutes } from "./discovery/StartPage.ts"
+import { McpRoutes } from "./mcp/McpRoute.ts"
 import { NotFoundRoute, withErrorResponses } from "./ErrorResponses.ts"
 import { ProductsHandlers } from "./products/Http.ts"
 import { RedirectHotPath, serverWithHotPath } from "./redirect/Redirect.ts"
@@ -38,7 +39,8 @@ const DocsRoute = HttpApiScalar.layer(Api, { path: "/docs" })
 // node:http listener answers it before the router (api/redirect/Redirect.ts).
 const RawRoutes = withErrorResponses(Layer.mergeAll(LandingPageRoute, StartPageRoutes, PostbackRoute))
 
-export const AllRoutes = Layer.mergeAll(withErrorResponses(Layer.mergeAll(ApiRoutes, DocsRoute)), RawRoutes, NotFoundRoute)
+// MCP (POST /mcp, Streamable HTTP) answers its own JSON-RPC errors; /.well-known/ucp advertises it.
+export const AllRoutes = Layer.mergeAll(withErrorResponses(Layer.mergeAll(ApiRoutes, DocsRoute)), RawRoutes, McpRoutes, NotFoundRoute)
 
 /** The HTTP server on `port`/`host`; per-request logging is off (no log line per hot request). */
 export const serveOn = (port: number, host: string) =>

@@ -8,6 +8,7 @@ import { Command } from "effect/cli"
 import { init } from "./commands/init.ts"
 import { links } from "./commands/links.ts"
 import { match } from "./commands/match.ts"
+import { mcp } from "./commands/mcp.ts"
 import { networks } from "./commands/networks.ts"
 import { programs } from "./commands/programs.ts"
 import { search } from "./commands/search.ts"
@@ -21,7 +22,7 @@ const aff = Command.make(CLI_NAME).pipe(
       "Key: AFF_API_KEY or the key saved by `init`. Config file: AFF_CONFIG, else $XDG_CONFIG_HOME/aff/config.json " +
       "or ~/.config/aff/config.json. Exit codes: 0 ok, 1 usage, 2 server or network, 3 not found / not matched."
   ),
-  Command.withSubcommands([init, match, links, stats, search, networks, programs])
+  Command.withSubcommands([init, match, links, stats, search, networks, programs, mcp])
 )
 
 runPartnerCli(aff, "0.2.0")

@@ -1,5 +1,4 @@
 import { Effect } from "effect"
-import { landingPageFor } from "../../../domain/matching/resolve.ts"
 import { HttpApiBuilder } from "effect/http-api"
 import { PublicUrl } from "../../../infra/PublicUrl.ts"
 import { Api } from "../../Api.ts"
@@ -7,7 +6,8 @@ import { badRequest } from "../../errors.ts"
 import { MaybePartner } from "../auth/PartnerAuth.ts"
 import { orUnavailable } from "../dbUnavailable.ts"
 import { pageOf, pageRequest } from "../ListParams.ts"
-import { LinkMatching, noMatchMessages } from "./LinkMatching.ts"
+import { LinkMatching } from "./LinkMatching.ts"
+import { matchAnswer } from "./matchAnswer.ts"
 import { type LinkChange, type TrackingLink, TrackingLinks } from "./TrackingLinks.ts"
 
 export const linkItem = (publicUrl: PublicUrl["Service"], link: TrackingLink, change?: LinkChange) => ({
@@ -44,38 +44,7 @@ export const LinksHandlers = HttpApiBuilder.group(
           const { partner } = yield* MaybePartner
           const result = yield* orUnavailable(matching.match(partner, payload.url))
           if (result.kind === "invalid") return yield* badRequest("url", result.message)
-          if (result.kind === "unmatched") {
-            return {
-              matched: false as const,
-              reason: result.reason,
-              message: noMatchMessages[result.reason],
-              original_url: payload.url,
-              destination_url: result.normalizedUrl,
-              program: null,
-              link: null
-            }
-          }
-          const { created, link, selection } = result
-          return {
-            matched: true as const,
-            program: {
-              id: selection.program.id,
-              name: selection.program.name,
-              network: selection.network.id,
-              domain: selection.domain,
-              commission_type: selection.program.commissionType
-            },
-            link: {
-              tracking_id: link.id,
-              tracking_url: publicUrl.to(`/t/${link.id}`),
-              affiliate_url: link.affiliateUrl,
-              original_url: payload.url,
-              destination_url: link.destinationUrl,
-              deep_link: selection.program.deepLinkAllowed,
-              lands_on: landingPageFor(selection, link.destinationUrl)
-            },
-            created
-          }
+          return matchAnswer(publicUrl, payload.url, result)
         }))
       .handle("list", ({ query }) =>
         Effect.gen(function*() {

@@ -1,0 +1,70 @@
+import { Effect } from "effect"
+import { Database } from "../../infra/Database.ts"
+import { PublicUrl } from "../../infra/PublicUrl.ts"
+import { DiscoverySearch } from "../discovery/DiscoverySearch.ts"
+import { disclosureFor, presentDeal } from "../discovery/present.ts"
+import { badRequest } from "../errors.ts"
+import { listPrograms } from "../v1/catalog/programQueries.ts"
+import { orUnavailable } from "../v1/dbUnavailable.ts"
+import { LinkMatching } from "../v1/links/LinkMatching.ts"
+import { matchAnswer } from "../v1/links/matchAnswer.ts"
+import { PartnerStatsQuery } from "../v1/partners/PartnerStatsQuery.ts"
+import { searchUnavailable } from "./CatalogTools.ts"
+import { callerTag, requirePartner } from "./McpCaller.ts"
+import { asToolFailure, decodeArguments, invalidArgument } from "./toolErrors.ts"
+import { FindProgramsParams, ListDealsParams, MatchLinkParams, PartnerStatsParams } from "./toolDefinitions.ts"
+
+// Our own tools beside the UCP catalog: each one calls the service behind the
+// matching JSON endpoint and answers with that endpoint's body shape.
+
+const DEFAULT_LIMIT = 10
+
+export const makeAffiliateTools = Effect.gen(function*() {
+  const discovery = yield* DiscoverySearch
+  const matching = yield* LinkMatching
+  const stats = yield* PartnerStatsQuery
+  const db = yield* Database
+  const publicUrl = yield* PublicUrl
+  const storage = <A, R>(effect: Effect.Effect<A, { readonly _tag: "DatabaseError" }, R>) =>
+    orUnavailable(effect).pipe(Effect.mapError(asToolFailure))
+
+  const listDeals = (input: unknown) =>
+    Effect.gen(function*() {
+      const query = yield* decodeArguments(ListDealsParams)(input)
+      const tag = yield* callerTag
+      const { documents } = yield* discovery.deals({ category: query.category, store: query.store, limit: query.limit ?? DEFAULT_LIMIT })
+        .pipe(Effect.mapError(searchUnavailable))
+      const deals = documents.map((doc) => presentDeal(doc, { base: publicUrl.base, tag }))
+      return { disclosure: disclosureFor(documents), count: deals.length, deals }
+    })
+
+  const matchLink = (input: unknown) =>
+    Effect.gen(function*() {
+      const { url } = yield* decodeArguments(MatchLinkParams)(input)
+      const partner = yield* requirePartner
+      const result = yield* storage(matching.match(partner, url))
+      // the same 400 body POST /api/v1/links/match answers
+      if (result.kind === "invalid") return yield* Effect.fail(asToolFailure(badRequest("url", result.message)))
+      return matchAnswer(publicUrl, url, result)
+    })
+
+  const findPrograms = (input: unknown) =>
+    Effect.gen(function*() {
+      const query = yield* decodeArguments(FindProgramsParams)(input)
+      if (query.domain === undefined && query.keyword === undefined) {
+        return yield* Effect.fail(invalidArgument("domain", "give a domain, a keyword, or both"))
+      }
+      return yield* listPrograms(db, { domain: query.domain, q: query.keyword, limit: query.limit ?? DEFAULT_LIMIT }).pipe(
+        Effect.mapError(asToolFailure)
+      )
+    })
+
+  const partnerStats = (input: unknown) =>
+    Effect.gen(function*() {
+      yield* decodeArguments(PartnerStatsParams)(input)
+      const partner = yield* requirePartner
+      return yield* storage(stats.forPartner(partner))
+    })
+
+  return { listDeals, matchLink, findPrograms, partnerStats }
+})

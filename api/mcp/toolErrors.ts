@@ -1,0 +1,35 @@
+import { Effect, Schema } from "effect"
+import { fieldIssues } from "../errors.ts"
+import type { ToolFailure } from "./toolDefinitions.ts"
+
+// Tool failures carry the JSON API's error body, with its codes and messages,
+// so an agent reads the same `{ error: { code, message, details? } }` on /mcp
+// as on /api.
+
+export const toolFailure = (code: string, message: string, details?: unknown): ToolFailure => ({
+  error: details === undefined ? { code, message } : { code, message, details }
+})
+
+/** An error value of the JSON API (BadRequest, ServiceUnavailable, ...) as a tool failure. */
+export const asToolFailure = (error: { readonly error: ToolFailure["error"] }): ToolFailure => ({ error: error.error })
+
+export const invalidArgument = (field: string, message: string) =>
+  toolFailure("invalid_parameter", `arguments parameter '${field}': ${message}`, [{ field, message, in: "arguments" }])
+
+/** Decodes a tool's arguments; a bad one fails like a bad query parameter does on /api (code invalid_parameter). */
+export const decodeArguments = <S extends Schema.Top & { readonly DecodingServices: never }>(schema: S) => {
+  const decode = Schema.decodeUnknownEffect(schema)
+  return (input: unknown): Effect.Effect<S["Type"], ToolFailure> =>
+    decode(input ?? {}, { errors: "all" }).pipe(
+      Effect.mapError((error) => {
+        const issues = fieldIssues(error.issue)
+        const first = issues[0]
+        const message = first === undefined
+          ? "invalid arguments"
+          : first.field === "(root)"
+          ? `arguments: ${first.message}`
+          : `arguments parameter '${first.field}': ${first.message}`
+        return toolFailure("invalid_parameter", message, issues.map((issue) => ({ ...issue, in: "arguments" })))
+      })
+    )
+}

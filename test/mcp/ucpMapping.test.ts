@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest"
+import { filterExpressions, matchesFilters } from "../../api/mcp/ucp/filters.ts"
+import { groupByModel, ucpPrice, ucpProduct } from "../../api/mcp/ucp/products.ts"
+import type { ProductDocument } from "../../pipelines/search/documents.ts"
+import { Product } from "./ucpSchemas.ts"
+
+// The document -> UCP mapping on plain values: prices in minor units, one
+// product per model, the strikethrough only against our own reference.
+
+const offer = (id: string, overrides: Partial<ProductDocument> = {}): ProductDocument => ({
+  id,
+  product_id: `feed:${id}`,
+  feed: "feed",
+  title: "Liberty 4 NC Wireless Earbuds, Black",
+  description: "Noise cancelling earbuds.",
+  brand: "Anker",
+  category: "Electronics",
+  product_type: "Audio > Earbuds",
+  categories: ["Electronics", "Audio", "Earbuds"],
+  store: "Walmart",
+  store_domain: "walmart.com",
+  group_key: "model:liberty 4 nc wireless earbuds",
+  link: "https://walmart.com/p/1",
+  image: "https://img.example/1.jpg",
+  price: 79.99,
+  currency: "USD",
+  regular_price: 79.99,
+  feed_was_price: null,
+  availability: "in_stock",
+  in_stock: true,
+  condition: "new",
+  reference_price: null,
+  reference_observed_at: null,
+  reference_kind: null,
+  low_90: null,
+  discount: 0,
+  is_deal: false,
+  deal_score: 0,
+  price_since: null,
+  price_checked_at: "2026-11-24T08:00:00.000Z",
+  ...overrides
+})
+
+const options = { base: "https://deals.example", tag: "acme" }
+const EXT = "com.affiliate-commerce.offer"
+
+describe("UCP mapping", () => {
+  it("prices are integers in the currency's minor units", () => {
+    expect(ucpPrice(129.99, "USD")).toEqual({ amount: 12999, currency: "USD" })
+    expect(ucpPrice(0.1 + 0.2, "EUR")).toEqual({ amount: 30, currency: "EUR" })
+    expect(ucpPrice(1500, "JPY")).toEqual({ amount: 1500, currency: "JPY" })
+    expect(ucpPrice(1.234, "KWD")).toEqual({ amount: 1234, currency: "KWD" })
+  })
+
+  it("groups offers by model in order of first appearance", () => {
+    const hits = [offer("a"), offer("b", { group_key: "gtin:123" }), offer("c"), offer("d", { group_key: "gtin:123" })]
+    expect(groupByModel(hits).map((group) => group.map((doc) => doc.id))).toEqual([["a", "c"], ["b", "d"]])
+  })
+
+  it("one product per model: offers are variants with tracked links, the price range spans them", () => {
+    const product = ucpProduct([
+      offer("a"),
+      offer("b", { store: "Target", price: 74.5, title: "Liberty 4 NC Wireless Earbuds, Navy" }),
+      offer("c", { store: "Amazon", store_domain: "amazon.com", price: 89 })
+    ], options)
+    expect(Product.parse(product)).toBeTruthy()
+    expect(product.id).toBe("prod_a")
+    expect(product.price_range).toEqual({ min: { amount: 7450, currency: "USD" }, max: { amount: 8900, currency: "USD" } })
+    expect(product.variants.map((variant) => [variant.id, variant.seller.name])).toEqual([["a", "Walmart"], ["b", "Target"], ["c", "Amazon"]])
+    expect(product.variants[0].url).toMatch(/^https:\/\/deals\.example\/t\/f\.[A-Za-z0-9_-]+\.acme$/)
+    // an Amazon offer adds Amazon's required sentence to the product's disclosure
+    expect(product.metadata[EXT].disclosure).toContain("As an Amazon Associate")
+    expect(product.metadata[EXT].stores).toEqual(["Walmart", "Target", "Amazon"])
+  })
+
+  it("lists at most maxVariants offers and counts them all; the range still spans every offer", () => {
+    const product = ucpProduct([offer("a"), offer("b", { price: 50 }), offer("c", { price: 99 })], options, 1)
+    expect(product.variants.map((variant) => variant.id)).toEqual(["a"])
+    expect(product.metadata[EXT].offers).toBe(3)
+    expect(product.price_range.min.amount).toBe(5000)
+  })
+
+  it("a strikethrough only against our own 30-day reference, never the store's 'was' price", () => {
+    const [verified, claimOnly] = ucpProduct([
+      offer("a", { price: 60, reference_price: 80, reference_observed_at: "2026-11-01", reference_kind: "full", discount: 25 }),
+      offer("b", { price: 60, feed_was_price: 120 })
+    ], options).variants
+    expect(verified.list_price).toEqual({ amount: 8000, currency: "USD" })
+    expect(verified.metadata[EXT].verified_discount).toMatchObject({ percent: 25, reference_observed_at: "2026-11-01" })
+    expect(claimOnly.list_price).toBeUndefined()
+    expect(claimOnly.metadata[EXT].verified_discount).toBeNull()
+    expect(claimOnly.metadata[EXT].store_was_price_unverified).toEqual({ amount: 12000, currency: "USD" })
+    expect(claimOnly.metadata[EXT].assistant_instructions).toContain("Do not describe this product as discounted")
+  })
+
+  it("filters become Meilisearch expressions; only in-stock offers unless availability is asked for", () => {
+    expect(filterExpressions({ categories: ["Earbuds", "TV \"4K\""], price: { min: 1000, max: 15000 } }, { currency: "USD" })).toEqual([
+      'categories IN ["Earbuds", "TV \\"4K\\""]',
+      "price >= 10",
+      "price <= 150",
+      'currency = "USD"',
+      "in_stock = true"
+    ])
+    expect(filterExpressions({ availability: ["backorder"] }, undefined)).toEqual(['availability IN ["backorder"]'])
+    expect(filterExpressions(undefined, { currency: "JPY" }).slice(0, 1)).toEqual(['currency = "JPY"'])
+  })
+
+  it("the same filters on one document", () => {
+    const doc = offer("a")
+    expect(matchesFilters(doc, { categories: ["earbuds"] }, undefined)).toBe(true)
+    expect(matchesFilters(doc, { categories: ["Laptops"] }, undefined)).toBe(false)
+    expect(matchesFilters(doc, { brand: ["ANKER"], price: { max: 7999 } }, undefined)).toBe(true)
+    expect(matchesFilters(doc, { price: { max: 7998 } }, undefined)).toBe(false)
+    expect(matchesFilters(doc, undefined, { currency: "EUR" })).toBe(false)
+    expect(matchesFilters(offer("b", { availability: "out_of_stock", in_stock: false }), { availability: ["in_stock"] }, undefined)).toBe(false)
+  })
+})
