@@ -72,6 +72,9 @@ describe("embedded Meilisearch under supervision", () => {
     const search: any = await (await fetch(`${service.url}/api/search?q=tv`)).json()
     expect(search.count).toBeGreaterThan(0)
     expect((await fetch(`${service.url}/ready`)).status).toBe(200)
+    // The supervisor marks the child running after its own health check, which
+    // may come a moment after the first search that succeeds.
+    await poll("child state running", async () => (await metricsOf(service)).includes('meilisearch_child_state{state="running"} 1'), 5_000)
     const metrics = await metricsOf(service)
     expect(metrics).toContain("meilisearch_restarts_total 1")
     expect(metrics).toContain('meilisearch_child_state{state="running"} 1')
