@@ -29,6 +29,9 @@ interface Amount {
   readonly explicit: boolean
 }
 
+/** Far above any product price, and printed without an exponent. */
+const MAX_AMOUNT = 1_000_000_000
+
 const parseAmount = (text: string): Amount | undefined => {
   const currency = currencyOf(text)
   const digits = /\d[\d,]*(?:\.\d{1,2})?/.exec(text)
@@ -40,6 +43,9 @@ const parseAmount = (text: string): Amount | undefined => {
     value *= 1000
   }
   if (!Number.isFinite(value)) return undefined
+  // A bound beyond any price is no bound, and must stay a plain decimal:
+  // 1e23 would reach Meilisearch's filter parser in exponent form and fail.
+  value = Math.min(value, MAX_AMOUNT)
   return currency === undefined ? { value, explicit: false } : { value, currency, explicit: true }
 }
 
