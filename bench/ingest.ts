@@ -86,6 +86,7 @@ const duckdbOnly = async () => {
   )
   const runtime = ManagedRuntime.make(layer)
   try {
+    await runtime.runPromise(Effect.void) // open DuckDB and migrate before the clock starts
     const fetched = await timed(() => runtime.runPromise(FeedSource.use((source) => source.fetch(feed, "bench-run"))))
     const loaded = await timed(() =>
       runtime.runPromise(FeedLoaders.use((loaders) =>
