@@ -18,8 +18,11 @@ export type Params = ReadonlyArray<DuckDBValue> | Record<string, DuckDBValue>
 export interface Tx {
   query<T = Row>(sql: string, params?: Params): Effect.Effect<Array<T>, DatabaseError>
   run(sql: string, params?: Params): Effect.Effect<void, DatabaseError>
-  /** DuckDB's Appender: the fastest bulk insert; flushed and closed for you. */
-  append(table: string, fill: (appender: DuckDBAppender) => void): Effect.Effect<void, DatabaseError>
+  /**
+   * DuckDB's Appender: the fastest bulk insert; flushed and closed for you.
+   * `temp`: the table is a TEMP table of this connection (never written to the file).
+   */
+  append(table: string, fill: (appender: DuckDBAppender) => void, options?: { readonly temp?: boolean }): Effect.Effect<void, DatabaseError>
 }
 
 export interface DatabaseShape extends Tx {
@@ -45,10 +48,10 @@ const makeTx = (connection: DuckDBConnection): Tx => ({
     }),
   run: (sql, params) =>
     Effect.tryPromise({ try: () => connection.run(sql, params as never), catch: toError(sql) }).pipe(Effect.asVoid),
-  append: (table, fill) =>
+  append: (table, fill, options) =>
     Effect.tryPromise({
       try: async () => {
-        const appender = await connection.createAppender(table)
+        const appender = options?.temp === true ? await connection.createAppender(table, "main", "temp") : await connection.createAppender(table)
         try {
           fill(appender)
           appender.flushSync()
@@ -126,7 +129,7 @@ export class Database extends Context.Service<Database, DatabaseShape>()("app/in
         // Single statements outside a transaction still go through the writer
         // lock so they never race a running transaction.
         run: (sql, params) => writeLock.withPermits(1)(writer.run(sql, params)),
-        append: (table, fill) => writeLock.withPermits(1)(writer.append(table, fill)),
+        append: (table, fill, options) => writeLock.withPermits(1)(writer.append(table, fill, options)),
         transaction
       })
     })
