@@ -133,4 +133,16 @@ describe("product feeds", () => {
     expect(truncated.error).toMatch(/truncated XML/)
     expect(await count(env.service, "SELECT count(*) AS n FROM products WHERE feed = 'rss'")).toBe(3)
   })
+
+  it("rejects a bad RSS item with its item number and reason while the good items load", async () => {
+    const item = (id: string, price: string) =>
+      `<item><g:id>${id}</g:id><g:title>Lamp ${id}</g:title><g:link>https://lamps.example/${id}</g:link>` +
+      `<g:price>${price}</g:price><g:availability>in_stock</g:availability></item>`
+    const items = Array.from({ length: 9 }, (_, i) => item(`L${i + 1}`, i === 3 ? "about ten pounds" : "10.00 GBP")).join("\n")
+    writeFileSync(path("rss.xml"), `<?xml version="1.0"?><rss version="2.0" xmlns:g="http://base.google.com/ns/1.0"><channel>${items}</channel></rss>`)
+    const run = await runFeed(env.service, "rss")
+    expect(run).toMatchObject({ status: "succeeded", rowsRead: 9, rowsLoaded: 8, rowsRejected: 1 })
+    expect(await rejected(env.service, run.id)).toEqual([{ line: 4, reason: "price: must look like \"15.00 USD\"" }])
+    expect(await count(env.service, "SELECT count(*) AS n FROM products WHERE feed = 'rss' AND item_id LIKE 'L%'")).toBe(8)
+  })
 })

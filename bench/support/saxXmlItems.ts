@@ -1,0 +1,59 @@
+import { SaxesParser } from "saxes"
+import { fieldsToRecord } from "../../pipelines/products/xmlItems.ts"
+import type { StagedRecord } from "../../pipelines/products/ProductRecord.ts"
+
+// The contender in `npm run bench:xml`: the same records as
+// pipelines/products/xmlItems.ts (direct text children of <item>, first of a
+// name wins, elements with element content skipped), read by saxes, a
+// streaming SAX parser from the registry (well-formedness checked, entities
+// and CDATA decoded by the parser).
+
+export async function* saxXmlItems(chunks: AsyncIterable<string>, batchSize: number, storeColumn?: string): AsyncGenerator<Array<StagedRecord>> {
+  const parser = new SaxesParser({ position: false })
+  let batch: Array<StagedRecord> = []
+  let fields: Map<string, string> | null = null
+  let depth = 0 // 1 inside <item>, 2 inside one of its children
+  let name = ""
+  let text = ""
+  let nested = false
+  parser.on("opentag", (tag) => {
+    if (fields === null) {
+      if (tag.name === "item") {
+        fields = new Map()
+        depth = 1
+      }
+      return
+    }
+    depth++
+    if (depth === 2) {
+      name = tag.name
+      text = ""
+      nested = false
+    } else {
+      nested = true
+    }
+  })
+  const onText = (value: string) => {
+    if (depth === 2) text += value
+  }
+  parser.on("text", onText)
+  parser.on("cdata", onText)
+  parser.on("closetag", () => {
+    if (fields === null) return
+    if (depth === 2 && !nested && !fields.has(name)) fields.set(name, text.trim())
+    depth--
+    if (depth === 0) {
+      batch.push(fieldsToRecord(fields, storeColumn))
+      fields = null
+    }
+  })
+  for await (const chunk of chunks) {
+    parser.write(chunk)
+    if (batch.length >= batchSize) {
+      yield batch
+      batch = []
+    }
+  }
+  parser.close()
+  if (batch.length > 0) yield batch
+}
