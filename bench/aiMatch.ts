@@ -10,7 +10,7 @@
 // in-process scorer alone.
 // BENCH_SECONDS (default 10) per phase, BENCH_CONNECTIONS (default 20).
 import { Effect } from "effect"
-import { ProgramMatcher } from "../api/v1/links/ProgramMatcher.ts"
+import { ProgramMatcher } from "../links/ProgramMatcher.ts"
 import { makeBrandIndex } from "../domain/matching/fuzzy/brandIndex.ts"
 import { scoreUrl } from "../domain/matching/fuzzy/fuzzyScore.ts"
 import { SearchEngine } from "../infra/SearchEngine.ts"

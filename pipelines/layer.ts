@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { ReresolveAfterCatalogLoads } from "../api/v1/links/ReresolveAfterCatalogLoads.ts"
+import { ReresolveAfterCatalogLoads } from "../links/ReresolveAfterCatalogLoads.ts"
 import { ConversionReportLoader } from "../conversions/ConversionReportLoader.ts"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { Database } from "../infra/Database.ts"

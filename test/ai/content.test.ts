@@ -1,6 +1,6 @@
 import { Effect, Option, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ProgramMatcher } from "../../api/v1/links/ProgramMatcher.ts"
+import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
 import { AMAZON_DISCLOSURE } from "../../api/discovery/present.ts"
 import { insertCatalog, NETWORKS, PROGRAMS, type FixtureProgram } from "../support/catalogFixture.ts"
 import { type FixtureProduct, insertProducts } from "../support/catalogFixtures.ts"

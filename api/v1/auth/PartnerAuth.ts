@@ -3,9 +3,9 @@ import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import { AppConfig } from "../../../infra/AppConfig.ts"
 import { TooManyRequests, Unauthorized, unauthorized, unavailable, ServiceUnavailable } from "../../errors.ts"
-import { API_KEY_PATTERN, type Partner, Partners } from "../partners/Partners.ts"
+import { API_KEY_PATTERN, type Partner, Partners } from "../../../partners/Partners.ts"
 import { clientIp } from "./clientIp.ts"
-import { RateLimits } from "./RateLimits.ts"
+import { RateLimits } from "../../../partners/RateLimits.ts"
 
 // Partner authentication for /api/v1, `Authorization: Bearer <api key>`.
 // Required endpoints: a missing, malformed or unknown key is a 401.

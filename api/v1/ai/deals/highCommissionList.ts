@@ -8,7 +8,7 @@ import {
   type EarningsFormula
 } from "../../../../domain/deals/earnings.ts"
 import type { Selection } from "../../../../domain/matching/selectProgram.ts"
-import type { ProgramMatcher } from "../../links/ProgramMatcher.ts"
+import type { ProgramMatcher } from "../../../../links/ProgramMatcher.ts"
 import { conversionStatsSql, highCommissionSql, storesSql } from "./dealQueries.ts"
 import { type ListReader, type ListsQuery, num } from "./ListReader.ts"
 

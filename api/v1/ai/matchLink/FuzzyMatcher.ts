@@ -7,7 +7,7 @@ import { hostParts } from "../../../../domain/matching/fuzzy/urlParts.ts"
 import { Metrics } from "../../../../infra/Metrics.ts"
 import { SearchEngine, type SearchError, toSearchError } from "../../../../infra/SearchEngine.ts"
 import { PROGRAMS_INDEX } from "../../../../pipelines/search/SearchSync.ts"
-import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
+import { ProgramMatcher } from "../../../../links/ProgramMatcher.ts"
 
 // Fuzzy merchant matching for URLs no catalog domain covers. Candidates come
 // from the Meilisearch programmes index (its typo tolerance finds "nike" for

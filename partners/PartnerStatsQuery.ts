@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
-import { Database, type DatabaseError } from "../../../infra/Database.ts"
-import { PublicUrl } from "../../../infra/PublicUrl.ts"
+import { Database, type DatabaseError } from "../infra/Database.ts"
+import { PublicUrl } from "../infra/PublicUrl.ts"
 import type { Partner } from "./Partners.ts"
 import type { PartnerStats } from "./StatsSchema.ts"
 

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { HttpServerResponse } from "effect/http"
-import { AppConfig } from "../../../infra/AppConfig.ts"
-import { Metrics } from "../../../infra/Metrics.ts"
+import { AppConfig } from "../infra/AppConfig.ts"
+import { Metrics } from "../infra/Metrics.ts"
 import { RateLimiter, type Verdict } from "./RateLimiter.ts"
 
 // The link service's three token-bucket families (configured in AppConfig):

@@ -1,5 +1,5 @@
-import { landingPageFor } from "../../../domain/matching/resolve.ts"
-import type { PublicUrl } from "../../../infra/PublicUrl.ts"
+import { landingPageFor } from "../domain/matching/resolve.ts"
+import type { PublicUrl } from "../infra/PublicUrl.ts"
 import { type LinkMatch, noMatchMessages } from "./LinkMatching.ts"
 
 /**

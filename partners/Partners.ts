@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
-import { dedupeTag, tagBaseFromName } from "../../../domain/links/partnerTag.ts"
-import { Database, type DatabaseError } from "../../../infra/Database.ts"
+import { dedupeTag, tagBaseFromName } from "../domain/links/partnerTag.ts"
+import { Database, type DatabaseError } from "../infra/Database.ts"
 
 // Partners and their API keys. The key is shown once at registration; only
 // its sha256 is stored. A lookup hashes the presented key, finds the row by

@@ -1,7 +1,7 @@
 import { Context, Deferred, Effect, Layer } from "effect"
-import { ConversionLedger } from "../../../conversions/ConversionLedger.ts"
-import { newTrackingId } from "../../../domain/links/trackingId.ts"
-import { Database, DatabaseError } from "../../../infra/Database.ts"
+import { ConversionLedger } from "../conversions/ConversionLedger.ts"
+import { newTrackingId } from "../domain/links/trackingId.ts"
+import { Database, DatabaseError } from "../infra/Database.ts"
 
 // Stored tracking links. One row per (partner or anonymous, tag, normalised
 // URL): asking again returns the same link (the dedup index enforces it; the

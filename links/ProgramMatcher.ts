@@ -1,9 +1,9 @@
 import { Context, Effect, Layer } from "effect"
-import { type Catalog, type CatalogNetwork, type CatalogProgram, makeCatalog } from "../../../domain/matching/catalog.ts"
-import { clickHostRules, type Resolution, resolveUrl } from "../../../domain/matching/resolve.ts"
-import type { ClickHostRule } from "../../../domain/matching/unwrap.ts"
-import { Database, type DatabaseError } from "../../../infra/Database.ts"
-import { Metrics } from "../../../infra/Metrics.ts"
+import { type Catalog, type CatalogNetwork, type CatalogProgram, makeCatalog } from "../domain/matching/catalog.ts"
+import { clickHostRules, type Resolution, resolveUrl } from "../domain/matching/resolve.ts"
+import type { ClickHostRule } from "../domain/matching/unwrap.ts"
+import { Database, type DatabaseError } from "../infra/Database.ts"
+import { Metrics } from "../infra/Metrics.ts"
 
 // The networks and programmes catalog, held in memory so a match costs no
 // DuckDB query. The pipelines replace the catalog tables atomically; we notice

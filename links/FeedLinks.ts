@@ -1,10 +1,10 @@
 import { Effect } from "effect"
-import { parseFeedTrackingId } from "../../domain/links/feedTrackingId.ts"
-import { affiliateUrlFor } from "../../domain/matching/resolve.ts"
-import { isSafeRedirectTarget } from "../../domain/matching/submittedUrl.ts"
-import type { Database } from "../../infra/Database.ts"
-import type { ProgramMatcher } from "../v1/links/ProgramMatcher.ts"
-import type { TrackingLinks } from "../v1/links/TrackingLinks.ts"
+import { parseFeedTrackingId } from "../domain/links/feedTrackingId.ts"
+import { affiliateUrlFor } from "../domain/matching/resolve.ts"
+import { isSafeRedirectTarget } from "../domain/matching/submittedUrl.ts"
+import type { Database } from "../infra/Database.ts"
+import type { ProgramMatcher } from "./ProgramMatcher.ts"
+import type { TrackingLinks } from "./TrackingLinks.ts"
 import type { RedirectTarget } from "./LinkCache.ts"
 
 // Discovery-feed ids (`f.{base64url(productId)}.{tag}`) are derived, not

@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
-import { PipelineError } from "../../../pipelines/errors.ts"
-import type { FeedKind } from "../../../pipelines/FeedConfig.ts"
-import { FeedLoaders } from "../../../pipelines/FeedLoaders.ts"
+import { PipelineError } from "../pipelines/errors.ts"
+import type { FeedKind } from "../pipelines/FeedConfig.ts"
+import { FeedLoaders } from "../pipelines/FeedLoaders.ts"
 import { LinkReresolver } from "./LinkReresolver.ts"
 
 // Every successful load of a networks or programmes feed is followed, within
