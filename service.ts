@@ -5,7 +5,7 @@ import { LinkServices } from "./api/v1/LinkServices.ts"
 import { ConversionServices } from "./conversions/ConversionServices.ts"
 import { AppConfig } from "./infra/AppConfig.ts"
 import { InfraLayer } from "./infra/Infra.ts"
-import { DiscoverySearch } from "./api/discovery/DiscoverySearch.ts"
+import { DiscoverySearch } from "./discovery/DiscoverySearch.ts"
 import { SearchSync } from "./pipelines/search/SearchSync.ts"
 import { Pipelines } from "./pipelines/layer.ts"
 

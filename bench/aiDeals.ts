@@ -13,7 +13,7 @@
 import { Effect } from "effect"
 import { ProgramMatcher } from "../links/ProgramMatcher.ts"
 import { Database } from "../infra/Database.ts"
-import { productFactsCtes } from "../pipelines/search/productFactsSql.ts"
+import { productFactsCtes } from "../readModel/productFactsSql.ts"
 import { bind, priceDropsSql, storesSql, trendingSql } from "../api/v1/ai/deals/dealQueries.ts"
 import { startBenchService } from "./support/benchService.ts"
 

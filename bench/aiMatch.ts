@@ -15,7 +15,7 @@ import { makeBrandIndex } from "../domain/matching/fuzzy/brandIndex.ts"
 import { scoreUrl } from "../domain/matching/fuzzy/fuzzyScore.ts"
 import { SearchEngine } from "../infra/SearchEngine.ts"
 import { PipelineRunner } from "../pipelines/PipelineRunner.ts"
-import { PROGRAMS_INDEX } from "../pipelines/search/SearchSync.ts"
+import { PROGRAMS_INDEX } from "../readModel/indexes.ts"
 import { startBenchService } from "./support/benchService.ts"
 import { type LoadResult, runLoad } from "./support/runLoad.ts"
 

@@ -17,7 +17,7 @@ import { FeedSource } from "../pipelines/FeedSource.ts"
 import { PipelineLoaders } from "../pipelines/layer.ts"
 import { PipelineRunner, type RunSummary } from "../pipelines/PipelineRunner.ts"
 import { BATCH_SIZE, PRODUCTS_INDEX, SearchSync } from "../pipelines/search/SearchSync.ts"
-import { productSettings } from "../pipelines/search/settings.ts"
+import { productSettings } from "../readModel/settings.ts"
 import { writeProducts } from "../scripts/generate-products.ts"
 import { selectStores } from "../scripts/products/stores.ts"
 

@@ -1,7 +1,7 @@
 import { Effect, Option, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
-import { AMAZON_DISCLOSURE } from "../../api/discovery/present.ts"
+import { AMAZON_DISCLOSURE } from "../../discovery/present.ts"
 import { insertCatalog, NETWORKS, PROGRAMS, type FixtureProgram } from "../support/catalogFixture.ts"
 import { type FixtureProduct, insertProducts } from "../support/catalogFixtures.ts"
 import { getJson, postJson } from "../support/http.ts"

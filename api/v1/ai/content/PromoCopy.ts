@@ -6,7 +6,7 @@ import type { Catalog, CatalogProgram } from "../../../../domain/matching/catalo
 import { expectedEarningsPer100Clicks, isUsableNetwork } from "../../../../domain/matching/selectProgram.ts"
 import { stripTracking } from "../../../../domain/matching/trackingParams.ts"
 import { Database, type DatabaseError } from "../../../../infra/Database.ts"
-import { AMAZON_DISCLOSURE, disclosureFor } from "../../../discovery/present.ts"
+import { AMAZON_DISCLOSURE, disclosureFor } from "../../../../discovery/present.ts"
 import { LinkMatching } from "../../../../links/LinkMatching.ts"
 import { ProgramMatcher } from "../../../../links/ProgramMatcher.ts"
 import type { TrackingLink } from "../../../../links/TrackingLinks.ts"

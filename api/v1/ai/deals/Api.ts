@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { Deal } from "../../../discovery/schemas.ts"
+import { Deal } from "../../../../discovery/schemas.ts"
 import { BadRequest, ServiceUnavailable } from "../../../errors.ts"
 import { PartnerAuth } from "../../auth/PartnerAuth.ts"
 

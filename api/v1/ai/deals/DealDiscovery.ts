@@ -1,7 +1,7 @@
 import { listValue } from "@duckdb/node-api"
 import { Config, Context, Effect, Layer } from "effect"
 import { Database, type DatabaseError } from "../../../../infra/Database.ts"
-import { productDocument, type ProductDocument, type ProductRow } from "../../../../pipelines/search/documents.ts"
+import { productDocument, type ProductDocument, type ProductRow } from "../../../../readModel/documents.ts"
 import { ProgramMatcher } from "../../../../links/ProgramMatcher.ts"
 import { MAX_LIMIT } from "./Api.ts"
 import { type Filters, productRowsSql } from "./dealQueries.ts"

@@ -11,7 +11,7 @@ import {
 } from "../../../../domain/deals/earnings.ts"
 import { PublicUrl } from "../../../../infra/PublicUrl.ts"
 import { Api } from "../../../Api.ts"
-import { disclosureFor, presentDeal } from "../../../discovery/present.ts"
+import { disclosureFor, presentDeal } from "../../../../discovery/present.ts"
 import { CurrentPartner } from "../../auth/PartnerAuth.ts"
 import { orUnavailable } from "../../dbUnavailable.ts"
 import { DEFAULT_LIMIT } from "./Api.ts"

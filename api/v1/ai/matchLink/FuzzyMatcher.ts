@@ -6,7 +6,7 @@ import { type FuzzyOutcome, scoreUrl } from "../../../../domain/matching/fuzzy/f
 import { hostParts } from "../../../../domain/matching/fuzzy/urlParts.ts"
 import { Metrics } from "../../../../infra/Metrics.ts"
 import { SearchEngine, type SearchError, toSearchError } from "../../../../infra/SearchEngine.ts"
-import { PROGRAMS_INDEX } from "../../../../pipelines/search/SearchSync.ts"
+import { PROGRAMS_INDEX } from "../../../../readModel/indexes.ts"
 import { ProgramMatcher } from "../../../../links/ProgramMatcher.ts"
 
 // Fuzzy merchant matching for URLs no catalog domain covers. Candidates come

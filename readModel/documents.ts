@@ -1,4 +1,4 @@
-import { dealFacts } from "../../domain/deals/deal.ts"
+import { dealFacts } from "../domain/deals/deal.ts"
 import { canonicalColours } from "./colourSpellings.ts"
 
 // The search documents. A product document carries everything /api/search,

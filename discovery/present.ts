@@ -1,6 +1,6 @@
-import { feedTrackingId } from "../../domain/links/feedTrackingId.ts"
-import { formatPrice } from "../../domain/money/formatPrice.ts"
-import type { ProductDocument } from "../../pipelines/search/documents.ts"
+import { feedTrackingId } from "../domain/links/feedTrackingId.ts"
+import { formatPrice } from "../domain/money/formatPrice.ts"
+import type { ProductDocument } from "../readModel/documents.ts"
 import type { Deal } from "./schemas.ts"
 
 // Turns index documents into the feed's Deal objects. Pure: the base URL

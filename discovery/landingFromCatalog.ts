@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
-import type { DatabaseShape } from "../../infra/Database.ts"
-import { catalogIdOf, productDocument, type ProductDocument, type ProductRow } from "../../pipelines/search/documents.ts"
-import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../../pipelines/search/productFactsSql.ts"
+import type { DatabaseShape } from "../infra/Database.ts"
+import { catalogIdOf, productDocument, type ProductDocument, type ProductRow } from "../readModel/documents.ts"
+import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../readModel/productFactsSql.ts"
 
 // The landing page's fallback when Meilisearch cannot answer: the same
 // document the search sync would send, built from DuckDB (the source of

@@ -1,4 +1,4 @@
-import type { ProductDocument } from "../../pipelines/search/documents.ts"
+import type { ProductDocument } from "../readModel/documents.ts"
 import { escapeHtml, htmlDocument } from "./pageShell.ts"
 import { AMAZON_DISCLOSURE, availabilityText, BASE_DISCLOSURE, formatMoney, hasVerifiedSaving, isAmazon } from "./present.ts"
 

@@ -1,11 +1,11 @@
 import { Context, Effect, Layer, Option } from "effect"
 import type { Hit, SearchParams, SearchResponse } from "meilisearch"
-import { parseIntent, type Intent } from "../../domain/intent/parseIntent.ts"
-import type { Vocabulary } from "../../domain/intent/vocabulary.ts"
-import { Metrics } from "../../infra/Metrics.ts"
-import { SearchEngine, SearchError, toSearchError } from "../../infra/SearchEngine.ts"
-import { catalogIdOf, type ProductDocument } from "../../pipelines/search/documents.ts"
-import { PRODUCTS_INDEX } from "../../pipelines/search/SearchSync.ts"
+import { parseIntent, type Intent } from "../domain/intent/parseIntent.ts"
+import type { Vocabulary } from "../domain/intent/vocabulary.ts"
+import { Metrics } from "../infra/Metrics.ts"
+import { SearchEngine, SearchError, toSearchError } from "../infra/SearchEngine.ts"
+import { catalogIdOf, type ProductDocument } from "../readModel/documents.ts"
+import { PRODUCTS_INDEX } from "../readModel/indexes.ts"
 import {
   and,
   attemptParams,

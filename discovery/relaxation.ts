@@ -1,7 +1,7 @@
 import type { Hit, SearchParams } from "meilisearch"
-import { describePrice, quote, type Intent } from "../../domain/intent/parseIntent.ts"
-import type { ProductDocument } from "../../pipelines/search/documents.ts"
-import { productSettings } from "../../pipelines/search/settings.ts"
+import { describePrice, quote, type Intent } from "../domain/intent/parseIntent.ts"
+import type { ProductDocument } from "../readModel/documents.ts"
+import { productSettings } from "../readModel/settings.ts"
 
 // The relaxation ladder of an intent search, as plain data. The strict
 // reading answers almost every request in one query. Only when it finds
