@@ -6,6 +6,7 @@ import { ConversionServices } from "./conversions/ConversionServices.ts"
 import { AppConfig } from "./infra/AppConfig.ts"
 import { InfraLayer } from "./infra/Infra.ts"
 import { DiscoverySearch } from "./discovery/DiscoverySearch.ts"
+import { CatalogQueries } from "./catalog/CatalogQueries.ts"
 import { SearchSync } from "./pipelines/search/SearchSync.ts"
 import { Pipelines } from "./pipelines/layer.ts"
 
@@ -20,7 +21,7 @@ const Http = Layer.unwrap(
 )
 
 // Feature services over the infrastructure; each feature adds its layer here.
-const Features = Layer.mergeAll(SearchSync.layer, DiscoverySearch.layer, LinkServices, ConversionServices)
+const Features = Layer.mergeAll(SearchSync.layer, DiscoverySearch.layer, CatalogQueries.layer, LinkServices, ConversionServices)
 
 export const makeService = <E, R>(config: Layer.Layer<AppConfig, E, R>) =>
   Http.pipe(
