@@ -14,7 +14,7 @@ import { Effect } from "effect"
 import { ProgramMatcher } from "../links/ProgramMatcher.ts"
 import { Database } from "../infra/Database.ts"
 import { productFactsCtes } from "../readModel/productFactsSql.ts"
-import { bind, priceDropsSql, storesSql, trendingSql } from "../api/v1/ai/deals/dealQueries.ts"
+import { bind, priceDropsSql, storesSql, trendingSql } from "../ai/deals/dealQueries.ts"
 import { startBenchService } from "./support/benchService.ts"
 
 // Measure the computation, not the list cache (which would answer every timed request from memory);

@@ -1,9 +1,9 @@
 import { Context, Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
-import type { Draft } from "../../../../domain/copy/assemble.ts"
-import type { CopyFacts, CopyType, Tone } from "../../../../domain/copy/facts.ts"
-import { checkDraft, parseDraft, promptFor } from "../../../../domain/copy/llmDraft.ts"
-import { AppConfig } from "../../../../infra/AppConfig.ts"
+import type { Draft } from "../../domain/copy/assemble.ts"
+import type { CopyFacts, CopyType, Tone } from "../../domain/copy/facts.ts"
+import { checkDraft, parseDraft, promptFor } from "../../domain/copy/llmDraft.ts"
+import { AppConfig } from "../../infra/AppConfig.ts"
 
 // The optional LLM generator: an OpenAI-compatible chat-completions endpoint
 // (LLM_BASE_URL). Every way it can go wrong becomes an LlmFailure with a

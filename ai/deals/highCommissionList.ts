@@ -6,9 +6,9 @@ import {
   earningsFormula,
   earningsPerClick,
   type EarningsFormula
-} from "../../../../domain/deals/earnings.ts"
-import type { Selection } from "../../../../domain/matching/selectProgram.ts"
-import type { ProgramMatcher } from "../../../../links/ProgramMatcher.ts"
+} from "../../domain/deals/earnings.ts"
+import type { Selection } from "../../domain/matching/selectProgram.ts"
+import type { ProgramMatcher } from "../../links/ProgramMatcher.ts"
 import { conversionStatsSql, highCommissionSql, storesSql } from "./dealQueries.ts"
 import { type ListReader, type ListsQuery, num } from "./ListReader.ts"
 

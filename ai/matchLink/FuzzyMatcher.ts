@@ -1,13 +1,13 @@
 import { Context, Effect, Layer } from "effect"
-import type { Catalog } from "../../../../domain/matching/catalog.ts"
-import { type BrandIndex, makeBrandIndex } from "../../../../domain/matching/fuzzy/brandIndex.ts"
-import { type Choice, chooseProgram } from "../../../../domain/matching/fuzzy/chooseProgram.ts"
-import { type FuzzyOutcome, scoreUrl } from "../../../../domain/matching/fuzzy/fuzzyScore.ts"
-import { hostParts } from "../../../../domain/matching/fuzzy/urlParts.ts"
-import { Metrics } from "../../../../infra/Metrics.ts"
-import { SearchEngine, type SearchError, toSearchError } from "../../../../infra/SearchEngine.ts"
-import { PROGRAMS_INDEX } from "../../../../readModel/indexes.ts"
-import { ProgramMatcher } from "../../../../links/ProgramMatcher.ts"
+import type { Catalog } from "../../domain/matching/catalog.ts"
+import { type BrandIndex, makeBrandIndex } from "../../domain/matching/fuzzy/brandIndex.ts"
+import { type Choice, chooseProgram } from "../../domain/matching/fuzzy/chooseProgram.ts"
+import { type FuzzyOutcome, scoreUrl } from "../../domain/matching/fuzzy/fuzzyScore.ts"
+import { hostParts } from "../../domain/matching/fuzzy/urlParts.ts"
+import { Metrics } from "../../infra/Metrics.ts"
+import { SearchEngine, type SearchError, toSearchError } from "../../infra/SearchEngine.ts"
+import { PROGRAMS_INDEX } from "../../readModel/indexes.ts"
+import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
 
 // Fuzzy merchant matching for URLs no catalog domain covers. Candidates come
 // from the Meilisearch programmes index (its typo tolerance finds "nike" for

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { dropPercent } from "../../../../domain/deals/priceDrop.ts"
+import { dropPercent } from "../../domain/deals/priceDrop.ts"
 import { priceDropsSql } from "./dealQueries.ts"
 import { type ListReader, type ListsQuery, num } from "./ListReader.ts"
 

@@ -1,9 +1,9 @@
 import type { DuckDBValue } from "@duckdb/node-api"
-import { MIN_DISCOUNT_FULL, MIN_DISCOUNT_PARTIAL, MIN_PRIOR_DAYS, REFERENCE_WINDOW_DAYS } from "../../../../domain/deals/deal.ts"
-import { MEDIAN_WINDOW_DAYS, RECENT_DROP_DAYS } from "../../../../domain/deals/priceDrop.ts"
-import { COMPARE_HOURS, HALF_LIFE_HOURS, WINDOW_DAYS } from "../../../../domain/deals/trending.ts"
-import { CONVERSION_WINDOW_DAYS } from "../../../../domain/deals/earnings.ts"
-import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../../../../readModel/productFactsSql.ts"
+import { MIN_DISCOUNT_FULL, MIN_DISCOUNT_PARTIAL, MIN_PRIOR_DAYS, REFERENCE_WINDOW_DAYS } from "../../domain/deals/deal.ts"
+import { MEDIAN_WINDOW_DAYS, RECENT_DROP_DAYS } from "../../domain/deals/priceDrop.ts"
+import { COMPARE_HOURS, HALF_LIFE_HOURS, WINDOW_DAYS } from "../../domain/deals/trending.ts"
+import { CONVERSION_WINDOW_DAYS } from "../../domain/deals/earnings.ts"
+import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../../readModel/productFactsSql.ts"
 
 // The SQL of deal discovery. Every value that comes from a request (the
 // time, the category, the minimum discount, the limit, lists of ids) is a

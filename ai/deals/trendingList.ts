@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { clickGrowth } from "../../../../domain/deals/trending.ts"
+import { clickGrowth } from "../../domain/deals/trending.ts"
 import { trendingSql } from "./dealQueries.ts"
 import { type ListReader, type ListsQuery, num } from "./ListReader.ts"
 

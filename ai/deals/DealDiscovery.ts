@@ -1,9 +1,8 @@
 import { listValue } from "@duckdb/node-api"
 import { Config, Context, Effect, Layer } from "effect"
-import { Database, type DatabaseError } from "../../../../infra/Database.ts"
-import { productDocument, type ProductDocument, type ProductRow } from "../../../../readModel/documents.ts"
-import { ProgramMatcher } from "../../../../links/ProgramMatcher.ts"
-import { MAX_LIMIT } from "./Api.ts"
+import { Database, type DatabaseError } from "../../infra/Database.ts"
+import { productDocument, type ProductDocument, type ProductRow } from "../../readModel/documents.ts"
+import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
 import { type Filters, productRowsSql } from "./dealQueries.ts"
 import { type CommissionRanking, highCommissionList } from "./highCommissionList.ts"
 import { type ListsQuery, makeListReader } from "./ListReader.ts"
@@ -19,6 +18,9 @@ export type { CommissionRanking, PriceDropRanking, TrendingRanking }
 // here looks exactly like one from /api/deals.
 
 export type DealsRequest = Filters
+
+/** The longest list a caller may ask for (the endpoint's limit). */
+export const MAX_LIMIT = 50
 
 /** Every list is computed at its longest; callers cut it to their limit. */
 const LIST_SIZE = MAX_LIMIT

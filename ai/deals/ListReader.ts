@@ -1,6 +1,6 @@
 import { listValue } from "@duckdb/node-api"
 import { Effect } from "effect"
-import type { Database, DatabaseError } from "../../../../infra/Database.ts"
+import type { Database, DatabaseError } from "../../infra/Database.ts"
 import { bind, discountAtLeastSql, type Filters } from "./dealQueries.ts"
 
 // What every list needs to run its SQL: named parameters bound, the request's

@@ -1,11 +1,11 @@
 import { Context, Effect, Layer } from "effect"
-import type { ProductFact } from "../../../../domain/copy/facts.ts"
-import { type CopyFacts, storeName } from "../../../../domain/copy/facts.ts"
-import type { CatalogProgram } from "../../../../domain/matching/catalog.ts"
-import { Database, type DatabaseError } from "../../../../infra/Database.ts"
-import { productDocument, type ProductRow } from "../../../../readModel/documents.ts"
-import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../../../../readModel/productFactsSql.ts"
-import { hasVerifiedSaving } from "../../../../discovery/present.ts"
+import type { ProductFact } from "../../domain/copy/facts.ts"
+import { type CopyFacts, storeName } from "../../domain/copy/facts.ts"
+import type { CatalogProgram } from "../../domain/matching/catalog.ts"
+import { Database, type DatabaseError } from "../../infra/Database.ts"
+import { productDocument, type ProductRow } from "../../readModel/documents.ts"
+import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../../readModel/productFactsSql.ts"
+import { hasVerifiedSaving } from "../../discovery/present.ts"
 
 // A programme's facts for copy: its store and its best current products, read
 // from DuckDB. Prices and savings go through the very code the discovery feed
