@@ -1,7 +1,7 @@
 import { Effect, Layer, Logger, ManagedRuntime, References } from "effect"
 import { existsSync, readFileSync } from "node:fs"
 import { resolve } from "node:path"
-import { adminTokenPath } from "../../api/admin/pipelines/AdminTokenFile.ts"
+import { adminTokenPath } from "../../infra/AdminTokenFile.ts"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { Database } from "../../infra/Database.ts"
 import { InfraLayer } from "../../infra/Infra.ts"

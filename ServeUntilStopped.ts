@@ -1,7 +1,7 @@
 import { Cause, Context, Effect, Exit, Layer } from "effect"
 import { defaultTeardown, type Teardown } from "effect/Runtime"
-import { PipelineRunner } from "../pipelines/PipelineRunner.ts"
-import { Metrics } from "./Metrics.ts"
+import { PipelineRunner } from "./pipelines/PipelineRunner.ts"
+import { Metrics } from "./infra/Metrics.ts"
 
 // Runs the service until SIGINT/SIGTERM and brackets its shutdown with two
 // log lines, so an operator's last lines say that it stopped, what was

@@ -1,7 +1,7 @@
 import { Effect, Layer, Redacted } from "effect"
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { AppConfig } from "../../../infra/AppConfig.ts"
+import { AppConfig } from "./AppConfig.ts"
 
 /** `$DATA_DIR/admin-token`: where the local operator CLI finds the token of the running server. */
 export const adminTokenPath = (dataDir: string) => join(dataDir, "admin-token")
