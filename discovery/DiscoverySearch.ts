@@ -97,7 +97,7 @@ const empty: SearchResponse<ProductDocument> = {
 } as unknown as SearchResponse<ProductDocument>
 
 export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoverySearchShape>()(
-  "app/api/discovery/DiscoverySearch"
+  "app/discovery/DiscoverySearch"
 ) {
   static readonly layer = Layer.effect(
     DiscoverySearch,

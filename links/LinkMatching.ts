@@ -52,7 +52,7 @@ export class LinkMatching extends Context.Service<LinkMatching, {
    * network template cannot produce a safe affiliate URL for it.
    */
   linkFor(request: LinkRequest): Effect.Effect<{ readonly link: TrackingLink; readonly created: boolean } | undefined, DatabaseError>
-}>()("app/api/v1/LinkMatching") {
+}>()("app/links/LinkMatching") {
   static readonly layer = Layer.effect(
     LinkMatching,
     Effect.gen(function*() {

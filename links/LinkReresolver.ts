@@ -61,7 +61,7 @@ interface StoredLink {
 export class LinkReresolver extends Context.Service<LinkReresolver, {
   /** Re-reads the catalog and re-resolves every link whose programme cannot take traffic any more. */
   readonly run: Effect.Effect<ReresolutionSummary, DatabaseError>
-}>()("app/api/v1/LinkReresolver") {
+}>()("app/links/LinkReresolver") {
   static readonly layer = Layer.effect(
     LinkReresolver,
     Effect.gen(function*() {

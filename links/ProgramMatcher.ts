@@ -86,7 +86,7 @@ export class ProgramMatcher extends Context.Service<ProgramMatcher, {
   /** Re-reads the catalog now (call after a networks/programmes feed load). */
   readonly reload: Effect.Effect<void, DatabaseError>
   readonly current: Effect.Effect<Loaded>
-}>()("app/api/v1/ProgramMatcher") {
+}>()("app/links/ProgramMatcher") {
   static readonly layer = Layer.effect(
     ProgramMatcher,
     Effect.gen(function*() {

@@ -27,7 +27,7 @@ export class RedirectLinks extends Context.Service<RedirectLinks, {
   readonly cache: LinkCache<DatabaseError, CachedRedirect>
   /** Forgets a tracking id's cached destination (and feed ids resolved to it). */
   invalidate(trackingId: string): void
-}>()("app/api/redirect/RedirectLinks") {
+}>()("app/links/RedirectLinks") {
   static readonly layer = Layer.effect(
     RedirectLinks,
     Effect.gen(function*() {

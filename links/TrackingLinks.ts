@@ -105,7 +105,7 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
   reassign(changes: ReadonlyArray<LinkReassignment>, at: Date): Effect.Effect<void, DatabaseError>
   /** Called with the ids of reassigned links after their change is committed. */
   onReassigned(listener: (trackingIds: ReadonlyArray<string>) => void): void
-}>()("app/api/v1/TrackingLinks") {
+}>()("app/links/TrackingLinks") {
   static readonly layer = Layer.effect(
     TrackingLinks,
     Effect.gen(function*() {

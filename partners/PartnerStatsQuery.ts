@@ -57,7 +57,7 @@ const toFigures = (row: FigureRow | undefined) => ({
 
 export class PartnerStatsQuery extends Context.Service<PartnerStatsQuery, {
   forPartner(partner: Partner): Effect.Effect<PartnerStats, DatabaseError>
-}>()("app/api/v1/PartnerStatsQuery") {
+}>()("app/partners/PartnerStatsQuery") {
   static readonly layer = Layer.effect(
     PartnerStatsQuery,
     Effect.gen(function*() {

@@ -56,7 +56,7 @@ export class Partners extends Context.Service<Partners, {
   register(input: Registration): Effect.Effect<{ partner: Partner; apiKey: string }, DatabaseError>
   /** The partner owning `key`, or undefined. `key` must already match API_KEY_PATTERN. */
   authenticate(key: string): Effect.Effect<Partner | undefined, DatabaseError>
-}>()("app/api/v1/Partners") {
+}>()("app/partners/Partners") {
   static readonly layer = Layer.effect(
     Partners,
     Effect.gen(function*() {

@@ -12,7 +12,7 @@ export class RateLimits extends Context.Service<RateLimits, {
   readonly register: RateLimiter
   /** The 429 answer, counted in metrics. */
   tooMany(scope: "key" | "ip" | "register", verdict: Extract<Verdict, { allowed: false }>): HttpServerResponse.HttpServerResponse
-}>()("app/api/v1/RateLimits") {
+}>()("app/partners/RateLimits") {
   static readonly layer = Layer.effect(
     RateLimits,
     Effect.gen(function*() {

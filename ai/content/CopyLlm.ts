@@ -39,7 +39,7 @@ export class CopyLlm extends Context.Service<CopyLlm, {
   /** false when LLM_BASE_URL is not set: the template generator is the default, not a fallback. */
   readonly enabled: boolean
   write(facts: CopyFacts, type: CopyType, tone: Tone): Effect.Effect<Draft, LlmFailure>
-}>()("app/api/v1/ai/CopyLlm") {
+}>()("app/ai/content/CopyLlm") {
   static readonly layer = Layer.effect(
     CopyLlm,
     Effect.gen(function*() {

@@ -58,7 +58,7 @@ const round2 = (value: number) => Math.round(value * 100) / 100
 
 export class ProgramFacts extends Context.Service<ProgramFacts, {
   factsFor(program: CatalogProgram): Effect.Effect<CopyFacts, DatabaseError>
-}>()("app/api/v1/ai/ProgramFacts") {
+}>()("app/ai/content/ProgramFacts") {
   static readonly layer = Layer.effect(
     ProgramFacts,
     Effect.gen(function*() {

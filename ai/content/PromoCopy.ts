@@ -78,7 +78,7 @@ const onDomains = (url: string, domains: ReadonlyArray<string>): URL | undefined
 
 export class PromoCopy extends Context.Service<PromoCopy, {
   generate(request: CopyRequest): Effect.Effect<GeneratedCopy | Unlinkable, DatabaseError>
-}>()("app/api/v1/ai/PromoCopy") {
+}>()("app/ai/content/PromoCopy") {
   static readonly layer = Layer.effect(
     PromoCopy,
     Effect.gen(function*() {

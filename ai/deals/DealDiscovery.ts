@@ -52,7 +52,7 @@ const CACHE_CAPACITY = 256
 
 export class DealDiscovery extends Context.Service<DealDiscovery, {
   lists(request: DealsRequest): Effect.Effect<DealLists, DatabaseError>
-}>()("app/api/v1/ai/DealDiscovery") {
+}>()("app/ai/deals/DealDiscovery") {
   static readonly layer = Layer.effect(
     DealDiscovery,
     Effect.gen(function*() {

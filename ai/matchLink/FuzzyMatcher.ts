@@ -39,7 +39,7 @@ export interface FuzzyMatch {
 
 export class FuzzyMatcher extends Context.Service<FuzzyMatcher, {
   match(url: URL): Effect.Effect<FuzzyMatch>
-}>()("app/api/v1/ai/FuzzyMatcher") {
+}>()("app/ai/matchLink/FuzzyMatcher") {
   static readonly layer = Layer.effect(
     FuzzyMatcher,
     Effect.gen(function*() {
