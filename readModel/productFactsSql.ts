@@ -40,7 +40,7 @@ export const productFactsCtes = (productsFilter: string) => `
     WHERE coalesce(until, now()) > now() - INTERVAL 90 DAY GROUP BY product_id
   )`
 
-/** The columns of a ProductRow (pipelines/search/documents.ts). */
+/** The columns of a ProductRow (readModel/documents.ts). */
 export const PRODUCT_ROW_COLUMNS = `p.id, p.feed, p.title, p.description, p.link, p.image_link, p.brand, p.gtin, p.category, p.product_type,
       p.store, p.store_domain, p.currency, p.price::DOUBLE AS price, p.current_price::DOUBLE AS current_price,
       p.feed_was_price::DOUBLE AS feed_was_price, p.availability, p.condition, p.color, p.size, p.item_group_id, p.updated_at,

@@ -57,7 +57,7 @@ const synonyms = (): Record<string, Array<string>> => {
 }
 
 export const productSettings: Settings = {
-  // Description last: intent search tells a hit only its description mentions by that rank (api/discovery/relaxation.ts).
+  // Description last: intent search tells a hit only its description mentions by that rank (discovery/relaxation.ts).
   searchableAttributes: ["title", "brand", "category", "product_type", "store", "description"],
   filterableAttributes: [
     "category", "categories", "store", "brand", "price", "currency", "availability", "in_stock", "discount", "is_deal", "feed",
