@@ -9,7 +9,7 @@ import { AppConfig } from "./infra/AppConfig.ts"
 import { InfraLayer } from "./infra/Infra.ts"
 import * as Links from "./links/layer.ts"
 import * as Partners from "./partners/layer.ts"
-import { coreWith, Schedules } from "./pipelines/layer.ts"
+import * as Pipelines from "./pipelines/layer.ts"
 import { SearchSync } from "./pipelines/search/SearchSync.ts"
 
 // The running service as one layer, given its configuration: main.ts feeds it
@@ -28,15 +28,10 @@ const Features = Ai.layer.pipe(
   Layer.provideMerge(Layer.mergeAll(Partners.layer, Clicks.layer, Conversions.layer))
 )
 
-// The pipelines with every feature's feed kinds; links re-resolve after catalog loads.
-const Pipelines = Schedules.pipe(
-  Layer.provideMerge(Links.afterCatalogLoads),
-  Layer.provideMerge(coreWith(Conversions.loaders))
-)
-
 export const makeService = <E, R>(config: Layer.Layer<AppConfig, E, R>) =>
   Http.pipe(
-    Layer.provideMerge(Pipelines),
+    // every feature's feed kinds; links re-resolve after catalog loads
+    Layer.provideMerge(Pipelines.layer(Conversions.loaders, Links.afterCatalogLoads)),
     Layer.provideMerge(Features),
     Layer.provideMerge(InfraLayer),
     Layer.provideMerge(config)

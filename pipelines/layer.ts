@@ -65,3 +65,11 @@ export const coreWith = <E, R>(loaders: Layer.Layer<never, E, R>) =>
 
 /** What the server runs over the core: the startup ingest, then the cron schedules. */
 export const Schedules = Layer.mergeAll(StartupIngest, Scheduler.layer.pipe(Layer.provide(CronTicker.layer)))
+
+/**
+ * What the server runs: the core with other features' feed kinds (`loaders`),
+ * then `afterCore` (layers that decorate registered loaders, e.g. links
+ * re-resolving after catalog loads), then the startup ingest and the schedules.
+ */
+export const layer = <E1, R1, E2, R2>(loaders: Layer.Layer<never, E1, R1>, afterCore: Layer.Layer<never, E2, R2>) =>
+  Schedules.pipe(Layer.provideMerge(afterCore), Layer.provideMerge(coreWith(loaders)))
