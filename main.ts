@@ -2,7 +2,7 @@ import { NodeRuntime } from "@effect/platform-node"
 import { Effect } from "effect"
 import { AppConfig } from "./infra/AppConfig.ts"
 import { Logging } from "./infra/Logging.ts"
-import { serveUntilStopped, stopIsSuccess } from "./infra/ServeUntilStopped.ts"
+import { serveUntilStopped, stopIsSuccess } from "./ServeUntilStopped.ts"
 import { makeService } from "./service.ts"
 
 // `npm start`: the service on the environment's configuration. runMain turns

@@ -1,17 +1,20 @@
 import { Effect, Layer } from "effect"
+import * as Ai from "./ai/layer.ts"
 import { serveOn } from "./api/Server.ts"
-import { AiServices } from "./api/v1/ai/AiTools.ts"
-import { LinkServices } from "./api/v1/LinkServices.ts"
-import { ConversionServices } from "./conversions/ConversionServices.ts"
+import * as Catalog from "./catalog/layer.ts"
+import * as Clicks from "./clicks/layer.ts"
+import * as Conversions from "./conversions/layer.ts"
+import * as Discovery from "./discovery/layer.ts"
 import { AppConfig } from "./infra/AppConfig.ts"
 import { InfraLayer } from "./infra/Infra.ts"
-import { DiscoverySearch } from "./api/discovery/DiscoverySearch.ts"
+import * as Links from "./links/layer.ts"
+import * as Partners from "./partners/layer.ts"
+import * as Pipelines from "./pipelines/layer.ts"
 import { SearchSync } from "./pipelines/search/SearchSync.ts"
-import { Pipelines } from "./pipelines/layer.ts"
 
 // The running service as one layer, given its configuration: main.ts feeds it
-// the environment, tests feed it temp folders and free ports. Composition
-// only; each piece lives in its feature folder.
+// the environment, tests feed it temp folders and free ports. The one place
+// that composes: each feature exports its `layer`, built in its folder.
 const Http = Layer.unwrap(
   Effect.gen(function*() {
     const config = yield* AppConfig
@@ -19,13 +22,16 @@ const Http = Layer.unwrap(
   })
 )
 
-// Feature services over the infrastructure; each feature adds its layer here.
-const Features = Layer.mergeAll(SearchSync.layer, DiscoverySearch.layer, LinkServices, ConversionServices)
+// Features over the infrastructure, each over the ones below it.
+const Features = Ai.layer.pipe(
+  Layer.provideMerge(Layer.mergeAll(Links.layer, Discovery.layer, Catalog.layer, SearchSync.layer)),
+  Layer.provideMerge(Layer.mergeAll(Partners.layer, Clicks.layer, Conversions.layer))
+)
 
 export const makeService = <E, R>(config: Layer.Layer<AppConfig, E, R>) =>
   Http.pipe(
-    Layer.provideMerge(Pipelines),
-    Layer.provideMerge(AiServices),
+    // every feature's feed kinds; links re-resolve after catalog loads
+    Layer.provideMerge(Pipelines.layer(Conversions.loaders, Links.afterCatalogLoads)),
     Layer.provideMerge(Features),
     Layer.provideMerge(InfraLayer),
     Layer.provideMerge(config)

@@ -10,7 +10,7 @@
 // noise hits both. Sequential requests: latency, not throughput.
 // BENCH_REQUESTS (default 150) per warm path and round.
 import { Effect } from "effect"
-import { ProgramMatcher } from "../api/v1/links/ProgramMatcher.ts"
+import { ProgramMatcher } from "../links/ProgramMatcher.ts"
 import { Database } from "../infra/Database.ts"
 import { PipelineRunner } from "../pipelines/PipelineRunner.ts"
 import { startBenchService } from "./support/benchService.ts"

@@ -11,10 +11,10 @@
 //   floor  one plain scan of the clicks, products and price history the lists read
 //   naive  price facts for the whole catalog (what price drops would cost without pruning to recent changes)
 import { Effect } from "effect"
-import { ProgramMatcher } from "../api/v1/links/ProgramMatcher.ts"
+import { ProgramMatcher } from "../links/ProgramMatcher.ts"
 import { Database } from "../infra/Database.ts"
-import { productFactsCtes } from "../pipelines/search/productFactsSql.ts"
-import { bind, priceDropsSql, storesSql, trendingSql } from "../api/v1/ai/deals/dealQueries.ts"
+import { productFactsCtes } from "../readModel/productFactsSql.ts"
+import { bind, priceDropsSql, storesSql, trendingSql } from "../ai/deals/dealQueries.ts"
 import { startBenchService } from "./support/benchService.ts"
 
 // Measure the computation, not the list cache (which would answer every timed request from memory);

@@ -10,12 +10,12 @@
 // in-process scorer alone.
 // BENCH_SECONDS (default 10) per phase, BENCH_CONNECTIONS (default 20).
 import { Effect } from "effect"
-import { ProgramMatcher } from "../api/v1/links/ProgramMatcher.ts"
+import { ProgramMatcher } from "../links/ProgramMatcher.ts"
 import { makeBrandIndex } from "../domain/matching/fuzzy/brandIndex.ts"
 import { scoreUrl } from "../domain/matching/fuzzy/fuzzyScore.ts"
 import { SearchEngine } from "../infra/SearchEngine.ts"
 import { PipelineRunner } from "../pipelines/PipelineRunner.ts"
-import { PROGRAMS_INDEX } from "../pipelines/search/SearchSync.ts"
+import { PROGRAMS_INDEX } from "../readModel/indexes.ts"
 import { startBenchService } from "./support/benchService.ts"
 import { type LoadResult, runLoad } from "./support/runLoad.ts"
 

@@ -5,7 +5,7 @@
 // matches (the same URLs again: an in-memory match plus one indexed read).
 // BENCH_SECONDS (default 10) per phase, BENCH_CONNECTIONS (default 20).
 import { Effect } from "effect"
-import { ProgramMatcher } from "../api/v1/links/ProgramMatcher.ts"
+import { ProgramMatcher } from "../links/ProgramMatcher.ts"
 import { Database } from "../infra/Database.ts"
 import { PipelineRunner } from "../pipelines/PipelineRunner.ts"
 import { startBenchService } from "./support/benchService.ts"

@@ -1,6 +1,6 @@
 import { historyFor, type Observation } from "../scripts/products/history.ts"
 import { AS_OF, type Product } from "../scripts/products/product.ts"
-import { productDocument, type ProductDocument, type ProductRow } from "../pipelines/search/documents.ts"
+import { productDocument, type ProductDocument, type ProductRow } from "../readModel/documents.ts"
 
 // Benchmark documents, built the way SearchSync builds them (productDocument
 // over the same row shape) but straight from the deterministic generator and

@@ -210,7 +210,7 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
   ],
   [
     // 2: variant attributes, so colour/size variants of one model group as
-    // one product in search (pipelines/search/documents.ts modelKey).
+    // one product in search (readModel/documents.ts modelKey).
     `ALTER TABLE products ADD COLUMN color VARCHAR`,
     `ALTER TABLE products ADD COLUMN size VARCHAR`,
     `ALTER TABLE products ADD COLUMN item_group_id VARCHAR`,
@@ -223,7 +223,7 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
   [
     // 3: links follow the catalog, conversions remember when they were attributed.
     // A link whose programme closed, paused or moved network is re-resolved
-    // (api/v1/links/LinkReresolver.ts); without an active programme it
+    // (links/LinkReresolver.ts); without an active programme it
     // redirects to its plain destination, unaffiliated since this time.
     // IF NOT EXISTS: a database taken back to an older version by hand (tests do) upgrades again cleanly.
     `ALTER TABLE tracking_links ADD COLUMN IF NOT EXISTS unaffiliated_at TIMESTAMPTZ`,

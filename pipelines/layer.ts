@@ -1,6 +1,4 @@
 import { Effect, Layer } from "effect"
-import { ReresolveAfterCatalogLoads } from "../api/v1/links/ReresolveAfterCatalogLoads.ts"
-import { ConversionReportLoader } from "../conversions/ConversionReportLoader.ts"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { Database } from "../infra/Database.ts"
 import { NetworkLoader, ProgramLoader } from "./catalog/CatalogLoaders.ts"
@@ -15,14 +13,14 @@ import { CronTicker, Scheduler } from "./Scheduler.ts"
 
 // The pipelines as layers. `PipelineLoaders` registers the catalog loaders;
 // another feature registers its own kind with `registerLoader` in a layer
-// that is given FeedLoaders (see FeedLoaders.ts).
+// that is given FeedLoaders (see FeedLoaders.ts), and the composition passes
+// it to `coreWith`: the pipelines never import a feature.
 
 export const PipelineLoaders = Layer.mergeAll(
   registerLoader(NetworkLoader),
   registerLoader(ProgramLoader),
   registerLoader(ProductLoader),
-  registerLoader(PriceHistoryLoader),
-  registerLoader(ConversionReportLoader)
+  registerLoader(PriceHistoryLoader)
 )
 
 /**
@@ -54,14 +52,24 @@ export const StartupIngest = Layer.effectDiscard(
   })
 ).pipe(Layer.provideMerge(CatalogReadiness.layer))
 
-/** Runner + loaders + feed config + source, without schedules (the CLI's in-process mode, tests). */
-export const PipelineCore = PipelineRunner.layer.pipe(
-  Layer.provideMerge(PipelineLoaders),
-  Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layer))
-)
+/**
+ * Runner + the catalog loaders and other features' `loaders` (registered
+ * before the runner starts) + feed config + source, without schedules (the
+ * CLI's in-process mode, tests).
+ */
+export const coreWith = <E, R>(loaders: Layer.Layer<never, E, R>) =>
+  PipelineRunner.layer.pipe(
+    Layer.provideMerge(Layer.mergeAll(PipelineLoaders, loaders)),
+    Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layer))
+  )
 
-/** What the server runs: core, links following catalog loads, the startup ingest, then the cron schedules. */
-export const Pipelines = Layer.mergeAll(StartupIngest, Scheduler.layer.pipe(Layer.provide(CronTicker.layer))).pipe(
-  Layer.provideMerge(ReresolveAfterCatalogLoads),
-  Layer.provideMerge(PipelineCore)
-)
+/** What the server runs over the core: the startup ingest, then the cron schedules. */
+export const Schedules = Layer.mergeAll(StartupIngest, Scheduler.layer.pipe(Layer.provide(CronTicker.layer)))
+
+/**
+ * What the server runs: the core with other features' feed kinds (`loaders`),
+ * then `afterCore` (layers that decorate registered loaders, e.g. links
+ * re-resolving after catalog loads), then the startup ingest and the schedules.
+ */
+export const layer = <E1, R1, E2, R2>(loaders: Layer.Layer<never, E1, R1>, afterCore: Layer.Layer<never, E2, R2>) =>
+  Schedules.pipe(Layer.provideMerge(afterCore), Layer.provideMerge(coreWith(loaders)))

@@ -9,7 +9,7 @@
 import { Effect, References } from "effect"
 import { readFileSync, writeFileSync } from "node:fs"
 import { parseArgs } from "node:util"
-import { DiscoverySearch } from "../api/discovery/DiscoverySearch.ts"
+import { DiscoverySearch } from "../discovery/DiscoverySearch.ts"
 import { startBenchService } from "../bench/support/benchService.ts"
 import { PipelineRunner } from "../pipelines/PipelineRunner.ts"
 import { catalogRows } from "./search-eval/catalog.ts"

@@ -10,7 +10,7 @@ import { Unauthorized } from "../errors.ts"
  * may write the DuckDB file.
  */
 export class AdminAuth extends HttpApiMiddleware.Service<AdminAuth, { provides: never; requires: never }>()(
-  "app/api/AdminAuth",
+  "app/api/admin/AdminAuth",
   { security: { bearer: HttpApiSecurity.bearer }, error: Unauthorized }
 ) {}
 

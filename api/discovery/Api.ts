@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { TAG_PATTERN } from "../../domain/links/feedTrackingId.ts"
 import { BadRequest, ServiceUnavailable } from "../errors.ts"
-import { DealFeed, SearchFeed } from "./schemas.ts"
+import { DealFeed, SearchFeed } from "../../discovery/schemas.ts"
 
 export const MAX_QUERY_LENGTH = 200
 export const MAX_FILTER_LENGTH = 100

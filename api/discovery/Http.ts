@@ -1,10 +1,10 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PublicUrl } from "../../infra/PublicUrl.ts"
-import type { ProductDocument } from "../../pipelines/search/documents.ts"
+import type { ProductDocument } from "../../readModel/documents.ts"
 import { Api } from "../Api.ts"
-import { DiscoverySearch } from "./DiscoverySearch.ts"
-import { disclosureFor, presentDeal } from "./present.ts"
+import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
+import { disclosureFor, presentDeal } from "../../discovery/present.ts"
 import { searchUnavailable } from "./unavailable.ts"
 
 export const DEALS_DEFAULT_LIMIT = 24

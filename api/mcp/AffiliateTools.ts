@@ -1,14 +1,14 @@
 import { Effect } from "effect"
-import { Database } from "../../infra/Database.ts"
 import { PublicUrl } from "../../infra/PublicUrl.ts"
-import { DiscoverySearch } from "../discovery/DiscoverySearch.ts"
-import { disclosureFor, presentDeal } from "../discovery/present.ts"
+import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
+import { disclosureFor, presentDeal } from "../../discovery/present.ts"
 import { badRequest } from "../errors.ts"
-import { listPrograms } from "../v1/catalog/programQueries.ts"
+import { CatalogQueries } from "../../catalog/CatalogQueries.ts"
 import { orUnavailable } from "../v1/dbUnavailable.ts"
-import { LinkMatching } from "../v1/links/LinkMatching.ts"
-import { matchAnswer } from "../v1/links/matchAnswer.ts"
-import { PartnerStatsQuery } from "../v1/partners/PartnerStatsQuery.ts"
+import { pageOf, pageRequest } from "../v1/ListParams.ts"
+import { LinkMatching } from "../../links/LinkMatching.ts"
+import { matchAnswer } from "../../links/matchAnswer.ts"
+import { PartnerStatsQuery } from "../../partners/PartnerStatsQuery.ts"
 import { searchUnavailable } from "./CatalogTools.ts"
 import { callerTag, requirePartner } from "./McpCaller.ts"
 import { asToolFailure, decodeArguments, invalidArgument } from "./toolErrors.ts"
@@ -23,7 +23,7 @@ export const makeAffiliateTools = Effect.gen(function*() {
   const discovery = yield* DiscoverySearch
   const matching = yield* LinkMatching
   const stats = yield* PartnerStatsQuery
-  const db = yield* Database
+  const catalog = yield* CatalogQueries
   const publicUrl = yield* PublicUrl
   const storage = <A, R>(effect: Effect.Effect<A, { readonly _tag: "DatabaseError" }, R>) =>
     orUnavailable(effect).pipe(Effect.mapError(asToolFailure))
@@ -54,9 +54,9 @@ export const makeAffiliateTools = Effect.gen(function*() {
       if (query.domain === undefined && query.keyword === undefined) {
         return yield* Effect.fail(invalidArgument("domain", "give a domain, a keyword, or both"))
       }
-      return yield* listPrograms(db, { domain: query.domain, q: query.keyword, limit: query.limit ?? DEFAULT_LIMIT }).pipe(
-        Effect.mapError(asToolFailure)
-      )
+      const page = pageRequest({ limit: query.limit ?? DEFAULT_LIMIT })
+      const { rows, total } = yield* storage(catalog.programs({ domain: query.domain, q: query.keyword }, page))
+      return pageOf(rows, page, total)
     })
 
   const partnerStats = (input: unknown) =>

@@ -1,6 +1,6 @@
 import { Context, Effect } from "effect"
 import { McpServer } from "effect/ai"
-import { API_KEY_PATTERN, type Partner, Partners } from "../v1/partners/Partners.ts"
+import { API_KEY_PATTERN, type Partner, Partners } from "../../partners/Partners.ts"
 import { toolFailure } from "./toolErrors.ts"
 import type { ToolFailure } from "./toolDefinitions.ts"
 

@@ -3,8 +3,8 @@ import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { MAX_BODY_BYTES } from "../ErrorResponses.ts"
 import { clientIp } from "../v1/auth/clientIp.ts"
-import { RateLimits } from "../v1/auth/RateLimits.ts"
-import { API_KEY_PATTERN, Partners } from "../v1/partners/Partners.ts"
+import { RateLimits } from "../../partners/RateLimits.ts"
+import { API_KEY_PATTERN, Partners } from "../../partners/Partners.ts"
 
 /**
  * The JSON API's guards in front of /mcp. Rate limits: the same buckets as

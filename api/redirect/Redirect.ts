@@ -4,7 +4,7 @@ import { ClickRecorder } from "../../clicks/ClickRecorder.ts"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { Metrics } from "../../infra/Metrics.ts"
 import { forwardedClientIp } from "../v1/auth/clientIp.ts"
-import { type CachedRedirect, REDIRECT_HEADERS, RedirectLinks } from "./RedirectLinks.ts"
+import { type CachedRedirect, REDIRECT_HEADERS, RedirectLinks } from "../../links/RedirectLinks.ts"
 
 // GET/HEAD /t/{trackingId}: the hot path, as a plain node:http listener that
 // sees every request before the Effect router (which serves the rest of the

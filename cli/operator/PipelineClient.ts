@@ -1,11 +1,12 @@
 import { Effect, Layer, Logger, ManagedRuntime, References } from "effect"
 import { existsSync, readFileSync } from "node:fs"
 import { resolve } from "node:path"
-import { adminTokenPath } from "../../api/admin/pipelines/AdminTokenFile.ts"
+import { adminTokenPath } from "../../infra/AdminTokenFile.ts"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { Database } from "../../infra/Database.ts"
 import { InfraLayer } from "../../infra/Infra.ts"
-import { PipelineCore } from "../../pipelines/layer.ts"
+import { loaders as conversionLoaders } from "../../conversions/layer.ts"
+import { coreWith } from "../../pipelines/layer.ts"
 import { PipelineRunner, type RunProgress, type RunSummary } from "../../pipelines/PipelineRunner.ts"
 import { listRuns } from "../../pipelines/RunQueries.ts"
 import { SearchSync } from "../../pipelines/search/SearchSync.ts"
@@ -91,7 +92,7 @@ const localClient = async (): Promise<PipelineClient> => {
     Layer.succeed(References.MinimumLogLevel, "Warn"),
     Logger.layer([Logger.withConsoleError(Logger.formatJson)])
   )
-  const layer = PipelineCore.pipe(
+  const layer = coreWith(conversionLoaders).pipe(
     Layer.provideMerge(SearchSync.layer),
     Layer.provideMerge(InfraLayer),
     Layer.provideMerge(config),

@@ -3,10 +3,11 @@ import type { Settings } from "meilisearch"
 import { randomBytes } from "node:crypto"
 import { Database, type DatabaseError } from "../../infra/Database.ts"
 import { SearchEngine, SearchError } from "../../infra/SearchEngine.ts"
-import { DOCUMENT_VERSION, productDocument, type ProductRow } from "./documents.ts"
+import { DOCUMENT_VERSION, productDocument, type ProductRow } from "../../readModel/documents.ts"
 import { programDocuments } from "./programDocuments.ts"
-import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "./productFactsSql.ts"
-import { productSettings, programSettings, settingsHash } from "./settings.ts"
+import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../../readModel/productFactsSql.ts"
+import { productSettings, programSettings, settingsHash } from "../../readModel/settings.ts"
+import { PRODUCTS_INDEX, PROGRAMS_INDEX } from "../../readModel/indexes.ts"
 
 // Keeps the Meilisearch indexes in step with DuckDB (the source of truth).
 //
@@ -32,9 +33,8 @@ export interface SearchSyncShape {
   syncPrograms(): Effect.Effect<SyncResult, SyncError>
 }
 
-/** Logical index names; the uid adds MEILI_INDEX_PREFIX (SearchEngine.indexUid). */
-export const PRODUCTS_INDEX = "products"
-export const PROGRAMS_INDEX = "programs"
+// The index names belong to the read model; re-exported for the writer's callers.
+export { PRODUCTS_INDEX, PROGRAMS_INDEX }
 
 /** Documents per addDocuments call: big enough to amortise HTTP and task overhead. */
 export const BATCH_SIZE = 20_000

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import type { DatabaseShape } from "../../infra/Database.ts"
-import { documentId, type ProgramDocument } from "./documents.ts"
+import { documentId, type ProgramDocument } from "../../readModel/documents.ts"
 
 /** Every programme as a search document, with the hash that drives the delta. */
 export const programDocuments = (db: DatabaseShape) =>

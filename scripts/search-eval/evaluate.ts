@@ -1,4 +1,4 @@
-import { catalogIdOf } from "../../pipelines/search/documents.ts"
+import { catalogIdOf } from "../../readModel/documents.ts"
 import type { CatalogRow } from "./catalog.ts"
 import { meets, satisfyingGroups, type Judgement } from "./judgement.ts"
 

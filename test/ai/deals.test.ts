@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ProgramMatcher } from "../../api/v1/links/ProgramMatcher.ts"
+import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
 import { ClickRecorder } from "../../clicks/ClickRecorder.ts"
 import { clickWeight } from "../../domain/deals/trending.ts"
 import { parseFeedTrackingId } from "../../domain/links/feedTrackingId.ts"

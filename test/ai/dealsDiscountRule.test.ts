@@ -2,9 +2,9 @@ import { listValue } from "@duckdb/node-api"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { bind, discountAtLeastSql, productRowsSql } from "../../api/v1/ai/deals/dealQueries.ts"
+import { bind, discountAtLeastSql, productRowsSql } from "../../ai/deals/dealQueries.ts"
 import { Database } from "../../infra/Database.ts"
-import { productDocument, type ProductRow } from "../../pipelines/search/documents.ts"
+import { productDocument, type ProductRow } from "../../readModel/documents.ts"
 import { type FixtureProduct, insertProducts, productId } from "../support/catalogFixtures.ts"
 
 // The deal lists filter by discount in SQL (so they can stop at their

@@ -1,7 +1,7 @@
 import { Effect, Option } from "effect"
 import { createServer } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ProgramMatcher } from "../../api/v1/links/ProgramMatcher.ts"
+import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
 import { MATCH_THRESHOLD } from "../../domain/matching/fuzzy/fuzzyScore.ts"
 import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
 import { getJson, postJson } from "../support/http.ts"

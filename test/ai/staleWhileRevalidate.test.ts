@@ -1,6 +1,6 @@
 import { Deferred, Effect, Fiber, type Scope } from "effect"
 import { describe, expect, it } from "vitest"
-import { makeStaleWhileRevalidate } from "../../api/v1/ai/deals/StaleWhileRevalidate.ts"
+import { makeStaleWhileRevalidate } from "../../ai/deals/StaleWhileRevalidate.ts"
 
 // The deal lists' memo: fresh values from memory, stale ones served while one
 // background computation replaces them, shared misses, failures not kept.

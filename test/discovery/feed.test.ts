@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { DiscoverySearch } from "../../api/discovery/DiscoverySearch.ts"
+import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
 import { parseFeedTrackingId } from "../../domain/links/feedTrackingId.ts"
 import { SearchSync } from "../../pipelines/search/SearchSync.ts"
 import { insertProducts } from "../support/catalogFixtures.ts"

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs"
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { documentId } from "../../pipelines/search/documents.ts"
+import { documentId } from "../../readModel/documents.ts"
 import { launchBrowser, onlyOwnServer, phonePage } from "../support/browser.ts"
 import { startDiscoveryService } from "../support/discoveryCatalog.ts"
 import { getJson } from "../support/http.ts"

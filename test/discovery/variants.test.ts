@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Database } from "../../infra/Database.ts"
-import { catalogIdOf, groupKey } from "../../pipelines/search/documents.ts"
+import { catalogIdOf, groupKey } from "../../readModel/documents.ts"
 import { getJson } from "../support/http.ts"
 import { startSampleService } from "../support/sampleService.ts"
 import type { RunningService } from "../support/TestService.ts"

@@ -1,6 +1,6 @@
 import { Deferred, Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { LinkCache, type RedirectTarget } from "../../api/redirect/LinkCache.ts"
+import { LinkCache, type RedirectTarget } from "../../links/LinkCache.ts"
 
 // LinkCache.invalidate: what the link re-resolution relies on so that a link
 // moved to another programme redirects to its new destination from the next click.

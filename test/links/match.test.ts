@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ProgramMatcher } from "../../api/v1/links/ProgramMatcher.ts"
+import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
 import { Database } from "../../infra/Database.ts"
 import { insertCatalog } from "../support/catalogFixture.ts"
 import { getJson, postJson } from "../support/http.ts"

@@ -127,7 +127,7 @@ describe("partners: rate limits", () => {
   it("limits per key, independently of other keys and of anonymous callers", async () => {
     // Registration budget is spent above; create partners directly through the service.
     const keys = await service.run(Effect.gen(function*() {
-      const { Partners } = yield* Effect.promise(() => import("../../api/v1/partners/Partners.ts"))
+      const { Partners } = yield* Effect.promise(() => import("../../partners/Partners.ts"))
       const partners = yield* Partners
       const a = yield* partners.register({ name: "Key A", email: "a@k.example", appUrl: null, description: null })
       const b = yield* partners.register({ name: "Key B", email: "b@k.example", appUrl: null, description: null })

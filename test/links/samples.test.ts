@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ProgramMatcher } from "../../api/v1/links/ProgramMatcher.ts"
+import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
 import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
 import { postJson } from "../support/http.ts"
 import { startService, type RunningService } from "../support/TestService.ts"

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { filterExpressions, matchesFilters } from "../../api/mcp/ucp/filters.ts"
 import { groupByModel, ucpPrice, ucpProduct } from "../../api/mcp/ucp/products.ts"
-import type { ProductDocument } from "../../pipelines/search/documents.ts"
+import type { ProductDocument } from "../../readModel/documents.ts"
 import { Product } from "./ucpSchemas.ts"
 
 // The document -> UCP mapping on plain values: prices in minor units, one

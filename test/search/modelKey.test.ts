@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { groupKey, modelKey } from "../../pipelines/search/documents.ts"
+import { groupKey, modelKey } from "../../readModel/documents.ts"
 
 // The search group of a colour/size variant is its model: the title without
 // the row's own colour and size. Pure function, plain values.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { attemptParams, constraintProbes, namesTheProduct, searchAttempts, unmetConstraint } from "../../api/discovery/relaxation.ts"
+import { attemptParams, constraintProbes, namesTheProduct, searchAttempts, unmetConstraint } from "../../discovery/relaxation.ts"
 import { parseIntent } from "../../domain/intent/parseIntent.ts"
-import type { ProductDocument } from "../../pipelines/search/documents.ts"
+import type { ProductDocument } from "../../readModel/documents.ts"
 
 const vocabulary = { categories: ["Electronics", "Headphones"], brands: ["Sony"] }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Effect } from "effect"
 import { Metrics } from "../../infra/Metrics.ts"
-import { ROUND_TRIPS } from "../../api/discovery/DiscoverySearch.ts"
+import { ROUND_TRIPS } from "../../discovery/DiscoverySearch.ts"
 import { getJson } from "../support/http.ts"
 import { startSampleService } from "../support/sampleService.ts"
 import type { RunningService } from "../support/TestService.ts"

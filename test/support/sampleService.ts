@@ -1,5 +1,5 @@
 import { expect } from "vitest"
-import { DiscoverySearch } from "../../api/discovery/DiscoverySearch.ts"
+import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
 import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
 import { startService, type RunningService } from "./TestService.ts"
 

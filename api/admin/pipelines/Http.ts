@@ -9,7 +9,7 @@ import { nextRuns } from "../../../pipelines/Scheduler.ts"
 import { Api } from "../../Api.ts"
 import { Conflict, notFound, unavailable } from "../../errors.ts"
 import { AdminAuthLayer } from "../Auth.ts"
-import { AdminTokenFile } from "./AdminTokenFile.ts"
+import { AdminTokenFile } from "../../../infra/AdminTokenFile.ts"
 import { redactLocation } from "../../../pipelines/FeedRequest.ts"
 
 const orUnavailable = <A, R>(effect: Effect.Effect<A, { readonly _tag: "DatabaseError"; readonly message: string }, R>) =>

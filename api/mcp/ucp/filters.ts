@@ -1,5 +1,5 @@
 import { quote } from "../../../domain/intent/parseIntent.ts"
-import type { ProductDocument } from "../../../pipelines/search/documents.ts"
+import type { ProductDocument } from "../../../readModel/documents.ts"
 import type { SearchCatalogParams } from "../toolDefinitions.ts"
 import { fromMinor } from "./products.ts"
 

@@ -1,6 +1,6 @@
 import { minorUnits } from "../../../domain/money/Currency.ts"
-import type { ProductDocument } from "../../../pipelines/search/documents.ts"
-import { disclosureFor, presentDeal, type PresentOptions } from "../../discovery/present.ts"
+import type { ProductDocument } from "../../../readModel/documents.ts"
+import { disclosureFor, presentDeal, type PresentOptions } from "../../../discovery/present.ts"
 import { AFFILIATE_EXTENSION } from "./profile.ts"
 
 // Index documents -> UCP catalog products. Pure. A UCP product is one product

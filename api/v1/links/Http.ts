@@ -6,9 +6,9 @@ import { badRequest } from "../../errors.ts"
 import { MaybePartner } from "../auth/PartnerAuth.ts"
 import { orUnavailable } from "../dbUnavailable.ts"
 import { pageOf, pageRequest } from "../ListParams.ts"
-import { LinkMatching } from "./LinkMatching.ts"
-import { matchAnswer } from "./matchAnswer.ts"
-import { type LinkChange, type TrackingLink, TrackingLinks } from "./TrackingLinks.ts"
+import { LinkMatching } from "../../../links/LinkMatching.ts"
+import { matchAnswer } from "../../../links/matchAnswer.ts"
+import { type LinkChange, type TrackingLink, TrackingLinks } from "../../../links/TrackingLinks.ts"
 
 export const linkItem = (publicUrl: PublicUrl["Service"], link: TrackingLink, change?: LinkChange) => ({
   tracking_id: link.id,

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BadRequest } from "../../errors.ts"
 import { PartnerAuth, RegistrationRateLimit } from "../auth/PartnerAuth.ts"
-import { PartnerStats } from "./StatsSchema.ts"
+import { PartnerStats } from "../../../partners/StatsSchema.ts"
 
 const text = (field: string, max: number) =>
   Schema.String.check(

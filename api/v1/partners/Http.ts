@@ -3,8 +3,8 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../Api.ts"
 import { CurrentPartner } from "../auth/PartnerAuth.ts"
 import { orUnavailable } from "../dbUnavailable.ts"
-import { PartnerStatsQuery } from "./PartnerStatsQuery.ts"
-import { Partners } from "./Partners.ts"
+import { PartnerStatsQuery } from "../../../partners/PartnerStatsQuery.ts"
+import { Partners } from "../../../partners/Partners.ts"
 
 const blankToNull = (value: string | null | undefined) => value === undefined || value === null || value.trim() === "" ? null : value.trim()
 

@@ -6,7 +6,7 @@ import { Api } from "../../../Api.ts"
 import { BadRequest, badRequest, Conflict, notFound } from "../../../errors.ts"
 import { CurrentPartner } from "../../auth/PartnerAuth.ts"
 import { orUnavailable } from "../../dbUnavailable.ts"
-import { PromoCopy, type Unlinkable } from "./PromoCopy.ts"
+import { PromoCopy, type Unlinkable } from "../../../../ai/content/PromoCopy.ts"
 
 const MAX_PROGRAM_ID = 200
 

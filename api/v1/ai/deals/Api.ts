@@ -1,13 +1,14 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { Deal } from "../../../discovery/schemas.ts"
+import { Deal } from "../../../../discovery/schemas.ts"
 import { BadRequest, ServiceUnavailable } from "../../../errors.ts"
 import { PartnerAuth } from "../../auth/PartnerAuth.ts"
+import { MAX_LIMIT } from "../../../../ai/deals/DealDiscovery.ts"
 
 // GET /api/v1/ai/deals: the contract. Unknown query parameters are ignored,
 // as on /api/deals.
 
-export const MAX_LIMIT = 50
+export { MAX_LIMIT }
 export const DEFAULT_LIMIT = 10
 const MAX_CATEGORY_LENGTH = 100
 

@@ -11,11 +11,11 @@ import {
 } from "../../../../domain/deals/earnings.ts"
 import { PublicUrl } from "../../../../infra/PublicUrl.ts"
 import { Api } from "../../../Api.ts"
-import { disclosureFor, presentDeal } from "../../../discovery/present.ts"
+import { disclosureFor, presentDeal } from "../../../../discovery/present.ts"
 import { CurrentPartner } from "../../auth/PartnerAuth.ts"
 import { orUnavailable } from "../../dbUnavailable.ts"
 import { DEFAULT_LIMIT } from "./Api.ts"
-import { type CommissionRanking, DealDiscovery, type PriceDropRanking, type Ranked, type TrendingRanking } from "./DealDiscovery.ts"
+import { type CommissionRanking, DealDiscovery, type PriceDropRanking, type Ranked, type TrendingRanking } from "../../../../ai/deals/DealDiscovery.ts"
 
 const round2 = (value: number) => Math.round(value * 100) / 100
 

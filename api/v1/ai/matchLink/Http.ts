@@ -7,10 +7,10 @@ import { Api } from "../../../Api.ts"
 import { badRequest } from "../../../errors.ts"
 import { CurrentPartner } from "../../auth/PartnerAuth.ts"
 import { orUnavailable } from "../../dbUnavailable.ts"
-import { LinkMatching, noMatchMessages } from "../../links/LinkMatching.ts"
-import type { TrackingLink } from "../../links/TrackingLinks.ts"
+import { LinkMatching, noMatchMessages } from "../../../../links/LinkMatching.ts"
+import type { TrackingLink } from "../../../../links/TrackingLinks.ts"
 import type { MatchLinkReasons } from "./Api.ts"
-import { type CandidateSource, FuzzyMatcher } from "./FuzzyMatcher.ts"
+import { type CandidateSource, FuzzyMatcher } from "../../../../ai/matchLink/FuzzyMatcher.ts"
 
 type Reason = typeof MatchLinkReasons[number]
 

@@ -1,0 +1,63 @@
+import { listValue } from "@duckdb/node-api"
+import { Effect } from "effect"
+import type { Database, DatabaseError } from "../../infra/Database.ts"
+import { bind, discountAtLeastSql, type Filters } from "./dealQueries.ts"
+
+// What every list needs to run its SQL: named parameters bound, the request's
+// common values, and the batch-and-confirm walk of a discount-filtered list.
+
+/** What the lists are computed against: the request's filters, one instant, the list size. */
+export interface ListsQuery extends Filters {
+  readonly now: Date
+  readonly limit: number
+}
+
+export type ListReader = ReturnType<typeof makeListReader>
+
+export const num = (value: unknown): number => Number(value)
+
+export const makeListReader = (db: Database["Service"]) => {
+  const query = <T>(sql: string, values: Parameters<typeof bind>[1]) => {
+    const bound = bind(sql, values)
+    return db.query<T>(bound.sql, bound.params)
+  }
+
+  const common = (request: ListsQuery) => ({
+    now: request.now.toISOString(),
+    category: request.category?.trim().toLowerCase() ?? "",
+    min_discount: request.minDiscount,
+    limit: request.limit
+  })
+
+  const discountAtLeast = (ids: ReadonlyArray<string>, minDiscount: number) =>
+    query<{ id: string }>(discountAtLeastSql, { ids: listValue([...ids]), min_discount: minDiscount }).pipe(
+      Effect.map((rows) => new Set(rows.map((row) => row.id)))
+    )
+
+  // A list filtered by discount ranks the products that may have it
+  // (a cheap necessary condition in SQL), then confirms a batch at a time
+  // with the exact rule, growing the batch, until it has `want` rows.
+  const keepDiscounted = <T extends { readonly id: string }>(
+    page: (offset: number, size: number) => Effect.Effect<ReadonlyArray<T>, DatabaseError>,
+    want: number,
+    minDiscount: number
+  ) =>
+    Effect.gen(function*() {
+      if (minDiscount <= 0) return yield* page(0, want)
+      const kept: Array<T> = []
+      let offset = 0
+      let size = Math.max(want * 4, 40)
+      while (kept.length < want) {
+        const rows = yield* page(offset, size)
+        if (rows.length === 0) break
+        const passing = yield* discountAtLeast(rows.map((row) => row.id), minDiscount)
+        kept.push(...rows.filter((row) => passing.has(row.id)))
+        if (rows.length < size) break
+        offset += size
+        size *= 4
+      }
+      return kept.slice(0, want)
+    })
+
+  return { query, common, keepDiscounted }
+}

@@ -1,7 +1,0 @@
-import { Layer } from "effect"
-import { CopyLlm } from "./CopyLlm.ts"
-import { ProgramFacts } from "./ProgramFacts.ts"
-import { PromoCopy } from "./PromoCopy.ts"
-
-// The services behind POST /api/v1/ai/generate-content, over the link services and the database.
-export const Services = PromoCopy.layer.pipe(Layer.provideMerge(Layer.mergeAll(ProgramFacts.layer, CopyLlm.layer)))

@@ -1,4 +1,0 @@
-import { DealDiscovery } from "./DealDiscovery.ts"
-
-// The services behind GET /api/v1/ai/deals (over Database and ProgramMatcher).
-export const Services = DealDiscovery.layer

@@ -1,4 +1,0 @@
-import { FuzzyMatcher } from "./FuzzyMatcher.ts"
-
-// The services behind POST /api/v1/ai/match-link (over ProgramMatcher and SearchEngine).
-export const Services = FuzzyMatcher.layer

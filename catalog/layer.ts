@@ -1,0 +1,3 @@
+import { CatalogQueries } from "./CatalogQueries.ts"
+
+export const layer = CatalogQueries.layer

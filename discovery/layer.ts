@@ -1,0 +1,3 @@
+import { DiscoverySearch } from "./DiscoverySearch.ts"
+
+export const layer = DiscoverySearch.layer

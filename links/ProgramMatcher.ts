@@ -1,0 +1,133 @@
+import { Context, Effect, Layer } from "effect"
+import { type Catalog, type CatalogNetwork, type CatalogProgram, makeCatalog } from "../domain/matching/catalog.ts"
+import { clickHostRules, type Resolution, resolveUrl } from "../domain/matching/resolve.ts"
+import type { ClickHostRule } from "../domain/matching/unwrap.ts"
+import { Database, type DatabaseError } from "../infra/Database.ts"
+import { Metrics } from "../infra/Metrics.ts"
+
+// The networks and programmes catalog, held in memory so a match costs no
+// DuckDB query. The pipelines replace the catalog tables atomically; we notice
+// through a cheap version probe (row counts and max(updated_at)) run at most
+// every RECHECK_MS, and `reload` forces a re-read right after a feed load.
+const RECHECK_MS = 3_000
+
+interface Loaded {
+  readonly catalog: Catalog
+  readonly rules: ReadonlyArray<ClickHostRule>
+  readonly version: string
+}
+
+const parseJsonObject = (value: unknown): Record<string, unknown> => {
+  if (typeof value !== "string") return typeof value === "object" && value !== null ? value as Record<string, unknown> : {}
+  try {
+    const parsed = JSON.parse(value)
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? parsed : {}
+  } catch {
+    return {}
+  }
+}
+
+const VERSION_SQL = `SELECT concat_ws('|',
+  (SELECT count(*) FROM networks), (SELECT max(updated_at) FROM networks)::VARCHAR,
+  (SELECT count(*) FROM programs), (SELECT max(updated_at) FROM programs)::VARCHAR,
+  (SELECT count(*) FROM program_domains)) AS version`
+
+const load = (db: Database["Service"]) =>
+  Effect.gen(function*() {
+    const version = (yield* db.query<{ version: string }>(VERSION_SQL))[0]?.version ?? ""
+    const networks = yield* db.query<Record<string, any>>(
+      `SELECT id, name, status, click_hosts, deep_link_template, subid_param, unwrap_params, confidence,
+              account_params::VARCHAR AS account_params FROM networks`
+    )
+    // Domains come from program_domains (the matcher's lookup table, one row
+    // per domain) together with the programme's own list, so either source works.
+    const programs = yield* db.query<Record<string, any>>(
+      `SELECT p.id, p.network_id, p.merchant_id, p.name, p.country, p.commission_type,
+              p.commission_rate::DOUBLE AS commission_rate, p.status, p.deep_link_allowed,
+              p.epc::DOUBLE AS epc, p.cookie_days, p.link_params::VARCHAR AS link_params,
+              list_distinct(list_concat(p.domains, coalesce(d.domains, []))) AS domains
+       FROM programs p
+       LEFT JOIN (SELECT program_id, list(domain) AS domains FROM program_domains GROUP BY program_id) d
+         ON d.program_id = p.id`
+    )
+    const catalogNetworks: Array<CatalogNetwork> = networks.map((row) => ({
+      id: row.id,
+      name: row.name,
+      status: row.status,
+      clickHosts: row.click_hosts ?? [],
+      deepLinkTemplate: row.deep_link_template ?? null,
+      subidParam: row.subid_param ?? null,
+      unwrapParams: row.unwrap_params ?? [],
+      confidence: row.confidence,
+      accountParams: parseJsonObject(row.account_params)
+    }))
+    const catalogPrograms: Array<CatalogProgram> = programs.map((row) => ({
+      id: row.id,
+      networkId: row.network_id,
+      merchantId: row.merchant_id,
+      name: row.name,
+      domains: row.domains ?? [],
+      country: row.country ?? null,
+      commissionType: row.commission_type,
+      commissionRate: Number(row.commission_rate),
+      status: row.status,
+      deepLinkAllowed: row.deep_link_allowed === true,
+      epc: row.epc === null || row.epc === undefined ? null : Number(row.epc),
+      cookieDays: row.cookie_days === null || row.cookie_days === undefined ? null : Number(row.cookie_days),
+      linkParams: parseJsonObject(row.link_params)
+    }))
+    const catalog = makeCatalog(catalogNetworks, catalogPrograms)
+    return { catalog, rules: clickHostRules(catalog), version } satisfies Loaded
+  })
+
+export class ProgramMatcher extends Context.Service<ProgramMatcher, {
+  /** Resolves a submitted URL against the in-memory catalog (re-read when it changed). */
+  resolve(url: string): Effect.Effect<Resolution>
+  /** Re-reads the catalog now (call after a networks/programmes feed load). */
+  readonly reload: Effect.Effect<void, DatabaseError>
+  readonly current: Effect.Effect<Loaded>
+}>()("app/links/ProgramMatcher") {
+  static readonly layer = Layer.effect(
+    ProgramMatcher,
+    Effect.gen(function*() {
+      const db = yield* Database
+      const metrics = yield* Metrics
+      const reloads = metrics.counter("program_matcher_reloads_total", "Catalog reloads into the matcher")
+      const empty: Loaded = { catalog: makeCatalog([], []), rules: clickHostRules(makeCatalog([], [])), version: "" }
+      let state: Loaded = yield* load(db).pipe(
+        Effect.tapError((error) => Effect.logWarning("program matcher: initial catalog load failed", error)),
+        Effect.orElseSucceed(() => empty)
+      )
+      metrics.gauge("program_matcher_domains", "Domains known to the matcher", () => state.catalog.byDomain.size)
+      let checkedAt = Date.now()
+      let checking = false
+
+      const reload = Effect.gen(function*() {
+        state = yield* load(db)
+        checkedAt = Date.now()
+        reloads.inc()
+      })
+
+      // Only one probe at a time; callers during a probe use the current catalog.
+      const recheck = Effect.gen(function*() {
+        if (checking || Date.now() - checkedAt < RECHECK_MS) return
+        checking = true
+        checkedAt = Date.now()
+        const version = (yield* db.query<{ version: string }>(VERSION_SQL))[0]?.version ?? ""
+        if (version !== state.version) yield* reload
+      }).pipe(
+        Effect.ensuring(Effect.sync(() => {
+          checking = false
+        })),
+        Effect.catch((error) => Effect.logWarning("program matcher: catalog re-check failed; keeping the loaded catalog", error))
+      )
+
+      const current = Effect.map(recheck, () => state)
+      return ProgramMatcher.of({
+        current,
+        reload,
+        resolve: (url) => Effect.map(current, (loaded) => resolveUrl(url, loaded.catalog, loaded.rules))
+      })
+    })
+  )
+}

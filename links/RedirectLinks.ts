@@ -1,0 +1,64 @@
+import { Context, Effect, Layer } from "effect"
+import { isSafeRedirectTarget } from "../domain/matching/submittedUrl.ts"
+import { AppConfig } from "../infra/AppConfig.ts"
+import { Database, type DatabaseError } from "../infra/Database.ts"
+import { Metrics } from "../infra/Metrics.ts"
+import { ProgramMatcher } from "./ProgramMatcher.ts"
+import { TrackingLinks } from "./TrackingLinks.ts"
+import { resolveFeedLink } from "./FeedLinks.ts"
+import { LinkCache, type RedirectTarget } from "./LinkCache.ts"
+
+/** A cached redirect with its response headers built once, when the link is loaded. */
+export interface CachedRedirect extends RedirectTarget {
+  /** Raw header list for writeHead: location, an empty body's length, cache-control, x-robots-tag. */
+  readonly head: ReadonlyArray<string>
+}
+
+/** Headers every /t/ answer carries, whatever its status. */
+export const REDIRECT_HEADERS = ["cache-control", "private, no-store", "x-robots-tag", "noindex"] as const
+
+const cached = (target: RedirectTarget): CachedRedirect => ({ ...target, head: ["location", target.location, "content-length", "0", ...REDIRECT_HEADERS] })
+
+// The redirect's link cache as a service, so whoever changes a link (e.g.
+// re-resolution after a catalog change) can call `invalidate(trackingId)`
+// and the next click reads the store again. The destination only ever comes
+// from our own stored link, and is refused unless it is http(s) without CR/LF.
+export class RedirectLinks extends Context.Service<RedirectLinks, {
+  readonly cache: LinkCache<DatabaseError, CachedRedirect>
+  /** Forgets a tracking id's cached destination (and feed ids resolved to it). */
+  invalidate(trackingId: string): void
+}>()("app/links/RedirectLinks") {
+  static readonly layer = Layer.effect(
+    RedirectLinks,
+    Effect.gen(function*() {
+      const db = yield* Database
+      const links = yield* TrackingLinks
+      const matcher = yield* ProgramMatcher
+      const config = yield* AppConfig
+      const metrics = yield* Metrics
+      const refused = metrics.counter("redirect_refused_total", "Stored destinations refused (not http(s) or CR/LF)")
+
+      const loadStored = (id: string) =>
+        Effect.map(links.findById(id), (link): CachedRedirect | undefined => {
+          if (link === undefined) return undefined
+          if (!isSafeRedirectTarget(link.affiliateUrl)) {
+            refused.inc()
+            return undefined
+          }
+          return cached({ location: link.affiliateUrl, trackingId: link.id, partnerId: link.partnerId, tag: link.tag })
+        })
+      const loadFeed = (id: string) =>
+        Effect.map(resolveFeedLink(id, { db, matcher, links }), (target) => target === undefined ? undefined : cached(target))
+      const cache = new LinkCache(config.linkCacheSize, (id: string) => id.startsWith("f.") ? loadFeed(id) : loadStored(id))
+      // A link moved to another programme (or none) redirects to its new destination from the next click.
+      links.onReassigned((ids) => {
+        for (const id of ids) cache.invalidate(id)
+      })
+
+      metrics.gauge("link_cache_hits_total", "Link cache hits", () => cache.hits)
+      metrics.gauge("link_cache_misses_total", "Link cache misses (DuckDB reads, coalesced)", () => cache.misses)
+      metrics.gauge("link_cache_entries", "Links held in the redirect cache", () => cache.size)
+      return RedirectLinks.of({ cache, invalidate: (trackingId) => cache.invalidate(trackingId) })
+    })
+  )
+}

@@ -1,0 +1,331 @@
+import { Context, Deferred, Effect, Layer } from "effect"
+import { ConversionLedger } from "../conversions/ConversionLedger.ts"
+import { newTrackingId } from "../domain/links/trackingId.ts"
+import { Database, DatabaseError } from "../infra/Database.ts"
+
+// Stored tracking links. One row per (partner or anonymous, tag, normalised
+// URL): asking again returns the same link (the dedup index enforces it; the
+// serialised writer transaction makes the check-then-insert race-free).
+export interface TrackingLink {
+  readonly id: string
+  readonly partnerId: number | null
+  readonly tag: string
+  readonly originalUrl: string
+  readonly normalizedUrl: string
+  readonly destinationUrl: string
+  readonly affiliateUrl: string
+  readonly programId: string | null
+  readonly networkId: string | null
+  readonly productId: string | null
+  readonly source: "match" | "feed"
+  readonly createdAt: Date
+  /** Set while no active programme covers the destination: /t/ then goes to destinationUrl, unaffiliated. */
+  readonly unaffiliatedAt: Date | null
+}
+
+/** A stored link moved to another programme, or to none (LinkReresolver). */
+export interface LinkReassignment {
+  readonly trackingId: string
+  readonly oldProgramId: string | null
+  readonly oldNetworkId: string | null
+  readonly oldAffiliateUrl: string
+  /** null: no active programme; the link redirects to its plain destination. */
+  readonly newProgramId: string | null
+  readonly newNetworkId: string | null
+  readonly newAffiliateUrl: string
+  readonly reason: string
+}
+
+/** The latest reassignment of a link, as GET /api/v1/links shows it. */
+export interface LinkChange {
+  readonly changedAt: Date
+  readonly oldProgramId: string | null
+  readonly newProgramId: string | null
+  readonly reason: string
+}
+
+/** The tag of links made without an API key. */
+export const ANONYMOUS_TAG = "anon"
+
+export interface NewLink {
+  readonly partnerId: number | null
+  readonly tag: string
+  readonly originalUrl: string
+  readonly normalizedUrl: string
+  readonly destinationUrl: string
+  readonly programId: string | null
+  readonly networkId: string | null
+  readonly productId: string | null
+  readonly source: "match" | "feed"
+  /**
+   * An id chosen elsewhere (a link restored from a backup or copied from
+   * another replica keeps its id, so conversions reported under it find it);
+   * a fresh random id otherwise.
+   */
+  readonly id?: string
+  /** The affiliate URL for the new id (it carries the id as the network's sub-id). */
+  readonly affiliateUrlFor: (trackingId: string) => string
+}
+
+const MEMO_LIMIT = 100_000
+const BATCH = 500
+
+const INSERTED = `id, partner_id, tag, original_url, normalized_url, destination_url, affiliate_url,
+  program_id, network_id, product_id, source, created_at`
+const COLUMNS = `${INSERTED}, unaffiliated_at`
+
+const toLink = (row: Record<string, any>): TrackingLink => ({
+  id: row.id,
+  partnerId: row.partner_id === null ? null : Number(row.partner_id),
+  tag: row.tag,
+  originalUrl: row.original_url,
+  normalizedUrl: row.normalized_url,
+  destinationUrl: row.destination_url,
+  affiliateUrl: row.affiliate_url,
+  programId: row.program_id,
+  networkId: row.network_id,
+  productId: row.product_id,
+  source: row.source,
+  createdAt: row.created_at,
+  unaffiliatedAt: row.unaffiliated_at ?? null
+})
+
+export class TrackingLinks extends Context.Service<TrackingLinks, {
+  getOrCreate(link: NewLink): Effect.Effect<{ readonly link: TrackingLink; readonly created: boolean }, DatabaseError>
+  findById(id: string): Effect.Effect<TrackingLink | undefined, DatabaseError>
+  /** A partner's links, or anonymous match links when partnerId is null; newest first, with each link's latest change. */
+  list(partnerId: number | null, limit: number, offset: number): Effect.Effect<
+    { rows: ReadonlyArray<TrackingLink>; total: number; changes: ReadonlyMap<string, LinkChange> },
+    DatabaseError
+  >
+  /**
+   * Moves links to other programmes (or none) and records each change, in one
+   * transaction; then tells every `onReassigned` listener (the redirect's cache).
+   */
+  reassign(changes: ReadonlyArray<LinkReassignment>, at: Date): Effect.Effect<void, DatabaseError>
+  /** Called with the ids of reassigned links after their change is committed. */
+  onReassigned(listener: (trackingIds: ReadonlyArray<string>) => void): void
+}>()("app/links/TrackingLinks") {
+  static readonly layer = Layer.effect(
+    TrackingLinks,
+    Effect.gen(function*() {
+      const db = yield* Database
+      const ledger = yield* ConversionLedger
+      // Links are never deleted and change only through `reassign` (which
+      // forgets this memo), so a repeat match can be answered from memory
+      // (bounded: forgotten wholesale when full, then re-read).
+      const known = new Map<string, TrackingLink>()
+      const remember = (key: string, link: TrackingLink) => {
+        if (known.size >= MEMO_LIMIT) known.clear()
+        known.set(key, link)
+      }
+
+      // New links are written by group commit: concurrent requests queue here
+      // and one fiber inserts everything queued so far in a single transaction,
+      // so a burst of N new links costs one COMMIT, not N serialised ones.
+      type Created = { readonly link: TrackingLink; readonly created: boolean }
+      interface Pending {
+        readonly key: string
+        readonly link: NewLink
+        readonly done: Deferred.Deferred<Created, DatabaseError>
+      }
+      let pending: Array<Pending> = []
+      let writing = false
+      const scope = yield* Effect.scope
+
+      // Two statements per batch whatever its size: one lookup of the keys
+      // already stored, one multi-row INSERT of the rest (rows as one JSON parameter).
+      const insertBatch = (batch: ReadonlyArray<Pending>) =>
+        db.transaction((tx) =>
+          Effect.gen(function*() {
+            const results = new Map<string, Created>()
+            const keyOf = (row: TrackingLink) => `${row.partnerId ?? 0}\u0000${row.tag}\u0000${row.normalizedUrl}`
+            const existing = yield* tx.query<Record<string, any>>(
+              `SELECT ${COLUMNS} FROM tracking_links t
+               JOIN (SELECT unnest(from_json($1::JSON, '[{"p":"INTEGER","t":"VARCHAR","u":"VARCHAR"}]'), recursive := true)) k
+                 ON COALESCE(t.partner_id, 0) = k.p AND t.tag = k.t AND t.normalized_url = k.u`,
+              [JSON.stringify(batch.map((item) => ({ p: item.link.partnerId ?? 0, t: item.link.tag, u: item.link.normalizedUrl })))]
+            )
+            for (const row of existing) {
+              const link = toLink(row)
+              results.set(keyOf(link), { link, created: false })
+            }
+            const fresh = new Map<string, { id: string; link: NewLink }>()
+            for (const item of batch) {
+              if (!results.has(item.key) && !fresh.has(item.key)) fresh.set(item.key, { id: item.link.id ?? newTrackingId(), link: item.link })
+            }
+            if (fresh.size > 0) {
+              const rows = yield* tx.query<Record<string, any>>(
+                `INSERT INTO tracking_links (${INSERTED})
+                 SELECT i, p, t, o, n, d, a, pr, nw, pd, s, now()
+                 FROM (SELECT unnest(from_json($1::JSON,
+                   '[{"i":"VARCHAR","p":"INTEGER","t":"VARCHAR","o":"VARCHAR","n":"VARCHAR","d":"VARCHAR","a":"VARCHAR","pr":"VARCHAR","nw":"VARCHAR","pd":"VARCHAR","s":"VARCHAR"}]'
+                 ), recursive := true))
+                 RETURNING ${COLUMNS}`,
+                [JSON.stringify([...fresh.values()].map(({ id, link }) => ({
+                  i: id,
+                  p: link.partnerId,
+                  t: link.tag,
+                  o: link.originalUrl,
+                  n: link.normalizedUrl,
+                  d: link.destinationUrl,
+                  a: link.affiliateUrlFor(id),
+                  pr: link.programId,
+                  nw: link.networkId,
+                  pd: link.productId,
+                  s: link.source
+                })))]
+              )
+              for (const row of rows) {
+                const link = toLink(row)
+                results.set(keyOf(link), { link, created: true })
+              }
+            }
+            return results
+          })
+        )
+
+      // A conversion can name a link before the link exists here (made on
+      // another replica, restored from a backup): attribute those now, before
+      // the caller gets the link, by tracking id only (one query per batch).
+      // A failure is logged, never the link's: the schedule retries.
+      const attributeEarlierConversions = (results: ReadonlyMap<string, Created>) => {
+        const ids = [...results.values()].flatMap(({ link, created }) => created ? [link.id] : [])
+        return ledger.reattributeLinks(ids).pipe(
+          Effect.tap((count) =>
+            count === 0 ? Effect.void : Effect.logInfo("late conversions attributed").pipe(
+              Effect.annotateLogs({ event: "conversions_reattributed", trigger: "link_created", count })
+            )
+          ),
+          Effect.catch((error) => Effect.logWarning("re-attribution for new links failed; the schedule retries", error))
+        )
+      }
+
+      const writer: Effect.Effect<void> = Effect.gen(function*() {
+        while (pending.length > 0) {
+          const batch = pending.slice(0, BATCH)
+          pending = pending.slice(batch.length)
+          const exit = yield* Effect.exit(insertBatch(batch))
+          if (exit._tag === "Success") yield* attributeEarlierConversions(exit.value)
+          const firstOfKey = new Set<string>()
+          for (const item of batch) {
+            if (exit._tag === "Failure") {
+              yield* Deferred.failCause(item.done, exit.cause)
+              continue
+            }
+            const result = exit.value.get(item.key)
+            if (result === undefined) {
+              yield* Deferred.fail(item.done, new DatabaseError({ message: "tracking link neither found nor inserted", cause: item.key }))
+              continue
+            }
+            remember(item.key, result.link)
+            // Only the first request for a key created the link; the others see it as existing.
+            const created = result.created && !firstOfKey.has(item.key)
+            firstOfKey.add(item.key)
+            yield* Deferred.succeed(item.done, { link: result.link, created })
+          }
+        }
+        writing = false
+      })
+
+      const getOrCreate = (link: NewLink) =>
+        Effect.gen(function*() {
+          const key = `${link.partnerId ?? 0}\u0000${link.tag}\u0000${link.normalizedUrl}`
+          const memo = known.get(key)
+          if (memo !== undefined) return { link: memo, created: false }
+          // Not in memory (new, or made before a restart): the batch writer
+          // looks it up and inserts only what is really new.
+          const done = Deferred.makeUnsafe<Created, DatabaseError>()
+          pending.push({ key, link, done })
+          if (!writing) {
+            writing = true
+            yield* Effect.forkIn(Effect.uninterruptible(writer), scope)
+          }
+          return yield* Deferred.await(done)
+        })
+
+      const findById = (id: string) =>
+        Effect.map(
+          db.query<Record<string, any>>(`SELECT ${COLUMNS} FROM tracking_links WHERE id = $1`, [id]),
+          (rows) => rows.length > 0 ? toLink(rows[0]) : undefined
+        )
+
+      const list = (partnerId: number | null, limit: number, offset: number) =>
+        Effect.gen(function*() {
+          const where = partnerId === null ? "partner_id IS NULL AND source = 'match'" : "partner_id = $1"
+          const params = partnerId === null ? [] : [partnerId]
+          const rows = yield* db.query<Record<string, any>>(
+            `SELECT ${COLUMNS} FROM tracking_links WHERE ${where} ORDER BY created_at DESC, id
+             LIMIT ${Math.trunc(limit)} OFFSET ${Math.trunc(offset)}`,
+            params
+          )
+          const total = yield* db.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM tracking_links WHERE ${where}`, params)
+          const changes = new Map<string, LinkChange>()
+          if (rows.length > 0) {
+            const latest = yield* db.query<Record<string, any>>(
+              `SELECT tracking_id, changed_at, old_program_id, new_program_id, reason FROM link_program_changes
+               WHERE tracking_id IN (SELECT unnest(from_json($1, '["VARCHAR"]')))
+               QUALIFY row_number() OVER (PARTITION BY tracking_id ORDER BY changed_at DESC) = 1`,
+              [JSON.stringify(rows.map((row) => row.id))]
+            )
+            for (const row of latest) {
+              changes.set(row.tracking_id, {
+                changedAt: row.changed_at,
+                oldProgramId: row.old_program_id,
+                newProgramId: row.new_program_id,
+                reason: row.reason
+              })
+            }
+          }
+          return { rows: rows.map(toLink), total: total[0]?.n ?? 0, changes }
+        })
+
+      const listeners: Array<(trackingIds: ReadonlyArray<string>) => void> = []
+      const reassign = (changes: ReadonlyArray<LinkReassignment>, at: Date) =>
+        Effect.gen(function*() {
+          if (changes.length === 0) return
+          const rows = JSON.stringify(changes.map((change) => ({
+            i: change.trackingId,
+            op: change.oldProgramId,
+            on: change.oldNetworkId,
+            oa: change.oldAffiliateUrl,
+            np: change.newProgramId,
+            nn: change.newNetworkId,
+            na: change.newAffiliateUrl,
+            r: change.reason
+          })))
+          const shape = `'[{"i":"VARCHAR","op":"VARCHAR","on":"VARCHAR","oa":"VARCHAR","np":"VARCHAR","nn":"VARCHAR","na":"VARCHAR","r":"VARCHAR"}]'`
+          yield* db.transaction((tx) =>
+            Effect.gen(function*() {
+              // unaffiliated_at keeps the first time a link lost its programme while it stays without one.
+              yield* tx.run(
+                `UPDATE tracking_links t SET program_id = c.np, network_id = c.nn, affiliate_url = c.na,
+                   unaffiliated_at = CASE WHEN c.np IS NULL THEN coalesce(t.unaffiliated_at, $2::TIMESTAMPTZ) END
+                 FROM (SELECT unnest(from_json($1::JSON, ${shape}), recursive := true)) c WHERE t.id = c.i`,
+                [rows, at.toISOString()]
+              )
+              yield* tx.run(
+                `INSERT INTO link_program_changes
+                 SELECT i, $2::TIMESTAMPTZ, op, "on", np, nn, r, oa, na FROM (SELECT unnest(from_json($1::JSON, ${shape}), recursive := true))`,
+                [rows, at.toISOString()]
+              )
+            })
+          )
+          // Repeat matches must not answer from the memo with the old affiliate URL.
+          known.clear()
+          const ids = changes.map((change) => change.trackingId)
+          for (const listener of listeners) listener(ids)
+        })
+
+      return TrackingLinks.of({
+        getOrCreate,
+        findById,
+        list,
+        reassign,
+        onReassigned: (listener) => {
+          listeners.push(listener)
+        }
+      })
+    })
+  )
+}

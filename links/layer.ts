@@ -1,0 +1,17 @@
+import { Layer } from "effect"
+import { LinkMatching } from "./LinkMatching.ts"
+import { LinkReresolver } from "./LinkReresolver.ts"
+import { ProgramMatcher } from "./ProgramMatcher.ts"
+import { RedirectLinks } from "./RedirectLinks.ts"
+import { TrackingLinks } from "./TrackingLinks.ts"
+
+export { ReresolveAfterCatalogLoads as afterCatalogLoads } from "./ReresolveAfterCatalogLoads.ts"
+
+/**
+ * The link service's storage-backed services, shared by /api/v1, the redirect
+ * and the AI tools. Needs partners (LinkMatching) and conversions (new links
+ * attribute conversions that named them earlier).
+ */
+export const layer = Layer.mergeAll(LinkMatching.layer, LinkReresolver.layer, RedirectLinks.layer).pipe(
+  Layer.provideMerge(Layer.mergeAll(ProgramMatcher.layer, TrackingLinks.layer))
+)

@@ -1,0 +1,159 @@
+import { Context, Effect, Layer } from "effect"
+import { Database, type DatabaseError } from "../infra/Database.ts"
+import { PublicUrl } from "../infra/PublicUrl.ts"
+import type { Partner } from "./Partners.ts"
+import type { PartnerStats } from "./StatsSchema.ts"
+
+// The statistics behind GET /api/v1/partners/me, straight from the clicks and
+// conversions tables (conversions are written by the conversions feature; we
+// only read them). Three grouped queries: totals, per link, per day.
+const DAYS = 30
+const MAX_LINKS = 100
+const RECENT_LATE = 20
+const isoSql = (column: string) => `strftime(${column} AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ')`
+
+// Per-group click and conversion aggregates; `key` is the grouping expression.
+const clickAgg = `count(*) FILTER (WHERE NOT is_bot) AS clicks,
+  count(*) FILTER (WHERE NOT is_bot AND is_unique) AS unique_clicks,
+  count(*) FILTER (WHERE is_bot) AS bot_clicks`
+// A negative commission is a network's correction of an earlier sale (CJ
+// "corrected": a partial refund): its money nets against that sale in the
+// revenue sums, but it is not a conversion of its own, so counts skip it.
+const conversionAgg = `count(*) FILTER (WHERE status = 'pending' AND commission >= 0) AS pending,
+  count(*) FILTER (WHERE status = 'approved' AND commission >= 0) AS approved,
+  count(*) FILTER (WHERE status = 'declined') AS declined,
+  count(*) FILTER (WHERE status = 'reversed') AS reversed,
+  coalesce(sum(partner_share) FILTER (WHERE status = 'pending'), 0)::DECIMAL(18,4) AS rev_pending,
+  coalesce(sum(partner_share) FILTER (WHERE status = 'approved'), 0)::DECIMAL(18,4) AS rev_approved`
+// Final columns, computed in SQL so money stays DECIMAL until it is a string.
+const figures = `coalesce(c.clicks, 0)::INTEGER AS clicks, coalesce(c.unique_clicks, 0)::INTEGER AS unique_clicks,
+  coalesce(c.bot_clicks, 0)::INTEGER AS bot_clicks,
+  coalesce(v.pending, 0)::INTEGER AS pending, coalesce(v.approved, 0)::INTEGER AS approved,
+  coalesce(v.declined, 0)::INTEGER AS declined, coalesce(v.reversed, 0)::INTEGER AS reversed,
+  coalesce(v.rev_pending, 0)::DECIMAL(18,4)::VARCHAR AS rev_pending,
+  coalesce(v.rev_approved, 0)::DECIMAL(18,4)::VARCHAR AS rev_approved,
+  (coalesce(v.rev_pending, 0) + coalesce(v.rev_approved, 0))::DECIMAL(18,4)::VARCHAR AS rev_total,
+  CASE WHEN coalesce(c.clicks, 0) = 0 THEN '0.0000'
+       ELSE round((coalesce(v.rev_pending, 0) + coalesce(v.rev_approved, 0)) * 100 / c.clicks, 4)::DECIMAL(18,4)::VARCHAR END AS epc,
+  CASE WHEN coalesce(c.clicks, 0) = 0 THEN 0.0
+       ELSE round((coalesce(v.pending, 0) + coalesce(v.approved, 0)) / c.clicks, 6)::DOUBLE END AS conversion_rate`
+
+type FigureRow = Record<string, any>
+const toFigures = (row: FigureRow | undefined) => ({
+  clicks: Number(row?.clicks ?? 0),
+  unique_clicks: Number(row?.unique_clicks ?? 0),
+  bot_clicks: Number(row?.bot_clicks ?? 0),
+  conversions: {
+    total: Number(row?.pending ?? 0) + Number(row?.approved ?? 0) + Number(row?.declined ?? 0) + Number(row?.reversed ?? 0),
+    pending: Number(row?.pending ?? 0),
+    approved: Number(row?.approved ?? 0),
+    declined: Number(row?.declined ?? 0),
+    reversed: Number(row?.reversed ?? 0)
+  },
+  revenue: { pending: row?.rev_pending ?? "0.0000", approved: row?.rev_approved ?? "0.0000", total: row?.rev_total ?? "0.0000" },
+  epc: row?.epc ?? "0.0000",
+  conversion_rate: Number(row?.conversion_rate ?? 0)
+})
+
+export class PartnerStatsQuery extends Context.Service<PartnerStatsQuery, {
+  forPartner(partner: Partner): Effect.Effect<PartnerStats, DatabaseError>
+}>()("app/partners/PartnerStatsQuery") {
+  static readonly layer = Layer.effect(
+    PartnerStatsQuery,
+    Effect.gen(function*() {
+      const db = yield* Database
+      const publicUrl = yield* PublicUrl
+      const forPartner = (partner: Partner) =>
+        Effect.gen(function*() {
+          const id = partner.id
+          const [totals, links, linkCount, days, currency, late, recentLate] = yield* Effect.all([
+            db.query<FigureRow>(
+              `WITH c AS (SELECT ${clickAgg} FROM clicks WHERE partner_id = $1),
+                    v AS (SELECT ${conversionAgg} FROM conversions WHERE partner_id = $1)
+               SELECT ${figures} FROM c, v`,
+              [id]
+            ),
+            db.query<FigureRow>(
+              `WITH c AS (SELECT tracking_id, ${clickAgg} FROM clicks WHERE partner_id = $1 GROUP BY tracking_id),
+                    v AS (SELECT tracking_id, ${conversionAgg} FROM conversions WHERE partner_id = $1 GROUP BY tracking_id)
+               SELECT l.id, l.destination_url, l.program_id, l.network_id, strftime(l.created_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS created_at, ${figures}
+               FROM tracking_links l LEFT JOIN c ON c.tracking_id = l.id LEFT JOIN v ON v.tracking_id = l.id
+               WHERE l.partner_id = $1
+               ORDER BY clicks DESC, l.created_at DESC, l.id LIMIT ${MAX_LINKS}`,
+              [id]
+            ),
+            db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM tracking_links WHERE partner_id = $1", [id]),
+            db.query<FigureRow>(
+              `WITH d AS (SELECT CAST(current_date - CAST(i AS INTEGER) AS DATE) AS day FROM range(${DAYS}) t(i)),
+                    c AS (SELECT CAST(clicked_at AT TIME ZONE 'UTC' AS DATE) AS day, ${clickAgg} FROM clicks
+                          WHERE partner_id = $1 AND clicked_at >= current_date - ${DAYS} GROUP BY 1),
+                    v AS (SELECT CAST(event_at AT TIME ZONE 'UTC' AS DATE) AS day, ${conversionAgg} FROM conversions
+                          WHERE partner_id = $1 AND event_at >= current_date - ${DAYS} GROUP BY 1)
+               SELECT strftime(d.day, '%Y-%m-%d') AS date, ${figures}
+               FROM d LEFT JOIN c ON c.day = d.day LEFT JOIN v ON v.day = d.day ORDER BY d.day DESC`,
+              [id]
+            ),
+            db.query<{ currency: string }>(
+              "SELECT reporting_currency AS currency FROM conversions WHERE partner_id = $1 LIMIT 1",
+              [id]
+            ),
+            db.query<FigureRow>(
+              `SELECT count(*) FILTER (WHERE status IN ('pending', 'approved') AND commission >= 0)::INTEGER AS conversions,
+                      coalesce(sum(partner_share) FILTER (WHERE status = 'pending'), 0)::DECIMAL(18,4)::VARCHAR AS pending,
+                      coalesce(sum(partner_share) FILTER (WHERE status = 'approved'), 0)::DECIMAL(18,4)::VARCHAR AS approved,
+                      coalesce(sum(partner_share) FILTER (WHERE status IN ('pending', 'approved')), 0)::DECIMAL(18,4)::VARCHAR AS total,
+                      ${isoSql("max(attributed_at)")} AS last_attributed_at
+               FROM conversions WHERE partner_id = $1 AND attributed_at > created_at`,
+              [id]
+            ),
+            db.query<FigureRow>(
+              `SELECT id, tracking_id, status, partner_share::VARCHAR AS partner_share, ${isoSql("event_at")} AS event_at,
+                      ${isoSql("created_at")} AS first_seen_at, ${isoSql("attributed_at")} AS attributed_at
+               FROM conversions WHERE partner_id = $1 AND attributed_at > created_at
+               ORDER BY attributed_at DESC, id LIMIT ${RECENT_LATE}`,
+              [id]
+            )
+          ], { concurrency: 4 })
+          return {
+            partner: {
+              id,
+              name: partner.name,
+              tag: partner.tag,
+              email: partner.email,
+              app_url: partner.appUrl,
+              revenue_share: partner.revenueShare,
+              created_at: partner.createdAt.toISOString()
+            },
+            reporting_currency: currency[0]?.currency ?? null,
+            totals: toFigures(totals[0]),
+            links: links.map((row) => ({
+              tracking_id: row.id,
+              tracking_url: publicUrl.to(`/t/${row.id}`),
+              destination_url: row.destination_url,
+              program_id: row.program_id ?? null,
+              network_id: row.network_id ?? null,
+              created_at: row.created_at,
+              ...toFigures(row)
+            })),
+            links_total: linkCount[0]?.n ?? 0,
+            late_revenue: {
+              conversions: Number(late[0]?.conversions ?? 0),
+              revenue: { pending: late[0]?.pending ?? "0.0000", approved: late[0]?.approved ?? "0.0000", total: late[0]?.total ?? "0.0000" },
+              last_attributed_at: late[0]?.last_attributed_at ?? null,
+              recent: recentLate.map((row) => ({
+                conversion_id: row.id,
+                tracking_id: row.tracking_id,
+                status: row.status,
+                partner_share: row.partner_share,
+                event_at: row.event_at,
+                first_seen_at: row.first_seen_at,
+                attributed_at: row.attributed_at
+              }))
+            },
+            days: days.map((row) => ({ date: row.date, ...toFigures(row) }))
+          } satisfies PartnerStats
+        })
+      return PartnerStatsQuery.of({ forPartner })
+    })
+  )
+}

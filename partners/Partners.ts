@@ -1,0 +1,110 @@
+import { Context, Effect, Layer } from "effect"
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
+import { dedupeTag, tagBaseFromName } from "../domain/links/partnerTag.ts"
+import { Database, type DatabaseError } from "../infra/Database.ts"
+
+// Partners and their API keys. The key is shown once at registration; only
+// its sha256 is stored. A lookup hashes the presented key, finds the row by
+// hash, and compares the hashes with timingSafeEqual.
+export interface Partner {
+  readonly id: number
+  readonly name: string
+  readonly tag: string
+  readonly email: string
+  readonly appUrl: string | null
+  readonly description: string | null
+  readonly revenueShare: number
+  readonly createdAt: Date
+}
+
+export interface Registration {
+  readonly name: string
+  readonly email: string
+  readonly appUrl: string | null
+  readonly description: string | null
+}
+
+/** ak_ + 32 random bytes in base64url: 46 characters, 256 bits. */
+export const API_KEY_PATTERN = /^ak_[A-Za-z0-9_-]{43}$/
+
+export const hashKey = (key: string): string => createHash("sha256").update(key, "utf8").digest("hex")
+
+interface PartnerRow {
+  id: number
+  name: string
+  tag: string
+  email: string
+  app_url: string | null
+  description: string | null
+  revenue_share: number
+  created_at: Date
+  key_hash: string
+}
+
+const toPartner = (row: PartnerRow): Partner => ({
+  id: Number(row.id),
+  name: row.name,
+  tag: row.tag,
+  email: row.email,
+  appUrl: row.app_url,
+  description: row.description,
+  revenueShare: Number(row.revenue_share),
+  createdAt: row.created_at
+})
+
+export class Partners extends Context.Service<Partners, {
+  register(input: Registration): Effect.Effect<{ partner: Partner; apiKey: string }, DatabaseError>
+  /** The partner owning `key`, or undefined. `key` must already match API_KEY_PATTERN. */
+  authenticate(key: string): Effect.Effect<Partner | undefined, DatabaseError>
+}>()("app/partners/Partners") {
+  static readonly layer = Layer.effect(
+    Partners,
+    Effect.gen(function*() {
+      const db = yield* Database
+      // Authenticated partners, by key hash: saves a DuckDB read per request.
+      // Partners are never deleted or re-keyed, so entries cannot go stale.
+      const byHash = new Map<string, Partner>()
+
+      const register = (input: Registration) =>
+        db.transaction((tx) =>
+          Effect.gen(function*() {
+            const base = tagBaseFromName(input.name)
+            const taken = yield* tx.query<{ tag: string }>(
+              "SELECT tag FROM partners WHERE tag = $1 OR tag LIKE $2",
+              [base, `${base}-%`]
+            )
+            const tag = dedupeTag(base, new Set(taken.map((row) => row.tag)))
+            const apiKey = `ak_${randomBytes(32).toString("base64url")}`
+            const rows = yield* tx.query<PartnerRow>(
+              `INSERT INTO partners (name, email, app_url, description, tag, key_hash, key_prefix, created_at)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, now())
+               RETURNING id, name, tag, email, app_url, description, revenue_share::DOUBLE AS revenue_share, created_at, key_hash`,
+              [input.name, input.email, input.appUrl, input.description, tag, hashKey(apiKey), apiKey.slice(0, 7)]
+            )
+            return { partner: toPartner(rows[0]), apiKey }
+          })
+        )
+
+      const authenticate = (key: string) =>
+        Effect.gen(function*() {
+          const hash = hashKey(key)
+          const cached = byHash.get(hash)
+          if (cached !== undefined) return cached
+          const rows = yield* db.query<PartnerRow>(
+            `SELECT id, name, tag, email, app_url, description, revenue_share::DOUBLE AS revenue_share, created_at, key_hash
+             FROM partners WHERE key_hash = $1`,
+            [hash]
+          )
+          const row = rows[0]
+          if (row === undefined) return undefined
+          const same = timingSafeEqual(Buffer.from(row.key_hash, "hex"), Buffer.from(hash, "hex"))
+          if (!same) return undefined
+          const partner = toPartner(row)
+          byHash.set(hash, partner)
+          return partner
+        })
+
+      return Partners.of({ register, authenticate })
+    })
+  )
+}

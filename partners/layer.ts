@@ -1,0 +1,5 @@
+import { Partners } from "./Partners.ts"
+
+// Partner accounts. PartnerStatsQuery (needs PublicUrl) and RateLimits (one
+// instance per HTTP server) are provided where the HTTP routes are built.
+export const layer = Partners.layer

@@ -1,0 +1,281 @@
+import { dealFacts } from "../domain/deals/deal.ts"
+import { canonicalColours } from "./colourSpellings.ts"
+
+// The search documents. A product document carries everything /api/search,
+// /api/deals and the landing page show, so a search is one Meilisearch query
+// with no DuckDB look-ups per result.
+
+/** Bumped whenever the document shape changes: every document is resent. */
+export const DOCUMENT_VERSION = "p5"
+
+/** Meilisearch ids allow only [A-Za-z0-9_-]; catalog ids ('{feed}:{item}') do not. */
+export const documentId = (catalogId: string): string => Buffer.from(catalogId, "utf8").toString("base64url")
+export const catalogIdOf = (documentId: string): string | undefined =>
+  /^[A-Za-z0-9_-]{1,400}$/.test(documentId) ? Buffer.from(documentId, "base64url").toString("utf8") : undefined
+
+export interface ProductDocument {
+  readonly id: string
+  readonly product_id: string
+  readonly feed: string
+  readonly title: string
+  readonly description: string
+  readonly brand: string | null
+  readonly category: string | null
+  readonly product_type: string | null
+  /**
+   * The category and every level of the merchant's product_type path, so a
+   * filter on "Electronics" and one on "Earbuds" both find a pair of earbuds,
+   * whichever level a feed chose as its category.
+   */
+  readonly categories: ReadonlyArray<string>
+  readonly store: string
+  readonly store_domain: string | null
+  /**
+   * Same product, other offers: for a colour/size variant the model (its
+   * title without its colour and size), else the GTIN when the feed has one,
+   * else the normalised title. Feed searches show one offer per group.
+   */
+  readonly group_key: string
+  readonly link: string
+  readonly image: string | null
+  /** What a shopper pays now. */
+  readonly price: number
+  readonly currency: string
+  /** The feed's regular price (before its sale price). */
+  readonly regular_price: number
+  /** The feed's "was"/RRP claim: untrusted, context only. */
+  readonly feed_was_price: number | null
+  readonly availability: string
+  readonly in_stock: boolean
+  readonly condition: string | null
+  readonly reference_price: number | null
+  readonly reference_observed_at: string | null
+  readonly reference_kind: "full" | "partial" | null
+  readonly low_90: number | null
+  readonly discount: number
+  readonly is_deal: boolean
+  readonly deal_score: number
+  /** When the current price was first observed (ISO date-time). */
+  readonly price_since: string | null
+  /** When the feed last confirmed this price (ISO date-time). */
+  readonly price_checked_at: string
+}
+
+/** One row of the sync query (products joined with price-history facts). */
+export interface ProductRow {
+  readonly id: string
+  readonly feed: string
+  readonly title: string
+  readonly description: string | null
+  readonly link: string
+  readonly image_link: string | null
+  readonly brand: string | null
+  readonly gtin: string | null
+  readonly category: string | null
+  readonly product_type: string | null
+  readonly store: string
+  readonly store_domain: string | null
+  readonly currency: string
+  readonly price: number
+  readonly current_price: number
+  readonly feed_was_price: number | null
+  readonly availability: string
+  readonly condition: string | null
+  /** Variant attributes (absent where a caller builds rows by hand). */
+  readonly color?: string | null
+  readonly size?: string | null
+  readonly item_group_id?: string | null
+  readonly updated_at: Date
+  readonly since: Date | null
+  readonly first_at: Date | null
+  readonly ref_price: number | null
+  readonly ref_at: Date | null
+  readonly ref_days: number | null
+  readonly low90: number | null
+}
+
+const DAY = 86_400_000
+// Long descriptions only cost index size and response bytes.
+const MAX_DESCRIPTION = 600
+
+export const categoryLevels = (category: string | null, productType: string | null): Array<string> => {
+  const levels = [category, ...(productType ?? "").split(/\s*>\s*/)]
+    .map((level) => level?.trim() ?? "")
+    .filter((level) => level.length > 0 && level.length <= 100)
+  return [...new Set(levels)]
+}
+
+export interface Variant {
+  readonly color?: string | null | undefined
+  readonly size?: string | null | undefined
+  /** The row's condition: a refurbished or used offer names it in the title ("(Refurbished)"). */
+  readonly condition?: string | null | undefined
+}
+
+/**
+ * Lower-case words; apostrophes dropped (Levi's -> levis), so a size "S" never
+ * matches a possessive; colour spellings made one ("Gray" -> "grey", "Navy Blue" -> "navy").
+ */
+const words = (text: string | null | undefined): Array<string> =>
+  canonicalColours((text ?? "").toLowerCase().replace(/['\u2019]/g, "").split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0))
+
+const endsWith = (tokens: ReadonlyArray<string>, phrase: ReadonlyArray<string>) =>
+  phrase.length > 0 && phrase.length <= tokens.length && phrase.every((word, i) => tokens[tokens.length - phrase.length + i] === word)
+
+const lastIndexOf = (tokens: ReadonlyArray<string>, phrase: ReadonlyArray<string>) => {
+  if (phrase.length === 0) return -1
+  for (let start = tokens.length - phrase.length; start >= 0; start--) {
+    if (phrase.every((word, i) => tokens[start + i] === word)) return start
+  }
+  return -1
+}
+
+// How titles name a non-new condition, longest first ("Used - Very Good" before "Used").
+const USED_GRADES = [["like", "new"], ["very", "good"], ["good"], ["acceptable"], ["excellent"], ["fair"]]
+const CONDITION_PHRASES: Readonly<Record<string, ReadonlyArray<ReadonlyArray<string>>>> = {
+  refurbished: [["certified", "refurbished"], ["refurbished"], ["renewed"], ["reconditioned"]],
+  used: [...USED_GRADES.map((grade) => ["used", ...grade]), ["used"], ["pre", "owned"]]
+}
+
+interface Attribute {
+  /** Phrases removed from the end of the title, longest first. */
+  readonly trailing: ReadonlyArray<ReadonlyArray<string>>
+  /** If none was at the end: phrases whose last occurrence anywhere is removed. */
+  readonly anywhere: ReadonlyArray<ReadonlyArray<string>>
+  /** A colour word first in the title is the brand's ("Black+Decker Drill" in black is still a Black+Decker). */
+  readonly notFirst: boolean
+}
+
+const attributesOf = (variant: Variant): Array<Attribute> => {
+  const color = words(variant.color)
+  const size = words(variant.size)
+  const condition = CONDITION_PHRASES[variant.condition?.trim().toLowerCase() ?? ""] ?? []
+  return [
+    ...(color.length > 0 ? [{ trailing: [color], anywhere: [color], notFirst: true }] : []),
+    // a bare "10" inside a title is more often part of the model name: only "size 10" goes from the middle
+    ...(size.length > 0 ? [{ trailing: [["size", ...size], size], anywhere: [["size", ...size]], notFirst: false }] : []),
+    ...(condition.length > 0 ? [{ trailing: condition, anywhere: condition, notFirst: false }] : [])
+  ]
+}
+
+/**
+ * The model a variant belongs to: its title without the row's own colour,
+ * size and condition, normalised. Values are removed as whole words: first
+ * from the end of the title, in any order (", White", " - Navy", "(Black)",
+ * ", Size 10", " (Refurbished)"), then, for one not found there, its last
+ * occurrence anywhere (a colour not as the first word: brands come first,
+ * so "Black+Decker ..." keeps its "black"; a size only after "size").
+ */
+export const modelKey = (title: string, variant: Variant): string => {
+  const all = words(title)
+  let tokens = all
+  const pending = new Set(attributesOf(variant))
+  for (let changed = true; changed;) {
+    changed = false
+    for (const attribute of pending) {
+      const phrase = attribute.trailing.find((candidate) => endsWith(tokens, candidate))
+      if (phrase === undefined) continue
+      tokens = tokens.slice(0, tokens.length - phrase.length)
+      pending.delete(attribute)
+      changed = true
+    }
+  }
+  for (const attribute of pending) {
+    for (const phrase of attribute.anywhere) {
+      const at = lastIndexOf(tokens, phrase)
+      if (at < 0 || (at === 0 && attribute.notFirst)) continue
+      tokens = [...tokens.slice(0, at), ...tokens.slice(at + phrase.length)]
+      break
+    }
+  }
+  // a title that is nothing but its colour keeps its words
+  return (tokens.length > 0 ? tokens : all).join(" ").slice(0, 200)
+}
+
+/**
+ * The group of offers shown once in search. A colour or size variant is
+ * grouped by model: GTINs and titles name the variant (colour in the title,
+ * a GTIN per colour), so five colours of one pair of earbuds would otherwise
+ * be five results. A refurbished or used offer stays in its model's group,
+ * as it did under the GTIN (the same GTIN as new). Other rows keep the GTIN,
+ * else the title. An
+ * item_group_id alone does not switch to the model: there is no variant
+ * value to remove from the title, and the GTIN still matches the same
+ * product in feeds that carry no group id (Awin); group ids are per store.
+ */
+export const groupKey = (gtin: string | null, title: string, variant: Variant = {}) => {
+  if (hasText(variant.color) || hasText(variant.size)) return `model:${modelKey(title, variant)}`
+  const digits = gtin?.replace(/\D/g, "").replace(/^0+/, "") ?? ""
+  return digits.length >= 8 ? `gtin:${digits}` : `title:${words(title).join(" ").slice(0, 200)}`
+}
+
+const hasText = (value: string | null | undefined) => value !== null && value !== undefined && value.trim() !== ""
+
+const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value))
+
+export const productDocument = (row: ProductRow, now: Date): ProductDocument => {
+  const current = Number(row.current_price)
+  const since = row.since ?? row.updated_at
+  const facts = dealFacts({
+    currentPrice: current,
+    availability: row.availability,
+    referencePrice: num(row.ref_price),
+    referenceObservedAt: row.ref_at,
+    referenceDays: num(row.ref_days),
+    historyDaysBefore: row.first_at === null ? 0 : (since.getTime() - row.first_at.getTime()) / DAY,
+    low90: num(row.low90),
+    daysSinceChange: Math.max(0, (now.getTime() - since.getTime()) / DAY)
+  })
+  const description = row.description ?? ""
+  return {
+    id: documentId(row.id),
+    product_id: row.id,
+    feed: row.feed,
+    title: row.title,
+    description: description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION - 1)}…` : description,
+    brand: row.brand,
+    category: row.category,
+    product_type: row.product_type,
+    categories: categoryLevels(row.category, row.product_type),
+    store: row.store,
+    store_domain: row.store_domain,
+    group_key: groupKey(row.gtin, row.title, { color: row.color, size: row.size, condition: row.condition }),
+    link: row.link,
+    image: row.image_link,
+    price: current,
+    currency: row.currency,
+    regular_price: Number(row.price),
+    feed_was_price: num(row.feed_was_price),
+    availability: row.availability,
+    in_stock: row.availability !== "out_of_stock",
+    condition: row.condition,
+    reference_price: facts.referencePrice,
+    reference_observed_at: facts.referenceObservedAt,
+    reference_kind: facts.referenceKind,
+    low_90: num(row.low90),
+    discount: facts.discount,
+    is_deal: facts.isDeal,
+    deal_score: facts.dealScore,
+    price_since: row.since === null ? null : row.since.toISOString(),
+    price_checked_at: row.updated_at.toISOString()
+  }
+}
+
+export interface ProgramDocument {
+  readonly id: string
+  readonly program_id: string
+  readonly network_id: string
+  readonly network_name: string | null
+  readonly merchant_id: string
+  readonly name: string
+  readonly domains: ReadonlyArray<string>
+  readonly country: string | null
+  readonly category: string | null
+  readonly commission_type: string
+  readonly commission_rate: number
+  readonly commission_currency: string | null
+  readonly cookie_days: number | null
+  readonly status: string
+  readonly deep_link_allowed: boolean
+  readonly epc: number | null
+}
