@@ -1,0 +1,108 @@
+import type { ProductDocument } from "./documents.ts"
+import { bestOfferFirst, type EmbeddedOffer } from "./modelDocuments.ts"
+
+// Which offer of a model answers a filtered search. Meilisearch matched the
+// model because some offer passes each clause of the filter; the offer shown
+// must pass all of them at once (filter store = X shows X's offer, a price
+// bound shows an offer within it). This reads the filter expressions the
+// service itself writes: clauses joined by AND, each `field = value`,
+// `field != value`, `field IN [values]` or `field <op> number`. A clause it
+// cannot read is treated as met (Meilisearch already applied it to the model).
+
+type Clause = (offer: EmbeddedOffer) => boolean
+
+const VALUE = String.raw`"(?:[^"\\]|\\.)*"|[^\s\],]+`
+const CLAUSE = new RegExp(String.raw`^\s*([a-z_]+)\s*(=|!=|>=|<=|>|<|IN)\s*(\[.*\]|${VALUE})\s*$`, "s")
+
+const unquote = (token: string): string | number | boolean => {
+  if (token.startsWith("\"")) return token.slice(1, -1).replace(/\\(.)/g, "$1")
+  if (token === "true" || token === "false") return token === "true"
+  const number = Number(token)
+  return Number.isFinite(number) ? number : token
+}
+
+const valuesOf = (offer: EmbeddedOffer, field: string): ReadonlyArray<unknown> => {
+  const value = (offer as Record<string, unknown>)[field]
+  return Array.isArray(value) ? value : [value]
+}
+
+const same = (a: unknown, b: string | number | boolean) =>
+  typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : a === b || String(a) === String(b)
+
+/** Splits on AND outside quotes and brackets. */
+const splitAnd = (filter: string): Array<string> => {
+  const parts: Array<string> = []
+  let depth = 0
+  let quoted = false
+  let start = 0
+  for (let i = 0; i < filter.length; i++) {
+    const char = filter[i]
+    if (quoted) {
+      if (char === "\\") i++
+      else if (char === "\"") quoted = false
+    } else if (char === "\"") quoted = true
+    else if (char === "[" || char === "(") depth++
+    else if (char === "]" || char === ")") depth--
+    else if (depth === 0 && filter.startsWith(" AND ", i)) {
+      parts.push(filter.slice(start, i))
+      start = i + 5
+      i += 4
+    }
+  }
+  parts.push(filter.slice(start))
+  return parts
+}
+
+const clauseOf = (text: string): Clause => {
+  const match = CLAUSE.exec(text)
+  if (match === null) return () => true
+  const [, field, op, raw] = match
+  if (op === "IN") {
+    const wanted = [...raw.slice(1, -1).matchAll(new RegExp(VALUE, "g"))].map((m) => unquote(m[0]))
+    return (offer) => valuesOf(offer, field).some((value) => wanted.some((w) => same(value, w)))
+  }
+  const wanted = unquote(raw)
+  if (op === "=") return (offer) => valuesOf(offer, field).some((value) => same(value, wanted))
+  if (op === "!=") return (offer) => !valuesOf(offer, field).some((value) => same(value, wanted))
+  if (typeof wanted !== "number") return () => true
+  const compare = op === ">=" ? (v: number) => v >= wanted
+    : op === "<=" ? (v: number) => v <= wanted
+    : op === ">" ? (v: number) => v > wanted
+    : (v: number) => v < wanted
+  return (offer) => valuesOf(offer, field).some((value) => typeof value === "number" && compare(value))
+}
+
+const cache = new Map<string, ReadonlyArray<Clause>>()
+const clausesOf = (filter: string | undefined): ReadonlyArray<Clause> => {
+  if (filter === undefined || filter.trim() === "") return []
+  let clauses = cache.get(filter)
+  if (clauses === undefined) {
+    clauses = splitAnd(filter).map(clauseOf)
+    if (cache.size >= 2_000) cache.delete(cache.keys().next().value as string)
+    cache.set(filter, clauses)
+  }
+  return clauses
+}
+
+/** True when one offer passes every clause of the filter. */
+export const offerMatches = (offer: EmbeddedOffer | ProductDocument, filter: string | undefined) =>
+  clausesOf(filter).every((clause) => clause(offer))
+
+/**
+ * The offer of a model a result shows: the first (best) offer that passes
+ * the whole filter; under a price or deal sort, the cheapest or best-deal
+ * one of those. Falls back to the best offer when none passes every clause
+ * (the clauses were met by different offers).
+ */
+export const offerFor = <O extends EmbeddedOffer>(
+  offers: ReadonlyArray<O>,
+  filter: string | undefined,
+  sort?: ReadonlyArray<string>
+): O => {
+  const matching = offers.filter((offer) => offerMatches(offer, filter))
+  const pool = matching.length > 0 ? matching : offers
+  const by = sort?.[0]
+  if (by === "price:asc") return pool.reduce((a, b) => (b.price < a.price ? b : a))
+  if (by === "deal_score:desc") return pool.reduce((a, b) => (b.deal_score > a.deal_score ? b : a))
+  return pool.reduce((a, b) => (bestOfferFirst(b, a) < 0 ? b : a))
+}
