@@ -146,3 +146,6 @@ export const variantsOf = (model: Pick<ModelDocument, "colors" | "sizes" | "offe
   offers: model.offers,
   stores: model.stores
 })
+
+/** An offer as a search result shows it: the offer document and what the rest of its model offers. */
+export type ShownOffer = ProductDocument & { readonly variants?: ModelVariants }

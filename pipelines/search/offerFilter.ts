@@ -91,16 +91,16 @@ export const offerMatches = (offer: EmbeddedOffer | ProductDocument, filter: str
 /**
  * The offer of a model a result shows: the first (best) offer that passes
  * the whole filter; under a price or deal sort, the cheapest or best-deal
- * one of those. Falls back to the best offer when none passes every clause
- * (the clauses were met by different offers).
+ * one of those. None when no single offer passes every clause (different
+ * offers met different clauses): the model does not match.
  */
 export const offerFor = <O extends EmbeddedOffer>(
   offers: ReadonlyArray<O>,
   filter: string | undefined,
   sort?: ReadonlyArray<string>
-): O => {
-  const matching = offers.filter((offer) => offerMatches(offer, filter))
-  const pool = matching.length > 0 ? matching : offers
+): O | undefined => {
+  const pool = offers.filter((offer) => offerMatches(offer, filter))
+  if (pool.length === 0) return undefined
   const by = sort?.[0]
   if (by === "price:asc") return pool.reduce((a, b) => (b.price < a.price ? b : a))
   if (by === "deal_score:desc") return pool.reduce((a, b) => (b.deal_score > a.deal_score ? b : a))

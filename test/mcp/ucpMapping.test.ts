@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { filterExpressions, matchesFilters } from "../../api/mcp/ucp/filters.ts"
-import { groupByModel, ucpPrice, ucpProduct } from "../../api/mcp/ucp/products.ts"
+import { ucpPrice, ucpProduct } from "../../api/mcp/ucp/products.ts"
 import type { ProductDocument } from "../../pipelines/search/documents.ts"
 import { Product } from "./ucpSchemas.ts"
 
@@ -50,11 +50,6 @@ describe("UCP mapping", () => {
     expect(ucpPrice(0.1 + 0.2, "EUR")).toEqual({ amount: 30, currency: "EUR" })
     expect(ucpPrice(1500, "JPY")).toEqual({ amount: 1500, currency: "JPY" })
     expect(ucpPrice(1.234, "KWD")).toEqual({ amount: 1234, currency: "KWD" })
-  })
-
-  it("groups offers by model in order of first appearance", () => {
-    const hits = [offer("a"), offer("b", { group_key: "gtin:123" }), offer("c"), offer("d", { group_key: "gtin:123" })]
-    expect(groupByModel(hits).map((group) => group.map((doc) => doc.id))).toEqual([["a", "c"], ["b", "d"]])
   })
 
   it("one product per model: offers are variants with tracked links, the price range spans them", () => {
