@@ -118,22 +118,23 @@ const empty: SearchResponse<ModelDocument> = {
 } as unknown as SearchResponse<ModelDocument>
 
 /** A model hit as the offer it shows: the best one meeting `filter` (under `sort`), or none when no single offer does. */
-const foundModel = (hit: ModelDocument, filter: string | undefined, sort?: ReadonlyArray<string>): FoundModel | undefined => {
+const foundModel = (hit: ModelDocument, params: SearchParams, q = ""): FoundModel | undefined => {
   const offers = hit.offer_list.map((offer) => offerDocument(hit, offer))
-  const shown = offerFor(offers, filter, sort)
+  const shown = offerFor(offers, params.filter as string | undefined, params.sort, q)
   return shown === undefined ? undefined : { shown: { ...shown, variants: variantsOf(hit) }, offers }
 }
 
 /** The offers shown for a page of model hits, at most `limit`. */
 const shownOffers = (
   hits: ReadonlyArray<ModelDocument>,
+  q: string,
   params: SearchParams,
   limit: number
 ): Array<ShownOffer> => {
   const out: Array<ShownOffer> = []
   for (const hit of hits) {
     if (out.length >= limit) break
-    const found = foundModel(hit, params.filter as string | undefined, params.sort)
+    const found = foundModel(hit, params, q)
     if (found !== undefined) out.push(found.shown)
   }
   return out
@@ -229,8 +230,9 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             // (ties broken by deal score in the ranking rules).
             ...(intent === undefined || intent.broadQuery === "" ? { sort: ["deal_score:desc"] } : {})
           }
-          const response = yield* run(intent?.broadQuery ?? "", params)
-          return { documents: shownOffers(response.hits, params, query.limit), ...(intent ? { intent } : {}) }
+          const q = intent?.broadQuery ?? ""
+          const response = yield* run(q, params)
+          return { documents: shownOffers(response.hits, q, params, query.limit), ...(intent ? { intent } : {}) }
         })
 
       /** The later ladder steps and the constraint probes, in one multi-search round trip. */
@@ -258,7 +260,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           )
           const results = response.results
           for (const [index, attempt] of steps.entries()) {
-            const documents = shownOffers(results[index]?.hits ?? [], stepParams[index], limit)
+            const documents = shownOffers(results[index]?.hits ?? [], attempt.q, stepParams[index], limit)
             if (documents.length > 0) {
               return {
                 documents,
@@ -275,7 +277,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             probes.map((probe, i) => {
               const result = results[steps.length + i]
               const hit = result?.hits[0]
-              const found = hit === undefined ? undefined : foundModel(hit, probe.params.filter as string | undefined, probe.params.sort)
+              const found = hit === undefined ? undefined : foundModel(hit, probe.params)
               return { probe, hit: found?.shown, total: result?.estimatedTotalHits ?? 0 }
             })
           )
@@ -289,12 +291,12 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           const strict = ladder[0]
           const params = attemptParams(strict, query.limit)
           const response = yield* run(strict.q, params)
-          const named = shownOffers(response.hits.filter(namesTheProduct), params, query.limit)
+          const named = shownOffers(response.hits.filter(namesTheProduct), strict.q, params, query.limit)
           if (named.length > 0) {
             return { documents: named, intent, includesOutOfStock: false, step: "strict" } satisfies IntentResult
           }
           // Every word matched, but only with descriptions: the same hits answer, no further query.
-          const all = shownOffers(response.hits, params, query.limit)
+          const all = shownOffers(response.hits, strict.q, params, query.limit)
           if (all.length > 0) {
             return {
               documents: all,
@@ -317,7 +319,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           }
           const response = yield* run(query.q, params)
           return {
-            models: response.hits.flatMap((hit) => foundModel(hit, params.filter as string | undefined) ?? []),
+            models: response.hits.flatMap((hit) => foundModel(hit, params, query.q) ?? []),
             total: response.estimatedTotalHits ?? response.hits.length
           }
         })

@@ -13,8 +13,8 @@ import type { ProductDocument } from "./documents.ts"
 // lowest value ascending and its highest descending: price:asc ranks by the
 // cheapest offer, deal_score:desc by the best deal.
 
-/** An offer inside a model document; its description is the model's unless it differs. */
-export type EmbeddedOffer = Omit<ProductDocument, "description"> & { readonly description?: string }
+/** An offer inside a model document; its description is the model's `description[description_at]`. */
+export type EmbeddedOffer = Omit<ProductDocument, "description"> & { readonly description_at: number }
 
 export interface ModelDocument {
   /** md5 of the model key: Meilisearch ids allow only [A-Za-z0-9_-]. */
@@ -22,7 +22,8 @@ export interface ModelDocument {
   readonly model_key: string
   /** Every offer's title, the best offer's first (colour variants name their colour). */
   readonly title: ReadonlyArray<string>
-  readonly description: string
+  /** Every distinct offer description, the best offer's first (stores word one product differently). */
+  readonly description: ReadonlyArray<string>
   readonly brand: ReadonlyArray<string>
   readonly category: ReadonlyArray<string>
   readonly product_type: ReadonlyArray<string>
@@ -65,11 +66,13 @@ export const RETRIEVED_FIELDS = ["id", "model_key", "description", "offers", "st
 
 export const modelDocumentId = (modelKey: string) => createHash("md5").update(modelKey).digest("hex")
 
-const verifiedSaving = (offer: Pick<ProductDocument, "reference_price" | "price" | "discount">) =>
+type OfferFacts = Pick<ProductDocument, "in_stock" | "reference_price" | "price" | "discount" | "id">
+
+const verifiedSaving = (offer: OfferFacts) =>
   offer.reference_price !== null && offer.reference_price > offer.price && offer.discount > 0 ? offer.discount : 0
 
 /** The order a shopper should meet offers in: in stock, deepest verified saving, lowest price (then a stable id). */
-export const bestOfferFirst = (a: ProductDocument | EmbeddedOffer, b: ProductDocument | EmbeddedOffer) =>
+export const bestOfferFirst = (a: OfferFacts, b: OfferFacts) =>
   Number(b.in_stock) - Number(a.in_stock) ||
   verifiedSaving(b) - verifiedSaving(a) ||
   a.price - b.price ||
@@ -91,13 +94,14 @@ export const modelDocument = (offers: ReadonlyArray<ProductDocument>): ModelDocu
     priceMin[offer.currency] = Math.min(priceMin[offer.currency] ?? Infinity, offer.price)
     priceMax[offer.currency] = Math.max(priceMax[offer.currency] ?? -Infinity, offer.price)
   }
+  const descriptions = distinct(sorted.map((offer) => offer.description))
   const field = <K extends keyof ProductDocument>(key: K) =>
     distinct(sorted.map((offer) => offer[key] as NonNullable<ProductDocument[K]> | null))
   return {
     id: modelDocumentId(best.group_key),
     model_key: best.group_key,
     title: field("title"),
-    description: best.description,
+    description: descriptions.length > 0 ? descriptions : [""],
     brand: field("brand"),
     category: field("category"),
     product_type: field("product_type"),
@@ -119,7 +123,7 @@ export const modelDocument = (offers: ReadonlyArray<ProductDocument>): ModelDocu
     price_max: priceMax,
     colors: distinct(sorted.map((offer) => offer.color?.trim())),
     sizes: distinct(sorted.map((offer) => offer.size?.trim())),
-    offer_list: sorted.map(({ description, ...offer }) => (description === best.description ? offer : { ...offer, description }))
+    offer_list: sorted.map(({ description, ...offer }) => ({ ...offer, description_at: Math.max(0, descriptions.indexOf(description)) }))
   }
 }
 
@@ -135,9 +139,9 @@ export const modelDocuments = (offers: ReadonlyArray<ProductDocument>): Array<Mo
 }
 
 /** An embedded offer as the full offer document the endpoints render. */
-export const offerDocument = (model: Pick<ModelDocument, "description">, offer: EmbeddedOffer): ProductDocument => ({
+export const offerDocument = (model: Pick<ModelDocument, "description">, { description_at, ...offer }: EmbeddedOffer): ProductDocument => ({
   ...offer,
-  description: offer.description ?? model.description
+  description: model.description[description_at] ?? ""
 })
 
 export const variantsOf = (model: Pick<ModelDocument, "colors" | "sizes" | "offers" | "stores">): ModelVariants => ({

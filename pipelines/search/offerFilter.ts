@@ -1,5 +1,5 @@
 import type { ProductDocument } from "./documents.ts"
-import { bestOfferFirst, type EmbeddedOffer } from "./modelDocuments.ts"
+import { bestOfferFirst } from "./modelDocuments.ts"
 
 // Which offer of a model answers a filtered search. Meilisearch matched the
 // model because some offer passes each clause of the filter; the offer shown
@@ -9,7 +9,7 @@ import { bestOfferFirst, type EmbeddedOffer } from "./modelDocuments.ts"
 // `field != value`, `field IN [values]` or `field <op> number`. A clause it
 // cannot read is treated as met (Meilisearch already applied it to the model).
 
-type Clause = (offer: EmbeddedOffer) => boolean
+type Clause = (offer: ProductDocument) => boolean
 
 const VALUE = String.raw`"(?:[^"\\]|\\.)*"|[^\s\],]+`
 const CLAUSE = new RegExp(String.raw`^\s*([a-z_]+)\s*(=|!=|>=|<=|>|<|IN)\s*(\[.*\]|${VALUE})\s*$`, "s")
@@ -21,8 +21,8 @@ const unquote = (token: string): string | number | boolean => {
   return Number.isFinite(number) ? number : token
 }
 
-const valuesOf = (offer: EmbeddedOffer, field: string): ReadonlyArray<unknown> => {
-  const value = (offer as Record<string, unknown>)[field]
+const valuesOf = (offer: ProductDocument, field: string): ReadonlyArray<unknown> => {
+  const value = (offer as unknown as Record<string, unknown>)[field]
   return Array.isArray(value) ? value : [value]
 }
 
@@ -85,22 +85,35 @@ const clausesOf = (filter: string | undefined): ReadonlyArray<Clause> => {
 }
 
 /** True when one offer passes every clause of the filter. */
-export const offerMatches = (offer: EmbeddedOffer | ProductDocument, filter: string | undefined) =>
+export const offerMatches = (offer: ProductDocument, filter: string | undefined) =>
   clausesOf(filter).every((clause) => clause(offer))
 
+/** How many of the query's words an offer's own title and description name (a white variant for "white earbuds"). */
+const wordsNamed = (offer: ProductDocument, words: ReadonlyArray<string>) => {
+  if (words.length === 0) return 0
+  const text = `${offer.title} ${offer.description}`.toLowerCase()
+  return words.reduce((n, word) => n + (text.includes(word) ? 1 : 0), 0)
+}
+
 /**
- * The offer of a model a result shows: the first (best) offer that passes
- * the whole filter; under a price or deal sort, the cheapest or best-deal
- * one of those. None when no single offer passes every clause (different
- * offers met different clauses): the model does not match.
+ * The offer of a model a result shows: among the offers that pass the whole
+ * filter, those naming most of the query's words; of these the best (or,
+ * under a price or deal sort, the cheapest or best-deal) one. None when no
+ * single offer passes every clause (different offers met different
+ * clauses): the model does not match.
  */
-export const offerFor = <O extends EmbeddedOffer>(
+export const offerFor = <O extends ProductDocument>(
   offers: ReadonlyArray<O>,
   filter: string | undefined,
-  sort?: ReadonlyArray<string>
+  sort?: ReadonlyArray<string>,
+  q = ""
 ): O | undefined => {
-  const pool = offers.filter((offer) => offerMatches(offer, filter))
-  if (pool.length === 0) return undefined
+  const matching = offers.filter((offer) => offerMatches(offer, filter))
+  if (matching.length === 0) return undefined
+  const words = q.toLowerCase().split(/\s+/).filter((word) => word.length > 1)
+  const named = matching.map((offer) => wordsNamed(offer, words))
+  const most = Math.max(...named)
+  const pool = matching.filter((_, i) => named[i] === most)
   const by = sort?.[0]
   if (by === "price:asc") return pool.reduce((a, b) => (b.price < a.price ? b : a))
   if (by === "deal_score:desc") return pool.reduce((a, b) => (b.deal_score > a.deal_score ? b : a))
