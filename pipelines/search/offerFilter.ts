@@ -88,10 +88,13 @@ const clausesOf = (filter: string | undefined): ReadonlyArray<Clause> => {
 export const offerMatches = (offer: ProductDocument, filter: string | undefined) =>
   clausesOf(filter).every((clause) => clause(offer))
 
-/** How many of the query's words an offer's own title and description name (a white variant for "white earbuds"). */
+/** Lower case without accents, as Meilisearch compares words ("Günstig" holds "guns"). */
+const folded = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase()
+
+/** How many of the query's words an offer's own searchable fields name (a white variant for "white earbuds"). */
 const wordsNamed = (offer: ProductDocument, words: ReadonlyArray<string>) => {
   if (words.length === 0) return 0
-  const text = `${offer.title} ${offer.description}`.toLowerCase()
+  const text = folded([offer.title, offer.brand, offer.category, offer.product_type, offer.store, offer.description].join(" "))
   return words.reduce((n, word) => n + (text.includes(word) ? 1 : 0), 0)
 }
 
@@ -100,7 +103,8 @@ const wordsNamed = (offer: ProductDocument, words: ReadonlyArray<string>) => {
  * filter, those naming most of the query's words; of these the best (or,
  * under a price or deal sort, the cheapest or best-deal) one. None when no
  * single offer passes every clause (different offers met different
- * clauses): the model does not match.
+ * clauses), or when the query's words are named only by offers that fail
+ * the filter: the model does not match.
  */
 export const offerFor = <O extends ProductDocument>(
   offers: ReadonlyArray<O>,
@@ -108,12 +112,13 @@ export const offerFor = <O extends ProductDocument>(
   sort?: ReadonlyArray<string>,
   q = ""
 ): O | undefined => {
-  const matching = offers.filter((offer) => offerMatches(offer, filter))
-  if (matching.length === 0) return undefined
-  const words = q.toLowerCase().split(/\s+/).filter((word) => word.length > 1)
-  const named = matching.map((offer) => wordsNamed(offer, words))
+  const words = folded(q).split(/\s+/).filter((word) => word.length > 1)
+  const named = offers.map((offer) => (offerMatches(offer, filter) ? wordsNamed(offer, words) : -1))
   const most = Math.max(...named)
-  const pool = matching.filter((_, i) => named[i] === most)
+  // no offer meets the filter; or the words were found only in offers that do not (a EUR offer's description
+  // named "guns", the USD offer does not): the words and the filter met in different offers
+  if (most < 0 || (most === 0 && offers.some((offer, i) => named[i] < 0 && wordsNamed(offer, words) > 0))) return undefined
+  const pool = offers.filter((_, i) => named[i] === most)
   const by = sort?.[0]
   if (by === "price:asc") return pool.reduce((a, b) => (b.price < a.price ? b : a))
   if (by === "deal_score:desc") return pool.reduce((a, b) => (b.deal_score > a.deal_score ? b : a))
