@@ -224,7 +224,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           ]
           const params: SearchParams = {
             filter: and(filters),
-            limit: query.limit * OVERFETCH,
+            limit: Math.ceil(query.limit * OVERFETCH),
             attributesToRetrieve: RETRIEVED_FIELDS,
             // Without a phrase the best deals come first; with one, relevance
             // (ties broken by deal score in the ranking rules).

@@ -107,7 +107,7 @@ export const searchAttempts = (intent: Intent, category: string | undefined): Re
 /** Meilisearch search parameters of one attempt (`limit * OVERFETCH` models, each with its offers). */
 export const attemptParams = (attempt: Attempt, limit: number): SearchParams => ({
   filter: and([...attempt.filters, ...(attempt.inStock ? ["in_stock = true"] : [])]),
-  limit: limit * OVERFETCH,
+  limit: Math.ceil(limit * OVERFETCH),
   attributesToRetrieve: RETRIEVED_FIELDS,
   matchingStrategy: attempt.strategy,
   ...(attempt.sort ? { sort: [...attempt.sort] } : {}),
@@ -119,7 +119,7 @@ export const attemptParams = (attempt: Attempt, limit: number): SearchParams => 
 // A few more are asked for than shown: a strict hit only its description
 // names is set aside (namesTheProduct), as is a model whose offers met the
 // filter's clauses only between them (no single offer meets them all).
-export const OVERFETCH = 2
+export const OVERFETCH = 1.5
 
 /**
  * What a hard constraint excluded, asked alongside the relaxation steps: the

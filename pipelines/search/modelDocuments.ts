@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto"
-import type { ProductDocument } from "./documents.ts"
+import { catalogIdOf, categoryLevels, type ProductDocument } from "./documents.ts"
 
 // One search document per product model (the offers sharing a group key:
 // the colours, sizes, conditions and stores of one product). Search, ranking
@@ -13,8 +13,16 @@ import type { ProductDocument } from "./documents.ts"
 // lowest value ascending and its highest descending: price:asc ranks by the
 // cheapest offer, deal_score:desc by the best deal.
 
-/** An offer inside a model document; its description is the model's `description[description_at]`. */
-export type EmbeddedOffer = Omit<ProductDocument, "description"> & { readonly description_at: number }
+/**
+ * An offer inside a model document, without what the model or the offer
+ * already says (a search reads back every offer of each hit, so bytes count):
+ * its description is the model's `description[description_at]`, its group
+ * key the model key, its catalog id decoded from its id, its categories
+ * derived from its category and product type.
+ */
+export type EmbeddedOffer = Omit<ProductDocument, "description" | "group_key" | "product_id" | "categories"> & {
+  readonly description_at: number
+}
 
 export interface ModelDocument {
   /** md5 of the model key: Meilisearch ids allow only [A-Za-z0-9_-]. */
@@ -123,7 +131,10 @@ export const modelDocument = (offers: ReadonlyArray<ProductDocument>): ModelDocu
     price_max: priceMax,
     colors: distinct(sorted.map((offer) => offer.color?.trim())),
     sizes: distinct(sorted.map((offer) => offer.size?.trim())),
-    offer_list: sorted.map(({ description, ...offer }) => ({ ...offer, description_at: Math.max(0, descriptions.indexOf(description)) }))
+    offer_list: sorted.map(({ description, group_key: _key, product_id: _id, categories: _levels, ...offer }) => ({
+      ...offer,
+      description_at: Math.max(0, descriptions.indexOf(description))
+    }))
   }
 }
 
@@ -139,8 +150,14 @@ export const modelDocuments = (offers: ReadonlyArray<ProductDocument>): Array<Mo
 }
 
 /** An embedded offer as the full offer document the endpoints render. */
-export const offerDocument = (model: Pick<ModelDocument, "description">, { description_at, ...offer }: EmbeddedOffer): ProductDocument => ({
+export const offerDocument = (
+  model: Pick<ModelDocument, "description" | "model_key">,
+  { description_at, ...offer }: EmbeddedOffer
+): ProductDocument => ({
   ...offer,
+  product_id: catalogIdOf(offer.id) ?? offer.id,
+  group_key: model.model_key,
+  categories: categoryLevels(offer.category, offer.product_type),
   description: model.description[description_at] ?? ""
 })
 
