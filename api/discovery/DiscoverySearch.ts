@@ -117,11 +117,10 @@ const empty: SearchResponse<ModelDocument> = {
   estimatedTotalHits: 0
 } as unknown as SearchResponse<ModelDocument>
 
-/** A model hit as the offer it shows: the best one meeting `filter` (under `sort`), or none when no single offer does. */
-const foundModel = (hit: ModelDocument, params: SearchParams, q = ""): FoundModel | undefined => {
-  const offers = hit.offer_list.map((offer) => offerDocument(hit, offer))
-  const shown = offerFor(offers, params.filter as string | undefined, params.sort, q)
-  return shown === undefined ? undefined : { shown: { ...shown, variants: variantsOf(hit) }, offers }
+/** A model hit as the offer it shows (offerFilter.ts), or none when no single offer meets the filter. */
+const shownOffer = (hit: ModelDocument, params: SearchParams, q = ""): ShownOffer | undefined => {
+  const shown = offerFor(hit, params.filter as string | undefined, params.sort, q)
+  return shown === undefined ? undefined : { ...offerDocument(hit, shown), variants: variantsOf(hit) }
 }
 
 /** The offers shown for a page of model hits, at most `limit`. */
@@ -134,8 +133,8 @@ const shownOffers = (
   const out: Array<ShownOffer> = []
   for (const hit of hits) {
     if (out.length >= limit) break
-    const found = foundModel(hit, params, q)
-    if (found !== undefined) out.push(found.shown)
+    const shown = shownOffer(hit, params, q)
+    if (shown !== undefined) out.push(shown)
   }
   return out
 }
@@ -277,8 +276,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             probes.map((probe, i) => {
               const result = results[steps.length + i]
               const hit = result?.hits[0]
-              const found = hit === undefined ? undefined : foundModel(hit, probe.params)
-              return { probe, hit: found?.shown, total: result?.estimatedTotalHits ?? 0 }
+              return { probe, hit: hit === undefined ? undefined : shownOffer(hit, probe.params), total: result?.estimatedTotalHits ?? 0 }
             })
           )
           return { documents: [], intent, includesOutOfStock: false, ...(unmet ? { unmet } : {}) } satisfies IntentResult
@@ -319,7 +317,10 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           }
           const response = yield* run(query.q, params)
           return {
-            models: response.hits.flatMap((hit) => foundModel(hit, params, query.q) ?? []),
+            models: response.hits.flatMap((hit) => {
+              const shown = shownOffer(hit, params, query.q)
+              return shown === undefined ? [] : [{ shown, offers: hit.offer_list.map((offer) => offerDocument(hit, offer)) }]
+            }),
             total: response.estimatedTotalHits ?? response.hits.length
           }
         })

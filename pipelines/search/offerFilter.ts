@@ -1,5 +1,5 @@
-import type { ProductDocument } from "./documents.ts"
-import { bestOfferFirst } from "./modelDocuments.ts"
+import { categoryLevels, type ProductDocument } from "./documents.ts"
+import type { EmbeddedOffer, ModelDocument } from "./modelDocuments.ts"
 
 // Which offer of a model answers a filtered search. Meilisearch matched the
 // model because some offer passes each clause of the filter; the offer shown
@@ -9,7 +9,7 @@ import { bestOfferFirst } from "./modelDocuments.ts"
 // `field != value`, `field IN [values]` or `field <op> number`. A clause it
 // cannot read is treated as met (Meilisearch already applied it to the model).
 
-type Clause = (offer: ProductDocument) => boolean
+type Clause = (offer: ProductDocument | EmbeddedOffer) => boolean
 
 const VALUE = String.raw`"(?:[^"\\]|\\.)*"|[^\s\],]+`
 const CLAUSE = new RegExp(String.raw`^\s*([a-z_]+)\s*(=|!=|>=|<=|>|<|IN)\s*(\[.*\]|${VALUE})\s*$`, "s")
@@ -21,7 +21,9 @@ const unquote = (token: string): string | number | boolean => {
   return Number.isFinite(number) ? number : token
 }
 
-const valuesOf = (offer: ProductDocument, field: string): ReadonlyArray<unknown> => {
+const valuesOf = (offer: ProductDocument | EmbeddedOffer, field: string): ReadonlyArray<unknown> => {
+  // an embedded offer leaves its category levels to be derived
+  if (field === "categories" && !("categories" in offer)) return categoryLevels(offer.category, offer.product_type)
   const value = (offer as unknown as Record<string, unknown>)[field]
   return Array.isArray(value) ? value : [value]
 }
@@ -84,43 +86,51 @@ const clausesOf = (filter: string | undefined): ReadonlyArray<Clause> => {
   return clauses
 }
 
+/** The fields a filter reads: an offer document, or an offer embedded in a model document. */
+type Filterable = ProductDocument | EmbeddedOffer
+
 /** True when one offer passes every clause of the filter. */
-export const offerMatches = (offer: ProductDocument, filter: string | undefined) =>
+export const offerMatches = (offer: Filterable, filter: string | undefined) =>
   clausesOf(filter).every((clause) => clause(offer))
 
 /** Lower case without accents, as Meilisearch compares words ("Günstig" holds "guns"). */
 const folded = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase()
 
-/** How many of the query's words an offer's own searchable fields name (a white variant for "white earbuds"). */
-const wordsNamed = (offer: ProductDocument, words: ReadonlyArray<string>) => {
-  if (words.length === 0) return 0
-  const text = folded([offer.title, offer.brand, offer.category, offer.product_type, offer.store, offer.description].join(" "))
-  return words.reduce((n, word) => n + (text.includes(word) ? 1 : 0), 0)
-}
-
 /**
  * The offer of a model a result shows: among the offers that pass the whole
- * filter, those naming most of the query's words; of these the best (or,
- * under a price or deal sort, the cheapest or best-deal) one. None when no
- * single offer passes every clause (different offers met different
- * clauses), or when the query's words are named only by offers that fail
- * the filter: the model does not match.
+ * filter, those whose own searchable fields name most of the query's words
+ * (the white variant for "white earbuds"); of these the best (or, under a
+ * price or deal sort, the cheapest or best-deal) one. None when no single
+ * offer passes every clause (different offers met different clauses), or
+ * when the query's words are named only by offers that fail the filter (a
+ * EUR offer's store names "guns", the USD offer does not): then the model
+ * does not match.
  */
-export const offerFor = <O extends ProductDocument>(
-  offers: ReadonlyArray<O>,
+export const offerFor = (
+  model: Pick<ModelDocument, "offer_list" | "description">,
   filter: string | undefined,
   sort?: ReadonlyArray<string>,
   q = ""
-): O | undefined => {
+): EmbeddedOffer | undefined => {
+  const offers = model.offer_list
   const words = folded(q).split(/\s+/).filter((word) => word.length > 1)
-  const named = offers.map((offer) => (offerMatches(offer, filter) ? wordsNamed(offer, words) : -1))
+  const descriptions = new Map<number, string>()
+  const wordsNamed = (offer: EmbeddedOffer) => {
+    if (words.length === 0) return 0
+    let description = descriptions.get(offer.description_at)
+    if (description === undefined) {
+      description = folded(model.description[offer.description_at] ?? "")
+      descriptions.set(offer.description_at, description)
+    }
+    const text = `${folded([offer.title, offer.brand, offer.category, offer.product_type, offer.store].join(" "))} ${description}`
+    return words.reduce((n, word) => n + (text.includes(word) ? 1 : 0), 0)
+  }
+  const named = offers.map((offer) => (offerMatches(offer, filter) ? wordsNamed(offer) : -1))
   const most = Math.max(...named)
-  // no offer meets the filter; or the words were found only in offers that do not (a EUR offer's description
-  // named "guns", the USD offer does not): the words and the filter met in different offers
-  if (most < 0 || (most === 0 && offers.some((offer, i) => named[i] < 0 && wordsNamed(offer, words) > 0))) return undefined
+  if (most < 0 || (most === 0 && offers.some((offer, i) => named[i] < 0 && wordsNamed(offer) > 0))) return undefined
   const pool = offers.filter((_, i) => named[i] === most)
   const by = sort?.[0]
   if (by === "price:asc") return pool.reduce((a, b) => (b.price < a.price ? b : a))
   if (by === "deal_score:desc") return pool.reduce((a, b) => (b.deal_score > a.deal_score ? b : a))
-  return pool.reduce((a, b) => (bestOfferFirst(b, a) < 0 ? b : a))
+  return pool[0] // offer_list is best first
 }
