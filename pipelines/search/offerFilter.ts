@@ -94,7 +94,8 @@ export const offerMatches = (offer: Filterable, filter: string | undefined) =>
   clausesOf(filter).every((clause) => clause(offer))
 
 /** Lower case without accents, as Meilisearch compares words ("Günstig" holds "guns"). */
-const folded = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase()
+const folded = (text: string) =>
+  (/^[\x00-\x7f]*$/.test(text) ? text : text.normalize("NFD").replace(/\p{M}/gu, "")).toLowerCase()
 
 /**
  * The offer of a model a result shows: among the offers that pass the whole
