@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option } from "effect"
-import type { Hit, SearchParams, SearchResponse } from "meilisearch"
+import type { SearchParams, SearchResponse } from "meilisearch"
 import { parseIntent, type Intent } from "../../domain/intent/parseIntent.ts"
 import type { Vocabulary } from "../../domain/intent/vocabulary.ts"
 import { Metrics } from "../../infra/Metrics.ts"

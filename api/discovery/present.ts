@@ -119,6 +119,13 @@ export const presentDeal = (doc: ShownOffer, options: PresentOptions): Deal => (
   buyingChecks: buyingChecks(doc),
   assistantInstructions: assistantInstructions(doc),
   ...(doc.variants !== undefined
-    ? { variants: { colors: [...doc.variants.colors], sizes: [...doc.variants.sizes], offers: doc.variants.offers, stores: doc.variants.stores } }
+    ? {
+      variants: {
+        colors: [...doc.variants.colors],
+        sizes: [...doc.variants.sizes],
+        offers: doc.variants.offers,
+        stores: doc.variants.stores
+      }
+    }
     : {})
 })

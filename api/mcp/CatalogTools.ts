@@ -8,7 +8,7 @@ import { RETRY_AFTER_SECONDS } from "../discovery/unavailable.ts"
 import { callerTag } from "./McpCaller.ts"
 import { decodeArguments, invalidArgument, toolFailure } from "./toolErrors.ts"
 import { GetProductParams, LookupCatalogParams, SearchCatalogParams } from "./toolDefinitions.ts"
-import { type Context, filterExpressions, type Filters, matchesFilters } from "./ucp/filters.ts"
+import { filterExpressions, matchesFilters } from "./ucp/filters.ts"
 import { PRODUCT_PREFIX, ucpProduct } from "./ucp/products.ts"
 import { LOOKUP_CAPABILITY, responseEnvelope, SEARCH_CAPABILITY } from "./ucp/profile.ts"
 
