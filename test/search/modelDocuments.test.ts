@@ -2,44 +2,12 @@ import { describe, expect, it } from "vitest"
 import { documentId, type ProductDocument } from "../../pipelines/search/documents.ts"
 import { modelDocument, modelDocuments, offerDocument } from "../../pipelines/search/modelDocuments.ts"
 import { offerFor, offerMatches } from "../../pipelines/search/offerFilter.ts"
+import { offerFixture } from "../support/offerFixture.ts"
 
 // Model documents and the offer a search shows, on plain values.
 
-const offer = (item: string, overrides: Partial<ProductDocument> = {}): ProductDocument => ({
-  id: documentId(`feed:${item}`),
-  product_id: `feed:${item}`,
-  feed: "feed",
-  title: "Liberty 4 NC Wireless Earbuds, Black",
-  description: "Noise cancelling earbuds.",
-  brand: "Anker",
-  category: "Electronics",
-  product_type: "Audio > Earbuds",
-  categories: ["Electronics", "Audio", "Earbuds"],
-  store: "Walmart",
-  store_domain: "walmart.com",
-  group_key: "model:liberty 4 nc wireless earbuds",
-  link: "https://walmart.com/p/1",
-  image: "https://img.example/1.jpg",
-  price: 79.99,
-  currency: "USD",
-  regular_price: 79.99,
-  feed_was_price: null,
-  availability: "in_stock",
-  in_stock: true,
-  condition: "new",
-  color: "Black",
-  size: null,
-  reference_price: null,
-  reference_observed_at: null,
-  reference_kind: null,
-  low_90: null,
-  discount: 0,
-  is_deal: false,
-  deal_score: 0,
-  price_since: null,
-  price_checked_at: "2026-11-24T08:00:00.000Z",
-  ...overrides
-})
+const offer = (item: string, overrides: Partial<ProductDocument> = {}): ProductDocument =>
+  offerFixture(documentId(`feed:${item}`), { product_id: `feed:${item}`, color: "Black", size: null, ...overrides })
 
 const walmart = offer("w", { price: 69.99 })
 const target = offer("t", {
