@@ -16,6 +16,7 @@ import { Database } from "../infra/Database.ts"
 import { startMeili } from "../infra/MeiliServer.ts"
 import { SearchEngine } from "../infra/SearchEngine.ts"
 import { Metrics } from "../infra/Metrics.ts"
+import { modelDocuments } from "../readModel/modelDocuments.ts"
 import { BATCH_SIZE, SearchSync } from "../pipelines/search/SearchSync.ts"
 import { productSettings } from "../readModel/settings.ts"
 import { historyFor } from "../scripts/products/history.ts"
@@ -39,7 +40,8 @@ const load = Effect.gen(function*() {
   const db = yield* Database
   yield* db.run(`CREATE TEMP TABLE bench_products (id VARCHAR, item_id VARCHAR, title VARCHAR, description VARCHAR, link VARCHAR,
     image VARCHAR, brand VARCHAR, gtin VARCHAR, category VARCHAR, product_type VARCHAR, store VARCHAR, host VARCHAR,
-    currency VARCHAR, price DOUBLE, sale DOUBLE, cur DOUBLE, rrp DOUBLE, availability VARCHAR, cond VARCHAR)`)
+    currency VARCHAR, price DOUBLE, sale DOUBLE, cur DOUBLE, rrp DOUBLE, availability VARCHAR, cond VARCHAR,
+    color VARCHAR, size VARCHAR, item_group VARCHAR)`)
   yield* db.run("CREATE TEMP TABLE bench_history (id VARCHAR, at_ms DOUBLE, price DOUBLE, currency VARCHAR)")
   const text = (appender: any, value: string | null) => (value === null ? appender.appendNull() : appender.appendVarchar(value))
   const num = (appender: any, value: number | null) => (value === null ? appender.appendNull() : appender.appendDouble(value))
@@ -49,7 +51,7 @@ const load = Effect.gen(function*() {
         p.leaf.path.split(" > ")[0], p.leaf.path, p.store.name, p.store.host, p.currency]) text(a, v)
       for (const v of [p.price, p.salePrice, p.current, p.rrp]) num(a, v)
       text(a, p.availability)
-      text(a, p.condition)
+      for (const v of [p.condition, p.color, p.size, p.itemGroupId]) text(a, v)
       a.endRow()
     }
   })
@@ -72,7 +74,7 @@ const load = Effect.gen(function*() {
   })
   yield* db.run(`INSERT INTO products SELECT id, '${FEED}', item_id, title, description, link, image, brand, gtin, NULL,
     category, product_type, NULL, store, host, currency, price, sale, cur, rrp, availability, cond, md5(id || cur::VARCHAR),
-    TIMESTAMPTZ '2026-11-15 00:00:00+00', TIMESTAMPTZ '2026-11-15 00:00:00+00', NULL, NULL, NULL FROM bench_products`)
+    TIMESTAMPTZ '2026-11-15 00:00:00+00', TIMESTAMPTZ '2026-11-15 00:00:00+00', color, size, item_group FROM bench_products`)
   yield* db.run(`INSERT INTO price_history SELECT id, make_timestamp((at_ms * 1000)::BIGINT), price, currency, NULL FROM bench_history`)
 })
 
@@ -92,7 +94,8 @@ const main = async () => {
 
     // direct: the same documents, addDocuments in the same batch size, into a fresh index with the same settings
     started = performance.now()
-    const documents = products.map((p) => benchDocument(FEED, p))
+    // one document per model, as SearchSync writes them
+    const documents = modelDocuments(products.map((p) => benchDocument(FEED, p)))
     const build = performance.now() - started
     const direct = await run(Effect.gen(function*() {
       const search = yield* SearchEngine

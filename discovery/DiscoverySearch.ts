@@ -1,10 +1,18 @@
 import { Context, Effect, Layer, Option } from "effect"
-import type { Hit, SearchParams, SearchResponse } from "meilisearch"
+import type { SearchParams, SearchResponse } from "meilisearch"
 import { parseIntent, type Intent } from "../domain/intent/parseIntent.ts"
 import type { Vocabulary } from "../domain/intent/vocabulary.ts"
 import { Metrics } from "../infra/Metrics.ts"
 import { SearchEngine, SearchError, toSearchError } from "../infra/SearchEngine.ts"
 import { catalogIdOf, type ProductDocument } from "../readModel/documents.ts"
+import {
+  type ModelDocument,
+  offerDocument,
+  RETRIEVED_FIELDS,
+  type ShownOffer,
+  variantsOf
+} from "../readModel/modelDocuments.ts"
+import { offerFor } from "../readModel/offerFilter.ts"
 import { PRODUCTS_INDEX } from "../readModel/indexes.ts"
 import {
   and,
@@ -22,10 +30,12 @@ import {
 } from "./relaxation.ts"
 
 // Product search over the Meilisearch products index for the discovery feed
-// and the /api/v1 product search. One Meilisearch query per request; when the
-// strict reading finds nothing, one multi-search carries the relaxation
-// ladder (relaxation.ts). Every result is rendered from the index document
-// alone.
+// and the /api/v1 product search. The index holds one document per product
+// model (readModel/modelDocuments.ts), so hits are distinct products:
+// one Meilisearch query per request; when the strict reading finds nothing,
+// one multi-search carries the relaxation ladder (relaxation.ts). Each hit
+// shows its best offer that meets the filter, rendered from the index
+// document alone.
 
 /** A search that takes longer is answered 503: callers were promised an answer within 1 s. */
 const SEARCH_TIMEOUT = "800 millis"
@@ -54,8 +64,14 @@ export interface ProductsQuery {
   readonly offset: number
 }
 
+/** A model found by a search: the offer it shows and every offer it has (best first). */
+export interface FoundModel {
+  readonly shown: ShownOffer
+  readonly offers: ReadonlyArray<ProductDocument>
+}
+
 export interface IntentResult {
-  readonly documents: ReadonlyArray<ProductDocument>
+  readonly documents: ReadonlyArray<ShownOffer>
   readonly intent: Intent
   /** True when nothing in stock matched and out-of-stock products are shown. */
   readonly includesOutOfStock: boolean
@@ -68,11 +84,16 @@ export interface IntentResult {
 }
 
 export interface DiscoverySearchShape {
-  deals(query: DealsQuery): Effect.Effect<{ documents: ReadonlyArray<ProductDocument>; intent?: Intent }, SearchError>
+  deals(query: DealsQuery): Effect.Effect<{ documents: ReadonlyArray<ShownOffer>; intent?: Intent }, SearchError>
   search(query: IntentQuery): Effect.Effect<IntentResult, SearchError>
-  products(query: ProductsQuery): Effect.Effect<{ documents: ReadonlyArray<ProductDocument>; total: number }, SearchError>
-  /** One document by its id (the deal id), for landing pages. */
-  document(id: string): Effect.Effect<Option.Option<ProductDocument>, SearchError>
+  /** One offer per model, the best meeting the filters; `total` counts models. */
+  products(query: ProductsQuery): Effect.Effect<{ documents: ReadonlyArray<ShownOffer>; total: number }, SearchError>
+  /** The same search with every offer of each model (for the MCP catalog tools). */
+  models(query: ProductsQuery): Effect.Effect<{ models: ReadonlyArray<FoundModel>; total: number }, SearchError>
+  /** One offer by its id (the deal id), for landing pages. */
+  document(id: string): Effect.Effect<Option.Option<ShownOffer>, SearchError>
+  /** The model an offer id belongs to, with that offer shown. */
+  modelOf(id: string): Effect.Effect<Option.Option<FoundModel>, SearchError>
   /** Reloads category and brand names from the index now. */
   readonly refreshVocabulary: Effect.Effect<Vocabulary, SearchError>
 }
@@ -87,14 +108,36 @@ const withinDeadline = (what: string) =>
 const indexMissing = (error: SearchError) =>
   (error.cause as { cause?: { code?: string } } | undefined)?.cause?.code === "index_not_found"
 
-const empty: SearchResponse<ProductDocument> = {
+const empty: SearchResponse<ModelDocument> = {
   hits: [],
   query: "",
   processingTimeMs: 0,
   limit: 0,
   offset: 0,
   estimatedTotalHits: 0
-} as unknown as SearchResponse<ProductDocument>
+} as unknown as SearchResponse<ModelDocument>
+
+/** A model hit as the offer it shows (offerFilter.ts), or none when no single offer meets the filter. */
+const shownOffer = (hit: ModelDocument, params: SearchParams, q = ""): ShownOffer | undefined => {
+  const shown = offerFor(hit, params.filter as string | undefined, params.sort, q)
+  return shown === undefined ? undefined : { ...offerDocument(hit, shown), variants: variantsOf(hit) }
+}
+
+/** The offers shown for a page of model hits, at most `limit`. */
+const shownOffers = (
+  hits: ReadonlyArray<ModelDocument>,
+  q: string,
+  params: SearchParams,
+  limit: number
+): Array<ShownOffer> => {
+  const out: Array<ShownOffer> = []
+  for (const hit of hits) {
+    if (out.length >= limit) break
+    const shown = shownOffer(hit, params, q)
+    if (shown !== undefined) out.push(shown)
+  }
+  return out
+}
 
 export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoverySearchShape>()(
   "app/discovery/DiscoverySearch"
@@ -109,56 +152,21 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
       const roundTrips = metrics.counter(ROUND_TRIPS, "Meilisearch requests for product searches (a multi-search is one)")
       const fallbacks = metrics.counter("search_fallback_queries_total", "Relaxation multi-searches after an empty strict reading")
       const failures = metrics.counter("search_failures_total", "Product searches that failed (answered 503)")
-      const morePages = metrics.counter("search_more_pages_total", "Further pages fetched because variants of few products filled the first")
 
-      const run = (q: string, params: SearchParams): Effect.Effect<SearchResponse<ProductDocument>, SearchError> =>
+      const run = (q: string, params: SearchParams): Effect.Effect<SearchResponse<ModelDocument>, SearchError> =>
         Effect.tryPromise({
           try: (signal) => {
             queriesSent.inc()
             roundTrips.inc()
-            return engine.client.index(uid).search<ProductDocument>(q, params, { signal })
+            return engine.client.index(uid).search<ModelDocument>(q, params, { signal })
           },
           catch: toSearchError("search")
         }).pipe(
           withinDeadline("search"),
           // No products index yet (nothing ingested): an empty catalog, not an outage.
-          Effect.catchIf(indexMissing, () => Effect.succeed(empty as SearchResponse<ProductDocument>)),
+          Effect.catchIf(indexMissing, () => Effect.succeed(empty)),
           Effect.tapError(() => Effect.sync(() => failures.inc()))
         )
-
-      /**
-       * One offer per product from an over-fetched page. When the page came
-       * back full yet holds fewer than `limit` products (one model in five
-       * colours at ten stores fills it), the next hits are fetched in a page
-       * 4x bigger, at most MORE_PAGES times, and only while the previous
-       * page still brought new products (in a catalog of hundreds of offers
-       * per model, deeper pages rarely do).
-       */
-      const distinctProducts = (
-        q: string,
-        params: SearchParams,
-        limit: number,
-        keep: (hit: Hit<ProductDocument>) => boolean = () => true
-      ) =>
-        Effect.gen(function*() {
-          let pageSize = params.limit ?? limit * OVERFETCH
-          const first = yield* run(q, { ...params, limit: pageSize })
-          const hits = [...first.hits]
-          // Further pages only when variants crowd the page, not when `keep` set hits aside.
-          let all = onePerProduct(hits, limit)
-          let worthAnother = first.hits.length === pageSize
-          for (let page = 0; page < MORE_PAGES && all.length < limit && worthAnother; page++) {
-            morePages.inc()
-            const before = all.length
-            const offset = hits.length
-            pageSize *= 4
-            const next = yield* run(q, { ...params, offset, limit: pageSize })
-            hits.push(...next.hits)
-            all = onePerProduct(hits, limit)
-            worthAnother = next.hits.length === pageSize && all.length > before
-          }
-          return { documents: onePerProduct(hits.filter(keep), limit), all }
-        })
 
       let vocabulary: Vocabulary = { categories: [], brands: [] }
       let loadedAt = 0
@@ -213,14 +221,17 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             ...(intent === undefined ? paramFilter("categories", query.category) : filtersWithCategoryParam(intent, query.category)),
             ...paramFilter("store", query.store)
           ]
-          const { documents } = yield* distinctProducts(intent?.broadQuery ?? "", {
+          const params: SearchParams = {
             filter: and(filters),
-            limit: query.limit * OVERFETCH,
+            limit: Math.ceil(query.limit * OVERFETCH),
+            attributesToRetrieve: RETRIEVED_FIELDS,
             // Without a phrase the best deals come first; with one, relevance
             // (ties broken by deal score in the ranking rules).
             ...(intent === undefined || intent.broadQuery === "" ? { sort: ["deal_score:desc"] } : {})
-          }, query.limit)
-          return { documents, ...(intent ? { intent } : {}) }
+          }
+          const q = intent?.broadQuery ?? ""
+          const response = yield* run(q, params)
+          return { documents: shownOffers(response.hits, q, params, query.limit), ...(intent ? { intent } : {}) }
         })
 
       /** The later ladder steps and the constraint probes, in one multi-search round trip. */
@@ -228,8 +239,9 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
         Effect.gen(function*() {
           const steps = ladder.slice(1)
           const probes = constraintProbes(intent, ladder[ladder.length - 1])
+          const stepParams = steps.map((attempt) => attemptParams(attempt, limit))
           const queries = [
-            ...steps.map((attempt) => ({ indexUid: uid, q: attempt.q, ...attemptParams(attempt, limit) })),
+            ...steps.map((attempt, i) => ({ indexUid: uid, q: attempt.q, ...stepParams[i] })),
             ...probes.map((probe) => ({ indexUid: uid, ...probe.params }))
           ]
           fallbacks.inc()
@@ -237,20 +249,20 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             try: (signal) => {
               queriesSent.inc(queries.length)
               roundTrips.inc()
-              return engine.client.multiSearch<{ queries: typeof queries }, ProductDocument>({ queries }, { signal })
+              return engine.client.multiSearch<{ queries: typeof queries }, ModelDocument>({ queries }, { signal })
             },
             catch: toSearchError("multi-search")
           }).pipe(
             withinDeadline("multi-search"),
-            Effect.catchIf(indexMissing, () => Effect.succeed({ results: [] as Array<SearchResponse<ProductDocument>> })),
+            Effect.catchIf(indexMissing, () => Effect.succeed({ results: [] as Array<SearchResponse<ModelDocument>> })),
             Effect.tapError(() => Effect.sync(() => failures.inc()))
           )
           const results = response.results
           for (const [index, attempt] of steps.entries()) {
-            const hits = results[index]?.hits ?? []
-            if (hits.length > 0) {
+            const documents = shownOffers(results[index]?.hits ?? [], attempt.q, stepParams[index], limit)
+            if (documents.length > 0) {
               return {
-                documents: onePerProduct(hits, limit),
+                documents,
                 intent,
                 includesOutOfStock: !attempt.inStock,
                 step: attempt.step,
@@ -263,7 +275,8 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             category,
             probes.map((probe, i) => {
               const result = results[steps.length + i]
-              return { probe, hit: result?.hits[0], total: result?.estimatedTotalHits ?? 0 }
+              const hit = result?.hits[0]
+              return { probe, hit: hit === undefined ? undefined : shownOffer(hit, probe.params), total: result?.estimatedTotalHits ?? 0 }
             })
           )
           return { documents: [], intent, includesOutOfStock: false, ...(unmet ? { unmet } : {}) } satisfies IntentResult
@@ -274,14 +287,17 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           const intent = intentOf(query.q, yield* currentVocabulary)
           const ladder = searchAttempts(intent, query.category)
           const strict = ladder[0]
-          const response = yield* distinctProducts(strict.q, attemptParams(strict, query.limit), query.limit, namesTheProduct)
-          if (response.documents.length > 0) {
-            return { documents: response.documents, intent, includesOutOfStock: false, step: "strict" } satisfies IntentResult
+          const params = attemptParams(strict, query.limit)
+          const response = yield* run(strict.q, params)
+          const named = shownOffers(response.hits.filter(namesTheProduct), strict.q, params, query.limit)
+          if (named.length > 0) {
+            return { documents: named, intent, includesOutOfStock: false, step: "strict" } satisfies IntentResult
           }
           // Every word matched, but only with descriptions: the same hits answer, no further query.
-          if (response.all.length > 0) {
+          const all = shownOffers(response.hits, strict.q, params, query.limit)
+          if (all.length > 0) {
             return {
-              documents: response.all,
+              documents: all,
               intent,
               includesOutOfStock: false,
               step: "descriptions",
@@ -291,43 +307,45 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           return yield* relax(intent, query.category, ladder, query.limit)
         })
 
-      const products = (query: ProductsQuery) =>
-        run(query.q, { filter: and(query.filters), limit: query.limit, offset: query.offset }).pipe(
-          Effect.map((response) => ({ documents: response.hits, total: response.estimatedTotalHits ?? response.hits.length }))
-        )
+      const models = (query: ProductsQuery) =>
+        Effect.gen(function*() {
+          const params: SearchParams = {
+            filter: and(query.filters),
+            limit: query.limit,
+            offset: query.offset,
+            attributesToRetrieve: RETRIEVED_FIELDS
+          }
+          const response = yield* run(query.q, params)
+          return {
+            models: response.hits.flatMap((hit) => {
+              const shown = shownOffer(hit, params, query.q)
+              return shown === undefined ? [] : [{ shown, offers: hit.offer_list.map((offer) => offerDocument(hit, offer)) }]
+            }),
+            total: response.estimatedTotalHits ?? response.hits.length
+          }
+        })
 
-      const document = (id: string) =>
+      const products = (query: ProductsQuery) =>
+        models(query).pipe(Effect.map(({ models, total }) => ({ documents: models.map((model) => model.shown), total })))
+
+      /** The model holding an offer: one query filtered on the offer ids models carry. */
+      const modelOf = (id: string) =>
         catalogIdOf(id) === undefined
-          ? Effect.succeed(Option.none<ProductDocument>())
-          : Effect.tryPromise({
-            try: () => engine.client.index(uid).getDocument<ProductDocument>(id),
-            catch: toSearchError("get document")
-          }).pipe(
-            Effect.map(Option.some),
-            withinDeadline("get document"),
-            Effect.catchIf(
-              (error) => !error.unavailable && /not found/i.test(error.message),
-              () => Effect.succeed(Option.none<ProductDocument>())
-            )
+          ? Effect.succeed(Option.none<FoundModel>())
+          : run("", { filter: `offer_ids = ${JSON.stringify(id)}`, limit: 1, attributesToRetrieve: RETRIEVED_FIELDS }).pipe(
+            Effect.map((response) => {
+              const hit = response.hits[0]
+              const offers = hit?.offer_list.map((offer) => offerDocument(hit, offer)) ?? []
+              const shown = offers.find((offer) => offer.id === id)
+              return shown === undefined || hit === undefined
+                ? Option.none<FoundModel>()
+                : Option.some({ shown: { ...shown, variants: variantsOf(hit) }, offers })
+            })
           )
 
-      return DiscoverySearch.of({ deals, search, products, document, refreshVocabulary })
+      const document = (id: string) => modelOf(id).pipe(Effect.map(Option.map((model) => model.shown)))
+
+      return DiscoverySearch.of({ deals, search, products, models, document, modelOf, refreshVocabulary })
     })
   )
-}
-
-/** Further pages (4x, then 16x the first) when variants crowd the first: a request stays at most 3 queries. */
-const MORE_PAGES = 2
-
-export const onePerProduct = (hits: ReadonlyArray<ProductDocument>, limit: number): Array<ProductDocument> => {
-  const seen = new Set<string>()
-  const out: Array<ProductDocument> = []
-  for (const hit of hits) {
-    if (out.length >= limit) break
-    const key = hit.group_key ?? hit.id
-    if (seen.has(key)) continue
-    seen.add(key)
-    out.push(hit)
-  }
-  return out
 }

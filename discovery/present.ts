@@ -1,6 +1,7 @@
 import { feedTrackingId } from "../domain/links/feedTrackingId.ts"
 import { formatPrice } from "../domain/money/formatPrice.ts"
 import type { ProductDocument } from "../readModel/documents.ts"
+import type { ShownOffer } from "../readModel/modelDocuments.ts"
 import type { Deal } from "./schemas.ts"
 
 // Turns index documents into the feed's Deal objects. Pure: the base URL
@@ -86,7 +87,7 @@ export interface PresentOptions {
 
 export const landingPath = (id: string) => `/deals/${id}`
 
-export const presentDeal = (doc: ProductDocument, options: PresentOptions): Deal => ({
+export const presentDeal = (doc: ShownOffer, options: PresentOptions): Deal => ({
   id: doc.id,
   title: doc.title,
   description: doc.description,
@@ -116,5 +117,15 @@ export const presentDeal = (doc: ProductDocument, options: PresentOptions): Deal
   },
   disclosure: disclosureFor([doc]),
   buyingChecks: buyingChecks(doc),
-  assistantInstructions: assistantInstructions(doc)
+  assistantInstructions: assistantInstructions(doc),
+  ...(doc.variants !== undefined
+    ? {
+      variants: {
+        colors: [...doc.variants.colors],
+        sizes: [...doc.variants.sizes],
+        offers: doc.variants.offers,
+        stores: doc.variants.stores
+      }
+    }
+    : {})
 })

@@ -1,6 +1,7 @@
 import type { Hit, SearchParams } from "meilisearch"
 import { describePrice, quote, type Intent } from "../domain/intent/parseIntent.ts"
 import type { ProductDocument } from "../readModel/documents.ts"
+import { RETRIEVED_FIELDS } from "../readModel/modelDocuments.ts"
 import { productSettings } from "../readModel/settings.ts"
 
 // The relaxation ladder of an intent search, as plain data. The strict
@@ -54,7 +55,7 @@ export interface Attempt {
  */
 const DESCRIPTION_ONLY = 1 / (productSettings.searchableAttributes?.length ?? 1)
 
-export const namesTheProduct = (hit: Hit<ProductDocument>): boolean => {
+export const namesTheProduct = (hit: Hit<object>): boolean => {
   // (client 0.62 types an older shape of this detail; Meilisearch 1.21 sends attributeRankingOrderScore)
   const attribute = hit._rankingScoreDetails?.attribute as { readonly attributeRankingOrderScore?: unknown } | undefined
   const score = attribute?.attributeRankingOrderScore
@@ -103,21 +104,22 @@ export const searchAttempts = (intent: Intent, category: string | undefined): Re
   return ladder
 }
 
-/** Meilisearch search parameters of one attempt (one offer per product is kept from `limit * OVERFETCH` hits). */
+/** Meilisearch search parameters of one attempt (`limit * OVERFETCH` models, each with its offers). */
 export const attemptParams = (attempt: Attempt, limit: number): SearchParams => ({
   filter: and([...attempt.filters, ...(attempt.inStock ? ["in_stock = true"] : [])]),
-  limit: limit * OVERFETCH,
+  limit: Math.ceil(limit * OVERFETCH),
+  attributesToRetrieve: RETRIEVED_FIELDS,
   matchingStrategy: attempt.strategy,
   ...(attempt.sort ? { sort: [...attempt.sort] } : {}),
   // where the words matched, so a hit found only by its description can be told apart (namesTheProduct)
   ...(attempt.step === "strict" && attempt.q !== "" ? { showRankingScoreDetails: true } : {})
 })
 
-// One offer per product: the same earbuds from five stores are one result.
-// Meilisearch's `distinct` does this but cut its throughput ~2.7x on 1M
-// products (188 -> 69 req/s here), so we ask for a few more hits and keep the
-// first (most relevant) offer of each group.
-export const OVERFETCH = 3
+// The index holds one document per model, so hits are distinct products.
+// A few more are asked for than shown: a strict hit only its description
+// names is set aside (namesTheProduct), as is a model whose offers met the
+// filter's clauses only between them (no single offer meets them all).
+export const OVERFETCH = 1.5
 
 /**
  * What a hard constraint excluded, asked alongside the relaxation steps: the
@@ -137,6 +139,7 @@ export const constraintProbes = (intent: Intent, loosest: Attempt): ReadonlyArra
       q: loosest.q,
       filter: and(loosest.filters.filter(keep)),
       limit: 1,
+      attributesToRetrieve: RETRIEVED_FIELDS,
       matchingStrategy: loosest.strategy,
       ...(sort ? { sort } : {})
     }

@@ -22,6 +22,16 @@ export const DealPrice = Schema.Struct({
   checkedAt: Schema.String.annotate({ description: "When the price was last read from the merchant's feed (ISO 8601)." })
 })
 
+export const DealVariants = Schema.Struct({
+  colors: Schema.Array(Schema.String).annotate({ description: "Colours this product is offered in (every store)." }),
+  sizes: Schema.Array(Schema.String).annotate({ description: "Sizes this product is offered in (every store)." }),
+  offers: Schema.Number.annotate({ description: "Offers of this product (colours, sizes, conditions and stores)." }),
+  stores: Schema.Number.annotate({ description: "Stores that sell this product." })
+}).annotate({
+  description: "The rest of this deal's product model, so an agent can say \"also in 4 colours from 3 stores\". " +
+    "The deal itself is one offer; absent where the model is not known."
+})
+
 export const Deal = Schema.Struct({
   id: Schema.String,
   title: Schema.String,
@@ -42,7 +52,8 @@ export const Deal = Schema.Struct({
   }),
   disclosure: Schema.String,
   buyingChecks: Schema.Array(Schema.String),
-  assistantInstructions: Schema.String
+  assistantInstructions: Schema.String,
+  variants: Schema.optional(DealVariants)
 })
 export type Deal = typeof Deal.Type
 

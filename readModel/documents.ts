@@ -6,7 +6,7 @@ import { canonicalColours } from "./colourSpellings.ts"
 // with no DuckDB look-ups per result.
 
 /** Bumped whenever the document shape changes: every document is resent. */
-export const DOCUMENT_VERSION = "p5"
+export const DOCUMENT_VERSION = "m1"
 
 /** Meilisearch ids allow only [A-Za-z0-9_-]; catalog ids ('{feed}:{item}') do not. */
 export const documentId = (catalogId: string): string => Buffer.from(catalogId, "utf8").toString("base64url")
@@ -48,6 +48,9 @@ export interface ProductDocument {
   readonly availability: string
   readonly in_stock: boolean
   readonly condition: string | null
+  /** The variant's colour and size as the feed names them (absent in documents built by hand). */
+  readonly color?: string | null
+  readonly size?: string | null
   readonly reference_price: number | null
   readonly reference_observed_at: string | null
   readonly reference_kind: "full" | "partial" | null
@@ -249,6 +252,8 @@ export const productDocument = (row: ProductRow, now: Date): ProductDocument => 
     availability: row.availability,
     in_stock: row.availability !== "out_of_stock",
     condition: row.condition,
+    color: row.color ?? null,
+    size: row.size ?? null,
     reference_price: facts.referencePrice,
     reference_observed_at: facts.referenceObservedAt,
     reference_kind: facts.referenceKind,

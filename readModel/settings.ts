@@ -56,12 +56,14 @@ const synonyms = (): Record<string, Array<string>> => {
   return out
 }
 
+// One document per model (modelDocuments.ts): filterable and sortable fields
+// are arrays of the model's offers' values.
 export const productSettings: Settings = {
   // Description last: intent search tells a hit only its description mentions by that rank (discovery/relaxation.ts).
   searchableAttributes: ["title", "brand", "category", "product_type", "store", "description"],
   filterableAttributes: [
     "category", "categories", "store", "brand", "price", "currency", "availability", "in_stock", "discount", "is_deal", "feed",
-    "store_domain"
+    "store_domain", "model_key", "offer_ids"
   ],
   sortableAttributes: ["price", "discount", "deal_score"],
   // Relevance first; among equally relevant products the better deal wins.

@@ -2,13 +2,14 @@ import { Effect, Option } from "effect"
 import { PublicUrl } from "../../infra/PublicUrl.ts"
 import type { SearchError } from "../../infra/SearchEngine.ts"
 import type { ProductDocument } from "../../readModel/documents.ts"
+import { offerMatches } from "../../readModel/offerFilter.ts"
 import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
 import { RETRY_AFTER_SECONDS } from "../discovery/unavailable.ts"
 import { callerTag } from "./McpCaller.ts"
 import { decodeArguments, invalidArgument, toolFailure } from "./toolErrors.ts"
 import { GetProductParams, LookupCatalogParams, SearchCatalogParams } from "./toolDefinitions.ts"
-import { type Context, filterExpressions, type Filters, matchesFilters } from "./ucp/filters.ts"
-import { groupByModel, PRODUCT_PREFIX, ucpProduct } from "./ucp/products.ts"
+import { filterExpressions, matchesFilters } from "./ucp/filters.ts"
+import { PRODUCT_PREFIX, ucpProduct } from "./ucp/products.ts"
 import { LOOKUP_CAPABILITY, responseEnvelope, SEARCH_CAPABILITY } from "./ucp/profile.ts"
 
 // The UCP catalog tools over the discovery index: search_catalog,
@@ -18,9 +19,6 @@ import { LOOKUP_CAPABILITY, responseEnvelope, SEARCH_CAPABILITY } from "./ucp/pr
 const DEFAULT_PAGE = 10
 /** Deeper than this, an agent should refine the query rather than page on. */
 const MAX_OFFSET = 200
-/** Offers fetched per product asked for: a model's offers arrive together, but variants can fill a page. */
-const HITS_PER_PRODUCT = 8
-const MAX_HITS = 1000
 /** Offers of one model get_product lists. */
 const MAX_OFFERS = 50
 /** Offers a search answer lists per product (most relevant first); get_product lists every one. */
@@ -55,34 +53,21 @@ export const makeCatalogTools = Effect.gen(function*() {
   const present = (offers: ReadonlyArray<ProductDocument>, tag: string, maxVariants?: number) =>
     ucpProduct(offers, { base: publicUrl.base, tag }, maxVariants)
 
-  /** Other offers of a document's model: its title finds them, the group key confirms them. */
-  const offersOfModel = (doc: ProductDocument, filters: Filters | undefined, context: Context | undefined) =>
-    discovery.products({ q: doc.title, filters: [], limit: MAX_OFFERS * 2, offset: 0 }).pipe(
-      Effect.map(({ documents }) => [
-        doc,
-        ...documents
-          .filter((other) => other.group_key === doc.group_key && other.id !== doc.id && matchesFilters(other, filters, context))
-          .slice(0, MAX_OFFERS - 1)
-      ])
-    )
+  /** A model's offers that meet the filters, `first` leading (the offer asked for or shown). */
+  const offersOf = (first: ProductDocument, offers: ReadonlyArray<ProductDocument>, keep: (offer: ProductDocument) => boolean) => [
+    first,
+    ...offers.filter((offer) => offer.id !== first.id && keep(offer))
+  ]
 
-  /**
-   * Offers grouped by model until `wanted` models are known or the hits run
-   * out: one model's colours at ten stores can fill a page, so a full page
-   * with too few models is followed by a bigger one (at most MAX_HITS offers).
-   */
-  const modelsFor = (q: string, filters: ReadonlyArray<string>, wanted: number) =>
-    Effect.gen(function*() {
-      const hits: Array<ProductDocument> = []
-      let size = Math.min(MAX_HITS, wanted * HITS_PER_PRODUCT)
-      while (true) {
-        const { documents } = yield* discovery.products({ q, filters, limit: size, offset: hits.length })
-        hits.push(...documents)
-        const models = groupByModel(hits)
-        if (models.length >= wanted || documents.length < size || hits.length >= MAX_HITS) return models
-        size = Math.min(MAX_HITS - hits.length, size * 4)
-      }
-    }).pipe(Effect.mapError(searchUnavailable))
+  /** One index document per model: a page of models is one search, each with its offers. */
+  const modelsFor = (q: string, filters: ReadonlyArray<string>, offset: number, limit: number) =>
+    discovery.models({ q, filters, limit, offset }).pipe(
+      Effect.map(({ models }) => {
+        const filter = filters.join(" AND ")
+        return models.map((model) => offersOf(model.shown, model.offers, (offer) => offerMatches(offer, filter)))
+      }),
+      Effect.mapError(searchUnavailable)
+    )
 
   const searchCatalog = (input: unknown) =>
     Effect.gen(function*() {
@@ -94,11 +79,11 @@ export const makeCatalogTools = Effect.gen(function*() {
       const tag = yield* callerTag
       const limit = catalog.pagination?.limit ?? DEFAULT_PAGE
       const offset = yield* decodeCursor(catalog.pagination?.cursor)
-      const models = yield* modelsFor(query, filterExpressions(catalog.filters, catalog.context), offset + limit + 1)
-      const hasNext = models.length > offset + limit && offset + limit <= MAX_OFFSET
+      const models = yield* modelsFor(query, filterExpressions(catalog.filters, catalog.context), offset, limit + 1)
+      const hasNext = models.length > limit && offset + limit <= MAX_OFFSET
       return {
         ucp: responseEnvelope(SEARCH_CAPABILITY),
-        products: models.slice(offset, offset + limit).map((offers) => present(offers, tag, SEARCH_VARIANTS)),
+        products: models.slice(0, limit).map((offers) => present(offers, tag, SEARCH_VARIANTS)),
         pagination: { has_next_page: hasNext, ...(hasNext ? { cursor: encodeCursor(offset + limit) } : {}) },
         ...(models.length === 0
           ? { messages: [{ type: "info", code: "no_results", content: "Nothing matched: try fewer words or wider filters." }] }
@@ -143,12 +128,13 @@ export const makeCatalogTools = Effect.gen(function*() {
       const { catalog } = yield* decodeArguments(GetProductParams)(input)
       const tag = yield* callerTag
       const id = catalog.id.trim()
-      const doc = yield* discovery.document(resolveId(id).documentId).pipe(Effect.mapError(searchUnavailable))
-      if (Option.isNone(doc)) {
+      const model = yield* discovery.modelOf(resolveId(id).documentId).pipe(Effect.mapError(searchUnavailable))
+      if (Option.isNone(model)) {
         return yield* Effect.fail(toolFailure("product_not_found", `no product or variant has the id '${id}'`))
       }
-      const offers = yield* offersOfModel(doc.value, catalog.filters, catalog.context).pipe(Effect.mapError(searchUnavailable))
-      return { ucp: responseEnvelope(LOOKUP_CAPABILITY), product: present(offers, tag) }
+      const { shown, offers } = model.value
+      const listed = offersOf(shown, offers, (offer) => matchesFilters(offer, catalog.filters, catalog.context))
+      return { ucp: responseEnvelope(LOOKUP_CAPABILITY), product: present(listed.slice(0, MAX_OFFERS), tag) }
     })
 
   return { searchCatalog, lookupCatalog, getProduct }

@@ -3,7 +3,8 @@ import type { Settings } from "meilisearch"
 import { randomBytes } from "node:crypto"
 import { Database, type DatabaseError } from "../../infra/Database.ts"
 import { SearchEngine, SearchError } from "../../infra/SearchEngine.ts"
-import { DOCUMENT_VERSION, productDocument, type ProductRow } from "../../readModel/documents.ts"
+import { DOCUMENT_VERSION, groupKey, productDocument, type ProductRow } from "../../readModel/documents.ts"
+import { modelDocumentId, modelDocuments } from "../../readModel/modelDocuments.ts"
 import { programDocuments } from "./programDocuments.ts"
 import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../../readModel/productFactsSql.ts"
 import { productSettings, programSettings, settingsHash } from "../../readModel/settings.ts"
@@ -11,9 +12,10 @@ import { PRODUCTS_INDEX, PROGRAMS_INDEX } from "../../readModel/indexes.ts"
 
 // Keeps the Meilisearch indexes in step with DuckDB (the source of truth).
 //
-// - Delta: each sent document's hash is kept in `search_sync_state`, so a
-//   sync (also after a restart) sends only new or changed documents and
-//   deletes the ones whose catalog row is gone.
+// - Products: one document per model (modelDocuments.ts). Each product's
+//   hash and model, and each model's hash, are kept in `search_sync_state`,
+//   so a sync (also after a restart) sends only the models one of whose
+//   offers is new, changed or gone, and deletes models left with no offer.
 // - Settings change (or a missing / out-of-step index): the index is rebuilt
 //   into a fresh one and swapped in (`swapIndexes`, rename: false), then the
 //   old one is deleted; queries never see a half-built index.
@@ -42,32 +44,40 @@ export const BATCH_SIZE = 20_000
 const SEND_CONCURRENCY = 2
 const TASK_TIMEOUT_MS = 30 * 60_000
 const WORK_TABLE = "search_sync_work_products"
+const KEYS_TABLE = "search_sync_work_keys"
+const AFFECTED_TABLE = "search_sync_work_affected"
+const MODELS_TABLE = "search_sync_work_models"
+/** Sync state of each product (its hash and model, as 'hash:model id'); `products` rows are per model. */
+const OFFERS_STATE = "products:offers"
+
+/** The fields the model key is built from. */
+interface KeyRow {
+  readonly id: string
+  readonly title: string
+  readonly gtin: string | null
+  readonly color: string | null
+  readonly size: string | null
+  readonly condition: string | null
+}
 
 const settingsKey = (index: string) => `${index}:settings`
 
-// One row per product in scope: the catalog row, its price-history facts and
-// the hash of everything the document is built from. Recency enters the hash
-// in whole days (capped), so a deal's score refreshes without resending the
+// One row per product: the catalog row, its price-history facts and the
+// hash of everything its offer is built from. Recency enters the hash in
+// whole days (capped), so a deal's score refreshes without resending the
 // whole catalog daily.
-const workQuery = (feedFilter: string, changedOnly: boolean) => `
+const workQuery = `
   CREATE OR REPLACE TABLE ${WORK_TABLE} AS
-  WITH ${productFactsCtes(feedFilter)},
-  rows AS (
-    SELECT ${PRODUCT_ROW_COLUMNS},
-      md5(concat_ws('|', '${DOCUMENT_VERSION}', p.content_hash, p.current_price::VARCHAR, p.availability,
-        p.updated_at::DATE::VARCHAR, coalesce(ref.ref_price::VARCHAR, '-'), coalesce(ref.ref_at::DATE::VARCHAR, '-'),
-        coalesce((ref.ref_days >= 3)::VARCHAR, '-'), coalesce(low.low90::VARCHAR, '-'),
-        least(floor(date_diff('hour', coalesce(s.since, p.updated_at), now()) / 24), 15)::VARCHAR,
-        least(floor(date_diff('hour', coalesce(s.first_at, now()), coalesce(s.since, now())) / 24), 30)::VARCHAR
-      )) AS hash
-    FROM p
-    ${PRODUCT_FACT_JOINS}
-  )
-  SELECT rows.* FROM rows
-  ${changedOnly
-    ? `LEFT JOIN search_sync_state st ON st.index_name = '${PRODUCTS_INDEX}' AND st.id = rows.id
-       WHERE st.hash IS DISTINCT FROM rows.hash`
-    : ""}
+  WITH ${productFactsCtes("")}
+  SELECT ${PRODUCT_ROW_COLUMNS},
+    md5(concat_ws('|', '${DOCUMENT_VERSION}', p.content_hash, p.current_price::VARCHAR, p.availability,
+      p.updated_at::DATE::VARCHAR, coalesce(ref.ref_price::VARCHAR, '-'), coalesce(ref.ref_at::DATE::VARCHAR, '-'),
+      coalesce((ref.ref_days >= 3)::VARCHAR, '-'), coalesce(low.low90::VARCHAR, '-'),
+      least(floor(date_diff('hour', coalesce(s.since, p.updated_at), now()) / 24), 15)::VARCHAR,
+      least(floor(date_diff('hour', coalesce(s.first_at, now()), coalesce(s.since, now())) / 24), 30)::VARCHAR
+    )) AS hash
+  FROM p
+  ${PRODUCT_FACT_JOINS}
 `
 
 const notFoundCode = (error: SearchError) => {
@@ -170,95 +180,134 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
       const dropBuild = (uid: string) =>
         search.use(`drop ${uid}`, (client) => client.deleteIndexIfExists(uid)).pipe(Effect.ignore)
 
-      // ---- products ----------------------------------------------------------
+      // ---- products: one document per model ---------------------------------
 
-      /** Streams the work table to Meilisearch in batches; returns the enqueued task uids. */
-      const sendWork = (uid: string, total: number) =>
+      const modelState = (changedOnly: boolean) =>
+        Effect.gen(function*() {
+          yield* db.run(workQuery)
+          // Product -> model: an unchanged product keeps the model it had (its
+          // key is built from fields its hash covers); the others are keyed now.
+          yield* db.run(`CREATE OR REPLACE TABLE ${KEYS_TABLE} (id VARCHAR, model_id VARCHAR, changed BOOLEAN)`)
+          if (changedOnly) {
+            yield* db.run(
+              `INSERT INTO ${KEYS_TABLE} SELECT w.id, split_part(st.hash, ':', 2), false FROM ${WORK_TABLE} w
+               JOIN search_sync_state st ON st.index_name = '${OFFERS_STATE}' AND st.id = w.id
+               WHERE split_part(st.hash, ':', 1) = w.hash`
+            )
+          }
+          const changed = yield* db.query<KeyRow>(
+            `SELECT w.id, w.title, w.gtin, w.color, w.size, w.condition FROM ${WORK_TABLE} w
+             WHERE NOT EXISTS (SELECT 1 FROM ${KEYS_TABLE} k WHERE k.id = w.id)`
+          )
+          yield* db.append(KEYS_TABLE, (appender) => {
+            for (const row of changed) {
+              appender.appendVarchar(row.id)
+              appender.appendVarchar(modelDocumentId(groupKey(row.gtin, row.title, row)))
+              appender.appendBoolean(true)
+              appender.endRow()
+            }
+          })
+          // Models to send: those of changed products, before and after, and
+          // those that lost a product. Everything when rebuilding.
+          yield* db.run(
+            `CREATE OR REPLACE TABLE ${AFFECTED_TABLE} AS
+             SELECT DISTINCT model_id FROM (
+               SELECT model_id FROM ${KEYS_TABLE} WHERE changed
+               ${changedOnly
+              ? `UNION ALL SELECT split_part(st.hash, ':', 2) FROM search_sync_state st
+               WHERE st.index_name = '${OFFERS_STATE}'
+                 AND NOT EXISTS (SELECT 1 FROM ${KEYS_TABLE} k WHERE k.id = st.id AND NOT k.changed)`
+              : ""}
+             )`
+          )
+          yield* db.run(
+            `CREATE OR REPLACE TABLE ${MODELS_TABLE} AS
+             SELECT k.model_id, dense_rank() OVER (ORDER BY k.model_id) AS model_rank, w.*
+             FROM ${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id)
+             WHERE k.model_id IN (SELECT model_id FROM ${AFFECTED_TABLE})`
+          )
+          const counts = yield* db.query<{ models: number; gone: number }>(
+            `SELECT (SELECT count(DISTINCT model_id) FROM ${MODELS_TABLE})::INTEGER AS models,
+               (SELECT count(*) FROM ${AFFECTED_TABLE} a
+                WHERE NOT EXISTS (SELECT 1 FROM ${MODELS_TABLE} m WHERE m.model_id = a.model_id))::INTEGER AS gone`
+          )
+          return { models: counts[0]?.models ?? 0, gone: counts[0]?.gone ?? 0 }
+        })
+
+      /** Streams the affected models to Meilisearch, BATCH_SIZE models per call; returns the enqueued task uids. */
+      const sendModels = (uid: string, models: number) =>
         Effect.gen(function*() {
           const now = new Date()
           const starts: Array<number> = []
-          for (let start = 0; start < total; start += BATCH_SIZE) starts.push(start)
+          for (let start = 0; start < models; start += BATCH_SIZE) starts.push(start)
           return yield* Effect.forEach(starts, (start) =>
             db.query<ProductRow>(
-              `SELECT * FROM ${WORK_TABLE} WHERE rowid >= $1 AND rowid < $2`,
+              `SELECT * FROM ${MODELS_TABLE} WHERE model_rank > $1 AND model_rank <= $2`,
               [start, start + BATCH_SIZE]
-            ).pipe(Effect.flatMap((rows) => enqueueAdd(uid, rows.map((row) => productDocument(row, now))))),
+            ).pipe(Effect.flatMap((rows) => enqueueAdd(uid, modelDocuments(rows.map((row) => productDocument(row, now)))))),
             { concurrency: SEND_CONCURRENCY })
         })
 
-      const workCount = db.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${WORK_TABLE}`).pipe(
-        Effect.map((rows) => rows[0]?.n ?? 0)
-      )
-
-      const rebuildProducts = Effect.gen(function*() {
-        const built = yield* createFresh(PRODUCTS_INDEX, productSettings)
-        return yield* Effect.gen(function*() {
-          yield* db.run(workQuery("", false))
-          const total = yield* workCount
-          yield* awaitTasks(`fill ${built}`, yield* sendWork(built, total))
-          yield* swapIn(PRODUCTS_INDEX, built)
-          const previous = yield* stateCount(PRODUCTS_INDEX)
-          yield* db.transaction((tx) =>
-            Effect.gen(function*() {
-              yield* tx.run("DELETE FROM search_sync_state WHERE index_name IN ($1, $2)", [
-                PRODUCTS_INDEX,
-                settingsKey(PRODUCTS_INDEX)
-              ])
-              yield* tx.run(
-                `INSERT INTO search_sync_state SELECT '${PRODUCTS_INDEX}', id, feed, hash FROM ${WORK_TABLE}`
-              )
+      /** Records what was sent: every product's hash and model, every affected model's hash. */
+      const recordProducts = (rebuilt: boolean) =>
+        db.transaction((tx) =>
+          Effect.gen(function*() {
+            yield* tx.run(
+              `DELETE FROM search_sync_state WHERE index_name = '${OFFERS_STATE}'
+                 OR (index_name = '${PRODUCTS_INDEX}' AND (${rebuilt ? "TRUE" : `id IN (SELECT model_id FROM ${AFFECTED_TABLE})`}))`
+            )
+            yield* tx.run(
+              `INSERT INTO search_sync_state SELECT '${OFFERS_STATE}', w.id, w.feed, w.hash || ':' || k.model_id
+               FROM ${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id)`
+            )
+            yield* tx.run(
+              `INSERT INTO search_sync_state SELECT '${PRODUCTS_INDEX}', model_id, NULL, md5(string_agg(hash, ',' ORDER BY id))
+               FROM ${MODELS_TABLE} GROUP BY model_id`
+            )
+            if (rebuilt) {
+              yield* tx.run("DELETE FROM search_sync_state WHERE index_name = $1", [settingsKey(PRODUCTS_INDEX)])
               yield* tx.run("INSERT INTO search_sync_state VALUES ($1, 'settings', NULL, $2)", [
                 settingsKey(PRODUCTS_INDEX),
                 settingsHash(productSettings)
               ])
-            })
-          )
-          return { upserted: total, deleted: Math.max(0, previous - total) }
+            }
+          })
+        )
+
+      const rebuildProducts = Effect.gen(function*() {
+        const built = yield* createFresh(PRODUCTS_INDEX, productSettings)
+        return yield* Effect.gen(function*() {
+          const { models } = yield* modelState(false)
+          yield* awaitTasks(`fill ${built}`, yield* sendModels(built, models))
+          yield* swapIn(PRODUCTS_INDEX, built)
+          const previous = yield* stateCount(PRODUCTS_INDEX)
+          yield* recordProducts(true)
+          return { upserted: models, deleted: Math.max(0, previous - models) }
         }).pipe(Effect.onError(() => dropBuild(built)))
       })
 
-      const deltaProducts = (feed: string | undefined) =>
-        Effect.gen(function*() {
-          const uid = search.indexUid(PRODUCTS_INDEX)
-          const filter = feed === undefined ? "" : `WHERE feed = '${feed.replaceAll("'", "''")}'`
-          yield* db.run(workQuery(filter, true))
-          const total = yield* workCount
-          const gone = yield* db.query<{ id: string }>(
-            `SELECT st.id FROM search_sync_state st
-             WHERE st.index_name = $1 ${feed === undefined ? "" : "AND st.feed = $2"}
-               AND NOT EXISTS (SELECT 1 FROM products p WHERE p.id = st.id)`,
-            feed === undefined ? [PRODUCTS_INDEX] : [PRODUCTS_INDEX, feed]
-          )
-          const tasks = yield* sendWork(uid, total)
-          const goneIds = gone.map((row) => row.id)
-          for (let start = 0; start < goneIds.length; start += BATCH_SIZE) {
-            const ids = goneIds.slice(start, start + BATCH_SIZE).map((id) => Buffer.from(id, "utf8").toString("base64url"))
-            tasks.push(yield* enqueueDelete(uid, ids))
-          }
-          yield* awaitTasks(`sync ${uid}`, tasks)
-          if (total > 0 || goneIds.length > 0) {
-            yield* db.transaction((tx) =>
-              Effect.gen(function*() {
-                yield* tx.run(
-                  `DELETE FROM search_sync_state WHERE index_name = '${PRODUCTS_INDEX}'
-                   AND (id IN (SELECT id FROM ${WORK_TABLE})
-                     OR (${feed === undefined ? "TRUE" : "feed = $1"} AND NOT EXISTS (SELECT 1 FROM products p WHERE p.id = search_sync_state.id)))`,
-                  feed === undefined ? [] : [feed]
-                )
-                yield* tx.run(`INSERT INTO search_sync_state SELECT '${PRODUCTS_INDEX}', id, feed, hash FROM ${WORK_TABLE}`)
-              })
-            )
-          }
-          return { upserted: total, deleted: goneIds.length }
-        })
+      const deltaProducts = Effect.gen(function*() {
+        const uid = search.indexUid(PRODUCTS_INDEX)
+        const { models, gone } = yield* modelState(true)
+        const tasks = yield* sendModels(uid, models)
+        const goneIds = yield* db.query<{ model_id: string }>(
+          `SELECT model_id FROM ${AFFECTED_TABLE} a WHERE NOT EXISTS (SELECT 1 FROM ${MODELS_TABLE} m WHERE m.model_id = a.model_id)`
+        )
+        for (let start = 0; start < gone; start += BATCH_SIZE) {
+          tasks.push(yield* enqueueDelete(uid, goneIds.slice(start, start + BATCH_SIZE).map((row) => row.model_id)))
+        }
+        yield* awaitTasks(`sync ${uid}`, tasks)
+        yield* recordProducts(false)
+        return { upserted: models, deleted: gone }
+      })
 
-      const syncProducts = (feed?: string) =>
+      // Models span feeds (one model at several stores), so every sync reads
+      // the whole catalog; `feed` names what triggered it.
+      const syncProducts = (_feed?: string) =>
         productsLock.withPermits(1)(
           Effect.gen(function*() {
-            const result = (yield* canDelta(PRODUCTS_INDEX, productSettings))
-              ? yield* deltaProducts(feed)
-              : yield* rebuildProducts
-            yield* db.run(`DROP TABLE IF EXISTS ${WORK_TABLE}`)
+            const result = (yield* canDelta(PRODUCTS_INDEX, productSettings)) ? yield* deltaProducts : yield* rebuildProducts
+            for (const table of [WORK_TABLE, KEYS_TABLE, AFFECTED_TABLE, MODELS_TABLE]) yield* db.run(`DROP TABLE IF EXISTS ${table}`)
             return result
           })
         ).pipe(Effect.withSpan("SearchSync.syncProducts"))

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Database } from "../../infra/Database.ts"
-import { catalogIdOf, groupKey } from "../../readModel/documents.ts"
+import { catalogIdOf, documentId, groupKey } from "../../readModel/documents.ts"
 import { getJson } from "../support/http.ts"
 import { startSampleService } from "../support/sampleService.ts"
 import type { RunningService } from "../support/TestService.ts"
@@ -65,6 +65,33 @@ describe("discovery feed: colour/size variants are one product (sample catalog)"
     expect(new Set(keys).size).toBe(keys.length)
     expect(keys.length).toBeGreaterThanOrEqual(8)
     expect(keys.every((key) => !/ (white|black|navy|coral|silver|refurbished)$/.test(key))).toBe(true)
+  })
+
+  it("a result says what else its model offers; a store filter shows that store's offer; every offer keeps its landing page", async () => {
+    const [liberty] = await list(`/api/search?q=${encodeURIComponent("anker soundcore liberty 4 nc")}&limit=1`, "results") as Array<any>
+    expect(liberty.variants.offers).toBeGreaterThanOrEqual(5)
+    expect(liberty.variants.stores).toBeGreaterThanOrEqual(5)
+    expect(liberty.variants.colors.length).toBeGreaterThanOrEqual(5)
+    // every store that sells the model: its own offer when the filter names it
+    const stores = await service.run(Database.use((db) =>
+      db.query<{ store: string; id: string }>(
+        `SELECT store, min(id) AS id FROM products WHERE title LIKE 'Anker Soundcore Liberty 4 NC Wireless Earbuds, %' GROUP BY store`)
+    ))
+    expect(stores.length).toBeGreaterThanOrEqual(5)
+    for (const { store } of stores) {
+      const response = await getJson(`${service.url}/api/v1/products/search?q=${encodeURIComponent("liberty 4 nc")}&store=${encodeURIComponent(store)}`)
+      expect(response.status).toBe(200)
+      const items = response.body.data as Array<{ title: string; store: string }>
+      expect(items.filter((item) => item.title.startsWith("Anker Soundcore Liberty 4 NC")).map((item) => item.store)).toEqual([store])
+    }
+    // a deal id names one offer, not the model: each offer's landing page renders that offer
+    for (const { id } of stores.slice(0, 4)) {
+      const page = await fetch(`${service.url}/deals/${documentId(id)}`)
+      expect(page.status, id).toBe(200)
+      const html = await page.text()
+      const [row] = await service.run(Database.use((db) => db.query<{ store: string }>("SELECT store FROM products WHERE id = $1", [id])))
+      expect(html).toContain(row.store.replaceAll("&", "&amp;"))
+    }
   })
 
   it("/api/deals still lists one offer per product, with and without a phrase", async () => {

@@ -1,45 +1,13 @@
 import { describe, expect, it } from "vitest"
 import { filterExpressions, matchesFilters } from "../../api/mcp/ucp/filters.ts"
-import { groupByModel, ucpPrice, ucpProduct } from "../../api/mcp/ucp/products.ts"
-import type { ProductDocument } from "../../readModel/documents.ts"
+import { ucpPrice, ucpProduct } from "../../api/mcp/ucp/products.ts"
+import { offerFixture } from "../support/offerFixture.ts"
 import { Product } from "./ucpSchemas.ts"
 
 // The document -> UCP mapping on plain values: prices in minor units, one
 // product per model, the strikethrough only against our own reference.
 
-const offer = (id: string, overrides: Partial<ProductDocument> = {}): ProductDocument => ({
-  id,
-  product_id: `feed:${id}`,
-  feed: "feed",
-  title: "Liberty 4 NC Wireless Earbuds, Black",
-  description: "Noise cancelling earbuds.",
-  brand: "Anker",
-  category: "Electronics",
-  product_type: "Audio > Earbuds",
-  categories: ["Electronics", "Audio", "Earbuds"],
-  store: "Walmart",
-  store_domain: "walmart.com",
-  group_key: "model:liberty 4 nc wireless earbuds",
-  link: "https://walmart.com/p/1",
-  image: "https://img.example/1.jpg",
-  price: 79.99,
-  currency: "USD",
-  regular_price: 79.99,
-  feed_was_price: null,
-  availability: "in_stock",
-  in_stock: true,
-  condition: "new",
-  reference_price: null,
-  reference_observed_at: null,
-  reference_kind: null,
-  low_90: null,
-  discount: 0,
-  is_deal: false,
-  deal_score: 0,
-  price_since: null,
-  price_checked_at: "2026-11-24T08:00:00.000Z",
-  ...overrides
-})
+const offer = offerFixture
 
 const options = { base: "https://deals.example", tag: "acme" }
 const EXT = "com.affiliate-commerce.offer"
@@ -50,11 +18,6 @@ describe("UCP mapping", () => {
     expect(ucpPrice(0.1 + 0.2, "EUR")).toEqual({ amount: 30, currency: "EUR" })
     expect(ucpPrice(1500, "JPY")).toEqual({ amount: 1500, currency: "JPY" })
     expect(ucpPrice(1.234, "KWD")).toEqual({ amount: 1234, currency: "KWD" })
-  })
-
-  it("groups offers by model in order of first appearance", () => {
-    const hits = [offer("a"), offer("b", { group_key: "gtin:123" }), offer("c"), offer("d", { group_key: "gtin:123" })]
-    expect(groupByModel(hits).map((group) => group.map((doc) => doc.id))).toEqual([["a", "c"], ["b", "d"]])
   })
 
   it("one product per model: offers are variants with tracked links, the price range spans them", () => {

@@ -7,7 +7,8 @@ import { AppConfig, type AppConfigShape } from "../../infra/AppConfig.ts"
 import { Database } from "../../infra/Database.ts"
 import { SearchEngine } from "../../infra/SearchEngine.ts"
 import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
-import { documentId, type ProductDocument } from "../../readModel/documents.ts"
+import { documentId } from "../../readModel/documents.ts"
+import { type ModelDocument, offerDocument } from "../../readModel/modelDocuments.ts"
 import { PRODUCTS_INDEX } from "../../pipelines/search/SearchSync.ts"
 import { makeService } from "../../service.ts"
 import { tempDir, testConfig } from "../support/TestService.ts"
@@ -51,7 +52,7 @@ describe("variant attributes in product feeds", () => {
       gmcRow("S1", "Trail Running Shoes, Size 10", "", "10", "G-2"),
       gmcRow("T1", "Plain Toaster", "", "", "")
     ]))
-    expect(await runFeed(env.service, "tsv")).toMatchObject({ status: "succeeded", rowsLoaded: 4, documentsUpserted: 4 })
+    expect(await runFeed(env.service, "tsv")).toMatchObject({ status: "succeeded", rowsLoaded: 4, documentsUpserted: 3 }) // three models: the earbuds in two colours are one
     expect(await variantsOf(env.service, "tsv")).toEqual([
       { id: "tsv:E1", color: "White", size: null, item_group_id: "G-1" },
       { id: "tsv:E2", color: "Navy", size: null, item_group_id: "G-1" },
@@ -74,10 +75,12 @@ describe("variant attributes in product feeds", () => {
     // the two colours are one model in the index; the shoe's title names size 10, its size is now 11: nothing to remove
     const documents = await env.service.run(SearchEngine.use((engine) =>
       Effect.promise(() =>
-        engine.client.index(engine.indexUid(PRODUCTS_INDEX)).getDocuments<ProductDocument>({ filter: "feed = tsv", limit: 10 })
+        engine.client.index(engine.indexUid(PRODUCTS_INDEX)).getDocuments<ModelDocument>({ filter: "feed = tsv", limit: 10 })
       )
     ))
-    const keys = Object.fromEntries(documents.results.map((doc) => [doc.product_id, doc.group_key]))
+    const keys = Object.fromEntries(documents.results.flatMap((model) =>
+      model.offer_list.map((offer) => [offerDocument(model, offer).product_id, model.model_key])
+    ))
     expect(keys).toEqual({
       "tsv:E1": "model:anker soundcore liberty 4 nc wireless earbuds",
       "tsv:E2": "model:anker soundcore liberty 4 nc wireless earbuds",
@@ -156,7 +159,9 @@ describe("schema upgrade: a DATA_DIR of the previous version", () => {
       service.run(SearchEngine.use((engine) =>
         Effect.promise(async () => {
           const index = engine.client.index(engine.indexUid(PRODUCTS_INDEX))
-          return Promise.all(["shop:E1", "shop:E2"].map(async (id) => (await index.getDocument<ProductDocument>(documentId(id))).group_key))
+          return Promise.all(["shop:E1", "shop:E2"].map(async (id) =>
+            (await index.search<ModelDocument>("", { filter: `offer_ids = "${documentId(id)}"` })).hits[0]?.model_key
+          ))
         })
       ))
 
@@ -171,20 +176,10 @@ describe("schema upgrade: a DATA_DIR of the previous version", () => {
           yield* tx.run("DELETE FROM schema_version WHERE version >= 2")
           // the previous code hashed rows without the variant columns, and its documents (DOCUMENT_VERSION) differently
           yield* tx.run("UPDATE products SET content_hash = 'v1:' || content_hash")
-          yield* tx.run("UPDATE search_sync_state SET hash = 'v1:' || hash WHERE index_name = 'products'")
+          yield* tx.run("UPDATE search_sync_state SET hash = 'v1:' || hash WHERE index_name LIKE 'products%'")
         })
       )
     ))
-    // ...and its documents grouped each colour by its own GTIN
-    await first.run(SearchEngine.use((engine) =>
-      engine.task("restore v1 group keys", (client) =>
-        client.index(engine.indexUid(PRODUCTS_INDEX)).updateDocuments([
-          { id: documentId("shop:E1"), group_key: "gtin:194644100001" },
-          { id: documentId("shop:E2"), group_key: "gtin:194644100002" }
-        ])
-      )
-    ))
-    expect(await groupKeys(first)).toEqual(["gtin:194644100001", "gtin:194644100002"])
     expect((await sql<{ name: string }>(first, "SELECT name FROM pragma_table_info('products')")).map((c) => c.name))
       .not.toContain("color")
     await first.close()
@@ -198,7 +193,8 @@ describe("schema upgrade: a DATA_DIR of the previous version", () => {
     ])
     // the unchanged file is not skipped: the upgrade forgot what the product feed last served
     const rerun = await second.run(PipelineRunner.use((runner) => runner.run("shop", "manual")))
-    expect(rerun).toMatchObject({ status: "succeeded", rowsLoaded: 2, documentsUpserted: 2 })
+    // one model document: the two colours' model
+    expect(rerun).toMatchObject({ status: "succeeded", rowsLoaded: 2, documentsUpserted: 1 })
     expect(await sql(second, "SELECT id, color, item_group_id FROM products ORDER BY id")).toEqual([
       { id: "shop:E1", color: "White", item_group_id: "G-1" },
       { id: "shop:E2", color: "Navy", item_group_id: "G-1" }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Database } from "../../infra/Database.ts"
 import { SearchEngine } from "../../infra/SearchEngine.ts"
 import { documentId } from "../../readModel/documents.ts"
+import { type ModelDocument, offerDocument } from "../../readModel/modelDocuments.ts"
 import { PRODUCTS_INDEX, PROGRAMS_INDEX, SearchSync } from "../../pipelines/search/SearchSync.ts"
 import { deleteProducts, insertProducts, type FixtureProduct } from "../support/catalogFixtures.ts"
 import { startService, type RunningService } from "../support/TestService.ts"
@@ -14,13 +15,17 @@ const products: Array<FixtureProduct> = [
   { itemId: "a3", title: "Coffee grinder", category: "Home", price: 39, feed: "other" }
 ]
 
-const allDocuments = (service: RunningService) =>
+const modelDocs = (service: RunningService) =>
   service.run(Effect.gen(function*() {
     const search = yield* SearchEngine
     const result = yield* search.use("docs", (client) =>
-      client.index(search.indexUid(PRODUCTS_INDEX)).getDocuments({ limit: 1000 }))
-    return result.results as Array<Record<string, any>>
+      client.index(search.indexUid(PRODUCTS_INDEX)).getDocuments<ModelDocument>({ limit: 1000 }))
+    return result.results
   }))
+
+/** Every offer in the index (each model document embeds its offers). */
+const allDocuments = async (service: RunningService): Promise<Array<Record<string, any>>> =>
+  (await modelDocs(service)).flatMap((model) => model.offer_list.map((offer) => offerDocument(model, offer)))
 
 describe("SearchSync", () => {
   let service: RunningService
@@ -96,6 +101,41 @@ describe("SearchSync", () => {
     const doc = (await allDocuments(service)).find((d) => d.product_id === "fixture:rep")!
     expect(doc).toMatchObject({ price: 80, reference_price: 100, discount: 20, is_deal: true })
     expect(new Date(doc.price_since).getTime()).toBeLessThan(Date.now() - 9 * 86_400_000)
+  })
+
+  it("sends one document per model, and only the models whose offers changed, appeared or vanished", async () => {
+    const sync = () => service.run(SearchSync.use((sync) => sync.syncProducts()))
+    await sync()
+    const before = (await modelDocs(service)).length
+    // one pair of boots in two colours at two stores: one model
+    const boots = [
+      { itemId: "b1", title: "Trailmaster Hiking Boots, Brown", color: "Brown", size: "42", store: "Shop A", price: 120 },
+      { itemId: "b2", title: "Trailmaster Hiking Boots, Black", color: "Black", size: "43", store: "Shop B", price: 110,
+        history: [[40, 150]] as Array<[number, number]>, currentSinceDays: 2 }
+    ]
+    await service.run(insertProducts(boots))
+    expect(await sync()).toEqual({ upserted: 1, deleted: 0 })
+    const models = await modelDocs(service)
+    expect(models).toHaveLength(before + 1)
+    const model = models.find((doc) => doc.model_key === "model:trailmaster hiking boots")!
+    // the best offer first: the verified saving beats the lower price of nothing
+    expect(model).toMatchObject({ offers: 2, stores: 2, store: ["Shop B", "Shop A"], price: [110, 120],
+      price_min: { USD: 110 }, price_max: { USD: 120 }, colors: ["Black", "Brown"], sizes: ["43", "42"] })
+    expect(model.offer_list.map((offer) => offerDocument(model, offer).product_id)).toEqual(["fixture:b2", "fixture:b1"])
+    expect(model.offer_ids).toEqual([documentId("fixture:b2"), documentId("fixture:b1")])
+    // a restart (a second sync with nothing changed) resends nothing
+    expect(await sync()).toEqual({ upserted: 0, deleted: 0 })
+    // one offer's price changes: only its model is resent
+    await service.run(insertProducts([boots[0], { ...boots[1], price: 99 }]))
+    expect(await sync()).toEqual({ upserted: 1, deleted: 0 })
+    expect((await modelDocs(service)).find((doc) => doc.id === model.id)?.price_min).toEqual({ USD: 99 })
+    // one offer goes: the model is resent without it; the last one goes: the model is deleted
+    await service.run(deleteProducts(["fixture:b2"]))
+    expect(await sync()).toEqual({ upserted: 1, deleted: 0 })
+    expect((await modelDocs(service)).find((doc) => doc.id === model.id)?.offers).toBe(1)
+    await service.run(deleteProducts(["fixture:b1"]))
+    expect(await sync()).toEqual({ upserted: 0, deleted: 1 })
+    expect(await modelDocs(service)).toHaveLength(before)
   })
 
   it("syncs programmes with a delta", async () => {

@@ -19,7 +19,7 @@ describe("relaxation ladder", () => {
     expect(ladder[1].strategy).toBe("frequency")
     expect(ladder[2].filters.some((f) => f.startsWith("brand "))).toBe(false)
     expect(ladder[3].inStock).toBe(false)
-    expect(attemptParams(ladder[0], 8)).toMatchObject({ filter: expect.stringContaining("in_stock = true"), limit: 24, showRankingScoreDetails: true })
+    expect(attemptParams(ladder[0], 8)).toMatchObject({ filter: expect.stringContaining("in_stock = true"), limit: 12, showRankingScoreDetails: true })
     expect(attemptParams(ladder[3], 8).filter).not.toContain("in_stock")
   })
 

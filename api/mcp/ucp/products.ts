@@ -111,15 +111,3 @@ export const ucpProduct = (offers: ReadonlyArray<ProductDocument>, options: Pres
 }
 
 export type UcpProduct = ReturnType<typeof ucpProduct>
-
-/** Offers grouped by model in order of first appearance (hits arrive most relevant first). */
-export const groupByModel = (hits: ReadonlyArray<ProductDocument>): Array<Array<ProductDocument>> => {
-  const groups = new Map<string, Array<ProductDocument>>()
-  for (const hit of hits) {
-    const key = hit.group_key ?? hit.id
-    const group = groups.get(key)
-    if (group === undefined) groups.set(key, [hit])
-    else group.push(hit)
-  }
-  return [...groups.values()]
-}

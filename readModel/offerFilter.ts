@@ -1,0 +1,137 @@
+import { categoryLevels, type ProductDocument } from "./documents.ts"
+import type { EmbeddedOffer, ModelDocument } from "./modelDocuments.ts"
+
+// Which offer of a model answers a filtered search. Meilisearch matched the
+// model because some offer passes each clause of the filter; the offer shown
+// must pass all of them at once (filter store = X shows X's offer, a price
+// bound shows an offer within it). This reads the filter expressions the
+// service itself writes: clauses joined by AND, each `field = value`,
+// `field != value`, `field IN [values]` or `field <op> number`. A clause it
+// cannot read is treated as met (Meilisearch already applied it to the model).
+
+type Clause = (offer: ProductDocument | EmbeddedOffer) => boolean
+
+const VALUE = String.raw`"(?:[^"\\]|\\.)*"|[^\s\],]+`
+const CLAUSE = new RegExp(String.raw`^\s*([a-z_]+)\s*(=|!=|>=|<=|>|<|IN)\s*(\[.*\]|${VALUE})\s*$`, "s")
+
+const unquote = (token: string): string | number | boolean => {
+  if (token.startsWith("\"")) return token.slice(1, -1).replace(/\\(.)/g, "$1")
+  if (token === "true" || token === "false") return token === "true"
+  const number = Number(token)
+  return Number.isFinite(number) ? number : token
+}
+
+const valuesOf = (offer: ProductDocument | EmbeddedOffer, field: string): ReadonlyArray<unknown> => {
+  // an embedded offer leaves its category levels to be derived
+  if (field === "categories" && !("categories" in offer)) return categoryLevels(offer.category, offer.product_type)
+  const value = (offer as unknown as Record<string, unknown>)[field]
+  return Array.isArray(value) ? value : [value]
+}
+
+const same = (a: unknown, b: string | number | boolean) =>
+  typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : a === b || String(a) === String(b)
+
+/** Splits on AND outside quotes and brackets. */
+const splitAnd = (filter: string): Array<string> => {
+  const parts: Array<string> = []
+  let depth = 0
+  let quoted = false
+  let start = 0
+  for (let i = 0; i < filter.length; i++) {
+    const char = filter[i]
+    if (quoted) {
+      if (char === "\\") i++
+      else if (char === "\"") quoted = false
+    } else if (char === "\"") quoted = true
+    else if (char === "[" || char === "(") depth++
+    else if (char === "]" || char === ")") depth--
+    else if (depth === 0 && filter.startsWith(" AND ", i)) {
+      parts.push(filter.slice(start, i))
+      start = i + 5
+      i += 4
+    }
+  }
+  parts.push(filter.slice(start))
+  return parts
+}
+
+const clauseOf = (text: string): Clause => {
+  const match = CLAUSE.exec(text)
+  if (match === null) return () => true
+  const [, field, op, raw] = match
+  if (op === "IN") {
+    const wanted = [...raw.slice(1, -1).matchAll(new RegExp(VALUE, "g"))].map((m) => unquote(m[0]))
+    return (offer) => valuesOf(offer, field).some((value) => wanted.some((w) => same(value, w)))
+  }
+  const wanted = unquote(raw)
+  if (op === "=") return (offer) => valuesOf(offer, field).some((value) => same(value, wanted))
+  if (op === "!=") return (offer) => !valuesOf(offer, field).some((value) => same(value, wanted))
+  if (typeof wanted !== "number") return () => true
+  const compare = op === ">=" ? (v: number) => v >= wanted
+    : op === "<=" ? (v: number) => v <= wanted
+    : op === ">" ? (v: number) => v > wanted
+    : (v: number) => v < wanted
+  return (offer) => valuesOf(offer, field).some((value) => typeof value === "number" && compare(value))
+}
+
+const cache = new Map<string, ReadonlyArray<Clause>>()
+const clausesOf = (filter: string | undefined): ReadonlyArray<Clause> => {
+  if (filter === undefined || filter.trim() === "") return []
+  let clauses = cache.get(filter)
+  if (clauses === undefined) {
+    clauses = splitAnd(filter).map(clauseOf)
+    if (cache.size >= 2_000) cache.delete(cache.keys().next().value as string)
+    cache.set(filter, clauses)
+  }
+  return clauses
+}
+
+/** The fields a filter reads: an offer document, or an offer embedded in a model document. */
+type Filterable = ProductDocument | EmbeddedOffer
+
+/** True when one offer passes every clause of the filter. */
+export const offerMatches = (offer: Filterable, filter: string | undefined) =>
+  clausesOf(filter).every((clause) => clause(offer))
+
+/** Lower case without accents, as Meilisearch compares words ("Günstig" holds "guns"). */
+const folded = (text: string) =>
+  (/^[\x00-\x7f]*$/.test(text) ? text : text.normalize("NFD").replace(/\p{M}/gu, "")).toLowerCase()
+
+/**
+ * The offer of a model a result shows: among the offers that pass the whole
+ * filter, those whose own searchable fields name most of the query's words
+ * (the white variant for "white earbuds"); of these the best (or, under a
+ * price or deal sort, the cheapest or best-deal) one. None when no single
+ * offer passes every clause (different offers met different clauses), or
+ * when the query's words are named only by offers that fail the filter (a
+ * EUR offer's store names "guns", the USD offer does not): then the model
+ * does not match.
+ */
+export const offerFor = (
+  model: Pick<ModelDocument, "offer_list" | "description">,
+  filter: string | undefined,
+  sort?: ReadonlyArray<string>,
+  q = ""
+): EmbeddedOffer | undefined => {
+  const offers = model.offer_list
+  const words = folded(q).split(/\s+/).filter((word) => word.length > 1)
+  const descriptions = new Map<number, string>()
+  const wordsNamed = (offer: EmbeddedOffer) => {
+    if (words.length === 0) return 0
+    let description = descriptions.get(offer.description_at)
+    if (description === undefined) {
+      description = folded(model.description[offer.description_at] ?? "")
+      descriptions.set(offer.description_at, description)
+    }
+    const text = `${folded([offer.title, offer.brand, offer.category, offer.product_type, offer.store].join(" "))} ${description}`
+    return words.reduce((n, word) => n + (text.includes(word) ? 1 : 0), 0)
+  }
+  const named = offers.map((offer) => (offerMatches(offer, filter) ? wordsNamed(offer) : -1))
+  const most = Math.max(...named)
+  if (most < 0 || (most === 0 && offers.some((offer, i) => named[i] < 0 && wordsNamed(offer) > 0))) return undefined
+  const pool = offers.filter((_, i) => named[i] === most)
+  const by = sort?.[0]
+  if (by === "price:asc") return pool.reduce((a, b) => (b.price < a.price ? b : a))
+  if (by === "deal_score:desc") return pool.reduce((a, b) => (b.deal_score > a.deal_score ? b : a))
+  return pool[0] // offer_list is best first
+}

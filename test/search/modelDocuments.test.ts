@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest"
+import { documentId, type ProductDocument } from "../../readModel/documents.ts"
+import { modelDocument, modelDocuments, offerDocument } from "../../readModel/modelDocuments.ts"
+import { offerFor, offerMatches } from "../../readModel/offerFilter.ts"
+import { offerFixture } from "../support/offerFixture.ts"
+
+// Model documents and the offer a search shows, on plain values.
+
+const offer = (item: string, overrides: Partial<ProductDocument> = {}): ProductDocument =>
+  offerFixture(documentId(`feed:${item}`), { product_id: `feed:${item}`, color: "Black", size: null, ...overrides })
+
+const walmart = offer("w", { price: 69.99 })
+const target = offer("t", {
+  store: "Target",
+  title: "Liberty 4 NC Wireless Earbuds, White",
+  color: "White",
+  price: 74.99,
+  reference_price: 99.99,
+  discount: 25,
+  is_deal: true,
+  deal_score: 40,
+  description: "White noise cancelling earbuds for running."
+})
+const argos = offer("a", { store: "Argos", currency: "GBP", price: 59, color: "Navy", title: "Liberty 4 NC Wireless Earbuds, Navy" })
+const gone = offer("o", { store: "Best Buy", price: 49.99, availability: "out_of_stock", in_stock: false })
+const model = modelDocument([walmart, gone, argos, target])
+
+describe("model documents", () => {
+  it("carry every offer, best first: in stock, then the deepest verified saving, then the lowest price", () => {
+    expect(model.offer_list.map((o) => o.id)).toEqual([target.id, argos.id, walmart.id, gone.id])
+    expect(model).toMatchObject({
+      model_key: "model:liberty 4 nc wireless earbuds",
+      offers: 4,
+      stores: 4,
+      price_min: { USD: 49.99, GBP: 59 },
+      price_max: { USD: 74.99, GBP: 59 },
+      colors: ["White", "Navy", "Black"],
+      sizes: [],
+      in_stock: [true, false],
+      offer_ids: [target.id, argos.id, walmart.id, gone.id]
+    })
+    // an embedded offer reads back as the offer document it was
+    expect(offerDocument(model, model.offer_list[0])).toEqual(target)
+    expect(offerDocument(model, model.offer_list[2])).toEqual(walmart)
+  })
+
+  it("group offers by model key", () => {
+    const other = offer("x", { group_key: "gtin:123", title: "Other" })
+    const models = modelDocuments([walmart, other, target])
+    expect(models.map((m) => [m.model_key, m.offers])).toEqual([["model:liberty 4 nc wireless earbuds", 2], ["gtin:123", 1]])
+  })
+})
+
+describe("the offer a model shows", () => {
+  const shown = (filter: string | undefined, sort?: Array<string>, q = "") => offerFor(model, filter, sort, q)?.store
+
+  it("is the best offer without a filter, and the best matching one with a filter", () => {
+    expect(shown(undefined)).toBe("Target")
+    expect(shown(`store = "Walmart"`)).toBe("Walmart")
+    expect(shown(`currency = "GBP" AND in_stock = true`)).toBe("Argos")
+    expect(shown(`price <= 70 AND currency = "USD" AND in_stock = true`)).toBe("Walmart")
+    expect(shown(`categories IN ["Earbuds", "Running"] AND store = "Argos"`)).toBe("Argos")
+  })
+
+  it("follows a price or deal sort", () => {
+    expect(shown(`currency = "USD"`, ["price:asc"])).toBe("Best Buy")
+    expect(shown(`in_stock = true`, ["price:asc"])).toBe("Argos")
+    expect(shown(undefined, ["deal_score:desc"])).toBe("Target")
+  })
+
+  it("prefers the offer that names the query's words", () => {
+    expect(shown(`in_stock = true`, undefined, "navy earbuds")).toBe("Argos")
+  })
+
+  it("is none when the filter's clauses were met by different offers, or the words only by an excluded offer", () => {
+    // Argos sells in GBP, Walmart is under 60 only out of stock: no single in-stock offer is a GBP Walmart one
+    expect(shown(`store = "Walmart" AND currency = "GBP"`)).toBeUndefined()
+    expect(shown(`price <= 50 AND in_stock = true`)).toBeUndefined()
+    // "running" is only in Target's description; Target is not in GBP
+    expect(shown(`currency = "GBP"`, undefined, "running")).toBeUndefined()
+  })
+
+  it("reads the filter expressions the service writes", () => {
+    expect(offerMatches(argos, `brand IN ["anker", "Sony"]`)).toBe(true)
+    expect(offerMatches(argos, `store != "Argos"`)).toBe(false)
+    expect(offerMatches(argos, `title = "A \\"quoted\\" AND tricky"`)).toBe(false)
+    expect(offerMatches(argos, `price > 58 AND price < 60 AND is_deal = false`)).toBe(true)
+  })
+})

@@ -1,0 +1,36 @@
+import type { ProductDocument } from "../../readModel/documents.ts"
+
+// One offer document (a pair of earbuds at Walmart) for tests on plain values.
+export const offerFixture = (id: string, overrides: Partial<ProductDocument> = {}): ProductDocument => ({
+  id,
+  product_id: `feed:${id}`,
+  feed: "feed",
+  title: "Liberty 4 NC Wireless Earbuds, Black",
+  description: "Noise cancelling earbuds.",
+  brand: "Anker",
+  category: "Electronics",
+  product_type: "Audio > Earbuds",
+  categories: ["Electronics", "Audio", "Earbuds"],
+  store: "Walmart",
+  store_domain: "walmart.com",
+  group_key: "model:liberty 4 nc wireless earbuds",
+  link: "https://walmart.com/p/1",
+  image: "https://img.example/1.jpg",
+  price: 79.99,
+  currency: "USD",
+  regular_price: 79.99,
+  feed_was_price: null,
+  availability: "in_stock",
+  in_stock: true,
+  condition: "new",
+  reference_price: null,
+  reference_observed_at: null,
+  reference_kind: null,
+  low_90: null,
+  discount: 0,
+  is_deal: false,
+  deal_score: 0,
+  price_since: null,
+  price_checked_at: "2026-11-24T08:00:00.000Z",
+  ...overrides
+})
