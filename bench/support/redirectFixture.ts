@@ -50,7 +50,7 @@ export const seedLinks = Effect.gen(function*() {
     tx.append("tracking_links", (appender) => {
       const now = new Date().toISOString()
       ids.forEach((id, i) => {
-        for (const value of [id, null, "bench", `https://shop.example/p/${i}`, `https://shop.example/p/${i}`, `https://shop.example/p/${i}`, destination(id, i), "awin:1001", "awin", null, "match", now]) {
+        for (const value of [id, null, "bench", `https://shop.example/p/${i}`, `https://shop.example/p/${i}`, `https://shop.example/p/${i}`, destination(id, i), "awin:1001", "awin", null, "match", now, null]) {
           if (value === null) appender.appendNull()
           else appender.appendVarchar(value)
         }
