@@ -19,6 +19,9 @@ const RAW_LIMIT = 1000
 /** A Schema filter whose failure reads `message` (the reason a rejection or config error names). */
 export const rule = <T>(test: (value: T) => boolean, message: string) => Schema.makeFilter(test, { message })
 
+const expected = (annotations: { readonly expected?: unknown } | undefined) =>
+  typeof annotations?.expected === "string" ? `Expected ${annotations.expected}` : undefined
+
 /** One problem of a decoded value: where (field path) and why, in our words. */
 export interface FieldIssue {
   readonly path: ReadonlyArray<PropertyKey>
@@ -38,7 +41,7 @@ export const fieldIssues = (
 ): Array<FieldIssue> => {
   switch (issue._tag) {
     case "Filter":
-      return fieldIssues(issue.issue, path, out, override ?? SchemaIssue.defaultCheckHook(issue))
+      return fieldIssues(issue.issue, path, out, override ?? SchemaIssue.defaultCheckHook(issue) ?? expected(issue.filter.annotations))
     case "Encoding":
       return fieldIssues(issue.issue, path, out, override)
     case "Pointer":
