@@ -87,7 +87,7 @@ const feedIssues = (feed: typeof FeedFields.Type) => {
 const FeedFields = Schema.Struct({
   name: described(
     Schema.String.check(Schema.isPattern(/^[a-z0-9][a-z0-9_-]{0,63}$/u, { message: "must be a slug: lower-case letters, digits, - and _" })),
-    "The feed's name (a slug): runs, rejected rows and `npm run ingest -- --feed <name>` name it."
+    "The feed's name (a slug): product ids are `{name}:{item id}`; runs, rejected rows and `npm run ingest -- --feed <name>` use it."
   ),
   kind: described(Schema.Literals(FEED_KINDS), "What the feed holds; decides its loader and the formats it accepts."),
   format: described(

@@ -43,8 +43,8 @@ const field = (c: string) =>
   )
 const record = fc.record(Object.fromEntries(STAGED_COLUMNS.map((c) => [c, field(c)]))) as fc.Arbitrary<StagedRecord>
 
-describe("product record rule: SQL pre-check vs zod", () => {
-  it("flags every record zod rejects (with and without a default currency)", async () => {
+describe("product record rule: SQL pre-check vs Schema", () => {
+  it("flags every record the Schema rule rejects (with and without a default currency)", async () => {
     const samples = fc.sample(record, { numRuns: 4000, seed: 42 })
     const result = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
       const db = yield* Database.make(":memory:", 1)
