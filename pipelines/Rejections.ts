@@ -22,6 +22,9 @@ export const rule = <T>(test: (value: T) => boolean, message: string) => Schema.
 const expected = (annotations: { readonly expected?: unknown } | undefined) =>
   typeof annotations?.expected === "string" ? `Expected ${annotations.expected}` : undefined
 
+/** `Expected "active" | "paused" | "closed"`: what a union (Literals) accepts, in Effect's words. */
+const anyOfMessage = (issue: SchemaIssue.Issue) => SchemaIssue.makeFormatterStandardSchemaV1()(issue).issues[0]?.message ?? "Expected a valid value"
+
 /** One problem of a decoded value: where (field path) and why, in our words. */
 export interface FieldIssue {
   readonly path: ReadonlyArray<PropertyKey>
@@ -54,7 +57,7 @@ export const fieldIssues = (
         for (const inner of issue.issues) fieldIssues(inner, path, out, override)
         return out
       }
-      out.push({ path, message: override ?? "matches none of the allowed shapes" })
+      out.push({ path, message: override ?? anyOfMessage(issue) })
       return out
     case "UnexpectedKey":
       out.push({ path: path.slice(0, -1), message: override ?? `Unrecognized key: "${String(path.at(-1))}"` })
