@@ -34,7 +34,7 @@ const observation = (row: ReturnType<typeof PriceRow>["Type"], defaultCurrency: 
     product_id: row.product_id,
     observed_at: new Date(row.observed_at).toISOString(),
     price: amount,
-    currency: (suffix ?? row.currency ?? defaultCurrency) as string
+    currency: suffix ?? row.currency ?? defaultCurrency ?? "" // never "": the check above requires one of them
   }
 }
 

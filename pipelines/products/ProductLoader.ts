@@ -72,12 +72,8 @@ const judge = (db: DatabaseShape, feed: FeedDefinition, table: string, staged: S
       const k = Number(row.k)
       const record = {} as StagedRecord
       for (const column of STAGED_COLUMNS) record[column] = row[column]
-      const invalid = validate(record)
-      const reason = invalid !== undefined
-        ? invalid
-        : row.first_k !== null
-        ? `duplicate id ${record.id} (first on line ${staged.lineOf(Number(row.first_k))})`
-        : undefined
+      const reason = validate(record) ??
+        (row.first_k !== null ? `duplicate id ${record.id} (first on line ${staged.lineOf(Number(row.first_k))})` : undefined)
       if (reason === undefined) continue // the pre-check is stricter than the Schema here: the Schema decides, the row loads
       rejectedKeys.push(k)
       rejections.push({ line: staged.lineOf(k), reason, raw: JSON.stringify(record) })
