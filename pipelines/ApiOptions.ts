@@ -1,75 +1,101 @@
-import { z } from "zod"
+import { Effect, Schema } from "effect"
 
 // Feed options for sources that are network APIs rather than files: the
 // credentials (named environment variables, never values), the date window,
 // the request method and body, and the pagination pattern. Kept apart from
 // FeedConfig.ts so the plain-file options stay readable.
 
-const envName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, "must be an environment variable name like AWIN_TOKEN")
+/** A key with a default applied when decoding (and shown to editors in config/feeds.schema.json). */
+export const withDefault = <S extends Schema.Top>(schema: S, value: S["Encoded"]) =>
+  Schema.withDecodingDefaultKey<S["Rebuild"]>(Effect.succeed(value))(schema.annotate({ default: value }))
+/** An integer between `minimum` and `maximum` (inclusive). */
+export const intBetween = (minimum: number, maximum: number) => Schema.Int.check(Schema.isBetween({ minimum, maximum }))
+
+const envName = Schema.String.check(
+  Schema.isPattern(/^[A-Z_][A-Z0-9_]*$/u, { message: "must be an environment variable name like AWIN_TOKEN" })
+)
 
 /** Credentials, read from the environment at each run; config/feeds.json only names the variables. */
-export const FeedAuth = z.discriminatedUnion("type", [
-  /** `Authorization: Bearer <$env>` (Awin, CJ personal access tokens). */
-  z.object({ type: z.literal("bearer"), env: envName }).strict(),
-  /** `Authorization: Basic base64(<$userEnv>:<$passwordEnv>)` (Impact: Account SID and Auth Token). */
-  z.object({ type: z.literal("basic"), userEnv: envName, passwordEnv: envName }).strict(),
-  /** `<header>: <$env>` (an API key header, e.g. X-Api-Key). */
-  z.object({ type: z.literal("header"), header: z.string().regex(/^[A-Za-z0-9-]+$/, "must be an HTTP header name"), env: envName }).strict()
-])
+export const FeedAuth = Schema.Union([
+  Schema.Struct({ type: Schema.Literal("bearer"), env: envName }).annotate({
+    description: "`Authorization: Bearer <$env>` (Awin, CJ personal access tokens)."
+  }),
+  Schema.Struct({ type: Schema.Literal("basic"), userEnv: envName, passwordEnv: envName }).annotate({
+    description: "`Authorization: Basic base64(<$userEnv>:<$passwordEnv>)` (Impact: Account SID and Auth Token)."
+  }),
+  Schema.Struct({
+    type: Schema.Literal("header"),
+    header: Schema.String.check(Schema.isPattern(/^[A-Za-z0-9-]+$/u, { message: "must be an HTTP header name" })),
+    env: envName
+  }).annotate({ description: "`<header>: <$env>` (an API key header, e.g. X-Api-Key)." })
+]).annotate({ description: "Credentials, read from the environment at each run; config/feeds.json only names the variables." })
 
 /** How `{from}` and `{to}` are written: the network's own date format. */
 export const WINDOW_FORMATS = ["date", "datetime", "datetime-utc", "unix", "unix-ms"] as const
 
-export const FeedWindow = z.object({
-  /** The window ends now and starts this many days back; consecutive runs overlap by days minus the schedule interval. */
-  days: z.number().int().min(1).max(366),
-  /**
-   * When the last successful run is older than the window's start (an outage),
-   * the window reaches back to it (less one day), at most this many days: the
-   * network's own limit on a range (Awin 31, Impact 45). Defaults to `days`.
-   */
-  maxDays: z.number().int().min(1).max(366).optional(),
-  /**
-   * date: 2026-11-24; datetime: 2026-11-24T09:30:00 (UTC, no zone: Awin with timezone=UTC);
-   * datetime-utc: 2026-11-24T09:30:00Z (CJ, Impact); unix / unix-ms: epoch seconds / milliseconds.
-   */
-  format: z.enum(WINDOW_FORMATS).default("datetime-utc")
-}).strict()
+export const FeedWindow = Schema.Struct({
+  days: intBetween(1, 366).annotate({
+    description: "The window ends now and starts this many days back; consecutive runs overlap by days minus the schedule interval."
+  }),
+  maxDays: Schema.optionalKey(intBetween(1, 366).annotate({
+    description: "When the last successful run is older than the window's start (an outage), the window reaches back to it " +
+      "(less one day), at most this many days: the network's own limit on a range (Awin 31, Impact 45). Defaults to `days`."
+  })),
+  format: withDefault(
+    Schema.Literals(WINDOW_FORMATS).annotate({
+      description: "date: 2026-11-24; datetime: 2026-11-24T09:30:00 (UTC, no zone: Awin with timezone=UTC); " +
+        "datetime-utc: 2026-11-24T09:30:00Z (CJ, Impact); unix / unix-ms: epoch seconds / milliseconds."
+    }),
+    "datetime-utc"
+  )
+}).annotate({ description: "Fills `{from}` / `{to}` in the location and body." })
 
 /** Dotted path into a JSON page; "" is the page itself (a bare array). */
-const jsonPath = z.string().regex(/^(@?[A-Za-z0-9_]+(\.@?[A-Za-z0-9_]+)*)?$/, "must be a dotted path like data.publisherCommissions.records")
+const jsonPath = Schema.String.check(
+  Schema.isPattern(/^(@?[A-Za-z0-9_]+(\.@?[A-Za-z0-9_]+)*)?$/u, { message: "must be a dotted path like data.publisherCommissions.records" })
+)
 
-const pageCap = { maxPages: z.number().int().min(1).max(1000).default(50) }
+const pageCap = { maxPages: withDefault(intBetween(1, 1000), 50) }
 
-export const FeedPagination = z.discriminatedUnion("type", [
-  /** The page names the next page's URI (Impact's `@nextpageuri`, relative or absolute); an empty or absent value ends. */
-  z.object({ type: z.literal("next-uri"), items: jsonPath, next: jsonPath, ...pageCap }).strict(),
-  /**
-   * A cursor from the page fills `{cursor}` in the location or body of the next
-   * request (CJ: maxCommissionId into sinceCommissionId); ends when `done` is
-   * true (CJ's payloadComplete), or the cursor is absent or repeats.
-   */
-  z.object({ type: z.literal("cursor"), items: jsonPath, cursor: jsonPath, done: jsonPath.optional(), ...pageCap }).strict(),
-  /**
-   * `{page}` (from `start`) and `{offset}` (0, size, 2*size...) with `{size}`;
-   * a page with fewer than `size` items is the last.
-   */
-  z.object({ type: z.literal("page"), items: jsonPath, size: z.number().int().min(1).max(100_000), start: z.number().int().min(0).default(1), ...pageCap }).strict()
+export const FeedPagination = Schema.Union([
+  Schema.Struct({ type: Schema.Literal("next-uri"), items: jsonPath, next: jsonPath, ...pageCap }).annotate({
+    description: "The page names the next page's URI (Impact's `@nextpageuri`, relative or absolute); an empty or absent value ends."
+  }),
+  Schema.Struct({ type: Schema.Literal("cursor"), items: jsonPath, cursor: jsonPath, done: Schema.optionalKey(jsonPath), ...pageCap }).annotate({
+    description: "A cursor from the page fills `{cursor}` in the location or body of the next request (CJ: maxCommissionId into " +
+      "sinceCommissionId); ends when `done` is true (CJ's payloadComplete), or the cursor is absent or repeats."
+  }),
+  Schema.Struct({
+    type: Schema.Literal("page"),
+    items: jsonPath,
+    size: intBetween(1, 100_000),
+    start: withDefault(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), 1),
+    ...pageCap
+  }).annotate({
+    description: "`{page}` (from `start`) and `{offset}` (0, size, 2*size...) with `{size}`; a page with fewer than `size` items is the last."
+  })
 ])
 
 export const ApiOptions = {
   /** Credentials from the environment (see FeedAuth). */
-  auth: FeedAuth.optional(),
+  auth: Schema.optionalKey(FeedAuth),
   /** Fills `{from}` / `{to}` in the location and body. */
-  window: FeedWindow.optional(),
-  method: z.enum(["GET", "POST"]).default("GET"),
+  window: Schema.optionalKey(FeedWindow),
+  method: withDefault(Schema.Literals(["GET", "POST"]), "GET"),
   /** POST body: JSON whose strings may hold placeholders; a string that is only `{cursor}` is null before the first cursor. */
-  body: z.unknown().optional(),
-  pagination: FeedPagination.optional(),
+  body: Schema.optionalKey(Schema.Unknown.annotate({
+    description: "POST body: JSON whose strings may hold placeholders; a string that is only `{cursor}` is null before the first cursor."
+  })),
+  pagination: Schema.optionalKey(FeedPagination),
   /** Longest Retry-After (429) a run waits for; a longer one fails the run and the next scheduled run tries again. */
-  maxRetryAfterMs: z.number().int().min(0).max(600_000).default(60_000)
+  maxRetryAfterMs: withDefault(
+    intBetween(0, 600_000).annotate({
+      description: "Longest Retry-After (429) a run waits for; a longer one fails the run and the next scheduled run tries again."
+    }),
+    60_000
+  )
 }
 
-export type FeedAuth = z.infer<typeof FeedAuth>
-export type FeedWindow = z.infer<typeof FeedWindow>
-export type FeedPagination = z.infer<typeof FeedPagination>
+export type FeedAuth = typeof FeedAuth.Type
+export type FeedWindow = typeof FeedWindow.Type
+export type FeedPagination = typeof FeedPagination.Type

@@ -35,7 +35,7 @@ export interface LoadResult {
 export interface FeedLoader {
   readonly kind: FeedKind
   /**
-   * Validates every record (zod), records rejected ones in rejected_rows
+   * Validates every record (Schema), records rejected ones in rejected_rows
    * (see `recordRejections`), fails with a PipelineError when the rejected
    * share exceeds `feed.options.rejectThreshold`, and otherwise replaces the
    * feed's rows in ONE `db.transaction`, so that readers see the old or the

@@ -1,5 +1,4 @@
-import { Effect } from "effect"
-import type { z } from "zod"
+import { Effect, Schema, SchemaIssue } from "effect"
 import type { DatabaseShape } from "../infra/Database.ts"
 import { PipelineError } from "./errors.ts"
 import type { FeedDefinition } from "./FeedConfig.ts"
@@ -17,13 +16,67 @@ export interface Rejection {
 
 const RAW_LIMIT = 1000
 
+/** A Schema filter whose failure reads `message` (the reason a rejection or config error names). */
+export const rule = <T>(test: (value: T) => boolean, message: string) => Schema.makeFilter(test, { message })
+
+const expected = (annotations: { readonly expected?: unknown } | undefined) =>
+  typeof annotations?.expected === "string" ? `Expected ${annotations.expected}` : undefined
+
+/** `Expected "active" | "paused" | "closed"`: what a union (Literals) accepts, in Effect's words. */
+const anyOfMessage = (issue: SchemaIssue.Issue) => SchemaIssue.makeFormatterStandardSchemaV1()(issue).issues[0]?.message ?? "Expected a valid value"
+
+/** One problem of a decoded value: where (field path) and why, in our words. */
+export interface FieldIssue {
+  readonly path: ReadonlyArray<PropertyKey>
+  readonly message: string
+}
+
+/**
+ * Flattens a Schema parse issue into `{ path, message }` pairs, in field order.
+ * A filter's `message` annotation is the reason; an excess key is reported on
+ * its object as `Unrecognized key: "name"` (the wording our messages always had).
+ */
+export const fieldIssues = (
+  issue: SchemaIssue.Issue,
+  path: ReadonlyArray<PropertyKey> = [],
+  out: Array<FieldIssue> = [],
+  override?: string
+): Array<FieldIssue> => {
+  switch (issue._tag) {
+    case "Filter":
+      return fieldIssues(issue.issue, path, out, override ?? SchemaIssue.defaultCheckHook(issue) ?? expected(issue.filter.annotations))
+    case "Encoding":
+      return fieldIssues(issue.issue, path, out, override)
+    case "Pointer":
+      return fieldIssues(issue.issue, [...path, ...issue.path], out, override)
+    case "Composite":
+      for (const inner of issue.issues) fieldIssues(inner, path, out, override)
+      return out
+    case "AnyOf":
+      if (issue.issues.length > 0) {
+        for (const inner of issue.issues) fieldIssues(inner, path, out, override)
+        return out
+      }
+      out.push({ path, message: override ?? anyOfMessage(issue) })
+      return out
+    case "UnexpectedKey":
+      out.push({ path: path.slice(0, -1), message: override ?? `Unrecognized key: "${String(path.at(-1))}"` })
+      return out
+    case "MissingKey":
+      out.push({ path, message: override ?? "is required" })
+      return out
+  }
+  out.push({ path, message: override ?? SchemaIssue.defaultLeafHook(issue) })
+  return out
+}
+
 /** `price: must look like "15.00 USD"; link: must be an http(s) URL`; `rename` maps our field names to the feed's own column names. */
-export const describeIssues = (error: z.ZodError, rename: Record<string, string> = {}): string =>
-  error.issues
-    .map((issue) => {
-      const field = issue.path.map(String).join(".")
+export const describeIssues = (issues: SchemaIssue.Issue | ReadonlyArray<FieldIssue>, rename: Record<string, string> = {}): string =>
+  (SchemaIssue.isIssue(issues) ? fieldIssues(issues) : issues)
+    .map(({ path, message }) => {
+      const field = path.map(String).join(".")
       const label = field === "" ? "(record)" : rename[field] ?? field
-      return `${label}: ${issue.message}`
+      return `${label}: ${message}`
     })
     .join("; ")
 

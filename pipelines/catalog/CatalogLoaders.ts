@@ -7,7 +7,7 @@ import { readJsonl } from "./readJsonl.ts"
 import { NetworkRecord, ProgramRecord } from "./records.ts"
 
 // Networks and programmes: JSONL catalog feeds, validated line by line with
-// zod, then swapped in one transaction like every other feed. Valid records
+// Schema, then swapped in one transaction like every other feed. Valid records
 // travel to DuckDB as JSON text through the Appender into a temp table and
 // are unpacked by SQL, which keeps list and JSON columns out of the
 // Appender's type juggling.

@@ -1,8 +1,7 @@
-import { Effect } from "effect"
+import { Effect, Result, Schema } from "effect"
 import { createReadStream } from "node:fs"
 import { createInterface } from "node:readline"
 import { createGunzip } from "node:zlib"
-import type { z } from "zod"
 import { PipelineError } from "../errors.ts"
 import type { LoadInput } from "../FeedLoaders.ts"
 import { describeIssues, type Rejection } from "../Rejections.ts"
@@ -17,12 +16,13 @@ export interface JsonlRecord<T> {
  * Catalog feeds are small (hundreds to thousands of records), so the valid
  * records are kept in memory; blank lines are ignored.
  */
-export const readJsonl = <S extends z.ZodType>(input: LoadInput, schema: S) =>
+export const readJsonl = <S extends Schema.Decoder<unknown>>(input: LoadInput, schema: S) =>
   Effect.tryPromise({
     try: async (signal) => {
+      const decode = Schema.decodeUnknownResult(schema, { errors: "all" })
       const raw = createReadStream(input.file)
       const lines = createInterface({ input: input.gzip ? raw.pipe(createGunzip()) : raw, crlfDelay: Infinity })
-      const valid: Array<JsonlRecord<z.output<S>>> = []
+      const valid: Array<JsonlRecord<S["Type"]>> = []
       const rejections: Array<Rejection> = []
       let line = 0
       let rowsRead = 0
@@ -38,9 +38,9 @@ export const readJsonl = <S extends z.ZodType>(input: LoadInput, schema: S) =>
           rejections.push({ line, reason: `not valid JSON: ${(cause as Error).message}`, raw: text })
           continue
         }
-        const parsed = schema.safeParse(json)
-        if (parsed.success) valid.push({ line, value: parsed.data })
-        else rejections.push({ line, reason: describeIssues(parsed.error), raw: text })
+        const parsed = decode(json)
+        if (Result.isSuccess(parsed)) valid.push({ line, value: parsed.success })
+        else rejections.push({ line, reason: describeIssues(parsed.failure.issue), raw: text })
         if (rowsRead % 1000 === 0) input.progress(rowsRead)
       }
       input.progress(rowsRead)

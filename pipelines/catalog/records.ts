@@ -1,52 +1,71 @@
-import { z } from "zod"
+import { Effect, Schema, SchemaTransformation } from "effect"
+import { rule } from "../Rejections.ts"
 
-// The zod rules for catalog records (networks and programmes), applied to
+// The Schema rules for catalog records (networks and programmes), applied to
 // every line of their JSONL feeds.
 
-const slug = z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,63}$/, "must be a lower-case slug")
-const host = z.string().trim().toLowerCase().regex(
-  /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/,
-  "must be a host name like shop.example.com"
-)
-const nullableText = z.string().trim().min(1).nullish().transform((v) => v ?? null)
-const params = z.record(z.string(), z.union([z.string(), z.number()]).transform(String)).default({})
+/** A string or number, decoded by `f` into a string that `to` then checks (trim, lower-case, String). */
+const via = <A extends string | number>(from: Schema.Codec<A>, to: Schema.Codec<string>, f: (value: A) => string) =>
+  from.pipe(Schema.decodeTo(to, SchemaTransformation.transform<string, A>({ decode: f, encode: (value) => value as A })))
+/** An optional key whose absence (or null) decodes to null. */
+const orNull = <S extends Schema.Top>(schema: S) =>
+  Schema.NullOr(schema).pipe(Schema.withDecodingDefaultKey(Effect.succeed(null)))
+const withDefault = <S extends Schema.Top>(schema: S, value: S["Encoded"]) =>
+  schema.pipe(Schema.withDecodingDefaultKey(Effect.succeed(value)))
 
-export const NetworkRecord = z.object({
+const matching = (pattern: RegExp, message: string) => Schema.String.check(rule((v: string) => pattern.test(v), message))
+const nonEmpty = Schema.String.check(rule((v: string) => v.length >= 1, "must not be empty"))
+const trimmed = via(Schema.String, nonEmpty, (v: string) => v.trim())
+
+const slug = matching(/^[a-z0-9][a-z0-9_.-]{0,63}$/, "must be a lower-case slug")
+const host = via(
+  Schema.String,
+  matching(/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/, "must be a host name like shop.example.com"),
+  (v: string) => v.trim().toLowerCase()
+)
+const nullableText = orNull(trimmed)
+const params = withDefault(
+  Schema.Record(Schema.String, via(Schema.Union([Schema.String, Schema.Number]), Schema.String, (v: string | number) => String(v))),
+  {}
+)
+
+export const NetworkRecord = Schema.Struct({
   id: slug,
-  name: z.string().trim().min(1),
-  status: z.enum(["active", "paused", "closed"]),
-  website: z.string().regex(/^https?:\/\/\S+$/, "must be an http(s) URL").nullish().transform((v) => v ?? null),
-  click_hosts: z.array(host).default([]),
+  name: trimmed,
+  status: Schema.Literals(["active", "paused", "closed"]),
+  website: orNull(matching(/^https?:\/\/\S+$/, "must be an http(s) URL")),
+  click_hosts: withDefault(Schema.Array(host), []),
   deep_link_template: nullableText,
   subid_param: nullableText,
-  unwrap_params: z.array(z.string().min(1)).default([]),
-  confidence: z.enum(["H", "M", "U"]),
-  successor_id: slug.nullish().transform((v) => v ?? null),
-  regions: z.array(z.string().min(1)).default([]),
+  unwrap_params: withDefault(Schema.Array(nonEmpty), []),
+  confidence: Schema.Literals(["H", "M", "U"]),
+  successor_id: orNull(slug),
+  regions: withDefault(Schema.Array(nonEmpty), []),
   account_params: params
 })
-export type NetworkRecord = z.output<typeof NetworkRecord>
+export type NetworkRecord = typeof NetworkRecord.Type
 
 export const COMMISSION_TYPES = ["CPS", "CPA", "CPL", "CPC"] as const
 
-export const ProgramRecord = z.object({
+const atLeastZero = Schema.Number.check(rule((v: number) => v >= 0, "must be at least 0"))
+
+export const ProgramRecord = Schema.Struct({
   network_id: slug,
-  merchant_id: z.union([z.string().trim().min(1), z.number()]).transform(String),
-  name: z.string().trim().min(1),
-  domains: z.array(host).min(1, "must list at least one domain"),
-  country: z.string().regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code like GB").nullish().transform((v) => v ?? null),
+  merchant_id: via(Schema.Union([trimmed, Schema.Number]), Schema.String, (v: string | number) => String(v)),
+  name: trimmed,
+  domains: Schema.Array(host).check(rule((v: ReadonlyArray<string>) => v.length >= 1, "must list at least one domain")),
+  country: orNull(matching(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 code like GB")),
   category: nullableText,
-  commission_type: z.enum(COMMISSION_TYPES),
-  commission_rate: z.number().min(0),
-  commission_currency: z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code").nullish().transform((v) => v ?? null),
-  cookie_days: z.number().int().min(0).nullish().transform((v) => v ?? null),
-  status: z.enum(["active", "paused", "closed", "pending"]),
-  deep_link_allowed: z.boolean().default(true),
-  epc: z.number().min(0).nullish().transform((v) => v ?? null),
+  commission_type: Schema.Literals(COMMISSION_TYPES),
+  commission_rate: atLeastZero,
+  commission_currency: orNull(matching(/^[A-Z]{3}$/, "must be an ISO 4217 code")),
+  cookie_days: orNull(atLeastZero.check(rule((v: number) => Number.isInteger(v), "must be an integer"))),
+  status: Schema.Literals(["active", "paused", "closed", "pending"]),
+  deep_link_allowed: withDefault(Schema.Boolean, true),
+  epc: orNull(atLeastZero),
   link_params: params
-}).superRefine((program, ctx) => {
-  if (program.commission_type === "CPS" && program.commission_rate > 100) {
-    ctx.addIssue({ code: "custom", path: ["commission_rate"], message: "a CPS rate is a percentage (0..100)" })
-  }
-})
-export type ProgramRecord = z.output<typeof ProgramRecord>
+}).check(Schema.makeFilter((program) =>
+  program.commission_type !== "CPS" || program.commission_rate <= 100 ||
+  { path: ["commission_rate"], issue: "a CPS rate is a percentage (0..100)" }
+))
+export type ProgramRecord = typeof ProgramRecord.Type

@@ -1,10 +1,9 @@
-import { Effect } from "effect"
-import { z } from "zod"
+import { Effect, Result, Schema } from "effect"
 import { Database, type DatabaseShape } from "../../infra/Database.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
 import { readFirstLine, splitHeader } from "../products/stageDelimited.ts"
-import { checkThreshold, describeIssues, type Rejection, recordRejections } from "../Rejections.ts"
+import { checkThreshold, describeIssues, type Rejection, recordRejections, rule } from "../Rejections.ts"
 
 // Past price observations (product_id or product_key, observed_at, price[, currency]) from
 // a CSV: the history the deals logic needs before our own observations
@@ -14,21 +13,30 @@ import { checkThreshold, describeIssues, type Rejection, recordRejections } from
 
 const REQUIRED = ["observed_at", "price"]
 
+const required = Schema.String.annotate({ message: "is required" })
+const PRICE = /^[0-9]{1,12}(\.[0-9]{1,4})?( [A-Z]{3})?$/
+
 const PriceRow = (defaultCurrency: string | undefined) =>
-  z.object({
-    product_id: z.string({ error: "is required" }).min(1, "is required").max(200),
-    observed_at: z.string({ error: "is required" }).refine((v) => !Number.isNaN(Date.parse(v)), "must be an ISO 8601 date"),
-    price: z.string({ error: "is required" }).regex(/^[0-9]{1,12}(\.[0-9]{1,4})?( [A-Z]{3})?$/, "must look like \"15.00\" or \"15.00 USD\""),
-    currency: z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code").nullable()
-  }).transform((row, ctx) => {
-    const [amount, suffix] = row.price.split(" ")
-    const currency = suffix ?? row.currency ?? defaultCurrency
-    if (currency === undefined) {
-      ctx.addIssue({ code: "custom", path: ["currency"], message: "is required (or set options.currency)" })
-      return z.NEVER
-    }
-    return { product_id: row.product_id, observed_at: new Date(row.observed_at).toISOString(), price: amount, currency }
-  })
+  Schema.Struct({
+    product_id: required.check(rule((v: string) => v.length >= 1, "is required"), rule((v: string) => v.length <= 200, "must be at most 200 characters")),
+    observed_at: required.check(rule((v: string) => !Number.isNaN(Date.parse(v)), "must be an ISO 8601 date")),
+    price: required.check(rule((v: string) => PRICE.test(v), "must look like \"15.00\" or \"15.00 USD\"")),
+    currency: Schema.NullOr(Schema.String).check(rule((v: string | null) => v === null || /^[A-Z]{3}$/.test(v), "must be an ISO 4217 code"))
+  }).check(Schema.makeFilter((row) =>
+    row.price.includes(" ") || row.currency !== null || defaultCurrency !== undefined ||
+    { path: ["currency"], issue: "is required (or set options.currency)" }
+  ))
+
+/** A valid row as it is staged: the amount, its currency (from the price, the column or the feed), the instant in UTC. */
+const observation = (row: ReturnType<typeof PriceRow>["Type"], defaultCurrency: string | undefined) => {
+  const [amount, suffix] = row.price.split(" ")
+  return {
+    product_id: row.product_id,
+    observed_at: new Date(row.observed_at).toISOString(),
+    price: amount,
+    currency: suffix ?? row.currency ?? defaultCurrency ?? "" // never "": the check above requires one of them
+  }
+}
 
 const loadPriceHistory = (db: DatabaseShape, input: LoadInput): Effect.Effect<LoadResult, PipelineError> => {
   const { feed, runId } = input
@@ -53,13 +61,13 @@ const loadPriceHistory = (db: DatabaseShape, input: LoadInput): Effect.Effect<Lo
       { file: input.file }
     ).pipe(Effect.mapError((error) => fail("parse", error.message)))
     input.progress(rows.length)
-    const schema = PriceRow(feed.options.currency)
-    const valid: Array<z.output<ReturnType<typeof PriceRow>>> = []
+    const decode = Schema.decodeUnknownResult(PriceRow(feed.options.currency), { errors: "all" })
+    const valid: Array<ReturnType<typeof observation>> = []
     const rejections: Array<Rejection> = []
     rows.forEach((row, index) => {
-      const parsed = schema.safeParse(row)
-      if (parsed.success) valid.push(parsed.data)
-      else rejections.push({ line: index + 2, reason: describeIssues(parsed.error), raw: JSON.stringify(row) })
+      const parsed = decode(row)
+      if (Result.isSuccess(parsed)) valid.push(observation(parsed.success, feed.options.currency))
+      else rejections.push({ line: index + 2, reason: describeIssues(parsed.failure.issue), raw: JSON.stringify(row) })
     })
     yield* recordRejections(db, runId, feed.name, rejections)
     yield* checkThreshold(feed, rows.length, rejections.length)

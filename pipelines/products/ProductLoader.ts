@@ -3,12 +3,12 @@ import { Database, type DatabaseShape } from "../../infra/Database.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedDefinition } from "../FeedConfig.ts"
 import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
-import { checkThreshold, describeIssues, type Rejection, recordRejections } from "../Rejections.ts"
-import { productRecordSchema, sqlPrecheck, STAGED_COLUMNS, type StagedRecord } from "./ProductRecord.ts"
+import { checkThreshold, type Rejection, recordRejections } from "../Rejections.ts"
+import { productRecordValidator, sqlPrecheck, STAGED_COLUMNS, type StagedRecord } from "./ProductRecord.ts"
 import { AWIN_CSV, GMC_TSV, type Staged, stageDelimited } from "./stageDelimited.ts"
 import { stageXml } from "./stageXml.ts"
 
-// Products: stage (format-specific) -> judge (SQL pre-check, zod on flagged
+// Products: stage (format-specific) -> judge (SQL pre-check, Schema on flagged
 // rows) -> record rejections -> threshold -> replace the feed's rows in one
 // transaction. The staging tables are plain tables named after the feed (the
 // runner's per-feed lock keeps two runs of a feed apart) and are dropped
@@ -52,7 +52,7 @@ const stage = (db: DatabaseShape, input: LoadInput, table: string): Effect.Effec
   }
 }
 
-/** Staged rows the pre-check flags (or whose id repeats), judged by zod. */
+/** Staged rows the pre-check flags (or whose id repeats), judged by the Schema rule. */
 const judge = (db: DatabaseShape, feed: FeedDefinition, table: string, staged: Staged & { rename: Record<string, string> }) =>
   Effect.gen(function*() {
     const currency = feed.options.currency ?? null
@@ -65,20 +65,16 @@ const judge = (db: DatabaseShape, feed: FeedDefinition, table: string, staged: S
       WHERE NOT s.ok OR d.first_k IS NOT NULL
       ORDER BY k`)
     )
-    const schema = productRecordSchema(currency)
+    const validate = productRecordValidator(currency, staged.rename)
     const rejections: Array<Rejection> = [...staged.structural]
     const rejectedKeys: Array<number> = []
     for (const row of flagged) {
       const k = Number(row.k)
       const record = {} as StagedRecord
       for (const column of STAGED_COLUMNS) record[column] = row[column]
-      const result = schema.safeParse(record)
-      const reason = !result.success
-        ? describeIssues(result.error, staged.rename)
-        : row.first_k !== null
-        ? `duplicate id ${record.id} (first on line ${staged.lineOf(Number(row.first_k))})`
-        : undefined
-      if (reason === undefined) continue // the pre-check is stricter than zod here: zod decides, the row loads
+      const reason = validate(record) ??
+        (row.first_k !== null ? `duplicate id ${record.id} (first on line ${staged.lineOf(Number(row.first_k))})` : undefined)
+      if (reason === undefined) continue // the pre-check is stricter than the Schema here: the Schema decides, the row loads
       rejectedKeys.push(k)
       rejections.push({ line: staged.lineOf(k), reason, raw: JSON.stringify(record) })
     }

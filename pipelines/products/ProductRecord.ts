@@ -1,12 +1,13 @@
-import { z } from "zod"
+import { Result, Schema } from "effect"
+import { describeIssues, fieldIssues, rule } from "../Rejections.ts"
 
 // One product record as every product format is staged: Google Merchant
 // column names, every value a string or null (empty strings are staged as
-// NULL). The zod schema is the rule; `SQL_PRECHECK` is the same rule written
+// NULL). The Schema is the rule; `SQL_PRECHECK` is the same rule written
 // as one vectorised DuckDB expression, so a million valid rows are admitted
 // without a million JS objects. Rows the pre-check flags are fetched and run
-// through zod, which decides (a flagged row zod accepts still loads) and
-// gives the reason. The pre-check must flag at least everything zod rejects;
+// through the Schema, which decides (a flagged row it accepts still loads) and
+// gives the reason. The pre-check must flag at least everything it rejects;
 // test/pipelines/productRecord.test.ts checks that on generated rows. Both
 // sides share the regular expressions below (written in the subset where JS
 // and RE2 agree: no \s, no \d, no lookaround, no flags).
@@ -61,53 +62,89 @@ export const LIMITS = { id: 50, title: 500, description: 10_000, color: 100, siz
 const full = (pattern: string) => new RegExp(`^(?:${pattern})$`)
 const chars = (value: string) => [...value].length
 
-const required = (message = "is required") => z.string({ error: message })
-const optional = z.string().nullable()
-const matching = (pattern: string, message: string) => z.string().regex(full(pattern), message)
-const atMost = (limit: number) => optional.refine((v) => v === null || chars(v) <= limit, `must be at most ${limit} characters`)
+/** A string with a rule (null fails with `message`). */
+const required = (message = "is required") => Schema.String.annotate({ message })
+const optional = Schema.NullOr(Schema.String)
+const requiredMatching = (pattern: string, message: string) => {
+  const regex = full(pattern)
+  return required().check(rule((v: string) => regex.test(v), message))
+}
+const matching = (pattern: string, message: string) => {
+  const regex = full(pattern)
+  return optional.check(rule((v: string | null) => v === null || regex.test(v), message))
+}
+const atMost = (limit: number) => optional.check(rule((v: string | null) => v === null || chars(v) <= limit, `must be at most ${limit} characters`))
+const KEYWORD = full(PATTERNS.keyword)
+const oneOf = (values: ReadonlyArray<string>) => (v: string) => KEYWORD.test(v) && values.includes(v.toLowerCase())
 const currencyOf = (price: string | null) => price?.match(/ ([A-Z]{3})$/)?.[1] ?? null
 
-/** The zod rule for a staged product; `defaultCurrency` is the feed's `options.currency`. */
+const PRICE = full(PATTERNS.price)
+const NO_CURRENCY = "has no currency (write \"15.00 USD\" or set options.currency)"
+/** The one rule across fields: a price needs a currency, from itself, the currency column or the feed. */
+const lacksCurrency = (record: { readonly price: unknown; readonly currency: unknown }, defaultCurrency: string | null) =>
+  typeof record.price === "string" && PRICE.test(record.price) && currencyOf(record.price) === null &&
+  record.currency === null && defaultCurrency === null
+
+/** The columns `required()` below: a null there is a type failure, after which the currency rule stays silent. */
+const REQUIRED = ["id", "title", "link", "store", "price", "availability"] as const
+
+const AVAILABILITY_MESSAGE = `must be one of ${AVAILABILITY.slice(0, 4).join(", ")}`
+const CONDITION_MESSAGE = `must be one of ${CONDITIONS.join(", ")}`
+
+/** The Schema rule for a staged product; `defaultCurrency` is the feed's `options.currency`. */
 export const productRecordSchema = (defaultCurrency: string | null) =>
-  z.object({
-    id: required().refine((v) => chars(v) <= LIMITS.id, `must be at most ${LIMITS.id} characters`),
-    title: required().refine((v) => chars(v) <= LIMITS.title, `must be at most ${LIMITS.title} characters`),
-    description: optional.refine((v) => v === null || chars(v) <= LIMITS.description, `must be at most ${LIMITS.description} characters`),
-    link: z.string({ error: "is required" }).regex(full(PATTERNS.url), "must be an http(s) URL"),
-    image_link: matching(PATTERNS.url, "must be an http(s) URL").nullable(),
+  Schema.Struct({
+    id: required().check(rule((v: string) => chars(v) <= LIMITS.id, `must be at most ${LIMITS.id} characters`)),
+    title: required().check(rule((v: string) => chars(v) <= LIMITS.title, `must be at most ${LIMITS.title} characters`)),
+    description: atMost(LIMITS.description),
+    link: requiredMatching(PATTERNS.url, "must be an http(s) URL"),
+    image_link: matching(PATTERNS.url, "must be an http(s) URL"),
     brand: optional,
-    gtin: matching(PATTERNS.gtin, "must be 8 to 14 digits").nullable(),
+    gtin: matching(PATTERNS.gtin, "must be 8 to 14 digits"),
     mpn: optional,
     product_type: optional,
     google_product_category: optional,
     category: optional,
     store: required("is required (set options.store for feeds without a store column)"),
-    price: z.string({ error: "is required" }).regex(full(PATTERNS.price), "must look like \"15.00 USD\""),
-    sale_price: matching(PATTERNS.price, "must look like \"15.00 USD\"").nullable(),
-    sale_price_effective_date: matching(DATE_RANGE, "must be two ISO 8601 dates separated by /").nullable(),
-    availability: z.string({ error: "is required" }).refine(
-      (v) => full(PATTERNS.keyword).test(v) && (AVAILABILITY as ReadonlyArray<string>).includes(v.toLowerCase()),
-      `must be one of ${AVAILABILITY.slice(0, 4).join(", ")}`
-    ),
-    condition: z.string().refine((v) => full(PATTERNS.keyword).test(v) && (CONDITIONS as ReadonlyArray<string>).includes(v.toLowerCase()), `must be one of ${CONDITIONS.join(", ")}`)
-      .nullable(),
-    was_price: matching(PATTERNS.price, "must look like \"15.00 USD\"").nullable(),
-    currency: matching(PATTERNS.currency, "must be an ISO 4217 code like USD").nullable(),
+    price: requiredMatching(PATTERNS.price, "must look like \"15.00 USD\""),
+    sale_price: matching(PATTERNS.price, "must look like \"15.00 USD\""),
+    sale_price_effective_date: matching(DATE_RANGE, "must be two ISO 8601 dates separated by /"),
+    availability: required().check(rule(oneOf(AVAILABILITY), AVAILABILITY_MESSAGE)),
+    condition: optional.check(rule((v: string | null) => v === null || oneOf(CONDITIONS)(v), CONDITION_MESSAGE)),
+    was_price: matching(PATTERNS.price, "must look like \"15.00 USD\""),
+    currency: matching(PATTERNS.currency, "must be an ISO 4217 code like USD"),
     color: atMost(LIMITS.color),
     size: atMost(LIMITS.size),
     item_group_id: atMost(LIMITS.item_group_id)
-  }).superRefine((record, ctx) => {
-    if (full(PATTERNS.price).test(record.price) && currencyOf(record.price) === null && record.currency === null && defaultCurrency === null) {
-      ctx.addIssue({ code: "custom", path: ["price"], message: "has no currency (write \"15.00 USD\" or set options.currency)" })
+  }).check(Schema.makeFilter((record) => !lacksCurrency(record, defaultCurrency) || { path: ["price"], issue: NO_CURRENCY }))
+
+/**
+ * Judges one staged product: undefined when valid, else every problem as
+ * `field: reason` (feed column names via `rename`). The currency rule is also
+ * reported beside value problems, as it always was, though not beside a
+ * missing required value (a Schema struct check runs only once every field is
+ * valid, so it is added here).
+ */
+export const productRecordValidator = (defaultCurrency: string | null, rename: Record<string, string> = {}) => {
+  const decode = Schema.decodeUnknownResult(productRecordSchema(defaultCurrency), { errors: "all" })
+  return (record: StagedRecord): string | undefined => {
+    const result = decode(record)
+    if (Result.isSuccess(result)) return undefined
+    const issues = fieldIssues(result.failure.issue)
+    const typed = REQUIRED.every((column) => record[column] !== null)
+    if (typed && lacksCurrency(record, defaultCurrency) && !issues.some((issue) => issue.message === NO_CURRENCY)) {
+      issues.push({ path: ["price"], message: NO_CURRENCY })
     }
-  })
+    return describeIssues(issues, rename)
+  }
+}
 
 const sqlString = (value: string) => `'${value.replace(/'/g, "''")}'`
 const sqlList = (values: ReadonlyArray<string>) => values.map(sqlString).join(", ")
 const fullMatch = (column: string, pattern: string) => `regexp_full_match(${column}, ${sqlString(pattern)})`
 const maybe = (column: string, test: string) => `(${column} IS NULL OR ${test})`
 
-/** The zod rule above as one DuckDB boolean expression over a staged row (true = certainly valid). */
+/** The Schema rule above as one DuckDB boolean expression over a staged row (true = certainly valid). */
 export const sqlPrecheck = (defaultCurrency: string | null) =>
   [
     `id IS NOT NULL AND length(id) <= ${LIMITS.id}`,

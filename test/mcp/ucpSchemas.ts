@@ -1,4 +1,4 @@
-import { z } from "zod"
+import { Schema } from "effect"
 
 // The UCP catalog response shapes, transcribed from the spec's schemas
 // (Universal-Commerce-Protocol/ucp, source/schemas/shopping/catalog_search.json,
@@ -7,90 +7,104 @@ import { z } from "zod"
 // input_correlation). No registry package carries them: @ucp-js/sdk 0.1.1 ships
 // zod schemas for checkout, order and the discovery profile of 2026-01-11, none
 // for the catalog. Required fields and types as the spec states them; extra
-// fields pass (the spec allows them).
+// fields pass (the spec allows them). Each export has `parse` (throws on a
+// mismatch, naming the path) and `schema`.
 
-const Version = z.string().regex(/^\d{4}-\d{2}-\d{2}$/)
-const Price = z.object({ amount: z.number().int().nonnegative(), currency: z.string().regex(/^[A-Z]{3}$/) })
-const PriceRange = z.object({ min: Price, max: Price })
-const Description = z.object({ plain: z.string().optional(), html: z.string().optional(), markdown: z.string().optional() })
-  .refine((value) => value.plain !== undefined || value.html !== undefined || value.markdown !== undefined, "one format")
-const Media = z.object({ type: z.string(), url: z.string().url(), alt_text: z.string().optional() })
-const Category = z.object({ value: z.string(), taxonomy: z.string().optional() })
-const Availability = z.object({ available: z.boolean().optional(), status: z.string().optional() })
-const Link = z.object({ type: z.string(), url: z.string().url(), title: z.string().optional() })
+const parser = <S extends Schema.Decoder<unknown>>(schema: S) => ({ schema, parse: Schema.decodeUnknownSync(schema) })
+const optional = Schema.optionalKey
 
-export const Variant = z.object({
-  id: z.string().min(1),
-  title: z.string(),
+const Version = Schema.String.check(Schema.isPattern(/^\d{4}-\d{2}-\d{2}$/))
+const Url = Schema.String.check(Schema.makeFilter((value: string) => URL.canParse(value), { expected: "a URL" }))
+const Price = Schema.Struct({
+  amount: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)),
+  currency: Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/))
+})
+const PriceRange = Schema.Struct({ min: Price, max: Price })
+const Description = Schema.Struct({ plain: optional(Schema.String), html: optional(Schema.String), markdown: optional(Schema.String) })
+  .check(Schema.makeFilter((value) => value.plain !== undefined || value.html !== undefined || value.markdown !== undefined, { expected: "one format" }))
+const Media = Schema.Struct({ type: Schema.String, url: Url, alt_text: optional(Schema.String) })
+const Category = Schema.Struct({ value: Schema.String, taxonomy: optional(Schema.String) })
+const Availability = Schema.Struct({ available: optional(Schema.Boolean), status: optional(Schema.String) })
+const Link = Schema.Struct({ type: Schema.String, url: Url, title: optional(Schema.String) })
+const Metadata = Schema.Record(Schema.String, Schema.Unknown)
+const NonEmptyString = Schema.String.check(Schema.isMinLength(1))
+
+const VariantFields = {
+  id: NonEmptyString,
+  title: Schema.String,
   description: Description,
   price: Price,
-  list_price: Price.optional(),
-  url: z.string().url().optional(),
-  availability: Availability.optional(),
-  condition: z.string().optional(),
-  categories: z.array(Category).optional(),
-  media: z.array(Media).optional(),
-  seller: z.object({ name: z.string().optional(), links: z.array(Link).optional() }).optional(),
-  metadata: z.record(z.string(), z.unknown()).optional()
-})
+  list_price: optional(Price),
+  url: optional(Url),
+  availability: optional(Availability),
+  condition: optional(Schema.String),
+  categories: optional(Schema.Array(Category)),
+  media: optional(Schema.Array(Media)),
+  seller: optional(Schema.Struct({ name: optional(Schema.String), links: optional(Schema.Array(Link)) })),
+  metadata: optional(Metadata)
+}
+const VariantSchema = Schema.Struct(VariantFields)
+export const Variant = parser(VariantSchema)
 
-export const Product = z.object({
-  id: z.string().min(1),
-  title: z.string(),
+const ProductFields = {
+  id: NonEmptyString,
+  title: Schema.String,
   description: Description,
-  url: z.string().url().optional(),
-  brand: z.string().optional(),
-  categories: z.array(Category).optional(),
+  url: optional(Url),
+  brand: optional(Schema.String),
+  categories: optional(Schema.Array(Category)),
   price_range: PriceRange,
-  list_price_range: PriceRange.optional(),
-  media: z.array(Media).optional(),
-  variants: z.array(Variant).min(1),
-  metadata: z.record(z.string(), z.unknown()).optional()
-})
+  list_price_range: optional(PriceRange),
+  media: optional(Schema.Array(Media)),
+  variants: Schema.NonEmptyArray(VariantSchema),
+  metadata: optional(Metadata)
+}
+export const Product = parser(Schema.Struct(ProductFields))
 
 const Envelope = (capability: string) =>
-  z.object({
+  Schema.Struct({
     version: Version,
-    capabilities: z.record(z.string(), z.array(z.object({ version: Version }))).refine((map) => capability in map, capability)
+    capabilities: Schema.Record(Schema.String, Schema.Array(Schema.Struct({ version: Version })))
+      .check(Schema.makeFilter((map) => capability in map, { expected: capability }))
   })
 
-const Message = z.object({ type: z.enum(["error", "warning", "info"]), code: z.string().optional(), content: z.string() })
+const Message = Schema.Struct({ type: Schema.Literals(["error", "warning", "info"]), code: optional(Schema.String), content: Schema.String })
 
-export const SearchResponse = z.object({
+export const SearchResponse = parser(Schema.Struct({
   ucp: Envelope("dev.ucp.shopping.catalog.search"),
-  products: z.array(Product),
-  pagination: z.object({ cursor: z.string().optional(), has_next_page: z.boolean(), total_count: z.number().int().optional() }).optional(),
-  messages: z.array(Message).optional()
-})
+  products: Schema.Array(Schema.Struct(ProductFields)),
+  pagination: optional(Schema.Struct({ cursor: optional(Schema.String), has_next_page: Schema.Boolean, total_count: optional(Schema.Int) })),
+  messages: optional(Schema.Array(Message))
+}))
 
-const InputCorrelation = z.object({ id: z.string(), match: z.enum(["exact", "featured"]) })
+const InputCorrelation = Schema.Struct({ id: Schema.String, match: Schema.Literals(["exact", "featured"]) })
 
-export const LookupResponse = z.object({
+export const LookupResponse = parser(Schema.Struct({
   ucp: Envelope("dev.ucp.shopping.catalog.lookup"),
-  products: z.array(Product.extend({ variants: z.array(Variant.extend({ inputs: z.array(InputCorrelation).min(1) })).min(1) })),
-  messages: z.array(Message).optional()
-})
+  products: Schema.Array(Schema.Struct({
+    ...ProductFields,
+    variants: Schema.NonEmptyArray(Schema.Struct({ ...VariantFields, inputs: Schema.NonEmptyArray(InputCorrelation) }))
+  })),
+  messages: optional(Schema.Array(Message))
+}))
 
-export const GetProductResponse = z.object({
+export const GetProductResponse = parser(Schema.Struct({
   ucp: Envelope("dev.ucp.shopping.catalog.lookup"),
-  product: Product,
-  messages: z.array(Message).optional()
-})
+  product: Schema.Struct(ProductFields),
+  messages: optional(Schema.Array(Message))
+}))
 
 /** The business profile at /.well-known/ucp (services and capabilities keyed by reverse-domain name). */
-export const DiscoveryProfile = z.object({
-  ucp: z.object({
+export const DiscoveryProfile = parser(Schema.Struct({
+  ucp: Schema.Struct({
     version: Version,
-    services: z.record(z.string(), z.object({
-      version: Version,
-      spec: z.string().url(),
-      mcp: z.object({ schema: z.string().url(), endpoint: z.string().url() }).optional()
-    })),
-    capabilities: z.record(z.string(), z.array(z.object({
-      version: Version,
-      spec: z.string().url(),
-      schema: z.string().url(),
-      extends: z.string().optional()
-    })))
+    services: Schema.Record(
+      Schema.String,
+      Schema.Struct({ version: Version, spec: Url, mcp: optional(Schema.Struct({ schema: Url, endpoint: Url })) })
+    ),
+    capabilities: Schema.Record(
+      Schema.String,
+      Schema.Array(Schema.Struct({ version: Version, spec: Url, schema: Url, extends: optional(Schema.String) }))
+    )
   })
-})
+}))

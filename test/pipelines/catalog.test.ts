@@ -42,7 +42,7 @@ describe("catalog feeds", () => {
     expect(await query(env.service, "SELECT successor_id FROM networks WHERE id = 'shareasale'")).toEqual([{ successor_id: "awin" }])
   })
 
-  it("validates programmes line by line (bad JSON, zod rules, unknown network, duplicates) and fills program_domains", async () => {
+  it("validates programmes line by line (bad JSON, Schema rules, unknown network, duplicates) and fills program_domains", async () => {
     writeFileSync(path("programs.jsonl"), jsonl([
       program("awin", "1"),
       program("cj", "2", { commission_type: "CPA", commission_rate: 12, commission_currency: "USD" }),

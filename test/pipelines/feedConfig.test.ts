@@ -52,7 +52,7 @@ describe("feed configuration", () => {
     expect(resolveLocation("https://feeds.example/a.tsv")).toEqual({ type: "http", url: "https://feeds.example/a.tsv" })
   })
 
-  it("keeps config/feeds.schema.json in step with the zod rule (npm run feeds:schema)", () => {
+  it("keeps config/feeds.schema.json in step with the Schema rule (npm run feeds:schema)", () => {
     expect(readFileSync("config/feeds.schema.json", "utf8")).toBe(feedsJsonSchema())
   })
 })
