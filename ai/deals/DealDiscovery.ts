@@ -1,5 +1,5 @@
 import { listValue } from "@duckdb/node-api"
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { Database, type DatabaseError } from "../../infra/Database.ts"
 import { productDocument, type ProductDocument, type ProductRow } from "../../readModel/documents.ts"
@@ -104,7 +104,8 @@ export class DealDiscovery extends Context.Service<DealDiscovery, {
       // The lists depend on neither the caller (links and shares are added
       // at the edge) nor the limit (computed at LIST_SIZE, cut by the caller),
       // so one computation per category and minimum discount serves everyone.
-      const fresh = (request: DealsRequest) => compute({ ...request, now: new Date(), limit: LIST_SIZE })
+      const fresh = (request: DealsRequest) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => compute({ ...request, now: new Date(now), limit: LIST_SIZE }))
       const cache = yield* makeStaleWhileRevalidate({
         compute: (key) => fresh(JSON.parse(key) as DealsRequest),
         freshMs: cacheSeconds * 1000,
