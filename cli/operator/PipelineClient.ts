@@ -9,6 +9,7 @@ import { coreWith } from "../../pipelines/layer.ts"
 import { PipelineRunner, type RunProgress, type RunSummary } from "../../pipelines/PipelineRunner.ts"
 import { listRuns } from "../../pipelines/RunQueries.ts"
 import { SearchSync } from "../../pipelines/search/SearchSync.ts"
+import { adminCall, serverAnswers } from "./AdminHttp.ts"
 import { operatorEnv } from "./OperatorEnv.ts"
 
 // How the operator commands reach the pipelines. Only one process may open
@@ -39,13 +40,7 @@ export interface PipelineClient {
 export const defaultUrl = () => operatorEnv().serverUrl
 const dataDir = () => operatorEnv().dataDir
 
-export const serverAnswers = async (url: string) => {
-  try {
-    return (await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) })).ok
-  } catch {
-    return false
-  }
-}
+export { serverAnswers }
 
 const tokenFor = (url: string) => {
   const fromEnv = operatorEnv().adminToken
@@ -58,12 +53,8 @@ const tokenFor = (url: string) => {
 const httpClient = (url: string): PipelineClient => {
   const token = tokenFor(url)
   const call = async (method: "GET" | "POST", path: string, body?: unknown) => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
-    const json = await response.json().catch(() => undefined) as any
+    const response = await adminCall(url, token, method, path, { body })
+    const json = response.json as any
     if (!response.ok) throw new CliError(`${method} ${path}: ${response.status} ${json?.error?.message ?? response.statusText}`)
     return json
   }
