@@ -81,6 +81,8 @@ const attempt = (feed: FeedDefinition, request: HttpRequest, target: string, con
   return Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     const response = yield* client.execute(toClientRequest(request)).pipe(
+      // as with fetch: no traceparent/b3 headers to a network's API, no span holding a URL with credentials
+      Effect.provideService(HttpClient.TracerDisabledWhen, () => true),
       Effect.mapError((error) => cannotFetch(transportCause(error)))
     )
     if (response.status === 304) {

@@ -5,7 +5,10 @@ import { FetchHttpClient, HttpClient, HttpClientRequest, HttpClientResponse } fr
 // HttpClient (fetch underneath), for their promise-based callers.
 
 const run = <A, E>(effect: Effect.Effect<A, E, HttpClient.HttpClient>) =>
-  Effect.runPromise(Effect.provide(effect, FetchHttpClient.layer))
+  Effect.runPromise(effect.pipe(
+    Effect.provideService(HttpClient.TracerDisabledWhen, () => true), // no trace headers, as with plain fetch
+    Effect.provide(FetchHttpClient.layer)
+  ))
 
 /** Is a server answering at `url`? (GET /health, 1 s.) */
 export const serverAnswers = (url: string): Promise<boolean> =>
