@@ -5,6 +5,7 @@ import { existsSync } from "node:fs"
 import { resolve } from "node:path"
 import { STATUSES } from "../conversions/ConversionRecord.ts"
 import { CliError, type ConversionPage, type ConversionSource, fileSource, httpSource, serverAnswers } from "./conversions/ConversionSource.ts"
+import { operatorEnv } from "./operator/OperatorEnv.ts"
 import { formatFields, formatTable } from "./partner/Table.ts"
 import type { RevenueSummary } from "../conversions/ConversionQueries.ts"
 
@@ -72,8 +73,8 @@ const conversions = Command.make(
     )
   },
   Effect.fn(function*(flags) {
-    const env = process.env
-    const url = Option.getOrElse(flags.server, () => `http://${env.HOST ?? "127.0.0.1"}:${env.PORT ?? "3000"}`).replace(/\/+$/, "")
+    const env = operatorEnv()
+    const url = Option.getOrElse(flags.server, () => env.serverUrl).replace(/\/+$/, "")
     const filter = {
       status: Option.getOrUndefined(flags.status),
       unattributed: flags.unattributed ? true : undefined,
@@ -86,11 +87,11 @@ const conversions = Command.make(
         let source: ConversionSource
         let close = async () => {}
         if (Option.isSome(flags.server) || await serverAnswers(url)) {
-          source = httpSource(url, env.ADMIN_TOKEN)
+          source = httpSource(url, env.adminToken)
         } else {
-          const file = resolve(env.DATA_DIR ?? "data/var", "catalog.duckdb")
+          const file = resolve(env.dataDir, "catalog.duckdb")
           if (!existsSync(file)) throw new CliError(`no server answers at ${url} and there is no database at ${file}`)
-          const opened = await fileSource(file, (env.REPORTING_CURRENCY ?? "USD").toUpperCase())
+          const opened = await fileSource(file, env.reportingCurrency)
           source = opened.source
           close = opened.close
         }

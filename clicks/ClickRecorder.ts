@@ -146,6 +146,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
           return
         }
         if (!page.hasRoom) handOff()
+        // plain Date.now(): the redirect hot path runs no Effect per click (Clock would need a fiber)
         page.append(Date.now(), partnerId, trackingId, tag, ip, userAgent, referrer)
         accepted++
         received.inc()

@@ -72,7 +72,7 @@ const commit = () => {
       const created = fd < 0
       if (created) {
         fd = openSegment(dir, seq)
-        openedAt = Date.now()
+        openedAt = Date.now() // a worker thread outside Effect: plain time, no per-click fiber
       }
       writeSync(fd, unsaved)
       fdatasyncSync(fd)

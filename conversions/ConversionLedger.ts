@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { formatDecimal, parseDecimal, type Ratio, type Scaled } from "../domain/money/Decimal.ts"
 import { parseShare, revenueFor } from "../domain/money/RevenueSplit.ts"
 import { Database, type DatabaseError, type Tx } from "../infra/Database.ts"
@@ -288,7 +288,7 @@ export const upsertConversions = (
     const refs = [...new Set([...latest.values()].flatMap(({ record }) => record.clickRef === null ? [] : [record.clickRef]))]
     const links = yield* lookupLinks(tx, refs)
     const stored = yield* lookupStored(tx, [...latest.keys()])
-    const now = new Date()
+    const now = new Date(yield* Clock.currentTimeMillis)
     const rows: Array<Row> = []
     const events: Array<Event> = []
     const rejected: Array<{ index: number; reason: string }> = []

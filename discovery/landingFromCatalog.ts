@@ -1,4 +1,4 @@
-import { Effect, Option } from "effect"
+import { Clock, Effect, Option } from "effect"
 import type { DatabaseShape } from "../infra/Database.ts"
 import { catalogIdOf, productDocument, type ProductDocument, type ProductRow } from "../readModel/documents.ts"
 import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../readModel/productFactsSql.ts"
@@ -14,6 +14,8 @@ export const landingDocumentFromCatalog = (db: DatabaseShape, documentId: string
   const productId = catalogIdOf(documentId)
   if (productId === undefined) return Effect.succeed(Option.none<ProductDocument>())
   return db.query<ProductRow>(ONE_PRODUCT_SQL, [productId]).pipe(
-    Effect.map((rows) => Option.map(Option.fromNullishOr(rows[0]), (row) => productDocument(row, new Date())))
+    Effect.flatMap((rows) =>
+      Effect.map(Clock.currentTimeMillis, (now) => Option.map(Option.fromNullishOr(rows[0]), (row) => productDocument(row, new Date(now))))
+    )
   )
 }

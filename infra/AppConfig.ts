@@ -49,6 +49,12 @@ export interface AppConfigShape {
   readonly llmModel: string
   /** Longest wait for the LLM before the copy falls back to the template generator. */
   readonly llmTimeoutMs: number
+  /** DuckDB worker threads (DUCKDB_THREADS); `None` lets Database pick from the CPU quota. */
+  readonly duckdbThreads: Option.Option<number>
+  /** DuckDB memory_limit in DuckDB syntax ("2GB"); `None` keeps Database's default. */
+  readonly duckdbMemoryLimit: Option.Option<string>
+  /** Seconds the AI deal lists count as fresh; 0 computes every request. */
+  readonly aiDealsCacheSeconds: number
 }
 
 /** POSTBACK_SECRETS default for development: `{"dev":"dev-postback-secret"}` (network "dev" only). */
@@ -91,6 +97,9 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
     const llmApiKey = yield* Config.option(Config.Redacted("LLM_API_KEY"))
     const llmModel = yield* Config.String("LLM_MODEL").pipe(Config.withDefault("gpt-4o-mini"))
     const llmTimeoutMs = yield* Config.Int("LLM_TIMEOUT_MS").pipe(Config.withDefault(8_000))
+    const duckdbThreads = yield* Config.option(Config.Int("DUCKDB_THREADS"))
+    const duckdbMemoryLimit = yield* Config.option(Config.String("DUCKDB_MEMORY_LIMIT"))
+    const aiDealsCacheSeconds = yield* Config.Int("AI_DEALS_CACHE_SECONDS").pipe(Config.withDefault(30))
     return {
       port,
       host,
@@ -118,7 +127,10 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       llmBaseUrl: Option.map(llmBaseUrl, (url) => url.toString().replace(/\/+$/, "")),
       llmApiKey,
       llmModel,
-      llmTimeoutMs
+      llmTimeoutMs,
+      duckdbThreads,
+      duckdbMemoryLimit,
+      aiDealsCacheSeconds
     } satisfies AppConfigShape
   })
 
@@ -153,6 +165,9 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       llmApiKey: Option.none(),
       llmModel: "test-model",
       llmTimeoutMs: 8_000,
+      duckdbThreads: Option.none(),
+      duckdbMemoryLimit: Option.none(),
+      aiDealsCacheSeconds: 30,
       ...overrides
     })
 }

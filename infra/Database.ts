@@ -1,5 +1,5 @@
 import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from "@duckdb/node-api"
-import { Config, Context, Effect, Layer, Schema, Semaphore } from "effect"
+import { Context, Effect, Layer, Option, Schema, Semaphore } from "effect"
 import { mkdirSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import { dirname, join } from "node:path"
@@ -139,8 +139,8 @@ export class Database extends Context.Service<Database, DatabaseShape>()("app/in
     Database,
     Effect.gen(function*() {
       const config = yield* AppConfig
-      const threads = yield* Config.Int("DUCKDB_THREADS").pipe(Config.withDefault(defaultThreads()))
-      const memoryLimit = yield* Config.String("DUCKDB_MEMORY_LIMIT").pipe(Config.withDefault(DEFAULT_MEMORY_LIMIT))
+      const threads = Option.getOrElse(config.duckdbThreads, defaultThreads)
+      const memoryLimit = Option.getOrElse(config.duckdbMemoryLimit, () => DEFAULT_MEMORY_LIMIT)
       return yield* Database.make(`${config.dataDir}/catalog.duckdb`, 4, threads, memoryLimit)
     })
   )

@@ -1,4 +1,5 @@
-import { Config, Effect, Layer, Logger, References } from "effect"
+import { Effect, Layer, Logger, References } from "effect"
+import { AppConfig } from "./AppConfig.ts"
 
 const levels = ["All", "Trace", "Debug", "Info", "Warn", "Error", "Fatal", "None"] as const
 type Level = (typeof levels)[number]
@@ -7,13 +8,13 @@ const parseLevel = (raw: string): Level =>
   levels.find((level) => level.toLowerCase() === raw.trim().toLowerCase()) ?? "Info"
 
 /**
- * One JSON object per line on stdout (LOG_LEVEL sets the minimum level).
+ * One JSON object per line on stdout (AppConfig.logLevel, LOG_LEVEL, sets the minimum level).
  * Hot routes never log per request; pipelines and lifecycle events do.
  */
 export class Logging {
   static readonly layer = Layer.unwrap(
     Effect.gen(function*() {
-      const level = parseLevel(yield* Config.String("LOG_LEVEL").pipe(Config.withDefault("Info")))
+      const level = parseLevel((yield* AppConfig).logLevel)
       return Layer.mergeAll(
         Logger.layer([Logger.consoleJson]),
         Layer.succeed(References.MinimumLogLevel, level)

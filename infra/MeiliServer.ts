@@ -84,6 +84,7 @@ const waitHealthy = (url: string, child: ChildProcess, deadlineMs: number) =>
  * Without setpriv the child may outlive a SIGKILL; the next start then finds
  * it through its pid file and stops it (MeiliPidFile.ts).
  */
+// PATH is the OS's search path for a helper binary, not service configuration (AppConfig).
 const SETPRIV = (process.env.PATH ?? "").split(delimiter).filter((dir) => dir !== "")
   .map((dir) => join(dir, "setpriv")).find((path) => existsSync(path))
 let warnedNoSetpriv = false

@@ -52,6 +52,7 @@ export class LinkCache<E, T extends RedirectTarget = RedirectTarget> {
       const hit = this.peek(id)
       if (hit !== undefined) return Effect.succeed(hit)
       const missingUntil = this.#missing.get(id)
+      // plain Date.now(): the redirect's synchronous path, no Effect per request
       if (missingUntil !== undefined && missingUntil > Date.now()) return Effect.succeed(undefined)
       this.misses++
       const pending = this.#inflight.get(id)

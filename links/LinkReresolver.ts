@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Semaphore } from "effect"
+import { Clock, Context, Effect, Layer, Semaphore } from "effect"
 import type { Catalog, CatalogProgram } from "../domain/matching/catalog.ts"
 import { affiliateUrlFor, resolveUrl } from "../domain/matching/resolve.ts"
 import { isUsableNetwork } from "../domain/matching/selectProgram.ts"
@@ -118,7 +118,7 @@ export class LinkReresolver extends Context.Service<LinkReresolver, {
             })
         }
         // Short write transactions: link creation and click batches queue behind each one.
-        const at = new Date()
+        const at = new Date(yield* Clock.currentTimeMillis)
         for (let i = 0; i < changes.length; i += WRITE_CHUNK) yield* links.reassign(changes.slice(i, i + WRITE_CHUNK), at)
         return {
           unusablePrograms: reasons.size,

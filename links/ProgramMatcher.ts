@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { type Catalog, type CatalogNetwork, type CatalogProgram, makeCatalog } from "../domain/matching/catalog.ts"
 import { clickHostRules, type Resolution, resolveUrl } from "../domain/matching/resolve.ts"
 import type { ClickHostRule } from "../domain/matching/unwrap.ts"
@@ -99,20 +99,21 @@ export class ProgramMatcher extends Context.Service<ProgramMatcher, {
         Effect.orElseSucceed(() => empty)
       )
       metrics.gauge("program_matcher_domains", "Domains known to the matcher", () => state.catalog.byDomain.size)
-      let checkedAt = Date.now()
+      let checkedAt = yield* Clock.currentTimeMillis
       let checking = false
 
       const reload = Effect.gen(function*() {
         state = yield* load(db)
-        checkedAt = Date.now()
+        checkedAt = yield* Clock.currentTimeMillis
         reloads.inc()
       })
 
       // Only one probe at a time; callers during a probe use the current catalog.
       const recheck = Effect.gen(function*() {
-        if (checking || Date.now() - checkedAt < RECHECK_MS) return
+        const now = yield* Clock.currentTimeMillis
+        if (checking || now - checkedAt < RECHECK_MS) return
         checking = true
-        checkedAt = Date.now()
+        checkedAt = now
         const version = (yield* db.query<{ version: string }>(VERSION_SQL))[0]?.version ?? ""
         if (version !== state.version) yield* reload
       }).pipe(

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { Metrics } from "../infra/Metrics.ts"
@@ -18,15 +18,18 @@ export class RateLimits extends Context.Service<RateLimits, {
     Effect.gen(function*() {
       const config = yield* AppConfig
       const metrics = yield* Metrics
+      // The layer's Clock (TestClock in tests); read synchronously, as take() runs per request.
+      const clock = yield* Clock.Clock
+      const now = () => clock.currentTimeMillisUnsafe()
       const counters = {
         key: metrics.counter("api_rate_limited_total", "Requests answered 429", { scope: "key" }),
         ip: metrics.counter("api_rate_limited_total", "Requests answered 429", { scope: "ip" }),
         register: metrics.counter("api_rate_limited_total", "Requests answered 429", { scope: "register" })
       }
       return RateLimits.of({
-        perKey: new RateLimiter(config.rateLimitPerKey),
-        perIp: new RateLimiter(config.rateLimitPerIp),
-        register: new RateLimiter(config.rateLimitRegister),
+        perKey: new RateLimiter(config.rateLimitPerKey, now),
+        perIp: new RateLimiter(config.rateLimitPerIp, now),
+        register: new RateLimiter(config.rateLimitRegister, now),
         tooMany: (scope, verdict) => {
           counters[scope].inc()
           return HttpServerResponse.jsonUnsafe(

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import { createHash } from "node:crypto"
 import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { PipelineError } from "./errors.ts"
@@ -101,7 +101,7 @@ export const fetchApi = (feed: FeedDefinition, target: string, lastSuccessAt: Da
     }
     const context: RequestContext = { redact: redactor(Object.values(values)), credentials: credentialNames(feed.options.auth) }
     const { options } = feed
-    const window = options.window === undefined ? undefined : windowBounds(options.window, new Date(), lastSuccessAt)
+    const window = options.window === undefined ? undefined : windowBounds(options.window, new Date(yield* Clock.currentTimeMillis), lastSuccessAt)
     const pagination = options.pagination
     let fill: Fill = {
       env: values,

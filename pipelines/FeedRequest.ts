@@ -39,7 +39,12 @@ export const isApiSource = (feed: FeedLike) =>
 
 export type Env = Readonly<Record<string, string | undefined>>
 
-/** The values of a feed's variables, or the names of the unset ones. */
+/**
+ * The values of a feed's variables, or the names of the unset ones. The one
+ * deliberate environment read outside infra/AppConfig.ts (with gateOnEnv in
+ * FeedConfig.ts): the variable NAMES come from feeds.json, so AppConfig cannot
+ * list them, and a credential added for a new feed needs no code change.
+ */
 export const readEnv = (feed: FeedLike, env: Env = process.env) => {
   const names = requiredEnv(feed)
   const missing = names.filter((name) => !env[name])

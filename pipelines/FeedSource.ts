@@ -1,4 +1,5 @@
 import { Context, Effect, Layer } from "effect"
+import { FetchHttpClient, HttpClient } from "effect/http"
 import { createHash } from "node:crypto"
 import { createReadStream, mkdirSync, rmSync, statSync } from "node:fs"
 import { open } from "node:fs/promises"
@@ -103,11 +104,13 @@ export interface FeedSourceShape {
 }
 
 export class FeedSource extends Context.Service<FeedSource, FeedSourceShape>()("app/pipelines/FeedSource") {
-  static readonly layer = Layer.effect(
+  /** Over any HttpClient (a test may hand it a stub). */
+  static readonly layerWithoutClient = Layer.effect(
     FeedSource,
     Effect.gen(function*() {
       const db = yield* Database
       const config = yield* AppConfig
+      const client = yield* HttpClient.HttpClient
       const downloads = join(config.dataDir, "tmp", "feeds")
 
       const stateOf = (feed: FeedDefinition) =>
@@ -180,8 +183,15 @@ export class FeedSource extends Context.Service<FeedSource, FeedSourceShape>()("
             return location.type === "file"
               ? yield* fromFile(feed, location.path, state)
               : yield* fromHttp(feed, location.url, runId, state)
-          })
+          }).pipe(Effect.provideService(HttpClient.HttpClient, client))
       })
     })
   )
+
+  /**
+   * Over the fetch-based HttpClient: fetch follows redirects and decodes a
+   * gzip content-encoding itself, as the feeds have always been read (the
+   * undici client of @effect/platform-node does neither).
+   */
+  static readonly layer = FeedSource.layerWithoutClient.pipe(Layer.provide(FetchHttpClient.layer))
 }

@@ -1,4 +1,5 @@
-import { Duration, Effect } from "effect"
+import { Clock, Duration, Effect, Option, Stream } from "effect"
+import { HttpClient, type HttpClientError, HttpClientRequest, HttpClientResponse } from "effect/http"
 import { createHash } from "node:crypto"
 import { createWriteStream } from "node:fs"
 import { Readable, Transform } from "node:stream"
@@ -51,55 +52,85 @@ export const retryAfterMs = (header: string | null, now = Date.now()): number | 
 
 const describeFetchError = (cause: unknown): string => {
   if (!(cause instanceof Error)) return String(cause)
-  if (cause.name === "TimeoutError") return "timed out"
   const inner = (cause as { cause?: { code?: string; message?: string } }).cause
   return inner?.code ?? inner?.message ?? cause.message
 }
 
-/** One attempt. */
-const attempt = (feed: FeedDefinition, request: HttpRequest, target: string, context: RequestContext) =>
-  Effect.tryPromise({
-    try: async (signal): Promise<Downloaded> => {
-      const where = context.redact(request.url)
-      const response = await fetch(request.url, {
-        method: request.method,
-        headers: { "accept-encoding": "gzip", ...request.headers },
-        body: request.body,
-        redirect: "follow",
-        signal: AbortSignal.any([signal, AbortSignal.timeout(feed.options.timeoutMs)])
-      })
-      if (response.status === 304) return { notModified: true }
-      if (!response.ok) {
-        await response.body?.cancel()
-        const status = `HTTP ${response.status} ${response.statusText} from ${where}`
-        if (response.status === 401 || response.status === 403) {
-          const names = context.credentials.length > 0 ? ` in ${context.credentials.join(", ")} (options.auth)` : " (the feed sends none: set options.auth)"
-          throw fail(feed, `${status}: the API refused the credentials${names}; check them, the run does not retry`)
-        }
-        if (response.status === 429) {
-          throw fail(feed, `${status} (rate limited)`, true, retryAfterMs(response.headers.get("retry-after")))
-        }
-        throw fail(feed, status, response.status >= 500 || response.status === 408)
-      }
-      if (/text\/html/i.test(response.headers.get("content-type") ?? "")) {
-        await response.body?.cancel()
-        throw fail(feed, `the source answered an HTML page (content-type ${response.headers.get("content-type")}), not a feed`)
-      }
-      if (response.body === null) throw fail(feed, "the source answered no body")
-      const hash = createHash("sha256")
-      await pipeline(Readable.fromWeb(response.body as never), hashStream(hash), createWriteStream(target))
-      return {
-        notModified: false,
-        sha256: hash.digest("hex"),
-        etag: response.headers.get("etag") ?? undefined,
-        lastModified: response.headers.get("last-modified") ?? undefined
-      }
-    },
-    catch: (cause) =>
-      cause instanceof PipelineError
-        ? cause
-        : fail(feed, `cannot fetch ${context.redact(request.url)}: ${context.redact(describeFetchError(cause))}`, true)
+/** A transport failure (refused, reset, DNS): the fetch error under the HttpClient's. */
+const transportCause = (error: HttpClientError.HttpClientError): unknown =>
+  error.reason._tag === "TransportError" && error.reason.cause !== undefined ? error.reason.cause : error
+
+/** The request as HttpClient sends it; a string body keeps fetch's own default content-type unless the feed sets one. */
+const toClientRequest = (request: HttpRequest) => {
+  const base = HttpClientRequest.make(request.method)(request.url)
+  const withBody = request.body === undefined ? base : HttpClientRequest.bodyText(base, request.body, "text/plain;charset=UTF-8")
+  return HttpClientRequest.setHeaders(withBody, { "accept-encoding": "gzip", ...request.headers })
+}
+
+/** Hands an unread body back (a refused answer, an HTML page) without reading it. */
+const discard = (response: HttpClientResponse.HttpClientResponse) =>
+  Effect.promise(async () => {
+    await Option.getOrUndefined(HttpClientResponse.toWeb(response))?.body?.cancel().catch(() => {})
   })
+
+/** One attempt: HttpClient (fetch underneath: redirects followed, content-encoding decoded), body streamed to disk. */
+const attempt = (feed: FeedDefinition, request: HttpRequest, target: string, context: RequestContext) => {
+  const where = context.redact(request.url)
+  const cannotFetch = (cause: unknown) =>
+    fail(feed, `cannot fetch ${where}: ${context.redact(describeFetchError(cause))}`, true)
+  return Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const response = yield* client.execute(toClientRequest(request)).pipe(
+      // as with fetch: no traceparent/b3 headers to a network's API, no span holding a URL with credentials
+      Effect.provideService(HttpClient.TracerDisabledWhen, () => true),
+      Effect.mapError((error) => cannotFetch(transportCause(error)))
+    )
+    if (response.status === 304) {
+      yield* discard(response)
+      return { notModified: true } satisfies Downloaded
+    }
+    const headers = response.headers
+    if (response.status < 200 || response.status > 299) {
+      yield* discard(response)
+      const statusText = Option.getOrUndefined(HttpClientResponse.toWeb(response))?.statusText ?? ""
+      const status = `HTTP ${response.status} ${statusText} from ${where}`
+      if (response.status === 401 || response.status === 403) {
+        const names = context.credentials.length > 0 ? ` in ${context.credentials.join(", ")} (options.auth)` : " (the feed sends none: set options.auth)"
+        return yield* fail(feed, `${status}: the API refused the credentials${names}; check them, the run does not retry`)
+      }
+      if (response.status === 429) {
+        const now = yield* Clock.currentTimeMillis
+        return yield* fail(feed, `${status} (rate limited)`, true, retryAfterMs(headers["retry-after"] ?? null, now))
+      }
+      return yield* fail(feed, status, response.status >= 500 || response.status === 408)
+    }
+    if (/text\/html/i.test(headers["content-type"] ?? "")) {
+      yield* discard(response)
+      return yield* fail(feed, `the source answered an HTML page (content-type ${headers["content-type"]}), not a feed`)
+    }
+    const web = Option.getOrUndefined(HttpClientResponse.toWeb(response))
+    if (web !== undefined && web.body === null) return yield* fail(feed, "the source answered no body")
+    const hash = createHash("sha256")
+    // Streamed: a feed of a few GB never sits in memory.
+    yield* Effect.tryPromise({
+      try: (signal) =>
+        pipeline(Readable.fromWeb(Stream.toReadableStream(response.stream) as never), hashStream(hash), createWriteStream(target), { signal }),
+      catch: cannotFetch
+    })
+    return {
+      notModified: false,
+      sha256: hash.digest("hex"),
+      etag: headers["etag"],
+      lastModified: headers["last-modified"]
+    } satisfies Downloaded
+  }).pipe(
+    // the whole attempt, body included, as fetch's AbortSignal.timeout did
+    Effect.timeoutOrElse({
+      duration: Duration.millis(feed.options.timeoutMs),
+      orElse: () => Effect.fail(fail(feed, `cannot fetch ${where}: timed out`, true))
+    })
+  )
+}
 
 /** The request with retries: `options.retries` more attempts for transient failures and 429s. */
 export const download = (
@@ -108,7 +139,7 @@ export const download = (
   target: string,
   context: RequestContext,
   retry = 0
-): Effect.Effect<Downloaded, PipelineError> =>
+): Effect.Effect<Downloaded, PipelineError, HttpClient.HttpClient> =>
   attempt(feed, request, target, context).pipe(
     Effect.catch((error) => {
       if (error.retryable !== true) return Effect.fail(error)

@@ -1,4 +1,4 @@
-import { Cause, Context, Effect, Exit, Layer } from "effect"
+import { Cause, Clock, Context, Effect, Exit, Layer } from "effect"
 import { randomBytes } from "node:crypto"
 import { Database, type DatabaseShape } from "../infra/Database.ts"
 import { Metrics } from "../infra/Metrics.ts"
@@ -59,7 +59,7 @@ export interface PipelineRunnerShape {
   readonly feeds: ReadonlyArray<FeedDefinition>
 }
 
-const newRunId = () => `${new Date().toISOString().replace(/[-:]/g, "").slice(0, 15)}-${randomBytes(4).toString("hex")}`
+const newRunId = (now: Date) => `${now.toISOString().replace(/[-:]/g, "").slice(0, 15)}-${randomBytes(4).toString("hex")}`
 
 const syncKinds = new Set(["products", "programs", "price_history"])
 
@@ -78,6 +78,10 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
       const source = yield* FeedSource
       const search = yield* SearchSync
       const metrics = yield* Metrics
+      // Run times from the layer's Clock (TestClock in tests), read synchronously
+      // where a busy check and its claim must not be split by a yield.
+      const clock = yield* Clock.Clock
+      const now = () => new Date(clock.currentTimeMillisUnsafe())
       const scope = yield* Effect.scope
 
       for (const feed of config.feeds) {
@@ -192,7 +196,7 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
         })
 
         const finish = (exit: Exit.Exit<void, PipelineError>) => {
-          const finishedAt = new Date().toISOString()
+          const finishedAt = now().toISOString()
           if (Exit.isSuccess(exit)) return { ...summary, finishedAt }
           const interrupted = Cause.hasInterruptsOnly(exit.cause)
           const failure = Cause.findErrorOption(exit.cause)
@@ -243,9 +247,10 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
           if (current !== undefined) {
             return Effect.fail(new FeedBusy({ feed: name, message: `feed ${name} is already running (run ${current.runId})` }))
           }
-          const runId = newRunId()
-          busy.set(name, { runId, feed: name, phase: "fetch", rowsRead: 0, startedAt: Date.now() })
-          const startedAt = new Date().toISOString()
+          const started = now()
+          const runId = newRunId(started)
+          busy.set(name, { runId, feed: name, phase: "fetch", rowsRead: 0, startedAt: started.getTime() })
+          const startedAt = started.toISOString()
           return db.run(
             "INSERT INTO pipeline_runs (id, feed, kind, trigger, started_at, status) VALUES ($1, $2, $3, $4, $5::TIMESTAMPTZ, 'running')",
             [runId, feed.name, feed.kind, trigger, startedAt]

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import type { ProductFact } from "../../domain/copy/facts.ts"
 import { type CopyFacts, storeName } from "../../domain/copy/facts.ts"
 import type { CatalogProgram } from "../../domain/matching/catalog.ts"
@@ -68,7 +68,7 @@ export class ProgramFacts extends Context.Service<ProgramFacts, {
       const read = Effect.fn("ProgramFacts.read")(function*(program: CatalogProgram) {
         const domains = [...new Set(program.domains.map(normaliseDomain).filter((d) => d.length > 0))]
         const rows = domains.length === 0 ? [] : yield* db.query<ProductRow>(PRODUCTS_SQL, [JSON.stringify(domains)])
-        const now = new Date()
+        const now = new Date(yield* Clock.currentTimeMillis)
         const ranked = rows
           .map((row) => productDocument(row, now))
           .map((doc) => ({ doc, saving: hasVerifiedSaving(doc) ? doc.discount : 0 }))
@@ -98,14 +98,14 @@ export class ProgramFacts extends Context.Service<ProgramFacts, {
         } satisfies CopyFacts
       })
       const factsFor = (program: CatalogProgram) =>
-        Effect.suspend(() => {
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
           const hit = cache.get(program.id)
-          if (hit !== undefined && hit.program === program && Date.now() - hit.at < CACHE_TTL_MS) return Effect.succeed(hit.facts)
+          if (hit !== undefined && hit.program === program && now - hit.at < CACHE_TTL_MS) return Effect.succeed(hit.facts)
           return Effect.tap(read(program), (facts) =>
-            Effect.sync(() => {
+            Effect.map(Clock.currentTimeMillis, (at) => {
               cache.delete(program.id)
               if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!)
-              cache.set(program.id, { at: Date.now(), program, facts })
+              cache.set(program.id, { at, program, facts })
             }))
         })
       return ProgramFacts.of({ factsFor })

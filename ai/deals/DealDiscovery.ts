@@ -1,5 +1,6 @@
 import { listValue } from "@duckdb/node-api"
-import { Config, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
+import { AppConfig } from "../../infra/AppConfig.ts"
 import { Database, type DatabaseError } from "../../infra/Database.ts"
 import { productDocument, type ProductDocument, type ProductRow } from "../../readModel/documents.ts"
 import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
@@ -39,14 +40,13 @@ export interface DealLists {
 }
 
 /**
- * Seconds a computed set of lists counts as fresh (AI_DEALS_CACHE_SECONDS;
- * 0 computes every request). Trending decays over a 24-hour half-life and
+ * Seconds a computed set of lists counts as fresh (AI_DEALS_CACHE_SECONDS,
+ * AppConfig.aiDealsCacheSeconds, default 30; 0 computes every request). Trending decays over a 24-hour half-life and
  * prices change a few times a day, so 30 s changes nothing a shopper sees,
  * and it bounds the database work to one computation per filter set per
  * 30 s whatever the request rate. Older lists are still served, while they
  * are recomputed in the background, for up to STALE_SECONDS.
  */
-const DEFAULT_CACHE_SECONDS = 30
 const STALE_SECONDS = 600
 const CACHE_CAPACITY = 256
 
@@ -58,7 +58,7 @@ export class DealDiscovery extends Context.Service<DealDiscovery, {
     Effect.gen(function*() {
       const db = yield* Database
       const matcher = yield* ProgramMatcher
-      const cacheSeconds = yield* Config.Int("AI_DEALS_CACHE_SECONDS").pipe(Config.withDefault(DEFAULT_CACHE_SECONDS))
+      const cacheSeconds = (yield* AppConfig).aiDealsCacheSeconds
 
       const reader = makeListReader(db)
       const trending = trendingList(reader)
@@ -104,7 +104,8 @@ export class DealDiscovery extends Context.Service<DealDiscovery, {
       // The lists depend on neither the caller (links and shares are added
       // at the edge) nor the limit (computed at LIST_SIZE, cut by the caller),
       // so one computation per category and minimum discount serves everyone.
-      const fresh = (request: DealsRequest) => compute({ ...request, now: new Date(), limit: LIST_SIZE })
+      const fresh = (request: DealsRequest) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => compute({ ...request, now: new Date(now), limit: LIST_SIZE }))
       const cache = yield* makeStaleWhileRevalidate({
         compute: (key) => fresh(JSON.parse(key) as DealsRequest),
         freshMs: cacheSeconds * 1000,

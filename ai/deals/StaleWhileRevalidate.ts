@@ -1,10 +1,11 @@
-import { Deferred, Effect, Exit } from "effect"
+import { Clock, Deferred, Effect, Exit } from "effect"
 
 // A per-key memo for expensive, slowly changing answers: fresh for `freshMs`,
 // then served as is (stale) for up to `staleMs` while one background fiber
 // recomputes it, so a caller waits only for a key's first computation or one
 // idle for longer than `staleMs`. Concurrent callers of a missing key share
 // one computation; a failure is handed to those waiting and not kept.
+// Ages are read from Effect's Clock, so a test can drive them with TestClock.
 
 export interface StaleWhileRevalidate<A, E> {
   get(key: string): Effect.Effect<A, E>
@@ -34,13 +35,14 @@ export const makeStaleWhileRevalidate = <A, E>(options: {
         const deferred = yield* Deferred.make<A, E>()
         entry.inflight = deferred
         const settle = (exit: Exit.Exit<A, E>) =>
-          Effect.sync(() => {
-            if (Exit.isSuccess(exit)) {
-              entry.value = exit.value
-              entry.at = Date.now()
-            }
-            entry.inflight = undefined
-          }).pipe(Effect.andThen(Deferred.done(deferred, exit)))
+          Effect.flatMap(Clock.currentTimeMillis, (now) =>
+            Effect.sync(() => {
+              if (Exit.isSuccess(exit)) {
+                entry.value = exit.value
+                entry.at = now
+              }
+              entry.inflight = undefined
+            })).pipe(Effect.andThen(Deferred.done(deferred, exit)))
         yield* Effect.forkIn(Effect.flatMap(Effect.exit(options.compute(key)), settle), scope)
         return deferred
       })
@@ -53,7 +55,7 @@ export const makeStaleWhileRevalidate = <A, E>(options: {
           entry = { value: undefined, at: 0, inflight: undefined }
           entries.set(key, entry)
         }
-        const age = Date.now() - entry.at
+        const age = (yield* Clock.currentTimeMillis) - entry.at
         if (entry.value !== undefined && age < options.staleMs) {
           if (age >= options.freshMs && entry.inflight === undefined) yield* start(key, entry)
           return entry.value

@@ -22,6 +22,9 @@ export const startBenchService = async (name: string, overrides: Partial<AppConf
     dataDir,
     port: 0,
     meiliUrl: Option.fromNullishOr(process.env.MEILI_URL),
+    // as AppConfig.fromEnv reads them, so a bench can size DuckDB like a deployment
+    duckdbThreads: Option.map(Option.fromNullishOr(process.env.DUCKDB_THREADS), Number),
+    duckdbMemoryLimit: Option.fromNullishOr(process.env.DUCKDB_MEMORY_LIMIT),
     rateLimitPerIp: unlimited,
     rateLimitPerKey: unlimited,
     rateLimitRegister: unlimited,

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { makeConversionQueries, type ConversionFilter, type ConversionItem, type RevenueSummary } from "../../conversions/ConversionQueries.ts"
 import { Database } from "../../infra/Database.ts"
+import { adminCall, serverAnswers } from "../operator/AdminHttp.ts"
 
 // Where the operator command reads conversions from. DuckDB allows one
 // writer process, so while a server runs the command goes through its admin
@@ -19,23 +20,15 @@ export interface ConversionSource {
 
 export class CliError extends Error {}
 
-/** Is a server answering at `url`? (GET /health, 1 s.) */
-export const serverAnswers = async (url: string): Promise<boolean> => {
-  try {
-    const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) })
-    return response.ok
-  } catch {
-    return false
-  }
-}
+export { serverAnswers }
 
 export const httpSource = (url: string, token: string | undefined): ConversionSource => {
   const get = async (path: string) => {
     if (token === undefined || token === "") {
       throw new CliError(`a server is running at ${url}: set ADMIN_TOKEN to the server's admin token to read conversions through it`)
     }
-    const response = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(30_000) })
-    const body = await response.json().catch(() => undefined) as { error?: { message?: string } } | undefined
+    const response = await adminCall(url, token, "GET", path, { timeoutMs: 30_000 })
+    const body = response.json as { error?: { message?: string } } | undefined
     if (!response.ok) throw new CliError(`server answered ${response.status}: ${body?.error?.message ?? "no details"}`)
     return body
   }

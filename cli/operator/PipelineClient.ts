@@ -1,6 +1,5 @@
 import { Effect, Layer, Logger, ManagedRuntime, References } from "effect"
 import { existsSync, readFileSync } from "node:fs"
-import { resolve } from "node:path"
 import { adminTokenPath } from "../../infra/AdminTokenFile.ts"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { Database } from "../../infra/Database.ts"
@@ -10,6 +9,8 @@ import { coreWith } from "../../pipelines/layer.ts"
 import { PipelineRunner, type RunProgress, type RunSummary } from "../../pipelines/PipelineRunner.ts"
 import { listRuns } from "../../pipelines/RunQueries.ts"
 import { SearchSync } from "../../pipelines/search/SearchSync.ts"
+import { adminCall, serverAnswers } from "./AdminHttp.ts"
+import { operatorEnv } from "./OperatorEnv.ts"
 
 // How the operator commands reach the pipelines. Only one process may open
 // the DuckDB file, so when a server answers (at --url, else
@@ -36,20 +37,14 @@ export interface PipelineClient {
   close(): Promise<void>
 }
 
-export const defaultUrl = () => `http://${process.env.HOST ?? "127.0.0.1"}:${process.env.PORT ?? "3000"}`
-const dataDir = () => resolve(process.env.DATA_DIR ?? "data/var")
+export const defaultUrl = () => operatorEnv().serverUrl
+const dataDir = () => operatorEnv().dataDir
 
-export const serverAnswers = async (url: string) => {
-  try {
-    return (await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) })).ok
-  } catch {
-    return false
-  }
-}
+export { serverAnswers }
 
 const tokenFor = (url: string) => {
-  const fromEnv = process.env.ADMIN_TOKEN
-  if (fromEnv !== undefined && fromEnv !== "") return fromEnv
+  const fromEnv = operatorEnv().adminToken
+  if (fromEnv !== undefined) return fromEnv
   const file = adminTokenPath(dataDir())
   if (existsSync(file)) return readFileSync(file, "utf8").trim()
   throw new CliError(`a server answers at ${url}: set ADMIN_TOKEN (or DATA_DIR to the server's, for ${file})`)
@@ -58,12 +53,8 @@ const tokenFor = (url: string) => {
 const httpClient = (url: string): PipelineClient => {
   const token = tokenFor(url)
   const call = async (method: "GET" | "POST", path: string, body?: unknown) => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
-    const json = await response.json().catch(() => undefined) as any
+    const response = await adminCall(url, token, method, path, { body })
+    const json = response.json as any
     if (!response.ok) throw new CliError(`${method} ${path}: ${response.status} ${json?.error?.message ?? response.statusText}`)
     return json
   }

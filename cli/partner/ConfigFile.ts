@@ -1,7 +1,8 @@
-import { Config, Effect, FileSystem, Option, Path, Schema } from "effect"
+import { Effect, FileSystem, Option, Path, Schema } from "effect"
 import { homedir } from "node:os"
 import { ConfigError } from "./errors.ts"
 import { CLI_NAME } from "./name.ts"
+import { PartnerEnv } from "./PartnerEnv.ts"
 
 // Where `aff init` keeps what the server gave us. The API key is shown by
 // the server exactly once, so this file is its only copy: it is written
@@ -18,13 +19,6 @@ export type StoredConfig = typeof StoredConfig.Type
 
 const decodeStored = Schema.decodeUnknownEffect(Schema.fromJsonString(StoredConfig))
 
-/** An environment variable; set-but-empty counts as unset (`AFF_SERVER= aff links`). */
-export const envVar = (name: string) =>
-  Config.option(Config.String(name)).pipe(
-    Effect.map(Option.filter((value) => value.trim().length > 0)),
-    Effect.orDie
-  )
-
 /**
  * `$AFF_CONFIG` (a file), else `$XDG_CONFIG_HOME/aff/config.json`, else
  * `~/.config/aff/config.json`. The XDG spec says to ignore a relative
@@ -32,8 +26,8 @@ export const envVar = (name: string) =>
  */
 const configLocation = Effect.gen(function*() {
   const path = yield* Path.Path
-  const explicit = yield* envVar("AFF_CONFIG")
-  const xdg = Option.filter(yield* envVar("XDG_CONFIG_HOME"), (dir) => path.isAbsolute(dir))
+  const explicit = yield* PartnerEnv.configFile
+  const xdg = Option.filter(yield* PartnerEnv.xdgConfigHome, (dir) => path.isAbsolute(dir))
   return Option.match(explicit, {
     // a file the user named may sit in a shared folder: never change that folder's mode
     onSome: (file) => ({ file: path.resolve(file), ownFolder: false }),

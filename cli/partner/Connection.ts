@@ -1,6 +1,7 @@
 import { Effect, Option, Redacted } from "effect"
-import { envVar, readConfigFile, type StoredConfig } from "./ConfigFile.ts"
+import { readConfigFile, type StoredConfig } from "./ConfigFile.ts"
 import { ConfigError } from "./errors.ts"
+import { PartnerEnv } from "./PartnerEnv.ts"
 
 // Which server and which key a command uses. Precedence, highest first:
 // the --server flag (alias --url), the AFF_SERVER / AFF_API_KEY environment,
@@ -33,8 +34,8 @@ export const resolveConnection = (serverFlag: Option.Option<string>) =>
 
 export const resolveConnectionWith = (serverFlag: Option.Option<string>, stored: Option.Option<StoredConfig>) =>
   Effect.gen(function*() {
-    const envUrl = yield* envVar("AFF_SERVER")
-    const envKey = yield* envVar("AFF_API_KEY")
+    const envUrl = yield* PartnerEnv.server
+    const envKey = yield* PartnerEnv.apiKey
     const [rawUrl, source] = Option.isSome(serverFlag) ? [serverFlag.value, "--server"] :
       Option.isSome(envUrl) ? [envUrl.value, "AFF_SERVER"] :
       Option.isSome(stored) ? [stored.value.url, "the CLI config file"] :

@@ -1,10 +1,11 @@
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as NodeServices from "@effect/platform-node/NodeServices"
-import { Cause, Config, Console, Effect, Exit, Option, Runtime } from "effect"
+import { Cause, Console, Effect, Exit, Option, Runtime } from "effect"
 import { CliError, CliOutput, Command } from "effect/cli"
 import { FetchHttpClient, type HttpClient } from "effect/http"
 import { EXIT_SERVER, EXIT_USAGE, isPartnerCliError } from "./errors.ts"
 import { CLI_NAME } from "./name.ts"
+import { PartnerEnv } from "./PartnerEnv.ts"
 
 // Runs the partner CLI and owns everything a script sees besides stdout:
 // one line on stderr per failure, never a stack trace, and the exit code of
@@ -45,7 +46,7 @@ const report = (cause: Cause.Cause<unknown>): Effect.Effect<number> =>
       }
     }
     // A defect is a bug in this CLI, not something the user did: one line, the details on request.
-    const debug = yield* Config.option(Config.String("AFF_DEBUG")).pipe(Effect.orElseSucceed(() => Option.none()))
+    const debug = yield* PartnerEnv.debug
     const squashed = Cause.squash(cause)
     yield* say(`internal error: ${squashed instanceof Error ? squashed.message : String(squashed)}` +
       (Option.isSome(debug) ? "" : " (set AFF_DEBUG=1 for details)"))

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import { Database, type DatabaseError, type DatabaseShape, type Tx } from "../../infra/Database.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
@@ -113,7 +113,8 @@ const loadCatalog = <T>(
     rejections.sort((a, b) => a.line - b.line)
     yield* recordRejections(db, runId, feed.name, rejections)
     yield* checkThreshold(feed, parsed.rowsRead, rejections.length)
-    yield* db.transaction((tx) => replace(tx, feed.name, new Date().toISOString(), kept)).pipe(
+    const loadedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
+    yield* db.transaction((tx) => replace(tx, feed.name, loadedAt, kept)).pipe(
       Effect.mapError((error) => new PipelineError({ feed: feed.name, stage: "load", message: error.message }))
     )
     return { rowsRead: parsed.rowsRead, rowsLoaded: kept.length, rowsRejected: rejections.length }

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import { Database, type DatabaseShape } from "../../infra/Database.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedDefinition } from "../FeedConfig.ts"
@@ -130,7 +130,7 @@ const replaceProducts = (
       for (let i = 0; i < rejectedKeys.length; i += 1000) {
         yield* tx.run(`DELETE FROM ${table} WHERE rowid IN (${rejectedKeys.slice(i, i + 1000).map((k) => Math.trunc(k)).join(", ")})`)
       }
-      const params = { feed: feed.name, now: new Date().toISOString(), run: runId }
+      const params = { feed: feed.name, now: new Date(yield* Clock.currentTimeMillis).toISOString(), run: runId }
       // One pass writes the new rows: keep what we need of the old ones
       // (first seen, last change, price) aside, delete, insert the transformed
       // staging rows, then diff prices against the kept ones.

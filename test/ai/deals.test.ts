@@ -73,8 +73,7 @@ describe("GET /api/v1/ai/deals", () => {
 
   beforeAll(async () => {
     // Every request computes its lists afresh here (the service caches them for 30 s by default).
-    process.env.AI_DEALS_CACHE_SECONDS = "0"
-    service = await startService()
+    service = await startService({ aiDealsCacheSeconds: 0 })
     await service.run(Effect.gen(function*() {
       yield* insertCatalog()
       yield* (yield* ProgramMatcher).reload

@@ -1,4 +1,4 @@
-import { Effect, Layer } from "effect"
+import { Clock, Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Database } from "../../../infra/Database.ts"
 import type { FeedBusy, UnknownFeed } from "../../../pipelines/errors.ts"
@@ -31,7 +31,7 @@ export const AdminPipelinesHandlers = HttpApiBuilder.group(
       .handle("feeds", () =>
         Effect.gen(function*() {
           const last = yield* orUnavailable(lastRuns(db))
-          const now = new Date()
+          const now = new Date(yield* Clock.currentTimeMillis)
           return {
             feeds: config.feeds.map((feed) => ({
               name: feed.name,
@@ -55,9 +55,10 @@ export const AdminPipelinesHandlers = HttpApiBuilder.group(
           if (run === undefined) return yield* notFound("run", `no run with id ${params.id}`)
           const rejected = yield* orUnavailable(rejectedRows(db, run.id, query.rejected ?? 100))
           const live = runner.live().find((p) => p.runId === run.id)
+          const now = yield* Clock.currentTimeMillis
           const progress = live === undefined
             ? null
-            : { phase: live.phase, rowsRead: live.rowsRead, elapsedMs: Date.now() - live.startedAt }
+            : { phase: live.phase, rowsRead: live.rowsRead, elapsedMs: now - live.startedAt }
           return { run, progress, rejected }
         }))
       .handle("ingest", ({ payload }) =>

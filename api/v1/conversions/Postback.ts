@@ -1,4 +1,4 @@
-import { ByteSize, Effect, Redacted } from "effect"
+import { ByteSize, Clock, Effect, Redacted } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ConversionLedger, unstorable } from "../../../conversions/ConversionLedger.ts"
 import { parsePostbackBody } from "../../../conversions/PostbackBody.ts"
@@ -61,7 +61,7 @@ export const PostbackRoute = HttpRouter.use((router) =>
           timestamp: request.headers["x-timestamp"],
           signature: request.headers["x-signature"],
           body: bytes,
-          nowSeconds: Math.floor(Date.now() / 1000)
+          nowSeconds: Math.floor((yield* Clock.currentTimeMillis) / 1000)
         })
         if (!check.ok) {
           return check.status === 401
