@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { SearchParams, SearchResponse } from "meilisearch"
 import { parseIntent, type Intent } from "../domain/intent/parseIntent.ts"
 import type { Vocabulary } from "../domain/intent/vocabulary.ts"
@@ -175,13 +175,13 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
         const response = yield* run("", { limit: 0, facets: ["categories", "brand"] })
         const names = (facet: string) => Object.keys(response.facetDistribution?.[facet] ?? {})
         vocabulary = { categories: names("categories"), brands: names("brand") }
-        loadedAt = Date.now()
+        loadedAt = yield* Clock.currentTimeMillis
         return vocabulary
       })
       // Never on the request path: a stale vocabulary is refreshed by a
       // background fiber while the request uses what we have.
-      const currentVocabulary = Effect.suspend(() => {
-        if (Date.now() - loadedAt > VOCABULARY_TTL_MS && !refreshing) {
+      const currentVocabulary = Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        if (now - loadedAt > VOCABULARY_TTL_MS && !refreshing) {
           refreshing = true
           return refreshVocabulary.pipe(
             Effect.ignore,

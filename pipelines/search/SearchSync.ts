@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Semaphore } from "effect"
+import { Clock, Context, Effect, Layer, Semaphore } from "effect"
 import type { Settings } from "meilisearch"
 import { randomBytes } from "node:crypto"
 import { Database, type DatabaseError } from "../../infra/Database.ts"
@@ -237,7 +237,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
       /** Streams the affected models to Meilisearch, BATCH_SIZE models per call; returns the enqueued task uids. */
       const sendModels = (uid: string, models: number) =>
         Effect.gen(function*() {
-          const now = new Date()
+          const now = new Date(yield* Clock.currentTimeMillis)
           const starts: Array<number> = []
           for (let start = 0; start < models; start += BATCH_SIZE) starts.push(start)
           return yield* Effect.forEach(starts, (start) =>
