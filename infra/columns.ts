@@ -25,3 +25,9 @@ export const Count = Schema.Union([Schema.Number, Schema.BigInt]).pipe(
 
 /** `SELECT count(*)::INTEGER AS n`. */
 export const CountRow = Schema.Struct({ n: Count })
+
+/** A TIMESTAMPTZ column as its ISO-8601 text (what the JSON responses carry). */
+export const IsoTimestamp = Schema.Date.pipe(
+  Schema.decodeTo(Schema.String, SchemaTransformation.transform({ decode: (date) => date.toISOString(), encode: (text) => new Date(text) }))
+)
+export const NullableIsoTimestamp = Schema.NullOr(IsoTimestamp)
