@@ -81,7 +81,6 @@ const isQuantity = (text: string, end: number, amount: Amount) =>
 const remove = (text: string, match: RegExpExecArray) =>
   `${text.slice(0, match.index)} ${text.slice(match.index + match[0].length)}`.replace(/\s+/g, " ").trim()
 
-
 export const parsePrice = (input: string): PriceParse => {
   const text = input.toLowerCase()
 
