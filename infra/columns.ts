@@ -23,6 +23,9 @@ export const Count = Schema.Union([Schema.Number, Schema.BigInt]).pipe(
   Schema.decodeTo(Schema.Number, SchemaTransformation.transform({ decode: (value) => Number(value), encode: (value) => value }))
 )
 
+/** Any numeric column (DOUBLE, DECIMAL, BIGINT) as a number. */
+export const Numeric = Count
+
 /** `SELECT count(*)::INTEGER AS n`. */
 export const CountRow = Schema.Struct({ n: Count })
 
