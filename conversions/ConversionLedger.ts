@@ -3,6 +3,7 @@ import { formatDecimal, parseDecimal, type Ratio, type Scaled } from "../domain/
 import { parseShare, revenueFor } from "../domain/money/RevenueSplit.ts"
 import { NullableNumber, NullableText, NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
 import { Database, type DatabaseError, jsonList, type JsonColumnType, jsonRows, type Tx } from "../infra/Database.ts"
+import { attributionColumns, moneyColumns } from "./conversionColumns.ts"
 import { type ConversionRecord, conversionId, STATUSES } from "./ConversionRecord.ts"
 import { ReportingRates, type ReportingRatesShape } from "./ReportingRates.ts"
 
@@ -53,19 +54,8 @@ type Link = typeof LinkRow.Type
 
 const StoredRow = Schema.Struct({
   id: Text,
-  click_ref: NullableText,
-  tracking_id: NullableText,
-  partner_id: NullableNumber,
-  tag: NullableText,
-  currency: Text,
-  order_amount: Text,
-  commission: Text,
-  reporting_currency: Text,
-  commission_reporting: Text,
-  order_amount_reporting: Text,
-  revenue_share: NullableText,
-  partner_share: Text,
-  platform_share: Text,
+  ...attributionColumns,
+  ...moneyColumns,
   status: Text,
   event_at: Timestamp,
   network_updated_at: NullableTimestamp,

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Schema } from "effect"
-import { Integer, IsoTimestamp, NullableIsoTimestamp, NullableNumber, NullableText, Text } from "../infra/columns.ts"
+import { Integer, IsoTimestamp, NullableIsoTimestamp, NullableText, Text } from "../infra/columns.ts"
 import { Database, type DatabaseError, filters } from "../infra/Database.ts"
+import { attributionColumns, moneyColumns } from "./conversionColumns.ts"
 import { type ConversionStatus, STATUSES } from "./ConversionRecord.ts"
 
 // Operator read models over the conversions table (admin endpoints and the
@@ -19,20 +20,9 @@ const ConversionItem = Schema.Struct({
   id: Text,
   network_id: Text,
   network_tx_id: Text,
-  click_ref: NullableText,
-  tracking_id: NullableText,
-  partner_id: NullableNumber,
-  tag: NullableText,
+  ...attributionColumns,
   status: Schema.Literals(STATUSES),
-  currency: Text,
-  order_amount: Text,
-  commission: Text,
-  reporting_currency: Text,
-  commission_reporting: Text,
-  order_amount_reporting: Text,
-  revenue_share: NullableText,
-  partner_share: Text,
-  platform_share: Text,
+  ...moneyColumns,
   event_at: IsoTimestamp,
   network_updated_at: NullableIsoTimestamp,
   source: Text,
