@@ -15,10 +15,12 @@ export type Row = Record<string, unknown>
 export type Params = ReadonlyArray<DuckDBValue> | Record<string, DuckDBValue>
 
 // The storage seam. A second implementation (PostgreSQL) must provide:
-// - `query`/`queryAs`/`run` with positional `$1..$n` parameters (the only
-//   style the callers use; both dialects read it), rows as plain objects keyed
-//   by column name with JS values (text, number, boolean, Date, arrays),
-//   failures as DatabaseError;
+// - `query`/`queryAs`/`run` with positional `$1..$n` parameters (the style
+//   every caller binds; both dialects read it; ai/deals' named ones are
+//   rewritten to positions by its `bind`), rows as plain objects keyed by
+//   column name with JS values (text, number, boolean, Date, arrays),
+//   failures as DatabaseError. Parameters are DuckDBValue today: `listValue`
+//   (ai/deals) is the one DuckDB-only value a second implementation maps;
 // - `transaction` with one writer at a time and readers that keep their
 //   snapshot until COMMIT;
 // - `append` (DuckDB's Appender; COPY on PostgreSQL);
