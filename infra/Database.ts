@@ -15,12 +15,14 @@ export type Row = Record<string, unknown>
 export type Params = ReadonlyArray<DuckDBValue> | Record<string, DuckDBValue>
 
 // The storage seam. A second implementation (PostgreSQL) must provide:
-// - `query`/`queryAs`/`run` with positional `$1..$n` parameters (the style
-//   every caller binds; both dialects read it; ai/deals' named ones are
-//   rewritten to positions by its `bind`), rows as plain objects keyed by
-//   column name with JS values (text, number, boolean, Date, arrays),
-//   failures as DatabaseError. Parameters are DuckDBValue today: `listValue`
-//   (ai/deals) is the one DuckDB-only value a second implementation maps;
+// - `query`/`queryAs`/`run` with `$1..$n` parameters, rows as plain objects
+//   keyed by column name with JS values (text, number, boolean, Date,
+//   arrays), failures as DatabaseError. Positional parameters are what both
+//   dialects read; the pipelines' staging SQL (ProductLoader, PipelineRunner,
+//   PriceHistoryLoader) also binds named ones (`$feed`), which PostgreSQL
+//   lacks: rewrite them to positions as ai/deals' `bind` does, or keep that
+//   SQL on the DuckDB staging side. `listValue` (ai/deals) is the one
+//   DuckDB-only value a second implementation maps to an array;
 // - `transaction` with one writer at a time and readers that keep their
 //   snapshot until COMMIT;
 // - `append` (DuckDB's Appender; COPY on PostgreSQL);
