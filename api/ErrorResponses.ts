@@ -1,5 +1,6 @@
 import { Cause, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { type ErrorBody } from "./errors.ts"
 import * as ByteSize from "effect/ByteSize"
 
 /** Request bodies larger than this are refused with a 413 before they are buffered whole. */
@@ -7,8 +8,14 @@ export const MAX_BODY_BYTES = 256 * 1024
 
 const INTERNAL = "an unexpected error occurred; it has been logged"
 
-const json = (status: number, code: string, message: string) =>
-  HttpServerResponse.jsonUnsafe({ error: { code, message } }, { status })
+/** Our error body `{ error: { code, message, details? } }` as a response, for answers built outside HttpApi's error schemas. */
+export const errorResponse = (
+  status: number,
+  error: ErrorBody,
+  headers?: Readonly<Record<string, string>>
+) => HttpServerResponse.jsonUnsafe({ error }, headers === undefined ? { status } : { status, headers })
+
+const json = (status: number, code: string, message: string) => errorResponse(status, { code, message })
 
 const wantsHtml = (request: HttpServerRequest.HttpServerRequest) =>
   (request.headers["accept"] ?? "").includes("text/html")

@@ -28,6 +28,7 @@ export const badRequest = (field: string, message: string, details?: unknown) =>
 export const notFound = (what: string, message: string) => new NotFound({ error: { code: `${what}_not_found`, message } })
 export const unauthorized = (message: string) => new Unauthorized({ error: { code: "unauthorized", message } })
 export const unavailable = (code: string, message: string) => new ServiceUnavailable({ error: { code, message } })
+export const conflict = (code: string, message: string) => new Conflict({ error: { code, message } })
 
 export interface FieldIssue {
   readonly field: string

@@ -8,6 +8,7 @@
 //           (history facts computed in SQL, batches read, sent, awaited);
 //   rerun   SearchSync.syncProducts() again with nothing changed.
 // The products are not loaded through a feed pipeline (bench:ingest does that).
+import type { DuckDBAppender } from "@duckdb/node-api"
 import { Effect, Exit, Layer, Scope } from "effect"
 import { rmSync } from "node:fs"
 import { join, resolve } from "node:path"
@@ -43,8 +44,8 @@ const load = Effect.gen(function*() {
     currency VARCHAR, price DOUBLE, sale DOUBLE, cur DOUBLE, rrp DOUBLE, availability VARCHAR, cond VARCHAR,
     color VARCHAR, size VARCHAR, item_group VARCHAR)`)
   yield* db.run("CREATE TEMP TABLE bench_history (id VARCHAR, at_ms DOUBLE, price DOUBLE, currency VARCHAR)")
-  const text = (appender: any, value: string | null) => (value === null ? appender.appendNull() : appender.appendVarchar(value))
-  const num = (appender: any, value: number | null) => (value === null ? appender.appendNull() : appender.appendDouble(value))
+  const text = (appender: DuckDBAppender, value: string | null) => (value === null ? appender.appendNull() : appender.appendVarchar(value))
+  const num = (appender: DuckDBAppender, value: number | null) => (value === null ? appender.appendNull() : appender.appendDouble(value))
   yield* db.append("bench_products", (a) => {
     for (const p of products) {
       for (const v of [`${FEED}:${p.id}`, p.id, p.title, p.description, p.link, p.imageLink, p.brand, p.gtin,
@@ -87,7 +88,7 @@ const main = async () => {
       Layer.provideMerge(Layer.mergeAll(Database.layerMemory, SearchEngine.layerFor(meili.url, KEY, "sync_"), Metrics.layer))
     )
     const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
-    const run = <A, E>(effect: Effect.Effect<A, E, any>) => Effect.runPromise(Effect.provide(effect, context) as Effect.Effect<A, E>)
+    const run = <A, E>(effect: Effect.Effect<A, E, Layer.Success<typeof layer>>) => Effect.runPromise(Effect.provide(effect, context))
     let started = performance.now()
     await run(load)
     log(`${N.toLocaleString()} products and their price history written to DuckDB in ${seconds(performance.now() - started)}`)
@@ -105,7 +106,7 @@ const main = async () => {
       yield* search.task("settings", (c) => c.index(uid).updateSettings(productSettings))
       const tasks: Array<number> = []
       for (let i = 0; i < documents.length; i += BATCH_SIZE) {
-        const task = yield* search.use("add", (c) => c.index(uid).addDocuments(documents.slice(i, i + BATCH_SIZE) as never))
+        const task = yield* search.use("add", (c) => c.index(uid).addDocuments(documents.slice(i, i + BATCH_SIZE)))
         tasks.push(task.taskUid)
       }
       yield* search.use("wait", (c) => c.tasks.waitForTasks(tasks, { timeout: 3_600_000, interval: 50 }))

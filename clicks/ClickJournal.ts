@@ -1,6 +1,7 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { closeSync, mkdirSync, openSync, readdirSync, readSync, statSync, truncateSync, unlinkSync } from "node:fs"
 import { join } from "node:path"
+import { Count, CountRow } from "../infra/columns.ts"
 import type { DatabaseShape } from "../infra/Database.ts"
 
 // The click journal: append-only segment files under DATA_DIR/click-journal,
@@ -11,6 +12,8 @@ import type { DatabaseShape } from "../infra/Database.ts"
 // threads) and records the last inserted segment number in the same
 // transaction, so a segment is stored exactly once even if we crash between
 // COMMIT and deleting its file. On start every segment left over is replayed.
+const SeqRow = Schema.Struct({ seq: Count })
+
 export const journalDir = (dataDir: string) => join(dataDir, "click-journal")
 
 export const segmentPath = (dir: string, seq: number) => join(dir, `${String(seq).padStart(12, "0")}.jsonl`)
@@ -108,8 +111,8 @@ export const insertSegments = (db: DatabaseShape, segments: ReadonlyArray<Segmen
  */
 export const replayJournal = (db: DatabaseShape, dir: string) =>
   Effect.gen(function*() {
-    const count = Effect.map(db.query<{ n: bigint }>("SELECT count(*) AS n FROM clicks"), (rows) => Number(rows[0].n))
-    const applied = Number((yield* db.query<{ seq: bigint }>("SELECT applied_seq AS seq FROM click_journal_state"))[0]?.seq ?? 0)
+    const count = Effect.map(db.queryAs(CountRow, "SELECT count(*) AS n FROM clicks"), (rows) => rows[0].n)
+    const applied = (yield* db.queryAs(SeqRow, "SELECT applied_seq AS seq FROM click_journal_state"))[0]?.seq ?? 0
     const leftover: Array<Segment> = []
     let lastSeq = applied
     for (const segment of listSegments(dir)) {

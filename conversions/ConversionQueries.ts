@@ -1,6 +1,8 @@
-import { Context, Effect, Layer } from "effect"
-import { Database, type DatabaseError } from "../infra/Database.ts"
-import type { ConversionStatus } from "./ConversionRecord.ts"
+import { Context, Effect, Layer, Schema } from "effect"
+import { Integer, IsoTimestamp, NullableIsoTimestamp, NullableText, Text } from "../infra/columns.ts"
+import { Database, type DatabaseError, filters } from "../infra/Database.ts"
+import { attributionColumns, moneyColumns } from "./conversionColumns.ts"
+import { type ConversionStatus, STATUSES } from "./ConversionRecord.ts"
 
 // Operator read models over the conversions table (admin endpoints and the
 // CLI). Money leaves DuckDB as text (::VARCHAR) so it stays exact; totals are
@@ -14,29 +16,19 @@ export interface ConversionFilter {
   readonly partnerId?: number | undefined
 }
 
-export interface ConversionItem {
-  readonly id: string
-  readonly network_id: string
-  readonly network_tx_id: string
-  readonly click_ref: string | null
-  readonly tracking_id: string | null
-  readonly partner_id: number | null
-  readonly tag: string | null
-  readonly status: ConversionStatus
-  readonly currency: string
-  readonly order_amount: string
-  readonly commission: string
-  readonly reporting_currency: string
-  readonly commission_reporting: string
-  readonly order_amount_reporting: string
-  readonly revenue_share: string | null
-  readonly partner_share: string
-  readonly platform_share: string
-  readonly event_at: string
-  readonly network_updated_at: string | null
-  readonly source: string
-  readonly updated_at: string
-}
+const ConversionItem = Schema.Struct({
+  id: Text,
+  network_id: Text,
+  network_tx_id: Text,
+  ...attributionColumns,
+  status: Schema.Literals(STATUSES),
+  ...moneyColumns,
+  event_at: IsoTimestamp,
+  network_updated_at: NullableIsoTimestamp,
+  source: Text,
+  updated_at: IsoTimestamp
+})
+export type ConversionItem = typeof ConversionItem.Type
 
 export interface StatusTotals {
   readonly status: string
@@ -63,34 +55,36 @@ export interface ConversionQueriesShape {
 }
 
 const where = (filter: ConversionFilter) => {
-  const clauses: Array<string> = []
-  const params: Record<string, string | number> = {}
-  if (filter.status !== undefined) {
-    clauses.push("status = $status")
-    params.status = filter.status
-  }
-  if (filter.unattributed === true) clauses.push("tracking_id IS NULL")
-  if (filter.unattributed === false) clauses.push("tracking_id IS NOT NULL")
-  if (filter.network !== undefined) {
-    clauses.push("network_id = $network")
-    params.network = filter.network
-  }
-  if (filter.partnerId !== undefined) {
-    clauses.push("partner_id = $partner")
-    params.partner = filter.partnerId
-  }
-  return { sql: clauses.length === 0 ? "" : `WHERE ${clauses.join(" AND ")}`, params }
+  const { add, raw, params, where } = filters()
+  if (filter.status !== undefined) add((p) => `status = ${p}`, filter.status)
+  if (filter.unattributed === true) raw("tracking_id IS NULL")
+  if (filter.unattributed === false) raw("tracking_id IS NOT NULL")
+  if (filter.network !== undefined) add((p) => `network_id = ${p}`, filter.network)
+  if (filter.partnerId !== undefined) add((p) => `partner_id = ${p}`, filter.partnerId)
+  return { sql: where(), params }
 }
 
-const iso = (value: unknown) => value instanceof Date ? value.toISOString() : value === null ? null : String(value)
 const money = (value: unknown) => value === null || value === undefined ? "0.0000" : String(value)
 
-export const makeConversionQueries = (db: Pick<Database["Service"], "query">): ConversionQueriesShape => ({
+const Total = Schema.Struct({ total: Integer })
+const StatusRow = Schema.Struct({ status: Text, conversions: Integer, commission: NullableText, partner_share: NullableText, platform_share: NullableText })
+const UnattributedRow = Schema.Struct({ conversions: Integer, commission: NullableText })
+const RevenueRow = Schema.Struct({
+  platform_pending: NullableText,
+  platform_approved: NullableText,
+  platform_total: NullableText,
+  partner_pending: NullableText,
+  partner_approved: NullableText,
+  partner_total: NullableText
+})
+
+export const makeConversionQueries = (db: Pick<Database["Service"], "queryAs">): ConversionQueriesShape => ({
   list: (filter, page) =>
     Effect.gen(function*() {
       const { sql, params } = where(filter)
-      const [{ total }] = yield* db.query<{ total: number }>(`SELECT count(*)::INTEGER AS total FROM conversions ${sql}`, params)
-      const rows = yield* db.query<Record<string, unknown>>(
+      const [{ total }] = yield* db.queryAs(Total, `SELECT count(*)::INTEGER AS total FROM conversions ${sql}`, params)
+      const items = yield* db.queryAs(
+        ConversionItem,
         `SELECT id, network_id, network_tx_id, click_ref, tracking_id, partner_id, tag, status, currency,
                 order_amount::VARCHAR AS order_amount, commission::VARCHAR AS commission, reporting_currency,
                 commission_reporting::VARCHAR AS commission_reporting, order_amount_reporting::VARCHAR AS order_amount_reporting,
@@ -99,28 +93,25 @@ export const makeConversionQueries = (db: Pick<Database["Service"], "query">): C
          FROM conversions ${sql} ORDER BY event_at DESC, id LIMIT ${page.limit} OFFSET ${page.offset}`,
         params
       )
-      const items = rows.map((row) => ({
-        ...row,
-        event_at: iso(row.event_at),
-        network_updated_at: iso(row.network_updated_at),
-        updated_at: iso(row.updated_at)
-      }) as unknown as ConversionItem)
       return { items, total }
     }),
   summary: (reportingCurrency) =>
     Effect.gen(function*() {
-      const byStatus = yield* db.query<Record<string, unknown>>(
+      const byStatus = yield* db.queryAs(
+        StatusRow,
         `SELECT status, count(*)::INTEGER AS conversions, sum(commission_reporting)::VARCHAR AS commission,
                 sum(partner_share)::VARCHAR AS partner_share, sum(platform_share)::VARCHAR AS platform_share
          FROM conversions WHERE reporting_currency = $1 GROUP BY status ORDER BY status`,
         [reportingCurrency]
       )
-      const [unattributed] = yield* db.query<Record<string, unknown>>(
+      const [unattributed] = yield* db.queryAs(
+        UnattributedRow,
         `SELECT count(*)::INTEGER AS conversions, coalesce(sum(commission_reporting), 0)::VARCHAR AS commission
          FROM conversions WHERE tracking_id IS NULL AND status IN ('pending', 'approved') AND reporting_currency = $1`,
         [reportingCurrency]
       )
-      const [revenue] = yield* db.query<Record<string, unknown>>(
+      const [revenue] = yield* db.queryAs(
+        RevenueRow,
         `SELECT coalesce(sum(platform_share) FILTER (WHERE status = 'pending'), 0)::VARCHAR AS platform_pending,
                 coalesce(sum(platform_share) FILTER (WHERE status = 'approved'), 0)::VARCHAR AS platform_approved,
                 coalesce(sum(platform_share) FILTER (WHERE status IN ('pending', 'approved')), 0)::VARCHAR AS platform_total,
@@ -133,13 +124,13 @@ export const makeConversionQueries = (db: Pick<Database["Service"], "query">): C
       return {
         reporting_currency: reportingCurrency,
         by_status: byStatus.map((row) => ({
-          status: String(row.status),
-          conversions: Number(row.conversions),
+          status: row.status,
+          conversions: row.conversions,
           commission: money(row.commission),
           partner_share: money(row.partner_share),
           platform_share: money(row.platform_share)
         })),
-        unattributed: { conversions: Number(unattributed.conversions), commission: money(unattributed.commission) },
+        unattributed: { conversions: unattributed.conversions, commission: money(unattributed.commission) },
         platform_revenue: {
           pending: money(revenue.platform_pending),
           approved: money(revenue.platform_approved),

@@ -1,11 +1,15 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { parseFeedTrackingId } from "../domain/links/feedTrackingId.ts"
 import { affiliateUrlFor } from "../domain/matching/resolve.ts"
 import { isSafeRedirectTarget } from "../domain/matching/submittedUrl.ts"
+import { Integer, Text } from "../infra/columns.ts"
 import type { Database } from "../infra/Database.ts"
 import type { ProgramMatcher } from "./ProgramMatcher.ts"
 import type { TrackingLinks } from "./TrackingLinks.ts"
 import type { RedirectTarget } from "./LinkCache.ts"
+
+const ProductLink = Schema.Struct({ link: Text })
+const PartnerId = Schema.Struct({ id: Integer })
 
 // Discovery-feed ids (`f.{base64url(productId)}.{tag}`) are derived, not
 // stored. On the first click we find the product, match its page to a
@@ -20,11 +24,11 @@ export const resolveFeedLink = (
   Effect.gen(function*() {
     const parsed = parseFeedTrackingId(id)
     if (parsed === undefined) return undefined
-    const products = yield* deps.db.query<{ link: string }>("SELECT link FROM products WHERE id = $1", [parsed.productId])
+    const products = yield* deps.db.queryAs(ProductLink, "SELECT link FROM products WHERE id = $1", [parsed.productId])
     const productLink = products[0]?.link
     if (productLink === undefined || !isSafeRedirectTarget(productLink)) return undefined
-    const partners = yield* deps.db.query<{ id: number }>("SELECT id FROM partners WHERE tag = $1", [parsed.tag])
-    const partnerId = partners.length > 0 ? Number(partners[0].id) : null
+    const partners = yield* deps.db.queryAs(PartnerId, "SELECT id FROM partners WHERE tag = $1", [parsed.tag])
+    const partnerId = partners.length > 0 ? partners[0].id : null
     const resolution = yield* deps.matcher.resolve(productLink)
     const direct: RedirectTarget = { location: productLink, trackingId: id, partnerId, tag: parsed.tag }
     if (resolution.kind !== "resolved" || resolution.selection === undefined) return direct

@@ -1,9 +1,10 @@
-import { Clock, Context, Effect, Layer, Semaphore } from "effect"
+import { Clock, Context, Effect, Layer, Schema, Semaphore } from "effect"
 import type { Catalog, CatalogProgram } from "../domain/matching/catalog.ts"
 import { affiliateUrlFor, resolveUrl } from "../domain/matching/resolve.ts"
 import { isUsableNetwork } from "../domain/matching/selectProgram.ts"
 import { isSafeRedirectTarget } from "../domain/matching/submittedUrl.ts"
-import { Database, type DatabaseError } from "../infra/Database.ts"
+import { NullableText, Text } from "../infra/columns.ts"
+import { Database, type DatabaseError, jsonList } from "../infra/Database.ts"
 import { ProgramMatcher } from "./ProgramMatcher.ts"
 import { type LinkReassignment, TrackingLinks } from "./TrackingLinks.ts"
 
@@ -50,13 +51,15 @@ const programsById = (catalog: Catalog) => {
   return byId
 }
 
-interface StoredLink {
-  readonly id: string
-  readonly destination_url: string
-  readonly affiliate_url: string
-  readonly program_id: string | null
-  readonly network_id: string | null
-}
+const StoredLink = Schema.Struct({
+  id: Text,
+  destination_url: Text,
+  affiliate_url: Text,
+  program_id: NullableText,
+  network_id: NullableText
+})
+
+const NamedProgram = Schema.Struct({ program_id: Text })
 
 export class LinkReresolver extends Context.Service<LinkReresolver, {
   /** Re-reads the catalog and re-resolves every link whose programme cannot take traffic any more. */
@@ -76,7 +79,8 @@ export class LinkReresolver extends Context.Service<LinkReresolver, {
         yield* matcher.reload
         const { catalog, rules } = yield* matcher.current
         const programs = programsById(catalog)
-        const named = yield* db.query<{ program_id: string }>(
+        const named = yield* db.queryAs(
+          NamedProgram,
           "SELECT DISTINCT program_id FROM tracking_links WHERE program_id IS NOT NULL"
         )
         const reasons = new Map<string, string>()
@@ -84,9 +88,10 @@ export class LinkReresolver extends Context.Service<LinkReresolver, {
           const reason = unusableReason(catalog, programs, program_id)
           if (reason !== undefined) reasons.set(program_id, reason)
         }
-        const stored = yield* db.query<StoredLink>(
+        const stored = yield* db.queryAs(
+          StoredLink,
           `SELECT id, destination_url, affiliate_url, program_id, network_id FROM tracking_links
-           WHERE program_id IN (SELECT unnest(from_json($1, '["VARCHAR"]'))) OR unaffiliated_at IS NOT NULL`,
+           WHERE program_id IN ${jsonList("$1")} OR unaffiliated_at IS NOT NULL`,
           [JSON.stringify([...reasons.keys()])]
         )
         const changes: Array<LinkReassignment> = []

@@ -1,7 +1,8 @@
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { type Catalog, type CatalogNetwork, type CatalogProgram, makeCatalog } from "../domain/matching/catalog.ts"
 import { clickHostRules, type Resolution, resolveUrl } from "../domain/matching/resolve.ts"
 import type { ClickHostRule } from "../domain/matching/unwrap.ts"
+import { Bool, NullableNumber, NullableText, Text, TextList } from "../infra/columns.ts"
 import { Database, type DatabaseError } from "../infra/Database.ts"
 import { Metrics } from "../infra/Metrics.ts"
 
@@ -32,16 +33,48 @@ const VERSION_SQL = `SELECT concat_ws('|',
   (SELECT count(*) FROM programs), (SELECT max(updated_at) FROM programs)::VARCHAR,
   (SELECT count(*) FROM program_domains)) AS version`
 
+const VersionRow = Schema.Struct({ version: NullableText })
+
+const NetworkRow = Schema.Struct({
+  id: Text,
+  name: Text,
+  status: Text,
+  click_hosts: TextList,
+  deep_link_template: NullableText,
+  subid_param: NullableText,
+  unwrap_params: TextList,
+  confidence: Text,
+  account_params: NullableText
+})
+
+const ProgramRow = Schema.Struct({
+  id: Text,
+  network_id: Text,
+  merchant_id: Text,
+  name: Text,
+  country: NullableText,
+  commission_type: Text,
+  commission_rate: Schema.Number,
+  status: Text,
+  deep_link_allowed: Bool,
+  epc: NullableNumber,
+  cookie_days: NullableNumber,
+  link_params: NullableText,
+  domains: TextList
+})
+
 const load = (db: Database["Service"]) =>
   Effect.gen(function*() {
-    const version = (yield* db.query<{ version: string }>(VERSION_SQL))[0]?.version ?? ""
-    const networks = yield* db.query<Record<string, any>>(
+    const version = (yield* db.queryAs(VersionRow, VERSION_SQL))[0]?.version ?? ""
+    const networks = yield* db.queryAs(
+      NetworkRow,
       `SELECT id, name, status, click_hosts, deep_link_template, subid_param, unwrap_params, confidence,
               account_params::VARCHAR AS account_params FROM networks`
     )
     // Domains come from program_domains (the matcher's lookup table, one row
     // per domain) together with the programme's own list, so either source works.
-    const programs = yield* db.query<Record<string, any>>(
+    const programs = yield* db.queryAs(
+      ProgramRow,
       `SELECT p.id, p.network_id, p.merchant_id, p.name, p.country, p.commission_type,
               p.commission_rate::DOUBLE AS commission_rate, p.status, p.deep_link_allowed,
               p.epc::DOUBLE AS epc, p.cookie_days, p.link_params::VARCHAR AS link_params,
@@ -54,10 +87,10 @@ const load = (db: Database["Service"]) =>
       id: row.id,
       name: row.name,
       status: row.status,
-      clickHosts: row.click_hosts ?? [],
-      deepLinkTemplate: row.deep_link_template ?? null,
-      subidParam: row.subid_param ?? null,
-      unwrapParams: row.unwrap_params ?? [],
+      clickHosts: row.click_hosts,
+      deepLinkTemplate: row.deep_link_template,
+      subidParam: row.subid_param,
+      unwrapParams: row.unwrap_params,
       confidence: row.confidence,
       accountParams: parseJsonObject(row.account_params)
     }))
@@ -66,14 +99,14 @@ const load = (db: Database["Service"]) =>
       networkId: row.network_id,
       merchantId: row.merchant_id,
       name: row.name,
-      domains: row.domains ?? [],
-      country: row.country ?? null,
+      domains: row.domains,
+      country: row.country,
       commissionType: row.commission_type,
-      commissionRate: Number(row.commission_rate),
+      commissionRate: row.commission_rate,
       status: row.status,
-      deepLinkAllowed: row.deep_link_allowed === true,
-      epc: row.epc === null || row.epc === undefined ? null : Number(row.epc),
-      cookieDays: row.cookie_days === null || row.cookie_days === undefined ? null : Number(row.cookie_days),
+      deepLinkAllowed: row.deep_link_allowed,
+      epc: row.epc,
+      cookieDays: row.cookie_days,
       linkParams: parseJsonObject(row.link_params)
     }))
     const catalog = makeCatalog(catalogNetworks, catalogPrograms)
@@ -114,7 +147,7 @@ export class ProgramMatcher extends Context.Service<ProgramMatcher, {
         if (checking || now - checkedAt < RECHECK_MS) return
         checking = true
         checkedAt = now
-        const version = (yield* db.query<{ version: string }>(VERSION_SQL))[0]?.version ?? ""
+        const version = (yield* db.queryAs(VersionRow, VERSION_SQL))[0]?.version ?? ""
         if (version !== state.version) yield* reload
       }).pipe(
         Effect.ensuring(Effect.sync(() => {

@@ -1,7 +1,8 @@
-import { Context, Deferred, Effect, Layer } from "effect"
+import { Context, Deferred, Effect, Layer, Schema } from "effect"
 import { ConversionLedger } from "../conversions/ConversionLedger.ts"
 import { newTrackingId } from "../domain/links/trackingId.ts"
-import { Database, DatabaseError } from "../infra/Database.ts"
+import { CountRow, NullableNumber, NullableText, NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
+import { Database, DatabaseError, jsonList, jsonRows } from "../infra/Database.ts"
 
 // Stored tracking links. One row per (partner or anonymous, tag, normalised
 // URL): asking again returns the same link (the dedup index enforces it; the
@@ -74,9 +75,25 @@ const INSERTED = `id, partner_id, tag, original_url, normalized_url, destination
   program_id, network_id, product_id, source, created_at`
 const COLUMNS = `${INSERTED}, unaffiliated_at`
 
-const toLink = (row: Record<string, any>): TrackingLink => ({
+const LinkRow = Schema.Struct({
+  id: Text,
+  partner_id: NullableNumber,
+  tag: Text,
+  original_url: Text,
+  normalized_url: Text,
+  destination_url: Text,
+  affiliate_url: Text,
+  program_id: NullableText,
+  network_id: NullableText,
+  product_id: NullableText,
+  source: Schema.Literals(["match", "feed"]),
+  created_at: Timestamp,
+  unaffiliated_at: NullableTimestamp
+})
+
+const toLink = (row: typeof LinkRow.Type): TrackingLink => ({
   id: row.id,
-  partnerId: row.partner_id === null ? null : Number(row.partner_id),
+  partnerId: row.partner_id,
   tag: row.tag,
   originalUrl: row.original_url,
   normalizedUrl: row.normalized_url,
@@ -87,8 +104,18 @@ const toLink = (row: Record<string, any>): TrackingLink => ({
   productId: row.product_id,
   source: row.source,
   createdAt: row.created_at,
-  unaffiliatedAt: row.unaffiliated_at ?? null
+  unaffiliatedAt: row.unaffiliated_at
 })
+
+const ChangeRow = Schema.Struct({
+  tracking_id: Text,
+  changed_at: Timestamp,
+  old_program_id: NullableText,
+  new_program_id: NullableText,
+  reason: Text
+})
+
+const CHANGE_COLUMNS = { i: "VARCHAR", op: "VARCHAR", on: "VARCHAR", oa: "VARCHAR", np: "VARCHAR", nn: "VARCHAR", na: "VARCHAR", r: "VARCHAR" } as const
 
 export class TrackingLinks extends Context.Service<TrackingLinks, {
   getOrCreate(link: NewLink): Effect.Effect<{ readonly link: TrackingLink; readonly created: boolean }, DatabaseError>
@@ -140,9 +167,10 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
           Effect.gen(function*() {
             const results = new Map<string, Created>()
             const keyOf = (row: TrackingLink) => `${row.partnerId ?? 0}\u0000${row.tag}\u0000${row.normalizedUrl}`
-            const existing = yield* tx.query<Record<string, any>>(
+            const existing = yield* tx.queryAs(
+              LinkRow,
               `SELECT ${COLUMNS} FROM tracking_links t
-               JOIN (SELECT unnest(from_json($1::JSON, '[{"p":"INTEGER","t":"VARCHAR","u":"VARCHAR"}]'), recursive := true)) k
+               JOIN ${jsonRows("$1", { p: "INTEGER", t: "VARCHAR", u: "VARCHAR" })} k
                  ON COALESCE(t.partner_id, 0) = k.p AND t.tag = k.t AND t.normalized_url = k.u`,
               [JSON.stringify(batch.map((item) => ({ p: item.link.partnerId ?? 0, t: item.link.tag, u: item.link.normalizedUrl })))]
             )
@@ -155,12 +183,25 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
               if (!results.has(item.key) && !fresh.has(item.key)) fresh.set(item.key, { id: item.link.id ?? newTrackingId(), link: item.link })
             }
             if (fresh.size > 0) {
-              const rows = yield* tx.query<Record<string, any>>(
+              const rows = yield* tx.queryAs(
+                LinkRow,
                 `INSERT INTO tracking_links (${INSERTED})
                  SELECT i, p, t, o, n, d, a, pr, nw, pd, s, now()
-                 FROM (SELECT unnest(from_json($1::JSON,
-                   '[{"i":"VARCHAR","p":"INTEGER","t":"VARCHAR","o":"VARCHAR","n":"VARCHAR","d":"VARCHAR","a":"VARCHAR","pr":"VARCHAR","nw":"VARCHAR","pd":"VARCHAR","s":"VARCHAR"}]'
-                 ), recursive := true))
+                 FROM ${
+                  jsonRows("$1", {
+                    i: "VARCHAR",
+                    p: "INTEGER",
+                    t: "VARCHAR",
+                    o: "VARCHAR",
+                    n: "VARCHAR",
+                    d: "VARCHAR",
+                    a: "VARCHAR",
+                    pr: "VARCHAR",
+                    nw: "VARCHAR",
+                    pd: "VARCHAR",
+                    s: "VARCHAR"
+                  })
+                }
                  RETURNING ${COLUMNS}`,
                 [JSON.stringify([...fresh.values()].map(({ id, link }) => ({
                   i: id,
@@ -246,7 +287,7 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
 
       const findById = (id: string) =>
         Effect.map(
-          db.query<Record<string, any>>(`SELECT ${COLUMNS} FROM tracking_links WHERE id = $1`, [id]),
+          db.queryAs(LinkRow, `SELECT ${COLUMNS} FROM tracking_links WHERE id = $1`, [id]),
           (rows) => rows.length > 0 ? toLink(rows[0]) : undefined
         )
 
@@ -254,17 +295,19 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
         Effect.gen(function*() {
           const where = partnerId === null ? "partner_id IS NULL AND source = 'match'" : "partner_id = $1"
           const params = partnerId === null ? [] : [partnerId]
-          const rows = yield* db.query<Record<string, any>>(
+          const rows = yield* db.queryAs(
+            LinkRow,
             `SELECT ${COLUMNS} FROM tracking_links WHERE ${where} ORDER BY created_at DESC, id
              LIMIT ${Math.trunc(limit)} OFFSET ${Math.trunc(offset)}`,
             params
           )
-          const total = yield* db.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM tracking_links WHERE ${where}`, params)
+          const total = yield* db.queryAs(CountRow, `SELECT count(*)::INTEGER AS n FROM tracking_links WHERE ${where}`, params)
           const changes = new Map<string, LinkChange>()
           if (rows.length > 0) {
-            const latest = yield* db.query<Record<string, any>>(
+            const latest = yield* db.queryAs(
+              ChangeRow,
               `SELECT tracking_id, changed_at, old_program_id, new_program_id, reason FROM link_program_changes
-               WHERE tracking_id IN (SELECT unnest(from_json($1, '["VARCHAR"]')))
+               WHERE tracking_id IN ${jsonList("$1")}
                QUALIFY row_number() OVER (PARTITION BY tracking_id ORDER BY changed_at DESC) = 1`,
               [JSON.stringify(rows.map((row) => row.id))]
             )
@@ -294,19 +337,18 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
             na: change.newAffiliateUrl,
             r: change.reason
           })))
-          const shape = `'[{"i":"VARCHAR","op":"VARCHAR","on":"VARCHAR","oa":"VARCHAR","np":"VARCHAR","nn":"VARCHAR","na":"VARCHAR","r":"VARCHAR"}]'`
           yield* db.transaction((tx) =>
             Effect.gen(function*() {
               // unaffiliated_at keeps the first time a link lost its programme while it stays without one.
               yield* tx.run(
                 `UPDATE tracking_links t SET program_id = c.np, network_id = c.nn, affiliate_url = c.na,
                    unaffiliated_at = CASE WHEN c.np IS NULL THEN coalesce(t.unaffiliated_at, $2::TIMESTAMPTZ) END
-                 FROM (SELECT unnest(from_json($1::JSON, ${shape}), recursive := true)) c WHERE t.id = c.i`,
+                 FROM ${jsonRows("$1", CHANGE_COLUMNS)} c WHERE t.id = c.i`,
                 [rows, at.toISOString()]
               )
               yield* tx.run(
                 `INSERT INTO link_program_changes
-                 SELECT i, $2::TIMESTAMPTZ, op, "on", np, nn, r, oa, na FROM (SELECT unnest(from_json($1::JSON, ${shape}), recursive := true))`,
+                 SELECT i, $2::TIMESTAMPTZ, op, "on", np, nn, r, oa, na FROM ${jsonRows("$1", CHANGE_COLUMNS)}`,
                 [rows, at.toISOString()]
               )
             })

@@ -1,4 +1,5 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
+import { CountRow, Integer, NullableText, Text } from "../infra/columns.ts"
 import { Database, type DatabaseError } from "../infra/Database.ts"
 import { PublicUrl } from "../infra/PublicUrl.ts"
 import type { Partner } from "./Partners.ts"
@@ -38,21 +39,69 @@ const figures = `coalesce(c.clicks, 0)::INTEGER AS clicks, coalesce(c.unique_cli
   CASE WHEN coalesce(c.clicks, 0) = 0 THEN 0.0
        ELSE round((coalesce(v.pending, 0) + coalesce(v.approved, 0)) / c.clicks, 6)::DOUBLE END AS conversion_rate`
 
-type FigureRow = Record<string, any>
+// The `figures` columns (never NULL: each is coalesced in SQL).
+const figureColumns = {
+  clicks: Integer,
+  unique_clicks: Integer,
+  bot_clicks: Integer,
+  pending: Integer,
+  approved: Integer,
+  declined: Integer,
+  reversed: Integer,
+  rev_pending: Text,
+  rev_approved: Text,
+  rev_total: Text,
+  epc: Text,
+  conversion_rate: Schema.Number
+}
+const FigureRow = Schema.Struct(figureColumns)
+type FigureRow = typeof FigureRow.Type
+
+const LinkRow = Schema.Struct({
+  ...figureColumns,
+  id: Text,
+  destination_url: Text,
+  program_id: NullableText,
+  network_id: NullableText,
+  created_at: Text
+})
+
+const DayRow = Schema.Struct({ ...figureColumns, date: Text })
+
+const CurrencyRow = Schema.Struct({ currency: NullableText })
+
+const LateRow = Schema.Struct({
+  conversions: Integer,
+  pending: Text,
+  approved: Text,
+  total: Text,
+  last_attributed_at: NullableText
+})
+
+const RecentLateRow = Schema.Struct({
+  id: Text,
+  tracking_id: Text,
+  status: Text,
+  partner_share: Text,
+  event_at: Text,
+  first_seen_at: Text,
+  attributed_at: Text
+})
+
 const toFigures = (row: FigureRow | undefined) => ({
-  clicks: Number(row?.clicks ?? 0),
-  unique_clicks: Number(row?.unique_clicks ?? 0),
-  bot_clicks: Number(row?.bot_clicks ?? 0),
+  clicks: row?.clicks ?? 0,
+  unique_clicks: row?.unique_clicks ?? 0,
+  bot_clicks: row?.bot_clicks ?? 0,
   conversions: {
-    total: Number(row?.pending ?? 0) + Number(row?.approved ?? 0) + Number(row?.declined ?? 0) + Number(row?.reversed ?? 0),
-    pending: Number(row?.pending ?? 0),
-    approved: Number(row?.approved ?? 0),
-    declined: Number(row?.declined ?? 0),
-    reversed: Number(row?.reversed ?? 0)
+    total: (row?.pending ?? 0) + (row?.approved ?? 0) + (row?.declined ?? 0) + (row?.reversed ?? 0),
+    pending: row?.pending ?? 0,
+    approved: row?.approved ?? 0,
+    declined: row?.declined ?? 0,
+    reversed: row?.reversed ?? 0
   },
   revenue: { pending: row?.rev_pending ?? "0.0000", approved: row?.rev_approved ?? "0.0000", total: row?.rev_total ?? "0.0000" },
   epc: row?.epc ?? "0.0000",
-  conversion_rate: Number(row?.conversion_rate ?? 0)
+  conversion_rate: row?.conversion_rate ?? 0
 })
 
 export class PartnerStatsQuery extends Context.Service<PartnerStatsQuery, {
@@ -67,13 +116,15 @@ export class PartnerStatsQuery extends Context.Service<PartnerStatsQuery, {
         Effect.gen(function*() {
           const id = partner.id
           const [totals, links, linkCount, days, currency, late, recentLate] = yield* Effect.all([
-            db.query<FigureRow>(
+            db.queryAs(
+              FigureRow,
               `WITH c AS (SELECT ${clickAgg} FROM clicks WHERE partner_id = $1),
                     v AS (SELECT ${conversionAgg} FROM conversions WHERE partner_id = $1)
                SELECT ${figures} FROM c, v`,
               [id]
             ),
-            db.query<FigureRow>(
+            db.queryAs(
+              LinkRow,
               `WITH c AS (SELECT tracking_id, ${clickAgg} FROM clicks WHERE partner_id = $1 GROUP BY tracking_id),
                     v AS (SELECT tracking_id, ${conversionAgg} FROM conversions WHERE partner_id = $1 GROUP BY tracking_id)
                SELECT l.id, l.destination_url, l.program_id, l.network_id, strftime(l.created_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS created_at, ${figures}
@@ -82,8 +133,9 @@ export class PartnerStatsQuery extends Context.Service<PartnerStatsQuery, {
                ORDER BY clicks DESC, l.created_at DESC, l.id LIMIT ${MAX_LINKS}`,
               [id]
             ),
-            db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM tracking_links WHERE partner_id = $1", [id]),
-            db.query<FigureRow>(
+            db.queryAs(CountRow, "SELECT count(*)::INTEGER AS n FROM tracking_links WHERE partner_id = $1", [id]),
+            db.queryAs(
+              DayRow,
               `WITH d AS (SELECT CAST(current_date - CAST(i AS INTEGER) AS DATE) AS day FROM range(${DAYS}) t(i)),
                     c AS (SELECT CAST(clicked_at AT TIME ZONE 'UTC' AS DATE) AS day, ${clickAgg} FROM clicks
                           WHERE partner_id = $1 AND clicked_at >= current_date - ${DAYS} GROUP BY 1),
@@ -93,11 +145,13 @@ export class PartnerStatsQuery extends Context.Service<PartnerStatsQuery, {
                FROM d LEFT JOIN c ON c.day = d.day LEFT JOIN v ON v.day = d.day ORDER BY d.day DESC`,
               [id]
             ),
-            db.query<{ currency: string }>(
+            db.queryAs(
+              CurrencyRow,
               "SELECT reporting_currency AS currency FROM conversions WHERE partner_id = $1 LIMIT 1",
               [id]
             ),
-            db.query<FigureRow>(
+            db.queryAs(
+              LateRow,
               `SELECT count(*) FILTER (WHERE status IN ('pending', 'approved') AND commission >= 0)::INTEGER AS conversions,
                       coalesce(sum(partner_share) FILTER (WHERE status = 'pending'), 0)::DECIMAL(18,4)::VARCHAR AS pending,
                       coalesce(sum(partner_share) FILTER (WHERE status = 'approved'), 0)::DECIMAL(18,4)::VARCHAR AS approved,
@@ -106,7 +160,8 @@ export class PartnerStatsQuery extends Context.Service<PartnerStatsQuery, {
                FROM conversions WHERE partner_id = $1 AND attributed_at > created_at`,
               [id]
             ),
-            db.query<FigureRow>(
+            db.queryAs(
+              RecentLateRow,
               `SELECT id, tracking_id, status, partner_share::VARCHAR AS partner_share, ${isoSql("event_at")} AS event_at,
                       ${isoSql("created_at")} AS first_seen_at, ${isoSql("attributed_at")} AS attributed_at
                FROM conversions WHERE partner_id = $1 AND attributed_at > created_at
@@ -130,14 +185,14 @@ export class PartnerStatsQuery extends Context.Service<PartnerStatsQuery, {
               tracking_id: row.id,
               tracking_url: publicUrl.to(`/t/${row.id}`),
               destination_url: row.destination_url,
-              program_id: row.program_id ?? null,
-              network_id: row.network_id ?? null,
+              program_id: row.program_id,
+              network_id: row.network_id,
               created_at: row.created_at,
               ...toFigures(row)
             })),
             links_total: linkCount[0]?.n ?? 0,
             late_revenue: {
-              conversions: Number(late[0]?.conversions ?? 0),
+              conversions: late[0]?.conversions ?? 0,
               revenue: { pending: late[0]?.pending ?? "0.0000", approved: late[0]?.approved ?? "0.0000", total: late[0]?.total ?? "0.0000" },
               last_attributed_at: late[0]?.last_attributed_at ?? null,
               recent: recentLate.map((row) => ({

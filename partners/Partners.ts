@@ -1,6 +1,7 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 import { dedupeTag, tagBaseFromName } from "../domain/links/partnerTag.ts"
+import { Integer, NullableText, Text, Timestamp } from "../infra/columns.ts"
 import { Database, type DatabaseError } from "../infra/Database.ts"
 
 // Partners and their API keys. The key is shown once at registration; only
@@ -29,26 +30,29 @@ export const API_KEY_PATTERN = /^ak_[A-Za-z0-9_-]{43}$/
 
 export const hashKey = (key: string): string => createHash("sha256").update(key, "utf8").digest("hex")
 
-interface PartnerRow {
-  id: number
-  name: string
-  tag: string
-  email: string
-  app_url: string | null
-  description: string | null
-  revenue_share: number
-  created_at: Date
-  key_hash: string
-}
+const PartnerRow = Schema.Struct({
+  id: Integer,
+  name: Text,
+  tag: Text,
+  email: Text,
+  app_url: NullableText,
+  description: NullableText,
+  revenue_share: Schema.Number,
+  created_at: Timestamp,
+  key_hash: Text
+})
+type PartnerRow = typeof PartnerRow.Type
+
+const TagRow = Schema.Struct({ tag: Text })
 
 const toPartner = (row: PartnerRow): Partner => ({
-  id: Number(row.id),
+  id: row.id,
   name: row.name,
   tag: row.tag,
   email: row.email,
   appUrl: row.app_url,
   description: row.description,
-  revenueShare: Number(row.revenue_share),
+  revenueShare: row.revenue_share,
   createdAt: row.created_at
 })
 
@@ -69,13 +73,15 @@ export class Partners extends Context.Service<Partners, {
         db.transaction((tx) =>
           Effect.gen(function*() {
             const base = tagBaseFromName(input.name)
-            const taken = yield* tx.query<{ tag: string }>(
+            const taken = yield* tx.queryAs(
+              TagRow,
               "SELECT tag FROM partners WHERE tag = $1 OR tag LIKE $2",
               [base, `${base}-%`]
             )
             const tag = dedupeTag(base, new Set(taken.map((row) => row.tag)))
             const apiKey = `ak_${randomBytes(32).toString("base64url")}`
-            const rows = yield* tx.query<PartnerRow>(
+            const rows = yield* tx.queryAs(
+              PartnerRow,
               `INSERT INTO partners (name, email, app_url, description, tag, key_hash, key_prefix, created_at)
                VALUES ($1, $2, $3, $4, $5, $6, $7, now())
                RETURNING id, name, tag, email, app_url, description, revenue_share::DOUBLE AS revenue_share, created_at, key_hash`,
@@ -90,7 +96,8 @@ export class Partners extends Context.Service<Partners, {
           const hash = hashKey(key)
           const cached = byHash.get(hash)
           if (cached !== undefined) return cached
-          const rows = yield* db.query<PartnerRow>(
+          const rows = yield* db.queryAs(
+            PartnerRow,
             `SELECT id, name, tag, email, app_url, description, revenue_share::DOUBLE AS revenue_share, created_at, key_hash
              FROM partners WHERE key_hash = $1`,
             [hash]

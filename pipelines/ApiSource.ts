@@ -39,11 +39,14 @@ export interface FetchedApi {
 
 type Json = unknown
 
+// JSON.rawJSON (Node 21+) is not in TypeScript's lib yet.
+const json: { readonly parse: typeof JSON.parse; readonly rawJSON?: (text: string) => unknown } = JSON
+
 /** JSON.parse keeping every number's source text (JSON.rawJSON), so re-serialising changes no amount. */
 const parseKeepingNumbers = (text: string): Json =>
-  JSON.parse(text, ((_key: string, value: unknown, context?: { source?: string }) =>
-    typeof value === "number" && context?.source !== undefined
-      ? (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON(context.source)
+  json.parse(text, ((_key: string, value: unknown, context?: { source?: string }) =>
+    typeof value === "number" && context?.source !== undefined && json.rawJSON !== undefined
+      ? json.rawJSON(context.source)
       : value) as (key: string, value: unknown) => unknown)
 
 const at = (json: Json, path: string): unknown =>

@@ -109,8 +109,18 @@ export interface Fill {
 
 const PLACEHOLDER = /\{(from|to|page|offset|size|cursor|env:[A-Z_][A-Z0-9_]*)\}/g
 
-const valueOf = (name: string, fill: Fill): string | number | undefined =>
-  name.startsWith("env:") ? fill.env[name.slice(4)] : (fill as unknown as Record<string, string | number | undefined>)[name]
+const valueOf = (name: string, fill: Fill): string | number | undefined => {
+  if (name.startsWith("env:")) return fill.env[name.slice(4)]
+  switch (name) {
+    case "from": return fill.from
+    case "to": return fill.to
+    case "page": return fill.page
+    case "offset": return fill.offset
+    case "size": return fill.size
+    case "cursor": return fill.cursor
+    default: return undefined
+  }
+}
 
 /** Fills a location; every value is URL-encoded (a key or a timestamp must not change the URL's structure). */
 export const fillLocation = (location: string, fill: Fill) =>

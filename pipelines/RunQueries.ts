@@ -1,39 +1,43 @@
-import { Effect } from "effect"
-import type { DatabaseShape } from "../infra/Database.ts"
+import { Effect, Schema } from "effect"
+import { Count, NullableText, NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
+import { type DatabaseShape, filters } from "../infra/Database.ts"
 import type { RunStatus, RunSummary, Trigger } from "./PipelineRunner.ts"
 
 // Read side of pipeline_runs / rejected_rows, shared by the admin endpoints
 // and the in-process CLI.
 
-interface RunRow {
-  id: string
-  feed: string
-  kind: string
-  trigger: string
-  status: string
-  started_at: Date
-  finished_at: Date | null
-  rows_read: bigint
-  rows_loaded: bigint
-  rows_rejected: bigint
-  documents_upserted: bigint
-  documents_deleted: bigint
-  error: string | null
-}
+const RunRow = Schema.Struct({
+  id: Text,
+  feed: Text,
+  kind: Text,
+  trigger: Schema.Literals(["startup", "schedule", "manual"] satisfies ReadonlyArray<Trigger>),
+  status: Schema.Literals(["running", "succeeded", "failed", "skipped", "interrupted"] satisfies ReadonlyArray<RunStatus>),
+  started_at: Timestamp,
+  finished_at: NullableTimestamp,
+  rows_read: Count,
+  rows_loaded: Count,
+  rows_rejected: Count,
+  documents_upserted: Count,
+  documents_deleted: Count,
+  error: NullableText
+})
+type RunRow = typeof RunRow.Type
+
+const RejectedRow = Schema.Struct({ line: Count, reason: Text, raw: NullableText })
 
 const toSummary = (row: RunRow): RunSummary => ({
   id: row.id,
   feed: row.feed,
   kind: row.kind,
-  trigger: row.trigger as Trigger,
-  status: row.status as RunStatus,
+  trigger: row.trigger,
+  status: row.status,
   startedAt: row.started_at.toISOString(),
   finishedAt: row.finished_at === null ? null : row.finished_at.toISOString(),
-  rowsRead: Number(row.rows_read),
-  rowsLoaded: Number(row.rows_loaded),
-  rowsRejected: Number(row.rows_rejected),
-  documentsUpserted: Number(row.documents_upserted),
-  documentsDeleted: Number(row.documents_deleted),
+  rowsRead: row.rows_read,
+  rowsLoaded: row.rows_loaded,
+  rowsRejected: row.rows_rejected,
+  documentsUpserted: row.documents_upserted,
+  documentsDeleted: row.documents_deleted,
   error: row.error
 })
 
@@ -44,30 +48,32 @@ export interface RunFilter {
 }
 
 export const listRuns = (db: DatabaseShape, filter: RunFilter) => {
-  const where: Array<string> = []
-  const params: Array<string | number> = []
-  if (filter.feed !== undefined) where.push(`feed = $${params.push(filter.feed)}`)
-  if (filter.status !== undefined) where.push(`status = $${params.push(filter.status)}`)
+  const { add, params, where } = filters()
+  if (filter.feed !== undefined) add((p) => `feed = ${p}`, filter.feed)
+  if (filter.status !== undefined) add((p) => `status = ${p}`, filter.status)
   const limit = `$${params.push(filter.limit ?? 50)}`
-  return db.query<RunRow>(
-    `SELECT * FROM pipeline_runs ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY started_at DESC, id DESC LIMIT ${limit}`,
+  return db.queryAs(
+    RunRow,
+    `SELECT * FROM pipeline_runs ${where()} ORDER BY started_at DESC, id DESC LIMIT ${limit}`,
     params
   ).pipe(Effect.map((rows) => rows.map(toSummary)))
 }
 
 export const getRun = (db: DatabaseShape, id: string) =>
-  db.query<RunRow>("SELECT * FROM pipeline_runs WHERE id = $1", [id]).pipe(
+  db.queryAs(RunRow, "SELECT * FROM pipeline_runs WHERE id = $1", [id]).pipe(
     Effect.map((rows) => rows.length === 0 ? undefined : toSummary(rows[0]))
   )
 
 export const rejectedRows = (db: DatabaseShape, runId: string, limit: number) =>
-  db.query<{ line: bigint; reason: string; raw: string | null }>(
+  db.queryAs(
+    RejectedRow,
     "SELECT line, reason, raw FROM rejected_rows WHERE run_id = $1 ORDER BY line LIMIT $2",
     [runId, limit]
-  ).pipe(Effect.map((rows) => rows.map((row) => ({ line: Number(row.line), reason: row.reason, raw: row.raw }))))
+  ).pipe(Effect.map((rows) => rows.map((row) => ({ line: row.line, reason: row.reason, raw: row.raw }))))
 
 /** The latest run of every feed. */
 export const lastRuns = (db: DatabaseShape) =>
-  db.query<RunRow>(
+  db.queryAs(
+    RunRow,
     "SELECT * FROM pipeline_runs QUALIFY row_number() OVER (PARTITION BY feed ORDER BY started_at DESC, id DESC) = 1"
   ).pipe(Effect.map((rows) => new Map(rows.map((row) => [row.feed, toSummary(row)]))))

@@ -6,6 +6,7 @@ import { Database, type DatabaseError } from "../../infra/Database.ts"
 import { productDocument, type ProductRow } from "../../readModel/documents.ts"
 import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../../readModel/productFactsSql.ts"
 import { hasVerifiedSaving } from "../../discovery/present.ts"
+import { round2 } from "../../domain/money/round2.ts"
 
 // A programme's facts for copy: its store and its best current products, read
 // from DuckDB. Prices and savings go through the very code the discovery feed
@@ -54,7 +55,6 @@ const mainCategory = (rows: ReadonlyArray<ProductRow>): string | null => {
   return best
 }
 
-const round2 = (value: number) => Math.round(value * 100) / 100
 
 export class ProgramFacts extends Context.Service<ProgramFacts, {
   factsFor(program: CatalogProgram): Effect.Effect<CopyFacts, DatabaseError>

@@ -1,10 +1,11 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { type Copy, type Placement, assembleWithin, hashtagsFor } from "../../domain/copy/assemble.ts"
 import { type CopyFacts, type CopyType, dealsOf, type Tone } from "../../domain/copy/facts.ts"
 import { makePicker, templateCopy } from "../../domain/copy/template.ts"
 import type { Catalog, CatalogProgram } from "../../domain/matching/catalog.ts"
 import { expectedEarningsPer100Clicks, isUsableNetwork } from "../../domain/matching/selectProgram.ts"
 import { stripTracking } from "../../domain/matching/trackingParams.ts"
+import { Text } from "../../infra/columns.ts"
 import { Database, type DatabaseError } from "../../infra/Database.ts"
 import { AMAZON_DISCLOSURE, disclosureFor } from "../../discovery/present.ts"
 import { LinkMatching } from "../../links/LinkMatching.ts"
@@ -13,6 +14,8 @@ import type { TrackingLink } from "../../links/TrackingLinks.ts"
 import type { Partner } from "../../partners/Partners.ts"
 import { CopyLlm, type FallbackReason } from "./CopyLlm.ts"
 import { normaliseDomain, ProgramFacts } from "./ProgramFacts.ts"
+
+const IdRow = Schema.Struct({ id: Text })
 
 // Promotional copy for one programme: its facts, the partner's tracking link
 // to the store (or to the featured deal), then the copy from the LLM when
@@ -93,7 +96,7 @@ export class PromoCopy extends Context.Service<PromoCopy, {
         const program = programById(catalog, request.programId)
         if (program === undefined) {
           // The matcher's catalog holds programmes by domain: one without any is only in DuckDB.
-          const rows = yield* db.query<{ id: string }>("SELECT id FROM programs WHERE id = $1", [request.programId])
+          const rows = yield* db.queryAs(IdRow, "SELECT id FROM programs WHERE id = $1", [request.programId])
           return rows.length > 0 ? { kind: "no_store_domain" } satisfies Unlinkable : { kind: "program_not_found" } satisfies Unlinkable
         }
         const network = catalog.networks.get(program.networkId)

@@ -68,7 +68,7 @@ export class DealDiscovery extends Context.Service<DealDiscovery, {
       const documents = (ids: ReadonlyArray<string>, now: Date) =>
         ids.length === 0
           ? Effect.succeed(new Map<string, ProductDocument>())
-          : reader.query<ProductRow>(productRowsSql, { ids: listValue([...ids]) }).pipe(
+          : reader.rows<ProductRow>(productRowsSql, { ids: listValue([...ids]) }).pipe(
             Effect.map((rows) => new Map(rows.map((row) => [row.id, productDocument(row, now)])))
           )
 

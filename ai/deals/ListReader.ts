@@ -1,6 +1,7 @@
 import { listValue } from "@duckdb/node-api"
-import { Effect } from "effect"
-import type { Database, DatabaseError } from "../../infra/Database.ts"
+import { Effect, Schema } from "effect"
+import { Text } from "../../infra/columns.ts"
+import type { Database, DatabaseError, RowSchema } from "../../infra/Database.ts"
 import { bind, discountAtLeastSql, type Filters } from "./dealQueries.ts"
 
 // What every list needs to run its SQL: named parameters bound, the request's
@@ -14,10 +15,16 @@ export interface ListsQuery extends Filters {
 
 export type ListReader = ReturnType<typeof makeListReader>
 
-export const num = (value: unknown): number => Number(value)
+const IdRow = Schema.Struct({ id: Text })
 
 export const makeListReader = (db: Database["Service"]) => {
-  const query = <T>(sql: string, values: Parameters<typeof bind>[1]) => {
+  const query = <S extends RowSchema>(row: S, sql: string, values: Parameters<typeof bind>[1]) => {
+    const bound = bind(sql, values)
+    return db.queryAs(row, bound.sql, bound.params)
+  }
+  // Raw rows, for the read model's ProductRow: its shape is readModel's to
+  // declare (a row schema there would let this decode too).
+  const rows = <T>(sql: string, values: Parameters<typeof bind>[1]) => {
     const bound = bind(sql, values)
     return db.query<T>(bound.sql, bound.params)
   }
@@ -30,7 +37,7 @@ export const makeListReader = (db: Database["Service"]) => {
   })
 
   const discountAtLeast = (ids: ReadonlyArray<string>, minDiscount: number) =>
-    query<{ id: string }>(discountAtLeastSql, { ids: listValue([...ids]), min_discount: minDiscount }).pipe(
+    query(IdRow, discountAtLeastSql, { ids: listValue([...ids]), min_discount: minDiscount }).pipe(
       Effect.map((rows) => new Set(rows.map((row) => row.id)))
     )
 
@@ -59,5 +66,5 @@ export const makeListReader = (db: Database["Service"]) => {
       return kept.slice(0, want)
     })
 
-  return { query, common, keepDiscounted }
+  return { query, rows, common, keepDiscounted }
 }

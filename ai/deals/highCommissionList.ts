@@ -1,5 +1,5 @@
 import { listValue } from "@duckdb/node-api"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import {
   type ConversionEstimate,
   conversionEstimate,
@@ -10,7 +10,12 @@ import {
 import type { Selection } from "../../domain/matching/selectProgram.ts"
 import type { ProgramMatcher } from "../../links/ProgramMatcher.ts"
 import { conversionStatsSql, highCommissionSql, storesSql } from "./dealQueries.ts"
-import { type ListReader, type ListsQuery, num } from "./ListReader.ts"
+import { Numeric, NullableText, Text } from "../../infra/columns.ts"
+import { type ListReader, type ListsQuery } from "./ListReader.ts"
+
+const StatsRow = Schema.Struct({ program_id: Text, clicks: Numeric, conversions: Numeric, commission_currency: NullableText })
+const StoreRow = Schema.Struct({ store_domain: Text, store: Text, link: Text })
+const CandidateRow = Schema.Struct({ id: Text, price: Numeric, program_id: Text, link: Text })
 
 // High commission: expected earnings per click (domain/deals/earnings.ts).
 // Each store's programme is resolved once, its earnings formula goes to
@@ -44,13 +49,14 @@ export const highCommissionList = (reader: ListReader, matcher: ProgramMatcher["
   const conversionStats = (now: string, programIds: ReadonlyArray<string>) =>
     programIds.length === 0
       ? Effect.succeed(new Map<string, ProgramStats>())
-      : reader.query<{ program_id: string; clicks: number; conversions: number; commission_currency: string | null }>(
+      : reader.query(
+        StatsRow,
         conversionStatsSql,
         { now, program_ids: listValue([...programIds]) }
       ).pipe(Effect.map((rows) =>
         new Map(rows.map((row) => [row.program_id, {
-          conversion: conversionEstimate(num(row.clicks), num(row.conversions)),
-          commissionCurrency: row.commission_currency ?? null
+          conversion: conversionEstimate(row.clicks, row.conversions),
+          commissionCurrency: row.commission_currency
         }]))
       ))
 
@@ -60,7 +66,7 @@ export const highCommissionList = (reader: ListReader, matcher: ProgramMatcher["
   return (request: ListsQuery) =>
     Effect.gen(function*() {
       const values = reader.common(request)
-      const stores = yield* reader.query<{ store_domain: string; store: string; link: string }>(storesSql(request), values)
+      const stores = yield* reader.query(StoreRow, storesSql(request), values)
       const groups: Array<{ domain: string; store: string; selection: Selection }> = []
       for (const row of stores) {
         const selection = yield* resolveSelection(row.link)
@@ -72,7 +78,7 @@ export const highCommissionList = (reader: ListReader, matcher: ProgramMatcher["
         estimates.get(programId) ?? { conversion: conversionEstimate(0, 0), commissionCurrency: null }
       const formulas = groups.map((group) => formulaOf(group.selection, statsOf(group.selection.program.id).conversion))
       const rows = yield* reader.keepDiscounted((offset, size) =>
-        reader.query<{ id: string; price: number; program_id: string; link: string }>(highCommissionSql(request), {
+        reader.query(CandidateRow, highCommissionSql(request), {
           ...values,
           offset,
           limit: size,
@@ -93,7 +99,7 @@ export const highCommissionList = (reader: ListReader, matcher: ProgramMatcher["
         const missing = estimates.has(selection.program.id) ? [] : [selection.program.id]
         for (const [id, estimate] of yield* conversionStats(values.now, missing)) estimates.set(id, estimate)
         const { conversion, commissionCurrency } = statsOf(selection.program.id)
-        const price = num(row.price)
+        const price = row.price
         confirmed.push({
           id: row.id,
           ranking: {

@@ -1,7 +1,8 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { dropPercent } from "../../domain/deals/priceDrop.ts"
 import { priceDropsSql } from "./dealQueries.ts"
-import { type ListReader, type ListsQuery, num } from "./ListReader.ts"
+import { Numeric, Text, Timestamp } from "../../infra/columns.ts"
+import { type ListReader, type ListsQuery } from "./ListReader.ts"
 
 // Price drops against the previous 30-day low and 90-day median (domain/deals/priceDrop.ts), ranked in SQL.
 
@@ -19,27 +20,40 @@ export interface PriceDropRanking {
   readonly priceSince: Date
 }
 
+const PriceDropRow = Schema.Struct({
+  id: Text,
+  current: Numeric,
+  median_90d: Schema.NullOr(Numeric),
+  low_30d: Numeric,
+  discount: Numeric,
+  reference_kind: Schema.Literals(["full", "partial"]),
+  observations_30d: Numeric,
+  observations_90d: Numeric,
+  history_days: Numeric,
+  since: Timestamp
+})
+
 export const priceDropList = (reader: ListReader) => (request: ListsQuery) =>
-  reader.query<Record<string, unknown>>(priceDropsSql(request), reader.common(request)).pipe(
+  reader.query(PriceDropRow, priceDropsSql(request), reader.common(request)).pipe(
     Effect.map((rows) =>
       rows.map((row) => {
-        const current = num(row.current)
-        const median = row.median_90d === null ? null : num(row.median_90d)
-        const low = num(row.low_30d)
+        const current = row.current
+        const median = row.median_90d
+        const low = row.low_30d
         return {
-          id: String(row.id),
+          id: row.id,
           ranking: {
             current,
             low30d: low,
             median90d: median,
             dropVsMedianPercent: dropPercent(current, median),
-            discountVsLow30dPercent: num(row.discount),
+            discountVsLow30dPercent: row.discount,
             below30dLow: current < low,
-            referenceKind: row.reference_kind as "full" | "partial",
-            observations30d: num(row.observations_30d),
-            observations90d: num(row.observations_90d),
-            historyDays: Math.round(num(row.history_days) * 10) / 10,
-            priceSince: row.since as Date
+            referenceKind: row.reference_kind,
+            observations30d: row.observations_30d,
+            observations90d: row.observations_90d,
+            historyDays: Math.round(row.history_days * 10) / 10,
+            priceSince: row.since
           } satisfies PriceDropRanking
         }
       })

@@ -1,7 +1,8 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { clickGrowth } from "../../domain/deals/trending.ts"
 import { trendingSql } from "./dealQueries.ts"
-import { type ListReader, type ListsQuery, num } from "./ListReader.ts"
+import { Numeric, Text } from "../../infra/columns.ts"
+import { type ListReader, type ListsQuery } from "./ListReader.ts"
 
 // Trending: products gaining human clicks (domain/deals/trending.ts), ranked in SQL.
 
@@ -13,30 +14,30 @@ export interface TrendingRanking {
   readonly growth: number | null
 }
 
-interface TrendingRow {
-  readonly id: string
-  readonly score: number
-  readonly clicks_24h: number
-  readonly clicks_prev_24h: number
-  readonly clicks_window: number
-}
+const TrendingRow = Schema.Struct({
+  id: Text,
+  score: Numeric,
+  clicks_24h: Numeric,
+  clicks_prev_24h: Numeric,
+  clicks_window: Numeric
+})
 
 export const trendingList = (reader: ListReader) => (request: ListsQuery) =>
   reader.keepDiscounted(
     (offset, size) =>
-      reader.query<TrendingRow>(trendingSql(request), { ...reader.common(request), offset, limit: size }),
+      reader.query(TrendingRow, trendingSql(request), { ...reader.common(request), offset, limit: size }),
     request.limit,
     request.minDiscount
   ).pipe(
     Effect.map((rows) =>
       rows.map((row) => ({
-        id: String(row.id),
+        id: row.id,
         ranking: {
-          score: num(row.score),
-          clicks24h: num(row.clicks_24h),
-          clicksPrev24h: num(row.clicks_prev_24h),
-          clicksWindow: num(row.clicks_window),
-          growth: clickGrowth(num(row.clicks_24h), num(row.clicks_prev_24h))
+          score: row.score,
+          clicks24h: row.clicks_24h,
+          clicksPrev24h: row.clicks_prev_24h,
+          clicksWindow: row.clicks_window,
+          growth: clickGrowth(row.clicks_24h, row.clicks_prev_24h)
         } satisfies TrendingRanking
       }))
     )

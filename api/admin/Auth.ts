@@ -2,7 +2,7 @@ import { Effect, Layer, Redacted } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import { timingSafeEqual } from "node:crypto"
 import { AppConfig } from "../../infra/AppConfig.ts"
-import { Unauthorized } from "../errors.ts"
+import { Unauthorized, unauthorized } from "../errors.ts"
 
 /**
  * Operator endpoints (/admin/...) require `Authorization: Bearer $ADMIN_TOKEN`.
@@ -29,7 +29,7 @@ export const AdminAuthLayer = Layer.effect(
       bearer: (httpEffect, { credential }) =>
         sameSecret(Redacted.value(credential), expected)
           ? httpEffect
-          : Effect.fail(new Unauthorized({ error: { code: "unauthorized", message: "a valid admin token is required (Authorization: Bearer $ADMIN_TOKEN)" } }))
+          : Effect.fail(unauthorized("a valid admin token is required (Authorization: Bearer $ADMIN_TOKEN)"))
     })
   })
 )

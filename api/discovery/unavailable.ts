@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import { HttpServerResponse } from "effect/http"
 import type { SearchError } from "../../infra/SearchEngine.ts"
+import { errorResponse } from "../ErrorResponses.ts"
 
 /** Seconds a client should wait before retrying a search that failed on Meilisearch. */
 export const RETRY_AFTER_SECONDS = 5
@@ -14,15 +14,14 @@ export const searchUnavailable = (error: SearchError) =>
   Effect.logWarning("search unavailable").pipe(
     Effect.annotateLogs({ reason: error.message }),
     Effect.as(
-      HttpServerResponse.jsonUnsafe(
+      errorResponse(
+        503,
         {
-          error: {
-            code: "search_unavailable",
-            message: "product search is temporarily unavailable; retry shortly",
-            details: { retry_after_seconds: RETRY_AFTER_SECONDS }
-          }
+          code: "search_unavailable",
+          message: "product search is temporarily unavailable; retry shortly",
+          details: { retry_after_seconds: RETRY_AFTER_SECONDS }
         },
-        { status: 503, headers: { "retry-after": String(RETRY_AFTER_SECONDS), "cache-control": "no-store" } }
+        { "retry-after": String(RETRY_AFTER_SECONDS), "cache-control": "no-store" }
       )
     )
   )

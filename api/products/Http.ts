@@ -10,8 +10,8 @@ import { searchUnavailable } from "../discovery/unavailable.ts"
 import { badRequest } from "../errors.ts"
 import { pageOf, pageRequest } from "../v1/ListParams.ts"
 import { MAX_WINDOW } from "./Api.ts"
+import { round2 } from "../../domain/money/round2.ts"
 
-const round2 = (value: number) => Math.round(value * 100) / 100
 
 const item = (doc: ProductDocument, base: string) => ({
   id: doc.id,

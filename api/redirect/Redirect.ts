@@ -144,10 +144,9 @@ export class RedirectHotPath extends Context.Service<RedirectHotPath, {
 export const serverWithHotPath = (handle: (req: IncomingMessage, res: ServerResponse) => boolean): Server => {
   const server = createServer()
   const emit = server.emit
-  server.emit = function(this: Server, event: string | symbol, req?: unknown, res?: unknown) {
-    if (event === "request" && handle(req as IncomingMessage, res as ServerResponse)) return true
-    // eslint-disable-next-line prefer-rest-params
-    return emit.apply(this, arguments as unknown as Parameters<typeof emit>)
+  server.emit = function(this: Server, event: string | symbol, ...args: Array<unknown>) {
+    if (event === "request" && handle(args[0] as IncomingMessage, args[1] as ServerResponse)) return true
+    return Reflect.apply(emit, this, [event, ...args])
   } as typeof emit
   return server
 }

@@ -1,4 +1,5 @@
 import { jsonErrorResponse } from "../v1/conversions/PostbackDocs.ts"
+import { withPaths } from "../openApiExtend.ts"
 
 // The redirect stays outside HttpApi (it is the hottest route, answered before
 // the Effect router), so HttpApi cannot describe it; this adds its operations
@@ -44,16 +45,12 @@ const operation = (method: "get" | "head", summary: string, redirect: string) =>
 
 export const REDIRECT_OPENAPI_PATH = "/t/{trackingId}"
 
-export const addRedirectToOpenApi = (spec: Record<string, any>): Record<string, any> => ({
-  ...spec,
-  paths: {
-    ...spec.paths,
+export const addRedirectToOpenApi = (spec: Readonly<Record<string, unknown>>) =>
+  withPaths(spec, {
     [REDIRECT_OPENAPI_PATH]: {
       get: operation("get", "Follow a tracking link (records a click)",
         "Redirect to the merchant through the network; the click is logged in the background"),
       head: operation("head", "Check a tracking link (no click recorded)",
         "Same answer as GET, without a body; not counted as a click (link checkers, unfurlers)")
     }
-  },
-  tags: [...(spec.tags ?? []), { name: "Redirect", description: "The tracking redirect: 302 from memory, clicks logged in batches" }]
-})
+  }, { name: "Redirect", description: "The tracking redirect: 302 from memory, clicks logged in batches" })

@@ -1,3 +1,5 @@
+import { round2 } from "../money/round2.ts"
+
 // Price constraints in a shopping phrase: "under $100", "between 20 and 40
 // euros", "$30-$60", "less than 50", "over 200", "100 bucks or less".
 // A number only counts as a price when a comparator or a currency says so:
@@ -78,8 +80,6 @@ const isQuantity = (text: string, end: number, amount: Amount) =>
 
 const remove = (text: string, match: RegExpExecArray) =>
   `${text.slice(0, match.index)} ${text.slice(match.index + match[0].length)}`.replace(/\s+/g, " ").trim()
-
-const round2 = (value: number) => Math.round(value * 100) / 100
 
 export const parsePrice = (input: string): PriceParse => {
   const text = input.toLowerCase()

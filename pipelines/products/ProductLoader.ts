@@ -1,4 +1,5 @@
 import { Clock, Effect } from "effect"
+import { CountRow } from "../../infra/columns.ts"
 import { Database, type DatabaseShape } from "../../infra/Database.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedDefinition } from "../FeedConfig.ts"
@@ -158,11 +159,12 @@ const replaceProducts = (
         SELECT p.id, $now::TIMESTAMPTZ, p.current_price, p.currency, $run FROM products p LEFT JOIN ${old} o ON o.id = p.id
         WHERE p.feed = $feed AND (o.id IS NULL OR o.current_price <> p.current_price OR o.currency <> p.currency)`,
         { feed: params.feed, now: params.now, run: runId }))
-      const deleted = yield* tx.query<{ n: number }>(
+      const deleted = yield* tx.queryAs(
+        CountRow,
         `SELECT count(*)::INTEGER AS n FROM ${old} o WHERE NOT EXISTS (SELECT 1 FROM products p WHERE p.feed = $feed AND p.id = o.id)`,
         { feed: params.feed }
       )
-      const loaded = yield* tx.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM products WHERE feed = $feed`, { feed: params.feed })
+      const loaded = yield* tx.queryAs(CountRow, `SELECT count(*)::INTEGER AS n FROM products WHERE feed = $feed`, { feed: params.feed })
       yield* tx.run(`DROP TABLE ${old}`)
       return { loaded: loaded[0].n, vanished: deleted[0].n }
     })

@@ -1,6 +1,7 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { createReadStream } from "node:fs"
 import { createGunzip } from "node:zlib"
+import { CountRow, Integer, NullableText, Text } from "../../infra/columns.ts"
 import type { DatabaseShape } from "../../infra/Database.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedDefinition } from "../FeedConfig.ts"
@@ -13,6 +14,8 @@ import { STAGED_COLUMNS, type StagedColumn } from "./ProductRecord.ts"
 // of JS. Rows DuckDB cannot split into the header's columns are kept aside by
 // `store_rejects` with their line numbers and become rejections; everything
 // else is judged afterwards against the product rule (ProductRecord.ts).
+
+const RejectRow = Schema.Struct({ line: Integer, message: Text, raw: NullableText })
 
 export interface DelimitedFormat {
   readonly delimiter: string
@@ -214,8 +217,9 @@ export const stageDelimited = (
            SELECT ${select} FROM ${source}, store_rejects=true, rejects_table=${quote(rejectsTable)}, rejects_scan=${quote(scanTable)})
          )`
       )
-      const counted = yield* tx.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${table}`)
-      const rejects = yield* tx.query<{ line: number; message: string; raw: string | null }>(
+      const counted = yield* tx.queryAs(CountRow, `SELECT count(*)::INTEGER AS n FROM ${table}`)
+      const rejects = yield* tx.queryAs(
+        RejectRow,
         // one row per (line, missing column): keep one per line
         `SELECT line::INTEGER AS line, arg_min(error_type || ': ' || error_message, column_idx) AS message, any_value(csv_line) AS raw
          FROM ${rejectsTable} GROUP BY line ORDER BY line`

@@ -4,15 +4,11 @@ import { ConversionLedger } from "../../../conversions/ConversionLedger.ts"
 import { ConversionQueries } from "../../../conversions/ConversionQueries.ts"
 import { ReportingRates } from "../../../conversions/ReportingRates.ts"
 import { Api } from "../../Api.ts"
-import { unavailable } from "../../errors.ts"
 import { pageOf, pageRequest } from "../../v1/ListParams.ts"
+import { storageUnavailable } from "../../v1/dbUnavailable.ts"
 import { AdminAuthLayer } from "../Auth.ts"
 
-const orUnavailable = <A, R>(effect: Effect.Effect<A, { readonly _tag: "DatabaseError"; readonly message: string }, R>) =>
-  effect.pipe(
-    Effect.tapError((error) => Effect.logError("admin conversions: database query failed", error.message)),
-    Effect.mapError(() => unavailable("storage_unavailable", "the conversions store is not reachable; retry shortly"))
-  )
+const orUnavailable = storageUnavailable("admin conversions", "the conversions store")
 
 export const AdminConversionsHandlers = HttpApiBuilder.group(
   Api,

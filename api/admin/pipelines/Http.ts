@@ -7,16 +7,13 @@ import { PipelineRunner } from "../../../pipelines/PipelineRunner.ts"
 import { getRun, lastRuns, listRuns, rejectedRows } from "../../../pipelines/RunQueries.ts"
 import { nextRuns } from "../../../pipelines/Scheduler.ts"
 import { Api } from "../../Api.ts"
-import { Conflict, notFound, unavailable } from "../../errors.ts"
+import { conflict, notFound, unavailable } from "../../errors.ts"
+import { storageUnavailable } from "../../v1/dbUnavailable.ts"
 import { AdminAuthLayer } from "../Auth.ts"
 import { AdminTokenFile } from "../../../infra/AdminTokenFile.ts"
 import { redactLocation } from "../../../pipelines/FeedRequest.ts"
 
-const orUnavailable = <A, R>(effect: Effect.Effect<A, { readonly _tag: "DatabaseError"; readonly message: string }, R>) =>
-  effect.pipe(
-    Effect.tapError((error) => Effect.logError("admin pipelines: database query failed", error.message)),
-    Effect.mapError(() => unavailable("storage_unavailable", "the catalog database is not reachable; retry shortly"))
-  )
+const orUnavailable = storageUnavailable("admin pipelines", "the catalog database")
 
 export const AdminPipelinesHandlers = HttpApiBuilder.group(
   Api,
@@ -78,7 +75,7 @@ export const AdminPipelinesHandlers = HttpApiBuilder.group(
           const handleErrors = <A>(effect: Effect.Effect<A, UnknownFeed | FeedBusy>) =>
             effect.pipe(
               Effect.catchTag("UnknownFeed", () => Effect.fail(unknownFeed(feed))),
-              Effect.catchTag("FeedBusy", (busy) => Effect.fail(new Conflict({ error: { code: "feed_busy", message: busy.message } })))
+              Effect.catchTag("FeedBusy", (busy) => Effect.fail(conflict("feed_busy", busy.message)))
             )
           if (wait) return { runs: [yield* handleErrors(runner.run(feed, "manual"))], started: [] }
           return { runs: [], started: [yield* handleErrors(runner.start(feed, "manual"))] }

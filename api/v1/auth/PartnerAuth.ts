@@ -111,25 +111,30 @@ export const OptionalPartnerAuthLayer = Layer.effect(
   })
 )
 
-const ipLimitLayer = <I, S>(tag: Context.Key<I, S>, pick: "perIp" | "register") =>
-  Layer.effect(
-    tag,
-    Effect.gen(function*() {
-      const limits = yield* RateLimits
-      const config = yield* AppConfig
-      const limiter = limits[pick]
-      const scope = pick === "perIp" ? "ip" : "register"
-      return ((httpEffect: Effect.Effect<any, any, any>) =>
-        Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const verdict = limiter.take(`${scope}:${clientIp(request, config.trustProxy)}`)
-          return verdict.allowed ? yield* httpEffect : limits.tooMany(scope, verdict)
-        })) as unknown as S
+// One per-IP limiter check, shared by the two IP-limited middlewares.
+const ipLimit = (pick: "perIp" | "register") =>
+  Effect.gen(function*() {
+    const limits = yield* RateLimits
+    const config = yield* AppConfig
+    const limiter = limits[pick]
+    const scope = pick === "perIp" ? "ip" : "register"
+    return Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const verdict = limiter.take(`${scope}:${clientIp(request, config.trustProxy)}`)
+      return verdict.allowed ? undefined : limits.tooMany(scope, verdict)
     })
-  )
+  })
 
-export const IpRateLimitLayer = ipLimitLayer(IpRateLimit, "perIp")
-export const RegistrationRateLimitLayer = ipLimitLayer(RegistrationRateLimit, "register")
+export const IpRateLimitLayer = Layer.effect(
+  IpRateLimit,
+  Effect.map(ipLimit("perIp"), (check) =>
+    IpRateLimit.of((httpEffect) => Effect.flatMap(check, (limited) => limited === undefined ? httpEffect : Effect.succeed(limited))))
+)
+export const RegistrationRateLimitLayer = Layer.effect(
+  RegistrationRateLimit,
+  Effect.map(ipLimit("register"), (check) =>
+    RegistrationRateLimit.of((httpEffect) => Effect.flatMap(check, (limited) => limited === undefined ? httpEffect : Effect.succeed(limited))))
+)
 
 /** Every auth/limit middleware of /api/v1 with their dependencies (Partners, RateLimits). */
 export const V1AuthLayers = Layer.mergeAll(

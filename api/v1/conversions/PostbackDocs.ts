@@ -1,6 +1,7 @@
 import { MAX_PER_POSTBACK } from "../../../conversions/PostbackBody.ts"
 import { REPLAY_WINDOW_SECONDS } from "../../../conversions/PostbackSignature.ts"
 import { MAX_BODY_BYTES, POSTBACK_PATH } from "./Postback.ts"
+import { withPaths } from "../../openApiExtend.ts"
 
 // The postback is a raw route (the HMAC needs the raw body), so HttpApi does
 // not see it; this adds its operation to /openapi.json (and /docs) by hand.
@@ -36,10 +37,8 @@ const conversion = {
 }
 const header = (name: string, description: string) => ({ name, in: "header", required: true, schema: { type: "string" }, description })
 
-export const addPostbackToOpenApi = (spec: Record<string, any>): Record<string, any> => ({
-  ...spec,
-  paths: {
-    ...spec.paths,
+export const addPostbackToOpenApi = (spec: Readonly<Record<string, unknown>>) =>
+  withPaths(spec, {
     [POSTBACK_PATH]: {
       post: {
         tags: ["Conversions"],
@@ -93,6 +92,4 @@ export const addPostbackToOpenApi = (spec: Record<string, any>): Record<string, 
         }
       }
     }
-  },
-  tags: [...(spec.tags ?? []), { name: "Conversions", description: "Conversion postbacks from networks" }]
-})
+  }, { name: "Conversions", description: "Conversion postbacks from networks" })

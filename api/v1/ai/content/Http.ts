@@ -3,7 +3,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { COPY_TYPES, type CopyType, type Tone, TONES } from "../../../../domain/copy/facts.ts"
 import { PublicUrl } from "../../../../infra/PublicUrl.ts"
 import { Api } from "../../../Api.ts"
-import { BadRequest, badRequest, Conflict, notFound } from "../../../errors.ts"
+import { BadRequest, badRequest, conflict, notFound } from "../../../errors.ts"
 import { CurrentPartner } from "../../auth/PartnerAuth.ts"
 import { orUnavailable } from "../../dbUnavailable.ts"
 import { PromoCopy, type Unlinkable } from "../../../../ai/content/PromoCopy.ts"
@@ -15,7 +15,6 @@ const oneOf = <A extends string>(field: string, allowed: ReadonlyArray<A>, value
     ? Effect.succeed(value as A)
     : Effect.fail(badRequest(field, `must be one of ${allowed.join(", ")} (got '${value.slice(0, 40)}')`, { field, allowed }))
 
-const conflict = (code: string, message: string) => new Conflict({ error: { code, message } })
 
 const unlinkable = (programId: string, reason: Unlinkable) => {
   switch (reason.kind) {

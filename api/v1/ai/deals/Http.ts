@@ -16,8 +16,8 @@ import { CurrentPartner } from "../../auth/PartnerAuth.ts"
 import { orUnavailable } from "../../dbUnavailable.ts"
 import { DEFAULT_LIMIT } from "./Api.ts"
 import { type CommissionRanking, DealDiscovery, type PriceDropRanking, type Ranked, type TrendingRanking } from "../../../../ai/deals/DealDiscovery.ts"
+import { round2 } from "../../../../domain/money/round2.ts"
 
-const round2 = (value: number) => Math.round(value * 100) / 100
 
 const METHOD = {
   trending: `Human clicks (bots excluded) on links to the product in the last ${WINDOW_DAYS} days, each weighted ` +
