@@ -86,12 +86,21 @@ const autocannon = autocannonUntyped as (options: {
 }) => Promise<LoadResult>
 
 const log = (message: string) => process.stdout.write(`${message}\n`)
-const meiliFetch = async (url: string, path: string, init: RequestInit = {}) => {
+/** The parts of Meilisearch's answers this bench reads. */
+interface MeiliAnswer {
+  readonly taskUid: number
+  readonly status?: string
+  readonly error?: unknown
+  readonly numberOfDocuments: number
+  readonly hits: ReadonlyArray<Record<string, unknown>>
+  readonly facetDistribution: Record<string, Record<string, number>>
+}
+const meiliFetch = async (url: string, path: string, init: RequestInit = {}): Promise<MeiliAnswer> => {
   const response = await fetch(`${url}${path}`, {
     ...init,
     headers: { authorization: `Bearer ${MASTER_KEY}`, "content-type": "application/json", ...(init.headers ?? {}) }
   })
-  const body = await response.json() as any
+  const body = await response.json() as MeiliAnswer
   if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`)
   return body
 }
@@ -116,7 +125,7 @@ const buildIndex = async (url: string) => {
     }
   }
   await fetch(`${url}/indexes/${UID}`, { method: "DELETE", headers: { authorization: `Bearer ${MASTER_KEY}` } })
-    .then((r) => r.json()).then((t: any) => t.taskUid !== undefined && waitTask(url, t.taskUid).catch(() => undefined))
+    .then((r) => r.json() as Promise<{ taskUid?: number }>).then((t) => t.taskUid === undefined ? undefined : waitTask(url, t.taskUid).catch(() => undefined))
   await waitTask(url, (await meiliFetch(url, "/indexes", { method: "POST", body: JSON.stringify({ uid: UID, primaryKey: "id" }) })).taskUid)
   await waitTask(url, (await meiliFetch(url, `/indexes/${UID}/settings`, { method: "PATCH", body: JSON.stringify(productSettings) })).taskUid)
   const started = performance.now()

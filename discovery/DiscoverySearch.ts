@@ -115,7 +115,7 @@ const empty: SearchResponse<ModelDocument> = {
   limit: 0,
   offset: 0,
   estimatedTotalHits: 0
-} as unknown as SearchResponse<ModelDocument>
+}
 
 /** A model hit as the offer it shows (offerFilter.ts), or none when no single offer meets the filter. */
 const shownOffer = (hit: ModelDocument, params: SearchParams, q = ""): ShownOffer | undefined => {

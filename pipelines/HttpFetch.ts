@@ -114,7 +114,7 @@ const attempt = (feed: FeedDefinition, request: HttpRequest, target: string, con
     // Streamed: a feed of a few GB never sits in memory.
     yield* Effect.tryPromise({
       try: (signal) =>
-        pipeline(Readable.fromWeb(Stream.toReadableStream(response.stream) as never), hashStream(hash), createWriteStream(target), { signal }),
+        pipeline(Readable.from(Stream.toAsyncIterable(response.stream), { objectMode: false }), hashStream(hash), createWriteStream(target), { signal }),
       catch: cannotFetch
     })
     return {

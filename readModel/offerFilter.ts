@@ -24,7 +24,8 @@ const unquote = (token: string): string | number | boolean => {
 const valuesOf = (offer: ProductDocument | EmbeddedOffer, field: string): ReadonlyArray<unknown> => {
   // an embedded offer leaves its category levels to be derived
   if (field === "categories" && !("categories" in offer)) return categoryLevels(offer.category, offer.product_type)
-  const value = (offer as unknown as Record<string, unknown>)[field]
+  // the field name comes from a filter string, so it is read as a plain property
+  const value: unknown = Reflect.get(offer, field)
   return Array.isArray(value) ? value : [value]
 }
 

@@ -1,3 +1,4 @@
+import { CatalogQueries } from "../../catalog/CatalogQueries.ts"
 import { type Cause, Effect, Layer } from "effect"
 import { McpServer, Toolkit } from "effect/ai"
 import { HttpRouter, HttpServerResponse } from "effect/http"
@@ -61,7 +62,7 @@ const Registrations = McpServer.toolkit(ServerTools).pipe(
 )
 
 /** The services the tool handlers and the caller middleware read. */
-type ToolServices = DiscoverySearch | LinkMatching | Database | Partners | PublicUrl
+type ToolServices = DiscoverySearch | LinkMatching | Database | Partners | PublicUrl | CatalogQueries
 
 // layerHttp's inferred requirements degrade to `any` for dynamic (JSON Schema)
 // tools; this states them, so a missing service is still a type error upstream.

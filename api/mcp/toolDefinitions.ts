@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { type JsonSchema, Schema } from "effect"
 import { Tool, Toolkit } from "effect/ai"
 import { ErrorBody } from "../errors.ts"
 
@@ -96,13 +96,13 @@ export const FindProgramsParams = Schema.Struct({
 
 export const PartnerStatsParams = Schema.Struct({})
 /** Schema.Struct({}) compiles to "anything but null"; MCP needs an object root. */
-const NO_ARGUMENTS = { type: "object", properties: {}, additionalProperties: false }
+const NO_ARGUMENTS: JsonSchema.JsonSchema = { type: "object", properties: {}, additionalProperties: false }
 
 /** The failure every tool returns: the JSON API's error body. */
 export const ToolFailure = Schema.Struct({ error: ErrorBody })
 export type ToolFailure = typeof ToolFailure.Type
 
-const jsonSchemaOf = (schema: Schema.Top) => {
+const jsonSchemaOf = (schema: Schema.Top): JsonSchema.JsonSchema => {
   if (schema === PartnerStatsParams) return NO_ARGUMENTS
   const document = Schema.toJsonSchemaDocument(schema)
   return Object.keys(document.definitions).length === 0 ? document.schema : { ...document.schema, $defs: document.definitions }
@@ -111,7 +111,7 @@ const jsonSchemaOf = (schema: Schema.Top) => {
 const define = <const Name extends string>(name: Name, parameters: Schema.Top, description: string, readOnly = true) =>
   Tool.dynamic(name, {
     description,
-    parameters: jsonSchemaOf(parameters) as any,
+    parameters: jsonSchemaOf(parameters),
     success: Schema.Unknown,
     failure: ToolFailure
   }).annotate(Tool.Readonly, readOnly).annotate(Tool.Destructive, false).annotate(Tool.OpenWorld, false)

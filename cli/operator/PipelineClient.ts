@@ -50,22 +50,36 @@ const tokenFor = (url: string) => {
   throw new CliError(`a server answers at ${url}: set ADMIN_TOKEN (or DATA_DIR to the server's, for ${file})`)
 }
 
+/**
+ * The admin endpoints' answers as far as these commands read them (the
+ * contract is api/admin/pipelines/Api.ts; each call reads only its own part).
+ */
+interface AdminAnswer {
+  readonly error?: { readonly message?: string }
+  readonly feeds: ReadonlyArray<{ readonly name: string; readonly enabled: boolean }>
+  readonly started: ReadonlyArray<string>
+  readonly run: RunSummary
+  readonly progress: Omit<Progress, "feed"> | null
+  readonly runs: ReadonlyArray<RunSummary>
+}
+
 const httpClient = (url: string): PipelineClient => {
   const token = tokenFor(url)
-  const call = async (method: "GET" | "POST", path: string, body?: unknown) => {
+  const call = async (method: "GET" | "POST", path: string, body?: unknown): Promise<AdminAnswer> => {
     const response = await adminCall(url, token, method, path, { body })
-    const json = response.json as any
+    const json = response.json as AdminAnswer | undefined
     if (!response.ok) throw new CliError(`${method} ${path}: ${response.status} ${json?.error?.message ?? response.statusText}`)
+    if (json === undefined) throw new CliError(`${method} ${path}: the server answered without a JSON body`)
     return json
   }
   return {
     describe: `server ${url}`,
-    feeds: async () => (await call("GET", "/admin/feeds")).feeds.filter((f: any) => f.enabled).map((f: any) => f.name),
+    feeds: async () => (await call("GET", "/admin/feeds")).feeds.filter((f) => f.enabled).map((f) => f.name),
     run: async (feed, onProgress) => {
-      const [id] = (await call("POST", "/admin/ingest", { feed, wait: false })).started as Array<string>
+      const [id] = (await call("POST", "/admin/ingest", { feed, wait: false })).started
       for (;;) {
         const { run, progress } = await call("GET", `/admin/runs/${encodeURIComponent(id)}`)
-        if (run.status !== "running") return run as RunSummary
+        if (run.status !== "running") return run
         if (progress !== null) onProgress({ feed, ...progress })
         await new Promise((resolve) => setTimeout(resolve, 250))
       }

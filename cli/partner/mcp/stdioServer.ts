@@ -12,12 +12,21 @@ import { makeRemoteMcp } from "./RemoteMcp.ts"
  */
 export const stdioServer = (connection: Connection) => {
   const remote = makeRemoteMcp(connection, SERVER_INFO.version)
-  const handlers = Object.fromEntries(
-    Object.keys(ShoppingTools.tools).map((name) => [name, (args: unknown) => remote.callTool(name, args)])
-  )
+  // Every tool is answered by the server's tool of the same name; listing them
+  // keeps the handler set checked against the toolkit (a new tool fails to compile here).
+  const forward = (name: string) => (args: unknown) => remote.callTool(name, args)
+  const handlers: Parameters<typeof ShoppingTools.toLayer>[0] = {
+    search_catalog: forward("search_catalog"),
+    lookup_catalog: forward("lookup_catalog"),
+    get_product: forward("get_product"),
+    list_deals: forward("list_deals"),
+    match_link: forward("match_link"),
+    find_programs: forward("find_programs"),
+    partner_stats: forward("partner_stats")
+  }
   return McpServer.layerStdio({
     ...SERVER_INFO,
     protocols: PROTOCOLS,
-    registrations: McpServer.toolkit(ShoppingTools).pipe(Layer.provide(ShoppingTools.toLayer(handlers as any)))
+    registrations: McpServer.toolkit(ShoppingTools).pipe(Layer.provide(ShoppingTools.toLayer(handlers)))
   }).pipe(Layer.provide(JsonLinesOnly))
 }
