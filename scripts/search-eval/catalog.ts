@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { Database } from "../../infra/Database.ts"
-import { categoryLevels, groupKey } from "../../readModel/documents.ts"
+import { groupKey } from "../../domain/catalog/modelKey.ts"
+import { categoryLevels } from "../../readModel/documents.ts"
 
 // The catalog attributes the judged search set is derived from and checked
 // against: read from the service's own DuckDB after the samples were ingested,

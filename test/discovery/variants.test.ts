@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Database } from "../../infra/Database.ts"
-import { catalogIdOf, documentId, groupKey } from "../../readModel/documents.ts"
+import { groupKey } from "../../domain/catalog/modelKey.ts"
+import { catalogIdOf, documentId } from "../../readModel/documents.ts"
 import { getJson } from "../support/http.ts"
 import { startSampleService } from "../support/sampleService.ts"
 import type { RunningService } from "../support/TestService.ts"

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SearchEngine } from "../../infra/SearchEngine.ts"
 import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
 import { gateOnEnv, loadFeedsConfig } from "../../pipelines/FeedConfig.ts"
-import { groupKey } from "../../readModel/documents.ts"
+import { groupKey } from "../../domain/catalog/modelKey.ts"
 import { count, query } from "./support.ts"
 import { startService, type RunningService } from "../support/TestService.ts"
 

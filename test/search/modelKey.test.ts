@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { groupKey, modelKey } from "../../readModel/documents.ts"
+import { groupKey, modelKey } from "../../domain/catalog/modelKey.ts"
 
 // The search group of a colour/size variant is its model: the title without
 // the row's own colour and size. Pure function, plain values.
