@@ -8,7 +8,7 @@ import { Metrics } from "./infra/Metrics.ts"
 // drained and how long it took (instead of whatever ran before).
 
 let signal: string | undefined
-for (const name of ["SIGINT", "SIGTERM"] as const) process.once(name, () => signal ??= name)
+for (const name of ["SIGINT", "SIGTERM"] as const) process.once(name, () => (signal ??= name))
 
 interface Stopping {
   readonly began: number
@@ -17,37 +17,45 @@ interface Stopping {
 }
 
 export const serveUntilStopped = <E>(service: Layer.Layer<Metrics | PipelineRunner, E>) =>
-  Effect.scoped(Effect.gen(function*() {
-    let stopping: Stopping | undefined
-    let metrics: Metrics["Service"] | undefined
-    // Added before the service is built, so it runs after every one of its
-    // finalizers: clicks flushed, runs rolled back, Meilisearch stopped, DuckDB closed.
-    yield* Effect.addFinalizer(() =>
-      stopping === undefined || metrics === undefined ? Effect.void : Effect.logInfo("shutdown finished").pipe(
-        Effect.annotateLogs({
-          clicksWritten: metrics.value("clicks_written_total") - stopping.clicksWrittenBefore,
-          clicksDropped: metrics.value("clicks_dropped_total"),
-          runsInterrupted: stopping.runsInFlight,
-          tookMs: Date.now() - stopping.began
+  Effect.scoped(
+    Effect.gen(function* () {
+      let stopping: Stopping | undefined
+      let metrics: Metrics["Service"] | undefined
+      // Added before the service is built, so it runs after every one of its
+      // finalizers: clicks flushed, runs rolled back, Meilisearch stopped, DuckDB closed.
+      yield* Effect.addFinalizer(() =>
+        stopping === undefined || metrics === undefined
+          ? Effect.void
+          : Effect.logInfo("shutdown finished").pipe(
+              Effect.annotateLogs({
+                clicksWritten: metrics.value("clicks_written_total") - stopping.clicksWrittenBefore,
+                clicksDropped: metrics.value("clicks_dropped_total"),
+                runsInterrupted: stopping.runsInFlight,
+                tookMs: Date.now() - stopping.began
+              })
+            )
+      )
+      const context = yield* Layer.build(service)
+      const runner = Context.get(context, PipelineRunner)
+      const live = (metrics = Context.get(context, Metrics))
+      yield* Effect.never.pipe(
+        Effect.onInterrupt(() => {
+          stopping = {
+            began: Date.now(),
+            clicksWrittenBefore: live.value("clicks_written_total"),
+            runsInFlight: runner.live().map((run) => run.feed)
+          }
+          return Effect.logInfo("shutdown started").pipe(
+            Effect.annotateLogs({
+              signal: signal ?? null,
+              clicksQueued: live.value("click_queue_depth"),
+              runsInFlight: stopping.runsInFlight
+            })
+          )
         })
       )
-    )
-    const context = yield* Layer.build(service)
-    const runner = Context.get(context, PipelineRunner)
-    const live = metrics = Context.get(context, Metrics)
-    yield* Effect.never.pipe(Effect.onInterrupt(() => {
-      stopping = {
-        began: Date.now(),
-        clicksWrittenBefore: live.value("clicks_written_total"),
-        runsInFlight: runner.live().map((run) => run.feed)
-      }
-      return Effect.logInfo("shutdown started").pipe(Effect.annotateLogs({
-        signal: signal ?? null,
-        clicksQueued: live.value("click_queue_depth"),
-        runsInFlight: stopping.runsInFlight
-      }))
-    }))
-  }))
+    })
+  )
 
 /** A stop asked for by a signal is a clean exit (0): supervisors such as systemd count 130 as a failure. */
 export const stopIsSuccess: Teardown = (exit, onExit) =>

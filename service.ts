@@ -16,7 +16,7 @@ import { SearchSync } from "./pipelines/search/SearchSync.ts"
 // the environment, tests feed it temp folders and free ports. The one place
 // that composes: each feature exports its `layer`, built in its folder.
 const Http = Layer.unwrap(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* AppConfig
     return serveOn(config.port, config.host)
   })

@@ -30,11 +30,13 @@ export class Api extends HttpApi.make("affiliate-commerce")
   .add(DiscoveryApi)
   .add(ProductsApi)
   .middleware(RequestValidation)
-  .annotateMerge(OpenApi.annotations({
-    title: "Affiliate commerce API",
-    description: "Product discovery feed (/api/deals, /api/search), affiliate link service (/api/v1) and the tracking redirect (/t/{trackingId}). " +
-      "Every error answers with a JSON body { error: { code, message, details? } }."
-  }))
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Affiliate commerce API",
+      description:
+        "Product discovery feed (/api/deals, /api/search), affiliate link service (/api/v1) and the tracking redirect (/t/{trackingId}). " +
+        "Every error answers with a JSON body { error: { code, message, details? } }."
+    })
+  )
   // The conversion postback (its HMAC covers the raw body) and the redirect (the hot path) are raw routes; document them here.
-  .annotateMerge(OpenApi.annotations({ transform: (spec) => addRedirectToOpenApi(addPostbackToOpenApi(spec)) }))
-{}
+  .annotateMerge(OpenApi.annotations({ transform: (spec) => addRedirectToOpenApi(addPostbackToOpenApi(spec)) })) {}

@@ -9,11 +9,8 @@ export const MAX_BODY_BYTES = 256 * 1024
 const INTERNAL = "an unexpected error occurred; it has been logged"
 
 /** Our error body `{ error: { code, message, details? } }` as a response, for answers built outside HttpApi's error schemas. */
-export const errorResponse = (
-  status: number,
-  error: ErrorBody,
-  headers?: Readonly<Record<string, string>>
-) => HttpServerResponse.jsonUnsafe({ error }, headers === undefined ? { status } : { status, headers })
+export const errorResponse = (status: number, error: ErrorBody, headers?: Readonly<Record<string, string>>) =>
+  HttpServerResponse.jsonUnsafe({ error }, headers === undefined ? { status } : { status, headers })
 
 const json = (status: number, code: string, message: string) => errorResponse(status, { code, message })
 
@@ -34,7 +31,8 @@ const notFoundPage = HttpServerResponse.html(
  * hottest route, pays nothing for it.
  */
 const notFound = Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
-  wantsHtml(request) ? notFoundPage : json(404, "not_found", `no route for ${request.method} ${pathOf(request)}`))
+  wantsHtml(request) ? notFoundPage : json(404, "not_found", `no route for ${request.method} ${pathOf(request)}`)
+)
 
 // HEAD is left out on purpose: the router answers HEAD from a GET route only
 // when no HEAD route matches, and a HEAD response has no body to fill anyway.
@@ -51,8 +49,7 @@ const failureResponse = (cause: Cause.Cause<unknown>, request: HttpServerRequest
   const squashed = Cause.squash(cause) as { _tag?: string; reason?: unknown } | undefined
   // Body-reading failures arrive wrapped in HttpServerError { reason }.
   const error = (squashed?._tag === "HttpServerError" ? squashed.reason : squashed) as
-    | { _tag?: string; reason?: string }
-    | undefined
+    { _tag?: string; reason?: string } | undefined
   if (error?._tag === "RequestParseError") {
     return Effect.succeed(
       error.reason === "BodyTooLarge"

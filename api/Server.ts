@@ -23,9 +23,17 @@ import { PartnersHandlers } from "./v1/partners/Http.ts"
 import { RequestValidationLayer } from "./Validation.ts"
 
 // Handler layers of every HttpApi group; each feature adds its own here.
-const ApiHandlers = Layer.mergeAll(SystemHandlers, DiscoveryHandlers, ProductsHandlers, PartnersHandlers, LinksHandlers, CatalogHandlers, AiHandlers, AdminConversionsHandlers, AdminPipelinesHandlers).pipe(
-  Layer.provide(V1AuthLayers)
-)
+const ApiHandlers = Layer.mergeAll(
+  SystemHandlers,
+  DiscoveryHandlers,
+  ProductsHandlers,
+  PartnersHandlers,
+  LinksHandlers,
+  CatalogHandlers,
+  AiHandlers,
+  AdminConversionsHandlers,
+  AdminPipelinesHandlers
+).pipe(Layer.provide(V1AuthLayers))
 
 const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
   Layer.provide(ApiHandlers),
@@ -40,11 +48,20 @@ const DocsRoute = HttpApiScalar.layer(Api, { path: "/docs" })
 const RawRoutes = withErrorResponses(Layer.mergeAll(LandingPageRoute, StartPageRoutes, PostbackRoute))
 
 // MCP (POST /mcp, Streamable HTTP) answers its own JSON-RPC errors; /.well-known/ucp advertises it.
-export const AllRoutes = Layer.mergeAll(withErrorResponses(Layer.mergeAll(ApiRoutes, DocsRoute)), RawRoutes, McpRoutes, NotFoundRoute)
+export const AllRoutes = Layer.mergeAll(
+  withErrorResponses(Layer.mergeAll(ApiRoutes, DocsRoute)),
+  RawRoutes,
+  McpRoutes,
+  NotFoundRoute
+)
 
 /** The HTTP server on `port`/`host`; per-request logging is off (no log line per hot request). */
 export const serveOn = (port: number, host: string) =>
-  Layer.unwrap(Effect.map(RedirectHotPath, (redirect) =>
-    HttpRouter.serve(AllRoutes.pipe(Layer.provide(PublicUrl.layer)), { disableLogger: true, disableListenLog: true }).pipe(
-      Layer.provideMerge(NodeHttpServer.layer(() => serverWithHotPath(redirect.handle), { port, host }))
-    ))).pipe(Layer.provide(RedirectHotPath.layer))
+  Layer.unwrap(
+    Effect.map(RedirectHotPath, (redirect) =>
+      HttpRouter.serve(AllRoutes.pipe(Layer.provide(PublicUrl.layer)), {
+        disableLogger: true,
+        disableListenLog: true
+      }).pipe(Layer.provideMerge(NodeHttpServer.layer(() => serverWithHotPath(redirect.handle), { port, host })))
+    )
+  ).pipe(Layer.provide(RedirectHotPath.layer))

@@ -24,11 +24,12 @@ export const RequestValidationLayer = HttpApiMiddleware.layerSchemaErrorTransfor
   const where = slot[error.kind] ?? "request"
   const issues = fieldIssues(error.cause.issue)
   const first = issues[0]
-  const message = first === undefined
-    ? `invalid ${where}`
-    : first.field === "(root)"
-    ? `${where}: ${first.message}`
-    : `${where} parameter '${first.field}': ${first.message}`
+  const message =
+    first === undefined
+      ? `invalid ${where}`
+      : first.field === "(root)"
+        ? `${where}: ${first.message}`
+        : `${where} parameter '${first.field}': ${first.message}`
   return Effect.fail(
     new BadRequest({
       error: {

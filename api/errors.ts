@@ -20,12 +20,17 @@ export class NotFound extends Schema.Error<NotFound>("NotFound")(fields, { httpA
 export class Conflict extends Schema.Error<Conflict>("Conflict")(fields, { httpApiStatus: 409 }) {}
 export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("PayloadTooLarge")(fields, { httpApiStatus: 413 }) {}
 export class TooManyRequests extends Schema.Error<TooManyRequests>("TooManyRequests")(fields, { httpApiStatus: 429 }) {}
-export class ServiceUnavailable extends Schema.Error<ServiceUnavailable>("ServiceUnavailable")(fields, { httpApiStatus: 503 }) {}
+export class ServiceUnavailable extends Schema.Error<ServiceUnavailable>("ServiceUnavailable")(fields, {
+  httpApiStatus: 503
+}) {}
 
 /** Shorthands, so handlers read `badRequest("limit", "must be 1..100")`. */
 export const badRequest = (field: string, message: string, details?: unknown) =>
-  new BadRequest({ error: { code: "invalid_parameter", message: `${field}: ${message}`, details: details ?? { field } } })
-export const notFound = (what: string, message: string) => new NotFound({ error: { code: `${what}_not_found`, message } })
+  new BadRequest({
+    error: { code: "invalid_parameter", message: `${field}: ${message}`, details: details ?? { field } }
+  })
+export const notFound = (what: string, message: string) =>
+  new NotFound({ error: { code: `${what}_not_found`, message } })
 export const unauthorized = (message: string) => new Unauthorized({ error: { code: "unauthorized", message } })
 export const unavailable = (code: string, message: string) => new ServiceUnavailable({ error: { code, message } })
 export const conflict = (code: string, message: string) => new Conflict({ error: { code, message } })
@@ -40,11 +45,14 @@ const standard = SchemaIssue.makeFormatterStandardSchemaV1()
 /** Flattens a schema issue into `{ field, message }` pairs, the field as a dotted path. */
 export const fieldIssues = (issue: SchemaIssue.Issue): ReadonlyArray<FieldIssue> =>
   standard(issue).issues.map((entry) => ({
-    field: (entry.path ?? []).map((segment) => String(typeof segment === "object" ? segment.key : segment)).join(".") ||
+    field:
+      (entry.path ?? []).map((segment) => String(typeof segment === "object" ? segment.key : segment)).join(".") ||
       "(root)",
     message: entry.message
   }))
 
 /** A JSON body an API client can act on, for whatever the error value is. */
-export const errorJson = (status: number, code: string, message: string, details?: unknown) =>
-  ({ status, body: { error: details === undefined ? { code, message } : { code, message, details } } })
+export const errorJson = (status: number, code: string, message: string, details?: unknown) => ({
+  status,
+  body: { error: details === undefined ? { code, message } : { code, message, details } }
+})

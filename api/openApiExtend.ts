@@ -3,7 +3,7 @@
 type Spec = Readonly<Record<string, unknown>>
 
 const record = (value: unknown): Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? value as Record<string, unknown> : {}
+  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
 
 /** `spec` with more path items and one more tag. */
 export const withPaths = (

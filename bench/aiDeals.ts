@@ -30,44 +30,48 @@ const LINKS = 200_000
 const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 const ms = (value: number) => `${value.toFixed(1)} ms`
 
-console.log(`starting the service and generating ${PRODUCTS.toLocaleString()} products, ${CLICKS.toLocaleString()} clicks ...`)
+console.log(
+  `starting the service and generating ${PRODUCTS.toLocaleString()} products, ${CLICKS.toLocaleString()} clicks ...`
+)
 const service = await startBenchService("ai-deals", cacheOff ? { aiDealsCacheSeconds: 0 } : {})
 try {
   const generated = Date.now()
-  await service.run(Effect.gen(function*() {
-    const db = yield* Database
-    const statements = [
-      `INSERT INTO networks VALUES ('benchnet', 'Bench Network', 'active', NULL, [], 'https://bench.example/c?m={mid}&u={enc(url)}&s={sub}',
+  await service.run(
+    Effect.gen(function* () {
+      const db = yield* Database
+      const statements = [
+        `INSERT INTO networks VALUES ('benchnet', 'Bench Network', 'active', NULL, [], 'https://bench.example/c?m={mid}&u={enc(url)}&s={sub}',
          's', [], 'H', NULL, [], '{}', 'bench', now())`,
-      `INSERT INTO programs SELECT 'benchnet:' || i, 'benchnet', i::VARCHAR, 'Store ' || i, ['store' || i || '.example'], NULL, NULL,
+        `INSERT INTO programs SELECT 'benchnet:' || i, 'benchnet', i::VARCHAR, 'Store ' || i, ['store' || i || '.example'], NULL, NULL,
          CASE WHEN i % 10 = 0 THEN 'CPA' ELSE 'CPS' END, CASE WHEN i % 10 = 0 THEN 5 + i % 40 ELSE 1 + i % 15 END, 'USD', 30, 'active',
          true, NULL, json_object('mid', i::VARCHAR), 'bench', now() FROM range(${STORES}) t(i)`,
-      `INSERT INTO program_domains SELECT 'store' || i || '.example', 'benchnet:' || i, 'bench' FROM range(${STORES}) t(i)`,
-      `INSERT INTO products SELECT 'bench:' || i, 'bench', i::VARCHAR, 'Product ' || i, NULL,
+        `INSERT INTO program_domains SELECT 'store' || i || '.example', 'benchnet:' || i, 'bench' FROM range(${STORES}) t(i)`,
+        `INSERT INTO products SELECT 'bench:' || i, 'bench', i::VARCHAR, 'Product ' || i, NULL,
          'https://store' || (i % ${STORES}) || '.example/p/' || i, NULL, NULL, NULL, NULL,
          (['Electronics', 'Home', 'Sports', 'Fashion', 'Toys'])[1 + i % 5], (['Electronics', 'Home', 'Sports', 'Fashion', 'Toys'])[1 + i % 5] || ' > Sub ' || (i % 50),
          NULL, 'Store ' || (i % ${STORES}), 'store' || (i % ${STORES}) || '.example', 'USD',
          10 + (hash(i) % 50000) / 100.0, NULL, 10 + (hash(i) % 50000) / 100.0 * (CASE WHEN i % 7 = 0 THEN 0.7 ELSE 1 END), NULL,
          CASE WHEN i % 20 = 0 THEN 'out_of_stock' ELSE 'in_stock' END, 'new', md5(i::VARCHAR), now() - INTERVAL 120 DAY, now(), NULL, NULL, NULL
        FROM range(${PRODUCTS}) t(i)`,
-      // ~3 price changes each: the regular price 120 and 50 days ago (slightly different), the current one recently.
-      `INSERT INTO price_history SELECT id, now() - INTERVAL 120 DAY, price * 1.05, 'USD', NULL FROM products`,
-      `INSERT INTO price_history SELECT id, now() - INTERVAL 50 DAY, price, 'USD', NULL FROM products`,
-      `INSERT INTO price_history SELECT id, now() - to_days(CAST(hash(id) % 40 AS INTEGER)), current_price, 'USD', NULL
+        // ~3 price changes each: the regular price 120 and 50 days ago (slightly different), the current one recently.
+        `INSERT INTO price_history SELECT id, now() - INTERVAL 120 DAY, price * 1.05, 'USD', NULL FROM products`,
+        `INSERT INTO price_history SELECT id, now() - INTERVAL 50 DAY, price, 'USD', NULL FROM products`,
+        `INSERT INTO price_history SELECT id, now() - to_days(CAST(hash(id) % 40 AS INTEGER)), current_price, 'USD', NULL
          FROM products WHERE current_price <> price`,
-      `INSERT INTO tracking_links SELECT 'bl' || i, NULL, 'bench', 'https://x/' || i, 'https://x/' || i, 'https://x/' || i,
+        `INSERT INTO tracking_links SELECT 'bl' || i, NULL, 'bench', 'https://x/' || i, 'https://x/' || i, 'https://x/' || i,
          'https://x/' || i, 'benchnet:' || (i * 7919 % ${PRODUCTS} % ${STORES}), 'benchnet', 'bench:' || (i * 7919 % ${PRODUCTS}),
          'feed', now(), NULL FROM range(${LINKS}) t(i)`,
-      `INSERT INTO clicks SELECT now() - to_microseconds(CAST(hash(i) % (10 * 86400000000) AS BIGINT)),
+        `INSERT INTO clicks SELECT now() - to_microseconds(CAST(hash(i) % (10 * 86400000000) AS BIGINT)),
          'bl' || CAST(floor(pow((hash(i * 31) % 1000000) / 1000000.0, 3) * ${LINKS}) AS BIGINT), NULL, 'bench', 'ip' || (i % 50000),
          'ua', NULL, i % 20 = 0, NULL, true FROM range(${CLICKS}) t(i)`,
-      `INSERT INTO conversions SELECT 'benchnet:tx' || i, 'benchnet', 'tx' || i, 'bl' || (i * 13 % ${LINKS}), 'bl' || (i * 13 % ${LINKS}),
+        `INSERT INTO conversions SELECT 'benchnet:tx' || i, 'benchnet', 'tx' || i, 'bl' || (i * 13 % ${LINKS}), 'bl' || (i * 13 % ${LINKS}),
          NULL, 'bench', 'USD', 100, 5, 'USD', 5, 100, 1, NULL, 0, 5, 'approved', now() - INTERVAL 3 DAY, NULL, 'bench', now(), now(), NULL
          FROM range(${Math.round(CLICKS / 50)}) t(i)`
-    ]
-    for (const sql of statements) yield* db.run(sql)
-    yield* (yield* ProgramMatcher).reload
-  }))
+      ]
+      for (const sql of statements) yield* db.run(sql)
+      yield* (yield* ProgramMatcher).reload
+    })
+  )
   console.log(`generated in ${((Date.now() - generated) / 1000).toFixed(1)} s`)
 
   const registration = await fetch(`${service.url}/api/v1/partners/register`, {
@@ -84,7 +88,7 @@ try {
       const response = await fetch(`${service.url}/api/v1/ai/deals${query}`, {
         headers: { authorization: `Bearer ${registration.api_key}` }
       })
-      const body = await response.json() as Record<string, Array<unknown>>
+      const body = (await response.json()) as Record<string, Array<unknown>>
       if (response.status !== 200) throw new Error(`${query}: ${response.status} ${JSON.stringify(body)}`)
       if (run > 0) times.push(performance.now() - started)
       counts = `${body.trending.length}/${body.price_drops.length}/${body.high_commission.length}`
@@ -93,36 +97,42 @@ try {
   }
 
   const timeSql = (sql: string) =>
-    service.run(Effect.gen(function*() {
-      const db = yield* Database
-      const times: Array<number> = []
-      for (let run = 0; run <= RUNS; run++) {
-        const started = performance.now()
-        yield* db.query(sql)
-        if (run > 0) times.push(performance.now() - started)
-      }
-      return median(times)
-    }))
+    service.run(
+      Effect.gen(function* () {
+        const db = yield* Database
+        const times: Array<number> = []
+        for (let run = 0; run <= RUNS; run++) {
+          const started = performance.now()
+          yield* db.query(sql)
+          if (run > 0) times.push(performance.now() - started)
+        }
+        return median(times)
+      })
+    )
 
   const floor = await timeSql(`SELECT
     (SELECT count(*) FROM clicks WHERE clicked_at > now() - INTERVAL 7 DAY AND NOT is_bot),
     (SELECT count(*) FROM products WHERE availability <> 'out_of_stock' AND current_price > 0),
     (SELECT count(*) FROM price_history WHERE price > 0)`)
-  const naive = await timeSql(`WITH ${productFactsCtes("")} SELECT count(*), min(ref.ref_price) FROM p LEFT JOIN ref ON ref.product_id = p.id`)
+  const naive = await timeSql(
+    `WITH ${productFactsCtes("")} SELECT count(*), min(ref.ref_price) FROM p LEFT JOIN ref ON ref.product_id = p.id`
+  )
   console.log(`baseline floor (one scan of clicks, products, price history): ${ms(floor)}`)
   console.log(`baseline naive (price facts for the whole catalog):          ${ms(naive)}`)
   const timeQuery = (name: string, sql: string, values: Parameters<typeof bind>[1]) =>
-    service.run(Effect.gen(function*() {
-      const db = yield* Database
-      const bound = bind(sql, values)
-      const times: Array<number> = []
-      for (let run = 0; run < Math.min(RUNS, 3); run++) {
-        const started = performance.now()
-        yield* db.query(bound.sql, bound.params)
-        times.push(performance.now() - started)
-      }
-      console.log(`  query ${name.padEnd(24)} ${ms(median(times))}`)
-    }))
+    service.run(
+      Effect.gen(function* () {
+        const db = yield* Database
+        const bound = bind(sql, values)
+        const times: Array<number> = []
+        for (let run = 0; run < Math.min(RUNS, 3); run++) {
+          const started = performance.now()
+          yield* db.query(bound.sql, bound.params)
+          times.push(performance.now() - started)
+        }
+        console.log(`  query ${name.padEnd(24)} ${ms(median(times))}`)
+      })
+    )
   const values = { now: new Date().toISOString(), category: "sports", min_discount: 20, limit: 50, offset: 0 }
   const all = { category: undefined, minDiscount: 0 }
   await timeQuery("trending", trendingSql(all), values)

@@ -25,33 +25,42 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20)
 console.log("starting the service and loading the sample networks and programmes ...")
 const service = await startBenchService("ai-match")
 try {
-  const { catalog, meiliUrl, meiliKey, uid } = await service.run(Effect.gen(function*() {
-    const runner = yield* PipelineRunner
-    for (const feed of ["networks", "programs"]) {
-      const run = yield* runner.run(feed, "manual")
-      if (run.status !== "succeeded") return yield* Effect.die(new Error(`feed ${feed}: ${run.status} ${run.error ?? ""}`))
-    }
-    const matcher = yield* ProgramMatcher
-    yield* matcher.reload
-    const engine = yield* SearchEngine
-    return {
-      catalog: (yield* matcher.current).catalog,
-      meiliUrl: engine.url,
-      meiliKey: engine.client.config.apiKey ?? "",
-      uid: engine.indexUid(PROGRAMS_INDEX)
-    }
-  }))
-  const key = (await (await fetch(`${service.url}/api/v1/partners/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name: "Bench", email: "bench@x.example" })
-  })).json() as { api_key: string }).api_key
+  const { catalog, meiliUrl, meiliKey, uid } = await service.run(
+    Effect.gen(function* () {
+      const runner = yield* PipelineRunner
+      for (const feed of ["networks", "programs"]) {
+        const run = yield* runner.run(feed, "manual")
+        if (run.status !== "succeeded")
+          return yield* Effect.die(new Error(`feed ${feed}: ${run.status} ${run.error ?? ""}`))
+      }
+      const matcher = yield* ProgramMatcher
+      yield* matcher.reload
+      const engine = yield* SearchEngine
+      return {
+        catalog: (yield* matcher.current).catalog,
+        meiliUrl: engine.url,
+        meiliKey: engine.client.config.apiKey ?? "",
+        uid: engine.indexUid(PROGRAMS_INDEX)
+      }
+    })
+  )
+  const key = (
+    (await (
+      await fetch(`${service.url}/api/v1/partners/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: "Bench", email: "bench@x.example" })
+      })
+    ).json()) as { api_key: string }
+  ).api_key
   const fuzzyUrl = "https://nikee.com/t/air-max-90"
-  const check = await (await fetch(`${service.url}/api/v1/ai/match-link`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
-    body: JSON.stringify({ url: fuzzyUrl })
-  })).json() as { matched: boolean; method: string; candidate_source: string; program: string }
+  const check = (await (
+    await fetch(`${service.url}/api/v1/ai/match-link`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: JSON.stringify({ url: fuzzyUrl })
+    })
+  ).json()) as { matched: boolean; method: string; candidate_source: string; program: string }
   if (!check.matched || check.method !== "fuzzy" || check.candidate_source !== "search_index") {
     throw new Error(`the bench URL must be a fuzzy match through the search index: ${JSON.stringify(check)}`)
   }
@@ -64,7 +73,15 @@ try {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${meiliKey}` },
     body: JSON.stringify({
-      queries: [{ indexUid: uid, q: "nikee", limit: 20, attributesToSearchOn: ["name", "domains"], attributesToRetrieve: ["program_id"] }]
+      queries: [
+        {
+          indexUid: uid,
+          q: "nikee",
+          limit: 20,
+          attributesToSearchOn: ["name", "domains"],
+          attributesToRetrieve: ["program_id"]
+        }
+      ]
     }),
     connections: CONNECTIONS,
     seconds: SECONDS
@@ -88,7 +105,6 @@ try {
   const domainOnly = await matchLinkLoad("https://nike.com/t/air-max-90")
   const fresh = await matchLinkLoad("https://nikee.com/t/{n}")
 
-
   const line = (label: string, r: LoadResult) =>
     console.log(
       `${label.padEnd(40)} ${r.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  ` +
@@ -100,14 +116,20 @@ try {
   line("match-link, new host label each (search)", coldLabels)
   line("match-link, domain match, repeated link", domainOnly)
   const ratio = (r: LoadResult) => (r.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)
-  console.log(`\nthroughput vs the direct Meilisearch search: repeated ${ratio(repeated)}x, new links ${ratio(fresh)}x, ` +
-    `new host label (search each time) ${ratio(coldLabels)}x, ` +
-    `domain-matched ${ratio(domainOnly)}x`)
+  console.log(
+    `\nthroughput vs the direct Meilisearch search: repeated ${ratio(repeated)}x, new links ${ratio(fresh)}x, ` +
+      `new host label (search each time) ${ratio(coldLabels)}x, ` +
+      `domain-matched ${ratio(domainOnly)}x`
+  )
 
   // The scorer alone, in this process: candidates from the search vs the whole catalog (the fallback).
   const index = makeBrandIndex(catalog)
-  const urls = ["https://nikee.com/t/x", "https://www.amazn.co.uk/dp/B0X", "https://some-market.example/listing/dyson-v15", "https://nice.com/"]
-    .map((u) => new URL(u))
+  const urls = [
+    "https://nikee.com/t/x",
+    "https://www.amazn.co.uk/dp/B0X",
+    "https://some-market.example/listing/dyson-v15",
+    "https://nice.com/"
+  ].map((u) => new URL(u))
   const time = (candidates: ReadonlySet<string> | "all") => {
     const rounds = 2_000
     const start = performance.now()
@@ -121,7 +143,19 @@ try {
     `scorer per URL (${index.byKey.size} brand keys): with search candidates ${withCandidates.toFixed(1)} µs, ` +
       `in-memory scan (Meilisearch down) ${scan.toFixed(1)} µs (${(scan / withCandidates).toFixed(1)}x)`
   )
-  if (baseline.s2xx === 0 || repeated.s4xx + repeated.s5xx + fresh.s4xx + fresh.s5xx + coldLabels.s4xx + coldLabels.s5xx + domainOnly.s4xx + domainOnly.s5xx > 0) process.exitCode = 1
+  if (
+    baseline.s2xx === 0 ||
+    repeated.s4xx +
+      repeated.s5xx +
+      fresh.s4xx +
+      fresh.s5xx +
+      coldLabels.s4xx +
+      coldLabels.s5xx +
+      domainOnly.s4xx +
+      domainOnly.s5xx >
+      0
+  )
+    process.exitCode = 1
 } finally {
   await service.close()
   service.remove()

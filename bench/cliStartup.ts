@@ -41,7 +41,9 @@ try {
   const median = (values: Array<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
   const p90 = (values: Array<number>) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.9)]
   for (const [name, values] of Object.entries(times)) {
-    console.log(`${name.padEnd(9)} median ${median(values).toFixed(0)} ms, p90 ${p90(values).toFixed(0)} ms (${RUNS} runs)`)
+    console.log(
+      `${name.padEnd(9)} median ${median(values).toFixed(0)} ms, p90 ${p90(values).toFixed(0)} ms (${RUNS} runs)`
+    )
   }
   console.log(`compile cache: start-up x${(median(times.uncached) / median(times.cached)).toFixed(2)} faster (median)`)
 } finally {

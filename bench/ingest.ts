@@ -67,13 +67,23 @@ const memoryLimit = process.env.DUCKDB_MEMORY_LIMIT ?? DEFAULT_MEMORY_LIMIT
 
 /** The read_csv floor, in a child process on the service's DuckDB settings (see support/readCsvFloor.ts). */
 const readCsvFloor = () => {
-  const out = execFileSync(process.execPath, [resolve(import.meta.dirname, "support/readCsvFloor.ts"), file, work, threads, memoryLimit], {
-    encoding: "utf8"
-  })
+  const out = execFileSync(
+    process.execPath,
+    [resolve(import.meta.dirname, "support/readCsvFloor.ts"), file, work, threads, memoryLimit],
+    {
+      encoding: "utf8"
+    }
+  )
   return { ...(JSON.parse(out) as { ms: number; cpuMs: number; rssMb: number }), load: machineLoad() }
 }
 
-const feed = feedDefinition({ name: "bench", kind: "products", format: "gmc-tsv", location: file, options: { storeColumn: "custom_label_0" } })
+const feed = feedDefinition({
+  name: "bench",
+  kind: "products",
+  format: "gmc-tsv",
+  location: file,
+  options: { storeColumn: "custom_label_0" }
+})
 const quietLogs = Layer.succeed(References.MinimumLogLevel, values.steps ? "Debug" : "Warn")
 
 /** Fetch (sha256 of the file) and load into DuckDB, as the runner does, without the runner's search sync. */
@@ -89,9 +99,11 @@ const duckdbOnly = async () => {
     await runtime.runPromise(Effect.void) // open DuckDB and migrate before the clock starts
     const fetched = await timed(() => runtime.runPromise(FeedSource.use((source) => source.fetch(feed, "bench-run"))))
     const loaded = await timed(() =>
-      runtime.runPromise(FeedLoaders.use((loaders) =>
-        loaders.get("products")!.load({ feed, runId: "bench-run", file, gzip: false, progress: () => {} })
-      ))
+      runtime.runPromise(
+        FeedLoaders.use((loaders) =>
+          loaders.get("products")!.load({ feed, runId: "bench-run", file, gzip: false, progress: () => {} })
+        )
+      )
     )
     return { fetched, loaded }
   } finally {
@@ -100,16 +112,29 @@ const duckdbOnly = async () => {
 }
 
 /** One figure: wall time (and CPU time when measured apart), its ratio to its floor, the machine load. */
-type Line = readonly [label: string, ms: number | null, ratio: number | null, load: string, cpu?: { ms: number; ratio: number | null }]
-const times = (ratio: number | null) => ratio === null ? "" : ratio < 0.1 ? `${ratio.toFixed(3)}x` : `${ratio.toFixed(2)}x`
+type Line = readonly [
+  label: string,
+  ms: number | null,
+  ratio: number | null,
+  load: string,
+  cpu?: { ms: number; ratio: number | null }
+]
+const times = (ratio: number | null) =>
+  ratio === null ? "" : ratio < 0.1 ? `${ratio.toFixed(3)}x` : `${ratio.toFixed(2)}x`
 
 const print = (lines: ReadonlyArray<Line>, rowsNote: string, rssNote: string, note = "") => {
-  console.log(`\nbench:ingest, ${rows.toLocaleString("en-US")} products (gmc-tsv, ${(statSync(file).size / 1e6).toFixed(0)} MB); DuckDB threads ${threads}, memory limit ${memoryLimit}`)
+  console.log(
+    `\nbench:ingest, ${rows.toLocaleString("en-US")} products (gmc-tsv, ${(statSync(file).size / 1e6).toFixed(0)} MB); DuckDB threads ${threads}, memory limit ${memoryLimit}`
+  )
   for (const [label, ms, ratio, load, cpu] of lines) {
     const cpuFigure = cpu === undefined ? "" : `   cpu ${seconds(cpu.ms).padStart(7)} ${times(cpu.ratio).padStart(6)}`
-    console.log(`${label.padEnd(52)} ${(ms === null ? "n/a" : seconds(ms)).padStart(9)} ${times(ratio).padStart(7)}${cpuFigure}   (${load})`)
+    console.log(
+      `${label.padEnd(52)} ${(ms === null ? "n/a" : seconds(ms)).padStart(9)} ${times(ratio).padStart(7)}${cpuFigure}   (${load})`
+    )
   }
-  console.log(`targets: DuckDB stage <= 1.5x read_csv; search stage <= 1.2x direct; unchanged re-run < 10% of the first run; peak RSS <= 1.5 GB${note}`)
+  console.log(
+    `targets: DuckDB stage <= 1.5x read_csv; search stage <= 1.2x direct; unchanged re-run < 10% of the first run; peak RSS <= 1.5 GB${note}`
+  )
   console.log(rowsNote)
   console.log(rssNote)
 }
@@ -124,25 +149,46 @@ const main = async () => {
   // 1. the floor
   const floor = readCsvFloor()
   process.stderr.write(`floor read_csv: ${seconds(floor.ms)} (${floor.load})\n`)
-  const floorLine: Line = ["DuckDB read_csv into a table (floor)", floor.ms, null, floor.load, { ms: floor.cpuMs, ratio: null }]
+  const floorLine: Line = [
+    "DuckDB read_csv into a table (floor)",
+    floor.ms,
+    null,
+    floor.load,
+    { ms: floor.cpuMs, ratio: null }
+  ]
   const floorRss = `read_csv floor process: peak RSS ${floor.rssMb} MB`
 
   if (!withSearch) {
     // 2. our fetch + load only
     const { fetched, loaded } = await duckdbOnly()
     const result = loaded.value
-    print([
-      floorLine,
-      ["our load into DuckDB (stage, validate, replace)", loaded.ms, loaded.ms / floor.ms, loaded.load, {
-        ms: loaded.cpuMs,
-        ratio: loaded.cpuMs / floor.cpuMs
-      }],
-      ["our fetch + load (adds the sha256 of the file)", fetched.ms + loaded.ms, (fetched.ms + loaded.ms) / floor.ms, loaded.load, {
-        ms: fetched.cpuMs + loaded.cpuMs,
-        ratio: (fetched.cpuMs + loaded.cpuMs) / floor.cpuMs
-      }]
-    ], `rows: read ${result.rowsRead}, loaded ${result.rowsLoaded}, rejected ${result.rowsRejected} (--no-search: no Meilisearch)`,
-      `peak RSS: ${rssMb()} MB after fetch + load (this process); ${floorRss}`)
+    print(
+      [
+        floorLine,
+        [
+          "our load into DuckDB (stage, validate, replace)",
+          loaded.ms,
+          loaded.ms / floor.ms,
+          loaded.load,
+          {
+            ms: loaded.cpuMs,
+            ratio: loaded.cpuMs / floor.cpuMs
+          }
+        ],
+        [
+          "our fetch + load (adds the sha256 of the file)",
+          fetched.ms + loaded.ms,
+          (fetched.ms + loaded.ms) / floor.ms,
+          loaded.load,
+          {
+            ms: fetched.cpuMs + loaded.cpuMs,
+            ratio: (fetched.cpuMs + loaded.cpuMs) / floor.cpuMs
+          }
+        ]
+      ],
+      `rows: read ${result.rowsRead}, loaded ${result.rowsLoaded}, rejected ${result.rowsRejected} (--no-search: no Meilisearch)`,
+      `peak RSS: ${rssMb()} MB after fetch + load (this process); ${floorRss}`
+    )
     return
   }
 
@@ -150,7 +196,11 @@ const main = async () => {
   const meili = await Effect.runPromise(
     startMeili({ dataDir: join(work, "meili"), masterKey: randomBytes(16).toString("hex") }).pipe(Scope.provide(scope))
   )
-  const infra = Layer.mergeAll(Database.layer, SearchEngine.layerFor(meili.url, meili.masterKey, "bench_"), Metrics.layer)
+  const infra = Layer.mergeAll(
+    Database.layer,
+    SearchEngine.layerFor(meili.url, meili.masterKey, "bench_"),
+    Metrics.layer
+  )
   const layer = PipelineRunner.layer.pipe(
     Layer.provideMerge(PipelineLoaders),
     Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layerWith([feed]))),
@@ -164,7 +214,9 @@ const main = async () => {
     // 2. our pipeline
     const run = (label: string) =>
       timed(() => runtime.runPromise(PipelineRunner.use((runner) => runner.run("bench", "manual")))).then((result) => {
-        process.stderr.write(`${label}: ${result.value.status} in ${seconds(result.ms)} ${JSON.stringify(result.value.timings ?? {})} (${result.load})\n`)
+        process.stderr.write(
+          `${label}: ${result.value.status} in ${seconds(result.ms)} ${JSON.stringify(result.value.timings ?? {})} (${result.load})\n`
+        )
         return result
       })
     const first = await run("pipeline")
@@ -173,7 +225,12 @@ const main = async () => {
     const lines: Array<Line> = [
       floorLine,
       ["our load into DuckDB (stage, validate, replace)", t.loadMs, t.loadMs / floor.ms, first.load],
-      ["our fetch + load (adds the sha256 of the file)", t.fetchMs + t.loadMs, (t.fetchMs + t.loadMs) / floor.ms, first.load]
+      [
+        "our fetch + load (adds the sha256 of the file)",
+        t.fetchMs + t.loadMs,
+        (t.fetchMs + t.loadMs) / floor.ms,
+        first.load
+      ]
     ]
     const rowsNote = `rows: read ${first.value.rowsRead}, loaded ${first.value.rowsLoaded}, rejected ${first.value.rowsRejected}; documents ${first.value.documentsUpserted}`
     const rssNote = () =>
@@ -190,7 +247,7 @@ const main = async () => {
     const exported = join(work, "documents.ndjson")
     const out = createWriteStream(exported)
     const ours = engine.client.index(engine.indexUid(PRODUCTS_INDEX))
-    for (let offset = 0;; offset += 10_000) {
+    for (let offset = 0; ; offset += 10_000) {
       const page = await ours.getDocuments({ offset, limit: 10_000 })
       for (const doc of page.results) out.write(JSON.stringify(doc) + "\n")
       if (page.results.length < 10_000) break
@@ -198,8 +255,12 @@ const main = async () => {
     out.end()
     await once(out, "finish")
     const directUid = engine.indexUid("direct")
-    await runtime.runPromise(engine.task("create direct", (client) => client.createIndex(directUid, { primaryKey: "id" })))
-    await runtime.runPromise(engine.task("settings direct", (client) => client.index(directUid).updateSettings(productSettings)))
+    await runtime.runPromise(
+      engine.task("create direct", (client) => client.createIndex(directUid, { primaryKey: "id" }))
+    )
+    await runtime.runPromise(
+      engine.task("settings direct", (client) => client.index(directUid).updateSettings(productSettings))
+    )
     const direct = await timed(async () => {
       const index = engine.client.index(directUid)
       const pending: Array<Promise<unknown>> = []
@@ -209,9 +270,14 @@ const main = async () => {
         const docs = batch
         batch = []
         sent += docs.length
-        pending.push(index.addDocuments(docs as Array<Record<string, unknown>>).waitTask({ timeout: 3_600_000, interval: 50 }).then((task) => {
-          if (task.status !== "succeeded") throw new Error(`direct addDocuments task ${task.uid} ${task.status}`)
-        }))
+        pending.push(
+          index
+            .addDocuments(docs as Array<Record<string, unknown>>)
+            .waitTask({ timeout: 3_600_000, interval: 50 })
+            .then((task) => {
+              if (task.status !== "succeeded") throw new Error(`direct addDocuments task ${task.uid} ${task.status}`)
+            })
+        )
       }
       for await (const line of createInterface({ input: createReadStream(exported) })) {
         batch.push(JSON.parse(line))
@@ -240,9 +306,13 @@ const main = async () => {
   }
 }
 
-main().finally(() => {
-  if (!values.keep) rmSync(work, { recursive: true, force: true })
-}).catch((error: unknown) => {
-  process.stderr.write(`bench:ingest failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`)
-  process.exitCode = 1
-})
+main()
+  .finally(() => {
+    if (!values.keep) rmSync(work, { recursive: true, force: true })
+  })
+  .catch((error: unknown) => {
+    process.stderr.write(
+      `bench:ingest failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`
+    )
+    process.exitCode = 1
+  })

@@ -17,19 +17,22 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20)
 console.log("starting the service and loading the sample networks and programmes ...")
 const service = await startBenchService("match")
 try {
-  const domains = await service.run(Effect.gen(function*() {
-    const runner = yield* PipelineRunner
-    for (const feed of ["networks", "programs"]) {
-      const run = yield* runner.run(feed, "manual")
-      if (run.status !== "succeeded") return yield* Effect.die(new Error(`feed ${feed}: ${run.status} ${run.error ?? ""}`))
-    }
-    yield* (yield* ProgramMatcher).reload
-    const rows = yield* (yield* Database).query<{ domain: string }>(
-      `SELECT DISTINCT d.domain FROM program_domains d JOIN programs p ON p.id = d.program_id
+  const domains = await service.run(
+    Effect.gen(function* () {
+      const runner = yield* PipelineRunner
+      for (const feed of ["networks", "programs"]) {
+        const run = yield* runner.run(feed, "manual")
+        if (run.status !== "succeeded")
+          return yield* Effect.die(new Error(`feed ${feed}: ${run.status} ${run.error ?? ""}`))
+      }
+      yield* (yield* ProgramMatcher).reload
+      const rows = yield* (yield* Database).query<{ domain: string }>(
+        `SELECT DISTINCT d.domain FROM program_domains d JOIN programs p ON p.id = d.program_id
        JOIN networks n ON n.id = p.network_id WHERE p.status = 'active' AND n.status = 'active' ORDER BY 1 LIMIT 300`
-    )
-    return rows.map((row) => row.domain)
-  }))
+      )
+      return rows.map((row) => row.domain)
+    })
+  )
   console.log(`${domains.length} merchant domains, ${CONNECTIONS} connections, ${SECONDS} s per phase`)
 
   const headers = { "content-type": "application/json" }
@@ -47,7 +50,11 @@ try {
   // Repeated: a warm-up pass creates one link per domain, then the same URLs again and again.
   const repeatedPaths = domains.map(() => "/api/v1/links/match")
   for (const domain of domains) {
-    await fetch(`${url}/api/v1/links/match`, { method: "POST", headers, body: JSON.stringify({ url: `https://${domain}/same` }) })
+    await fetch(`${url}/api/v1/links/match`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ url: `https://${domain}/same` })
+    })
   }
   const repeated = await runLoad({
     url,
@@ -58,10 +65,12 @@ try {
     connections: CONNECTIONS,
     seconds: SECONDS
   })
-  const created = await service.run(Effect.gen(function*() {
-    const rows = yield* (yield* Database).query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM tracking_links")
-    return rows[0].n
-  }))
+  const created = await service.run(
+    Effect.gen(function* () {
+      const rows = yield* (yield* Database).query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM tracking_links")
+      return rows[0].n
+    })
+  )
   const line = (label: string, r: typeof fresh) =>
     console.log(
       `${label.padEnd(26)} ${r.requestsPerSecond.toFixed(0).padStart(6)} matches/s  p50 ${r.p50} ms  p99 ${r.p99} ms  ` +
@@ -70,7 +79,9 @@ try {
   console.log("")
   line("new links (write each)", fresh)
   line("repeated (same URL)", repeated)
-  console.log(`tracking_links rows: ${created} (new-link phase answered ${fresh.s2xx}, plus ${domains.length} warm-up links)`)
+  console.log(
+    `tracking_links rows: ${created} (new-link phase answered ${fresh.s2xx}, plus ${domains.length} warm-up links)`
+  )
   if (fresh.s4xx + fresh.s5xx + repeated.s4xx + repeated.s5xx > 0) process.exitCode = 1
 } finally {
   await service.close()

@@ -18,7 +18,16 @@ import { uptime, loadavg } from "node:os"
 import { ClickRecorder, CRASH_WINDOW_MS } from "../clicks/ClickRecorder.ts"
 import { Database } from "../infra/Database.ts"
 import { startBenchService } from "./support/benchService.ts"
-import { crashUnderLoad, HEADERS, LINKS, median, paths, seedLinks, startBare, startBenchMeili } from "./support/redirectFixture.ts"
+import {
+  crashUnderLoad,
+  HEADERS,
+  LINKS,
+  median,
+  paths,
+  seedLinks,
+  startBare,
+  startBenchMeili
+} from "./support/redirectFixture.ts"
 import { type LoadResult, runLoad, runPaced } from "./support/runLoad.ts"
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6)
@@ -27,12 +36,18 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const TARGET_RATIO = 0.8
 const TARGET_P99_MS = 5
 
-const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(" ")} (${Math.round(uptime() / 60)} min up)`
+const load = () =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")} (${Math.round(uptime() / 60)} min up)`
 console.log(`machine: ${load()}`)
 const bare = await startBare()
 console.log("starting Meilisearch and the service (DuckDB) ...")
 const meili = await startBenchMeili("bench-redirect-meili")
-const service = await startBenchService("redirect", { meiliUrl: Option.some(meili.url), meiliMasterKey: Option.some(Redacted.make(meili.key)) })
+const service = await startBenchService("redirect", {
+  meiliUrl: Option.some(meili.url),
+  meiliMasterKey: Option.some(Redacted.make(meili.key))
+})
 await service.run(seedLinks)
 
 // Server CPU per answered request (this process: event loop, click worker and
@@ -55,22 +70,26 @@ const paced = async (label: string, url: string, rate: number) => {
   return result
 }
 const storedClicks = () =>
-  service.run(Effect.gen(function*() {
-    yield* (yield* ClickRecorder).flush
-    const rows = yield* (yield* Database).query<{ n: number; bots: number }>(
-      "SELECT count(*)::INTEGER AS n, count(*) FILTER (WHERE is_bot)::INTEGER AS bots FROM clicks"
-    )
-    return rows[0]
-  }))
+  service.run(
+    Effect.gen(function* () {
+      yield* (yield* ClickRecorder).flush
+      const rows = yield* (yield* Database).query<{ n: number; bots: number }>(
+        "SELECT count(*)::INTEGER AS n, count(*) FILTER (WHERE is_bot)::INTEGER AS bots FROM clicks"
+      )
+      return rows[0]
+    })
+  )
 const report = (label: string, r: LoadResult, cpu?: number, loopCpu?: number) =>
   console.log(
-    `${label.padEnd(36)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50).padStart(5)} ms  p99 ${
-      String(r.p99).padStart(6)
-    } ms  p99.9 ${String(r.p999).padStart(6)} ms  302: ${r.s3xx}  other: ${r.s2xx + r.s4xx + r.s5xx}  errors: ${r.errors + r.timeouts}${
+    `${label.padEnd(36)} ${r.requestsPerSecond.toFixed(0).padStart(7)} req/s  p50 ${String(r.p50).padStart(5)} ms  p99 ${String(
+      r.p99
+    ).padStart(
+      6
+    )} ms  p99.9 ${String(r.p999).padStart(6)} ms  302: ${r.s3xx}  other: ${r.s2xx + r.s4xx + r.s5xx}  errors: ${r.errors + r.timeouts}${
       cpu === undefined ? "" : `  server CPU ${cpu.toFixed(0)} µs/req (event loop ${loopCpu?.toFixed(0)})`
     }`
   )
-const verdict = (ok: boolean) => ok ? "PASS" : "FAIL"
+const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL")
 
 try {
   console.log(`${LINKS} links, ${CONNECTIONS} connections, ${SECONDS} s per phase, load generators in child processes`)
@@ -109,13 +128,19 @@ try {
   await service.close()
   service.remove()
 
-  console.log("crash phases: `npm start` in a child process under a click load, then a signal; restarted on the same DATA_DIR ...")
+  console.log(
+    "crash phases: `npm start` in a child process under a click load, then a signal; restarted on the same DATA_DIR ..."
+  )
   const term = await crashUnderLoad({ signal: "SIGTERM", seconds: 3, windowMs: 0, meili })
   const kill = await crashUnderLoad({ signal: "SIGKILL", seconds: 3, windowMs: CRASH_WINDOW_MS, meili })
 
   const ratio = oursRps / bareRps
-  const clicksOk = afterPeak.n >= answered && pacedRows === oursHalf.s3xx && oursHalf.s3xx === oursHalf.total &&
-    afterPaced.bots === 0 && dropped === 0
+  const clicksOk =
+    afterPeak.n >= answered &&
+    pacedRows === oursHalf.s3xx &&
+    oursHalf.s3xx === oursHalf.total &&
+    afterPaced.bots === 0 &&
+    dropped === 0
   const ms = (ns: number) => (ns / 1e6).toFixed(1)
   console.log("")
   console.log(`machine: ${load()}`)

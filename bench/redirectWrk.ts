@@ -31,7 +31,17 @@ interface WrkResult {
 
 const wrk = (url: string, seconds: number) =>
   new Promise<WrkResult>((resolve, reject) => {
-    const args = ["-t1", "-c50", `-d${seconds}s`, "--latency", "-H", `User-Agent: ${CHROME}`, "-H", "Accept: text/html", url]
+    const args = [
+      "-t1",
+      "-c50",
+      `-d${seconds}s`,
+      "--latency",
+      "-H",
+      `User-Agent: ${CHROME}`,
+      "-H",
+      "Accept: text/html",
+      url
+    ]
     execFile("wrk", args, (error, stdout) => {
       if (error) return reject(error)
       resolve({
@@ -43,11 +53,17 @@ const wrk = (url: string, seconds: number) =>
     })
   })
 
-const load = () => `load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}`
+const load = () =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`
 console.log(`machine: ${load()}`)
 const bare = await startBare()
 const meili = await startBenchMeili("bench-redirect-wrk-meili")
-const service = await startBenchService("redirect-wrk", { meiliUrl: Option.some(meili.url), meiliMasterKey: Option.some(Redacted.make(meili.key)) })
+const service = await startBenchService("redirect-wrk", {
+  meiliUrl: Option.some(meili.url),
+  meiliMasterKey: Option.some(Redacted.make(meili.key))
+})
 try {
   await service.run(seedLinks)
   const bareUrl = `${bare.url}${paths[0]}`
@@ -57,7 +73,10 @@ try {
   const bareRps: Array<number> = []
   const oursRps: Array<number> = []
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const [label, url, into] of [["bare node:http", bareUrl, bareRps], ["GET /t/{id} + clicks", oursUrl, oursRps]] as const) {
+    for (const [label, url, into] of [
+      ["bare node:http", bareUrl, bareRps],
+      ["GET /t/{id} + clicks", oursUrl, oursRps]
+    ] as const) {
       const result = await wrk(url, SECONDS)
       into.push(result.requestsPerSecond)
       if (into === oursRps) oursRequests += result.requests
@@ -66,10 +85,12 @@ try {
       )
     }
   }
-  const stored = await service.run(Effect.gen(function*() {
-    yield* (yield* ClickRecorder).flush
-    return (yield* (yield* Database).query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM clicks"))[0].n
-  }))
+  const stored = await service.run(
+    Effect.gen(function* () {
+      yield* (yield* ClickRecorder).flush
+      return (yield* (yield* Database).query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM clicks"))[0].n
+    })
+  )
   const ratio = median(oursRps) / median(bareRps)
   const clicksOk = stored >= oursRequests
   console.log("")

@@ -100,7 +100,7 @@ const meiliFetch = async (url: string, path: string, init: RequestInit = {}): Pr
     ...init,
     headers: { authorization: `Bearer ${MASTER_KEY}`, "content-type": "application/json", ...(init.headers ?? {}) }
   })
-  const body = await response.json() as MeiliAnswer
+  const body = (await response.json()) as MeiliAnswer
   if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`)
   return body
 }
@@ -108,7 +108,8 @@ const waitTask = async (url: string, uid: number) => {
   for (;;) {
     const task = await meiliFetch(url, `/tasks/${uid}`)
     if (task.status === "succeeded") return task
-    if (task.status === "failed" || task.status === "canceled") throw new Error(`task ${uid}: ${JSON.stringify(task.error)}`)
+    if (task.status === "failed" || task.status === "canceled")
+      throw new Error(`task ${uid}: ${JSON.stringify(task.error)}`)
     await new Promise((r) => setTimeout(r, 200))
   }
 }
@@ -116,7 +117,7 @@ const waitTask = async (url: string, uid: number) => {
 const buildIndex = async (url: string) => {
   const marker = join(DIR, "index.json")
   const wanted = JSON.stringify({ n: N, settings: settingsHash(productSettings), version: DOCUMENT_VERSION })
-  const stored = existsSync(marker) ? JSON.parse(readFileSync(marker, "utf8")) as { models?: number } : undefined
+  const stored = existsSync(marker) ? (JSON.parse(readFileSync(marker, "utf8")) as { models?: number }) : undefined
   if (!values.rebuild && stored !== undefined && JSON.stringify({ ...stored, models: undefined }) === wanted) {
     const stats = await meiliFetch(url, `/indexes/${UID}/stats`).catch(() => undefined)
     if (stats?.numberOfDocuments === stored.models) {
@@ -125,12 +126,25 @@ const buildIndex = async (url: string) => {
     }
   }
   await fetch(`${url}/indexes/${UID}`, { method: "DELETE", headers: { authorization: `Bearer ${MASTER_KEY}` } })
-    .then((r) => r.json() as Promise<{ taskUid?: number }>).then((t) => t.taskUid === undefined ? undefined : waitTask(url, t.taskUid).catch(() => undefined))
-  await waitTask(url, (await meiliFetch(url, "/indexes", { method: "POST", body: JSON.stringify({ uid: UID, primaryKey: "id" }) })).taskUid)
-  await waitTask(url, (await meiliFetch(url, `/indexes/${UID}/settings`, { method: "PATCH", body: JSON.stringify(productSettings) })).taskUid)
+    .then((r) => r.json() as Promise<{ taskUid?: number }>)
+    .then((t) => (t.taskUid === undefined ? undefined : waitTask(url, t.taskUid).catch(() => undefined)))
+  await waitTask(
+    url,
+    (await meiliFetch(url, "/indexes", { method: "POST", body: JSON.stringify({ uid: UID, primaryKey: "id" }) }))
+      .taskUid
+  )
+  await waitTask(
+    url,
+    (await meiliFetch(url, `/indexes/${UID}/settings`, { method: "PATCH", body: JSON.stringify(productSettings) }))
+      .taskUid
+  )
   const started = performance.now()
   // Three feeds' worth of stores (US, UK, EU), like the samples.
-  const feeds = [["bench-us", selectStores("us")], ["bench-uk", selectStores("gb")], ["bench-eu", selectStores("eu")]] as const
+  const feeds = [
+    ["bench-us", selectStores("us")],
+    ["bench-uk", selectStores("gb")],
+    ["bench-eu", selectStores("eu")]
+  ] as const
   const generators = feeds.map(([feed, stores]) => ({ feed, gen: makeGenerator(7, stores) }))
   // Models span feeds and stores, so every offer is generated before the
   // models are built (held in memory: fine at the sample size, ~2 GB at 1M).
@@ -155,8 +169,12 @@ const buildIndex = async (url: string) => {
   log(`  all enqueued in ${((performance.now() - started) / 1000).toFixed(1)} s; waiting for indexing...`)
   await waitTask(url, last)
   const stats = await meiliFetch(url, `/indexes/${UID}/stats`)
-  log(`index ${UID}: ${stats.numberOfDocuments.toLocaleString()} model documents (${N.toLocaleString()} offers) in ${((performance.now() - started) / 1000).toFixed(1)} s` +
-    (productsWithoutHistory > 0 ? ` (${productsWithoutHistory} products without price history: the generator's history check failed)` : ""))
+  log(
+    `index ${UID}: ${stats.numberOfDocuments.toLocaleString()} model documents (${N.toLocaleString()} offers) in ${((performance.now() - started) / 1000).toFixed(1)} s` +
+      (productsWithoutHistory > 0
+        ? ` (${productsWithoutHistory} products without price history: the generator's history check failed)`
+        : "")
+  )
   writeFileSync(marker, JSON.stringify({ ...JSON.parse(wanted), models: models.length }))
 }
 
@@ -212,14 +230,23 @@ const measure = async (url: string, requests: Array<LoadRequest>, connections: n
 const sequentialAgent = new http.Agent({ keepAlive: true, maxSockets: 1 })
 const once = (base: string, request: LoadRequest) =>
   new Promise<void>((resolveDone, reject) => {
-    const req = http.request(`${base}${request.path}`, {
-      method: request.method,
-      agent: sequentialAgent,
-      headers: { ...(request.headers ?? {}), ...(request.body ? { "content-length": String(Buffer.byteLength(request.body)) } : {}) }
-    }, (response) => {
-      response.resume()
-      response.on("end", () => (response.statusCode === 200 ? resolveDone() : reject(new Error(`${request.path}: ${response.statusCode}`))))
-    })
+    const req = http.request(
+      `${base}${request.path}`,
+      {
+        method: request.method,
+        agent: sequentialAgent,
+        headers: {
+          ...(request.headers ?? {}),
+          ...(request.body ? { "content-length": String(Buffer.byteLength(request.body)) } : {})
+        }
+      },
+      (response) => {
+        response.resume()
+        response.on("end", () =>
+          response.statusCode === 200 ? resolveDone() : reject(new Error(`${request.path}: ${response.statusCode}`))
+        )
+      }
+    )
     req.setNoDelay(true)
     req.on("error", reject)
     req.end(request.body)
@@ -243,7 +270,9 @@ const main = async () => {
   const scope = Effect.runSync(Scope.make())
   let service: Awaited<ReturnType<typeof startServiceProcess>> | undefined
   try {
-    const meili = await Effect.runPromise(startMeili({ dataDir: join(DIR, "meili"), masterKey: MASTER_KEY }).pipe(Scope.provide(scope)))
+    const meili = await Effect.runPromise(
+      startMeili({ dataDir: join(DIR, "meili"), masterKey: MASTER_KEY }).pipe(Scope.provide(scope))
+    )
     await buildIndex(meili.url)
     service = await startServiceProcess(meili.url)
 
@@ -286,14 +315,19 @@ const main = async () => {
     const tripsBefore = await roundTrips()
     for (const request of api) {
       const response = await fetch(`${service.url}${request.path}`)
-      const body = await response.json() as { count?: number; results?: Array<{ id: string }> }
+      const body = (await response.json()) as { count?: number; results?: Array<{ id: string }> }
       if (response.status !== 200 || !(body.count !== undefined && body.count > 0)) {
         throw new Error(`${request.path}: ${response.status} ${JSON.stringify(body).slice(0, 300)}`)
       }
       const ids = (body.results ?? []).map((result) => result.id)
       const found = await meiliFetch(meili.url, `/indexes/${UID}/search`, {
         method: "POST",
-        body: JSON.stringify({ q: "", filter: `offer_ids IN [${ids.map((id) => JSON.stringify(id)).join(", ")}]`, limit: 100, attributesToRetrieve: ["id"] })
+        body: JSON.stringify({
+          q: "",
+          filter: `offer_ids IN [${ids.map((id) => JSON.stringify(id)).join(", ")}]`,
+          limit: 100,
+          attributesToRetrieve: ["id"]
+        })
       })
       duplicates += ids.length - found.hits.length
     }
@@ -309,7 +343,12 @@ const main = async () => {
     const a1 = await sequential(service.url, api)
     const d2 = await sequential(meili.url, direct)
     const a2 = await sequential(service.url, api)
-    const avg = (x: Measured, y: Measured): Measured => ({ p50: (x.p50 + y.p50) / 2, p99: (x.p99 + y.p99) / 2, rps: (x.rps + y.rps) / 2, errors: 0 })
+    const avg = (x: Measured, y: Measured): Measured => ({
+      p50: (x.p50 + y.p50) / 2,
+      p99: (x.p99 + y.p99) / 2,
+      rps: (x.rps + y.rps) / 2,
+      errors: 0
+    })
     const directLatency = avg(d1, d2)
     const apiLatency = avg(a1, a2)
     log(`throughput: ${CONNECTIONS} connections, ${DURATION} s each (alternating twice)`)
@@ -319,24 +358,38 @@ const main = async () => {
     const al2 = await measure(service.url, api, CONNECTIONS)
     const directLoad = { ...avg(dl1, dl2), errors: dl1.errors + dl2.errors }
     const apiLoad = { ...avg(al1, al2), errors: al1.errors + al2.errors }
-    log(`  runs (req/s): direct ${dl1.rps.toFixed(0)}, ${dl2.rps.toFixed(0)}; api ${al1.rps.toFixed(0)}, ${al2.rps.toFixed(0)}`)
+    log(
+      `  runs (req/s): direct ${dl1.rps.toFixed(0)}, ${dl2.rps.toFixed(0)}; api ${al1.rps.toFixed(0)}, ${al2.rps.toFixed(0)}`
+    )
 
     const row = (name: string, latency: Measured, load: Measured) =>
       `| ${name.padEnd(22)} | ${latency.p50.toFixed(2).padStart(9)} | ${latency.p99.toFixed(2).padStart(9)} | ` +
       `${load.p50.toFixed(0).padStart(8)} | ${load.p99.toFixed(0).padStart(8)} | ${load.rps.toFixed(0).padStart(9)} | ` +
       `${String(latency.errors + load.errors).padStart(6)} |`
     log(`\nsearch over ${N.toLocaleString()} products (model documents), ${QUERIES.length} intent phrases (ms; req/s)`)
-    log(`| path                   | p50 (seq) | p99 (seq) | p50 (${CONNECTIONS}c) | p99 (${CONNECTIONS}c) | req/s (${CONNECTIONS}c) | errors |`)
+    log(
+      `| path                   | p50 (seq) | p99 (seq) | p50 (${CONNECTIONS}c) | p99 (${CONNECTIONS}c) | req/s (${CONNECTIONS}c) | errors |`
+    )
     log("|------------------------|-----------|-----------|----------|----------|-----------|--------|")
     log(row("direct Meilisearch", directLatency, directLoad))
     log(row("GET /api/search", apiLatency, apiLoad))
     const medianRatio = apiLatency.p50 / directLatency.p50
     const throughputRatio = apiLoad.rps / directLoad.rps
-    log(`\nmedian latency api/direct: ${medianRatio.toFixed(2)}x (target <= 1.3x) ${medianRatio <= 1.3 ? "OK" : "MISSED"}`)
-    log(`throughput api/direct:     ${throughputRatio.toFixed(2)}x (target >= 0.8x) ${throughputRatio >= 0.8 ? "OK" : "MISSED"}`)
+    log(
+      `\nmedian latency api/direct: ${medianRatio.toFixed(2)}x (target <= 1.3x) ${medianRatio <= 1.3 ? "OK" : "MISSED"}`
+    )
+    log(
+      `throughput api/direct:     ${throughputRatio.toFixed(2)}x (target >= 0.8x) ${throughputRatio >= 0.8 ? "OK" : "MISSED"}`
+    )
     log(`p99 latency api/direct:    ${(apiLatency.p99 / directLatency.p99).toFixed(2)}x`)
-    log(`Meilisearch requests per search: ${tripsPerSearch.toFixed(2)}; duplicate models in answers: ${duplicates} ${duplicates === 0 ? "OK" : "MISSED"}`)
-    log(`load average (1, 5, 15 min): ${loadavg().map((load) => load.toFixed(2)).join(", ")}`)
+    log(
+      `Meilisearch requests per search: ${tripsPerSearch.toFixed(2)}; duplicate models in answers: ${duplicates} ${duplicates === 0 ? "OK" : "MISSED"}`
+    )
+    log(
+      `load average (1, 5, 15 min): ${loadavg()
+        .map((load) => load.toFixed(2))
+        .join(", ")}`
+    )
   } finally {
     if (service !== undefined) {
       service.child.kill("SIGTERM")

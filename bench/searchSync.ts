@@ -37,19 +37,35 @@ const products: Array<Product> = []
 const gen = makeGenerator(11, selectStores("us"))
 for (let i = 0; i < N; i++) products.push(gen.product(i))
 
-const load = Effect.gen(function*() {
+const load = Effect.gen(function* () {
   const db = yield* Database
   yield* db.run(`CREATE TEMP TABLE bench_products (id VARCHAR, item_id VARCHAR, title VARCHAR, description VARCHAR, link VARCHAR,
     image VARCHAR, brand VARCHAR, gtin VARCHAR, category VARCHAR, product_type VARCHAR, store VARCHAR, host VARCHAR,
     currency VARCHAR, price DOUBLE, sale DOUBLE, cur DOUBLE, rrp DOUBLE, availability VARCHAR, cond VARCHAR,
     color VARCHAR, size VARCHAR, item_group VARCHAR)`)
   yield* db.run("CREATE TEMP TABLE bench_history (id VARCHAR, at_ms DOUBLE, price DOUBLE, currency VARCHAR)")
-  const text = (appender: DuckDBAppender, value: string | null) => (value === null ? appender.appendNull() : appender.appendVarchar(value))
-  const num = (appender: DuckDBAppender, value: number | null) => (value === null ? appender.appendNull() : appender.appendDouble(value))
+  const text = (appender: DuckDBAppender, value: string | null) =>
+    value === null ? appender.appendNull() : appender.appendVarchar(value)
+  const num = (appender: DuckDBAppender, value: number | null) =>
+    value === null ? appender.appendNull() : appender.appendDouble(value)
   yield* db.append("bench_products", (a) => {
     for (const p of products) {
-      for (const v of [`${FEED}:${p.id}`, p.id, p.title, p.description, p.link, p.imageLink, p.brand, p.gtin,
-        p.leaf.path.split(" > ")[0], p.leaf.path, p.store.name, p.store.host, p.currency]) text(a, v)
+      for (const v of [
+        `${FEED}:${p.id}`,
+        p.id,
+        p.title,
+        p.description,
+        p.link,
+        p.imageLink,
+        p.brand,
+        p.gtin,
+        p.leaf.path.split(" > ")[0],
+        p.leaf.path,
+        p.store.name,
+        p.store.host,
+        p.currency
+      ])
+        text(a, v)
       for (const v of [p.price, p.salePrice, p.current, p.rrp]) num(a, v)
       text(a, p.availability)
       for (const v of [p.condition, p.color, p.size, p.itemGroupId]) text(a, v)
@@ -76,42 +92,53 @@ const load = Effect.gen(function*() {
   yield* db.run(`INSERT INTO products SELECT id, '${FEED}', item_id, title, description, link, image, brand, gtin, NULL,
     category, product_type, NULL, store, host, currency, price, sale, cur, rrp, availability, cond, md5(id || cur::VARCHAR),
     TIMESTAMPTZ '2026-11-15 00:00:00+00', TIMESTAMPTZ '2026-11-15 00:00:00+00', color, size, item_group FROM bench_products`)
-  yield* db.run(`INSERT INTO price_history SELECT id, make_timestamp((at_ms * 1000)::BIGINT), price, currency, NULL FROM bench_history`)
+  yield* db.run(
+    `INSERT INTO price_history SELECT id, make_timestamp((at_ms * 1000)::BIGINT), price, currency, NULL FROM bench_history`
+  )
 })
 
 const main = async () => {
   rmSync(DIR, { recursive: true, force: true })
   const scope = Effect.runSync(Scope.make())
   try {
-    const meili = await Effect.runPromise(startMeili({ dataDir: join(DIR, "meili"), masterKey: KEY }).pipe(Scope.provide(scope)))
+    const meili = await Effect.runPromise(
+      startMeili({ dataDir: join(DIR, "meili"), masterKey: KEY }).pipe(Scope.provide(scope))
+    )
     const layer = SearchSync.layer.pipe(
-      Layer.provideMerge(Layer.mergeAll(Database.layerMemory, SearchEngine.layerFor(meili.url, KEY, "sync_"), Metrics.layer))
+      Layer.provideMerge(
+        Layer.mergeAll(Database.layerMemory, SearchEngine.layerFor(meili.url, KEY, "sync_"), Metrics.layer)
+      )
     )
     const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
-    const run = <A, E>(effect: Effect.Effect<A, E, Layer.Success<typeof layer>>) => Effect.runPromise(Effect.provide(effect, context))
+    const run = <A, E>(effect: Effect.Effect<A, E, Layer.Success<typeof layer>>) =>
+      Effect.runPromise(Effect.provide(effect, context))
     let started = performance.now()
     await run(load)
-    log(`${N.toLocaleString()} products and their price history written to DuckDB in ${seconds(performance.now() - started)}`)
+    log(
+      `${N.toLocaleString()} products and their price history written to DuckDB in ${seconds(performance.now() - started)}`
+    )
 
     // direct: the same documents, addDocuments in the same batch size, into a fresh index with the same settings
     started = performance.now()
     // one document per model, as SearchSync writes them
     const documents = modelDocuments(products.map((p) => benchDocument(FEED, p)))
     const build = performance.now() - started
-    const direct = await run(Effect.gen(function*() {
-      const search = yield* SearchEngine
-      const uid = search.indexUid("direct")
-      const t0 = performance.now()
-      yield* search.task("create", (c) => c.createIndex(uid, { primaryKey: "id" }))
-      yield* search.task("settings", (c) => c.index(uid).updateSettings(productSettings))
-      const tasks: Array<number> = []
-      for (let i = 0; i < documents.length; i += BATCH_SIZE) {
-        const task = yield* search.use("add", (c) => c.index(uid).addDocuments(documents.slice(i, i + BATCH_SIZE)))
-        tasks.push(task.taskUid)
-      }
-      yield* search.use("wait", (c) => c.tasks.waitForTasks(tasks, { timeout: 3_600_000, interval: 50 }))
-      return performance.now() - t0
-    }))
+    const direct = await run(
+      Effect.gen(function* () {
+        const search = yield* SearchEngine
+        const uid = search.indexUid("direct")
+        const t0 = performance.now()
+        yield* search.task("create", (c) => c.createIndex(uid, { primaryKey: "id" }))
+        yield* search.task("settings", (c) => c.index(uid).updateSettings(productSettings))
+        const tasks: Array<number> = []
+        for (let i = 0; i < documents.length; i += BATCH_SIZE) {
+          const task = yield* search.use("add", (c) => c.index(uid).addDocuments(documents.slice(i, i + BATCH_SIZE)))
+          tasks.push(task.taskUid)
+        }
+        yield* search.use("wait", (c) => c.tasks.waitForTasks(tasks, { timeout: 3_600_000, interval: 50 }))
+        return performance.now() - t0
+      })
+    )
     const sync = async () => {
       const t0 = performance.now()
       const result = await run(SearchSync.use((s) => s.syncProducts()))
@@ -122,12 +149,18 @@ const main = async () => {
     const ratio = first.ms / direct
     log(`\n| step                                   | time     | documents |`)
     log(`|----------------------------------------|----------|-----------|`)
-    log(`| direct addDocuments (docs prebuilt)    | ${seconds(direct).padStart(8)} | ${String(documents.length).padStart(9)} |`)
-    log(`| SearchSync.syncProducts (first run)    | ${seconds(first.ms).padStart(8)} | ${String(first.result.upserted).padStart(9)} |`)
-    log(`| SearchSync.syncProducts (unchanged)    | ${seconds(rerun.ms).padStart(8)} | ${String(rerun.result.upserted).padStart(9)} |`)
+    log(
+      `| direct addDocuments (docs prebuilt)    | ${seconds(direct).padStart(8)} | ${String(documents.length).padStart(9)} |`
+    )
+    log(
+      `| SearchSync.syncProducts (first run)    | ${seconds(first.ms).padStart(8)} | ${String(first.result.upserted).padStart(9)} |`
+    )
+    log(
+      `| SearchSync.syncProducts (unchanged)    | ${seconds(rerun.ms).padStart(8)} | ${String(rerun.result.upserted).padStart(9)} |`
+    )
     log(`\n(building the documents for direct took ${seconds(build)} and is not counted in its time)`)
     log(`sync/direct: ${ratio.toFixed(2)}x (target <= 1.2x) ${ratio <= 1.2 ? "OK" : "MISSED"}`)
-    log(`unchanged/first: ${(rerun.ms / first.ms * 100).toFixed(1)}%`)
+    log(`unchanged/first: ${((rerun.ms / first.ms) * 100).toFixed(1)}%`)
   } finally {
     await Effect.runPromise(Scope.close(scope, Exit.void))
     rmSync(DIR, { recursive: true, force: true })

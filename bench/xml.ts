@@ -27,7 +27,8 @@ type Reader = (chunks: AsyncIterable<string>, batchSize: number) => AsyncGenerat
 /** A digest of every record the reader produces (untimed: the check that both read the same). */
 const digestOf = async (read: Reader) => {
   const digest = createHash("sha256")
-  for await (const batch of read(xmlChunks(file, false), 5_000)) for (const record of batch) digest.update(JSON.stringify(record))
+  for await (const batch of read(xmlChunks(file, false), 5_000))
+    for (const record of batch) digest.update(JSON.stringify(record))
   return digest.digest("hex")
 }
 
@@ -50,13 +51,24 @@ const main = async () => {
     process.stderr.write(`generating ${items} products into ${file} ...\n`)
     await writeProducts({ format: "gmc-xml", count: items, seed: 1, out: file, stores: selectStores("gb") })
   }
-  const readers: Array<[string, Reader]> = [["our <item> slicer", sliceXmlItems], ["saxes (SAX parser)", saxXmlItems]]
+  const readers: Array<[string, Reader]> = [
+    ["our <item> slicer", sliceXmlItems],
+    ["saxes (SAX parser)", saxXmlItems]
+  ]
   const [slicerDigest, saxDigest] = [await digestOf(sliceXmlItems), await digestOf(saxXmlItems)]
-  console.log(`\nbench:xml, ${items.toLocaleString("en-US")} items (gmc-xml, ${(statSync(file).size / 1e6).toFixed(0)} MB)`)
-  console.log(slicerDigest === saxDigest ? "both readers produce the same records (digest of every record)" : "the readers DISAGREE on the records")
+  console.log(
+    `\nbench:xml, ${items.toLocaleString("en-US")} items (gmc-xml, ${(statSync(file).size / 1e6).toFixed(0)} MB)`
+  )
+  console.log(
+    slicerDigest === saxDigest
+      ? "both readers produce the same records (digest of every record)"
+      : "the readers DISAGREE on the records"
+  )
   if (slicerDigest !== saxDigest) process.exitCode = 1
   const floor = await measure(chunksOnly)
-  console.log(`${"read + decode only".padEnd(22)} ${(floor.ms / 1000).toFixed(2)} s (cpu ${(floor.cpuMs / 1000).toFixed(2)} s)   (${floor.load})`)
+  console.log(
+    `${"read + decode only".padEnd(22)} ${(floor.ms / 1000).toFixed(2)} s (cpu ${(floor.cpuMs / 1000).toFixed(2)} s)   (${floor.load})`
+  )
   const best = new Map<string, Awaited<ReturnType<typeof measure>>>()
   for (let round = 0; round < 2; round++) {
     for (const [label, read] of readers) {
@@ -71,10 +83,12 @@ const main = async () => {
     }
   }
   const [slicer, sax] = readers.map(([label]) => best.get(label)!)
-  console.log(`best of two: slicer / saxes time ${(slicer.ms / sax.ms).toFixed(2)}x, cpu ${(slicer.cpuMs / sax.cpuMs).toFixed(2)}x; target >= 50,000 items/s`)
+  console.log(
+    `best of two: slicer / saxes time ${(slicer.ms / sax.ms).toFixed(2)}x, cpu ${(slicer.cpuMs / sax.cpuMs).toFixed(2)}x; target >= 50,000 items/s`
+  )
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bench:xml failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`)
+  process.stderr.write(`bench:xml failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
   process.exitCode = 1
 })

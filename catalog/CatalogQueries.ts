@@ -65,21 +65,27 @@ const ProgramRow = Schema.Struct({
 })
 export type ProgramRow = typeof ProgramRow.Type
 
-export class CatalogQueries extends Context.Service<CatalogQueries, {
-  networks(query: NetworksQuery, page: Page): Effect.Effect<Rows<NetworkRow>, DatabaseError>
-  programs(query: ProgramsQuery, page: Page): Effect.Effect<Rows<ProgramRow>, DatabaseError>
-}>()("app/catalog/CatalogQueries") {
+export class CatalogQueries extends Context.Service<
+  CatalogQueries,
+  {
+    networks(query: NetworksQuery, page: Page): Effect.Effect<Rows<NetworkRow>, DatabaseError>
+    programs(query: ProgramsQuery, page: Page): Effect.Effect<Rows<ProgramRow>, DatabaseError>
+  }
+>()("app/catalog/CatalogQueries") {
   static readonly layer = Layer.effect(
     CatalogQueries,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const db = yield* Database
 
       const networks = (query: NetworksQuery, page: Page) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { add, params, where } = filters()
           if (query.status !== undefined) add((p) => `n.status = ${p}`, query.status)
           if (query.q !== undefined && query.q.trim() !== "") {
-            add((p) => `(lower(n.name) LIKE ${p} ESCAPE '\\' OR n.id LIKE ${p} ESCAPE '\\')`, likePattern(query.q.trim()))
+            add(
+              (p) => `(lower(n.name) LIKE ${p} ESCAPE '\\' OR n.id LIKE ${p} ESCAPE '\\')`,
+              likePattern(query.q.trim())
+            )
           }
           const rows = yield* db.queryAs(
             NetworkRow,
@@ -93,17 +99,24 @@ export class CatalogQueries extends Context.Service<CatalogQueries, {
         })
 
       const programs = (query: ProgramsQuery, page: Page) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { add, params, where } = filters()
           if (query.network !== undefined) add((p) => `p.network_id = ${p}`, query.network.toLowerCase())
           if (query.status !== undefined) add((p) => `p.status = ${p}`, query.status)
           if (query.country !== undefined) add((p) => `upper(p.country) = ${p}`, query.country.toUpperCase())
           if (query.q !== undefined && query.q.trim() !== "") {
-            add((p) => `(lower(p.name) LIKE ${p} ESCAPE '\\' OR lower(p.merchant_id) LIKE ${p} ESCAPE '\\')`, likePattern(query.q.trim()))
+            add(
+              (p) => `(lower(p.name) LIKE ${p} ESCAPE '\\' OR lower(p.merchant_id) LIKE ${p} ESCAPE '\\')`,
+              likePattern(query.q.trim())
+            )
           }
           if (query.domain !== undefined && query.domain.trim() !== "") {
             // The same lookup the matcher does: the host, each parent, the registrable domain.
-            const host = query.domain.trim().toLowerCase().replace(/^https?:\/\//, "").replace(/[/:?#].*$/, "")
+            const host = query.domain
+              .trim()
+              .toLowerCase()
+              .replace(/^https?:\/\//, "")
+              .replace(/[/:?#].*$/, "")
             add((p) => `list_has_any(p.domains, ${p}::VARCHAR[])`, JSON.stringify(hostCandidates(host)))
           }
           const rows = yield* db.queryAs(

@@ -10,9 +10,20 @@ import { CatalogQueries, type NetworkRow, type Page, type ProgramRow } from "./C
 const contains = (value: string, q: string) => value.toLowerCase().includes(q.trim().toLowerCase())
 
 const byName = <A extends { readonly name: string; readonly id: string }>(a: A, b: A) =>
-  a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+  a.name.toLowerCase() < b.name.toLowerCase()
+    ? -1
+    : a.name.toLowerCase() > b.name.toLowerCase()
+      ? 1
+      : a.id < b.id
+        ? -1
+        : a.id > b.id
+          ? 1
+          : 0
 
-const paged = <A>(rows: ReadonlyArray<A>, page: Page) => ({ rows: rows.slice(page.offset, page.offset + page.limit), total: rows.length })
+const paged = <A>(rows: ReadonlyArray<A>, page: Page) => ({
+  rows: rows.slice(page.offset, page.offset + page.limit),
+  total: rows.length
+})
 
 export const layerTest = (fixture: {
   readonly networks?: ReadonlyArray<NetworkRow>
@@ -23,26 +34,47 @@ export const layerTest = (fixture: {
     networks: (query, page) =>
       fixture.unavailable === true
         ? Effect.fail(new DatabaseError({ message: "database unavailable (test layer)", cause: null }))
-        : Effect.succeed(paged(
-          (fixture.networks ?? [])
-            .filter((n) => query.status === undefined || n.status === query.status)
-            .filter((n) => query.q === undefined || query.q.trim() === "" || contains(n.name, query.q) || contains(n.id, query.q))
+        : Effect.succeed(
+            paged(
+              (fixture.networks ?? [])
+                .filter((n) => query.status === undefined || n.status === query.status)
+                .filter(
+                  (n) =>
+                    query.q === undefined ||
+                    query.q.trim() === "" ||
+                    contains(n.name, query.q) ||
+                    contains(n.id, query.q)
+                )
+                .toSorted(byName),
+              page
+            )
+          ),
+    programs: (query, page) => {
+      if (fixture.unavailable === true)
+        return Effect.fail(new DatabaseError({ message: "database unavailable (test layer)", cause: null }))
+      const host = query.domain
+        ?.trim()
+        .toLowerCase()
+        .replace(/^https?:\/\//, "")
+        .replace(/[/:?#].*$/, "")
+      const candidates = host === undefined || host === "" ? undefined : hostCandidates(host)
+      return Effect.succeed(
+        paged(
+          (fixture.programs ?? [])
+            .filter((p) => query.network === undefined || p.network_id === query.network.toLowerCase())
+            .filter((p) => query.status === undefined || p.status === query.status)
+            .filter((p) => query.country === undefined || p.country?.toUpperCase() === query.country.toUpperCase())
+            .filter(
+              (p) =>
+                query.q === undefined ||
+                query.q.trim() === "" ||
+                contains(p.name, query.q) ||
+                contains(p.merchant_id, query.q)
+            )
+            .filter((p) => candidates === undefined || p.domains.some((d) => candidates.includes(d)))
             .toSorted(byName),
           page
-        )),
-    programs: (query, page) => {
-      if (fixture.unavailable === true) return Effect.fail(new DatabaseError({ message: "database unavailable (test layer)", cause: null }))
-      const host = query.domain?.trim().toLowerCase().replace(/^https?:\/\//, "").replace(/[/:?#].*$/, "")
-      const candidates = host === undefined || host === "" ? undefined : hostCandidates(host)
-      return Effect.succeed(paged(
-        (fixture.programs ?? [])
-          .filter((p) => query.network === undefined || p.network_id === query.network.toLowerCase())
-          .filter((p) => query.status === undefined || p.status === query.status)
-          .filter((p) => query.country === undefined || p.country?.toUpperCase() === query.country.toUpperCase())
-          .filter((p) => query.q === undefined || query.q.trim() === "" || contains(p.name, query.q) || contains(p.merchant_id, query.q))
-          .filter((p) => candidates === undefined || p.domains.some((d) => candidates.includes(d)))
-          .toSorted(byName),
-        page
-      ))
+        )
+      )
     }
   })

@@ -4,7 +4,14 @@ import { Command, Flag } from "effect/cli"
 import { existsSync } from "node:fs"
 import { resolve } from "node:path"
 import { STATUSES } from "../conversions/ConversionRecord.ts"
-import { CliError, type ConversionPage, type ConversionSource, fileSource, httpSource, serverAnswers } from "./conversions/ConversionSource.ts"
+import {
+  CliError,
+  type ConversionPage,
+  type ConversionSource,
+  fileSource,
+  httpSource,
+  serverAnswers
+} from "./conversions/ConversionSource.ts"
 import { operatorEnv } from "./operator/OperatorEnv.ts"
 import { formatFields, formatTable } from "./partner/Table.ts"
 import type { RevenueSummary } from "../conversions/ConversionQueries.ts"
@@ -50,9 +57,18 @@ const render = (page: ConversionPage, summary: RevenueSummary, source: string) =
     formatFields([
       ["source", source],
       ["conversions", byStatus],
-      ["unattributed", `${summary.unattributed.conversions} (${money(summary.unattributed.commission)} ${summary.reporting_currency} commission)`],
-      ["platform revenue", `${money(summary.platform_revenue.total)} ${summary.reporting_currency} (pending ${money(summary.platform_revenue.pending)}, approved ${money(summary.platform_revenue.approved)})`],
-      ["partner revenue", `${money(summary.partner_revenue.total)} ${summary.reporting_currency} (pending ${money(summary.partner_revenue.pending)}, approved ${money(summary.partner_revenue.approved)})`]
+      [
+        "unattributed",
+        `${summary.unattributed.conversions} (${money(summary.unattributed.commission)} ${summary.reporting_currency} commission)`
+      ],
+      [
+        "platform revenue",
+        `${money(summary.platform_revenue.total)} ${summary.reporting_currency} (pending ${money(summary.platform_revenue.pending)}, approved ${money(summary.platform_revenue.approved)})`
+      ],
+      [
+        "partner revenue",
+        `${money(summary.partner_revenue.total)} ${summary.reporting_currency} (pending ${money(summary.partner_revenue.pending)}, approved ${money(summary.partner_revenue.approved)})`
+      ]
     ]),
     "Declined and reversed conversions earn nothing; revenue counts pending and approved only."
   ].join("\n")
@@ -61,63 +77,81 @@ const render = (page: ConversionPage, summary: RevenueSummary, source: string) =
 const conversions = Command.make(
   "conversions",
   {
-    status: Flag.Literals("status", STATUSES).pipe(Flag.withDescription("Only conversions with this status"), Flag.optional),
-    unattributed: Flag.Boolean("unattributed").pipe(Flag.withDescription("Only conversions that matched no tracking link"), Flag.withDefault(false)),
+    status: Flag.Literals("status", STATUSES).pipe(
+      Flag.withDescription("Only conversions with this status"),
+      Flag.optional
+    ),
+    unattributed: Flag.Boolean("unattributed").pipe(
+      Flag.withDescription("Only conversions that matched no tracking link"),
+      Flag.withDefault(false)
+    ),
     network: Flag.String("network").pipe(Flag.withDescription("Only this network id"), Flag.optional),
     limit: Flag.Int("limit").pipe(Flag.withDescription("Rows per page (1..100)"), Flag.withDefault(50)),
     offset: Flag.Int("offset").pipe(Flag.withDescription("Rows to skip"), Flag.withDefault(0)),
-    json: Flag.Boolean("json").pipe(Flag.withDescription("Print { conversions, summary } as JSON"), Flag.withDefault(false)),
+    json: Flag.Boolean("json").pipe(
+      Flag.withDescription("Print { conversions, summary } as JSON"),
+      Flag.withDefault(false)
+    ),
     server: Flag.String("server").pipe(
-      Flag.withDescription("Server base URL (default http://$HOST:$PORT); the command reads through it when it answers"),
+      Flag.withDescription(
+        "Server base URL (default http://$HOST:$PORT); the command reads through it when it answers"
+      ),
       Flag.optional
     )
   },
-  Effect.fn(function*(flags) {
-    const env = operatorEnv()
-    const url = Option.getOrElse(flags.server, () => env.serverUrl).replace(/\/+$/, "")
-    const filter = {
-      status: Option.getOrUndefined(flags.status),
-      unattributed: flags.unattributed ? true : undefined,
-      network: Option.getOrUndefined(flags.network)
-    }
-    const result = yield* Effect.tryPromise({
-      try: async () => {
-        if (flags.limit < 1 || flags.limit > 100) throw new CliError("--limit must be 1..100")
-        if (flags.offset < 0) throw new CliError("--offset must be 0 or more")
-        let source: ConversionSource
-        let close = async () => {}
-        if (Option.isSome(flags.server) || await serverAnswers(url)) {
-          source = httpSource(url, env.adminToken)
-        } else {
-          const file = resolve(env.dataDir, "catalog.duckdb")
-          if (!existsSync(file)) throw new CliError(`no server answers at ${url} and there is no database at ${file}`)
-          const opened = await fileSource(file, env.reportingCurrency)
-          source = opened.source
-          close = opened.close
-        }
-        try {
-          const [page, summary] = await Promise.all([source.list(filter, flags.limit, flags.offset), source.summary()])
-          return { page, summary, source: source.describe }
-        } finally {
-          await close()
-        }
-      },
-      catch: (error) => error instanceof CliError ? error : new CliError(error instanceof Error ? error.message : String(error))
-    })
-    yield* Console.log(
-      flags.json ? JSON.stringify({ conversions: result.page, summary: result.summary }, null, 2) : render(result.page, result.summary, result.source)
-    )
-  }, (effect) =>
-    effect.pipe(Effect.catch((error: CliError) =>
-      Effect.gen(function*() {
-        yield* Console.error(`conversions: ${error.message}`)
-        process.exitCode = 1
+  Effect.fn(
+    function* (flags) {
+      const env = operatorEnv()
+      const url = Option.getOrElse(flags.server, () => env.serverUrl).replace(/\/+$/, "")
+      const filter = {
+        status: Option.getOrUndefined(flags.status),
+        unattributed: flags.unattributed ? true : undefined,
+        network: Option.getOrUndefined(flags.network)
+      }
+      const result = yield* Effect.tryPromise({
+        try: async () => {
+          if (flags.limit < 1 || flags.limit > 100) throw new CliError("--limit must be 1..100")
+          if (flags.offset < 0) throw new CliError("--offset must be 0 or more")
+          let source: ConversionSource
+          let close = async () => {}
+          if (Option.isSome(flags.server) || (await serverAnswers(url))) {
+            source = httpSource(url, env.adminToken)
+          } else {
+            const file = resolve(env.dataDir, "catalog.duckdb")
+            if (!existsSync(file)) throw new CliError(`no server answers at ${url} and there is no database at ${file}`)
+            const opened = await fileSource(file, env.reportingCurrency)
+            source = opened.source
+            close = opened.close
+          }
+          try {
+            const [page, summary] = await Promise.all([
+              source.list(filter, flags.limit, flags.offset),
+              source.summary()
+            ])
+            return { page, summary, source: source.describe }
+          } finally {
+            await close()
+          }
+        },
+        catch: (error) =>
+          error instanceof CliError ? error : new CliError(error instanceof Error ? error.message : String(error))
       })
-    )))
+      yield* Console.log(
+        flags.json
+          ? JSON.stringify({ conversions: result.page, summary: result.summary }, null, 2)
+          : render(result.page, result.summary, result.source)
+      )
+    },
+    (effect) =>
+      effect.pipe(
+        Effect.catch((error: CliError) =>
+          Effect.gen(function* () {
+            yield* Console.error(`conversions: ${error.message}`)
+            process.exitCode = 1
+          })
+        )
+      )
+  )
 ).pipe(Command.withDescription("Conversions by status, unattributed conversions and platform revenue (operators)"))
 
-conversions.pipe(
-  Command.run({ version: "0.1.0" }),
-  Effect.provide(NodeServices.layer),
-  NodeRuntime.runMain
-)
+conversions.pipe(Command.run({ version: "0.1.0" }), Effect.provide(NodeServices.layer), NodeRuntime.runMain)

@@ -45,47 +45,53 @@ export const summaryTable = (runs: ReadonlyArray<RunSummary>) =>
 const ingest = Command.make(
   "ingest",
   {
-    feed: Flag.String("feed").pipe(Flag.withDescription("Run only this feed (default: every enabled feed, catalog first)"), Flag.optional),
+    feed: Flag.String("feed").pipe(
+      Flag.withDescription("Run only this feed (default: every enabled feed, catalog first)"),
+      Flag.optional
+    ),
     json: Flag.Boolean("json").pipe(Flag.withDescription("Print the run summaries as JSON"), Flag.withDefault(false)),
     url: Flag.String("url").pipe(Flag.withDescription("Server base URL (default http://$HOST:$PORT)"), Flag.optional)
   },
-  Effect.fn(function*(flags) {
-    const runs = yield* Effect.tryPromise({
-      try: async () => {
-        const client = await connect(Option.getOrUndefined(flags.url))
-        const tty = process.stderr.isTTY === true && !flags.json
-        if (!flags.json) process.stderr.write(`ingesting through ${client.describe}\n`)
-        try {
-          const feeds = Option.isSome(flags.feed) ? [flags.feed.value] : await client.feeds()
-          const results: Array<RunSummary> = []
-          for (const feed of feeds) {
-            const run = await client.run(feed, (p) => {
-              if (tty) process.stderr.write(`\r\x1b[2K${progressLine(p)}`)
-            })
-            if (tty) process.stderr.write("\r\x1b[2K")
-            if (!flags.json) process.stderr.write(`${feed}: ${run.status}${run.error === null ? "" : ` (${run.error})`}\n`)
-            results.push(run)
+  Effect.fn(
+    function* (flags) {
+      const runs = yield* Effect.tryPromise({
+        try: async () => {
+          const client = await connect(Option.getOrUndefined(flags.url))
+          const tty = process.stderr.isTTY === true && !flags.json
+          if (!flags.json) process.stderr.write(`ingesting through ${client.describe}\n`)
+          try {
+            const feeds = Option.isSome(flags.feed) ? [flags.feed.value] : await client.feeds()
+            const results: Array<RunSummary> = []
+            for (const feed of feeds) {
+              const run = await client.run(feed, (p) => {
+                if (tty) process.stderr.write(`\r\x1b[2K${progressLine(p)}`)
+              })
+              if (tty) process.stderr.write("\r\x1b[2K")
+              if (!flags.json)
+                process.stderr.write(`${feed}: ${run.status}${run.error === null ? "" : ` (${run.error})`}\n`)
+              results.push(run)
+            }
+            return results
+          } finally {
+            await client.close()
           }
-          return results
-        } finally {
-          await client.close()
-        }
-      },
-      catch: (error) => error instanceof CliError ? error : new CliError(error instanceof Error ? error.message : String(error))
-    })
-    yield* Console.log(flags.json ? JSON.stringify(runs, null, 2) : summaryTable(runs))
-    if (runs.some((r) => r.status === "failed" || r.status === "interrupted")) process.exitCode = 1
-  }, (effect) =>
-    effect.pipe(Effect.catch((error: CliError) =>
-      Effect.gen(function*() {
-        yield* Console.error(`ingest: ${error.message}`)
-        process.exitCode = 1
+        },
+        catch: (error) =>
+          error instanceof CliError ? error : new CliError(error instanceof Error ? error.message : String(error))
       })
-    )))
+      yield* Console.log(flags.json ? JSON.stringify(runs, null, 2) : summaryTable(runs))
+      if (runs.some((r) => r.status === "failed" || r.status === "interrupted")) process.exitCode = 1
+    },
+    (effect) =>
+      effect.pipe(
+        Effect.catch((error: CliError) =>
+          Effect.gen(function* () {
+            yield* Console.error(`ingest: ${error.message}`)
+            process.exitCode = 1
+          })
+        )
+      )
+  )
 ).pipe(Command.withDescription("Run feeds now: through the running server when one answers, in-process otherwise"))
 
-ingest.pipe(
-  Command.run({ version: "0.1.0" }),
-  Effect.provide(NodeServices.layer),
-  NodeRuntime.runMain
-)
+ingest.pipe(Command.run({ version: "0.1.0" }), Effect.provide(NodeServices.layer), NodeRuntime.runMain)

@@ -98,7 +98,7 @@ export const insertSegmentsSql = (paths: ReadonlyArray<string>) =>
  */
 export const insertSegments = (db: DatabaseShape, segments: ReadonlyArray<Segment>) =>
   db.transaction((tx) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* tx.run(insertSegmentsSql(segments.map((s) => s.path)))
       yield* tx.run("UPDATE click_journal_state SET applied_seq = $1", [segments.at(-1)!.seq])
     })
@@ -110,7 +110,7 @@ export const insertSegments = (db: DatabaseShape, segments: ReadonlyArray<Segmen
  * number seen, so the worker starts after it.
  */
 export const replayJournal = (db: DatabaseShape, dir: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const count = Effect.map(db.queryAs(CountRow, "SELECT count(*) AS n FROM clicks"), (rows) => rows[0].n)
     const applied = (yield* db.queryAs(SeqRow, "SELECT applied_seq AS seq FROM click_journal_state"))[0]?.seq ?? 0
     const leftover: Array<Segment> = []

@@ -48,7 +48,7 @@ interface Sealed extends Segment {
 export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderShape>()("app/clicks/ClickRecorder") {
   static readonly layer = Layer.effect(
     ClickRecorder,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* AppConfig
       const db = yield* Database
       const metrics = yield* Metrics
@@ -82,7 +82,10 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       // counted as lost (clicks_lost_total, logged) and a new worker carries
       // on, appending to the segment the old one left open.
       const runFork = Effect.runForkWith(yield* Effect.context<never>())
-      const lostClicks = metrics.counter("clicks_lost_total", "Clicks lost with a failed click worker (not yet journaled)")
+      const lostClicks = metrics.counter(
+        "clicks_lost_total",
+        "Clicks lost with a failed click worker (not yet journaled)"
+      )
       const sealed: Array<Sealed> = []
       const freePages: Array<ClickPage> = []
       const flushWaiters = new Map<number, Deferred.Deferred<void>>()
@@ -114,7 +117,9 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
         }
       }
       const startWorker = (): Worker => {
-        const started = new Worker(new URL("./clickWorker.ts", import.meta.url), { workerData: { dir, firstSeq: nextSeq } satisfies WorkerStart })
+        const started = new Worker(new URL("./clickWorker.ts", import.meta.url), {
+          workerData: { dir, firstSeq: nextSeq } satisfies WorkerStart
+        })
         started.on("message", onMessage)
         started.on("error", (error) => {
           const lost = accepted - journaled - page.count
@@ -136,7 +141,12 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
         if (page.count === 0) return
         const full = page
         page = freePages.pop() ?? new ClickPage()
-        const message: ToWorker = { kind: "page", bytes: full.bytes.buffer as ArrayBuffer, used: full.used, count: full.count }
+        const message: ToWorker = {
+          kind: "page",
+          bytes: full.bytes.buffer as ArrayBuffer,
+          used: full.used,
+          count: full.count
+        }
         worker.postMessage(message, [message.bytes])
       }
       const record: ClickRecorderShape["record"] = (trackingId, partnerId, tag, ip, userAgent, referrer) => {
@@ -158,28 +168,30 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       // One insert at a time (the permit), so `flush` can wait for one the
       // writer fiber has started. A failed insert leaves the segments queued.
       const writing = yield* Semaphore.make(1)
-      const insertSealed = writing.withPermits(1)(Effect.gen(function*() {
-        if (sealed.length === 0) return false
-        const batch = sealed.slice()
-        const started = performance.now()
-        const exit = yield* Effect.exit(insertSegments(db, batch))
-        if (exit._tag === "Failure") {
-          failures.inc()
-          yield* Effect.logError("click batch write failed; will retry", exit.cause)
-          return false
-        }
-        sealed.splice(0, batch.length)
-        worker.postMessage({ kind: "stored", paths: batch.map((s) => s.path) } satisfies ToWorker)
-        const rows = batch.reduce((n, s) => n + s.rows, 0)
-        lastFlushMs = performance.now() - started
-        flushSeconds.inc(lastFlushMs / 1000)
-        flushes.inc()
-        written.inc(rows)
-        stored += rows
-        return true
-      }))
+      const insertSealed = writing.withPermits(1)(
+        Effect.gen(function* () {
+          if (sealed.length === 0) return false
+          const batch = sealed.slice()
+          const started = performance.now()
+          const exit = yield* Effect.exit(insertSegments(db, batch))
+          if (exit._tag === "Failure") {
+            failures.inc()
+            yield* Effect.logError("click batch write failed; will retry", exit.cause)
+            return false
+          }
+          sealed.splice(0, batch.length)
+          worker.postMessage({ kind: "stored", paths: batch.map((s) => s.path) } satisfies ToWorker)
+          const rows = batch.reduce((n, s) => n + s.rows, 0)
+          lastFlushMs = performance.now() - started
+          flushSeconds.inc(lastFlushMs / 1000)
+          flushes.inc()
+          written.inc(rows)
+          stored += rows
+          return true
+        })
+      )
 
-      const workerFlush = Effect.gen(function*() {
+      const workerFlush = Effect.gen(function* () {
         handOff()
         const done = yield* Deferred.make<void>()
         const id = ++flushIds
@@ -188,7 +200,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
         yield* Deferred.await(done)
       })
 
-      const flushAll = Effect.gen(function*() {
+      const flushAll = Effect.gen(function* () {
         yield* workerFlush
         while (sealed.length > 0) {
           if (!(yield* Effect.uninterruptible(insertSealed))) yield* Effect.sleep("200 millis")
@@ -200,14 +212,17 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       // Drain on shutdown: registered after the worker's terminate finalizer
       // (finalizers run in reverse), so the worker is still there to drain.
       yield* Effect.addFinalizer(() =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           clearInterval(timer)
           const pending = accepted - stored
           yield* flushAll.pipe(Effect.timeout("30 seconds"), Effect.ignore)
           if (accepted > stored) {
-            yield* Effect.logError("click queue not fully drained at shutdown (the journal keeps them for the next start)", {
-              pending: accepted - stored
-            })
+            yield* Effect.logError(
+              "click queue not fully drained at shutdown (the journal keeps them for the next start)",
+              {
+                pending: accepted - stored
+              }
+            )
           } else if (pending > 0) {
             yield* Effect.logInfo("click queue drained at shutdown", { written: pending })
           }
@@ -216,11 +231,15 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
 
       yield* Effect.forkScoped(
         Effect.forever(
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             if (droppedSinceLog > 0) {
               const count = droppedSinceLog
               droppedSinceLog = 0
-              yield* Effect.logWarning("click queue full: clicks were dropped", { dropped: count, capacity, dropped_total: dropped.value })
+              yield* Effect.logWarning("click queue full: clicks were dropped", {
+                dropped: count,
+                capacity,
+                dropped_total: dropped.value
+              })
             }
             yield* Effect.uninterruptible(insertSealed)
             yield* Effect.sleep(IDLE_MS)

@@ -90,27 +90,70 @@ interface Stored {
 }
 
 const COLUMNS = [
-  "id", "network_id", "network_tx_id", "click_ref", "tracking_id", "partner_id", "tag", "currency", "order_amount",
-  "commission", "reporting_currency", "commission_reporting", "order_amount_reporting", "fx_rate", "revenue_share",
-  "partner_share", "platform_share", "status", "event_at", "network_updated_at", "source", "created_at", "updated_at",
+  "id",
+  "network_id",
+  "network_tx_id",
+  "click_ref",
+  "tracking_id",
+  "partner_id",
+  "tag",
+  "currency",
+  "order_amount",
+  "commission",
+  "reporting_currency",
+  "commission_reporting",
+  "order_amount_reporting",
+  "fx_rate",
+  "revenue_share",
+  "partner_share",
+  "platform_share",
+  "status",
+  "event_at",
+  "network_updated_at",
+  "source",
+  "created_at",
+  "updated_at",
   "attributed_at"
 ] as const
-const CASTS: Partial<Record<typeof COLUMNS[number], string>> = {
-  partner_id: "INTEGER", order_amount: "DECIMAL(18,4)", commission: "DECIMAL(18,4)", commission_reporting: "DECIMAL(18,4)",
-  order_amount_reporting: "DECIMAL(18,4)", fx_rate: "DECIMAL(18,8)", revenue_share: "DECIMAL(6,4)",
-  partner_share: "DECIMAL(18,4)", platform_share: "DECIMAL(18,4)", event_at: "TIMESTAMPTZ",
-  network_updated_at: "TIMESTAMPTZ", created_at: "TIMESTAMPTZ", updated_at: "TIMESTAMPTZ", attributed_at: "TIMESTAMPTZ"
+const CASTS: Partial<Record<(typeof COLUMNS)[number], string>> = {
+  partner_id: "INTEGER",
+  order_amount: "DECIMAL(18,4)",
+  commission: "DECIMAL(18,4)",
+  commission_reporting: "DECIMAL(18,4)",
+  order_amount_reporting: "DECIMAL(18,4)",
+  fx_rate: "DECIMAL(18,8)",
+  revenue_share: "DECIMAL(6,4)",
+  partner_share: "DECIMAL(18,4)",
+  platform_share: "DECIMAL(18,4)",
+  event_at: "TIMESTAMPTZ",
+  network_updated_at: "TIMESTAMPTZ",
+  created_at: "TIMESTAMPTZ",
+  updated_at: "TIMESTAMPTZ",
+  attributed_at: "TIMESTAMPTZ"
 }
 /** Columns whose change is a real change (source and times of sighting are not). */
 const SIGNATURE = [
-  "click_ref", "tracking_id", "partner_id", "tag", "currency", "order_amount", "commission", "reporting_currency",
-  "commission_reporting", "order_amount_reporting", "revenue_share", "partner_share", "platform_share", "status", "event_at",
+  "click_ref",
+  "tracking_id",
+  "partner_id",
+  "tag",
+  "currency",
+  "order_amount",
+  "commission",
+  "reporting_currency",
+  "commission_reporting",
+  "order_amount_reporting",
+  "revenue_share",
+  "partner_share",
+  "platform_share",
+  "status",
+  "event_at",
   "network_updated_at"
 ] as const
 const CHUNK = 5000
 const DECIMAL_LIMIT = 10n ** 18n
 
-type Row = Record<typeof COLUMNS[number], string | number | null>
+type Row = Record<(typeof COLUMNS)[number], string | number | null>
 
 const decimalText = (value: string) => formatDecimal(parseDecimal(value) ?? 0n)
 const signatureOf = (row: Record<string, unknown>) =>
@@ -126,7 +169,7 @@ const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A
 }
 
 const lookupLinks = (tx: Tx, refs: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const links = new Map<string, Link>()
     if (refs.length === 0) return links
     const rows = yield* tx.queryAs(
@@ -140,7 +183,7 @@ const lookupLinks = (tx: Tx, refs: ReadonlyArray<string>) =>
   })
 
 const lookupStored = (tx: Tx, ids: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const stored = new Map<string, Stored>()
     if (ids.length === 0) return stored
     {
@@ -177,7 +220,10 @@ const latestPerId = (records: ReadonlyArray<ConversionRecord>) => {
   records.forEach((record, index) => {
     const id = conversionId(record.network, record.networkTxId)
     const previous = byId.get(id)
-    const older = previous !== undefined && previous.record.updatedAt !== null && record.updatedAt !== null &&
+    const older =
+      previous !== undefined &&
+      previous.record.updatedAt !== null &&
+      record.updatedAt !== null &&
       record.updatedAt < previous.record.updatedAt
     if (!older) byId.set(id, { record, index })
   })
@@ -213,7 +259,7 @@ export const unstorable = (rates: ReportingRatesShape, record: ConversionRecord)
   return undefined
 }
 
-const shareText = (share: string | null) => share === null ? null : formatDecimal(parseDecimal(share) ?? 0n)
+const shareText = (share: string | null) => (share === null ? null : formatDecimal(parseDecimal(share) ?? 0n))
 
 const buildRow = (
   rates: ReportingRatesShape,
@@ -229,11 +275,12 @@ const buildRow = (
   const order = rates.toReporting(record.orderAmount, record.currency)!
   const partnerId = link?.partner_id ?? null
   // The share is locked at first attribution to this partner.
-  const shareAsText = partnerId === null
-    ? null
-    : stored !== undefined && stored.partner_id === partnerId && stored.revenue_share !== null
-    ? stored.revenue_share
-    : shareText(link?.share ?? null)
+  const shareAsText =
+    partnerId === null
+      ? null
+      : stored !== undefined && stored.partner_id === partnerId && stored.revenue_share !== null
+        ? stored.revenue_share
+        : shareText(link?.share ?? null)
   const share: Ratio | undefined = shareAsText === null ? undefined : parseShare(shareAsText)
   const split = revenueFor(record.status, commission.value, share, rates.minorUnits)
   const money = (value: Scaled) => formatDecimal(value)
@@ -262,11 +309,12 @@ const buildRow = (
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
     // Kept while the link stays the same: a later attribution than created_at is what makes revenue "late".
-    attributed_at: link === undefined
-      ? null
-      : stored?.tracking_id === link.tracking_id && stored.attributed_at !== null
-      ? stored.attributed_at.toISOString()
-      : now.toISOString()
+    attributed_at:
+      link === undefined
+        ? null
+        : stored?.tracking_id === link.tracking_id && stored.attributed_at !== null
+          ? stored.attributed_at.toISOString()
+          : now.toISOString()
   }
 }
 
@@ -276,33 +324,56 @@ const allText = (columns: ReadonlyArray<string>): Record<string, JsonColumnType>
   Object.fromEntries(columns.map((column) => [column, "VARCHAR"]))
 
 const writeRows = (tx: Tx, rows: ReadonlyArray<Row>) =>
-  Effect.forEach(chunks(rows, CHUNK), (chunk) => {
-    const columns = COLUMNS.map((column) => {
-      const cast = CASTS[column]
-      return `${column}${cast === undefined ? "" : `::${cast}`}`
-    })
-    const updates = COLUMNS.filter((column) => column !== "id" && column !== "created_at")
-      .map((column) => `${column} = EXCLUDED.${column}`).join(", ")
-    return tx.run(
-      `INSERT INTO conversions (${COLUMNS.join(", ")})
+  Effect.forEach(
+    chunks(rows, CHUNK),
+    (chunk) => {
+      const columns = COLUMNS.map((column) => {
+        const cast = CASTS[column]
+        return `${column}${cast === undefined ? "" : `::${cast}`}`
+      })
+      const updates = COLUMNS.filter((column) => column !== "id" && column !== "created_at")
+        .map((column) => `${column} = EXCLUDED.${column}`)
+        .join(", ")
+      return tx.run(
+        `INSERT INTO conversions (${COLUMNS.join(", ")})
        SELECT ${columns.join(", ")} FROM ${jsonRows("$1", allText(COLUMNS))}
        ON CONFLICT (id) DO UPDATE SET ${updates}`,
-      [JSON.stringify(chunk.map((row) => Object.fromEntries(COLUMNS.map((column) => [column, row[column] === null ? null : String(row[column])]))))]
-    )
-  }, { discard: true })
+        [
+          JSON.stringify(
+            chunk.map((row) =>
+              Object.fromEntries(COLUMNS.map((column) => [column, row[column] === null ? null : String(row[column])]))
+            )
+          )
+        ]
+      )
+    },
+    { discard: true }
+  )
 
-const EVENT_COLUMNS = ["conversion_id", "previous_status", "status", "order_amount", "commission", "seen_at", "source"] as const
+const EVENT_COLUMNS = [
+  "conversion_id",
+  "previous_status",
+  "status",
+  "order_amount",
+  "commission",
+  "seen_at",
+  "source"
+] as const
 type Event = readonly [string, string | null, string, string, string, string, string]
 
 const writeEvents = (tx: Tx, events: ReadonlyArray<Event>) =>
-  Effect.forEach(chunks(events, CHUNK), (chunk) =>
-    tx.run(
-      `INSERT INTO conversion_events (${EVENT_COLUMNS.join(", ")})
+  Effect.forEach(
+    chunks(events, CHUNK),
+    (chunk) =>
+      tx.run(
+        `INSERT INTO conversion_events (${EVENT_COLUMNS.join(", ")})
        SELECT conversion_id, previous_status, status, order_amount::DECIMAL(18,4), commission::DECIMAL(18,4),
               seen_at::TIMESTAMPTZ, source
        FROM ${jsonRows("$1", allText(EVENT_COLUMNS))}`,
-      [JSON.stringify(chunk.map((event) => Object.fromEntries(EVENT_COLUMNS.map((column, i) => [column, event[i]]))))]
-    ), { discard: true })
+        [JSON.stringify(chunk.map((event) => Object.fromEntries(EVENT_COLUMNS.map((column, i) => [column, event[i]]))))]
+      ),
+    { discard: true }
+  )
 
 export const upsertConversions = (
   tx: Tx,
@@ -310,23 +381,35 @@ export const upsertConversions = (
   records: ReadonlyArray<ConversionRecord>,
   source: string
 ): Effect.Effect<UpsertResult, DatabaseError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const latest = latestPerId(records)
-    const refs = [...new Set([...latest.values()].flatMap(({ record }) => record.clickRef === null ? [] : [record.clickRef]))]
+    const refs = [
+      ...new Set([...latest.values()].flatMap(({ record }) => (record.clickRef === null ? [] : [record.clickRef])))
+    ]
     const links = yield* lookupLinks(tx, refs)
     const stored = yield* lookupStored(tx, [...latest.keys()])
     const now = new Date(yield* Clock.currentTimeMillis)
     const rows: Array<Row> = []
     const events: Array<Event> = []
     const rejected: Array<{ index: number; reason: string }> = []
-    let inserted = 0, updated = 0, unchanged = 0, stale = 0
+    let inserted = 0,
+      updated = 0,
+      unchanged = 0,
+      stale = 0
     for (const [id, { record, index }] of latest) {
       const previous = stored.get(id)
       if (previous !== undefined && isStale(previous, record)) {
         stale++
         continue
       }
-      const row = buildRow(rates, record, record.clickRef === null ? undefined : links.get(record.clickRef), previous, source, now)
+      const row = buildRow(
+        rates,
+        record,
+        record.clickRef === null ? undefined : links.get(record.clickRef),
+        previous,
+        source,
+        now
+      )
       if (typeof row === "string") {
         rejected.push({ index, reason: row })
         continue
@@ -338,16 +421,30 @@ export const upsertConversions = (
       rows.push(row)
       if (previous === undefined) inserted++
       else updated++
-      const moved = previous === undefined || previous.status !== row.status || previous.commission !== row.commission ||
-        previous.order_amount !== row.order_amount || previous.currency !== row.currency
+      const moved =
+        previous === undefined ||
+        previous.status !== row.status ||
+        previous.commission !== row.commission ||
+        previous.order_amount !== row.order_amount ||
+        previous.currency !== row.currency
       if (moved) {
-        events.push([id, previous?.status ?? null, row.status as string, row.order_amount as string, row.commission as string, now.toISOString(), source])
+        events.push([
+          id,
+          previous?.status ?? null,
+          row.status as string,
+          row.order_amount as string,
+          row.commission as string,
+          now.toISOString(),
+          source
+        ])
       }
     }
     yield* writeRows(tx, rows)
     yield* writeEvents(tx, events)
     const rejectedIndexes = new Set(rejected.map(({ index }) => index))
-    const ids = records.flatMap((record, index) => rejectedIndexes.has(index) ? [] : [conversionId(record.network, record.networkTxId)])
+    const ids = records.flatMap((record, index) =>
+      rejectedIndexes.has(index) ? [] : [conversionId(record.network, record.networkTxId)]
+    )
     return { inserted, updated, unchanged, stale, rejected, ids }
   })
 
@@ -358,7 +455,7 @@ export const upsertConversions = (
  * so attribution and the revenue split follow exactly the same rules.
  */
 export const reattributeConversions = (tx: Tx, rates: ReportingRatesShape, onlyRefs?: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (onlyRefs !== undefined && onlyRefs.length === 0) return 0
     // Restricted to given ids (links just made), the lookup needs no join with tracking_links.
     const rows = yield* tx.queryAs(
@@ -367,8 +464,8 @@ export const reattributeConversions = (tx: Tx, rates: ReportingRatesShape, onlyR
               currency, status, event_at, network_updated_at, source
        FROM conversions
        WHERE tracking_id IS NULL AND click_ref IN (${
-        onlyRefs === undefined ? "SELECT id FROM tracking_links" : `SELECT * FROM ${jsonList("$1")}`
-      })`,
+         onlyRefs === undefined ? "SELECT id FROM tracking_links" : `SELECT * FROM ${jsonList("$1")}`
+       })`,
       onlyRefs === undefined ? [] : [JSON.stringify(onlyRefs)]
     )
     if (rows.length === 0) return 0
@@ -396,10 +493,12 @@ export const reattributeConversions = (tx: Tx, rates: ReportingRatesShape, onlyR
     return updated
   })
 
-export class ConversionLedger extends Context.Service<ConversionLedger, ConversionLedgerShape>()("app/conversions/ConversionLedger") {
+export class ConversionLedger extends Context.Service<ConversionLedger, ConversionLedgerShape>()(
+  "app/conversions/ConversionLedger"
+) {
   static readonly layer = Layer.effect(
     ConversionLedger,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const db = yield* Database
       const rates = yield* ReportingRates
       return ConversionLedger.of({
@@ -407,13 +506,15 @@ export class ConversionLedger extends Context.Service<ConversionLedger, Conversi
         reattribute: () => db.transaction((tx) => reattributeConversions(tx, rates)),
         // Nearly always nothing names a new link: a reader's look first, so link creation does not queue for the writer.
         reattributeLinks: (trackingIds) =>
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             if (trackingIds.length === 0) return 0
             const named = yield* db.query(
               `SELECT 1 FROM conversions WHERE tracking_id IS NULL AND click_ref IN ${jsonList("$1")} LIMIT 1`,
               [JSON.stringify(trackingIds)]
             )
-            return named.length === 0 ? 0 : yield* db.transaction((tx) => reattributeConversions(tx, rates, trackingIds))
+            return named.length === 0
+              ? 0
+              : yield* db.transaction((tx) => reattributeConversions(tx, rates, trackingIds))
           })
       })
     })

@@ -47,10 +47,10 @@ export interface RevenueSummary {
 }
 
 export interface ConversionQueriesShape {
-  list(filter: ConversionFilter, page: { readonly limit: number; readonly offset: number }): Effect.Effect<
-    { readonly items: ReadonlyArray<ConversionItem>; readonly total: number },
-    DatabaseError
-  >
+  list(
+    filter: ConversionFilter,
+    page: { readonly limit: number; readonly offset: number }
+  ): Effect.Effect<{ readonly items: ReadonlyArray<ConversionItem>; readonly total: number }, DatabaseError>
   summary(reportingCurrency: string): Effect.Effect<RevenueSummary, DatabaseError>
 }
 
@@ -64,10 +64,16 @@ const where = (filter: ConversionFilter) => {
   return { sql: where(), params }
 }
 
-const money = (value: unknown) => value === null || value === undefined ? "0.0000" : String(value)
+const money = (value: unknown) => (value === null || value === undefined ? "0.0000" : String(value))
 
 const Total = Schema.Struct({ total: Integer })
-const StatusRow = Schema.Struct({ status: Text, conversions: Integer, commission: NullableText, partner_share: NullableText, platform_share: NullableText })
+const StatusRow = Schema.Struct({
+  status: Text,
+  conversions: Integer,
+  commission: NullableText,
+  partner_share: NullableText,
+  platform_share: NullableText
+})
 const UnattributedRow = Schema.Struct({ conversions: Integer, commission: NullableText })
 const RevenueRow = Schema.Struct({
   platform_pending: NullableText,
@@ -80,7 +86,7 @@ const RevenueRow = Schema.Struct({
 
 export const makeConversionQueries = (db: Pick<Database["Service"], "queryAs">): ConversionQueriesShape => ({
   list: (filter, page) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sql, params } = where(filter)
       const [{ total }] = yield* db.queryAs(Total, `SELECT count(*)::INTEGER AS total FROM conversions ${sql}`, params)
       const items = yield* db.queryAs(
@@ -96,7 +102,7 @@ export const makeConversionQueries = (db: Pick<Database["Service"], "queryAs">):
       return { items, total }
     }),
   summary: (reportingCurrency) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const byStatus = yield* db.queryAs(
         StatusRow,
         `SELECT status, count(*)::INTEGER AS conversions, sum(commission_reporting)::VARCHAR AS commission,
@@ -145,8 +151,13 @@ export const makeConversionQueries = (db: Pick<Database["Service"], "queryAs">):
     })
 })
 
-export class ConversionQueries extends Context.Service<ConversionQueries, ConversionQueriesShape>()("app/conversions/ConversionQueries") {
-  static readonly layer = Layer.effect(ConversionQueries, Effect.gen(function*() {
-    return makeConversionQueries(yield* Database)
-  }))
+export class ConversionQueries extends Context.Service<ConversionQueries, ConversionQueriesShape>()(
+  "app/conversions/ConversionQueries"
+) {
+  static readonly layer = Layer.effect(
+    ConversionQueries,
+    Effect.gen(function* () {
+      return makeConversionQueries(yield* Database)
+    })
+  )
 }

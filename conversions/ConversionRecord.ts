@@ -3,7 +3,7 @@ import type { Scaled } from "../domain/money/Decimal.ts"
 // One conversion as every report format and the postback normalise it. The
 // ledger only ever sees this shape.
 export const STATUSES = ["pending", "approved", "declined", "reversed"] as const
-export type ConversionStatus = typeof STATUSES[number]
+export type ConversionStatus = (typeof STATUSES)[number]
 
 /** Statuses that earn revenue and count in statistics; declined/reversed earn nothing. */
 export const EARNING_STATUSES: ReadonlyArray<ConversionStatus> = ["pending", "approved"]

@@ -26,21 +26,23 @@ export const CONVERSION_FORMATS: Record<string, { readonly parser: ReportFormat;
 
 const NETWORK_SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/
 
-export const ConversionReportLoader = Effect.gen(function*() {
+export const ConversionReportLoader = Effect.gen(function* () {
   const db = yield* Database
   const config = yield* AppConfig
   const rates = yield* ReportingRates.load(config.ratesConfigPath, config.reportingCurrency)
 
   const load = (input: LoadInput) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { feed, runId } = input
-      const fail = (stage: "parse" | "validate" | "load", message: string) => new PipelineError({ feed: feed.name, stage, message })
+      const fail = (stage: "parse" | "validate" | "load", message: string) =>
+        new PipelineError({ feed: feed.name, stage, message })
       const format = CONVERSION_FORMATS[feed.format]
       if (format === undefined) return yield* fail("parse", `unknown conversions format ${feed.format}`)
       // options.network: the network id stored on every record (defaults per format; required for the generic one
       // unless every row names its network).
-      const network = typeof feed.options.network === "string" ? feed.options.network : format.network ?? feed.name
-      if (!NETWORK_SLUG.test(network)) return yield* fail("parse", `options.network must be a network id, got ${network}`)
+      const network = typeof feed.options.network === "string" ? feed.options.network : (format.network ?? feed.name)
+      if (!NETWORK_SLUG.test(network))
+        return yield* fail("parse", `options.network must be a network id, got ${network}`)
 
       const content = yield* Effect.tryPromise({
         try: async () => {
@@ -51,7 +53,7 @@ export const ConversionReportLoader = Effect.gen(function*() {
       })
       const report = yield* Effect.try({
         try: () => parseReport(format.parser, content, { network, currency: feed.options.currency }),
-        catch: (cause) => cause instanceof ReportError ? fail("parse", cause.message) : fail("parse", String(cause))
+        catch: (cause) => (cause instanceof ReportError ? fail("parse", cause.message) : fail("parse", String(cause)))
       })
       input.progress(report.rowsRead)
 
@@ -67,23 +69,30 @@ export const ConversionReportLoader = Effect.gen(function*() {
       yield* recordRejections(db, runId, feed.name, rejections)
       yield* checkThreshold(feed, report.rowsRead, rejections.length)
 
-      const result = yield* db.transaction((tx) =>
-        Effect.gen(function*() {
-          const loaded = yield* upsertConversions(tx, rates, records.map(({ record }) => record), feed.name)
-          return { ...loaded, reattributed: yield* reattributeConversions(tx, rates) }
+      const result = yield* db
+        .transaction((tx) =>
+          Effect.gen(function* () {
+            const loaded = yield* upsertConversions(
+              tx,
+              rates,
+              records.map(({ record }) => record),
+              feed.name
+            )
+            return { ...loaded, reattributed: yield* reattributeConversions(tx, rates) }
+          })
+        )
+        .pipe(Effect.mapError((error) => fail("load", error.message)))
+      yield* Effect.logInfo("conversions report loaded").pipe(
+        Effect.annotateLogs({
+          event: "conversions_loaded",
+          feed: feed.name,
+          inserted: result.inserted,
+          updated: result.updated,
+          unchanged: result.unchanged,
+          stale: result.stale,
+          reattributed: result.reattributed
         })
-      ).pipe(
-        Effect.mapError((error) => fail("load", error.message))
       )
-      yield* Effect.logInfo("conversions report loaded").pipe(Effect.annotateLogs({
-        event: "conversions_loaded",
-        feed: feed.name,
-        inserted: result.inserted,
-        updated: result.updated,
-        unchanged: result.unchanged,
-        stale: result.stale,
-        reattributed: result.reattributed
-      }))
       return { rowsRead: report.rowsRead, rowsLoaded: records.length, rowsRejected: rejections.length }
     })
 

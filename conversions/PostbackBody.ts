@@ -22,8 +22,8 @@ export const parsePostbackBody = (text: string, network: string): BodyResult => 
   const list = Array.isArray(json)
     ? { items: json, path: "" }
     : typeof json === "object" && json !== null && "conversions" in json
-    ? { items: (json as { conversions: unknown }).conversions, path: "conversions" }
-    : { items: [json], path: undefined }
+      ? { items: (json as { conversions: unknown }).conversions, path: "conversions" }
+      : { items: [json], path: undefined }
   if (!Array.isArray(list.items)) return { ok: false, field: "conversions", message: "must be an array" }
   if (list.items.length === 0) return { ok: false, field: list.path || "(body)", message: "no conversions" }
   if (list.items.length > MAX_PER_POSTBACK) {

@@ -24,20 +24,36 @@ export const verifySignature = (input: {
   readonly nowSeconds: number
 }): SignatureCheck => {
   if (input.secret === undefined) {
-    return { ok: false, status: 401, field: "X-Network", message: "unknown network, or no postback secret configured for it" }
+    return {
+      ok: false,
+      status: 401,
+      field: "X-Network",
+      message: "unknown network, or no postback secret configured for it"
+    }
   }
   if (input.timestamp === undefined || input.timestamp === "") {
     return { ok: false, status: 401, field: "X-Timestamp", message: "required (unix seconds)" }
   }
-  if (!/^\d{1,12}$/.test(input.timestamp)) return { ok: false, status: 400, field: "X-Timestamp", message: "must be unix seconds" }
+  if (!/^\d{1,12}$/.test(input.timestamp))
+    return { ok: false, status: 400, field: "X-Timestamp", message: "must be unix seconds" }
   if (Math.abs(input.nowSeconds - Number(input.timestamp)) > REPLAY_WINDOW_SECONDS) {
-    return { ok: false, status: 401, field: "X-Timestamp", message: `outside the ${REPLAY_WINDOW_SECONDS / 60}-minute window` }
+    return {
+      ok: false,
+      status: 401,
+      field: "X-Timestamp",
+      message: `outside the ${REPLAY_WINDOW_SECONDS / 60}-minute window`
+    }
   }
   const given = /^[0-9a-fA-F]{64}$/.test(input.signature ?? "") ? Buffer.from(input.signature!, "hex") : undefined
   const expected = Buffer.from(sign(input.secret, input.timestamp, input.body), "hex")
   // Constant time over equal-length buffers; a malformed signature still costs one HMAC.
   if (given === undefined || !timingSafeEqual(given, expected)) {
-    return { ok: false, status: 401, field: "X-Signature", message: "signature does not match (hex HMAC-SHA256 of `${X-Timestamp}.${body}`)" }
+    return {
+      ok: false,
+      status: 401,
+      field: "X-Signature",
+      message: "signature does not match (hex HMAC-SHA256 of `${X-Timestamp}.${body}`)"
+    }
   }
   return { ok: true }
 }

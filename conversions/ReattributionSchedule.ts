@@ -11,15 +11,17 @@ import { ConversionLedger } from "./ConversionLedger.ts"
 export const REATTRIBUTION_INTERVAL = Duration.minutes(15)
 
 export const ReattributionSchedule = Layer.effectDiscard(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* AppConfig
     if (!config.schedulesEnabled) return
     const ledger = yield* ConversionLedger
     const pass = ledger.reattribute().pipe(
       Effect.tap((count) =>
-        count === 0 ? Effect.void : Effect.logInfo("late conversions attributed").pipe(
-          Effect.annotateLogs({ event: "conversions_reattributed", trigger: "schedule", count })
-        )
+        count === 0
+          ? Effect.void
+          : Effect.logInfo("late conversions attributed").pipe(
+              Effect.annotateLogs({ event: "conversions_reattributed", trigger: "schedule", count })
+            )
       ),
       Effect.catch((error) => Effect.logWarning("scheduled re-attribution failed; the next pass retries", error))
     )

@@ -46,17 +46,21 @@ export const makeReportingRates = (table: RateTable, reportingCurrency: string):
 }
 
 /** The reporting currency and its rate table (config/rates.json, RATES_CONFIG), read and validated at start-up. */
-export class ReportingRates extends Context.Service<ReportingRates, ReportingRatesShape>()("app/conversions/ReportingRates") {
+export class ReportingRates extends Context.Service<ReportingRates, ReportingRatesShape>()(
+  "app/conversions/ReportingRates"
+) {
   static readonly load = (path: string, reportingCurrency: string) =>
     Effect.try({
       try: () => makeReportingRates(parseRateTable(JSON.parse(readFileSync(path, "utf8"))), reportingCurrency),
       catch: (cause) =>
-        cause instanceof RatesConfigError ? cause : new RatesConfigError({ message: `${path}: ${(cause as Error).message}` })
+        cause instanceof RatesConfigError
+          ? cause
+          : new RatesConfigError({ message: `${path}: ${(cause as Error).message}` })
     })
 
   static readonly layer = Layer.effect(
     ReportingRates,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* AppConfig
       return yield* ReportingRates.load(config.ratesConfigPath, config.reportingCurrency)
     })

@@ -102,7 +102,8 @@ export interface DiscoverySearchShape {
 const withinDeadline = (what: string) =>
   Effect.timeoutOrElse({
     duration: SEARCH_TIMEOUT,
-    orElse: () => Effect.fail(new SearchError({ message: `${what}: Meilisearch did not answer in time`, unavailable: true }))
+    orElse: () =>
+      Effect.fail(new SearchError({ message: `${what}: Meilisearch did not answer in time`, unavailable: true }))
   })
 
 const indexMissing = (error: SearchError) =>
@@ -144,13 +145,19 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
 ) {
   static readonly layer = Layer.effect(
     DiscoverySearch,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const engine = yield* SearchEngine
       const metrics = yield* Metrics
       const uid = engine.indexUid(PRODUCTS_INDEX)
       const queriesSent = metrics.counter("search_queries_total", "Meilisearch product queries sent")
-      const roundTrips = metrics.counter(ROUND_TRIPS, "Meilisearch requests for product searches (a multi-search is one)")
-      const fallbacks = metrics.counter("search_fallback_queries_total", "Relaxation multi-searches after an empty strict reading")
+      const roundTrips = metrics.counter(
+        ROUND_TRIPS,
+        "Meilisearch requests for product searches (a multi-search is one)"
+      )
+      const fallbacks = metrics.counter(
+        "search_fallback_queries_total",
+        "Relaxation multi-searches after an empty strict reading"
+      )
       const failures = metrics.counter("search_failures_total", "Product searches that failed (answered 503)")
 
       const run = (q: string, params: SearchParams): Effect.Effect<SearchResponse<ModelDocument>, SearchError> =>
@@ -171,7 +178,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
       let vocabulary: Vocabulary = { categories: [], brands: [] }
       let loadedAt = 0
       let refreshing = false
-      const refreshVocabulary = Effect.gen(function*() {
+      const refreshVocabulary = Effect.gen(function* () {
         const response = yield* run("", { limit: 0, facets: ["categories", "brand"] })
         const names = (facet: string) => Object.keys(response.facetDistribution?.[facet] ?? {})
         vocabulary = { categories: names("categories"), brands: names("brand") }
@@ -185,9 +192,11 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           refreshing = true
           return refreshVocabulary.pipe(
             Effect.ignore,
-            Effect.ensuring(Effect.sync(() => {
-              refreshing = false
-            })),
+            Effect.ensuring(
+              Effect.sync(() => {
+                refreshing = false
+              })
+            ),
             Effect.forkDetach,
             Effect.as(vocabulary)
           )
@@ -213,12 +222,14 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
       }
 
       const deals = (query: DealsQuery) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const phrase = query.q?.trim() ?? ""
           const intent = phrase === "" ? undefined : intentOf(phrase, yield* currentVocabulary)
           const filters = [
             "is_deal = true",
-            ...(intent === undefined ? paramFilter("categories", query.category) : filtersWithCategoryParam(intent, query.category)),
+            ...(intent === undefined
+              ? paramFilter("categories", query.category)
+              : filtersWithCategoryParam(intent, query.category)),
             ...paramFilter("store", query.store)
           ]
           const params: SearchParams = {
@@ -236,7 +247,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
 
       /** The later ladder steps and the constraint probes, in one multi-search round trip. */
       const relax = (intent: Intent, category: string | undefined, ladder: ReadonlyArray<Attempt>, limit: number) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const steps = ladder.slice(1)
           const probes = constraintProbes(intent, ladder[ladder.length - 1])
           const stepParams = steps.map((attempt) => attemptParams(attempt, limit))
@@ -276,14 +287,23 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             probes.map((probe, i) => {
               const result = results[steps.length + i]
               const hit = result?.hits[0]
-              return { probe, hit: hit === undefined ? undefined : shownOffer(hit, probe.params), total: result?.estimatedTotalHits ?? 0 }
+              return {
+                probe,
+                hit: hit === undefined ? undefined : shownOffer(hit, probe.params),
+                total: result?.estimatedTotalHits ?? 0
+              }
             })
           )
-          return { documents: [], intent, includesOutOfStock: false, ...(unmet ? { unmet } : {}) } satisfies IntentResult
+          return {
+            documents: [],
+            intent,
+            includesOutOfStock: false,
+            ...(unmet ? { unmet } : {})
+          } satisfies IntentResult
         })
 
       const search = (query: IntentQuery) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const intent = intentOf(query.q, yield* currentVocabulary)
           const ladder = searchAttempts(intent, query.category)
           const strict = ladder[0]
@@ -308,7 +328,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
         })
 
       const models = (query: ProductsQuery) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const params: SearchParams = {
             filter: and(query.filters),
             limit: query.limit,
@@ -319,29 +339,37 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           return {
             models: response.hits.flatMap((hit) => {
               const shown = shownOffer(hit, params, query.q)
-              return shown === undefined ? [] : [{ shown, offers: hit.offer_list.map((offer) => offerDocument(hit, offer)) }]
+              return shown === undefined
+                ? []
+                : [{ shown, offers: hit.offer_list.map((offer) => offerDocument(hit, offer)) }]
             }),
             total: response.estimatedTotalHits ?? response.hits.length
           }
         })
 
       const products = (query: ProductsQuery) =>
-        models(query).pipe(Effect.map(({ models, total }) => ({ documents: models.map((model) => model.shown), total })))
+        models(query).pipe(
+          Effect.map(({ models, total }) => ({ documents: models.map((model) => model.shown), total }))
+        )
 
       /** The model holding an offer: one query filtered on the offer ids models carry. */
       const modelOf = (id: string) =>
         catalogIdOf(id) === undefined
           ? Effect.succeed(Option.none<FoundModel>())
-          : run("", { filter: `offer_ids = ${JSON.stringify(id)}`, limit: 1, attributesToRetrieve: RETRIEVED_FIELDS }).pipe(
-            Effect.map((response) => {
-              const hit = response.hits[0]
-              const offers = hit?.offer_list.map((offer) => offerDocument(hit, offer)) ?? []
-              const shown = offers.find((offer) => offer.id === id)
-              return shown === undefined || hit === undefined
-                ? Option.none<FoundModel>()
-                : Option.some({ shown: { ...shown, variants: variantsOf(hit) }, offers })
-            })
-          )
+          : run("", {
+              filter: `offer_ids = ${JSON.stringify(id)}`,
+              limit: 1,
+              attributesToRetrieve: RETRIEVED_FIELDS
+            }).pipe(
+              Effect.map((response) => {
+                const hit = response.hits[0]
+                const offers = hit?.offer_list.map((offer) => offerDocument(hit, offer)) ?? []
+                const shown = offers.find((offer) => offer.id === id)
+                return shown === undefined || hit === undefined
+                  ? Option.none<FoundModel>()
+                  : Option.some({ shown: { ...shown, variants: variantsOf(hit) }, offers })
+              })
+            )
 
       const document = (id: string) => modelOf(id).pipe(Effect.map(Option.map((model) => model.shown)))
 

@@ -13,9 +13,13 @@ const ONE_PRODUCT_SQL = `WITH ${productFactsCtes("WHERE id = $1")}
 export const landingDocumentFromCatalog = (db: DatabaseShape, documentId: string) => {
   const productId = catalogIdOf(documentId)
   if (productId === undefined) return Effect.succeed(Option.none<ProductDocument>())
-  return db.query<ProductRow>(ONE_PRODUCT_SQL, [productId]).pipe(
-    Effect.flatMap((rows) =>
-      Effect.map(Clock.currentTimeMillis, (now) => Option.map(Option.fromNullishOr(rows[0]), (row) => productDocument(row, new Date(now))))
+  return db
+    .query<ProductRow>(ONE_PRODUCT_SQL, [productId])
+    .pipe(
+      Effect.flatMap((rows) =>
+        Effect.map(Clock.currentTimeMillis, (now) =>
+          Option.map(Option.fromNullishOr(rows[0]), (row) => productDocument(row, new Date(now)))
+        )
+      )
     )
-  )
 }

@@ -21,21 +21,24 @@ const page = (title: string, body: string) => htmlDocument({ title, style: STYLE
 
 export const landingPage = (doc: ProductDocument, trackedUrl: string): string => {
   const disclosure = disclosureFor([doc])
-  const reference = doc.reference_price === null
-    ? `<p class="reference">We have no earlier price history for this product yet.</p>`
-    : hasVerifiedSaving(doc)
-    ? `<p class="reference">Our reference price: <s>${escapeHtml(formatMoney(doc.reference_price, doc.currency))}</s>, ` +
-      `the lowest we saw in the 30 days before this price (observed ${escapeHtml(doc.reference_observed_at ?? "recently")}). ` +
-      `You save ${doc.discount}%.</p>`
-    : `<p class="reference">The lowest price we saw in the 30 days before this price was ` +
-      `${escapeHtml(formatMoney(doc.reference_price, doc.currency))} (observed ${escapeHtml(doc.reference_observed_at ?? "recently")}): ` +
-      `today's price is not a discount.</p>`
-  const image = doc.image !== null
-    ? `<img src="${escapeHtml(doc.image)}" alt="${escapeHtml(doc.title)}" width="480" height="480">`
-    : ""
-  const description = doc.description.trim() === ""
-    ? ""
-    : `<section class="description" aria-labelledby="about"><h2 id="about">About this product</h2><p>${escapeHtml(doc.description)}</p></section>`
+  const reference =
+    doc.reference_price === null
+      ? `<p class="reference">We have no earlier price history for this product yet.</p>`
+      : hasVerifiedSaving(doc)
+        ? `<p class="reference">Our reference price: <s>${escapeHtml(formatMoney(doc.reference_price, doc.currency))}</s>, ` +
+          `the lowest we saw in the 30 days before this price (observed ${escapeHtml(doc.reference_observed_at ?? "recently")}). ` +
+          `You save ${doc.discount}%.</p>`
+        : `<p class="reference">The lowest price we saw in the 30 days before this price was ` +
+          `${escapeHtml(formatMoney(doc.reference_price, doc.currency))} (observed ${escapeHtml(doc.reference_observed_at ?? "recently")}): ` +
+          `today's price is not a discount.</p>`
+  const image =
+    doc.image !== null
+      ? `<img src="${escapeHtml(doc.image)}" alt="${escapeHtml(doc.title)}" width="480" height="480">`
+      : ""
+  const description =
+    doc.description.trim() === ""
+      ? ""
+      : `<section class="description" aria-labelledby="about"><h2 id="about">About this product</h2><p>${escapeHtml(doc.description)}</p></section>`
   const body = `
 <article aria-labelledby="title">
 <h1 id="title">${escapeHtml(doc.title)}</h1>

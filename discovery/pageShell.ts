@@ -4,8 +4,9 @@ import { HttpServerResponse } from "effect/http"
 // body, the base style, and the response headers. No page carries a script.
 
 export const escapeHtml = (value: string) =>
-  value.replace(/[&<>"'`]/g, (char) =>
-    ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;", "`": "&#96;" })[char] ?? char
+  value.replace(
+    /[&<>"'`]/g,
+    (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;", "`": "&#96;" })[char] ?? char
   )
 
 // Readable on a phone (fluid layout, 16px+ text), WCAG AA contrast (text
@@ -47,7 +48,8 @@ export const htmlResponse = (body: string, status: number, headers: Record<strin
     contentType: "text/html; charset=utf-8",
     headers: {
       "x-content-type-options": "nosniff",
-      "content-security-policy": "default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      "content-security-policy":
+        "default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
       ...headers
     }
   })

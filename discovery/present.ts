@@ -101,10 +101,10 @@ export const presentDeal = (doc: ShownOffer, options: PresentOptions): Deal => (
     currency: doc.currency,
     ...(hasVerifiedSaving(doc) && doc.reference_price !== null
       ? {
-        originalPrice: round2(doc.reference_price),
-        discountPercent: doc.discount,
-        ...(doc.reference_observed_at !== null ? { originalPriceObservedAt: doc.reference_observed_at } : {})
-      }
+          originalPrice: round2(doc.reference_price),
+          discountPercent: doc.discount,
+          ...(doc.reference_observed_at !== null ? { originalPriceObservedAt: doc.reference_observed_at } : {})
+        }
       : {}),
     ...(doc.feed_was_price !== null ? { storeWasPrice: round2(doc.feed_was_price) } : {}),
     checkedAt: doc.price_checked_at
@@ -120,12 +120,12 @@ export const presentDeal = (doc: ShownOffer, options: PresentOptions): Deal => (
   assistantInstructions: assistantInstructions(doc),
   ...(doc.variants !== undefined
     ? {
-      variants: {
-        colors: [...doc.variants.colors],
-        sizes: [...doc.variants.sizes],
-        offers: doc.variants.offers,
-        stores: doc.variants.stores
+        variants: {
+          colors: [...doc.variants.colors],
+          sizes: [...doc.variants.sizes],
+          offers: doc.variants.offers,
+          stores: doc.variants.stores
+        }
       }
-    }
     : {})
 })

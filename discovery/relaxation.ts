@@ -83,8 +83,8 @@ const sortFor = (intent: Intent, q: string): ReadonlyArray<string> | undefined =
   intent.preference === "lower_price"
     ? ["price:asc"]
     : intent.preference === "stronger_offer" || q === ""
-    ? ["deal_score:desc"]
-    : undefined
+      ? ["deal_score:desc"]
+      : undefined
 
 /** The ladder for an intent, in order; the first element is the strict reading. */
 export const searchAttempts = (intent: Intent, category: string | undefined): ReadonlyArray<Attempt> => {

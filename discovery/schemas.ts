@@ -7,7 +7,8 @@ export const DealPrice = Schema.Struct({
   amount: Schema.Number.annotate({ description: "What a shopper pays now, per the merchant's feed." }),
   currency: Schema.String.annotate({ description: "ISO 4217 code." }),
   originalPrice: Schema.optional(Schema.Number).annotate({
-    description: "Our reference price: the lowest price we observed in the 30 days before the current price started " +
+    description:
+      "Our reference price: the lowest price we observed in the 30 days before the current price started " +
       "(not the store's own 'was' claim). Present only when we have such history."
   }),
   discountPercent: Schema.optional(Schema.Number).annotate({
@@ -19,7 +20,9 @@ export const DealPrice = Schema.Struct({
   storeWasPrice: Schema.optional(Schema.Number).annotate({
     description: "The store's own 'was'/list price claim from its feed: unverified, context only."
   }),
-  checkedAt: Schema.String.annotate({ description: "When the price was last read from the merchant's feed (ISO 8601)." })
+  checkedAt: Schema.String.annotate({
+    description: "When the price was last read from the merchant's feed (ISO 8601)."
+  })
 })
 
 export const DealVariants = Schema.Struct({
@@ -28,7 +31,8 @@ export const DealVariants = Schema.Struct({
   offers: Schema.Number.annotate({ description: "Offers of this product (colours, sizes, conditions and stores)." }),
   stores: Schema.Number.annotate({ description: "Stores that sell this product." })
 }).annotate({
-  description: "The rest of this deal's product model, so an agent can say \"also in 4 colours from 3 stores\". " +
+  description:
+    'The rest of this deal\'s product model, so an agent can say "also in 4 colours from 3 stores". ' +
     "The deal itself is one offer; absent where the model is not known."
 })
 
@@ -67,8 +71,9 @@ export const DealFeed = Schema.Struct({
 export const SearchFeed = Schema.Struct({
   name: Schema.String,
   guidance: Schema.String.annotate({
-    description: "How the phrase was interpreted and how to present the results: the words searched for, each price, " +
-      "category, brand and audience reading, how each modifier was read (e.g. 'read \"cheap\" as: prefer lower " +
+    description:
+      "How the phrase was interpreted and how to present the results: the words searched for, each price, " +
+      'category, brand and audience reading, how each modifier was read (e.g. \'read "cheap" as: prefer lower ' +
       "prices'), the filler ignored, what was relaxed when nothing matched every word ('Relaxed: ...'), and, when a " +
       "hard constraint (price bound, currency, category) left nothing, which one and the closest match ('Nothing " +
       "matched: nothing with price at most 20 USD; the cheapest match is 24.99 USD ...')."

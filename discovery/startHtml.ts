@@ -1,6 +1,13 @@
 import type { ProductDocument } from "../readModel/documents.ts"
 import { escapeHtml, htmlDocument } from "./pageShell.ts"
-import { AMAZON_DISCLOSURE, availabilityText, BASE_DISCLOSURE, formatMoney, hasVerifiedSaving, isAmazon } from "./present.ts"
+import {
+  AMAZON_DISCLOSURE,
+  availabilityText,
+  BASE_DISCLOSURE,
+  formatMoney,
+  hasVerifiedSaving,
+  isAmazon
+} from "./present.ts"
 
 // The start page and the search results page for people: a GET form that
 // works without JavaScript, results as cards with the disclosure next to
@@ -129,10 +136,11 @@ export interface ResultsView {
 }
 
 export const resultsPage = ({ query, interpretation, includesOutOfStock, results }: ResultsView) => {
-  const count = results.length === 0
-    ? `<p class="notice" role="status">Nothing matched. Try fewer words, another product name or a wider price range.</p>`
-    : `<p role="status">${results.length} result${results.length === 1 ? "" : "s"}, most relevant first.` +
-      `${includesOutOfStock ? " Nothing in stock matched, so out-of-stock products are shown." : ""}</p>`
+  const count =
+    results.length === 0
+      ? `<p class="notice" role="status">Nothing matched. Try fewer words, another product name or a wider price range.</p>`
+      : `<p role="status">${results.length} result${results.length === 1 ? "" : "s"}, most relevant first.` +
+        `${includesOutOfStock ? " Nothing in stock matched, so out-of-stock products are shown." : ""}</p>`
   return layout(
     `${query} – search results`,
     `${searchForm(query)}

@@ -11,7 +11,7 @@ export const adminTokenPath = (dataDir: string) => join(dataDir, "admin-token")
 // only the service's user can). Removed on shutdown so a stale token does
 // not outlive the server that used it.
 export const AdminTokenFile = Layer.effectDiscard(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* AppConfig
     const path = adminTokenPath(config.dataDir)
     yield* Effect.acquireRelease(

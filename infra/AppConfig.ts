@@ -61,7 +61,7 @@ export interface AppConfigShape {
 export const DEV_POSTBACK_SECRET = "dev-postback-secret"
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app/infra/AppConfig") {
-  static readonly fromEnv = Effect.gen(function*() {
+  static readonly fromEnv = Effect.gen(function* () {
     const port = yield* Config.Port("PORT").pipe(Config.withDefault(3000))
     const host = yield* Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
     const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault("data/var"))
@@ -115,7 +115,9 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       logLevel,
       reportingCurrency: reportingCurrency.toUpperCase(),
       ratesConfigPath: resolve(ratesConfigPath),
-      postbackSecrets: Object.fromEntries(Object.entries(postbackSecrets).map(([network, key]) => [network, Redacted.make(key)])),
+      postbackSecrets: Object.fromEntries(
+        Object.entries(postbackSecrets).map(([network, key]) => [network, Redacted.make(key)])
+      ),
       ingestOnStart,
       schedulesEnabled,
       rateLimitPerKey,

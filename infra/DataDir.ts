@@ -38,7 +38,7 @@ const tighten = (dir: string): number => {
 
 /** Creates DATA_DIR 0700 (or tightens an existing one, saying so) and sets the private umask. */
 export const makePrivate = (dir: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     process.umask(PRIVATE_UMASK)
     mkdirSync(dir, { recursive: true, mode: 0o700 })
     const loosened = tighten(dir)
@@ -76,7 +76,7 @@ const isAlive = (owner: LockOwner) =>
  */
 export const lockDataDir = (dir: string) =>
   Effect.acquireRelease(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const path = join(dir, LOCK_FILE)
       const me: LockOwner = { pid: process.pid, started: processStartTime(process.pid) }
       for (let attempt = 0; attempt < 2; attempt++) {
@@ -91,13 +91,14 @@ export const lockDataDir = (dir: string) =>
         const owner = readOwner(path)
         if (owner !== undefined && isAlive(owner)) {
           return yield* new DataDirError({
-            message: `DATA_DIR ${dir} is in use by another service process (pid ${owner.pid}). ` +
+            message:
+              `DATA_DIR ${dir} is in use by another service process (pid ${owner.pid}). ` +
               `Stop that one first (kill -TERM ${owner.pid}), or start this one with another DATA_DIR (and PORT).`
           })
         }
-        yield* Effect.logWarning("DATA_DIR lock left by a process that is gone (killed or crashed): taking it over").pipe(
-          Effect.annotateLogs({ lockFile: path, previousPid: owner?.pid ?? null })
-        )
+        yield* Effect.logWarning(
+          "DATA_DIR lock left by a process that is gone (killed or crashed): taking it over"
+        ).pipe(Effect.annotateLogs({ lockFile: path, previousPid: owner?.pid ?? null }))
         unlinkSync(path)
       }
       return yield* new DataDirError({ message: `another process took ${path} while this one started; retry` })
@@ -114,7 +115,7 @@ export const lockDataDir = (dir: string) =>
  * writes there (DuckDB, Meilisearch), so every file inherits the private modes.
  */
 export const DataDirLayer = Layer.effectDiscard(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* AppConfig
     yield* makePrivate(config.dataDir)
     yield* lockDataDir(config.dataDir)

@@ -39,13 +39,21 @@ export interface Tx {
    * Rows decoded with `row` (a Schema of one row); a row that does not match
    * fails with a DatabaseError naming the column, never a silent cast.
    */
-  queryAs<S extends RowSchema>(row: S, sql: string, params?: Params): Effect.Effect<ReadonlyArray<S["Type"]>, DatabaseError>
+  queryAs<S extends RowSchema>(
+    row: S,
+    sql: string,
+    params?: Params
+  ): Effect.Effect<ReadonlyArray<S["Type"]>, DatabaseError>
   run(sql: string, params?: Params): Effect.Effect<void, DatabaseError>
   /**
    * DuckDB's Appender: the fastest bulk insert; flushed and closed for you.
    * `temp`: the table is a TEMP table of this connection (never written to the file).
    */
-  append(table: string, fill: (appender: DuckDBAppender) => void, options?: { readonly temp?: boolean }): Effect.Effect<void, DatabaseError>
+  append(
+    table: string,
+    fill: (appender: DuckDBAppender) => void,
+    options?: { readonly temp?: boolean }
+  ): Effect.Effect<void, DatabaseError>
 }
 
 export interface DatabaseShape extends Tx {
@@ -61,7 +69,10 @@ export interface DatabaseShape extends Tx {
 }
 
 const toError = (sql: string) => (cause: unknown) =>
-  new DatabaseError({ message: `${cause instanceof Error ? cause.message : String(cause)} [sql: ${sql.slice(0, 200)}]`, cause })
+  new DatabaseError({
+    message: `${cause instanceof Error ? cause.message : String(cause)} [sql: ${sql.slice(0, 200)}]`,
+    cause
+  })
 
 /** A Schema of one row, decoded without services. */
 export type RowSchema = Schema.Decoder<unknown>
@@ -76,7 +87,12 @@ const decodeRows = <S extends RowSchema>(row: S, sql: string) => {
     const result = decode(rows)
     if (Result.isSuccess(result)) return Effect.succeed(result.success)
     const issue = result.failure.message.replace(/\s*\n\s*/g, " ")
-    return Effect.fail(new DatabaseError({ message: `row does not match its schema: ${issue} [sql: ${sql.slice(0, 200)}]`, cause: result.failure }))
+    return Effect.fail(
+      new DatabaseError({
+        message: `row does not match its schema: ${issue} [sql: ${sql.slice(0, 200)}]`,
+        cause: result.failure
+      })
+    )
   }
 }
 
@@ -94,14 +110,18 @@ const readRows = (connection: DuckDBConnection, sql: string, params?: Params) =>
 
 const makeTx = (connection: DuckDBConnection): Tx => ({
   // The one unchecked step: the caller names the row type it expects.
-  query: <T = Row>(sql: string, params?: Params) => readRows(connection, sql, params).pipe(Effect.map((rows) => rows as Array<T>)),
+  query: <T = Row>(sql: string, params?: Params) =>
+    readRows(connection, sql, params).pipe(Effect.map((rows) => rows as Array<T>)),
   queryAs: (row, sql, params) => readRows(connection, sql, params).pipe(Effect.flatMap(decodeRows(row, sql))),
   run: (sql, params) =>
     Effect.tryPromise({ try: () => connection.run(sql, bind(params)), catch: toError(sql) }).pipe(Effect.asVoid),
   append: (table, fill, options) =>
     Effect.tryPromise({
       try: async () => {
-        const appender = options?.temp === true ? await connection.createAppender(table, "main", "temp") : await connection.createAppender(table)
+        const appender =
+          options?.temp === true
+            ? await connection.createAppender(table, "main", "temp")
+            : await connection.createAppender(table)
         try {
           fill(appender)
           appender.flushSync()
@@ -136,7 +156,7 @@ export const spillDirectory = (path: string) => join(dirname(path), "duckdb-spil
 export class Database extends Context.Service<Database, DatabaseShape>()("app/infra/Database") {
   /** Opens (or creates) a DuckDB file and brings its schema up to date. */
   static readonly make = (path: string, readers = 4, threads = defaultThreads(), memoryLimit = DEFAULT_MEMORY_LIMIT) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true })
       const options: Record<string, string> = { threads: String(threads), memory_limit: memoryLimit }
       if (path !== ":memory:") options.temp_directory = spillDirectory(path)
@@ -160,7 +180,7 @@ export class Database extends Context.Service<Database, DatabaseShape>()("app/in
       const transaction = <A, E, R>(f: (tx: Tx) => Effect.Effect<A, E, R>) =>
         writeLock.withPermits(1)(
           Effect.uninterruptibleMask((restore) =>
-            Effect.gen(function*() {
+            Effect.gen(function* () {
               yield* writer.run("BEGIN TRANSACTION")
               const exit = yield* Effect.exit(restore(f(writer)))
               if (exit._tag === "Success") {
@@ -188,7 +208,7 @@ export class Database extends Context.Service<Database, DatabaseShape>()("app/in
   /** The service's DuckDB file under DATA_DIR. */
   static readonly layer = Layer.effect(
     Database,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* AppConfig
       const threads = Option.getOrElse(config.duckdbThreads, defaultThreads)
       const memoryLimit = Option.getOrElse(config.duckdbMemoryLimit, () => DEFAULT_MEMORY_LIMIT)

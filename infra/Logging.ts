@@ -13,12 +13,9 @@ const parseLevel = (raw: string): Level =>
  */
 export class Logging {
   static readonly layer = Layer.unwrap(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const level = parseLevel((yield* AppConfig).logLevel)
-      return Layer.mergeAll(
-        Logger.layer([Logger.consoleJson]),
-        Layer.succeed(References.MinimumLogLevel, level)
-      )
+      return Layer.mergeAll(Logger.layer([Logger.consoleJson]), Layer.succeed(References.MinimumLogLevel, level))
     })
   )
 }

@@ -13,9 +13,13 @@ const PID_FILE = "meilisearch.pid"
 export const meiliDbPath = (dataDir: string) => join(dataDir, "data.ms")
 
 export const writeMeiliPidFile = (dataDir: string, pid: number) =>
-  writeFileSync(join(dataDir, PID_FILE), JSON.stringify({ pid, started: processStartTime(pid), dbPath: meiliDbPath(dataDir) }), {
-    mode: 0o600
-  })
+  writeFileSync(
+    join(dataDir, PID_FILE),
+    JSON.stringify({ pid, started: processStartTime(pid), dbPath: meiliDbPath(dataDir) }),
+    {
+      mode: 0o600
+    }
+  )
 
 export const removeMeiliPidFile = (dataDir: string) => rmSync(join(dataDir, PID_FILE), { force: true })
 
@@ -48,7 +52,7 @@ const signal = (pid: number, name: NodeJS.Signals) => {
 }
 
 const waitGone = (pid: number, ms: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const deadline = Date.now() + ms
     while (isRunning(pid) && Date.now() < deadline) yield* Effect.sleep("50 millis")
     return !isRunning(pid)
@@ -62,7 +66,7 @@ const waitGone = (pid: number, ms: number) =>
  * shows a Meilisearch on this very data.ms (pids get reused).
  */
 export const stopStaleMeili = (dataDir: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const dbPath = meiliDbPath(dataDir)
     const recorded = recordedPid(dataDir)
     const pids = new Set([...(recorded === undefined ? [] : [recorded]), ...meiliProcessesOn(dataDir)])

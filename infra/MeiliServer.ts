@@ -27,7 +27,9 @@ export interface MeiliOptions {
 /** Asks the kernel for a free loopback port. */
 export const freePort = Effect.callback<number, MeiliServerError>((resume) => {
   const server = createServer()
-  server.once("error", (error) => resume(Effect.fail(new MeiliServerError({ message: `no free port: ${error.message}` }))))
+  server.once("error", (error) =>
+    resume(Effect.fail(new MeiliServerError({ message: `no free port: ${error.message}` })))
+  )
   server.listen(0, "127.0.0.1", () => {
     const address = server.address()
     const port = typeof address === "object" && address !== null ? address.port : 0
@@ -50,7 +52,8 @@ export const resolveMeiliBinary = (override?: string): Effect.Effect<string, Mei
     },
     catch: (cause) =>
       new MeiliServerError({
-        message: `cannot find a Meilisearch binary (${cause instanceof Error ? cause.message : String(cause)}); ` +
+        message:
+          `cannot find a Meilisearch binary (${cause instanceof Error ? cause.message : String(cause)}); ` +
           "install optional dependencies, or set MEILI_BIN or MEILI_URL"
       })
   })
@@ -85,8 +88,11 @@ const waitHealthy = (url: string, child: ChildProcess, deadlineMs: number) =>
  * it through its pid file and stops it (MeiliPidFile.ts).
  */
 // PATH is the OS's search path for a helper binary, not service configuration (AppConfig).
-const SETPRIV = (process.env.PATH ?? "").split(delimiter).filter((dir) => dir !== "")
-  .map((dir) => join(dir, "setpriv")).find((path) => existsSync(path))
+const SETPRIV = (process.env.PATH ?? "")
+  .split(delimiter)
+  .filter((dir) => dir !== "")
+  .map((dir) => join(dir, "setpriv"))
+  .find((path) => existsSync(path))
 let warnedNoSetpriv = false
 
 /** Stops a child: SIGTERM, then SIGKILL after 5 s. */
@@ -108,31 +114,41 @@ export const stopChild = (child: ChildProcess) =>
  * start is interrupted, is stopped.
  */
 export const spawnMeili = (options: MeiliOptions & { readonly binary: string; readonly port: number }) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     mkdirSync(options.dataDir, { recursive: true })
     if (SETPRIV === undefined && !warnedNoSetpriv) {
       warnedNoSetpriv = true
-      yield* Effect.logWarning("setpriv (util-linux) not found: the Meilisearch child may outlive a SIGKILL of this " +
-        "process; the next start on this DATA_DIR stops it")
+      yield* Effect.logWarning(
+        "setpriv (util-linux) not found: the Meilisearch child may outlive a SIGKILL of this " +
+          "process; the next start on this DATA_DIR stops it"
+      )
     }
     const url = `http://127.0.0.1:${options.port}`
     const args = [
-      "--http-addr", `127.0.0.1:${options.port}`,
-      "--db-path", meiliDbPath(options.dataDir),
-      "--dump-dir", join(options.dataDir, "dumps"),
-      "--snapshot-dir", join(options.dataDir, "snapshots"),
-      "--master-key", options.masterKey,
-      "--env", "development",
+      "--http-addr",
+      `127.0.0.1:${options.port}`,
+      "--db-path",
+      meiliDbPath(options.dataDir),
+      "--dump-dir",
+      join(options.dataDir, "dumps"),
+      "--snapshot-dir",
+      join(options.dataDir, "snapshots"),
+      "--master-key",
+      options.masterKey,
+      "--env",
+      "development",
       "--no-analytics",
-      "--log-level", "WARN"
+      "--log-level",
+      "WARN"
     ]
     // Its own process group (detached), so a Ctrl-C in the terminal reaches
     // only us: we stop the child in order at shutdown instead of watching it
     // die mid-shutdown and restarting it.
     const spawnOptions: SpawnOptions = { stdio: ["ignore", "ignore", "pipe"], detached: true }
-    const child = SETPRIV === undefined
-      ? spawn(options.binary, args, spawnOptions)
-      : spawn(SETPRIV, ["--pdeathsig", "KILL", "--", options.binary, ...args], spawnOptions)
+    const child =
+      SETPRIV === undefined
+        ? spawn(options.binary, args, spawnOptions)
+        : spawn(SETPRIV, ["--pdeathsig", "KILL", "--", options.binary, ...args], spawnOptions)
     // Keep the last lines of stderr for a useful exit or start-up error.
     let tail = ""
     child.stderr?.on("data", (chunk: Buffer) => {
@@ -162,11 +178,13 @@ export const spawnMeili = (options: MeiliOptions & { readonly binary: string; re
  * Unsupervised: the service uses MeiliSupervisor; tests and benchmarks use this.
  */
 export const startMeili = (options: MeiliOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const binary = yield* resolveMeiliBinary(options.binary)
     const port = yield* freePort
-    return yield* Effect.acquireRelease(
-      spawnMeili({ ...options, binary, port }),
-      (running) => Effect.andThen(stopChild(running.process), Effect.sync(() => removeMeiliPidFile(options.dataDir)))
+    return yield* Effect.acquireRelease(spawnMeili({ ...options, binary, port }), (running) =>
+      Effect.andThen(
+        stopChild(running.process),
+        Effect.sync(() => removeMeiliPidFile(options.dataDir))
+      )
     )
   }) satisfies Effect.Effect<RunningMeili, MeiliServerError, Scope.Scope>

@@ -1,7 +1,15 @@
 import { Duration, Effect, Fiber, Schema, Scope } from "effect"
 import type { MetricsShape } from "./Metrics.ts"
 import { removeMeiliPidFile, stopStaleMeili } from "./MeiliPidFile.ts"
-import { freePort, type MeiliOptions, MeiliServerError, resolveMeiliBinary, type RunningMeili, spawnMeili, stopChild } from "./MeiliServer.ts"
+import {
+  freePort,
+  type MeiliOptions,
+  MeiliServerError,
+  resolveMeiliBinary,
+  type RunningMeili,
+  spawnMeili,
+  stopChild
+} from "./MeiliServer.ts"
 
 // The embedded Meilisearch, kept alive: when the child exits (killed, out of
 // memory, a crash) we log how it ended and start it again on the same port
@@ -38,10 +46,14 @@ const waitExit = (running: RunningMeili) =>
 
 // Meilisearch colours its log lines even into a pipe; the log wants plain text.
 const lastLines = (text: string, count: number) =>
-  text.replace(/\x1b\[[0-9;]*m/g, "").split("\n").slice(-count).join("\n")
+  text
+    .replace(/\x1b\[[0-9;]*m/g, "")
+    .split("\n")
+    .slice(-count)
+    .join("\n")
 
 export const superviseMeili = (options: MeiliOptions & { readonly metrics: MetricsShape }) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const binary = yield* resolveMeiliBinary(options.binary)
     yield* stopStaleMeili(options.dataDir)
     const port = yield* freePort
@@ -52,19 +64,32 @@ export const superviseMeili = (options: MeiliOptions & { readonly metrics: Metri
     let startedAt = Date.now()
     // Consecutive restarts without a stable run in between: the backoff's exponent.
     let unstable = 0
-    const restarts = options.metrics.counter("meilisearch_restarts_total", "Restarts of the embedded Meilisearch after it exited")
+    const restarts = options.metrics.counter(
+      "meilisearch_restarts_total",
+      "Restarts of the embedded Meilisearch after it exited"
+    )
     for (const name of MeiliState.literals) {
-      options.metrics.gauge("meilisearch_child_state", "Embedded Meilisearch: 1 for its current state", () => Number(state === name), {
-        state: name
-      })
+      options.metrics.gauge(
+        "meilisearch_child_state",
+        "Embedded Meilisearch: 1 for its current state",
+        () => Number(state === name),
+        {
+          state: name
+        }
+      )
     }
 
-    const restartAfterExit = Effect.gen(function*() {
+    const restartAfterExit = Effect.gen(function* () {
       const ended = yield* waitExit(current)
       state = "restarting"
       yield* Effect.logError("embedded Meilisearch exited").pipe(
-        Effect.annotateLogs({ pid: current.process.pid, code: ended.code, signal: ended.signal, ranMs: Date.now() - startedAt,
-          stderr: lastLines(current.stderrTail(), 10) })
+        Effect.annotateLogs({
+          pid: current.process.pid,
+          code: ended.code,
+          signal: ended.signal,
+          ranMs: Date.now() - startedAt,
+          stderr: lastLines(current.stderrTail(), 10)
+        })
       )
       const downSince = Date.now()
       if (downSince - startedAt >= STABLE_MS) unstable = 0
@@ -95,7 +120,7 @@ export const superviseMeili = (options: MeiliOptions & { readonly metrics: Metri
 
     // Stop supervising first, then the child, whatever it is by then.
     yield* Effect.addFinalizer(() =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* Fiber.interrupt(supervisor)
         state = "stopped"
         yield* stopChild(current.process)

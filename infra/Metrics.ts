@@ -19,7 +19,9 @@ export interface MetricsShape {
 const key = (name: string, labels?: Record<string, string>) =>
   labels === undefined || Object.keys(labels).length === 0
     ? name
-    : `${name}{${Object.entries(labels).map(([k, v]) => `${k}="${v.replace(/["\\\n]/g, "_")}"`).join(",")}}`
+    : `${name}{${Object.entries(labels)
+        .map(([k, v]) => `${k}="${v.replace(/["\\\n]/g, "_")}"`)
+        .join(",")}}`
 
 export const makeMetrics = (): MetricsShape => {
   const help = new Map<string, { help: string; type: "counter" | "gauge" }>()
@@ -30,7 +32,7 @@ export const makeMetrics = (): MetricsShape => {
       help.set(name, { help: text, type: "counter" })
       const id = key(name, labels)
       let cell = counters.get(id)
-      if (cell === undefined) counters.set(id, cell = { value: 0 })
+      if (cell === undefined) counters.set(id, (cell = { value: 0 }))
       const c = cell
       return {
         inc: (by = 1) => {

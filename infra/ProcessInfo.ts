@@ -20,7 +20,9 @@ export const processStartTime = (pid: number): string | undefined => {
 /** The argument vector of `pid` ([] when it is gone or unreadable). */
 export const processArgs = (pid: number): Array<string> => {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((arg) => arg.length > 0)
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8")
+      .split("\0")
+      .filter((arg) => arg.length > 0)
   } catch {
     return []
   }
@@ -49,5 +51,8 @@ export const findProcesses = (test: (args: ReadonlyArray<string>) => boolean): A
   } catch {
     return []
   }
-  return entries.filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => test(processArgs(pid)))
+  return entries
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => test(processArgs(pid)))
 }

@@ -6,11 +6,14 @@ import { AppConfig } from "./AppConfig.ts"
  * The base for every absolute link we hand out (tracking URLs, landing
  * pages): PUBLIC_BASE_URL when set, else the address the server is bound to.
  */
-export class PublicUrl extends Context.Service<PublicUrl, {
-  readonly base: string
-  /** `path` must start with "/". */
-  to(path: string): string
-}>()("app/infra/PublicUrl") {
+export class PublicUrl extends Context.Service<
+  PublicUrl,
+  {
+    readonly base: string
+    /** `path` must start with "/". */
+    to(path: string): string
+  }
+>()("app/infra/PublicUrl") {
   static readonly make = (base: string) => {
     const trimmed = base.replace(/\/+$/, "")
     return PublicUrl.of({ base: trimmed, to: (path) => `${trimmed}${path}` })
@@ -18,7 +21,7 @@ export class PublicUrl extends Context.Service<PublicUrl, {
 
   static readonly layer = Layer.effect(
     PublicUrl,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* AppConfig
       if (Option.isSome(config.publicBaseUrl)) return PublicUrl.make(config.publicBaseUrl.value)
       const server = yield* HttpServer.HttpServer

@@ -21,15 +21,21 @@ const describe = (cause: unknown) => (cause instanceof Error ? cause.message : S
 const isUnavailable = (cause: unknown) => {
   const name = cause instanceof Error ? cause.name : ""
   // (client 0.62 spells its classes "Meilisearch..."; older ones "MeiliSearch...")
-  return /^Meili[sS]earchRequest(TimeOut)?Error$/.test(name) || name === "TypeError" ||
-    name === "AbortError" || /fetch failed|ECONNREFUSED|ECONNRESET|timed? ?out/i.test(describe(cause))
+  return (
+    /^Meili[sS]earchRequest(TimeOut)?Error$/.test(name) ||
+    name === "TypeError" ||
+    name === "AbortError" ||
+    /fetch failed|ECONNREFUSED|ECONNRESET|timed? ?out/i.test(describe(cause))
+  )
 }
 
 // The client wraps whatever its transport throws in a request error; an API
 // error answer inside one is still an answer (404, 400), not an outage.
 const unwrap = (cause: unknown): unknown =>
-  cause instanceof Error && /RequestError$/.test(cause.name) && cause.cause instanceof Error &&
-    /ApiError$/.test(cause.cause.name)
+  cause instanceof Error &&
+  /RequestError$/.test(cause.name) &&
+  cause.cause instanceof Error &&
+  /ApiError$/.test(cause.cause.name)
     ? cause.cause
     : cause
 
@@ -50,7 +56,11 @@ export interface SearchEngineShape {
    * Enqueues a task and waits for it. A failed or cancelled task is an error
    * here, because the client resolves those normally.
    */
-  task(what: string, f: (client: Meilisearch) => EnqueuedTaskPromise, timeoutMs?: number): Effect.Effect<Task, SearchError>
+  task(
+    what: string,
+    f: (client: Meilisearch) => EnqueuedTaskPromise,
+    timeoutMs?: number
+  ): Effect.Effect<Task, SearchError>
   readonly healthy: Effect.Effect<boolean>
 }
 
@@ -72,10 +82,12 @@ const make = (url: string, apiKey: string, prefix: string): SearchEngineShape =>
         Effect.flatMap((task) =>
           task.status === "succeeded"
             ? Effect.succeed(task)
-            : Effect.fail(new SearchError({
-              message: `${what}: task ${task.uid} ${task.status}: ${task.error?.message ?? "no error message"}`,
-              unavailable: false
-            }))
+            : Effect.fail(
+                new SearchError({
+                  message: `${what}: task ${task.uid} ${task.status}: ${task.error?.message ?? "no error message"}`,
+                  unavailable: false
+                })
+              )
         )
       ),
     healthy: Effect.tryPromise(() => client.isHealthy()).pipe(
@@ -94,7 +106,7 @@ export class SearchEngine extends Context.Service<SearchEngine, SearchEngineShap
    */
   static readonly layer = Layer.effect(
     SearchEngine,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* AppConfig
       if (Option.isSome(config.meiliUrl)) {
         const key = Option.match(config.meiliMasterKey, { onNone: () => "", onSome: Redacted.value })
@@ -106,7 +118,9 @@ export class SearchEngine extends Context.Service<SearchEngine, SearchEngineShap
         metrics: yield* Metrics,
         ...(Option.isSome(config.meiliBin) ? { binary: config.meiliBin.value } : {})
       })
-      yield* Effect.logInfo("embedded Meilisearch started").pipe(Effect.annotateLogs({ url: running.url, pid: running.pid() }))
+      yield* Effect.logInfo("embedded Meilisearch started").pipe(
+        Effect.annotateLogs({ url: running.url, pid: running.pid() })
+      )
       return make(running.url, running.masterKey, config.meiliIndexPrefix)
     })
   )

@@ -20,7 +20,10 @@ export const TextList = Schema.NullOr(Texts).pipe(
 
 /** A BIGINT (bigint in JS) or any numeric column, as a number. */
 export const Count = Schema.Union([Schema.Number, Schema.BigInt]).pipe(
-  Schema.decodeTo(Schema.Number, SchemaTransformation.transform({ decode: (value) => Number(value), encode: (value) => value }))
+  Schema.decodeTo(
+    Schema.Number,
+    SchemaTransformation.transform({ decode: (value) => Number(value), encode: (value) => value })
+  )
 )
 
 /** Any numeric column (DOUBLE, DECIMAL, BIGINT) as a number. */
@@ -31,6 +34,9 @@ export const CountRow = Schema.Struct({ n: Count })
 
 /** A TIMESTAMPTZ column as its ISO-8601 text (what the JSON responses carry). */
 export const IsoTimestamp = Schema.Date.pipe(
-  Schema.decodeTo(Schema.String, SchemaTransformation.transform({ decode: (date) => date.toISOString(), encode: (text) => new Date(text) }))
+  Schema.decodeTo(
+    Schema.String,
+    SchemaTransformation.transform({ decode: (date) => date.toISOString(), encode: (text) => new Date(text) })
+  )
 )
 export const NullableIsoTimestamp = Schema.NullOr(IsoTimestamp)

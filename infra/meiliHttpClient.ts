@@ -31,28 +31,34 @@ export const meiliHttpClient = (input: string | URL | Request, init?: RequestIni
   if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body))
   const transport = url.protocol === "https:" ? https : http
   return new Promise((resolve, reject) => {
-    const request = transport.request(url, {
-      method: init?.method ?? "GET",
-      headers,
-      agent: url.protocol === "https:" ? agents.https : agents.http,
-      ...(init?.signal ? { signal: init.signal } : {})
-    }, (response) => {
-      const chunks: Array<Buffer> = []
-      response.on("data", (chunk: Buffer) => chunks.push(chunk))
-      response.on("error", (error) => reject(new MeilisearchRequestError(url.toString(), error)))
-      response.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8")
-        let parsed: unknown
-        try {
-          parsed = text === "" ? undefined : JSON.parse(text)
-        } catch (error) {
-          return reject(new MeilisearchRequestError(url.toString(), error))
-        }
-        const status = response.statusCode ?? 0
-        if (status >= 200 && status < 300) return resolve(parsed)
-        reject(new MeilisearchApiError(new Response(text, { status }), parsed as MeilisearchErrorResponse | undefined))
-      })
-    })
+    const request = transport.request(
+      url,
+      {
+        method: init?.method ?? "GET",
+        headers,
+        agent: url.protocol === "https:" ? agents.https : agents.http,
+        ...(init?.signal ? { signal: init.signal } : {})
+      },
+      (response) => {
+        const chunks: Array<Buffer> = []
+        response.on("data", (chunk: Buffer) => chunks.push(chunk))
+        response.on("error", (error) => reject(new MeilisearchRequestError(url.toString(), error)))
+        response.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8")
+          let parsed: unknown
+          try {
+            parsed = text === "" ? undefined : JSON.parse(text)
+          } catch (error) {
+            return reject(new MeilisearchRequestError(url.toString(), error))
+          }
+          const status = response.statusCode ?? 0
+          if (status >= 200 && status < 300) return resolve(parsed)
+          reject(
+            new MeilisearchApiError(new Response(text, { status }), parsed as MeilisearchErrorResponse | undefined)
+          )
+        })
+      }
+    )
     request.setNoDelay(true)
     request.on("error", (error) => reject(new MeilisearchRequestError(url.toString(), error)))
     request.end(body)

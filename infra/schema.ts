@@ -253,16 +253,18 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
 ]
 
 export const migrate = (tx: Tx): Effect.Effect<void, DatabaseError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     yield* tx.run("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
     const rows = yield* tx.query<{ version: number }>("SELECT max(version) AS version FROM schema_version")
     const current = rows[0]?.version ?? 0
     for (let version = current + 1; version <= migrations.length; version++) {
       yield* tx.run("BEGIN TRANSACTION")
-      const exit = yield* Effect.exit(Effect.gen(function*() {
-        for (const statement of migrations[version - 1]) yield* tx.run(statement)
-        yield* tx.run("INSERT INTO schema_version VALUES ($1)", [version])
-      }))
+      const exit = yield* Effect.exit(
+        Effect.gen(function* () {
+          for (const statement of migrations[version - 1]) yield* tx.run(statement)
+          yield* tx.run("INSERT INTO schema_version VALUES ($1)", [version])
+        })
+      )
       yield* tx.run(exit._tag === "Success" ? "COMMIT" : "ROLLBACK")
       yield* exit
     }

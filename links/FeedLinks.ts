@@ -21,7 +21,7 @@ export const resolveFeedLink = (
   id: string,
   deps: { db: Database["Service"]; matcher: ProgramMatcher["Service"]; links: TrackingLinks["Service"] }
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const parsed = parseFeedTrackingId(id)
     if (parsed === undefined) return undefined
     const products = yield* deps.db.queryAs(ProductLink, "SELECT link FROM products WHERE id = $1", [parsed.productId])

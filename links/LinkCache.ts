@@ -103,7 +103,7 @@ export class LinkCache<E, T extends RedirectTarget = RedirectTarget> {
     this.#entries.set(id, target)
     if (target.trackingId !== id) {
       let aliases = this.#aliases.get(target.trackingId)
-      if (aliases === undefined) this.#aliases.set(target.trackingId, aliases = new Set())
+      if (aliases === undefined) this.#aliases.set(target.trackingId, (aliases = new Set()))
       aliases.add(id)
     }
     if (this.#entries.size > this.#capacity) {

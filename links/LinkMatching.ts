@@ -18,19 +18,20 @@ export const noMatchMessages: Record<NoMatchReason, string> = {
   unwrap_loop: "the tracking link points back to itself",
   unwrap_too_deep: "the link wraps too many tracking links to follow",
   tracking_link_without_destination: "this is a tracking link, but its destination could not be read",
-  deep_link_unavailable: "the merchant has an active programme, but its network gives us no way to build a tracking link " +
+  deep_link_unavailable:
+    "the merchant has an active programme, but its network gives us no way to build a tracking link " +
     "(no deep-link template, or one that cannot carry this page); we do not invent one"
 }
 
 export type LinkMatch =
   | { readonly kind: "invalid"; readonly message: string }
   | {
-    readonly kind: "matched"
-    readonly selection: Selection
-    readonly link: TrackingLink
-    /** false when this caller already had a link for this URL (it is returned again) */
-    readonly created: boolean
-  }
+      readonly kind: "matched"
+      readonly selection: Selection
+      readonly link: TrackingLink
+      /** false when this caller already had a link for this URL (it is returned again) */
+      readonly created: boolean
+    }
   | { readonly kind: "unmatched"; readonly reason: NoMatchReason; readonly normalizedUrl: string }
 
 export interface LinkRequest {
@@ -43,19 +44,24 @@ export interface LinkRequest {
   readonly productId?: string | null
 }
 
-export class LinkMatching extends Context.Service<LinkMatching, {
-  /** Domain matching (exact host, parents, registrable domain) and the caller's tracking link. */
-  match(partner: Partner | undefined, url: string): Effect.Effect<LinkMatch, DatabaseError>
-  /**
-   * The caller's tracking link to `destinationUrl` through an already chosen
-   * programme (fuzzy matches, generated copy). undefined when the programme's
-   * network template cannot produce a safe affiliate URL for it.
-   */
-  linkFor(request: LinkRequest): Effect.Effect<{ readonly link: TrackingLink; readonly created: boolean } | undefined, DatabaseError>
-}>()("app/links/LinkMatching") {
+export class LinkMatching extends Context.Service<
+  LinkMatching,
+  {
+    /** Domain matching (exact host, parents, registrable domain) and the caller's tracking link. */
+    match(partner: Partner | undefined, url: string): Effect.Effect<LinkMatch, DatabaseError>
+    /**
+     * The caller's tracking link to `destinationUrl` through an already chosen
+     * programme (fuzzy matches, generated copy). undefined when the programme's
+     * network template cannot produce a safe affiliate URL for it.
+     */
+    linkFor(
+      request: LinkRequest
+    ): Effect.Effect<{ readonly link: TrackingLink; readonly created: boolean } | undefined, DatabaseError>
+  }
+>()("app/links/LinkMatching") {
   static readonly layer = Layer.effect(
     LinkMatching,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const matcher = yield* ProgramMatcher
       const links = yield* TrackingLinks
 
@@ -77,10 +83,14 @@ export class LinkMatching extends Context.Service<LinkMatching, {
         })
       }
 
-      const match = Effect.fn("LinkMatching.match")(function*(partner: Partner | undefined, url: string) {
+      const match = Effect.fn("LinkMatching.match")(function* (partner: Partner | undefined, url: string) {
         const resolution = yield* matcher.resolve(url)
         if (resolution.kind === "invalid") return { kind: "invalid", message: resolution.message } satisfies LinkMatch
-        const unmatched = (reason: NoMatchReason): LinkMatch => ({ kind: "unmatched", reason, normalizedUrl: resolution.normalizedUrl })
+        const unmatched = (reason: NoMatchReason): LinkMatch => ({
+          kind: "unmatched",
+          reason,
+          normalizedUrl: resolution.normalizedUrl
+        })
         const selection = resolution.selection
         if (selection === undefined) return unmatched(resolution.reason ?? "no_program")
         const made = yield* linkFor({ partner, originalUrl: url, destinationUrl: resolution.normalizedUrl, selection })

@@ -61,20 +61,23 @@ const StoredLink = Schema.Struct({
 
 const NamedProgram = Schema.Struct({ program_id: Text })
 
-export class LinkReresolver extends Context.Service<LinkReresolver, {
-  /** Re-reads the catalog and re-resolves every link whose programme cannot take traffic any more. */
-  readonly run: Effect.Effect<ReresolutionSummary, DatabaseError>
-}>()("app/links/LinkReresolver") {
+export class LinkReresolver extends Context.Service<
+  LinkReresolver,
+  {
+    /** Re-reads the catalog and re-resolves every link whose programme cannot take traffic any more. */
+    readonly run: Effect.Effect<ReresolutionSummary, DatabaseError>
+  }
+>()("app/links/LinkReresolver") {
   static readonly layer = Layer.effect(
     LinkReresolver,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const db = yield* Database
       const matcher = yield* ProgramMatcher
       const links = yield* TrackingLinks
       // One pass at a time (start-up and feed runs may overlap): two would record every change twice.
       const onePass = yield* Semaphore.make(1)
 
-      const run = Effect.gen(function*() {
+      const run = Effect.gen(function* () {
         const started = performance.now()
         yield* matcher.reload
         const { catalog, rules } = yield* matcher.current
@@ -100,31 +103,43 @@ export class LinkReresolver extends Context.Service<LinkReresolver, {
           if (index % RESOLVE_SLICE === RESOLVE_SLICE - 1) yield* Effect.yieldNow
           const resolution = resolveUrl(link.destination_url, catalog, rules)
           const selection = resolution.kind === "resolved" ? resolution.selection : undefined
-          const affiliateUrl = selection === undefined || resolution.kind !== "resolved"
-            ? undefined
-            : affiliateUrlFor(selection, resolution.normalizedUrl, link.id)
+          const affiliateUrl =
+            selection === undefined || resolution.kind !== "resolved"
+              ? undefined
+              : affiliateUrlFor(selection, resolution.normalizedUrl, link.id)
           const usable = selection !== undefined && affiliateUrl !== undefined && isSafeRedirectTarget(affiliateUrl)
           if (!usable && link.program_id === null) continue // still without a programme
-          const old = { trackingId: link.id, oldProgramId: link.program_id, oldNetworkId: link.network_id, oldAffiliateUrl: link.affiliate_url }
-          changes.push(usable
-            ? {
-              ...old,
-              newProgramId: selection.program.id,
-              newNetworkId: selection.network.id,
-              newAffiliateUrl: affiliateUrl,
-              reason: link.program_id === null ? "program_available" : reasons.get(link.program_id) ?? "program_unusable"
-            }
-            : {
-              ...old,
-              newProgramId: null,
-              newNetworkId: null,
-              newAffiliateUrl: link.destination_url,
-              reason: reasons.get(link.program_id!) ?? "program_unusable"
-            })
+          const old = {
+            trackingId: link.id,
+            oldProgramId: link.program_id,
+            oldNetworkId: link.network_id,
+            oldAffiliateUrl: link.affiliate_url
+          }
+          changes.push(
+            usable
+              ? {
+                  ...old,
+                  newProgramId: selection.program.id,
+                  newNetworkId: selection.network.id,
+                  newAffiliateUrl: affiliateUrl,
+                  reason:
+                    link.program_id === null
+                      ? "program_available"
+                      : (reasons.get(link.program_id) ?? "program_unusable")
+                }
+              : {
+                  ...old,
+                  newProgramId: null,
+                  newNetworkId: null,
+                  newAffiliateUrl: link.destination_url,
+                  reason: reasons.get(link.program_id!) ?? "program_unusable"
+                }
+          )
         }
         // Short write transactions: link creation and click batches queue behind each one.
         const at = new Date(yield* Clock.currentTimeMillis)
-        for (let i = 0; i < changes.length; i += WRITE_CHUNK) yield* links.reassign(changes.slice(i, i + WRITE_CHUNK), at)
+        for (let i = 0; i < changes.length; i += WRITE_CHUNK)
+          yield* links.reassign(changes.slice(i, i + WRITE_CHUNK), at)
         return {
           unusablePrograms: reasons.size,
           examined: stored.length,

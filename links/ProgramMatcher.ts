@@ -19,7 +19,8 @@ interface Loaded {
 }
 
 const parseJsonObject = (value: unknown): Record<string, unknown> => {
-  if (typeof value !== "string") return typeof value === "object" && value !== null ? value as Record<string, unknown> : {}
+  if (typeof value !== "string")
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {}
   try {
     const parsed = JSON.parse(value)
     return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? parsed : {}
@@ -64,7 +65,7 @@ const ProgramRow = Schema.Struct({
 })
 
 const load = (db: Database["Service"]) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const version = (yield* db.queryAs(VersionRow, VERSION_SQL))[0]?.version ?? ""
     const networks = yield* db.queryAs(
       NetworkRow,
@@ -113,16 +114,19 @@ const load = (db: Database["Service"]) =>
     return { catalog, rules: clickHostRules(catalog), version } satisfies Loaded
   })
 
-export class ProgramMatcher extends Context.Service<ProgramMatcher, {
-  /** Resolves a submitted URL against the in-memory catalog (re-read when it changed). */
-  resolve(url: string): Effect.Effect<Resolution>
-  /** Re-reads the catalog now (call after a networks/programmes feed load). */
-  readonly reload: Effect.Effect<void, DatabaseError>
-  readonly current: Effect.Effect<Loaded>
-}>()("app/links/ProgramMatcher") {
+export class ProgramMatcher extends Context.Service<
+  ProgramMatcher,
+  {
+    /** Resolves a submitted URL against the in-memory catalog (re-read when it changed). */
+    resolve(url: string): Effect.Effect<Resolution>
+    /** Re-reads the catalog now (call after a networks/programmes feed load). */
+    readonly reload: Effect.Effect<void, DatabaseError>
+    readonly current: Effect.Effect<Loaded>
+  }
+>()("app/links/ProgramMatcher") {
   static readonly layer = Layer.effect(
     ProgramMatcher,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const db = yield* Database
       const metrics = yield* Metrics
       const reloads = metrics.counter("program_matcher_reloads_total", "Catalog reloads into the matcher")
@@ -135,14 +139,14 @@ export class ProgramMatcher extends Context.Service<ProgramMatcher, {
       let checkedAt = yield* Clock.currentTimeMillis
       let checking = false
 
-      const reload = Effect.gen(function*() {
+      const reload = Effect.gen(function* () {
         state = yield* load(db)
         checkedAt = yield* Clock.currentTimeMillis
         reloads.inc()
       })
 
       // Only one probe at a time; callers during a probe use the current catalog.
-      const recheck = Effect.gen(function*() {
+      const recheck = Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
         if (checking || now - checkedAt < RECHECK_MS) return
         checking = true
@@ -150,10 +154,14 @@ export class ProgramMatcher extends Context.Service<ProgramMatcher, {
         const version = (yield* db.queryAs(VersionRow, VERSION_SQL))[0]?.version ?? ""
         if (version !== state.version) yield* reload
       }).pipe(
-        Effect.ensuring(Effect.sync(() => {
-          checking = false
-        })),
-        Effect.catch((error) => Effect.logWarning("program matcher: catalog re-check failed; keeping the loaded catalog", error))
+        Effect.ensuring(
+          Effect.sync(() => {
+            checking = false
+          })
+        ),
+        Effect.catch((error) =>
+          Effect.logWarning("program matcher: catalog re-check failed; keeping the loaded catalog", error)
+        )
       )
 
       const current = Effect.map(recheck, () => state)

@@ -17,20 +17,26 @@ export interface CachedRedirect extends RedirectTarget {
 /** Headers every /t/ answer carries, whatever its status. */
 export const REDIRECT_HEADERS = ["cache-control", "private, no-store", "x-robots-tag", "noindex"] as const
 
-const cached = (target: RedirectTarget): CachedRedirect => ({ ...target, head: ["location", target.location, "content-length", "0", ...REDIRECT_HEADERS] })
+const cached = (target: RedirectTarget): CachedRedirect => ({
+  ...target,
+  head: ["location", target.location, "content-length", "0", ...REDIRECT_HEADERS]
+})
 
 // The redirect's link cache as a service, so whoever changes a link (e.g.
 // re-resolution after a catalog change) can call `invalidate(trackingId)`
 // and the next click reads the store again. The destination only ever comes
 // from our own stored link, and is refused unless it is http(s) without CR/LF.
-export class RedirectLinks extends Context.Service<RedirectLinks, {
-  readonly cache: LinkCache<DatabaseError, CachedRedirect>
-  /** Forgets a tracking id's cached destination (and feed ids resolved to it). */
-  invalidate(trackingId: string): void
-}>()("app/links/RedirectLinks") {
+export class RedirectLinks extends Context.Service<
+  RedirectLinks,
+  {
+    readonly cache: LinkCache<DatabaseError, CachedRedirect>
+    /** Forgets a tracking id's cached destination (and feed ids resolved to it). */
+    invalidate(trackingId: string): void
+  }
+>()("app/links/RedirectLinks") {
   static readonly layer = Layer.effect(
     RedirectLinks,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const db = yield* Database
       const links = yield* TrackingLinks
       const matcher = yield* ProgramMatcher
@@ -48,8 +54,12 @@ export class RedirectLinks extends Context.Service<RedirectLinks, {
           return cached({ location: link.affiliateUrl, trackingId: link.id, partnerId: link.partnerId, tag: link.tag })
         })
       const loadFeed = (id: string) =>
-        Effect.map(resolveFeedLink(id, { db, matcher, links }), (target) => target === undefined ? undefined : cached(target))
-      const cache = new LinkCache(config.linkCacheSize, (id: string) => id.startsWith("f.") ? loadFeed(id) : loadStored(id))
+        Effect.map(resolveFeedLink(id, { db, matcher, links }), (target) =>
+          target === undefined ? undefined : cached(target)
+        )
+      const cache = new LinkCache(config.linkCacheSize, (id: string) =>
+        id.startsWith("f.") ? loadFeed(id) : loadStored(id)
+      )
       // A link moved to another programme (or none) redirects to its new destination from the next click.
       links.onReassigned((ids) => {
         for (const id of ids) cache.invalidate(id)

@@ -13,17 +13,21 @@ import { LinkReresolver } from "./LinkReresolver.ts"
 const KINDS: ReadonlyArray<FeedKind> = ["networks", "programs"]
 
 export const ReresolveAfterCatalogLoads = Layer.effectDiscard(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const loaders = yield* FeedLoaders
     const reresolver = yield* LinkReresolver
     const logged = (trigger: Record<string, string>) =>
       reresolver.run.pipe(
         Effect.tap((summary) =>
-          Effect.logInfo("links re-resolved").pipe(Effect.annotateLogs({ event: "links_reresolved", ...trigger, ...summary }))
+          Effect.logInfo("links re-resolved").pipe(
+            Effect.annotateLogs({ event: "links_reresolved", ...trigger, ...summary })
+          )
         )
       )
     yield* Effect.forkScoped(
-      logged({ trigger: "startup" }).pipe(Effect.catch((error) => Effect.logWarning("start-up link re-resolution failed", error)))
+      logged({ trigger: "startup" }).pipe(
+        Effect.catch((error) => Effect.logWarning("start-up link re-resolution failed", error))
+      )
     )
     for (const kind of KINDS) {
       const base = loaders.get(kind)
@@ -31,15 +35,22 @@ export const ReresolveAfterCatalogLoads = Layer.effectDiscard(
       loaders.register({
         kind,
         load: (input) =>
-          base.load(input).pipe(
-            Effect.tap(() =>
-              logged({ trigger: "feed", feed: input.feed.name, runId: input.runId }).pipe(
-                Effect.mapError((error) =>
-                  new PipelineError({ feed: input.feed.name, stage: "load", message: `links not re-resolved: ${error.message}` })
+          base
+            .load(input)
+            .pipe(
+              Effect.tap(() =>
+                logged({ trigger: "feed", feed: input.feed.name, runId: input.runId }).pipe(
+                  Effect.mapError(
+                    (error) =>
+                      new PipelineError({
+                        feed: input.feed.name,
+                        stage: "load",
+                        message: `links not re-resolved: ${error.message}`
+                      })
+                  )
                 )
               )
             )
-          )
       })
     }
   })

@@ -115,27 +115,43 @@ const ChangeRow = Schema.Struct({
   reason: Text
 })
 
-const CHANGE_COLUMNS = { i: "VARCHAR", op: "VARCHAR", on: "VARCHAR", oa: "VARCHAR", np: "VARCHAR", nn: "VARCHAR", na: "VARCHAR", r: "VARCHAR" } as const
+const CHANGE_COLUMNS = {
+  i: "VARCHAR",
+  op: "VARCHAR",
+  on: "VARCHAR",
+  oa: "VARCHAR",
+  np: "VARCHAR",
+  nn: "VARCHAR",
+  na: "VARCHAR",
+  r: "VARCHAR"
+} as const
 
-export class TrackingLinks extends Context.Service<TrackingLinks, {
-  getOrCreate(link: NewLink): Effect.Effect<{ readonly link: TrackingLink; readonly created: boolean }, DatabaseError>
-  findById(id: string): Effect.Effect<TrackingLink | undefined, DatabaseError>
-  /** A partner's links, or anonymous match links when partnerId is null; newest first, with each link's latest change. */
-  list(partnerId: number | null, limit: number, offset: number): Effect.Effect<
-    { rows: ReadonlyArray<TrackingLink>; total: number; changes: ReadonlyMap<string, LinkChange> },
-    DatabaseError
-  >
-  /**
-   * Moves links to other programmes (or none) and records each change, in one
-   * transaction; then tells every `onReassigned` listener (the redirect's cache).
-   */
-  reassign(changes: ReadonlyArray<LinkReassignment>, at: Date): Effect.Effect<void, DatabaseError>
-  /** Called with the ids of reassigned links after their change is committed. */
-  onReassigned(listener: (trackingIds: ReadonlyArray<string>) => void): void
-}>()("app/links/TrackingLinks") {
+export class TrackingLinks extends Context.Service<
+  TrackingLinks,
+  {
+    getOrCreate(link: NewLink): Effect.Effect<{ readonly link: TrackingLink; readonly created: boolean }, DatabaseError>
+    findById(id: string): Effect.Effect<TrackingLink | undefined, DatabaseError>
+    /** A partner's links, or anonymous match links when partnerId is null; newest first, with each link's latest change. */
+    list(
+      partnerId: number | null,
+      limit: number,
+      offset: number
+    ): Effect.Effect<
+      { rows: ReadonlyArray<TrackingLink>; total: number; changes: ReadonlyMap<string, LinkChange> },
+      DatabaseError
+    >
+    /**
+     * Moves links to other programmes (or none) and records each change, in one
+     * transaction; then tells every `onReassigned` listener (the redirect's cache).
+     */
+    reassign(changes: ReadonlyArray<LinkReassignment>, at: Date): Effect.Effect<void, DatabaseError>
+    /** Called with the ids of reassigned links after their change is committed. */
+    onReassigned(listener: (trackingIds: ReadonlyArray<string>) => void): void
+  }
+>()("app/links/TrackingLinks") {
   static readonly layer = Layer.effect(
     TrackingLinks,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const db = yield* Database
       const ledger = yield* ConversionLedger
       // Links are never deleted and change only through `reassign` (which
@@ -164,7 +180,7 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
       // already stored, one multi-row INSERT of the rest (rows as one JSON parameter).
       const insertBatch = (batch: ReadonlyArray<Pending>) =>
         db.transaction((tx) =>
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             const results = new Map<string, Created>()
             const keyOf = (row: TrackingLink) => `${row.partnerId ?? 0}\u0000${row.tag}\u0000${row.normalizedUrl}`
             const existing = yield* tx.queryAs(
@@ -172,7 +188,11 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
               `SELECT ${COLUMNS} FROM tracking_links t
                JOIN ${jsonRows("$1", { p: "INTEGER", t: "VARCHAR", u: "VARCHAR" })} k
                  ON COALESCE(t.partner_id, 0) = k.p AND t.tag = k.t AND t.normalized_url = k.u`,
-              [JSON.stringify(batch.map((item) => ({ p: item.link.partnerId ?? 0, t: item.link.tag, u: item.link.normalizedUrl })))]
+              [
+                JSON.stringify(
+                  batch.map((item) => ({ p: item.link.partnerId ?? 0, t: item.link.tag, u: item.link.normalizedUrl }))
+                )
+              ]
             )
             for (const row of existing) {
               const link = toLink(row)
@@ -180,42 +200,45 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
             }
             const fresh = new Map<string, { id: string; link: NewLink }>()
             for (const item of batch) {
-              if (!results.has(item.key) && !fresh.has(item.key)) fresh.set(item.key, { id: item.link.id ?? newTrackingId(), link: item.link })
+              if (!results.has(item.key) && !fresh.has(item.key))
+                fresh.set(item.key, { id: item.link.id ?? newTrackingId(), link: item.link })
             }
             if (fresh.size > 0) {
               const rows = yield* tx.queryAs(
                 LinkRow,
                 `INSERT INTO tracking_links (${INSERTED})
                  SELECT i, p, t, o, n, d, a, pr, nw, pd, s, now()
-                 FROM ${
-                  jsonRows("$1", {
-                    i: "VARCHAR",
-                    p: "INTEGER",
-                    t: "VARCHAR",
-                    o: "VARCHAR",
-                    n: "VARCHAR",
-                    d: "VARCHAR",
-                    a: "VARCHAR",
-                    pr: "VARCHAR",
-                    nw: "VARCHAR",
-                    pd: "VARCHAR",
-                    s: "VARCHAR"
-                  })
-                }
+                 FROM ${jsonRows("$1", {
+                   i: "VARCHAR",
+                   p: "INTEGER",
+                   t: "VARCHAR",
+                   o: "VARCHAR",
+                   n: "VARCHAR",
+                   d: "VARCHAR",
+                   a: "VARCHAR",
+                   pr: "VARCHAR",
+                   nw: "VARCHAR",
+                   pd: "VARCHAR",
+                   s: "VARCHAR"
+                 })}
                  RETURNING ${COLUMNS}`,
-                [JSON.stringify([...fresh.values()].map(({ id, link }) => ({
-                  i: id,
-                  p: link.partnerId,
-                  t: link.tag,
-                  o: link.originalUrl,
-                  n: link.normalizedUrl,
-                  d: link.destinationUrl,
-                  a: link.affiliateUrlFor(id),
-                  pr: link.programId,
-                  nw: link.networkId,
-                  pd: link.productId,
-                  s: link.source
-                })))]
+                [
+                  JSON.stringify(
+                    [...fresh.values()].map(({ id, link }) => ({
+                      i: id,
+                      p: link.partnerId,
+                      t: link.tag,
+                      o: link.originalUrl,
+                      n: link.normalizedUrl,
+                      d: link.destinationUrl,
+                      a: link.affiliateUrlFor(id),
+                      pr: link.programId,
+                      nw: link.networkId,
+                      pd: link.productId,
+                      s: link.source
+                    }))
+                  )
+                ]
               )
               for (const row of rows) {
                 const link = toLink(row)
@@ -231,18 +254,20 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
       // the caller gets the link, by tracking id only (one query per batch).
       // A failure is logged, never the link's: the schedule retries.
       const attributeEarlierConversions = (results: ReadonlyMap<string, Created>) => {
-        const ids = [...results.values()].flatMap(({ link, created }) => created ? [link.id] : [])
+        const ids = [...results.values()].flatMap(({ link, created }) => (created ? [link.id] : []))
         return ledger.reattributeLinks(ids).pipe(
           Effect.tap((count) =>
-            count === 0 ? Effect.void : Effect.logInfo("late conversions attributed").pipe(
-              Effect.annotateLogs({ event: "conversions_reattributed", trigger: "link_created", count })
-            )
+            count === 0
+              ? Effect.void
+              : Effect.logInfo("late conversions attributed").pipe(
+                  Effect.annotateLogs({ event: "conversions_reattributed", trigger: "link_created", count })
+                )
           ),
           Effect.catch((error) => Effect.logWarning("re-attribution for new links failed; the schedule retries", error))
         )
       }
 
-      const writer: Effect.Effect<void> = Effect.gen(function*() {
+      const writer: Effect.Effect<void> = Effect.gen(function* () {
         while (pending.length > 0) {
           const batch = pending.slice(0, BATCH)
           pending = pending.slice(batch.length)
@@ -256,7 +281,10 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
             }
             const result = exit.value.get(item.key)
             if (result === undefined) {
-              yield* Deferred.fail(item.done, new DatabaseError({ message: "tracking link neither found nor inserted", cause: item.key }))
+              yield* Deferred.fail(
+                item.done,
+                new DatabaseError({ message: "tracking link neither found nor inserted", cause: item.key })
+              )
               continue
             }
             remember(item.key, result.link)
@@ -270,7 +298,7 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
       })
 
       const getOrCreate = (link: NewLink) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const key = `${link.partnerId ?? 0}\u0000${link.tag}\u0000${link.normalizedUrl}`
           const memo = known.get(key)
           if (memo !== undefined) return { link: memo, created: false }
@@ -286,13 +314,12 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
         })
 
       const findById = (id: string) =>
-        Effect.map(
-          db.queryAs(LinkRow, `SELECT ${COLUMNS} FROM tracking_links WHERE id = $1`, [id]),
-          (rows) => rows.length > 0 ? toLink(rows[0]) : undefined
+        Effect.map(db.queryAs(LinkRow, `SELECT ${COLUMNS} FROM tracking_links WHERE id = $1`, [id]), (rows) =>
+          rows.length > 0 ? toLink(rows[0]) : undefined
         )
 
       const list = (partnerId: number | null, limit: number, offset: number) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const where = partnerId === null ? "partner_id IS NULL AND source = 'match'" : "partner_id = $1"
           const params = partnerId === null ? [] : [partnerId]
           const rows = yield* db.queryAs(
@@ -301,7 +328,11 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
              LIMIT ${Math.trunc(limit)} OFFSET ${Math.trunc(offset)}`,
             params
           )
-          const total = yield* db.queryAs(CountRow, `SELECT count(*)::INTEGER AS n FROM tracking_links WHERE ${where}`, params)
+          const total = yield* db.queryAs(
+            CountRow,
+            `SELECT count(*)::INTEGER AS n FROM tracking_links WHERE ${where}`,
+            params
+          )
           const changes = new Map<string, LinkChange>()
           if (rows.length > 0) {
             const latest = yield* db.queryAs(
@@ -325,20 +356,22 @@ export class TrackingLinks extends Context.Service<TrackingLinks, {
 
       const listeners: Array<(trackingIds: ReadonlyArray<string>) => void> = []
       const reassign = (changes: ReadonlyArray<LinkReassignment>, at: Date) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           if (changes.length === 0) return
-          const rows = JSON.stringify(changes.map((change) => ({
-            i: change.trackingId,
-            op: change.oldProgramId,
-            on: change.oldNetworkId,
-            oa: change.oldAffiliateUrl,
-            np: change.newProgramId,
-            nn: change.newNetworkId,
-            na: change.newAffiliateUrl,
-            r: change.reason
-          })))
+          const rows = JSON.stringify(
+            changes.map((change) => ({
+              i: change.trackingId,
+              op: change.oldProgramId,
+              on: change.oldNetworkId,
+              oa: change.oldAffiliateUrl,
+              np: change.newProgramId,
+              nn: change.newNetworkId,
+              na: change.newAffiliateUrl,
+              r: change.reason
+            }))
+          )
           yield* db.transaction((tx) =>
-            Effect.gen(function*() {
+            Effect.gen(function* () {
               // unaffiliated_at keeps the first time a link lost its programme while it stays without one.
               yield* tx.run(
                 `UPDATE tracking_links t SET program_id = c.np, network_id = c.nn, affiliate_url = c.na,

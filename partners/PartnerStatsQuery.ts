@@ -99,76 +99,86 @@ const toFigures = (row: FigureRow | undefined) => ({
     declined: row?.declined ?? 0,
     reversed: row?.reversed ?? 0
   },
-  revenue: { pending: row?.rev_pending ?? "0.0000", approved: row?.rev_approved ?? "0.0000", total: row?.rev_total ?? "0.0000" },
+  revenue: {
+    pending: row?.rev_pending ?? "0.0000",
+    approved: row?.rev_approved ?? "0.0000",
+    total: row?.rev_total ?? "0.0000"
+  },
   epc: row?.epc ?? "0.0000",
   conversion_rate: row?.conversion_rate ?? 0
 })
 
-export class PartnerStatsQuery extends Context.Service<PartnerStatsQuery, {
-  forPartner(partner: Partner): Effect.Effect<PartnerStats, DatabaseError>
-}>()("app/partners/PartnerStatsQuery") {
+export class PartnerStatsQuery extends Context.Service<
+  PartnerStatsQuery,
+  {
+    forPartner(partner: Partner): Effect.Effect<PartnerStats, DatabaseError>
+  }
+>()("app/partners/PartnerStatsQuery") {
   static readonly layer = Layer.effect(
     PartnerStatsQuery,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const db = yield* Database
       const publicUrl = yield* PublicUrl
       const forPartner = (partner: Partner) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const id = partner.id
-          const [totals, links, linkCount, days, currency, late, recentLate] = yield* Effect.all([
-            db.queryAs(
-              FigureRow,
-              `WITH c AS (SELECT ${clickAgg} FROM clicks WHERE partner_id = $1),
+          const [totals, links, linkCount, days, currency, late, recentLate] = yield* Effect.all(
+            [
+              db.queryAs(
+                FigureRow,
+                `WITH c AS (SELECT ${clickAgg} FROM clicks WHERE partner_id = $1),
                     v AS (SELECT ${conversionAgg} FROM conversions WHERE partner_id = $1)
                SELECT ${figures} FROM c, v`,
-              [id]
-            ),
-            db.queryAs(
-              LinkRow,
-              `WITH c AS (SELECT tracking_id, ${clickAgg} FROM clicks WHERE partner_id = $1 GROUP BY tracking_id),
+                [id]
+              ),
+              db.queryAs(
+                LinkRow,
+                `WITH c AS (SELECT tracking_id, ${clickAgg} FROM clicks WHERE partner_id = $1 GROUP BY tracking_id),
                     v AS (SELECT tracking_id, ${conversionAgg} FROM conversions WHERE partner_id = $1 GROUP BY tracking_id)
                SELECT l.id, l.destination_url, l.program_id, l.network_id, strftime(l.created_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS created_at, ${figures}
                FROM tracking_links l LEFT JOIN c ON c.tracking_id = l.id LEFT JOIN v ON v.tracking_id = l.id
                WHERE l.partner_id = $1
                ORDER BY clicks DESC, l.created_at DESC, l.id LIMIT ${MAX_LINKS}`,
-              [id]
-            ),
-            db.queryAs(CountRow, "SELECT count(*)::INTEGER AS n FROM tracking_links WHERE partner_id = $1", [id]),
-            db.queryAs(
-              DayRow,
-              `WITH d AS (SELECT CAST(current_date - CAST(i AS INTEGER) AS DATE) AS day FROM range(${DAYS}) t(i)),
+                [id]
+              ),
+              db.queryAs(CountRow, "SELECT count(*)::INTEGER AS n FROM tracking_links WHERE partner_id = $1", [id]),
+              db.queryAs(
+                DayRow,
+                `WITH d AS (SELECT CAST(current_date - CAST(i AS INTEGER) AS DATE) AS day FROM range(${DAYS}) t(i)),
                     c AS (SELECT CAST(clicked_at AT TIME ZONE 'UTC' AS DATE) AS day, ${clickAgg} FROM clicks
                           WHERE partner_id = $1 AND clicked_at >= current_date - ${DAYS} GROUP BY 1),
                     v AS (SELECT CAST(event_at AT TIME ZONE 'UTC' AS DATE) AS day, ${conversionAgg} FROM conversions
                           WHERE partner_id = $1 AND event_at >= current_date - ${DAYS} GROUP BY 1)
                SELECT strftime(d.day, '%Y-%m-%d') AS date, ${figures}
                FROM d LEFT JOIN c ON c.day = d.day LEFT JOIN v ON v.day = d.day ORDER BY d.day DESC`,
-              [id]
-            ),
-            db.queryAs(
-              CurrencyRow,
-              "SELECT reporting_currency AS currency FROM conversions WHERE partner_id = $1 LIMIT 1",
-              [id]
-            ),
-            db.queryAs(
-              LateRow,
-              `SELECT count(*) FILTER (WHERE status IN ('pending', 'approved') AND commission >= 0)::INTEGER AS conversions,
+                [id]
+              ),
+              db.queryAs(
+                CurrencyRow,
+                "SELECT reporting_currency AS currency FROM conversions WHERE partner_id = $1 LIMIT 1",
+                [id]
+              ),
+              db.queryAs(
+                LateRow,
+                `SELECT count(*) FILTER (WHERE status IN ('pending', 'approved') AND commission >= 0)::INTEGER AS conversions,
                       coalesce(sum(partner_share) FILTER (WHERE status = 'pending'), 0)::DECIMAL(18,4)::VARCHAR AS pending,
                       coalesce(sum(partner_share) FILTER (WHERE status = 'approved'), 0)::DECIMAL(18,4)::VARCHAR AS approved,
                       coalesce(sum(partner_share) FILTER (WHERE status IN ('pending', 'approved')), 0)::DECIMAL(18,4)::VARCHAR AS total,
                       ${isoSql("max(attributed_at)")} AS last_attributed_at
                FROM conversions WHERE partner_id = $1 AND attributed_at > created_at`,
-              [id]
-            ),
-            db.queryAs(
-              RecentLateRow,
-              `SELECT id, tracking_id, status, partner_share::VARCHAR AS partner_share, ${isoSql("event_at")} AS event_at,
+                [id]
+              ),
+              db.queryAs(
+                RecentLateRow,
+                `SELECT id, tracking_id, status, partner_share::VARCHAR AS partner_share, ${isoSql("event_at")} AS event_at,
                       ${isoSql("created_at")} AS first_seen_at, ${isoSql("attributed_at")} AS attributed_at
                FROM conversions WHERE partner_id = $1 AND attributed_at > created_at
                ORDER BY attributed_at DESC, id LIMIT ${RECENT_LATE}`,
-              [id]
-            )
-          ], { concurrency: 4 })
+                [id]
+              )
+            ],
+            { concurrency: 4 }
+          )
           return {
             partner: {
               id,
@@ -193,7 +203,11 @@ export class PartnerStatsQuery extends Context.Service<PartnerStatsQuery, {
             links_total: linkCount[0]?.n ?? 0,
             late_revenue: {
               conversions: late[0]?.conversions ?? 0,
-              revenue: { pending: late[0]?.pending ?? "0.0000", approved: late[0]?.approved ?? "0.0000", total: late[0]?.total ?? "0.0000" },
+              revenue: {
+                pending: late[0]?.pending ?? "0.0000",
+                approved: late[0]?.approved ?? "0.0000",
+                total: late[0]?.total ?? "0.0000"
+              },
               last_attributed_at: late[0]?.last_attributed_at ?? null,
               recent: recentLate.map((row) => ({
                 conversion_id: row.id,

@@ -56,14 +56,17 @@ const toPartner = (row: PartnerRow): Partner => ({
   createdAt: row.created_at
 })
 
-export class Partners extends Context.Service<Partners, {
-  register(input: Registration): Effect.Effect<{ partner: Partner; apiKey: string }, DatabaseError>
-  /** The partner owning `key`, or undefined. `key` must already match API_KEY_PATTERN. */
-  authenticate(key: string): Effect.Effect<Partner | undefined, DatabaseError>
-}>()("app/partners/Partners") {
+export class Partners extends Context.Service<
+  Partners,
+  {
+    register(input: Registration): Effect.Effect<{ partner: Partner; apiKey: string }, DatabaseError>
+    /** The partner owning `key`, or undefined. `key` must already match API_KEY_PATTERN. */
+    authenticate(key: string): Effect.Effect<Partner | undefined, DatabaseError>
+  }
+>()("app/partners/Partners") {
   static readonly layer = Layer.effect(
     Partners,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const db = yield* Database
       // Authenticated partners, by key hash: saves a DuckDB read per request.
       // Partners are never deleted or re-keyed, so entries cannot go stale.
@@ -71,13 +74,12 @@ export class Partners extends Context.Service<Partners, {
 
       const register = (input: Registration) =>
         db.transaction((tx) =>
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             const base = tagBaseFromName(input.name)
-            const taken = yield* tx.queryAs(
-              TagRow,
-              "SELECT tag FROM partners WHERE tag = $1 OR tag LIKE $2",
-              [base, `${base}-%`]
-            )
+            const taken = yield* tx.queryAs(TagRow, "SELECT tag FROM partners WHERE tag = $1 OR tag LIKE $2", [
+              base,
+              `${base}-%`
+            ])
             const tag = dedupeTag(base, new Set(taken.map((row) => row.tag)))
             const apiKey = `ak_${randomBytes(32).toString("base64url")}`
             const rows = yield* tx.queryAs(
@@ -92,7 +94,7 @@ export class Partners extends Context.Service<Partners, {
         )
 
       const authenticate = (key: string) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const hash = hashKey(key)
           const cached = byHash.get(hash)
           if (cached !== undefined) return cached

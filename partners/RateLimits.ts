@@ -6,16 +6,22 @@ import { RateLimiter, type Verdict } from "./RateLimiter.ts"
 
 // The link service's three token-bucket families (configured in AppConfig):
 // per API key, per client IP for anonymous calls, and per IP for registration.
-export class RateLimits extends Context.Service<RateLimits, {
-  readonly perKey: RateLimiter
-  readonly perIp: RateLimiter
-  readonly register: RateLimiter
-  /** The 429 answer, counted in metrics. */
-  tooMany(scope: "key" | "ip" | "register", verdict: Extract<Verdict, { allowed: false }>): HttpServerResponse.HttpServerResponse
-}>()("app/partners/RateLimits") {
+export class RateLimits extends Context.Service<
+  RateLimits,
+  {
+    readonly perKey: RateLimiter
+    readonly perIp: RateLimiter
+    readonly register: RateLimiter
+    /** The 429 answer, counted in metrics. */
+    tooMany(
+      scope: "key" | "ip" | "register",
+      verdict: Extract<Verdict, { allowed: false }>
+    ): HttpServerResponse.HttpServerResponse
+  }
+>()("app/partners/RateLimits") {
   static readonly layer = Layer.effect(
     RateLimits,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* AppConfig
       const metrics = yield* Metrics
       // The layer's Clock (TestClock in tests); read synchronously, as take() runs per request.

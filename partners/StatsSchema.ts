@@ -7,18 +7,25 @@ const Money = Schema.String.annotate({ description: "Exact decimal string, repor
 
 export const StatsFigures = Schema.Struct({
   clicks: Schema.Number.annotate({ description: "Human clicks" }),
-  unique_clicks: Schema.Number.annotate({ description: "Human clicks that were the visitor's first on the link within an hour" }),
+  unique_clicks: Schema.Number.annotate({
+    description: "Human clicks that were the visitor's first on the link within an hour"
+  }),
   bot_clicks: Schema.Number,
   conversions: Schema.Struct({
     total: Schema.Number.annotate({
-      description: "Conversions by status; a negative correction (CJ 'corrected', a partial refund) nets its money against the sale but is not a conversion"
+      description:
+        "Conversions by status; a negative correction (CJ 'corrected', a partial refund) nets its money against the sale but is not a conversion"
     }),
     pending: Schema.Number,
     approved: Schema.Number,
     declined: Schema.Number,
     reversed: Schema.Number
   }),
-  revenue: Schema.Struct({ pending: Money, approved: Money, total: Money.annotate({ description: "pending + approved" }) }),
+  revenue: Schema.Struct({
+    pending: Money,
+    approved: Money,
+    total: Money.annotate({ description: "pending + approved" })
+  }),
   epc: Money.annotate({ description: "Partner earnings (pending + approved) per 100 human clicks" }),
   conversion_rate: Schema.Number.annotate({ description: "(pending + approved conversions) / human clicks, 0..1" })
 })
@@ -28,19 +35,28 @@ export const StatsFigures = Schema.Struct({
 // commission) and attributed to the partner afterwards. attributed_at > first_seen_at.
 export const LateRevenue = Schema.Struct({
   conversions: Schema.Number.annotate({ description: "Late pending and approved conversions" }),
-  revenue: Schema.Struct({ pending: Money, approved: Money, total: Money.annotate({ description: "pending + approved" }) }),
-  last_attributed_at: Schema.NullOr(Schema.String).annotate({ description: "When the latest late conversion was attributed to you" }),
-  recent: Schema.Array(Schema.Struct({
-    conversion_id: Schema.String.annotate({ description: "'{network}:{transaction id}'" }),
-    tracking_id: Schema.String,
-    status: Schema.String,
-    partner_share: Money,
-    event_at: Schema.String.annotate({ description: "When the sale happened (network time)" }),
-    first_seen_at: Schema.String.annotate({ description: "When we first recorded the conversion, unattributed" }),
-    attributed_at: Schema.String.annotate({ description: "When it was attributed to you" })
-  })).annotate({ description: "The 20 most recently attributed late conversions (any status)" })
+  revenue: Schema.Struct({
+    pending: Money,
+    approved: Money,
+    total: Money.annotate({ description: "pending + approved" })
+  }),
+  last_attributed_at: Schema.NullOr(Schema.String).annotate({
+    description: "When the latest late conversion was attributed to you"
+  }),
+  recent: Schema.Array(
+    Schema.Struct({
+      conversion_id: Schema.String.annotate({ description: "'{network}:{transaction id}'" }),
+      tracking_id: Schema.String,
+      status: Schema.String,
+      partner_share: Money,
+      event_at: Schema.String.annotate({ description: "When the sale happened (network time)" }),
+      first_seen_at: Schema.String.annotate({ description: "When we first recorded the conversion, unattributed" }),
+      attributed_at: Schema.String.annotate({ description: "When it was attributed to you" })
+    })
+  ).annotate({ description: "The 20 most recently attributed late conversions (any status)" })
 }).annotate({
-  description: "Revenue that arrived late: conversions first recorded before their tracking link was known here " +
+  description:
+    "Revenue that arrived late: conversions first recorded before their tracking link was known here " +
     "(unattributed, the platform held the commission) and attributed to you later, when the link was created, a report " +
     "changed, or the re-attribution schedule ran (every 15 minutes). Late means attributed_at > first_seen_at. " +
     "Already included in totals, links and days."
@@ -56,17 +72,21 @@ export const PartnerStats = Schema.Struct({
     revenue_share: Schema.Number.annotate({ description: "The partner's share of commission, e.g. 0.7" }),
     created_at: Schema.String
   }),
-  reporting_currency: Schema.NullOr(Schema.String).annotate({ description: "Currency of all money figures; null until a conversion exists" }),
+  reporting_currency: Schema.NullOr(Schema.String).annotate({
+    description: "Currency of all money figures; null until a conversion exists"
+  }),
   totals: StatsFigures,
-  links: Schema.Array(Schema.Struct({
-    tracking_id: Schema.String,
-    tracking_url: Schema.String,
-    destination_url: Schema.String,
-    program_id: Schema.NullOr(Schema.String),
-    network_id: Schema.NullOr(Schema.String),
-    created_at: Schema.String,
-    ...StatsFigures.fields
-  })).annotate({ description: "Per link, most clicked first (at most 100; see links_total)" }),
+  links: Schema.Array(
+    Schema.Struct({
+      tracking_id: Schema.String,
+      tracking_url: Schema.String,
+      destination_url: Schema.String,
+      program_id: Schema.NullOr(Schema.String),
+      network_id: Schema.NullOr(Schema.String),
+      created_at: Schema.String,
+      ...StatsFigures.fields
+    })
+  ).annotate({ description: "Per link, most clicked first (at most 100; see links_total)" }),
   links_total: Schema.Number,
   late_revenue: LateRevenue,
   days: Schema.Array(Schema.Struct({ date: Schema.String, ...StatsFigures.fields })).annotate({

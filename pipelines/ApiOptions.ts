@@ -28,22 +28,29 @@ export const FeedAuth = Schema.Union([
     header: Schema.String.check(Schema.isPattern(/^[A-Za-z0-9-]+$/u, { message: "must be an HTTP header name" })),
     env: envName
   }).annotate({ description: "`<header>: <$env>` (an API key header, e.g. X-Api-Key)." })
-]).annotate({ description: "Credentials, read from the environment at each run; config/feeds.json only names the variables." })
+]).annotate({
+  description: "Credentials, read from the environment at each run; config/feeds.json only names the variables."
+})
 
 /** How `{from}` and `{to}` are written: the network's own date format. */
 export const WINDOW_FORMATS = ["date", "datetime", "datetime-utc", "unix", "unix-ms"] as const
 
 export const FeedWindow = Schema.Struct({
   days: intBetween(1, 366).annotate({
-    description: "The window ends now and starts this many days back; consecutive runs overlap by days minus the schedule interval."
+    description:
+      "The window ends now and starts this many days back; consecutive runs overlap by days minus the schedule interval."
   }),
-  maxDays: Schema.optionalKey(intBetween(1, 366).annotate({
-    description: "When the last successful run is older than the window's start (an outage), the window reaches back to it " +
-      "(less one day), at most this many days: the network's own limit on a range (Awin 31, Impact 45). Defaults to `days`."
-  })),
+  maxDays: Schema.optionalKey(
+    intBetween(1, 366).annotate({
+      description:
+        "When the last successful run is older than the window's start (an outage), the window reaches back to it " +
+        "(less one day), at most this many days: the network's own limit on a range (Awin 31, Impact 45). Defaults to `days`."
+    })
+  ),
   format: withDefault(
     Schema.Literals(WINDOW_FORMATS).annotate({
-      description: "date: 2026-11-24; datetime: 2026-11-24T09:30:00 (UTC, no zone: Awin with timezone=UTC); " +
+      description:
+        "date: 2026-11-24; datetime: 2026-11-24T09:30:00 (UTC, no zone: Awin with timezone=UTC); " +
         "datetime-utc: 2026-11-24T09:30:00Z (CJ, Impact); unix / unix-ms: epoch seconds / milliseconds."
     }),
     "datetime-utc"
@@ -52,17 +59,27 @@ export const FeedWindow = Schema.Struct({
 
 /** Dotted path into a JSON page; "" is the page itself (a bare array). */
 const jsonPath = Schema.String.check(
-  Schema.isPattern(/^(@?[A-Za-z0-9_]+(\.@?[A-Za-z0-9_]+)*)?$/u, { message: "must be a dotted path like data.publisherCommissions.records" })
+  Schema.isPattern(/^(@?[A-Za-z0-9_]+(\.@?[A-Za-z0-9_]+)*)?$/u, {
+    message: "must be a dotted path like data.publisherCommissions.records"
+  })
 )
 
 const pageCap = { maxPages: withDefault(intBetween(1, 1000), 50) }
 
 export const FeedPagination = Schema.Union([
   Schema.Struct({ type: Schema.Literal("next-uri"), items: jsonPath, next: jsonPath, ...pageCap }).annotate({
-    description: "The page names the next page's URI (Impact's `@nextpageuri`, relative or absolute); an empty or absent value ends."
+    description:
+      "The page names the next page's URI (Impact's `@nextpageuri`, relative or absolute); an empty or absent value ends."
   }),
-  Schema.Struct({ type: Schema.Literal("cursor"), items: jsonPath, cursor: jsonPath, done: Schema.optionalKey(jsonPath), ...pageCap }).annotate({
-    description: "A cursor from the page fills `{cursor}` in the location or body of the next request (CJ: maxCommissionId into " +
+  Schema.Struct({
+    type: Schema.Literal("cursor"),
+    items: jsonPath,
+    cursor: jsonPath,
+    done: Schema.optionalKey(jsonPath),
+    ...pageCap
+  }).annotate({
+    description:
+      "A cursor from the page fills `{cursor}` in the location or body of the next request (CJ: maxCommissionId into " +
       "sinceCommissionId); ends when `done` is true (CJ's payloadComplete), or the cursor is absent or repeats."
   }),
   Schema.Struct({
@@ -72,7 +89,8 @@ export const FeedPagination = Schema.Union([
     start: withDefault(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), 1),
     ...pageCap
   }).annotate({
-    description: "`{page}` (from `start`) and `{offset}` (0, size, 2*size...) with `{size}`; a page with fewer than `size` items is the last."
+    description:
+      "`{page}` (from `start`) and `{offset}` (0, size, 2*size...) with `{size}`; a page with fewer than `size` items is the last."
   })
 ])
 
@@ -83,14 +101,18 @@ export const ApiOptions = {
   window: Schema.optionalKey(FeedWindow),
   method: withDefault(Schema.Literals(["GET", "POST"]), "GET"),
   /** POST body: JSON whose strings may hold placeholders; a string that is only `{cursor}` is null before the first cursor. */
-  body: Schema.optionalKey(Schema.Unknown.annotate({
-    description: "POST body: JSON whose strings may hold placeholders; a string that is only `{cursor}` is null before the first cursor."
-  })),
+  body: Schema.optionalKey(
+    Schema.Unknown.annotate({
+      description:
+        "POST body: JSON whose strings may hold placeholders; a string that is only `{cursor}` is null before the first cursor."
+    })
+  ),
   pagination: Schema.optionalKey(FeedPagination),
   /** Longest Retry-After (429) a run waits for; a longer one fails the run and the next scheduled run tries again. */
   maxRetryAfterMs: withDefault(
     intBetween(0, 600_000).annotate({
-      description: "Longest Retry-After (429) a run waits for; a longer one fails the run and the next scheduled run tries again."
+      description:
+        "Longest Retry-After (429) a run waits for; a longer one fails the run and the next scheduled run tries again."
     }),
     60_000
   )

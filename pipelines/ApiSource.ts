@@ -4,7 +4,17 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { PipelineError } from "./errors.ts"
 import type { FeedPagination } from "./ApiOptions.ts"
 import type { FeedDefinition } from "./FeedConfig.ts"
-import { authHeaders, credentialNames, type Fill, fillBody, fillLocation, formatInstant, readEnv, redactor, windowBounds } from "./FeedRequest.ts"
+import {
+  authHeaders,
+  credentialNames,
+  type Fill,
+  fillBody,
+  fillLocation,
+  formatInstant,
+  readEnv,
+  redactor,
+  windowBounds
+} from "./FeedRequest.ts"
 import { download, type HttpRequest, type RequestContext } from "./HttpFetch.ts"
 
 // A feed whose source is a network's API: credentials from the environment,
@@ -50,8 +60,15 @@ const parseKeepingNumbers = (text: string): Json =>
       : value) as (key: string, value: unknown) => unknown)
 
 const at = (json: Json, path: string): unknown =>
-  path === "" ? json : path.split(".").reduce<unknown>((node, key) =>
-    typeof node === "object" && node !== null ? (node as Record<string, unknown>)[key] : undefined, json)
+  path === ""
+    ? json
+    : path
+        .split(".")
+        .reduce<unknown>(
+          (node, key) =>
+            typeof node === "object" && node !== null ? (node as Record<string, unknown>)[key] : undefined,
+          json
+        )
 
 const setAt = (json: Json, path: string, value: unknown): Json => {
   if (path === "") return value
@@ -63,7 +80,8 @@ const setAt = (json: Json, path: string, value: unknown): Json => {
 
 /** A scalar read from a page (a number arrives as a raw JSON wrapper). */
 const scalar = (value: unknown): string | undefined => {
-  if (typeof value === "object" && value !== null && "rawJSON" in value) return String((value as { rawJSON: string }).rawJSON)
+  if (typeof value === "object" && value !== null && "rawJSON" in value)
+    return String((value as { rawJSON: string }).rawJSON)
   return typeof value === "string" || typeof value === "number" ? String(value) : undefined
 }
 
@@ -95,16 +113,25 @@ const nextPage = (
 }
 
 export const fetchApi = (feed: FeedDefinition, target: string, lastSuccessAt: Date | undefined) =>
-  Effect.gen(function*() {
-    const fail = (message: string, stage: "fetch" | "parse" = "fetch") => new PipelineError({ feed: feed.name, stage, message })
+  Effect.gen(function* () {
+    const fail = (message: string, stage: "fetch" | "parse" = "fetch") =>
+      new PipelineError({ feed: feed.name, stage, message })
     const { values, missing } = readEnv(feed)
     if (missing.length > 0) {
-      return yield* fail(`environment variable${missing.length > 1 ? "s" : ""} ${missing.join(", ")} not set (named by options.auth or {env:...}); ` +
-        "the feed stays disabled until they are")
+      return yield* fail(
+        `environment variable${missing.length > 1 ? "s" : ""} ${missing.join(", ")} not set (named by options.auth or {env:...}); ` +
+          "the feed stays disabled until they are"
+      )
     }
-    const context: RequestContext = { redact: redactor(Object.values(values)), credentials: credentialNames(feed.options.auth) }
+    const context: RequestContext = {
+      redact: redactor(Object.values(values)),
+      credentials: credentialNames(feed.options.auth)
+    }
     const { options } = feed
-    const window = options.window === undefined ? undefined : windowBounds(options.window, new Date(yield* Clock.currentTimeMillis), lastSuccessAt)
+    const window =
+      options.window === undefined
+        ? undefined
+        : windowBounds(options.window, new Date(yield* Clock.currentTimeMillis), lastSuccessAt)
     const pagination = options.pagination
     let fill: Fill = {
       env: values,
@@ -134,7 +161,9 @@ export const fetchApi = (feed: FeedDefinition, target: string, lastSuccessAt: Da
     if (pagination === undefined) {
       const result = yield* download(feed, request(first), target, context)
       if (result.notModified) return yield* fail("the API answered 304 to a request without a condition")
-      yield* Effect.logInfo("api source fetched").pipe(Effect.annotateLogs({ event: "api_fetched", ...logged, pages: 1 }))
+      yield* Effect.logInfo("api source fetched").pipe(
+        Effect.annotateLogs({ event: "api_fetched", ...logged, pages: 1 })
+      )
       return { sha256: result.sha256, pages: 1 } satisfies FetchedApi
     }
 
@@ -157,26 +186,33 @@ export const fetchApi = (feed: FeedDefinition, target: string, lastSuccessAt: Da
         return yield* fail(`${where}: not JSON (${(cause as Error).message})`, "parse")
       }
       const list = at(json, pagination.items)
-      if (!Array.isArray(list)) return yield* fail(`${where}: expected an array at ${pagination.items || "the top level"}`, "parse")
+      if (!Array.isArray(list))
+        return yield* fail(`${where}: expected an array at ${pagination.items || "the top level"}`, "parse")
       report ??= json
       items.push(...list)
 
       const next = nextPage(feed, pagination, { json, list, url }, fill)
       if (next === undefined) break
       if (pages >= pagination.maxPages) {
-        return yield* fail(`the report has more than options.pagination.maxPages (${pagination.maxPages}) pages; ` +
-          "raise it or shorten options.window (nothing was loaded)")
+        return yield* fail(
+          `the report has more than options.pagination.maxPages (${pagination.maxPages}) pages; ` +
+            "raise it or shorten options.window (nothing was loaded)"
+        )
       }
       // The credentials go with every page: never to another host than the configured one.
       if (new URL(next.url).origin !== new URL(first).origin) {
-        return yield* fail(`${where}: the next page points to another host (${context.redact(new URL(next.url).origin)}); ` +
-          "refusing to send credentials there")
+        return yield* fail(
+          `${where}: the next page points to another host (${context.redact(new URL(next.url).origin)}); ` +
+            "refusing to send credentials there"
+        )
       }
       url = next.url
       fill = next.fill
     }
 
     writeFileSync(target, JSON.stringify(setAt(report, pagination.items, items)))
-    yield* Effect.logInfo("api source fetched").pipe(Effect.annotateLogs({ event: "api_fetched", ...logged, pages, items: items.length }))
+    yield* Effect.logInfo("api source fetched").pipe(
+      Effect.annotateLogs({ event: "api_fetched", ...logged, pages, items: items.length })
+    )
     return { sha256: createHash("sha256").update(JSON.stringify(items)).digest("hex"), pages } satisfies FetchedApi
   })

@@ -35,19 +35,28 @@ const described = <S extends Schema.Top>(schema: S, description: string) => sche
 const FeedOptions = Schema.StructWithRest(
   Schema.Struct({
     rejectThreshold: withDefault(
-      described(Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 1 })), "Fail the run when more than this share of rows is rejected (0..1)."),
+      described(
+        Schema.Finite.check(Schema.isBetween({ minimum: 0, maximum: 1 })),
+        "Fail the run when more than this share of rows is rejected (0..1)."
+      ),
       0.2
     ),
-    currency: Schema.optionalKey(described(
-      Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/u, { message: "must be an ISO 4217 code like USD" })),
-      "Currency of prices written without one."
-    )),
+    currency: Schema.optionalKey(
+      described(
+        Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/u, { message: "must be an ISO 4217 code like USD" })),
+        "Currency of prices written without one."
+      )
+    ),
     store: Schema.optionalKey(described(text, "Merchant display name for GMC feeds (they carry no store column).")),
-    storeColumn: Schema.optionalKey(described(
-      text,
-      "A column (or XML element) naming each row's merchant, for multi-store feeds; options.store is the fallback."
-    )),
-    country: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[A-Z]{2}$/u, { message: "must be an ISO 3166-1 alpha-2 code like US" }))),
+    storeColumn: Schema.optionalKey(
+      described(
+        text,
+        "A column (or XML element) naming each row's merchant, for multi-store feeds; options.store is the fallback."
+      )
+    ),
+    country: Schema.optionalKey(
+      Schema.String.check(Schema.isPattern(/^[A-Z]{2}$/u, { message: "must be an ISO 3166-1 alpha-2 code like US" }))
+    ),
     tag: Schema.optionalKey(text),
     timeoutMs: withDefault(
       described(Schema.Int.check(Schema.isGreaterThan(0)), "HTTP sources: per-attempt timeout in milliseconds."),
@@ -55,7 +64,10 @@ const FeedOptions = Schema.StructWithRest(
     ),
     retries: withDefault(described(intBetween(0, 10), "HTTP sources: retries with exponential backoff."), 3),
     headers: withDefault(
-      described(Schema.Record(Schema.String, Schema.String), "Extra request headers for HTTP sources (e.g. an API key the network requires)."),
+      described(
+        Schema.Record(Schema.String, Schema.String),
+        "Extra request headers for HTTP sources (e.g. an API key the network requires)."
+      ),
       {}
     ),
     ...ApiOptions
@@ -70,23 +82,36 @@ const feedIssues = (feed: typeof FeedFields.Type) => {
   const issues: Array<{ path: ReadonlyArray<PropertyKey>; issue: string }> = []
   const formats: ReadonlyArray<string> = FORMATS[feed.kind]
   if (feed.options.body !== undefined && feed.options.method !== "POST") {
-    issues.push({ path: ["options", "body"], issue: "a body needs options.method \"POST\"" })
+    issues.push({ path: ["options", "body"], issue: 'a body needs options.method "POST"' })
   }
   if (isApiSource(feed) && !/^https?:\/\//i.test(feed.location)) {
-    issues.push({ path: ["location"], issue: "must be an http(s):// URL for an API source (auth, window, pagination, POST, {env:...})" })
+    issues.push({
+      path: ["location"],
+      issue: "must be an http(s):// URL for an API source (auth, window, pagination, POST, {env:...})"
+    })
   }
-  if (/\{(from|to)\}/.test(feed.location + JSON.stringify(feed.options.body ?? "")) && feed.options.window === undefined) {
+  if (
+    /\{(from|to)\}/.test(feed.location + JSON.stringify(feed.options.body ?? "")) &&
+    feed.options.window === undefined
+  ) {
     issues.push({ path: ["options", "window"], issue: "{from} / {to} need options.window" })
   }
   if (!formats.includes(feed.format)) {
-    issues.push({ path: ["format"], issue: `must be one of ${formats.join(", ") || "(none registered)"} for kind ${feed.kind}` })
+    issues.push({
+      path: ["format"],
+      issue: `must be one of ${formats.join(", ") || "(none registered)"} for kind ${feed.kind}`
+    })
   }
   return issues.length === 0 ? undefined : issues
 }
 
 const FeedFields = Schema.Struct({
   name: described(
-    Schema.String.check(Schema.isPattern(/^[a-z0-9][a-z0-9_-]{0,63}$/u, { message: "must be a slug: lower-case letters, digits, - and _" })),
+    Schema.String.check(
+      Schema.isPattern(/^[a-z0-9][a-z0-9_-]{0,63}$/u, {
+        message: "must be a slug: lower-case letters, digits, - and _"
+      })
+    ),
     "The feed's name (a slug): product ids are `{name}:{item id}`; runs, rejected rows and `npm run ingest -- --feed <name>` use it."
   ),
   kind: described(Schema.Literals(FEED_KINDS), "What the feed holds; decides its loader and the formats it accepts."),
@@ -95,15 +120,22 @@ const FeedFields = Schema.Struct({
     `The file format, one of its kind's: ${FEED_KINDS.map((kind) => `${kind}: ${FORMATS[kind].join(", ")}`).join("; ")}.`
   ),
   // described before the rule: a filter without a JSON Schema form would drop the description
-  location: described(text, "A repo-relative or absolute path, a file:// URL or an http(s):// URL (API sources: http(s) only).").check(
+  location: described(
+    text,
+    "A repo-relative or absolute path, a file:// URL or an http(s):// URL (API sources: http(s) only)."
+  ).check(
     rule((value: string) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^(https?|file):\/\//i.test(value), LOCATION)
   ),
   schedule: Schema.optionalKey(
-    described(Schema.String, "A cron expression (UTC), e.g. \"0 */6 * * *\"; without one the feed runs only on demand.").check(
-      rule((value: string) => validCron(value), "must be a cron expression like \"0 */6 * * *\"")
-    )
+    described(
+      Schema.String,
+      'A cron expression (UTC), e.g. "0 */6 * * *"; without one the feed runs only on demand.'
+    ).check(rule((value: string) => validCron(value), 'must be a cron expression like "0 */6 * * *"'))
   ),
-  enabled: withDefault(described(Schema.Boolean, "A disabled feed is not scheduled and not run with the other feeds."), true),
+  enabled: withDefault(
+    described(Schema.Boolean, "A disabled feed is not scheduled and not run with the other feeds."),
+    true
+  ),
   options: withDefault(FeedOptions, {})
 })
 const Feed = FeedFields.check(Schema.makeFilter(feedIssues))
@@ -114,7 +146,8 @@ const duplicateNames = (feeds: ReadonlyArray<{ readonly name?: unknown }>): Arra
   const issues: Array<FieldIssue> = []
   feeds.forEach((feed, index) => {
     if (typeof feed?.name !== "string") return
-    if (seen.has(feed.name)) issues.push({ path: ["feeds", index, "name"], message: `duplicate feed name ${feed.name}` })
+    if (seen.has(feed.name))
+      issues.push({ path: ["feeds", index, "name"], message: `duplicate feed name ${feed.name}` })
     seen.add(feed.name)
   })
   return issues
@@ -123,10 +156,12 @@ const duplicateNames = (feeds: ReadonlyArray<{ readonly name?: unknown }>): Arra
 export const FeedsFile = Schema.Struct({
   $schema: Schema.optionalKey(Schema.String),
   feeds: Schema.Array(Feed)
-}).check(Schema.makeFilter((file) => {
-  const issues = duplicateNames(file.feeds).map(({ path, message }) => ({ path, issue: message }))
-  return issues.length === 0 ? undefined : issues
-}))
+}).check(
+  Schema.makeFilter((file) => {
+    const issues = duplicateNames(file.feeds).map(({ path, message }) => ({ path, issue: message }))
+    return issues.length === 0 ? undefined : issues
+  })
+)
 
 /** Feeds whose values are typed right (checks aside), with defaults: the cross-field rules can judge them. */
 const decodeTyped = Schema.decodeUnknownResult(FeedFields, { disableChecks: true })
@@ -141,7 +176,8 @@ const rulesAcross = (feeds: ReadonlyArray<unknown>): Array<FieldIssue> => {
   feeds.forEach((entry, index) => {
     const typed = decodeTyped(entry)
     if (Result.isFailure(typed)) return
-    for (const { path, issue } of feedIssues(typed.success) ?? []) issues.push({ path: ["feeds", index, ...path], message: issue })
+    for (const { path, issue } of feedIssues(typed.success) ?? [])
+      issues.push({ path: ["feeds", index, ...path], message: issue })
   })
   return [...issues, ...duplicateNames(feeds as ReadonlyArray<{ readonly name?: unknown }>)]
 }
@@ -153,18 +189,25 @@ export type FeedDefinition = typeof Feed.Type
 export type FeedOptions = typeof FeedOptions.Type
 
 /** Where a location points: a local file (absolute path) or an http(s) URL. */
-export const resolveLocation = (location: string): { readonly type: "file"; readonly path: string } | {
-  readonly type: "http"
-  readonly url: string
-} => {
+export const resolveLocation = (
+  location: string
+):
+  | { readonly type: "file"; readonly path: string }
+  | {
+      readonly type: "http"
+      readonly url: string
+    } => {
   if (/^https?:\/\//i.test(location)) return { type: "http", url: location }
   if (/^file:\/\//i.test(location)) return { type: "file", path: fileURLToPath(location) }
   return { type: "file", path: isAbsolute(location) ? location : resolve(REPO_ROOT, location) }
 }
 
 /** Parses a feeds file's text; errors read `feeds[2] (awin-uk).format: must be one of ...`. */
-export const parseFeedsConfig = (text: string, source: string): Effect.Effect<ReadonlyArray<FeedDefinition>, FeedConfigError> =>
-  Effect.gen(function*() {
+export const parseFeedsConfig = (
+  text: string,
+  source: string
+): Effect.Effect<ReadonlyArray<FeedDefinition>, FeedConfigError> =>
+  Effect.gen(function* () {
     let json: unknown
     try {
       json = JSON.parse(text)
@@ -176,29 +219,37 @@ export const parseFeedsConfig = (text: string, source: string): Effect.Effect<Re
     const raw = json as { feeds?: Array<{ name?: unknown }> }
     const issues = fieldIssues(parsed.failure.issue)
     for (const extra of Array.isArray(raw.feeds) ? rulesAcross(raw.feeds) : []) {
-      if (!issues.some((issue) => issue.message === extra.message && issue.path.join(".") === extra.path.join("."))) issues.push(extra)
+      if (!issues.some((issue) => issue.message === extra.message && issue.path.join(".") === extra.path.join(".")))
+        issues.push(extra)
     }
-    const feedIndex = (issue: FieldIssue) => issue.path[0] === "feeds" && typeof issue.path[1] === "number" ? issue.path[1] : Infinity
-    const lines = issues.sort((a, b) => feedIndex(a) - feedIndex(b)).map((issue) => {
-      const [first, index, ...rest] = issue.path
-      if (first === "feeds" && typeof index === "number") {
-        const name = raw.feeds?.[index]?.name
-        const label = typeof name === "string" ? `feed "${name}"` : `feeds[${index}]`
-        return `${label} field ${rest.join(".") || "(entry)"}: ${issue.message}`
-      }
-      return `${issue.path.join(".") || "(root)"}: ${issue.message}`
-    })
+    const feedIndex = (issue: FieldIssue) =>
+      issue.path[0] === "feeds" && typeof issue.path[1] === "number" ? issue.path[1] : Infinity
+    const lines = issues
+      .sort((a, b) => feedIndex(a) - feedIndex(b))
+      .map((issue) => {
+        const [first, index, ...rest] = issue.path
+        if (first === "feeds" && typeof index === "number") {
+          const name = raw.feeds?.[index]?.name
+          const label = typeof name === "string" ? `feed "${name}"` : `feeds[${index}]`
+          return `${label} field ${rest.join(".") || "(entry)"}: ${issue.message}`
+        }
+        return `${issue.path.join(".") || "(root)"}: ${issue.message}`
+      })
     return yield* new FeedConfigError({ message: `invalid feed configuration ${source}: ${lines.join("; ")}` })
   })
 
 export const loadFeedsConfig = (path: string) =>
   Effect.try({
     try: () => readFileSync(path, "utf8"),
-    catch: (cause) => new FeedConfigError({ message: `cannot read feed configuration ${path}: ${(cause as Error).message}` })
+    catch: (cause) =>
+      new FeedConfigError({ message: `cannot read feed configuration ${path}: ${(cause as Error).message}` })
   }).pipe(Effect.flatMap((text) => parseFeedsConfig(text, path)))
 
 /** Feeds with `enabled: false` where a variable they name is unset, and which enabled feeds wait for what. */
-export const gateOnEnv = (feeds: ReadonlyArray<FeedDefinition>, env: Readonly<Record<string, string | undefined>> = process.env) => {
+export const gateOnEnv = (
+  feeds: ReadonlyArray<FeedDefinition>,
+  env: Readonly<Record<string, string | undefined>> = process.env
+) => {
   const waiting: Array<{ feed: string; missing: Array<string> }> = []
   const gated = feeds.map((feed) => {
     const missing = requiredEnv(feed).filter((name) => !env[name])
@@ -209,10 +260,13 @@ export const gateOnEnv = (feeds: ReadonlyArray<FeedDefinition>, env: Readonly<Re
   return { feeds: gated, waiting }
 }
 
-export class FeedsConfig extends Context.Service<FeedsConfig, {
-  readonly feeds: ReadonlyArray<FeedDefinition>
-  get(name: string): FeedDefinition | undefined
-}>()("app/pipelines/FeedsConfig") {
+export class FeedsConfig extends Context.Service<
+  FeedsConfig,
+  {
+    readonly feeds: ReadonlyArray<FeedDefinition>
+    get(name: string): FeedDefinition | undefined
+  }
+>()("app/pipelines/FeedsConfig") {
   static readonly fromFeeds = (feeds: ReadonlyArray<FeedDefinition>) =>
     FeedsConfig.of({ feeds, get: (name) => feeds.find((feed) => feed.name === name) })
 
@@ -224,7 +278,7 @@ export class FeedsConfig extends Context.Service<FeedsConfig, {
    */
   static readonly layer = Layer.effect(
     FeedsConfig,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* AppConfig
       const { feeds, waiting } = gateOnEnv(yield* loadFeedsConfig(config.feedsConfigPath))
       for (const { feed, missing } of waiting) {
@@ -236,14 +290,27 @@ export class FeedsConfig extends Context.Service<FeedsConfig, {
     })
   )
 
-  static readonly layerWith = (feeds: ReadonlyArray<FeedDefinition>) => Layer.succeed(FeedsConfig, FeedsConfig.fromFeeds(feeds))
+  static readonly layerWith = (feeds: ReadonlyArray<FeedDefinition>) =>
+    Layer.succeed(FeedsConfig, FeedsConfig.fromFeeds(feeds))
 }
 
 /** config/feeds.schema.json, for editors; test/pipelines/feedConfig.test.ts keeps the committed copy current. */
 export const feedsJsonSchema = () => {
   const document = Schema.toJsonSchemaDocument(FeedsFile, { onExcessProperty: "error" })
-  const schema = Object.keys(document.definitions).length === 0 ? document.schema : { ...document.schema, $defs: document.definitions }
-  return JSON.stringify({ $schema: document.dialect === "draft-2020-12" ? "https://json-schema.org/draft/2020-12/schema" : undefined, ...schema }, null, 2) + "\n"
+  const schema =
+    Object.keys(document.definitions).length === 0
+      ? document.schema
+      : { ...document.schema, $defs: document.definitions }
+  return (
+    JSON.stringify(
+      {
+        $schema: document.dialect === "draft-2020-12" ? "https://json-schema.org/draft/2020-12/schema" : undefined,
+        ...schema
+      },
+      null,
+      2
+    ) + "\n"
+  )
 }
 
 /** A feed definition from a partial one, with defaults applied (tests, benchmarks). */

@@ -68,7 +68,9 @@ export class FeedLoaders extends Context.Service<FeedLoaders, FeedLoadersShape>(
 
 /** Helper for loader layers: `registerLoader(Effect.gen(function*() { ...; return loader }))`. */
 export const registerLoader = <E, R>(make: Effect.Effect<FeedLoader, E, R>) =>
-  Layer.effectDiscard(Effect.gen(function*() {
-    const loaders = yield* FeedLoaders
-    loaders.register(yield* make)
-  }))
+  Layer.effectDiscard(
+    Effect.gen(function* () {
+      const loaders = yield* FeedLoaders
+      loaders.register(yield* make)
+    })
+  )

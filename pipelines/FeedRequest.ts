@@ -34,8 +34,11 @@ export const requiredEnv = (feed: FeedLike): Array<string> => {
 
 /** A source fetched by ApiSource.ts (credentials, a window, pages or POST) rather than as a plain file or URL. */
 export const isApiSource = (feed: FeedLike) =>
-  feed.options.auth !== undefined || feed.options.window !== undefined || feed.options.pagination !== undefined ||
-  feed.options.method === "POST" || requiredEnv(feed).length > 0
+  feed.options.auth !== undefined ||
+  feed.options.window !== undefined ||
+  feed.options.pagination !== undefined ||
+  feed.options.method === "POST" ||
+  requiredEnv(feed).length > 0
 
 export type Env = Readonly<Record<string, string | undefined>>
 
@@ -58,7 +61,9 @@ export const authHeaders = (auth: FeedAuth | undefined, values: Record<string, s
     case "bearer":
       return { authorization: `Bearer ${values[auth.env]}` }
     case "basic":
-      return { authorization: `Basic ${Buffer.from(`${values[auth.userEnv]}:${values[auth.passwordEnv]}`).toString("base64")}` }
+      return {
+        authorization: `Basic ${Buffer.from(`${values[auth.userEnv]}:${values[auth.passwordEnv]}`).toString("base64")}`
+      }
     case "header":
       return { [auth.header.toLowerCase()]: values[auth.env] }
   }
@@ -86,11 +91,16 @@ export const windowBounds = (window: FeedWindow, now: Date, lastSuccessAt: Date 
 export const formatInstant = (date: Date, format: FeedWindow["format"]): string => {
   const iso = date.toISOString()
   switch (format) {
-    case "date": return iso.slice(0, 10)
-    case "datetime": return iso.slice(0, 19)
-    case "datetime-utc": return `${iso.slice(0, 19)}Z`
-    case "unix": return String(Math.floor(date.getTime() / 1000))
-    case "unix-ms": return String(date.getTime())
+    case "date":
+      return iso.slice(0, 10)
+    case "datetime":
+      return iso.slice(0, 19)
+    case "datetime-utc":
+      return `${iso.slice(0, 19)}Z`
+    case "unix":
+      return String(Math.floor(date.getTime() / 1000))
+    case "unix-ms":
+      return String(date.getTime())
   }
 }
 
@@ -112,13 +122,20 @@ const PLACEHOLDER = /\{(from|to|page|offset|size|cursor|env:[A-Z_][A-Z0-9_]*)\}/
 const valueOf = (name: string, fill: Fill): string | number | undefined => {
   if (name.startsWith("env:")) return fill.env[name.slice(4)]
   switch (name) {
-    case "from": return fill.from
-    case "to": return fill.to
-    case "page": return fill.page
-    case "offset": return fill.offset
-    case "size": return fill.size
-    case "cursor": return fill.cursor
-    default: return undefined
+    case "from":
+      return fill.from
+    case "to":
+      return fill.to
+    case "page":
+      return fill.page
+    case "offset":
+      return fill.offset
+    case "size":
+      return fill.size
+    case "cursor":
+      return fill.cursor
+    default:
+      return undefined
   }
 }
 
@@ -150,7 +167,8 @@ export const fillBody = (template: unknown, fill: Fill): unknown => {
 // ---- redaction -------------------------------------------------------------------
 
 /** Query parameters that carry credentials by convention (Awin's accessToken, apikey=, token=, sig=...). */
-const SECRET_PARAM = /^(access_?token|api_?key|apikey|key|token|secret|password|passwd|pwd|auth|signature|sig|client_secret)$/i
+const SECRET_PARAM =
+  /^(access_?token|api_?key|apikey|key|token|secret|password|passwd|pwd|auth|signature|sig|client_secret)$/i
 
 /**
  * Hides credentials in a location before it is logged or stored: every value
@@ -158,13 +176,16 @@ const SECRET_PARAM = /^(access_?token|api_?key|apikey|key|token|secret|password|
  * parameters whose names say they are keys.
  */
 export const redactor = (secrets: ReadonlyArray<string>) => {
-  const values = secrets.filter((value) => value.length >= 3).flatMap((value) => [value, encodeURIComponent(value)])
+  const values = secrets
+    .filter((value) => value.length >= 3)
+    .flatMap((value) => [value, encodeURIComponent(value)])
     .sort((a, b) => b.length - a.length)
   return (text: string): string => {
     let out = text
     for (const value of values) out = out.split(value).join("***")
     return out.replace(/([?&])([^=&#\s]+)=([^&#\s]*)/g, (whole, sep: string, name: string) =>
-      SECRET_PARAM.test(decodeURIComponentSafe(name)) ? `${sep}${name}=***` : whole)
+      SECRET_PARAM.test(decodeURIComponentSafe(name)) ? `${sep}${name}=***` : whole
+    )
   }
 }
 

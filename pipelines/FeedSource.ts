@@ -64,7 +64,8 @@ const readHead = async (path: string, bytes: number) => {
   }
 }
 
-const looksLikeHtml = (head: Buffer) => /^\s*(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(head.toString("utf8"))
+const looksLikeHtml = (head: Buffer) =>
+  /^\s*(<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(head.toString("utf8"))
 
 /**
  * Decompresses the whole file to nowhere: the only way to know a gzip is not
@@ -84,18 +85,22 @@ const checkGzip = (path: string) =>
 
 /** Checks a file on disk: non-empty, not HTML, gzip complete. */
 const inspect = (feed: FeedDefinition, path: string) =>
-  Effect.gen(function*() {
-    const size = yield* Effect.try({ try: () => statSync(path).size, catch: (cause) => fail(feed, `cannot read ${path}: ${(cause as Error).message}`) })
+  Effect.gen(function* () {
+    const size = yield* Effect.try({
+      try: () => statSync(path).size,
+      catch: (cause) => fail(feed, `cannot read ${path}: ${(cause as Error).message}`)
+    })
     if (size === 0) return yield* fail(feed, "the source is empty")
     const magic = yield* Effect.promise(() => readHead(path, 1024))
     const gzip = magic[0] === 0x1f && magic[1] === 0x8b
     const head = gzip
       ? yield* Effect.tryPromise({
-        try: () => checkGzip(path),
-        catch: (cause) => fail(feed, `truncated or corrupt gzip: ${(cause as Error).message}`)
-      })
+          try: () => checkGzip(path),
+          catch: (cause) => fail(feed, `truncated or corrupt gzip: ${(cause as Error).message}`)
+        })
       : magic
-    if (looksLikeHtml(head)) return yield* fail(feed, "the source is an HTML page, not a feed (an error or login page?)")
+    if (looksLikeHtml(head))
+      return yield* fail(feed, "the source is an HTML page, not a feed (an error or login page?)")
     return { gzip }
   })
 
@@ -107,21 +112,26 @@ export class FeedSource extends Context.Service<FeedSource, FeedSourceShape>()("
   /** Over any HttpClient (a test may hand it a stub). */
   static readonly layerWithoutClient = Layer.effect(
     FeedSource,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const db = yield* Database
       const config = yield* AppConfig
       const client = yield* HttpClient.HttpClient
       const downloads = join(config.dataDir, "tmp", "feeds")
 
       const stateOf = (feed: FeedDefinition) =>
-        db.query<FeedState>(`SELECT etag, last_modified, content_sha256, epoch_ms(last_success_at) AS last_success_ms
-           FROM feed_state WHERE feed = $1`, [feed.name]).pipe(
-          Effect.map((rows) => rows[0]),
-          Effect.mapError((error) => fail(feed, error.message))
-        )
+        db
+          .query<FeedState>(
+            `SELECT etag, last_modified, content_sha256, epoch_ms(last_success_at) AS last_success_ms
+           FROM feed_state WHERE feed = $1`,
+            [feed.name]
+          )
+          .pipe(
+            Effect.map((rows) => rows[0]),
+            Effect.mapError((error) => fail(feed, error.message))
+          )
 
       const fromFile = (feed: FeedDefinition, path: string, state: FeedState | undefined) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const sha256 = yield* Effect.tryPromise({
             try: () => sha256File(path),
             catch: (cause) => fail(feed, `cannot read ${path}: ${(cause as Error).message}`)
@@ -139,14 +149,15 @@ export class FeedSource extends Context.Service<FeedSource, FeedSourceShape>()("
       }
 
       const fromHttp = (feed: FeedDefinition, url: string, runId: string, state: FeedState | undefined) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { target, cleanup } = scratch(feed, runId)
           const headers: Record<string, string> = { ...feed.options.headers }
           if (state?.etag) headers["if-none-match"] = state.etag
           if (state?.last_modified) headers["if-modified-since"] = state.last_modified
-          const result = yield* download(feed, { url, method: "GET", headers }, target, { redact: redactLocation, credentials: [] }).pipe(
-            Effect.onError(() => cleanup)
-          )
+          const result = yield* download(feed, { url, method: "GET", headers }, target, {
+            redact: redactLocation,
+            credentials: []
+          }).pipe(Effect.onError(() => cleanup))
           if (result.notModified) {
             yield* cleanup
             return {
@@ -160,23 +171,35 @@ export class FeedSource extends Context.Service<FeedSource, FeedSourceShape>()("
             }
           }
           const unchanged = state?.content_sha256 === result.sha256
-          const { gzip } = unchanged ? { gzip: false } : yield* inspect(feed, target).pipe(Effect.onError(() => cleanup))
-          return { file: target, gzip, sha256: result.sha256, etag: result.etag, lastModified: result.lastModified, unchanged, cleanup }
+          const { gzip } = unchanged
+            ? { gzip: false }
+            : yield* inspect(feed, target).pipe(Effect.onError(() => cleanup))
+          return {
+            file: target,
+            gzip,
+            sha256: result.sha256,
+            etag: result.etag,
+            lastModified: result.lastModified,
+            unchanged,
+            cleanup
+          }
         })
 
       const fromApi = (feed: FeedDefinition, runId: string, state: FeedState | undefined) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { target, cleanup } = scratch(feed, runId)
           const lastSuccess = state?.last_success_ms == null ? undefined : new Date(Number(state.last_success_ms))
           const { sha256 } = yield* fetchApi(feed, target, lastSuccess).pipe(Effect.onError(() => cleanup))
           const unchanged = state?.content_sha256 === sha256
-          const { gzip } = unchanged ? { gzip: false } : yield* inspect(feed, target).pipe(Effect.onError(() => cleanup))
+          const { gzip } = unchanged
+            ? { gzip: false }
+            : yield* inspect(feed, target).pipe(Effect.onError(() => cleanup))
           return { file: target, gzip, sha256, etag: undefined, lastModified: undefined, unchanged, cleanup }
         })
 
       return FeedSource.of({
         fetch: (feed, runId) =>
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             const state = yield* stateOf(feed)
             if (isApiSource(feed)) return yield* fromApi(feed, runId, state)
             const location = resolveLocation(feed.location)

@@ -29,7 +29,12 @@ export interface RequestContext {
 
 export type Downloaded =
   | { readonly notModified: true }
-  | { readonly notModified: false; readonly sha256: string; readonly etag: string | undefined; readonly lastModified: string | undefined }
+  | {
+      readonly notModified: false
+      readonly sha256: string
+      readonly etag: string | undefined
+      readonly lastModified: string | undefined
+    }
 
 const fail = (feed: FeedDefinition, message: string, retryable = false, retryAfterMs?: number) =>
   new PipelineError({ feed: feed.name, stage: "fetch", message, retryable, retryAfterMs })
@@ -63,14 +68,17 @@ const transportCause = (error: HttpClientError.HttpClientError): unknown =>
 /** The request as HttpClient sends it; a string body keeps fetch's own default content-type unless the feed sets one. */
 const toClientRequest = (request: HttpRequest) => {
   const base = HttpClientRequest.make(request.method)(request.url)
-  const withBody = request.body === undefined ? base : HttpClientRequest.bodyText(base, request.body, "text/plain;charset=UTF-8")
+  const withBody =
+    request.body === undefined ? base : HttpClientRequest.bodyText(base, request.body, "text/plain;charset=UTF-8")
   return HttpClientRequest.setHeaders(withBody, { "accept-encoding": "gzip", ...request.headers })
 }
 
 /** Hands an unread body back (a refused answer, an HTML page) without reading it. */
 const discard = (response: HttpClientResponse.HttpClientResponse) =>
   Effect.promise(async () => {
-    await Option.getOrUndefined(HttpClientResponse.toWeb(response))?.body?.cancel().catch(() => {})
+    await Option.getOrUndefined(HttpClientResponse.toWeb(response))
+      ?.body?.cancel()
+      .catch(() => {})
   })
 
 /** One attempt: HttpClient (fetch underneath: redirects followed, content-encoding decoded), body streamed to disk. */
@@ -78,7 +86,7 @@ const attempt = (feed: FeedDefinition, request: HttpRequest, target: string, con
   const where = context.redact(request.url)
   const cannotFetch = (cause: unknown) =>
     fail(feed, `cannot fetch ${where}: ${context.redact(describeFetchError(cause))}`, true)
-  return Effect.gen(function*() {
+  return Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
     const response = yield* client.execute(toClientRequest(request)).pipe(
       // as with fetch: no traceparent/b3 headers to a network's API, no span holding a URL with credentials
@@ -95,8 +103,14 @@ const attempt = (feed: FeedDefinition, request: HttpRequest, target: string, con
       const statusText = Option.getOrUndefined(HttpClientResponse.toWeb(response))?.statusText ?? ""
       const status = `HTTP ${response.status} ${statusText} from ${where}`
       if (response.status === 401 || response.status === 403) {
-        const names = context.credentials.length > 0 ? ` in ${context.credentials.join(", ")} (options.auth)` : " (the feed sends none: set options.auth)"
-        return yield* fail(feed, `${status}: the API refused the credentials${names}; check them, the run does not retry`)
+        const names =
+          context.credentials.length > 0
+            ? ` in ${context.credentials.join(", ")} (options.auth)`
+            : " (the feed sends none: set options.auth)"
+        return yield* fail(
+          feed,
+          `${status}: the API refused the credentials${names}; check them, the run does not retry`
+        )
       }
       if (response.status === 429) {
         const now = yield* Clock.currentTimeMillis
@@ -114,7 +128,12 @@ const attempt = (feed: FeedDefinition, request: HttpRequest, target: string, con
     // Streamed: a feed of a few GB never sits in memory.
     yield* Effect.tryPromise({
       try: (signal) =>
-        pipeline(Readable.from(Stream.toAsyncIterable(response.stream), { objectMode: false }), hashStream(hash), createWriteStream(target), { signal }),
+        pipeline(
+          Readable.from(Stream.toAsyncIterable(response.stream), { objectMode: false }),
+          hashStream(hash),
+          createWriteStream(target),
+          { signal }
+        ),
       catch: cannotFetch
     })
     return {
@@ -148,11 +167,13 @@ export const download = (
       }
       const wait = error.retryAfterMs
       if (wait !== undefined && wait > feed.options.maxRetryAfterMs) {
-        return Effect.fail(fail(
-          feed,
-          `${error.message}: the API asks to wait ${Math.ceil(wait / 1000)} s, longer than options.maxRetryAfterMs ` +
-            `(${Math.ceil(feed.options.maxRetryAfterMs / 1000)} s); the next run tries again`
-        ))
+        return Effect.fail(
+          fail(
+            feed,
+            `${error.message}: the API asks to wait ${Math.ceil(wait / 1000)} s, longer than options.maxRetryAfterMs ` +
+              `(${Math.ceil(feed.options.maxRetryAfterMs / 1000)} s); the next run tries again`
+          )
+        )
       }
       return Effect.sleep(Duration.millis(wait ?? 200 * 2 ** retry)).pipe(
         Effect.andThen(download(feed, request, target, context, retry + 1))

@@ -59,19 +59,24 @@ export interface PipelineRunnerShape {
   readonly feeds: ReadonlyArray<FeedDefinition>
 }
 
-const newRunId = (now: Date) => `${now.toISOString().replace(/[-:]/g, "").slice(0, 15)}-${randomBytes(4).toString("hex")}`
+const newRunId = (now: Date) =>
+  `${now.toISOString().replace(/[-:]/g, "").slice(0, 15)}-${randomBytes(4).toString("hex")}`
 
 const syncKinds = new Set(["products", "programs", "price_history"])
 
 export const isCatalogEmpty = (db: DatabaseShape) =>
-  db.query<{ n: number }>(
-    "SELECT (SELECT count(*) FROM networks) + (SELECT count(*) FROM programs) + (SELECT count(*) FROM products) AS n"
-  ).pipe(Effect.map((rows) => Number(rows[0].n) === 0))
+  db
+    .query<{ n: number }>(
+      "SELECT (SELECT count(*) FROM networks) + (SELECT count(*) FROM programs) + (SELECT count(*) FROM products) AS n"
+    )
+    .pipe(Effect.map((rows) => Number(rows[0].n) === 0))
 
-export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunnerShape>()("app/pipelines/PipelineRunner") {
+export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunnerShape>()(
+  "app/pipelines/PipelineRunner"
+) {
   static readonly layer = Layer.effect(
     PipelineRunner,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const db = yield* Database
       const config = yield* FeedsConfig
       const loaders = yield* FeedLoaders
@@ -92,9 +97,11 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
         }
       }
       // Runs left "running" by a process that died cannot still be running.
-      yield* db.run(
-        "UPDATE pipeline_runs SET status = 'interrupted', finished_at = now(), error = coalesce(error, 'the process stopped during the run') WHERE status = 'running'"
-      ).pipe(Effect.orDie)
+      yield* db
+        .run(
+          "UPDATE pipeline_runs SET status = 'interrupted', finished_at = now(), error = coalesce(error, 'the process stopped during the run') WHERE status = 'running'"
+        )
+        .pipe(Effect.orDie)
 
       const busy = new Map<string, RunProgress>()
       const runsTotal = (feed: string, status: RunStatus) =>
@@ -118,7 +125,12 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
           }
         )
 
-      const execute = (feed: FeedDefinition, runId: string, trigger: Trigger, startedAt: string): Effect.Effect<RunSummary> => {
+      const execute = (
+        feed: FeedDefinition,
+        runId: string,
+        trigger: Trigger,
+        startedAt: string
+      ): Effect.Effect<RunSummary> => {
         let summary: RunSummary = {
           id: runId,
           feed: feed.name,
@@ -138,10 +150,14 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
           const current = busy.get(feed.name)
           if (current !== undefined && current.runId === runId) busy.set(feed.name, { ...current, ...update })
         }
-        const work = Effect.gen(function*() {
+        const work = Effect.gen(function* () {
           const loader = loaders.get(feed.kind)
           if (loader === undefined) {
-            return yield* new PipelineError({ feed: feed.name, stage: "load", message: `no loader registered for kind ${feed.kind}` })
+            return yield* new PipelineError({
+              feed: feed.name,
+              stage: "load",
+              message: `no loader registered for kind ${feed.kind}`
+            })
           }
           const clock = { at: performance.now() }
           const lap = () => {
@@ -158,26 +174,32 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
             return
           }
           setProgress({ phase: "load" })
-          const loaded = yield* loader.load({
-            feed,
-            runId,
-            file: fetched.file,
-            gzip: fetched.gzip,
-            progress: (rowsRead) => setProgress({ rowsRead })
-          }).pipe(Effect.ensuring(fetched.cleanup))
+          const loaded = yield* loader
+            .load({
+              feed,
+              runId,
+              file: fetched.file,
+              gzip: fetched.gzip,
+              progress: (rowsRead) => setProgress({ rowsRead })
+            })
+            .pipe(Effect.ensuring(fetched.cleanup))
           summary = { ...summary, ...loaded, timings: { ...summary.timings!, loadMs: lap() } }
           if (syncKinds.has(feed.kind)) {
             setProgress({ phase: "sync" })
-            const synced = yield* (feed.kind === "programs" ? search.syncPrograms() : search.syncProducts(feed.kind === "products" ? feed.name : undefined))
-              .pipe(
-                Effect.mapError((error) =>
+            const synced = yield* (
+              feed.kind === "programs"
+                ? search.syncPrograms()
+                : search.syncProducts(feed.kind === "products" ? feed.name : undefined)
+            ).pipe(
+              Effect.mapError(
+                (error) =>
                   new PipelineError({
                     feed: feed.name,
                     stage: "sync",
                     message: `${error.message} (the DuckDB data is loaded; the next run resyncs the index)`
                   })
-                )
               )
+            )
             summary = {
               ...summary,
               documentsUpserted: synced.upserted,
@@ -185,13 +207,23 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
               timings: { ...summary.timings!, syncMs: lap() }
             }
           }
-          yield* db.run(
-            `INSERT INTO feed_state VALUES ($feed, $etag, $modified, $sha, $run, now())
+          yield* db
+            .run(
+              `INSERT INTO feed_state VALUES ($feed, $etag, $modified, $sha, $run, now())
              ON CONFLICT (feed) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
                content_sha256 = excluded.content_sha256, last_success_run_id = excluded.last_success_run_id,
                last_success_at = excluded.last_success_at`,
-            { feed: feed.name, etag: fetched.etag ?? null, modified: fetched.lastModified ?? null, sha: fetched.sha256, run: runId }
-          ).pipe(Effect.mapError((error) => new PipelineError({ feed: feed.name, stage: "load", message: error.message })))
+              {
+                feed: feed.name,
+                etag: fetched.etag ?? null,
+                modified: fetched.lastModified ?? null,
+                sha: fetched.sha256,
+                run: runId
+              }
+            )
+            .pipe(
+              Effect.mapError((error) => new PipelineError({ feed: feed.name, stage: "load", message: error.message }))
+            )
           summary = { ...summary, status: "succeeded" }
         })
 
@@ -201,34 +233,50 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
           const interrupted = Cause.hasInterruptsOnly(exit.cause)
           const failure = Cause.findErrorOption(exit.cause)
           const error = interrupted
-            // An interruption can land just after the load's COMMIT: the load is
-            // all-or-nothing either way, and feed_state only advances on success,
-            // so the next run loads the source again.
-            ? "interrupted (shutdown or cancelled); the load is all-or-nothing, so the feed holds its previous data " +
+            ? // An interruption can land just after the load's COMMIT: the load is
+              // all-or-nothing either way, and feed_state only advances on success,
+              // so the next run loads the source again.
+              "interrupted (shutdown or cancelled); the load is all-or-nothing, so the feed holds its previous data " +
               "(or this run's complete data if the interruption came after its commit); the next run reloads it"
             : failure._tag === "Some"
-            ? `${failure.value.stage}: ${failure.value.message}`
-            : Cause.pretty(exit.cause).split("\n")[0]
-          const counts = failure._tag === "Some"
-            ? { rowsRead: failure.value.rowsRead ?? summary.rowsRead, rowsRejected: failure.value.rowsRejected ?? summary.rowsRejected }
-            : {}
-          return { ...summary, ...counts, status: interrupted ? "interrupted" as const : "failed" as const, finishedAt, error }
+              ? `${failure.value.stage}: ${failure.value.message}`
+              : Cause.pretty(exit.cause).split("\n")[0]
+          const counts =
+            failure._tag === "Some"
+              ? {
+                  rowsRead: failure.value.rowsRead ?? summary.rowsRead,
+                  rowsRejected: failure.value.rowsRejected ?? summary.rowsRejected
+                }
+              : {}
+          return {
+            ...summary,
+            ...counts,
+            status: interrupted ? ("interrupted" as const) : ("failed" as const),
+            finishedAt,
+            error
+          }
         }
 
-        return Effect.gen(function*() {
-          yield* Effect.logInfo("pipeline run started").pipe(Effect.annotateLogs({ event: "run_start", runId, feed: feed.name, kind: feed.kind, trigger }))
+        return Effect.gen(function* () {
+          yield* Effect.logInfo("pipeline run started").pipe(
+            Effect.annotateLogs({ event: "run_start", runId, feed: feed.name, kind: feed.kind, trigger })
+          )
           let final: RunSummary = summary
           // onExit runs even when the run is interrupted (shutdown): the record must not stay "running".
-          const exit = yield* Effect.exit(work.pipe(Effect.onExit((exit) =>
-            Effect.gen(function*() {
-              final = finish(exit)
-              yield* record(final).pipe(Effect.ignore)
-              runsTotal(feed.name, final.status).inc()
-              rowsTotal.inc(final.status === "succeeded" ? final.rowsLoaded : 0)
-              const log = final.status === "failed" ? Effect.logWarning : Effect.logInfo
-              yield* log("pipeline run finished").pipe(Effect.annotateLogs({ event: "run_end", ...final }))
-            })
-          )))
+          const exit = yield* Effect.exit(
+            work.pipe(
+              Effect.onExit((exit) =>
+                Effect.gen(function* () {
+                  final = finish(exit)
+                  yield* record(final).pipe(Effect.ignore)
+                  runsTotal(feed.name, final.status).inc()
+                  rowsTotal.inc(final.status === "succeeded" ? final.rowsLoaded : 0)
+                  const log = final.status === "failed" ? Effect.logWarning : Effect.logInfo
+                  yield* log("pipeline run finished").pipe(Effect.annotateLogs({ event: "run_end", ...final }))
+                })
+              )
+            )
+          )
           if (Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause)) return yield* Effect.interrupt
           return final
         }).pipe(Effect.ensuring(Effect.sync(() => busy.delete(feed.name))))
@@ -241,32 +289,45 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
         Effect.suspend((): Effect.Effect<Claimed, UnknownFeed | FeedBusy> => {
           const feed = config.get(name)
           if (feed === undefined) {
-            return Effect.fail(new UnknownFeed({ feed: name, message: `no feed named ${name} (known: ${config.feeds.map((f) => f.name).join(", ")})` }))
+            return Effect.fail(
+              new UnknownFeed({
+                feed: name,
+                message: `no feed named ${name} (known: ${config.feeds.map((f) => f.name).join(", ")})`
+              })
+            )
           }
           const current = busy.get(name)
           if (current !== undefined) {
-            return Effect.fail(new FeedBusy({ feed: name, message: `feed ${name} is already running (run ${current.runId})` }))
+            return Effect.fail(
+              new FeedBusy({ feed: name, message: `feed ${name} is already running (run ${current.runId})` })
+            )
           }
           const started = now()
           const runId = newRunId(started)
           busy.set(name, { runId, feed: name, phase: "fetch", rowsRead: 0, startedAt: started.getTime() })
           const startedAt = started.toISOString()
-          return db.run(
-            "INSERT INTO pipeline_runs (id, feed, kind, trigger, started_at, status) VALUES ($1, $2, $3, $4, $5::TIMESTAMPTZ, 'running')",
-            [runId, feed.name, feed.kind, trigger, startedAt]
-          ).pipe(
-            Effect.onError(() => Effect.sync(() => busy.delete(name))),
-            Effect.orDie,
-            Effect.as({ feed, runId, startedAt })
-          )
+          return db
+            .run(
+              "INSERT INTO pipeline_runs (id, feed, kind, trigger, started_at, status) VALUES ($1, $2, $3, $4, $5::TIMESTAMPTZ, 'running')",
+              [runId, feed.name, feed.kind, trigger, startedAt]
+            )
+            .pipe(
+              Effect.onError(() => Effect.sync(() => busy.delete(name))),
+              Effect.orDie,
+              Effect.as({ feed, runId, startedAt })
+            )
         })
 
       const run = (name: string, trigger: Trigger) =>
-        claim(name, trigger).pipe(Effect.flatMap(({ feed, runId, startedAt }) => execute(feed, runId, trigger, startedAt)))
+        claim(name, trigger).pipe(
+          Effect.flatMap(({ feed, runId, startedAt }) => execute(feed, runId, trigger, startedAt))
+        )
 
       const start = (name: string, trigger: Trigger) =>
         claim(name, trigger).pipe(
-          Effect.flatMap(({ feed, runId, startedAt }) => Effect.forkIn(execute(feed, runId, trigger, startedAt), scope).pipe(Effect.as(runId)))
+          Effect.flatMap(({ feed, runId, startedAt }) =>
+            Effect.forkIn(execute(feed, runId, trigger, startedAt), scope).pipe(Effect.as(runId))
+          )
         )
 
       const ordered = [...config.feeds]
@@ -274,7 +335,7 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
         .sort((a, b) => FEED_KINDS.indexOf(a.kind) - FEED_KINDS.indexOf(b.kind))
 
       const runAll = (trigger: Trigger) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const results: Array<RunSummary> = []
           for (const feed of ordered) {
             const result = yield* run(feed.name, trigger).pipe(Effect.option)
@@ -287,4 +348,3 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
     })
   )
 }
-

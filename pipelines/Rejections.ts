@@ -23,7 +23,8 @@ const expected = (annotations: { readonly expected?: unknown } | undefined) =>
   typeof annotations?.expected === "string" ? `Expected ${annotations.expected}` : undefined
 
 /** `Expected "active" | "paused" | "closed"`: what a union (Literals) accepts, in Effect's words. */
-const anyOfMessage = (issue: SchemaIssue.Issue) => SchemaIssue.makeFormatterStandardSchemaV1()(issue).issues[0]?.message ?? "Expected a valid value"
+const anyOfMessage = (issue: SchemaIssue.Issue) =>
+  SchemaIssue.makeFormatterStandardSchemaV1()(issue).issues[0]?.message ?? "Expected a valid value"
 
 /** One problem of a decoded value: where (field path) and why, in our words. */
 export interface FieldIssue {
@@ -44,7 +45,12 @@ export const fieldIssues = (
 ): Array<FieldIssue> => {
   switch (issue._tag) {
     case "Filter":
-      return fieldIssues(issue.issue, path, out, override ?? SchemaIssue.defaultCheckHook(issue) ?? expected(issue.filter.annotations))
+      return fieldIssues(
+        issue.issue,
+        path,
+        out,
+        override ?? SchemaIssue.defaultCheckHook(issue) ?? expected(issue.filter.annotations)
+      )
     case "Encoding":
       return fieldIssues(issue.issue, path, out, override)
     case "Pointer":
@@ -71,11 +77,14 @@ export const fieldIssues = (
 }
 
 /** `price: must look like "15.00 USD"; link: must be an http(s) URL`; `rename` maps our field names to the feed's own column names. */
-export const describeIssues = (issues: SchemaIssue.Issue | ReadonlyArray<FieldIssue>, rename: Record<string, string> = {}): string =>
+export const describeIssues = (
+  issues: SchemaIssue.Issue | ReadonlyArray<FieldIssue>,
+  rename: Record<string, string> = {}
+): string =>
   (SchemaIssue.isIssue(issues) ? fieldIssues(issues) : issues)
     .map(({ path, message }) => {
       const field = path.map(String).join(".")
-      const label = field === "" ? "(record)" : rename[field] ?? field
+      const label = field === "" ? "(record)" : (rename[field] ?? field)
       return `${label}: ${message}`
     })
     .join("; ")
@@ -88,17 +97,19 @@ export const recordRejections = (
 ) =>
   rejections.length === 0
     ? Effect.void
-    : db.append("rejected_rows", (appender) => {
-      for (const rejection of rejections) {
-        appender.appendVarchar(runId)
-        appender.appendVarchar(feed)
-        appender.appendBigInt(BigInt(rejection.line))
-        appender.appendVarchar(rejection.reason.slice(0, RAW_LIMIT))
-        if (rejection.raw === undefined) appender.appendNull()
-        else appender.appendVarchar(rejection.raw.slice(0, RAW_LIMIT))
-        appender.endRow()
-      }
-    }).pipe(Effect.mapError((error) => new PipelineError({ feed, stage: "load", message: error.message })))
+    : db
+        .append("rejected_rows", (appender) => {
+          for (const rejection of rejections) {
+            appender.appendVarchar(runId)
+            appender.appendVarchar(feed)
+            appender.appendBigInt(BigInt(rejection.line))
+            appender.appendVarchar(rejection.reason.slice(0, RAW_LIMIT))
+            if (rejection.raw === undefined) appender.appendNull()
+            else appender.appendVarchar(rejection.raw.slice(0, RAW_LIMIT))
+            appender.endRow()
+          }
+        })
+        .pipe(Effect.mapError((error) => new PipelineError({ feed, stage: "load", message: error.message })))
 
 /** Fails the run when the rejected share is above the feed's threshold (default 20%). */
 export const checkThreshold = (feed: FeedDefinition, rowsRead: number, rowsRejected: number) => {
@@ -107,14 +118,16 @@ export const checkThreshold = (feed: FeedDefinition, rowsRead: number, rowsRejec
     return Effect.fail(new PipelineError({ feed: feed.name, stage: "validate", message: "the feed has no records" }))
   }
   return share > feed.options.rejectThreshold
-    ? Effect.fail(new PipelineError({
-      feed: feed.name,
-      stage: "validate",
-      rowsRead,
-      rowsRejected,
-      message: `${rowsRejected} of ${rowsRead} rows rejected (${(share * 100).toFixed(1)}%), above the ${
-        (feed.options.rejectThreshold * 100).toFixed(1)
-      }% threshold; see rejected_rows for the reasons`
-    }))
+    ? Effect.fail(
+        new PipelineError({
+          feed: feed.name,
+          stage: "validate",
+          rowsRead,
+          rowsRejected,
+          message: `${rowsRejected} of ${rowsRead} rows rejected (${(share * 100).toFixed(1)}%), above the ${(
+            feed.options.rejectThreshold * 100
+          ).toFixed(1)}% threshold; see rejected_rows for the reasons`
+        })
+      )
     : Effect.void
 }

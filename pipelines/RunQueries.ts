@@ -11,7 +11,13 @@ const RunRow = Schema.Struct({
   feed: Text,
   kind: Text,
   trigger: Schema.Literals(["startup", "schedule", "manual"] satisfies ReadonlyArray<Trigger>),
-  status: Schema.Literals(["running", "succeeded", "failed", "skipped", "interrupted"] satisfies ReadonlyArray<RunStatus>),
+  status: Schema.Literals([
+    "running",
+    "succeeded",
+    "failed",
+    "skipped",
+    "interrupted"
+  ] satisfies ReadonlyArray<RunStatus>),
   started_at: Timestamp,
   finished_at: NullableTimestamp,
   rows_read: Count,
@@ -52,28 +58,29 @@ export const listRuns = (db: DatabaseShape, filter: RunFilter) => {
   if (filter.feed !== undefined) add((p) => `feed = ${p}`, filter.feed)
   if (filter.status !== undefined) add((p) => `status = ${p}`, filter.status)
   const limit = `$${params.push(filter.limit ?? 50)}`
-  return db.queryAs(
-    RunRow,
-    `SELECT * FROM pipeline_runs ${where()} ORDER BY started_at DESC, id DESC LIMIT ${limit}`,
-    params
-  ).pipe(Effect.map((rows) => rows.map(toSummary)))
+  return db
+    .queryAs(RunRow, `SELECT * FROM pipeline_runs ${where()} ORDER BY started_at DESC, id DESC LIMIT ${limit}`, params)
+    .pipe(Effect.map((rows) => rows.map(toSummary)))
 }
 
 export const getRun = (db: DatabaseShape, id: string) =>
-  db.queryAs(RunRow, "SELECT * FROM pipeline_runs WHERE id = $1", [id]).pipe(
-    Effect.map((rows) => rows.length === 0 ? undefined : toSummary(rows[0]))
-  )
+  db
+    .queryAs(RunRow, "SELECT * FROM pipeline_runs WHERE id = $1", [id])
+    .pipe(Effect.map((rows) => (rows.length === 0 ? undefined : toSummary(rows[0]))))
 
 export const rejectedRows = (db: DatabaseShape, runId: string, limit: number) =>
-  db.queryAs(
-    RejectedRow,
-    "SELECT line, reason, raw FROM rejected_rows WHERE run_id = $1 ORDER BY line LIMIT $2",
-    [runId, limit]
-  ).pipe(Effect.map((rows) => rows.map((row) => ({ line: row.line, reason: row.reason, raw: row.raw }))))
+  db
+    .queryAs(RejectedRow, "SELECT line, reason, raw FROM rejected_rows WHERE run_id = $1 ORDER BY line LIMIT $2", [
+      runId,
+      limit
+    ])
+    .pipe(Effect.map((rows) => rows.map((row) => ({ line: row.line, reason: row.reason, raw: row.raw }))))
 
 /** The latest run of every feed. */
 export const lastRuns = (db: DatabaseShape) =>
-  db.queryAs(
-    RunRow,
-    "SELECT * FROM pipeline_runs QUALIFY row_number() OVER (PARTITION BY feed ORDER BY started_at DESC, id DESC) = 1"
-  ).pipe(Effect.map((rows) => new Map(rows.map((row) => [row.feed, toSummary(row)]))))
+  db
+    .queryAs(
+      RunRow,
+      "SELECT * FROM pipeline_runs QUALIFY row_number() OVER (PARTITION BY feed ORDER BY started_at DESC, id DESC) = 1"
+    )
+    .pipe(Effect.map((rows) => new Map(rows.map((row) => [row.feed, toSummary(row)]))))

@@ -52,7 +52,7 @@ export class Scheduler extends Context.Service<Scheduler, { readonly armed: Read
   /** Arms every enabled feed's schedule unless SCHEDULES_ENABLED=false; disarms on shutdown. */
   static readonly layer = Layer.effect(
     Scheduler,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* AppConfig
       const feeds = yield* FeedsConfig
       const runner = yield* PipelineRunner
@@ -72,7 +72,8 @@ export class Scheduler extends Context.Service<Scheduler, { readonly armed: Read
               Effect.catchTag("FeedBusy", (busy) =>
                 Effect.logInfo("scheduled run skipped: the feed is already running").pipe(
                   Effect.annotateLogs({ event: "run_overlap", feed: busy.feed })
-                )),
+                )
+              ),
               Effect.catchTag("UnknownFeed", () => Effect.void)
             )
           )
@@ -81,7 +82,9 @@ export class Scheduler extends Context.Service<Scheduler, { readonly armed: Read
         yield* Effect.addFinalizer(() => Effect.sync(stop))
         armed.push({ feed: feed.name, schedule })
       }
-      yield* Effect.logInfo("schedules armed").pipe(Effect.annotateLogs({ event: "schedules_armed", count: armed.length }))
+      yield* Effect.logInfo("schedules armed").pipe(
+        Effect.annotateLogs({ event: "schedules_armed", count: armed.length })
+      )
       return Scheduler.of({ armed })
     })
   )

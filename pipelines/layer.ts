@@ -30,21 +30,25 @@ export const PipelineLoaders = Layer.mergeAll(
  * rely on the schedules. Shutting down interrupts the ingest like any run.
  */
 export const StartupIngest = Layer.effectDiscard(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const readiness = yield* CatalogReadiness
     const config = yield* AppConfig
     const db = yield* Database
     if (!config.ingestOnStart || !(yield* isCatalogEmpty(db).pipe(Effect.orDie))) return yield* readiness.markReady
     const runner = yield* PipelineRunner
-    yield* Effect.logInfo("empty catalog: ingesting every feed once").pipe(Effect.annotateLogs({ event: "startup_ingest" }))
+    yield* Effect.logInfo("empty catalog: ingesting every feed once").pipe(
+      Effect.annotateLogs({ event: "startup_ingest" })
+    )
     yield* Effect.forkScoped(
       runner.runAll("startup").pipe(
         Effect.tap((runs) =>
-          Effect.logInfo("startup ingest finished").pipe(Effect.annotateLogs({
-            event: "startup_ingest_done",
-            succeeded: runs.filter((r) => r.status === "succeeded").length,
-            failed: runs.filter((r) => r.status === "failed").map((r) => r.feed)
-          }))
+          Effect.logInfo("startup ingest finished").pipe(
+            Effect.annotateLogs({
+              event: "startup_ingest_done",
+              succeeded: runs.filter((r) => r.status === "succeeded").length,
+              failed: runs.filter((r) => r.status === "failed").map((r) => r.feed)
+            })
+          )
         ),
         Effect.ensuring(readiness.markReady)
       )

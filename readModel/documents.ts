@@ -108,7 +108,6 @@ export const categoryLevels = (category: string | null, productType: string | nu
   return [...new Set(levels)]
 }
 
-
 const num = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value))
 
 export const productDocument = (row: ProductRow, now: Date): ProductDocument => {

@@ -15,7 +15,7 @@ const VALUE = String.raw`"(?:[^"\\]|\\.)*"|[^\s\],]+`
 const CLAUSE = new RegExp(String.raw`^\s*([a-z_]+)\s*(=|!=|>=|<=|>|<|IN)\s*(\[.*\]|${VALUE})\s*$`, "s")
 
 const unquote = (token: string): string | number | boolean => {
-  if (token.startsWith("\"")) return token.slice(1, -1).replace(/\\(.)/g, "$1")
+  if (token.startsWith('"')) return token.slice(1, -1).replace(/\\(.)/g, "$1")
   if (token === "true" || token === "false") return token === "true"
   const number = Number(token)
   return Number.isFinite(number) ? number : token
@@ -30,7 +30,9 @@ const valuesOf = (offer: ProductDocument | EmbeddedOffer, field: string): Readon
 }
 
 const same = (a: unknown, b: string | number | boolean) =>
-  typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : a === b || String(a) === String(b)
+  typeof a === "string" && typeof b === "string"
+    ? a.toLowerCase() === b.toLowerCase()
+    : a === b || String(a) === String(b)
 
 /** Splits on AND outside quotes and brackets. */
 const splitAnd = (filter: string): Array<string> => {
@@ -42,8 +44,8 @@ const splitAnd = (filter: string): Array<string> => {
     const char = filter[i]
     if (quoted) {
       if (char === "\\") i++
-      else if (char === "\"") quoted = false
-    } else if (char === "\"") quoted = true
+      else if (char === '"') quoted = false
+    } else if (char === '"') quoted = true
     else if (char === "[" || char === "(") depth++
     else if (char === "]" || char === ")") depth--
     else if (depth === 0 && filter.startsWith(" AND ", i)) {
@@ -68,10 +70,14 @@ const clauseOf = (text: string): Clause => {
   if (op === "=") return (offer) => valuesOf(offer, field).some((value) => same(value, wanted))
   if (op === "!=") return (offer) => !valuesOf(offer, field).some((value) => same(value, wanted))
   if (typeof wanted !== "number") return () => true
-  const compare = op === ">=" ? (v: number) => v >= wanted
-    : op === "<=" ? (v: number) => v <= wanted
-    : op === ">" ? (v: number) => v > wanted
-    : (v: number) => v < wanted
+  const compare =
+    op === ">="
+      ? (v: number) => v >= wanted
+      : op === "<="
+        ? (v: number) => v <= wanted
+        : op === ">"
+          ? (v: number) => v > wanted
+          : (v: number) => v < wanted
   return (offer) => valuesOf(offer, field).some((value) => typeof value === "number" && compare(value))
 }
 
@@ -115,7 +121,9 @@ export const offerFor = (
   q = ""
 ): EmbeddedOffer | undefined => {
   const offers = model.offer_list
-  const words = folded(q).split(/\s+/).filter((word) => word.length > 1)
+  const words = folded(q)
+    .split(/\s+/)
+    .filter((word) => word.length > 1)
   const descriptions = new Map<number, string>()
   const wordsNamed = (offer: EmbeddedOffer) => {
     if (words.length === 0) return 0

@@ -34,22 +34,71 @@ const synonymGroups: ReadonlyArray<ReadonlyArray<string>> = [
 // is more than one typo away (knife/knives). Regular plurals of longer words
 // ("jacket"/"jackets") match within one typo, the last query word also by prefix.
 const pluralPairs: ReadonlyArray<readonly [string, string]> = [
-  ["tv", "tvs"], ["mat", "mats"], ["bag", "bags"], ["cap", "caps"], ["toy", "toys"], ["pan", "pans"], ["pot", "pots"],
-  ["mug", "mugs"], ["kit", "kits"], ["bed", "beds"], ["pen", "pens"], ["hat", "hats"], ["box", "boxes"], ["game", "games"],
-  ["shoe", "shoes"], ["boot", "boots"], ["bike", "bikes"], ["tent", "tents"], ["oven", "ovens"], ["lamp", "lamps"],
-  ["sock", "socks"], ["dress", "dresses"], ["watch", "watches"], ["brush", "brushes"], ["glass", "glasses"],
-  ["knife", "knives"], ["shelf", "shelves"], ["battery", "batteries"], ["accessory", "accessories"], ["mouse", "mice"],
-  ["lens", "lenses"], ["bench", "benches"], ["torch", "torches"], ["sandal", "sandals"], ["serum", "serums"],
-  ["fryer", "fryers"], ["mower", "mowers"], ["phone", "phones"], ["drone", "drones"], ["grill", "grills"],
-  ["gun", "guns"], ["seat", "seats"], ["food", "foods"], ["set", "sets"], ["ball", "balls"], ["book", "books"],
-  ["sofa", "sofas"], ["desk", "desks"], ["rug", "rugs"], ["cup", "cups"], ["bowl", "bowls"], ["fan", "fans"],
-  ["vest", "vests"], ["coat", "coats"], ["top", "tops"], ["bra", "bras"], ["tee", "tees"], ["kid", "kids"]
+  ["tv", "tvs"],
+  ["mat", "mats"],
+  ["bag", "bags"],
+  ["cap", "caps"],
+  ["toy", "toys"],
+  ["pan", "pans"],
+  ["pot", "pots"],
+  ["mug", "mugs"],
+  ["kit", "kits"],
+  ["bed", "beds"],
+  ["pen", "pens"],
+  ["hat", "hats"],
+  ["box", "boxes"],
+  ["game", "games"],
+  ["shoe", "shoes"],
+  ["boot", "boots"],
+  ["bike", "bikes"],
+  ["tent", "tents"],
+  ["oven", "ovens"],
+  ["lamp", "lamps"],
+  ["sock", "socks"],
+  ["dress", "dresses"],
+  ["watch", "watches"],
+  ["brush", "brushes"],
+  ["glass", "glasses"],
+  ["knife", "knives"],
+  ["shelf", "shelves"],
+  ["battery", "batteries"],
+  ["accessory", "accessories"],
+  ["mouse", "mice"],
+  ["lens", "lenses"],
+  ["bench", "benches"],
+  ["torch", "torches"],
+  ["sandal", "sandals"],
+  ["serum", "serums"],
+  ["fryer", "fryers"],
+  ["mower", "mowers"],
+  ["phone", "phones"],
+  ["drone", "drones"],
+  ["grill", "grills"],
+  ["gun", "guns"],
+  ["seat", "seats"],
+  ["food", "foods"],
+  ["set", "sets"],
+  ["ball", "balls"],
+  ["book", "books"],
+  ["sofa", "sofas"],
+  ["desk", "desks"],
+  ["rug", "rugs"],
+  ["cup", "cups"],
+  ["bowl", "bowls"],
+  ["fan", "fans"],
+  ["vest", "vests"],
+  ["coat", "coats"],
+  ["top", "tops"],
+  ["bra", "bras"],
+  ["tee", "tees"],
+  ["kid", "kids"]
 ]
 
 const synonyms = (): Record<string, Array<string>> => {
   const out: Record<string, Array<string>> = {}
   const join = (group: ReadonlyArray<string>) => {
-    for (const word of group) out[word] = [...new Set([...(out[word] ?? []), ...group.filter((other) => other !== word)])]
+    for (const word of group)
+      out[word] = [...new Set([...(out[word] ?? []), ...group.filter((other) => other !== word)])]
   }
   synonymGroups.forEach(join)
   pluralPairs.forEach(join)
@@ -62,8 +111,20 @@ export const productSettings: Settings = {
   // Description last: intent search tells a hit only its description mentions by that rank (discovery/relaxation.ts).
   searchableAttributes: ["title", "brand", "category", "product_type", "store", "description"],
   filterableAttributes: [
-    "category", "categories", "store", "brand", "price", "currency", "availability", "in_stock", "discount", "is_deal", "feed",
-    "store_domain", "model_key", "offer_ids"
+    "category",
+    "categories",
+    "store",
+    "brand",
+    "price",
+    "currency",
+    "availability",
+    "in_stock",
+    "discount",
+    "is_deal",
+    "feed",
+    "store_domain",
+    "model_key",
+    "offer_ids"
   ],
   sortableAttributes: ["price", "discount", "deal_score"],
   // Relevance first; among equally relevant products the better deal wins.
@@ -94,7 +155,14 @@ export const settingsHash = (settings: Settings): string => {
     Array.isArray(value)
       ? value.map(canonical)
       : value !== null && typeof value === "object"
-      ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]))
-      : value
-  return createHash("sha256").update(JSON.stringify(canonical(settings))).digest("hex").slice(0, 16)
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((key) => [key, canonical((value as Record<string, unknown>)[key])])
+          )
+        : value
+  return createHash("sha256")
+    .update(JSON.stringify(canonical(settings)))
+    .digest("hex")
+    .slice(0, 16)
 }

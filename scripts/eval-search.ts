@@ -31,9 +31,11 @@ const main = async () => {
   const service = await startBenchService("eval-search")
   try {
     // the pipelines' per-run log lines would bury the scores
-    await service.run(PipelineRunner.use((runner) => runner.runAll("manual")).pipe(
-      Effect.provideService(References.MinimumLogLevel, "Warn")
-    ))
+    await service.run(
+      PipelineRunner.use((runner) => runner.runAll("manual")).pipe(
+        Effect.provideService(References.MinimumLogLevel, "Warn")
+      )
+    )
     await service.run(DiscoverySearch.use((search) => search.refreshVocabulary))
     const rows = await service.run(catalogRows)
     if (values.write) {
@@ -48,22 +50,40 @@ const main = async () => {
       return ((await response.json()) as { results: Array<{ id: string }> }).results.map((result) => result.id)
     })
     const families = new Map<string, Array<(typeof scores.outcomes)[number]>>()
-    for (const outcome of scores.outcomes) families.set(outcome.judgement.family, [...(families.get(outcome.judgement.family) ?? []), outcome])
+    for (const outcome of scores.outcomes)
+      families.set(outcome.judgement.family, [...(families.get(outcome.judgement.family) ?? []), outcome])
     process.stdout.write("family               queries  empty  precision  nDCG\n")
     for (const [family, outcomes] of [...families.entries()].sort()) {
       const shown = outcomes.reduce((sum, o) => sum + o.results.length, 0)
       const precision = shown === 0 ? 1 : outcomes.reduce((sum, o) => sum + o.relevant, 0) / shown
       const empty = outcomes.filter((o) => o.results.length === 0 && o.judgement.satisfying > 0).length
       const ndcg = outcomes.reduce((sum, o) => sum + o.ndcg, 0) / outcomes.length
-      process.stdout.write(`${family.padEnd(20)} ${String(outcomes.length).padStart(7)} ${String(empty).padStart(6)} ` +
-        `${precision.toFixed(3).padStart(10)} ${ndcg.toFixed(3).padStart(5)}\n`)
+      process.stdout.write(
+        `${family.padEnd(20)} ${String(outcomes.length).padStart(7)} ${String(empty).padStart(6)} ` +
+          `${precision.toFixed(3).padStart(10)} ${ndcg.toFixed(3).padStart(5)}\n`
+      )
     }
     if (values["show-misses"]) {
       for (const o of scores.outcomes) {
-        if (o.ndcg >= 0.8 && o.relevant === o.results.length && (o.results.length > 0 || o.judgement.satisfying === 0)) continue
-        process.stdout.write(`  miss ${o.judgement.family}: "${o.judgement.q}" -> ${o.results.length} results, ` +
-          `${o.relevant} relevant, nDCG ${o.ndcg.toFixed(2)} (${o.judgement.satisfying} satisfy)\n` +
-          (o.relevant < o.results.length ? `      off: ${o.results.filter((id) => { const row = rows.find((r) => r.id === id); return row === undefined || !meets(row, o.judgement.constraints) }).map((id) => { const row = rows.find((r) => r.id === id); return `${row?.title} [${row?.price} ${row?.currency}]` }).slice(0, 3).join(" | ")}\n` : ""))
+        if (o.ndcg >= 0.8 && o.relevant === o.results.length && (o.results.length > 0 || o.judgement.satisfying === 0))
+          continue
+        process.stdout.write(
+          `  miss ${o.judgement.family}: "${o.judgement.q}" -> ${o.results.length} results, ` +
+            `${o.relevant} relevant, nDCG ${o.ndcg.toFixed(2)} (${o.judgement.satisfying} satisfy)\n` +
+            (o.relevant < o.results.length
+              ? `      off: ${o.results
+                  .filter((id) => {
+                    const row = rows.find((r) => r.id === id)
+                    return row === undefined || !meets(row, o.judgement.constraints)
+                  })
+                  .map((id) => {
+                    const row = rows.find((r) => r.id === id)
+                    return `${row?.title} [${row?.price} ${row?.currency}]`
+                  })
+                  .slice(0, 3)
+                  .join(" | ")}\n`
+              : "")
+        )
       }
     }
     process.stdout.write(`\n${formatScores(scores)}\n`)

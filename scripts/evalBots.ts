@@ -1,7 +1,13 @@
 // npm run eval:bots — the bot verdict measured on the corpora of test/support/botCorpora.ts.
 import { performance } from "node:perf_hooks"
 import { botVerdict } from "../domain/clicks/botVerdict.ts"
-import { browserAgents, crawlerAgents, evaluateBotVerdicts, IN_APP_BROWSERS, NOT_BOTS_HERE } from "../test/support/botCorpora.ts"
+import {
+  browserAgents,
+  crawlerAgents,
+  evaluateBotVerdicts,
+  IN_APP_BROWSERS,
+  NOT_BOTS_HERE
+} from "../test/support/botCorpora.ts"
 
 const percent = (n: number, total: number) => `${((100 * n) / total).toFixed(2)}%`
 
@@ -17,11 +23,17 @@ for (let i = 0; i < ROUNDS; i++) for (const ua of unique) botVerdict(ua)
 const memoUs = ((performance.now() - start) * 1000) / (unique.length * ROUNDS)
 
 const { crawlers, excluded, browsers, inApp } = evaluateBotVerdicts()
-console.log(`crawler corpus (crawler-user-agents): recall ${crawlers.caught}/${crawlers.total} = ${percent(crawlers.caught, crawlers.total)}, ${excluded} excluded`)
+console.log(
+  `crawler corpus (crawler-user-agents): recall ${crawlers.caught}/${crawlers.total} = ${percent(crawlers.caught, crawlers.total)}, ${excluded} excluded`
+)
 for (const [pattern, why] of Object.entries(NOT_BOTS_HERE)) console.log(`  excluded ${pattern}: ${why}`)
 for (const agent of crawlers.missed) console.log(`  missed [${agent.pattern}] ${agent.userAgent}`)
-console.log(`browser corpus (user-agents + top-user-agents): false positives ${browsers.flagged.length}/${browsers.total}`)
+console.log(
+  `browser corpus (user-agents + top-user-agents): false positives ${browsers.flagged.length}/${browsers.total}`
+)
 for (const ua of browsers.flagged) console.log(`  flagged (${botVerdict(ua).reason}) ${ua}`)
 console.log(`in-app browser table: false positives ${inApp.flagged.length}/${inApp.total}`)
 for (const app of inApp.flagged) console.log(`  flagged ${app}`)
-console.log(`cost: ${firstSightUs.toFixed(1)} µs per verdict on first sight, ${memoUs.toFixed(2)} µs memoised (${unique.length} distinct strings)`)
+console.log(
+  `cost: ${firstSightUs.toFixed(1)} µs per verdict on first sight, ${memoUs.toFixed(2)} µs memoised (${unique.length} distinct strings)`
+)

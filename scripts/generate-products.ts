@@ -35,7 +35,11 @@ let awinMids: Map<string, string> | undefined
 
 /** Feed-independent encoder inputs: Awin ids come from the programme catalog. */
 export const encoderContext = (title = "Product feed"): EncoderContext => {
-  awinMids ??= new Map(buildPrograms().filter((p) => p.network_id === "awin").map((p) => [p.name, p.merchant_id]))
+  awinMids ??= new Map(
+    buildPrograms()
+      .filter((p) => p.network_id === "awin")
+      .map((p) => [p.name, p.merchant_id])
+  )
   const mids = awinMids
   const byKey = new Map<string, string>()
   return {
@@ -56,7 +60,11 @@ export const encoderContext = (title = "Product feed"): EncoderContext => {
 }
 
 /** Row i of a feed as text, without writing anything: for benchmarks. */
-export const rowProducer = (format: FeedFormat, seed: number, stores: ReadonlyArray<Store>): ((index: number) => string) => {
+export const rowProducer = (
+  format: FeedFormat,
+  seed: number,
+  stores: ReadonlyArray<Store>
+): ((index: number) => string) => {
   const gen = makeGenerator(seed, stores)
   const enc = encoder(format, encoderContext())
   return (index) => enc.row(gen.product(index))
@@ -65,7 +73,10 @@ export const rowProducer = (format: FeedFormat, seed: number, stores: ReadonlyAr
 const CHUNK = 1 << 18
 
 /** Streams `count` products to `out`; calls onProduct for each (price history uses it). */
-export const writeProducts = async (opts: WriteOptions, onProduct?: (p: Product) => void): Promise<{ rows: number }> => {
+export const writeProducts = async (
+  opts: WriteOptions,
+  onProduct?: (p: Product) => void
+): Promise<{ rows: number }> => {
   const gen = makeGenerator(opts.seed, opts.stores)
   const enc = encoder(opts.format, encoderContext(opts.title))
   const file = createWriteStream(opts.out)
@@ -100,16 +111,27 @@ const main = async () => {
     }
   })
   const format = values.format as FeedFormat | undefined
-  if (format !== "gmc-tsv" && format !== "gmc-xml" && format !== "awin-csv") throw new Error("--format must be gmc-tsv, gmc-xml or awin-csv")
+  if (format !== "gmc-tsv" && format !== "gmc-xml" && format !== "awin-csv")
+    throw new Error("--format must be gmc-tsv, gmc-xml or awin-csv")
   if (values.out === undefined) throw new Error("--out is required")
   const count = Number(values.count)
   const seed = Number(values.seed)
-  if (!Number.isSafeInteger(count) || count < 0 || !Number.isSafeInteger(seed)) throw new Error("--count and --seed must be integers")
+  if (!Number.isSafeInteger(count) || count < 0 || !Number.isSafeInteger(seed))
+    throw new Error("--count and --seed must be integers")
   const started = performance.now()
-  await writeProducts({ format, count, seed, out: values.out, stores: selectStores(values.stores ?? DEFAULT_STORES[format]), title: values.title })
+  await writeProducts({
+    format,
+    count,
+    seed,
+    out: values.out,
+    stores: selectStores(values.stores ?? DEFAULT_STORES[format]),
+    title: values.title
+  })
   const seconds = (performance.now() - started) / 1000
   const rssMb = process.resourceUsage().maxRSS / 1024
-  process.stderr.write(`${count} rows (${format}) -> ${values.out} in ${seconds.toFixed(2)} s, peak RSS ${rssMb.toFixed(0)} MB\n`)
+  process.stderr.write(
+    `${count} rows (${format}) -> ${values.out} in ${seconds.toFixed(2)} s, peak RSS ${rssMb.toFixed(0)} MB\n`
+  )
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

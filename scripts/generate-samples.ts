@@ -16,16 +16,51 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..")
 export const SAMPLES_DIR = join(root, "data", "samples")
 
 /** The sample feeds: feed name (the product_key prefix), file, format, stores, size, seed. */
-export const SAMPLE_FEEDS: ReadonlyArray<{ feed: string; file: string; format: FeedFormat; stores: string; count: number; seed: number; title: string }> = [
-  { feed: "us-electronics", file: "products/us-electronics-and-home.tsv", format: "gmc-tsv", stores: "us", count: 2500, seed: 20261101, title: "US Electronics and Home" },
-  { feed: "uk-lifestyle", file: "products/uk-lifestyle.xml", format: "gmc-xml", stores: "gb", count: 1500, seed: 20261102, title: "UK Lifestyle" },
-  { feed: "eu-awin", file: "products/eu-awin.csv.gz", format: "awin-csv", stores: "eu", count: 1500, seed: 20261103, title: "EU Awin" }
+export const SAMPLE_FEEDS: ReadonlyArray<{
+  feed: string
+  file: string
+  format: FeedFormat
+  stores: string
+  count: number
+  seed: number
+  title: string
+}> = [
+  {
+    feed: "us-electronics",
+    file: "products/us-electronics-and-home.tsv",
+    format: "gmc-tsv",
+    stores: "us",
+    count: 2500,
+    seed: 20261101,
+    title: "US Electronics and Home"
+  },
+  {
+    feed: "uk-lifestyle",
+    file: "products/uk-lifestyle.xml",
+    format: "gmc-xml",
+    stores: "gb",
+    count: 1500,
+    seed: 20261102,
+    title: "UK Lifestyle"
+  },
+  {
+    feed: "eu-awin",
+    file: "products/eu-awin.csv.gz",
+    format: "awin-csv",
+    stores: "eu",
+    count: 1500,
+    seed: 20261103,
+    title: "EU Awin"
+  }
 ]
 
 const jsonl = (rows: ReadonlyArray<unknown>): string => rows.map((r) => JSON.stringify(r)).join("\n") + "\n"
 
 /** Host or any parent of it is a programme domain (store.example.com before example.com). */
-export const programmeFor = (host: string, byDomain: ReadonlyMap<string, ReadonlyArray<ProgramRecord>>): ReadonlyArray<ProgramRecord> | undefined => {
+export const programmeFor = (
+  host: string,
+  byDomain: ReadonlyMap<string, ReadonlyArray<ProgramRecord>>
+): ReadonlyArray<ProgramRecord> | undefined => {
   const labels = host.split(".")
   for (let i = 0; i < labels.length - 1; i++) {
     const found = byDomain.get(labels.slice(i).join("."))
@@ -55,16 +90,31 @@ const main = async () => {
       const key = `${f.feed}:${f.format === "awin-csv" ? awinProductId(p) : p.id}`
       const series = historyFor(key, p)
       const isDeal = isGenuineDeal(series)
-      if (isDeal !== (p.dealClass === "genuine-sale" || p.dealClass === "genuine-drop")) mismatches.push(`${key} ${p.dealClass}`)
+      if (isDeal !== (p.dealClass === "genuine-sale" || p.dealClass === "genuine-drop"))
+        mismatches.push(`${key} ${p.dealClass}`)
       if (isDeal) genuine++
       total++
-      for (const [at, price] of series) history.push(`${key},${new Date(at).toISOString().replace(".000Z", "Z")},${price.toFixed(2)},${p.currency}\n`)
+      for (const [at, price] of series)
+        history.push(`${key},${new Date(at).toISOString().replace(".000Z", "Z")},${price.toFixed(2)},${p.currency}\n`)
     }
-    await writeProducts({ format: f.format, count: f.count, seed: f.seed, out: join(SAMPLES_DIR, f.file), stores: selectStores(f.stores), title: f.title }, onProduct)
+    await writeProducts(
+      {
+        format: f.format,
+        count: f.count,
+        seed: f.seed,
+        out: join(SAMPLES_DIR, f.file),
+        stores: selectStores(f.stores),
+        title: f.title
+      },
+      onProduct
+    )
   }
-  if (mismatches.length > 0) throw new Error(`history disagrees with deal class: ${mismatches.slice(0, 5).join("; ")} (${mismatches.length})`)
+  if (mismatches.length > 0)
+    throw new Error(`history disagrees with deal class: ${mismatches.slice(0, 5).join("; ")} (${mismatches.length})`)
   writeFileSync(join(SAMPLES_DIR, "price-history.csv"), history.join(""))
-  process.stderr.write(`${networkDefs.length} networks, ${programs.length} programmes, ${total} products, ${history.length - 1} price observations, ${genuine} genuine deals\n`)
+  process.stderr.write(
+    `${networkDefs.length} networks, ${programs.length} programmes, ${total} products, ${history.length - 1} price observations, ${genuine} genuine deals\n`
+  )
 }
 
 main().catch((error: unknown) => {

@@ -17,7 +17,10 @@ const DAY = 86_400_000
 
 type Json = Record<string, any>
 const jsonl = (file: string): Array<Json> =>
-  readFileSync(join(dir, file), "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Json)
+  readFileSync(join(dir, file), "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as Json)
 
 /** RFC 4180 reader: quoted fields may hold commas, doubled quotes and line breaks. */
 const parseCsv = (text: string): Array<Array<string>> => {
@@ -28,10 +31,10 @@ const parseCsv = (text: string): Array<Array<string>> => {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]
     if (quoted) {
-      if (ch === "\"" && text[i + 1] === "\"") (field += "\"", i++)
-      else if (ch === "\"") quoted = false
+      if (ch === '"' && text[i + 1] === '"') ((field += '"'), i++)
+      else if (ch === '"') quoted = false
       else field += ch
-    } else if (ch === "\"") quoted = true
+    } else if (ch === '"') quoted = true
     else if (ch === ",") (row.push(field), (field = ""))
     else if (ch === "\n") (row.push(field), rows.push(row), (row = []), (field = ""))
     else field += ch
@@ -67,28 +70,48 @@ const programs = jsonl("programs.jsonl")
 const networkById = new Map(networks.map((n) => [n.id as string, n]))
 
 const loadProducts = (): Record<string, Array<FeedProduct>> => {
-  const tsv = readFileSync(join(dir, "products/us-electronics-and-home.tsv"), "utf8").split("\n").filter((l) => l !== "")
+  const tsv = readFileSync(join(dir, "products/us-electronics-and-home.tsv"), "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
   const header = tsv[0].split("\t")
   const us = tsv.slice(1).map((line) => {
     const cells = line.split("\t")
     if (cells.length !== header.length) throw new Error(`TSV row with ${cells.length} cells: ${line.slice(0, 80)}`)
     const r = Object.fromEntries(header.map((h, i) => [h, cells[i]]))
-    return { key: `us-electronics:${r.id}`, link: r.link, currency: r.price.split(" ")[1], current: gmcCurrent(r), claimsDiscount: r.sale_price !== "" && gmcCurrent(r) < amount(r.price) }
+    return {
+      key: `us-electronics:${r.id}`,
+      link: r.link,
+      currency: r.price.split(" ")[1],
+      current: gmcCurrent(r),
+      claimsDiscount: r.sale_price !== "" && gmcCurrent(r) < amount(r.price)
+    }
   })
-  const xml = new XMLParser({ ignoreAttributes: true, parseTagValue: false, isArray: (name) => name === "item" || name === "g:shipping" })
-    .parse(readFileSync(join(dir, "products/uk-lifestyle.xml"), "utf8")) as Json
+  const xml = new XMLParser({
+    ignoreAttributes: true,
+    parseTagValue: false,
+    isArray: (name) => name === "item" || name === "g:shipping"
+  }).parse(readFileSync(join(dir, "products/uk-lifestyle.xml"), "utf8")) as Json
   const uk = (xml.rss.channel.item as Array<Json>).map((item) => {
     const r: Record<string, string> = {}
     for (const [k, v] of Object.entries(item)) if (typeof v === "string") r[k.replace(/^g:/, "")] ??= v
-    return { key: `uk-lifestyle:${r.id}`, link: r.link, currency: r.price.split(" ")[1], current: gmcCurrent(r), claimsDiscount: r.sale_price !== undefined && gmcCurrent(r) < amount(r.price) }
+    return {
+      key: `uk-lifestyle:${r.id}`,
+      link: r.link,
+      currency: r.price.split(" ")[1],
+      current: gmcCurrent(r),
+      claimsDiscount: r.sale_price !== undefined && gmcCurrent(r) < amount(r.price)
+    }
   })
-  const eu = byHeader(parseCsv(gunzipSync(readFileSync(join(dir, "products/eu-awin.csv.gz"))).toString("utf8"))).map((r) => ({
-    key: `eu-awin:${r.aw_product_id}`,
-    link: r.merchant_deep_link,
-    currency: r.currency,
-    current: Number(r.search_price),
-    claimsDiscount: Number(r.product_price_old || 0) > Number(r.search_price) || Number(r.rrp_price || 0) > Number(r.search_price)
-  }))
+  const eu = byHeader(parseCsv(gunzipSync(readFileSync(join(dir, "products/eu-awin.csv.gz"))).toString("utf8"))).map(
+    (r) => ({
+      key: `eu-awin:${r.aw_product_id}`,
+      link: r.merchant_deep_link,
+      currency: r.currency,
+      current: Number(r.search_price),
+      claimsDiscount:
+        Number(r.product_price_old || 0) > Number(r.search_price) || Number(r.rrp_price || 0) > Number(r.search_price)
+    })
+  )
   return { "us-electronics": us, "uk-lifestyle": uk, "eu-awin": eu }
 }
 
@@ -121,15 +144,21 @@ describe("programs.jsonl", () => {
   it("has at least 600 well-formed programmes on known networks", () => {
     expect(programs.length).toBeGreaterThanOrEqual(600)
     expect(new Set(programs.map((p) => `${p.network_id}:${p.merchant_id}`)).size).toBe(programs.length)
-    const problems = programs.filter((p) =>
-      !networkById.has(p.network_id) || typeof p.merchant_id !== "string" || p.domains.length === 0 ||
-      !p.domains.every((d: string) => /^[a-z0-9.-]+$/.test(d)) ||
-      !["CPS", "CPA", "CPL", "CPC"].includes(p.commission_type) || typeof p.commission_rate !== "number" ||
-      !["active", "paused", "closed", "pending"].includes(p.status) ||
-      (p.commission_currency === null) !== (p.commission_type === "CPS") ||
-      !Number.isInteger(p.cookie_days) || typeof p.deep_link_allowed !== "boolean" ||
-      !(p.epc === null || typeof p.epc === "number") || typeof p.category !== "string" ||
-      !(p.country === null || /^[A-Z]{2}$/.test(p.country))
+    const problems = programs.filter(
+      (p) =>
+        !networkById.has(p.network_id) ||
+        typeof p.merchant_id !== "string" ||
+        p.domains.length === 0 ||
+        !p.domains.every((d: string) => /^[a-z0-9.-]+$/.test(d)) ||
+        !["CPS", "CPA", "CPL", "CPC"].includes(p.commission_type) ||
+        typeof p.commission_rate !== "number" ||
+        !["active", "paused", "closed", "pending"].includes(p.status) ||
+        (p.commission_currency === null) !== (p.commission_type === "CPS") ||
+        !Number.isInteger(p.cookie_days) ||
+        typeof p.deep_link_allowed !== "boolean" ||
+        !(p.epc === null || typeof p.epc === "number") ||
+        typeof p.category !== "string" ||
+        !(p.country === null || /^[A-Z]{2}$/.test(p.country))
     )
     expect(problems.map((p) => `${p.network_id}:${p.merchant_id}`)).toEqual([])
   })
@@ -150,7 +179,17 @@ describe("programs.jsonl", () => {
   it("has one Amazon Associates programme per marketplace, each with its own tag", () => {
     const amazon = programs.filter((p) => p.network_id === "amazon-associates")
     const domains = amazon.flatMap((p) => p.domains)
-    for (const d of ["amazon.com", "amazon.co.uk", "amazon.de", "amazon.fr", "amazon.it", "amazon.es", "amazon.ca", "amazon.co.jp", "amazon.com.au"]) {
+    for (const d of [
+      "amazon.com",
+      "amazon.co.uk",
+      "amazon.de",
+      "amazon.fr",
+      "amazon.it",
+      "amazon.es",
+      "amazon.ca",
+      "amazon.co.jp",
+      "amazon.com.au"
+    ]) {
       expect(domains).toContain(d)
     }
     expect(new Set(amazon.map((p) => p.link_params.tag)).size).toBe(amazon.length)
@@ -161,7 +200,9 @@ describe("programs.jsonl", () => {
     expect(sas.length).toBeGreaterThan(10)
     for (const p of sas) {
       expect(p.status).toBe("closed")
-      expect(programs.some((q) => q.network_id === "awin" && q.status === "active" && q.domains.join() === p.domains.join())).toBe(true)
+      expect(
+        programs.some((q) => q.network_id === "awin" && q.status === "active" && q.domains.join() === p.domains.join())
+      ).toBe(true)
     }
   })
 
@@ -199,7 +240,9 @@ describe("product feeds", () => {
 })
 
 describe("price-history.csv", () => {
-  const lines = readFileSync(join(dir, "price-history.csv"), "utf8").split("\n").filter((l) => l !== "")
+  const lines = readFileSync(join(dir, "price-history.csv"), "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
   const series = new Map<string, Array<[number, number, string]>>()
   for (const line of lines.slice(1)) {
     const [key, at, price, currency] = line.split(",")
@@ -221,11 +264,14 @@ describe("price-history.csv", () => {
       }
       if (s.length < 10 || s.length > 40) problems.push(`${p.key}: ${s.length} observations`)
       s.forEach(([at, price, currency], i) => {
-        if (!(at >= AS_OF - 90 * DAY && at < AS_OF)) problems.push(`${p.key}: ${new Date(at).toISOString()} outside the 90 days`)
+        if (!(at >= AS_OF - 90 * DAY && at < AS_OF))
+          problems.push(`${p.key}: ${new Date(at).toISOString()} outside the 90 days`)
         if (currency !== p.currency) problems.push(`${p.key}: currency ${currency}`)
-        if (i > 0 && !(at > s[i - 1][0] && price !== s[i - 1][1])) problems.push(`${p.key}: row ${i} repeats a time or price`)
+        if (i > 0 && !(at > s[i - 1][0] && price !== s[i - 1][1]))
+          problems.push(`${p.key}: row ${i} repeats a time or price`)
       })
-      if (s[s.length - 1][1] !== p.current) problems.push(`${p.key}: ends at ${s[s.length - 1][1]}, feed says ${p.current}`)
+      if (s[s.length - 1][1] !== p.current)
+        problems.push(`${p.key}: ends at ${s[s.length - 1][1]}, feed says ${p.current}`)
     }
     expect(problems.slice(0, 10)).toEqual([])
   })
@@ -256,9 +302,14 @@ describe("generate-products", () => {
   afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
   it("is deterministic: same seed, same bytes, in every format", async () => {
-    for (const [format, ext, stores] of [["gmc-tsv", "tsv", "us"], ["gmc-xml", "xml", "gb"], ["awin-csv", "csv.gz", "eu"]] as const) {
+    for (const [format, ext, stores] of [
+      ["gmc-tsv", "tsv", "us"],
+      ["gmc-xml", "xml", "gb"],
+      ["awin-csv", "csv.gz", "eu"]
+    ] as const) {
       const files = ["a", "b", "c"].map((n) => join(tmp, `${n}.${ext}`))
-      for (const [i, out] of files.entries()) await writeProducts({ format, count: 1000, seed: i === 2 ? 43 : 42, out, stores: selectStores(stores) })
+      for (const [i, out] of files.entries())
+        await writeProducts({ format, count: 1000, seed: i === 2 ? 43 : 42, out, stores: selectStores(stores) })
       const [a, b, c] = files.map((f) => readFileSync(f))
       expect(a.equals(b), format).toBe(true)
       expect(a.equals(c), format).toBe(false)

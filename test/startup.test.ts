@@ -25,27 +25,30 @@ const boot = async (config: AppConfigShape) => {
   const scope = Effect.runSync(Scope.make())
   const context = await Effect.runPromise(Layer.buildWithScope(makeService(Layer.succeed(AppConfig, config)), scope))
   return {
-    run: <A, E>(effect: Effect.Effect<A, E, any>) => Effect.runPromise(Effect.provide(effect, context) as Effect.Effect<A, E>),
+    run: <A, E>(effect: Effect.Effect<A, E, any>) =>
+      Effect.runPromise(Effect.provide(effect, context) as Effect.Effect<A, E>),
     close: () => Effect.runPromise(Scope.close(scope, Exit.void)),
     context
   }
 }
 
 const readDb = async <T>(dataDir: string, sql: string) =>
-  Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-    const db = yield* Database.make(join(dataDir, "catalog.duckdb"))
-    return yield* db.query<T>(sql)
-  })))
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const db = yield* Database.make(join(dataDir, "catalog.duckdb"))
+        return yield* db.query<T>(sql)
+      })
+    )
+  )
 
 describe("start-up and shutdown", () => {
   it("refuses to start with a broken feed config, naming the feed and the field", async () => {
-    const path = writeFeeds(files.dir, [
-      { name: "shop", kind: "products", format: "gmc-csv", location: "x.tsv" }
-    ])
+    const path = writeFeeds(files.dir, [{ name: "shop", kind: "products", format: "gmc-csv", location: "x.tsv" }])
     const data = tempDir("broken-")
     await expect(boot(testConfig(data.dir, { feedsConfigPath: path }))).rejects.toMatchObject({
       _tag: "FeedConfigError",
-      message: expect.stringContaining("feed \"shop\" field format: must be one of gmc-tsv, gmc-xml, awin-csv")
+      message: expect.stringContaining('feed "shop" field format: must be one of gmc-tsv, gmc-xml, awin-csv')
     })
     // and `npm start` (main.ts) exits non-zero with that message
     const port = await Effect.runPromise(freePort)
@@ -62,8 +65,8 @@ describe("start-up and shutdown", () => {
       stdio: ["ignore", "pipe", "pipe"]
     })
     let output = ""
-    child.stdout.on("data", (chunk) => output += chunk)
-    child.stderr.on("data", (chunk) => output += chunk)
+    child.stdout.on("data", (chunk) => (output += chunk))
+    child.stderr.on("data", (chunk) => (output += chunk))
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve))
     data.rm()
     expect(code).not.toBe(0)
@@ -77,7 +80,9 @@ describe("start-up and shutdown", () => {
     writeFileSync(file, tsv(products(10_000)))
     const config = testConfig(data.dir, {
       ingestOnStart: true,
-      feedsConfigPath: writeFeeds(files.dir, [{ name: "first", kind: "products", format: "gmc-tsv", location: file, options: { store: "F" } }])
+      feedsConfigPath: writeFeeds(files.dir, [
+        { name: "first", kind: "products", format: "gmc-tsv", location: file, options: { store: "F" } }
+      ])
     })
     const first = await boot(config)
     // The server listens before the first ingest ends: /health answers, /ready says "ingesting".
@@ -89,7 +94,9 @@ describe("start-up and shutdown", () => {
     expect(await ready.json()).toMatchObject({ error: { code: "ingesting", details: { catalog: false } } })
     await first.run(CatalogReadiness.use((readiness) => readiness.awaitReady))
     expect((await fetch(`${base}/ready`)).status).toBe(200)
-    const runs = await first.run(Database.use((db) => db.query<{ trigger: string; status: string }>("SELECT trigger, status FROM pipeline_runs")))
+    const runs = await first.run(
+      Database.use((db) => db.query<{ trigger: string; status: string }>("SELECT trigger, status FROM pipeline_runs"))
+    )
     expect(runs).toEqual([{ trigger: "startup", status: "succeeded" }])
     expect(statSync(join(data.dir, "admin-token")).mode & 0o777).toBe(0o600)
     await first.close()
@@ -104,23 +111,32 @@ describe("start-up and shutdown", () => {
     const file = join(files.dir, "big.tsv")
     writeFileSync(file, tsv(products(1000, 0, "10.00 USD")))
     const config = testConfig(data.dir, {
-      feedsConfigPath: writeFeeds(files.dir, [{ name: "big", kind: "products", format: "gmc-tsv", location: file, options: { store: "B" } }])
+      feedsConfigPath: writeFeeds(files.dir, [
+        { name: "big", kind: "products", format: "gmc-tsv", location: file, options: { store: "B" } }
+      ])
     })
     const service = await boot(config)
     expect((await service.run(PipelineRunner.use((r) => r.run("big", "manual")))).status).toBe("succeeded")
     writeFileSync(file, tsv(products(60_000, 0, "20.00 USD")))
-    await service.run(Effect.gen(function*() {
-      const runner = yield* PipelineRunner
-      yield* runner.start("big", "manual")
-      while (runner.live()[0]?.phase !== "load") yield* Effect.sleep("5 millis")
-      yield* Effect.sleep("100 millis")
-    }))
+    await service.run(
+      Effect.gen(function* () {
+        const runner = yield* PipelineRunner
+        yield* runner.start("big", "manual")
+        while (runner.live()[0]?.phase !== "load") yield* Effect.sleep("5 millis")
+        yield* Effect.sleep("100 millis")
+      })
+    )
     await service.close()
 
-    const products_ = await readDb<{ n: bigint; price: string }>(data.dir,
-      "SELECT count(*) AS n, max(price)::VARCHAR AS price FROM products WHERE feed = 'big'")
+    const products_ = await readDb<{ n: bigint; price: string }>(
+      data.dir,
+      "SELECT count(*) AS n, max(price)::VARCHAR AS price FROM products WHERE feed = 'big'"
+    )
     expect(products_).toEqual([{ n: 1000n, price: "10.0000" }])
-    const last = await readDb<{ status: string }>(data.dir, "SELECT status FROM pipeline_runs ORDER BY started_at DESC LIMIT 1")
+    const last = await readDb<{ status: string }>(
+      data.dir,
+      "SELECT status FROM pipeline_runs ORDER BY started_at DESC LIMIT 1"
+    )
     expect(last).toEqual([{ status: "interrupted" }])
     data.rm()
   })

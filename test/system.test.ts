@@ -56,7 +56,10 @@ describe("system endpoints over real HTTP", () => {
     })
     expect(wrongType.status).toBe(415)
     expect(await wrongType.json()).toMatchObject({ error: { code: "unsupported_media_type" } })
-    const huge = await postJson(`${service.url}/api/v1/links/match`, JSON.stringify({ url: "x".repeat(MAX_BODY_BYTES) }))
+    const huge = await postJson(
+      `${service.url}/api/v1/links/match`,
+      JSON.stringify({ url: "x".repeat(MAX_BODY_BYTES) })
+    )
     expect(huge.status).toBe(413)
     expect(huge.body).toMatchObject({ error: { code: "payload_too_large" } })
   })

@@ -35,31 +35,48 @@ const ChatCompletion = Schema.Struct({
 })
 const decodeCompletion = Schema.decodeUnknownOption(ChatCompletion)
 
-export class CopyLlm extends Context.Service<CopyLlm, {
-  /** false when LLM_BASE_URL is not set: the template generator is the default, not a fallback. */
-  readonly enabled: boolean
-  write(facts: CopyFacts, type: CopyType, tone: Tone): Effect.Effect<Draft, LlmFailure>
-}>()("app/ai/content/CopyLlm") {
+export class CopyLlm extends Context.Service<
+  CopyLlm,
+  {
+    /** false when LLM_BASE_URL is not set: the template generator is the default, not a fallback. */
+    readonly enabled: boolean
+    write(facts: CopyFacts, type: CopyType, tone: Tone): Effect.Effect<Draft, LlmFailure>
+  }
+>()("app/ai/content/CopyLlm") {
   static readonly layer = Layer.effect(
     CopyLlm,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* AppConfig
       const client = yield* HttpClient.HttpClient
       if (Option.isNone(config.llmBaseUrl)) {
-        return CopyLlm.of({ enabled: false, write: () => Effect.fail(new LlmFailure({ reason: "unreachable", message: "no LLM configured" })) })
+        return CopyLlm.of({
+          enabled: false,
+          write: () => Effect.fail(new LlmFailure({ reason: "unreachable", message: "no LLM configured" }))
+        })
       }
       const endpoint = `${config.llmBaseUrl.value}/chat/completions`
       const timeout = Duration.millis(config.llmTimeoutMs)
       const fail = (reason: FallbackReason, message: string) => Effect.fail(new LlmFailure({ reason, message }))
 
       const complete = (type: CopyType, body: unknown) => {
-        let request = HttpClientRequest.post(endpoint).pipe(HttpClientRequest.acceptJson, HttpClientRequest.bodyJsonUnsafe(body))
-        if (Option.isSome(config.llmApiKey)) request = HttpClientRequest.bearerToken(request, Redacted.value(config.llmApiKey.value))
+        let request = HttpClientRequest.post(endpoint).pipe(
+          HttpClientRequest.acceptJson,
+          HttpClientRequest.bodyJsonUnsafe(body)
+        )
+        if (Option.isSome(config.llmApiKey))
+          request = HttpClientRequest.bearerToken(request, Redacted.value(config.llmApiKey.value))
         return client.execute(request).pipe(
           Effect.flatMap((response) => Effect.map(response.text, (text) => ({ status: response.status, text }))),
-          Effect.timeoutOrElse({ duration: timeout, orElse: () => fail("timeout", `no answer within ${config.llmTimeoutMs} ms`) }),
+          Effect.timeoutOrElse({
+            duration: timeout,
+            orElse: () => fail("timeout", `no answer within ${config.llmTimeoutMs} ms`)
+          }),
           Effect.catchTag("HttpClientError", (error) =>
-            fail("unreachable", error.reason._tag === "TransportError" ? "the LLM endpoint could not be reached" : error.message)),
+            fail(
+              "unreachable",
+              error.reason._tag === "TransportError" ? "the LLM endpoint could not be reached" : error.message
+            )
+          ),
           Effect.flatMap(({ status, text }) => {
             if (status < 200 || status >= 300) return fail("http_error", `the LLM endpoint answered ${status}`)
             let json: unknown
@@ -77,7 +94,7 @@ export class CopyLlm extends Context.Service<CopyLlm, {
         )
       }
 
-      const write = Effect.fn("CopyLlm.write")(function*(facts: CopyFacts, type: CopyType, tone: Tone) {
+      const write = Effect.fn("CopyLlm.write")(function* (facts: CopyFacts, type: CopyType, tone: Tone) {
         const content = yield* complete(type, {
           model: config.llmModel,
           messages: promptFor(facts, type, tone),
@@ -85,7 +102,8 @@ export class CopyLlm extends Context.Service<CopyLlm, {
           max_tokens: MAX_TOKENS[type]
         })
         const draft = parseDraft(content)
-        if (draft === undefined) return yield* fail("invalid_output", "the copy is not the JSON object asked for (text, call_to_action, ...)")
+        if (draft === undefined)
+          return yield* fail("invalid_output", "the copy is not the JSON object asked for (text, call_to_action, ...)")
         const problem = checkDraft(type, draft, facts)
         if (problem !== undefined) return yield* fail(problem.problem, problem.detail)
         return draft

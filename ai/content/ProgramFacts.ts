@@ -44,39 +44,51 @@ const PRODUCTS_SQL = `
     p.id
   LIMIT ${CANDIDATES}`
 
-export const normaliseDomain = (domain: string) => domain.trim().toLowerCase().replace(/^www\.(?=.+\..+)/, "")
+export const normaliseDomain = (domain: string) =>
+  domain
+    .trim()
+    .toLowerCase()
+    .replace(/^www\.(?=.+\..+)/, "")
 
 /** The most common category among the products: the programme's own category is often just "General". */
 const mainCategory = (rows: ReadonlyArray<ProductRow>): string | null => {
   const counts = new Map<string, number>()
-  for (const row of rows) if (row.category !== null && row.category.trim() !== "") counts.set(row.category, (counts.get(row.category) ?? 0) + 1)
+  for (const row of rows)
+    if (row.category !== null && row.category.trim() !== "")
+      counts.set(row.category, (counts.get(row.category) ?? 0) + 1)
   let best: string | null = null
   for (const [category, count] of counts) if (best === null || count > counts.get(best)!) best = category
   return best
 }
 
-
-export class ProgramFacts extends Context.Service<ProgramFacts, {
-  factsFor(program: CatalogProgram): Effect.Effect<CopyFacts, DatabaseError>
-}>()("app/ai/content/ProgramFacts") {
+export class ProgramFacts extends Context.Service<
+  ProgramFacts,
+  {
+    factsFor(program: CatalogProgram): Effect.Effect<CopyFacts, DatabaseError>
+  }
+>()("app/ai/content/ProgramFacts") {
   static readonly layer = Layer.effect(
     ProgramFacts,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const db = yield* Database
       // Keyed by id, valid only for the same catalog object: a catalog reload (new domains, new name) misses.
-      const cache = new Map<string, { readonly at: number; readonly program: CatalogProgram; readonly facts: CopyFacts }>()
-      const read = Effect.fn("ProgramFacts.read")(function*(program: CatalogProgram) {
+      const cache = new Map<
+        string,
+        { readonly at: number; readonly program: CatalogProgram; readonly facts: CopyFacts }
+      >()
+      const read = Effect.fn("ProgramFacts.read")(function* (program: CatalogProgram) {
         const domains = [...new Set(program.domains.map(normaliseDomain).filter((d) => d.length > 0))]
         const rows = domains.length === 0 ? [] : yield* db.query<ProductRow>(PRODUCTS_SQL, [JSON.stringify(domains)])
         const now = new Date(yield* Clock.currentTimeMillis)
         const ranked = rows
           .map((row) => productDocument(row, now))
           .map((doc) => ({ doc, saving: hasVerifiedSaving(doc) ? doc.discount : 0 }))
-          .sort((a, b) =>
-            (STOCK_RANK[a.doc.availability] ?? 1) - (STOCK_RANK[b.doc.availability] ?? 1) ||
-            b.saving - a.saving ||
-            b.doc.deal_score - a.doc.deal_score ||
-            (a.doc.product_id < b.doc.product_id ? -1 : 1)
+          .sort(
+            (a, b) =>
+              (STOCK_RANK[a.doc.availability] ?? 1) - (STOCK_RANK[b.doc.availability] ?? 1) ||
+              b.saving - a.saving ||
+              b.doc.deal_score - a.doc.deal_score ||
+              (a.doc.product_id < b.doc.product_id ? -1 : 1)
           )
         const products: Array<ProductFact> = ranked.slice(0, FEATURED_PRODUCTS).map(({ doc, saving }) => ({
           id: doc.product_id,
@@ -100,13 +112,15 @@ export class ProgramFacts extends Context.Service<ProgramFacts, {
       const factsFor = (program: CatalogProgram) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) => {
           const hit = cache.get(program.id)
-          if (hit !== undefined && hit.program === program && now - hit.at < CACHE_TTL_MS) return Effect.succeed(hit.facts)
+          if (hit !== undefined && hit.program === program && now - hit.at < CACHE_TTL_MS)
+            return Effect.succeed(hit.facts)
           return Effect.tap(read(program), (facts) =>
             Effect.map(Clock.currentTimeMillis, (at) => {
               cache.delete(program.id)
               if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!)
               cache.set(program.id, { at, program, facts })
-            }))
+            })
+          )
         })
       return ProgramFacts.of({ factsFor })
     })

@@ -79,28 +79,34 @@ const onDomains = (url: string, domains: ReadonlyArray<string>): URL | undefined
   return domains.some((d) => host === d || host.endsWith(`.${d}`)) ? stripTracking(parsed) : undefined
 }
 
-export class PromoCopy extends Context.Service<PromoCopy, {
-  generate(request: CopyRequest): Effect.Effect<GeneratedCopy | Unlinkable, DatabaseError>
-}>()("app/ai/content/PromoCopy") {
+export class PromoCopy extends Context.Service<
+  PromoCopy,
+  {
+    generate(request: CopyRequest): Effect.Effect<GeneratedCopy | Unlinkable, DatabaseError>
+  }
+>()("app/ai/content/PromoCopy") {
   static readonly layer = Layer.effect(
     PromoCopy,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const matcher = yield* ProgramMatcher
       const linking = yield* LinkMatching
       const programFacts = yield* ProgramFacts
       const llm = yield* CopyLlm
       const db = yield* Database
 
-      const generate = Effect.fn("PromoCopy.generate")(function*(request: CopyRequest) {
+      const generate = Effect.fn("PromoCopy.generate")(function* (request: CopyRequest) {
         const { catalog } = yield* matcher.current
         const program = programById(catalog, request.programId)
         if (program === undefined) {
           // The matcher's catalog holds programmes by domain: one without any is only in DuckDB.
           const rows = yield* db.queryAs(IdRow, "SELECT id FROM programs WHERE id = $1", [request.programId])
-          return rows.length > 0 ? { kind: "no_store_domain" } satisfies Unlinkable : { kind: "program_not_found" } satisfies Unlinkable
+          return rows.length > 0
+            ? ({ kind: "no_store_domain" } satisfies Unlinkable)
+            : ({ kind: "program_not_found" } satisfies Unlinkable)
         }
         const network = catalog.networks.get(program.networkId)
-        if (program.status !== "active") return { kind: "program_inactive", status: program.status } satisfies Unlinkable
+        if (program.status !== "active")
+          return { kind: "program_inactive", status: program.status } satisfies Unlinkable
         if (!isUsableNetwork(network)) {
           const status = catalog.networks.get(program.networkId)?.status ?? "unknown"
           return { kind: "network_unavailable", network: program.networkId, status } satisfies Unlinkable
@@ -113,7 +119,8 @@ export class PromoCopy extends Context.Service<PromoCopy, {
         if (request.type === "deal_alert" && deal === undefined) return { kind: "no_deal" } satisfies Unlinkable
 
         // A deal alert links to the product; everything else to the store's home page.
-        const productPage = request.type === "deal_alert" && deal !== undefined ? onDomains(deal.url, domains) : undefined
+        const productPage =
+          request.type === "deal_alert" && deal !== undefined ? onDomains(deal.url, domains) : undefined
         const destination = productPage?.href ?? `https://${facts.domain}/`
         const made = yield* linking.linkFor({
           partner: request.partner,
@@ -126,23 +133,36 @@ export class PromoCopy extends Context.Service<PromoCopy, {
 
         const storeDocs = domains.map((domain) => ({ store: program.name, store_domain: domain }))
         const fullDisclosure = disclosureFor(storeDocs)
-        const disclosure = request.type !== "social"
-          ? fullDisclosure
-          : fullDisclosure.includes(AMAZON_DISCLOSURE) ? `#ad ${AMAZON_DISCLOSURE}` : SOCIAL_DISCLOSURE
+        const disclosure =
+          request.type !== "social"
+            ? fullDisclosure
+            : fullDisclosure.includes(AMAZON_DISCLOSURE)
+              ? `#ad ${AMAZON_DISCLOSURE}`
+              : SOCIAL_DISCLOSURE
         const placement: Placement = { link: request.trackingUrl(made.link.id), disclosure }
 
         const base = { facts, program, link: made.link, trackingUrl: placement.link, disclosure }
         const template = () => templateCopy(facts, request.type, request.tone, placement)
-        if (!llm.enabled) return { ...base, copy: template(), generator: "template", fallback: null } satisfies GeneratedCopy
+        if (!llm.enabled)
+          return { ...base, copy: template(), generator: "template", fallback: null } satisfies GeneratedCopy
 
         const attempt = yield* Effect.result(llm.write(facts, request.type, request.tone))
         if (attempt._tag === "Success") {
-          const copy = assembleWithin(request.type, attempt.success, placement, hashtagsFor(facts, makePicker(Math.random)))
+          const copy = assembleWithin(
+            request.type,
+            attempt.success,
+            placement,
+            hashtagsFor(facts, makePicker(Math.random))
+          )
           if (copy !== undefined) return { ...base, copy, generator: "llm", fallback: null } satisfies GeneratedCopy
         }
-        const fallback = attempt._tag === "Failure"
-          ? { reason: attempt.failure.reason, message: attempt.failure.message }
-          : { reason: "invalid_output" as const, message: "the copy is too long for the type once the link and disclosure are added" }
+        const fallback =
+          attempt._tag === "Failure"
+            ? { reason: attempt.failure.reason, message: attempt.failure.message }
+            : {
+                reason: "invalid_output" as const,
+                message: "the copy is too long for the type once the link and disclosure are added"
+              }
         yield* Effect.logWarning("ai generate-content: LLM copy not used, falling back to the template", {
           program: program.id,
           type: request.type,

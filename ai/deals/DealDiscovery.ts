@@ -50,12 +50,15 @@ export interface DealLists {
 const STALE_SECONDS = 600
 const CACHE_CAPACITY = 256
 
-export class DealDiscovery extends Context.Service<DealDiscovery, {
-  lists(request: DealsRequest): Effect.Effect<DealLists, DatabaseError>
-}>()("app/ai/deals/DealDiscovery") {
+export class DealDiscovery extends Context.Service<
+  DealDiscovery,
+  {
+    lists(request: DealsRequest): Effect.Effect<DealLists, DatabaseError>
+  }
+>()("app/ai/deals/DealDiscovery") {
   static readonly layer = Layer.effect(
     DealDiscovery,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const db = yield* Database
       const matcher = yield* ProgramMatcher
       const cacheSeconds = (yield* AppConfig).aiDealsCacheSeconds
@@ -68,9 +71,9 @@ export class DealDiscovery extends Context.Service<DealDiscovery, {
       const documents = (ids: ReadonlyArray<string>, now: Date) =>
         ids.length === 0
           ? Effect.succeed(new Map<string, ProductDocument>())
-          : reader.rows<ProductRow>(productRowsSql, { ids: listValue([...ids]) }).pipe(
-            Effect.map((rows) => new Map(rows.map((row) => [row.id, productDocument(row, now)])))
-          )
+          : reader
+              .rows<ProductRow>(productRowsSql, { ids: listValue([...ids]) })
+              .pipe(Effect.map((rows) => new Map(rows.map((row) => [row.id, productDocument(row, now)]))))
 
       // One offer per product, as in /api/deals: the same mower listed three
       // times (variants, or several stores) is one entry, its best-ranked offer.
@@ -86,7 +89,7 @@ export class DealDiscovery extends Context.Service<DealDiscovery, {
       }
 
       const compute = (request: ListsQuery) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const [hot, drops, earners] = yield* Effect.all(
             [trending(request), priceDrops(request), highCommission(request)],
             { concurrency: 3 }
@@ -116,7 +119,7 @@ export class DealDiscovery extends Context.Service<DealDiscovery, {
         JSON.stringify({ category: request.category?.trim().toLowerCase(), minDiscount: request.minDiscount })
 
       return DealDiscovery.of({
-        lists: (request) => cacheSeconds <= 0 ? fresh(request) : cache.get(keyOf(request))
+        lists: (request) => (cacheSeconds <= 0 ? fresh(request) : cache.get(keyOf(request)))
       })
     })
   )

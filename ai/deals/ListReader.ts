@@ -49,7 +49,7 @@ export const makeListReader = (db: Database["Service"]) => {
     want: number,
     minDiscount: number
   ) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       if (minDiscount <= 0) return yield* page(0, want)
       const kept: Array<T> = []
       let offset = 0
@@ -57,7 +57,10 @@ export const makeListReader = (db: Database["Service"]) => {
       while (kept.length < want) {
         const rows = yield* page(offset, size)
         if (rows.length === 0) break
-        const passing = yield* discountAtLeast(rows.map((row) => row.id), minDiscount)
+        const passing = yield* discountAtLeast(
+          rows.map((row) => row.id),
+          minDiscount
+        )
         kept.push(...rows.filter((row) => passing.has(row.id)))
         if (rows.length < size) break
         offset += size

@@ -24,14 +24,14 @@ export const makeStaleWhileRevalidate = <A, E>(options: {
   /** Keys kept; the oldest inserted goes first. */
   readonly capacity: number
 }) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     // Computations belong to the service, not to the request that started
     // them: a client hanging up does not waste the work others will read.
     const scope = yield* Effect.scope
     const entries = new Map<string, Entry<A, E>>()
 
     const start = (key: string, entry: Entry<A, E>) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const deferred = yield* Deferred.make<A, E>()
         entry.inflight = deferred
         const settle = (exit: Exit.Exit<A, E>) =>
@@ -42,13 +42,14 @@ export const makeStaleWhileRevalidate = <A, E>(options: {
                 entry.at = now
               }
               entry.inflight = undefined
-            })).pipe(Effect.andThen(Deferred.done(deferred, exit)))
+            })
+          ).pipe(Effect.andThen(Deferred.done(deferred, exit)))
         yield* Effect.forkIn(Effect.flatMap(Effect.exit(options.compute(key)), settle), scope)
         return deferred
       })
 
     const get = (key: string): Effect.Effect<A, E> =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         let entry = entries.get(key)
         if (entry === undefined) {
           if (entries.size >= options.capacity) entries.delete(entries.keys().next().value!)

@@ -1,5 +1,10 @@
 import type { DuckDBValue } from "@duckdb/node-api"
-import { MIN_DISCOUNT_FULL, MIN_DISCOUNT_PARTIAL, MIN_PRIOR_DAYS, REFERENCE_WINDOW_DAYS } from "../../domain/deals/deal.ts"
+import {
+  MIN_DISCOUNT_FULL,
+  MIN_DISCOUNT_PARTIAL,
+  MIN_PRIOR_DAYS,
+  REFERENCE_WINDOW_DAYS
+} from "../../domain/deals/deal.ts"
 import { MEDIAN_WINDOW_DAYS, RECENT_DROP_DAYS } from "../../domain/deals/priceDrop.ts"
 import { COMPARE_HOURS, HALF_LIFE_HOURS, WINDOW_DAYS } from "../../domain/deals/trending.ts"
 import { CONVERSION_WINDOW_DAYS } from "../../domain/deals/earnings.ts"
@@ -146,7 +151,7 @@ export const storesSql = (filters: Filters) => `
 
 /**
  * Human clicks and counted conversions (pending or approved) per programme
- * over CONVERSION_WINDOW_DAYS. 
+ * over CONVERSION_WINDOW_DAYS.
  */
 export const conversionStatsSql = `
   WITH links AS (SELECT id, program_id FROM tracking_links WHERE program_id IN (SELECT unnest($program_ids::VARCHAR[]))),

@@ -13,7 +13,12 @@ import { conversionStatsSql, highCommissionSql, storesSql } from "./dealQueries.
 import { Numeric, NullableText, Text } from "../../infra/columns.ts"
 import { type ListReader, type ListsQuery } from "./ListReader.ts"
 
-const StatsRow = Schema.Struct({ program_id: Text, clicks: Numeric, conversions: Numeric, commission_currency: NullableText })
+const StatsRow = Schema.Struct({
+  program_id: Text,
+  clicks: Numeric,
+  conversions: Numeric,
+  commission_currency: NullableText
+})
 const StoreRow = Schema.Struct({ store_domain: Text, store: Text, link: Text })
 const CandidateRow = Schema.Struct({ id: Text, price: Numeric, program_id: Text, link: Text })
 
@@ -40,7 +45,9 @@ export const highCommissionList = (reader: ListReader, matcher: ProgramMatcher["
   // once per (store domain, store) for the ranking, then again per shown
   // product to confirm it.
   const resolveSelection = (link: string) =>
-    Effect.map(matcher.resolve(link), (resolution) => resolution.kind === "resolved" ? resolution.selection : undefined)
+    Effect.map(matcher.resolve(link), (resolution) =>
+      resolution.kind === "resolved" ? resolution.selection : undefined
+    )
 
   interface ProgramStats {
     readonly conversion: ConversionEstimate
@@ -49,22 +56,26 @@ export const highCommissionList = (reader: ListReader, matcher: ProgramMatcher["
   const conversionStats = (now: string, programIds: ReadonlyArray<string>) =>
     programIds.length === 0
       ? Effect.succeed(new Map<string, ProgramStats>())
-      : reader.query(
-        StatsRow,
-        conversionStatsSql,
-        { now, program_ids: listValue([...programIds]) }
-      ).pipe(Effect.map((rows) =>
-        new Map(rows.map((row) => [row.program_id, {
-          conversion: conversionEstimate(row.clicks, row.conversions),
-          commissionCurrency: row.commission_currency
-        }]))
-      ))
+      : reader.query(StatsRow, conversionStatsSql, { now, program_ids: listValue([...programIds]) }).pipe(
+          Effect.map(
+            (rows) =>
+              new Map(
+                rows.map((row) => [
+                  row.program_id,
+                  {
+                    conversion: conversionEstimate(row.clicks, row.conversions),
+                    commissionCurrency: row.commission_currency
+                  }
+                ])
+              )
+          )
+        )
 
   const formulaOf = (selection: Selection, conversion: ConversionEstimate): EarningsFormula =>
     earningsFormula(selection.program.commissionType, selection.program.commissionRate, conversion.rate)
 
   return (request: ListsQuery) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const values = reader.common(request)
       const stores = yield* reader.query(StoreRow, storesSql(request), values)
       const groups: Array<{ domain: string; store: string; selection: Selection }> = []
@@ -73,22 +84,28 @@ export const highCommissionList = (reader: ListReader, matcher: ProgramMatcher["
         if (selection !== undefined) groups.push({ domain: row.store_domain, store: row.store, selection })
       }
       if (groups.length === 0) return []
-      const estimates = yield* conversionStats(values.now, [...new Set(groups.map((group) => group.selection.program.id))])
+      const estimates = yield* conversionStats(values.now, [
+        ...new Set(groups.map((group) => group.selection.program.id))
+      ])
       const statsOf = (programId: string): ProgramStats =>
         estimates.get(programId) ?? { conversion: conversionEstimate(0, 0), commissionCurrency: null }
       const formulas = groups.map((group) => formulaOf(group.selection, statsOf(group.selection.program.id).conversion))
-      const rows = yield* reader.keepDiscounted((offset, size) =>
-        reader.query(CandidateRow, highCommissionSql(request), {
-          ...values,
-          offset,
-          limit: size,
-          store_domains: listValue(groups.map((group) => group.domain)),
-          stores: listValue(groups.map((group) => group.store)),
-          // As text: a JS list of numbers is bound as INTEGER[] when its first is whole.
-          per_unit: listValue(formulas.map((formula) => String(formula.perPriceUnit))),
-          fixed: listValue(formulas.map((formula) => String(formula.fixed))),
-          formula_programs: listValue(groups.map((group) => group.selection.program.id))
-        }), request.limit * COMMISSION_OVERFETCH, request.minDiscount)
+      const rows = yield* reader.keepDiscounted(
+        (offset, size) =>
+          reader.query(CandidateRow, highCommissionSql(request), {
+            ...values,
+            offset,
+            limit: size,
+            store_domains: listValue(groups.map((group) => group.domain)),
+            stores: listValue(groups.map((group) => group.store)),
+            // As text: a JS list of numbers is bound as INTEGER[] when its first is whole.
+            per_unit: listValue(formulas.map((formula) => String(formula.perPriceUnit))),
+            fixed: listValue(formulas.map((formula) => String(formula.fixed))),
+            formula_programs: listValue(groups.map((group) => group.selection.program.id))
+          }),
+        request.limit * COMMISSION_OVERFETCH,
+        request.minDiscount
+      )
       // Confirm each candidate's programme from its own link (a store
       // whose products link through a network's click host may span
       // several merchants); re-rank with what it really earns.
@@ -112,7 +129,9 @@ export const highCommissionList = (reader: ListReader, matcher: ProgramMatcher["
         })
       }
       return confirmed
-        .sort((a, b) => b.ranking.earningsPerClick - a.ranking.earningsPerClick || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .sort(
+          (a, b) => b.ranking.earningsPerClick - a.ranking.earningsPerClick || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+        )
         .slice(0, request.limit)
     })
 }

@@ -23,22 +23,24 @@ const TrendingRow = Schema.Struct({
 })
 
 export const trendingList = (reader: ListReader) => (request: ListsQuery) =>
-  reader.keepDiscounted(
-    (offset, size) =>
-      reader.query(TrendingRow, trendingSql(request), { ...reader.common(request), offset, limit: size }),
-    request.limit,
-    request.minDiscount
-  ).pipe(
-    Effect.map((rows) =>
-      rows.map((row) => ({
-        id: row.id,
-        ranking: {
-          score: row.score,
-          clicks24h: row.clicks_24h,
-          clicksPrev24h: row.clicks_prev_24h,
-          clicksWindow: row.clicks_window,
-          growth: clickGrowth(row.clicks_24h, row.clicks_prev_24h)
-        } satisfies TrendingRanking
-      }))
+  reader
+    .keepDiscounted(
+      (offset, size) =>
+        reader.query(TrendingRow, trendingSql(request), { ...reader.common(request), offset, limit: size }),
+      request.limit,
+      request.minDiscount
     )
-  )
+    .pipe(
+      Effect.map((rows) =>
+        rows.map((row) => ({
+          id: row.id,
+          ranking: {
+            score: row.score,
+            clicks24h: row.clicks_24h,
+            clicksPrev24h: row.clicks_prev_24h,
+            clicksWindow: row.clicks_window,
+            growth: clickGrowth(row.clicks_24h, row.clicks_prev_24h)
+          } satisfies TrendingRanking
+        }))
+      )
+    )

@@ -37,16 +37,22 @@ export interface FuzzyMatch {
   readonly catalog: Catalog
 }
 
-export class FuzzyMatcher extends Context.Service<FuzzyMatcher, {
-  match(url: URL): Effect.Effect<FuzzyMatch>
-}>()("app/ai/matchLink/FuzzyMatcher") {
+export class FuzzyMatcher extends Context.Service<
+  FuzzyMatcher,
+  {
+    match(url: URL): Effect.Effect<FuzzyMatch>
+  }
+>()("app/ai/matchLink/FuzzyMatcher") {
   static readonly layer = Layer.effect(
     FuzzyMatcher,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const matcher = yield* ProgramMatcher
       const engine = yield* SearchEngine
       const metrics = yield* Metrics
-      const fallbacks = metrics.counter("ai_match_fallbacks_total", "Fuzzy matches scored in memory because Meilisearch failed")
+      const fallbacks = metrics.counter(
+        "ai_match_fallbacks_total",
+        "Fuzzy matches scored in memory because Meilisearch failed"
+      )
       const uid = engine.indexUid(PROGRAMS_INDEX)
       // The index and the candidate cache follow the catalog object ProgramMatcher holds:
       // rebuilt only when it is replaced.
@@ -70,7 +76,10 @@ export class FuzzyMatcher extends Context.Service<FuzzyMatcher, {
       let searchFailing = false
 
       /** Brand keys of the programmes the index finds for the host's label (one multi-search request). */
-      const searchCandidates = (url: URL, { candidates, index }: PerCatalog): Effect.Effect<ReadonlySet<string>, SearchError> => {
+      const searchCandidates = (
+        url: URL,
+        { candidates, index }: PerCatalog
+      ): Effect.Effect<ReadonlySet<string>, SearchError> => {
         const host = hostParts(url.hostname)
         if (host === undefined) return Effect.succeed(new Set<string>())
         const cached = candidates.get(host.label)
@@ -78,15 +87,18 @@ export class FuzzyMatcher extends Context.Service<FuzzyMatcher, {
         const texts = new Set([host.label, host.labelWords.join(" ")])
         return Effect.tryPromise({
           try: (signal) =>
-            engine.client.multiSearch({
-              queries: [...texts].map((q) => ({
-                indexUid: uid,
-                q,
-                limit: HITS_PER_QUERY,
-                attributesToSearchOn: ["name", "domains"],
-                attributesToRetrieve: ["program_id"]
-              }))
-            }, { signal }),
+            engine.client.multiSearch(
+              {
+                queries: [...texts].map((q) => ({
+                  indexUid: uid,
+                  q,
+                  limit: HITS_PER_QUERY,
+                  attributesToSearchOn: ["name", "domains"],
+                  attributesToRetrieve: ["program_id"]
+                }))
+              },
+              { signal }
+            ),
           catch: toSearchError("programme candidates")
         }).pipe(
           Effect.timeoutOrElse({
@@ -106,30 +118,35 @@ export class FuzzyMatcher extends Context.Service<FuzzyMatcher, {
         )
       }
 
-      const match = Effect.fn("FuzzyMatcher.match")(function*(url: URL) {
+      const match = Effect.fn("FuzzyMatcher.match")(function* (url: URL) {
         const { catalog } = yield* matcher.current
         const state = stateFor(catalog)
         const found = yield* searchCandidates(url, state).pipe(
-          Effect.map((keys) => ({ keys: keys as ReadonlySet<string> | "all", source: "search_index" as CandidateSource })),
+          Effect.map((keys) => ({
+            keys: keys as ReadonlySet<string> | "all",
+            source: "search_index" as CandidateSource
+          })),
           Effect.tap(() =>
             Effect.sync(() => {
               searchFailing = false
             })
           ),
           Effect.catch((error) =>
-            Effect.gen(function*() {
+            Effect.gen(function* () {
               fallbacks.inc()
               // One warning per outage, not one per request.
-              if (!searchFailing) yield* Effect.logWarning("ai match-link: Meilisearch unavailable, scoring in memory", error.message)
+              if (!searchFailing)
+                yield* Effect.logWarning("ai match-link: Meilisearch unavailable, scoring in memory", error.message)
               searchFailing = true
               return { keys: "all" as const, source: "in_memory" as CandidateSource }
             })
           )
         )
         const outcome = scoreUrl(url, state.index, found.keys)
-        const choice = outcome.kind === "candidate"
-          ? chooseProgram(catalog, outcome.best.brand, outcome.best.evidence, url, outcome.best.country)
-          : undefined
+        const choice =
+          outcome.kind === "candidate"
+            ? chooseProgram(catalog, outcome.best.brand, outcome.best.evidence, url, outcome.best.country)
+            : undefined
         return { outcome, choice, source: found.source, catalog } satisfies FuzzyMatch
       })
 

@@ -22,7 +22,7 @@ const sameSecret = (a: string, b: string) => {
 
 export const AdminAuthLayer = Layer.effect(
   AdminAuth,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* AppConfig
     const expected = Redacted.value(config.adminToken)
     return AdminAuth.of({

@@ -16,7 +16,9 @@ const Phrase = Schema.String.check(
   Schema.isMaxLength(MAX_QUERY_LENGTH)
 )
 const Tag = Schema.String.check(
-  Schema.isPattern(TAG_PATTERN, { message: "must be 1-64 characters of a-z, 0-9, '_' or '-', starting with a letter or digit" })
+  Schema.isPattern(TAG_PATTERN, {
+    message: "must be 1-64 characters of a-z, 0-9, '_' or '-', starting with a letter or digit"
+  })
 )
 
 const errors = [BadRequest, ServiceUnavailable]
@@ -25,31 +27,42 @@ export class DiscoveryApi extends HttpApiGroup.make("discovery", { topLevel: tru
   .add(
     HttpApiEndpoint.get("deals", "/api/deals", {
       query: {
-        category: Schema.optional(Text(MAX_FILTER_LENGTH)).annotate({ description: "Category (case-insensitive); default all." }),
-        store: Schema.optional(Text(MAX_FILTER_LENGTH)).annotate({ description: "Store name (case-insensitive); default all." }),
+        category: Schema.optional(Text(MAX_FILTER_LENGTH)).annotate({
+          description: "Category (case-insensitive); default all."
+        }),
+        store: Schema.optional(Text(MAX_FILTER_LENGTH)).annotate({
+          description: "Store name (case-insensitive); default all."
+        }),
         limit: Schema.optional(IntFromString(1, 100)).annotate({ description: "1..100, default 24." }),
         tag: Schema.optional(Tag).annotate({ description: "Attribution tag carried by links.tracked; default 'api'." }),
         q: Schema.optional(Text(MAX_QUERY_LENGTH)).annotate({ description: "Optional product or search phrase." })
       },
       success: DealFeed,
       error: errors
-    }).annotate(OpenApi.Description,
+    }).annotate(
+      OpenApi.Description,
       "Curated deals: products priced meaningfully below our own 30-day low. Ordered by deal score, or by relevance " +
-        "with q. 400 names the offending parameter; 503 (with Retry-After) when search is unavailable."),
+        "with q. 400 names the offending parameter; 503 (with Retry-After) when search is unavailable."
+    ),
     HttpApiEndpoint.get("search", "/api/search", {
       query: {
-        q: Phrase.annotate({ description: "Required shopping phrase, e.g. 'wireless earbuds under $100 for running'." }),
+        q: Phrase.annotate({
+          description: "Required shopping phrase, e.g. 'wireless earbuds under $100 for running'."
+        }),
         category: Schema.optional(Text(MAX_FILTER_LENGTH)).annotate({ description: "Category; default all." }),
         limit: Schema.optional(IntFromString(1, 100)).annotate({ description: "1..100, default 8." }),
         tag: Schema.optional(Tag).annotate({ description: "Attribution tag; default 'ai-search'." })
       },
       success: SearchFeed,
       error: errors
-    }).annotate(OpenApi.Description,
+    }).annotate(
+      OpenApi.Description,
       "Intent search: price, category, brand, recipient and occasion phrases become filters; modifiers (cheap, " +
         "top rated, ...) order results and filler (please, i need, ...) is ignored; when nothing matches every word a " +
         "fixed relaxation ladder is tried, never relaxing a price bound, currency or the category parameter. guidance " +
-        "explains the interpretation. Out-of-stock products only when nothing in stock matches.")
+        "explains the interpretation. Out-of-stock products only when nothing in stock matches."
+    )
   )
-  .annotateMerge(OpenApi.annotations({ title: "Discovery feed", description: "Deals and intent search for shopping agents" }))
-{}
+  .annotateMerge(
+    OpenApi.annotations({ title: "Discovery feed", description: "Deals and intent search for shopping agents" })
+  ) {}

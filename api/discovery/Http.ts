@@ -20,7 +20,7 @@ const PRESENTATION =
 export const DiscoveryHandlers = HttpApiBuilder.group(
   Api,
   "discovery",
-  Effect.fn(function*(handlers) {
+  Effect.fn(function* (handlers) {
     const discovery = yield* DiscoverySearch
     const publicUrl = yield* PublicUrl
     const present = (documents: ReadonlyArray<ProductDocument>, tag: string) =>
@@ -28,7 +28,13 @@ export const DiscoveryHandlers = HttpApiBuilder.group(
 
     return handlers
       .handle("deals", ({ query }) =>
-        discovery.deals({ q: query.q, category: query.category, store: query.store, limit: query.limit ?? DEALS_DEFAULT_LIMIT })
+        discovery
+          .deals({
+            q: query.q,
+            category: query.category,
+            store: query.store,
+            limit: query.limit ?? DEALS_DEFAULT_LIMIT
+          })
           .pipe(
             Effect.map(({ documents }) => {
               const deals = present(documents, query.tag ?? DEALS_DEFAULT_TAG)
@@ -41,7 +47,8 @@ export const DiscoveryHandlers = HttpApiBuilder.group(
               }
             }),
             Effect.catchTag("SearchError", searchUnavailable)
-          ))
+          )
+      )
       .handle("search", ({ query }) =>
         discovery.search({ q: query.q, category: query.category, limit: query.limit ?? SEARCH_DEFAULT_LIMIT }).pipe(
           Effect.map(({ documents, intent, includesOutOfStock, relaxation, unmet }) => {
@@ -50,11 +57,12 @@ export const DiscoveryHandlers = HttpApiBuilder.group(
               ? "Nothing in stock matched, so these results include out-of-stock products: say so for each one."
               : "Only in-stock (or pre-order/back-order) products are included."
             const relaxed = relaxation !== undefined && !includesOutOfStock ? ` Relaxed: ${relaxation}.` : ""
-            const found = results.length === 0
-              ? unmet !== undefined
-                ? `Nothing matched: ${unmet}. Tell the shopper, and ask before changing that constraint.`
-                : "Nothing matched: suggest a broader phrase or a different price range."
-              : `${results.length} result${results.length === 1 ? "" : "s"}, most relevant first.${relaxed}`
+            const found =
+              results.length === 0
+                ? unmet !== undefined
+                  ? `Nothing matched: ${unmet}. Tell the shopper, and ask before changing that constraint.`
+                  : "Nothing matched: suggest a broader phrase or a different price range."
+                : `${results.length} result${results.length === 1 ? "" : "s"}, most relevant first.${relaxed}`
             return {
               name: `Search results for "${query.q.trim()}"`,
               guidance: `Interpreted the request as: ${intent.interpretation}. ${found} ${stock} ${PRESENTATION}`,
@@ -63,6 +71,7 @@ export const DiscoveryHandlers = HttpApiBuilder.group(
             }
           }),
           Effect.catchTag("SearchError", searchUnavailable)
-        ))
+        )
+      )
   })
 )

@@ -21,32 +21,36 @@ const html = (body: string, status: number, headers: Record<string, string> = {}
     headers: { "x-content-type-options": "nosniff", ...headers }
   })
 
-export const LandingPageRoute = Layer.unwrap(Effect.gen(function*() {
-  const discovery = yield* DiscoverySearch
-  const db = yield* Database
-  const publicUrl = yield* PublicUrl
-  return HttpRouter.add("GET", "/deals/:id", (request) =>
-  Effect.gen(function*() {
-    const params = yield* HttpRouter.params
-    const id = params.id ?? ""
-    const tagParam = new URL(request.url, "http://x").searchParams.get("tag")
-    const tag = tagParam !== null && TAG_PATTERN.test(tagParam) ? tagParam : DEALS_DEFAULT_TAG
-    // None: neither Meilisearch nor DuckDB could answer (503); Some(None): no such deal (404).
-    const found = yield* discovery.document(id).pipe(
-      Effect.catchTag("SearchError", (error) =>
-        Effect.logWarning("landing page: search unavailable, reading the product from DuckDB").pipe(
-          Effect.annotateLogs({ reason: error.message }),
-          Effect.andThen(landingDocumentFromCatalog(db, id))
-        )),
-      Effect.map(Option.some),
-      Effect.catchTag("DatabaseError", () => Effect.succeed(Option.none()))
+export const LandingPageRoute = Layer.unwrap(
+  Effect.gen(function* () {
+    const discovery = yield* DiscoverySearch
+    const db = yield* Database
+    const publicUrl = yield* PublicUrl
+    return HttpRouter.add("GET", "/deals/:id", (request) =>
+      Effect.gen(function* () {
+        const params = yield* HttpRouter.params
+        const id = params.id ?? ""
+        const tagParam = new URL(request.url, "http://x").searchParams.get("tag")
+        const tag = tagParam !== null && TAG_PATTERN.test(tagParam) ? tagParam : DEALS_DEFAULT_TAG
+        // None: neither Meilisearch nor DuckDB could answer (503); Some(None): no such deal (404).
+        const found = yield* discovery.document(id).pipe(
+          Effect.catchTag("SearchError", (error) =>
+            Effect.logWarning("landing page: search unavailable, reading the product from DuckDB").pipe(
+              Effect.annotateLogs({ reason: error.message }),
+              Effect.andThen(landingDocumentFromCatalog(db, id))
+            )
+          ),
+          Effect.map(Option.some),
+          Effect.catchTag("DatabaseError", () => Effect.succeed(Option.none()))
+        )
+        if (Option.isNone(found)) {
+          return html(unavailablePage(), 503, { "retry-after": String(RETRY_AFTER_SECONDS) })
+        }
+        if (Option.isNone(found.value)) return html(notFoundPage(), 404)
+        const doc = found.value.value
+        const tracked = `${publicUrl.base}/t/${feedTrackingId(doc.product_id, tag)}`
+        return html(landingPage(doc, tracked), 200, { "cache-control": "public, max-age=300" })
+      })
     )
-    if (Option.isNone(found)) {
-      return html(unavailablePage(), 503, { "retry-after": String(RETRY_AFTER_SECONDS) })
-    }
-    if (Option.isNone(found.value)) return html(notFoundPage(), 404)
-    const doc = found.value.value
-    const tracked = `${publicUrl.base}/t/${feedTrackingId(doc.product_id, tag)}`
-    return html(landingPage(doc, tracked), 200, { "cache-control": "public, max-age=300" })
-  }))
-}))
+  })
+)

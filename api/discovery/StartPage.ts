@@ -18,63 +18,71 @@ export const WEB_TAG = "web"
 const RESULTS_LIMIT = 12
 const REJECTED = "We could not search for that. Try other words, or a simpler price such as “under 100”."
 
-export const StartPageRoutes = Layer.unwrap(Effect.gen(function*() {
-  const discovery = yield* DiscoverySearch
-  const publicUrl = yield* PublicUrl
-  const links = { docs: publicUrl.to("/docs"), mcp: publicUrl.to("/mcp") }
+export const StartPageRoutes = Layer.unwrap(
+  Effect.gen(function* () {
+    const discovery = yield* DiscoverySearch
+    const publicUrl = yield* PublicUrl
+    const links = { docs: publicUrl.to("/docs"), mcp: publicUrl.to("/mcp") }
 
-  const start = HttpRouter.add("GET", "/", Effect.succeed(htmlResponse(startPage(links), 200)))
+    const start = HttpRouter.add("GET", "/", Effect.succeed(htmlResponse(startPage(links), 200)))
 
-  const search = HttpRouter.add("GET", "/search", (request) => {
-    const params = new URL(request.url, "http://x").searchParams
-    const query = (params.get("q") ?? "").trim()
-    const tagParam = params.get("tag")
-    const tag = tagParam !== null && TAG_PATTERN.test(tagParam) ? tagParam : WEB_TAG
-    if (query === "") {
-      return Effect.succeed(htmlResponse(startPage(links, "Type what you are looking for, then search."), 400))
-    }
-    if (query.length > MAX_QUERY_LENGTH) {
-      return Effect.succeed(htmlResponse(
-        badSearchPage(query, `Your search is ${query.length} characters long; please keep it to ${MAX_QUERY_LENGTH} or fewer.`),
-        400
-      ))
-    }
-    return discovery.search({ q: query, limit: RESULTS_LIMIT }).pipe(
-      Effect.map(({ documents, intent, includesOutOfStock }) =>
-        htmlResponse(
-          resultsPage({
-            query,
-            interpretation: intent.interpretation,
-            includesOutOfStock,
-            results: documents.map((doc) => ({
-              doc,
-              links: {
-                landing: `${landingPath(doc.id)}?tag=${tag}`,
-                tracked: publicUrl.to(`/t/${feedTrackingId(doc.product_id, tag)}`)
-              }
-            }))
-          }),
-          200,
-          { "cache-control": "public, max-age=60" }
-        )
-      ),
-      // Meilisearch unreachable: 503. Meilisearch rejecting the request the
-      // phrase became (e.g. a price too large for a filter): the person can
-      // reword it, so a 400 that says so; logged either way.
-      Effect.catchTag("SearchError", (error) =>
-        Effect.logWarning(error.unavailable ? "search page unavailable" : "search page query rejected").pipe(
-          Effect.annotateLogs({ reason: error.message }),
-          Effect.as(
-            error.unavailable
-              ? htmlResponse(searchUnavailablePage(query), 503, {
-                "retry-after": String(RETRY_AFTER_SECONDS),
-                "cache-control": "no-store"
-              })
-              : htmlResponse(badSearchPage(query, REJECTED), 400)
+    const search = HttpRouter.add("GET", "/search", (request) => {
+      const params = new URL(request.url, "http://x").searchParams
+      const query = (params.get("q") ?? "").trim()
+      const tagParam = params.get("tag")
+      const tag = tagParam !== null && TAG_PATTERN.test(tagParam) ? tagParam : WEB_TAG
+      if (query === "") {
+        return Effect.succeed(htmlResponse(startPage(links, "Type what you are looking for, then search."), 400))
+      }
+      if (query.length > MAX_QUERY_LENGTH) {
+        return Effect.succeed(
+          htmlResponse(
+            badSearchPage(
+              query,
+              `Your search is ${query.length} characters long; please keep it to ${MAX_QUERY_LENGTH} or fewer.`
+            ),
+            400
           )
-        ))
-    )
-  })
+        )
+      }
+      return discovery.search({ q: query, limit: RESULTS_LIMIT }).pipe(
+        Effect.map(({ documents, intent, includesOutOfStock }) =>
+          htmlResponse(
+            resultsPage({
+              query,
+              interpretation: intent.interpretation,
+              includesOutOfStock,
+              results: documents.map((doc) => ({
+                doc,
+                links: {
+                  landing: `${landingPath(doc.id)}?tag=${tag}`,
+                  tracked: publicUrl.to(`/t/${feedTrackingId(doc.product_id, tag)}`)
+                }
+              }))
+            }),
+            200,
+            { "cache-control": "public, max-age=60" }
+          )
+        ),
+        // Meilisearch unreachable: 503. Meilisearch rejecting the request the
+        // phrase became (e.g. a price too large for a filter): the person can
+        // reword it, so a 400 that says so; logged either way.
+        Effect.catchTag("SearchError", (error) =>
+          Effect.logWarning(error.unavailable ? "search page unavailable" : "search page query rejected").pipe(
+            Effect.annotateLogs({ reason: error.message }),
+            Effect.as(
+              error.unavailable
+                ? htmlResponse(searchUnavailablePage(query), 503, {
+                    "retry-after": String(RETRY_AFTER_SECONDS),
+                    "cache-control": "no-store"
+                  })
+                : htmlResponse(badSearchPage(query, REJECTED), 400)
+            )
+          )
+        )
+      )
+    })
 
-  return Layer.mergeAll(start, search)
-}))
+    return Layer.mergeAll(start, search)
+  })
+)

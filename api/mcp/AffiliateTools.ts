@@ -19,7 +19,7 @@ import { FindProgramsParams, ListDealsParams, MatchLinkParams, PartnerStatsParam
 
 const DEFAULT_LIMIT = 10
 
-export const makeAffiliateTools = Effect.gen(function*() {
+export const makeAffiliateTools = Effect.gen(function* () {
   const discovery = yield* DiscoverySearch
   const matching = yield* LinkMatching
   const stats = yield* PartnerStatsQuery
@@ -29,17 +29,18 @@ export const makeAffiliateTools = Effect.gen(function*() {
     orUnavailable(effect).pipe(Effect.mapError(asToolFailure))
 
   const listDeals = (input: unknown) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const query = yield* decodeArguments(ListDealsParams)(input)
       const tag = yield* callerTag
-      const { documents } = yield* discovery.deals({ category: query.category, store: query.store, limit: query.limit ?? DEFAULT_LIMIT })
+      const { documents } = yield* discovery
+        .deals({ category: query.category, store: query.store, limit: query.limit ?? DEFAULT_LIMIT })
         .pipe(Effect.mapError(searchUnavailable))
       const deals = documents.map((doc) => presentDeal(doc, { base: publicUrl.base, tag }))
       return { disclosure: disclosureFor(documents), count: deals.length, deals }
     })
 
   const matchLink = (input: unknown) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* decodeArguments(MatchLinkParams)(input)
       const partner = yield* requirePartner
       const result = yield* storage(matching.match(partner, url))
@@ -49,7 +50,7 @@ export const makeAffiliateTools = Effect.gen(function*() {
     })
 
   const findPrograms = (input: unknown) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const query = yield* decodeArguments(FindProgramsParams)(input)
       if (query.domain === undefined && query.keyword === undefined) {
         return yield* Effect.fail(invalidArgument("domain", "give a domain, a keyword, or both"))
@@ -60,7 +61,7 @@ export const makeAffiliateTools = Effect.gen(function*() {
     })
 
   const partnerStats = (input: unknown) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* decodeArguments(PartnerStatsParams)(input)
       const partner = yield* requirePartner
       return yield* storage(stats.forPartner(partner))

@@ -47,17 +47,18 @@ const resolveId = (id: string) =>
     ? { documentId: id.slice(PRODUCT_PREFIX.length), match: "featured" as const }
     : { documentId: id, match: "exact" as const }
 
-export const makeCatalogTools = Effect.gen(function*() {
+export const makeCatalogTools = Effect.gen(function* () {
   const discovery = yield* DiscoverySearch
   const publicUrl = yield* PublicUrl
   const present = (offers: ReadonlyArray<ProductDocument>, tag: string, maxVariants?: number) =>
     ucpProduct(offers, { base: publicUrl.base, tag }, maxVariants)
 
   /** A model's offers that meet the filters, `first` leading (the offer asked for or shown). */
-  const offersOf = (first: ProductDocument, offers: ReadonlyArray<ProductDocument>, keep: (offer: ProductDocument) => boolean) => [
-    first,
-    ...offers.filter((offer) => offer.id !== first.id && keep(offer))
-  ]
+  const offersOf = (
+    first: ProductDocument,
+    offers: ReadonlyArray<ProductDocument>,
+    keep: (offer: ProductDocument) => boolean
+  ) => [first, ...offers.filter((offer) => offer.id !== first.id && keep(offer))]
 
   /** One index document per model: a page of models is one search, each with its offers. */
   const modelsFor = (q: string, filters: ReadonlyArray<string>, offset: number, limit: number) =>
@@ -70,7 +71,7 @@ export const makeCatalogTools = Effect.gen(function*() {
     )
 
   const searchCatalog = (input: unknown) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { catalog } = yield* decodeArguments(SearchCatalogParams)(input)
       const query = catalog.query?.trim() ?? ""
       if (query === "" && catalog.filters === undefined) {
@@ -86,22 +87,35 @@ export const makeCatalogTools = Effect.gen(function*() {
         products: models.slice(0, limit).map((offers) => present(offers, tag, SEARCH_VARIANTS)),
         pagination: { has_next_page: hasNext, ...(hasNext ? { cursor: encodeCursor(offset + limit) } : {}) },
         ...(models.length === 0
-          ? { messages: [{ type: "info", code: "no_results", content: "Nothing matched: try fewer words or wider filters." }] }
+          ? {
+              messages: [
+                { type: "info", code: "no_results", content: "Nothing matched: try fewer words or wider filters." }
+              ]
+            }
           : {})
       }
     })
 
   const lookupCatalog = (input: unknown) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { catalog } = yield* decodeArguments(LookupCatalogParams)(input)
       const tag = yield* callerTag
       const ids = [...new Set(catalog.ids.map((id) => id.trim()))]
-      const found = yield* Effect.forEach(ids, (id) => {
-        const { documentId, match } = resolveId(id)
-        return discovery.document(documentId).pipe(Effect.map((doc) => ({ id, match, doc: Option.getOrUndefined(doc) })))
-      }, { concurrency: 4 }).pipe(Effect.mapError(searchUnavailable))
+      const found = yield* Effect.forEach(
+        ids,
+        (id) => {
+          const { documentId, match } = resolveId(id)
+          return discovery
+            .document(documentId)
+            .pipe(Effect.map((doc) => ({ id, match, doc: Option.getOrUndefined(doc) })))
+        },
+        { concurrency: 4 }
+      ).pipe(Effect.mapError(searchUnavailable))
       // Ids that resolve to offers of one model make one product; each offer lists the ids that found it.
-      const byModel = new Map<string, Map<string, { doc: ProductDocument; inputs: Array<{ id: string; match: string }> }>>()
+      const byModel = new Map<
+        string,
+        Map<string, { doc: ProductDocument; inputs: Array<{ id: string; match: string }> }>
+      >()
       for (const { id, match, doc } of found) {
         if (doc === undefined || !matchesFilters(doc, catalog.filters, catalog.context)) continue
         const offers = byModel.get(doc.group_key) ?? new Map()
@@ -112,19 +126,27 @@ export const makeCatalogTools = Effect.gen(function*() {
       }
       const products = [...byModel.values()].map((offers) => {
         const entries = [...offers.values()]
-        const product = present(entries.map((entry) => entry.doc), tag)
-        return { ...product, variants: product.variants.map((variant, i) => ({ ...variant, inputs: entries[i].inputs })) }
+        const product = present(
+          entries.map((entry) => entry.doc),
+          tag
+        )
+        return {
+          ...product,
+          variants: product.variants.map((variant, i) => ({ ...variant, inputs: entries[i].inputs }))
+        }
       })
       const missing = found.filter((entry) => entry.doc === undefined).map((entry) => entry.id)
       return {
         ucp: responseEnvelope(LOOKUP_CAPABILITY),
         products,
-        ...(missing.length > 0 ? { messages: missing.map((id) => ({ type: "info", code: "not_found", content: id })) } : {})
+        ...(missing.length > 0
+          ? { messages: missing.map((id) => ({ type: "info", code: "not_found", content: id })) }
+          : {})
       }
     })
 
   const getProduct = (input: unknown) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { catalog } = yield* decodeArguments(GetProductParams)(input)
       const tag = yield* callerTag
       const id = catalog.id.trim()

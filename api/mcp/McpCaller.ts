@@ -13,16 +13,19 @@ export const MCP_DEFAULT_TAG = "mcp"
  * request itself: tools that hand out links or stats answer with the JSON
  * API's 401 body as a tool error, so the agent can tell its user.
  */
-export class McpCaller extends Context.Service<McpCaller, {
-  readonly partner: Partner | undefined
-  readonly refused: ToolFailure | undefined
-}>()("app/api/mcp/McpCaller") {}
+export class McpCaller extends Context.Service<
+  McpCaller,
+  {
+    readonly partner: Partner | undefined
+    readonly refused: ToolFailure | undefined
+  }
+>()("app/api/mcp/McpCaller") {}
 
 const refused = (message: string) => ({ partner: undefined, refused: toolFailure("unauthorized", message) })
 
 /** The partner (or a refusal) for an Authorization header value, worded as /api/v1 words it. */
 export const callerFor = (partners: Partners["Service"], header: string | undefined) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (header === undefined || header.trim() === "") return { partner: undefined, refused: undefined }
     const key = /^Bearer\s+(\S+)$/i.exec(header.trim())?.[1]
     if (key === undefined || !API_KEY_PATTERN.test(key)) {
@@ -30,22 +33,27 @@ export const callerFor = (partners: Partners["Service"], header: string | undefi
     }
     const partner = yield* partners.authenticate(key).pipe(Effect.option)
     if (partner._tag === "None") {
-      return { partner: undefined, refused: toolFailure("auth_unavailable", "the partner store is not reachable; retry shortly") }
+      return {
+        partner: undefined,
+        refused: toolFailure("auth_unavailable", "the partner store is not reachable; retry shortly")
+      }
     }
     return partner.value === undefined ? refused("unknown API key") : { partner: partner.value, refused: undefined }
   })
 
 /** Resolves the caller of every /mcp tool call from its HTTP Authorization header. */
 export const CallerFromAuthorization = McpServer.middleware<{ provides: McpCaller }>()(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const partners = yield* Partners
     return (effect, { headers }) =>
-      Effect.flatMap(callerFor(partners, headers["authorization"]), (caller) => Effect.provideService(effect, McpCaller, caller))
+      Effect.flatMap(callerFor(partners, headers["authorization"]), (caller) =>
+        Effect.provideService(effect, McpCaller, caller)
+      )
   })
 )
 
 /** The partner, or the tool failure a tool that needs a key answers with. */
-export const requirePartner = Effect.gen(function*() {
+export const requirePartner = Effect.gen(function* () {
   const caller = yield* McpCaller
   if (caller.refused !== undefined) return yield* Effect.fail(caller.refused)
   if (caller.partner === undefined) {
@@ -55,7 +63,7 @@ export const requirePartner = Effect.gen(function*() {
 })
 
 /** The tag tracked links carry for this caller (a refused key is an error, never silently the default tag). */
-export const callerTag = Effect.gen(function*() {
+export const callerTag = Effect.gen(function* () {
   const caller = yield* McpCaller
   if (caller.refused !== undefined) return yield* Effect.fail(caller.refused)
   return caller.partner?.tag ?? MCP_DEFAULT_TAG

@@ -15,12 +15,12 @@ import { API_KEY_PATTERN, Partners } from "../../partners/Partners.ts"
  * declared length over the bound is refused here with the API's 413.
  */
 export const McpHttpGuard = HttpRouter.middleware(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const limits = yield* RateLimits
     const partners = yield* Partners
     const config = yield* AppConfig
     return (httpEffect) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         if (Number(request.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
           return HttpServerResponse.jsonUnsafe(
@@ -29,12 +29,14 @@ export const McpHttpGuard = HttpRouter.middleware(
           )
         }
         const key = /^Bearer\s+(\S+)$/i.exec(request.headers["authorization"]?.trim() ?? "")?.[1]
-        const partner = key !== undefined && API_KEY_PATTERN.test(key)
-          ? yield* partners.authenticate(key).pipe(Effect.orElseSucceed(() => undefined))
-          : undefined
-        const [scope, bucket] = partner !== undefined
-          ? ["key" as const, `key:${partner.id}`]
-          : ["ip" as const, `ip:${clientIp(request, config.trustProxy)}`]
+        const partner =
+          key !== undefined && API_KEY_PATTERN.test(key)
+            ? yield* partners.authenticate(key).pipe(Effect.orElseSucceed(() => undefined))
+            : undefined
+        const [scope, bucket] =
+          partner !== undefined
+            ? ["key" as const, `key:${partner.id}`]
+            : ["ip" as const, `ip:${clientIp(request, config.trustProxy)}`]
         const verdict = (scope === "key" ? limits.perKey : limits.perIp).take(bucket)
         return verdict.allowed ? yield* httpEffect : limits.tooMany(scope, verdict)
       })

@@ -41,7 +41,7 @@ const ServerTools = Toolkit.make(
 )
 
 const Handlers = ServerTools.toLayer(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const catalog = yield* makeCatalogTools
     const affiliate = yield* makeAffiliateTools
     return {
@@ -66,20 +66,25 @@ type ToolServices = DiscoverySearch | LinkMatching | Database | Partners | Publi
 
 // layerHttp's inferred requirements degrade to `any` for dynamic (JSON Schema)
 // tools; this states them, so a missing service is still a type error upstream.
-export const McpHttpRoute: Layer.Layer<McpServer.McpServer, Cause.IllegalArgumentError, HttpRouter.HttpRouter | ToolServices> =
-  McpServer.layerHttp({
-    ...SERVER_INFO,
-    path: "/mcp",
-    protocols: PROTOCOLS,
-    // a client may end its session (DELETE with Mcp-Session-Id) instead of leaving it to the process
-    allowSessionTermination: true,
-    registrations: Registrations
-  })
+export const McpHttpRoute: Layer.Layer<
+  McpServer.McpServer,
+  Cause.IllegalArgumentError,
+  HttpRouter.HttpRouter | ToolServices
+> = McpServer.layerHttp({
+  ...SERVER_INFO,
+  path: "/mcp",
+  protocols: PROTOCOLS,
+  // a client may end its session (DELETE with Mcp-Session-Id) instead of leaving it to the process
+  allowSessionTermination: true,
+  registrations: Registrations
+})
 
-export const WellKnownUcpRoute = Layer.unwrap(Effect.gen(function*() {
-  const profile = discoveryProfile((yield* PublicUrl).base)
-  return HttpRouter.add("GET", "/.well-known/ucp", Effect.succeed(HttpServerResponse.jsonUnsafe(profile)))
-}))
+export const WellKnownUcpRoute = Layer.unwrap(
+  Effect.gen(function* () {
+    const profile = discoveryProfile((yield* PublicUrl).base)
+    return HttpRouter.add("GET", "/.well-known/ucp", Effect.succeed(HttpServerResponse.jsonUnsafe(profile)))
+  })
+)
 
 /** The rate limits and body bound of /api/v1; a defect is a logged JSON 500 as on /api. */
 export const McpRoutes = Layer.mergeAll(

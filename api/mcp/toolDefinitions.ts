@@ -12,34 +12,46 @@ import { ErrorBody } from "../errors.ts"
 // can read and correct, instead of a JSON-RPC error.
 
 const Text = (max: number) => Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(max))
-const Int = (minimum: number, maximum: number) => Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum, maximum }))
-const List = <S extends Schema.Top>(item: S, max: number) => Schema.Array(item).check(Schema.isMinLength(1), Schema.isMaxLength(max))
+const Int = (minimum: number, maximum: number) =>
+  Schema.Number.check(Schema.isInt(), Schema.isBetween({ minimum, maximum }))
+const List = <S extends Schema.Top>(item: S, max: number) =>
+  Schema.Array(item).check(Schema.isMinLength(1), Schema.isMaxLength(max))
 
 export const MAX_PAGE = 50
 export const MAX_LOOKUP_IDS = 20
 
 /** UCP request metadata; accepted and not required (many MCP clients cannot add it). */
-const Meta = Schema.optionalKey(Schema.Struct({
-  "ucp-agent": Schema.optionalKey(Schema.Struct({ profile: Schema.optionalKey(Text(2048)) }))
-})).annotate({ description: "UCP request metadata (meta['ucp-agent'].profile); optional here." })
+const Meta = Schema.optionalKey(
+  Schema.Struct({
+    "ucp-agent": Schema.optionalKey(Schema.Struct({ profile: Schema.optionalKey(Text(2048)) }))
+  })
+).annotate({ description: "UCP request metadata (meta['ucp-agent'].profile); optional here." })
 
 const Filters = Schema.Struct({
   categories: Schema.optionalKey(List(Text(100), 10)).annotate({
-    description: "Categories (any level of the store's category path, case-insensitive); a product in any of them matches."
+    description:
+      "Categories (any level of the store's category path, case-insensitive); a product in any of them matches."
   }),
   brand: Schema.optionalKey(List(Text(100), 10)).annotate({ description: "Brand names; any of them matches." }),
-  price: Schema.optionalKey(Schema.Struct({
-    min: Schema.optionalKey(Int(0, 1_000_000_000)).annotate({ description: "Lowest price, in minor units (cents)." }),
-    max: Schema.optionalKey(Int(0, 1_000_000_000)).annotate({ description: "Highest price, in minor units (cents)." })
-  })).annotate({ description: "Price bounds in minor units (12999 = 129.99); set context.currency so they compare in one currency." }),
-  availability: Schema.optionalKey(List(Schema.Literals(["in_stock", "out_of_stock", "preorder", "backorder"]), 4)).annotate({
+  price: Schema.optionalKey(
+    Schema.Struct({
+      min: Schema.optionalKey(Int(0, 1_000_000_000)).annotate({ description: "Lowest price, in minor units (cents)." }),
+      max: Schema.optionalKey(Int(0, 1_000_000_000)).annotate({ description: "Highest price, in minor units (cents)." })
+    })
+  ).annotate({
+    description: "Price bounds in minor units (12999 = 129.99); set context.currency so they compare in one currency."
+  }),
+  availability: Schema.optionalKey(
+    List(Schema.Literals(["in_stock", "out_of_stock", "preorder", "backorder"]), 4)
+  ).annotate({
     description: "Availability statuses to include; default: everything but out_of_stock."
   })
 })
 
 const Context = Schema.Struct({
-  currency: Schema.optionalKey(Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/, { message: "must be an ISO 4217 code such as USD" })))
-    .annotate({ description: "Only offers in this currency; the unit of filters.price." }),
+  currency: Schema.optionalKey(
+    Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/, { message: "must be an ISO 4217 code such as USD" }))
+  ).annotate({ description: "Only offers in this currency; the unit of filters.price." }),
   address_country: Schema.optionalKey(Text(2)),
   language: Schema.optionalKey(Text(35)),
   intent: Schema.optionalKey(Text(500))
@@ -48,13 +60,19 @@ const Context = Schema.Struct({
 export const SearchCatalogParams = Schema.Struct({
   meta: Meta,
   catalog: Schema.Struct({
-    query: Schema.optionalKey(Text(200)).annotate({ description: "What the shopper wants, in words, e.g. 'wireless earbuds'." }),
+    query: Schema.optionalKey(Text(200)).annotate({
+      description: "What the shopper wants, in words, e.g. 'wireless earbuds'."
+    }),
     filters: Schema.optionalKey(Filters),
     context: Schema.optionalKey(Context),
-    pagination: Schema.optionalKey(Schema.Struct({
-      cursor: Schema.optionalKey(Text(200)).annotate({ description: "pagination.cursor of the previous page." }),
-      limit: Schema.optionalKey(Int(1, MAX_PAGE)).annotate({ description: `Products per page, 1..${MAX_PAGE}, default 10.` })
-    }))
+    pagination: Schema.optionalKey(
+      Schema.Struct({
+        cursor: Schema.optionalKey(Text(200)).annotate({ description: "pagination.cursor of the previous page." }),
+        limit: Schema.optionalKey(Int(1, MAX_PAGE)).annotate({
+          description: `Products per page, 1..${MAX_PAGE}, default 10.`
+        })
+      })
+    )
   })
 })
 
@@ -79,7 +97,9 @@ export const GetProductParams = Schema.Struct({
 })
 
 export const ListDealsParams = Schema.Struct({
-  category: Schema.optionalKey(Text(100)).annotate({ description: "Category (case-insensitive), e.g. 'Electronics'; default all." }),
+  category: Schema.optionalKey(Text(100)).annotate({
+    description: "Category (case-insensitive), e.g. 'Electronics'; default all."
+  }),
   store: Schema.optionalKey(Text(100)).annotate({ description: "Store name (case-insensitive); default all." }),
   limit: Schema.optionalKey(Int(1, MAX_PAGE)).annotate({ description: `1..${MAX_PAGE}, default 10.` })
 })
@@ -90,7 +110,9 @@ export const MatchLinkParams = Schema.Struct({
 
 export const FindProgramsParams = Schema.Struct({
   domain: Schema.optionalKey(Text(253)).annotate({ description: "A merchant domain or URL, e.g. 'nike.com'." }),
-  keyword: Schema.optionalKey(Text(100)).annotate({ description: "Words in the merchant or programme name, e.g. 'running'." }),
+  keyword: Schema.optionalKey(Text(100)).annotate({
+    description: "Words in the merchant or programme name, e.g. 'running'."
+  }),
   limit: Schema.optionalKey(Int(1, MAX_PAGE)).annotate({ description: `1..${MAX_PAGE}, default 10.` })
 })
 
@@ -105,7 +127,9 @@ export type ToolFailure = typeof ToolFailure.Type
 const jsonSchemaOf = (schema: Schema.Top): JsonSchema.JsonSchema => {
   if (schema === PartnerStatsParams) return NO_ARGUMENTS
   const document = Schema.toJsonSchemaDocument(schema)
-  return Object.keys(document.definitions).length === 0 ? document.schema : { ...document.schema, $defs: document.definitions }
+  return Object.keys(document.definitions).length === 0
+    ? document.schema
+    : { ...document.schema, $defs: document.definitions }
 }
 
 const define = <const Name extends string>(name: Name, parameters: Schema.Top, description: string, readOnly = true) =>
@@ -114,7 +138,10 @@ const define = <const Name extends string>(name: Name, parameters: Schema.Top, d
     parameters: jsonSchemaOf(parameters),
     success: Schema.Unknown,
     failure: ToolFailure
-  }).annotate(Tool.Readonly, readOnly).annotate(Tool.Destructive, false).annotate(Tool.OpenWorld, false)
+  })
+    .annotate(Tool.Readonly, readOnly)
+    .annotate(Tool.Destructive, false)
+    .annotate(Tool.OpenWorld, false)
 
 const UCP_PRODUCTS =
   "Each product is one product model with its offers from several stores as variants; a variant's url is a tracked " +
@@ -127,7 +154,8 @@ export const SearchCatalog = define(
   SearchCatalogParams,
   "Search the product catalog (UCP catalog search). Give catalog.query (words) and/or catalog.filters (categories, " +
     "brand, price in minor units, availability); page with catalog.pagination.limit (default 10) and the cursor of " +
-    "the previous answer. " + UCP_PRODUCTS
+    "the previous answer. " +
+    UCP_PRODUCTS
 )
 
 export const LookupCatalog = define(
@@ -142,7 +170,8 @@ export const GetProduct = define(
   "get_product",
   GetProductParams,
   "Full detail of one product (UCP get_product) by product id (prod_...) or variant id, with every offer we know for " +
-    "that model. An unknown id is a tool error with code product_not_found. " + UCP_PRODUCTS
+    "that model. An unknown id is a tool error with code product_not_found. " +
+    UCP_PRODUCTS
 )
 
 export const ListDeals = define(

@@ -24,12 +24,17 @@ export const decodeArguments = <S extends Schema.Top & { readonly DecodingServic
       Effect.mapError((error) => {
         const issues = fieldIssues(error.issue)
         const first = issues[0]
-        const message = first === undefined
-          ? "invalid arguments"
-          : first.field === "(root)"
-          ? `arguments: ${first.message}`
-          : `arguments parameter '${first.field}': ${first.message}`
-        return toolFailure("invalid_parameter", message, issues.map((issue) => ({ ...issue, in: "arguments" })))
+        const message =
+          first === undefined
+            ? "invalid arguments"
+            : first.field === "(root)"
+              ? `arguments: ${first.message}`
+              : `arguments parameter '${first.field}': ${first.message}`
+        return toolFailure(
+          "invalid_parameter",
+          message,
+          issues.map((issue) => ({ ...issue, in: "arguments" }))
+        )
       })
     )
 }

@@ -20,13 +20,17 @@ export const ProductItem = Schema.Struct({
   product_type: Schema.NullOr(Schema.String),
   store: Schema.String,
   store_domain: Schema.NullOr(Schema.String),
-  url: Schema.String.annotate({ description: "The merchant's product page (not affiliated: use POST /api/v1/links/match)." }),
+  url: Schema.String.annotate({
+    description: "The merchant's product page (not affiliated: use POST /api/v1/links/match)."
+  }),
   image: Schema.NullOr(Schema.String),
   availability: Schema.String,
   price: Schema.Struct({
     amount: Schema.Number,
     currency: Schema.String,
-    reference_price: Schema.NullOr(Schema.Number).annotate({ description: "Lowest price we observed in the 30 days before the current price." }),
+    reference_price: Schema.NullOr(Schema.Number).annotate({
+      description: "Lowest price we observed in the 30 days before the current price."
+    }),
     reference_observed_at: Schema.NullOr(Schema.String),
     discount_percent: Schema.Number,
     store_was_price: Schema.NullOr(Schema.Number).annotate({ description: "The store's unverified 'was' claim." }),
@@ -40,12 +44,16 @@ export class ProductsApi extends HttpApiGroup.make("products", { topLevel: true 
   .add(
     HttpApiEndpoint.get("searchProducts", "/api/v1/products/search", {
       query: {
-        q: Schema.optional(Text(200)).annotate({ description: "Full-text query (typo-tolerant); empty lists everything." }),
+        q: Schema.optional(Text(200)).annotate({
+          description: "Full-text query (typo-tolerant); empty lists everything."
+        }),
         category: Schema.optional(Text(100)),
         store: Schema.optional(Text(100)),
         brand: Schema.optional(Text(100)),
         feed: Schema.optional(Text(100)),
-        currency: Schema.optional(Schema.String.check(Schema.isPattern(/^[A-Za-z]{3}$/, { message: "must be a 3-letter ISO 4217 code" }))),
+        currency: Schema.optional(
+          Schema.String.check(Schema.isPattern(/^[A-Za-z]{3}$/, { message: "must be a 3-letter ISO 4217 code" }))
+        ),
         min_price: Schema.optional(Money),
         max_price: Schema.optional(Money),
         in_stock: Schema.optional(Schema.Literals(["true", "false"])).annotate({ description: "true: in-stock only." }),
@@ -53,9 +61,10 @@ export class ProductsApi extends HttpApiGroup.make("products", { topLevel: true 
       },
       success: Page(ProductItem),
       error: [BadRequest, ServiceUnavailable]
-    }).annotate(OpenApi.Description,
+    }).annotate(
+      OpenApi.Description,
       `Full-text product search across all feeds, with filters. Pagination as every /api/v1 list (limit, offset, ` +
-        `pagination.total is Meilisearch's estimate); offset + limit may not exceed ${MAX_WINDOW}.`)
+        `pagination.total is Meilisearch's estimate); offset + limit may not exceed ${MAX_WINDOW}.`
+    )
   )
-  .annotateMerge(OpenApi.annotations({ title: "Products", description: "Product catalog search" }))
-{}
+  .annotateMerge(OpenApi.annotations({ title: "Products", description: "Product catalog search" })) {}

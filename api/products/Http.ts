@@ -12,7 +12,6 @@ import { pageOf, pageRequest } from "../v1/ListParams.ts"
 import { MAX_WINDOW } from "./Api.ts"
 import { round2 } from "../../domain/money/round2.ts"
 
-
 const item = (doc: ProductDocument, base: string) => ({
   id: doc.id,
   product_id: doc.product_id,
@@ -43,11 +42,11 @@ const item = (doc: ProductDocument, base: string) => ({
 export const ProductsHandlers = HttpApiBuilder.group(
   Api,
   "products",
-  Effect.fn(function*(handlers) {
+  Effect.fn(function* (handlers) {
     const discovery = yield* DiscoverySearch
     const publicUrl = yield* PublicUrl
     return handlers.handle("searchProducts", ({ query }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const page = pageRequest(query)
         if (page.offset + page.limit > MAX_WINDOW) {
           return yield* badRequest("offset", `offset + limit must not exceed ${MAX_WINDOW}; narrow the query instead`)
@@ -67,7 +66,13 @@ export const ProductsHandlers = HttpApiBuilder.group(
           ...(query.in_stock === "true" ? ["in_stock = true"] : query.in_stock === "false" ? ["in_stock = false"] : [])
         ]
         return yield* discovery.products({ q: query.q?.trim() ?? "", filters, ...page }).pipe(
-          Effect.map((result) => pageOf(result.documents.map((doc) => item(doc, publicUrl.base)), page, result.total)),
+          Effect.map((result) =>
+            pageOf(
+              result.documents.map((doc) => item(doc, publicUrl.base)),
+              page,
+              result.total
+            )
+          ),
           Effect.catchTag("SearchError", searchUnavailable)
         )
       })

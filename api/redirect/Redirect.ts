@@ -24,12 +24,22 @@ const notFoundHtml = Buffer.from(
     `<h1>This link does not exist</h1><p>The tracking link you followed is unknown or no longer available.</p>` +
     `<p><a href="/">Go to the start page</a></p></body></html>`
 )
-const notFoundJson = Buffer.from(JSON.stringify({ error: { code: "link_not_found", message: "no tracking link with this id" } }))
-const unavailableJson = Buffer.from(
-  JSON.stringify({ error: { code: "link_lookup_unavailable", message: "the link store is not reachable; retry shortly" } })
+const notFoundJson = Buffer.from(
+  JSON.stringify({ error: { code: "link_not_found", message: "no tracking link with this id" } })
 )
-const withBody = (contentType: string, body: Buffer, extra: ReadonlyArray<string> = []) =>
-  ["content-type", contentType, "content-length", String(body.length), ...REDIRECT_HEADERS, ...extra]
+const unavailableJson = Buffer.from(
+  JSON.stringify({
+    error: { code: "link_lookup_unavailable", message: "the link store is not reachable; retry shortly" }
+  })
+)
+const withBody = (contentType: string, body: Buffer, extra: ReadonlyArray<string> = []) => [
+  "content-type",
+  contentType,
+  "content-length",
+  String(body.length),
+  ...REDIRECT_HEADERS,
+  ...extra
+]
 const NOT_FOUND_HTML_HEAD = withBody("text/html; charset=utf-8", notFoundHtml)
 const NOT_FOUND_JSON_HEAD = withBody("application/json", notFoundJson)
 const UNAVAILABLE_HEAD = withBody("application/json", unavailableJson, ["retry-after", "1"])
@@ -54,13 +64,16 @@ const header = (raw: ReadonlyArray<string>, name: string): string | undefined =>
   return undefined
 }
 
-export class RedirectHotPath extends Context.Service<RedirectHotPath, {
-  /** Answers GET/HEAD /t/*; returns false for every other request. */
-  handle(req: IncomingMessage, res: ServerResponse): boolean
-}>()("app/api/redirect/RedirectHotPath") {
+export class RedirectHotPath extends Context.Service<
+  RedirectHotPath,
+  {
+    /** Answers GET/HEAD /t/*; returns false for every other request. */
+    handle(req: IncomingMessage, res: ServerResponse): boolean
+  }
+>()("app/api/redirect/RedirectHotPath") {
   static readonly layer = Layer.effect(
     RedirectHotPath,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { cache } = yield* RedirectLinks
       const clicks = yield* ClickRecorder
       const { trustProxy } = yield* AppConfig
@@ -100,7 +113,7 @@ export class RedirectHotPath extends Context.Service<RedirectHotPath, {
         runFork(
           cache.get(id).pipe(
             Effect.matchCause({
-              onSuccess: (target) => target === undefined ? notFound(req, res) : answer(req, res, target),
+              onSuccess: (target) => (target === undefined ? notFound(req, res) : answer(req, res, target)),
               onFailure: (cause) => {
                 failures.inc()
                 if (!res.headersSent) res.writeHead(503, UNAVAILABLE_HEAD).end(unavailableJson)
@@ -144,7 +157,7 @@ export class RedirectHotPath extends Context.Service<RedirectHotPath, {
 export const serverWithHotPath = (handle: (req: IncomingMessage, res: ServerResponse) => boolean): Server => {
   const server = createServer()
   const emit = server.emit
-  server.emit = function(this: Server, event: string | symbol, ...args: Array<unknown>) {
+  server.emit = function (this: Server, event: string | symbol, ...args: Array<unknown>) {
     if (event === "request" && handle(args[0] as IncomingMessage, args[1] as ServerResponse)) return true
     return Reflect.apply(emit, this, [event, ...args])
   } as typeof emit

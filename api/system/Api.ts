@@ -15,10 +15,12 @@ export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
     HttpApiEndpoint.get("ready", "/ready", {
       success: Readiness,
       error: ServiceUnavailable
-    }).annotate(OpenApi.Description, "Readiness: DuckDB answers a query, Meilisearch reports healthy and the first ingest of an empty catalog has finished (503 otherwise: code not_ready or ingesting)."),
+    }).annotate(
+      OpenApi.Description,
+      "Readiness: DuckDB answers a query, Meilisearch reports healthy and the first ingest of an empty catalog has finished (503 otherwise: code not_ready or ingesting)."
+    ),
     HttpApiEndpoint.get("metrics", "/metrics", {
       success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/plain; version=0.0.4" }))
     }).annotate(OpenApi.Description, "Prometheus metrics: click queue, caches, pipeline runs.")
   )
-  .annotateMerge(OpenApi.annotations({ title: "System", description: "Health, readiness and metrics" }))
-{}
+  .annotateMerge(OpenApi.annotations({ title: "System", description: "Health, readiness and metrics" })) {}

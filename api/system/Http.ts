@@ -10,7 +10,7 @@ import { ServiceUnavailable } from "../errors.ts"
 export const SystemHandlers = HttpApiBuilder.group(
   Api,
   "system",
-  Effect.fn(function*(handlers) {
+  Effect.fn(function* (handlers) {
     const db = yield* Database
     const search = yield* SearchEngine
     const metrics = yield* Metrics
@@ -23,16 +23,18 @@ export const SystemHandlers = HttpApiBuilder.group(
     return handlers
       .handle("health", () => Effect.succeed({ status: "ok" as const }))
       .handle("ready", () =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const [duckdb, meilisearch] = yield* Effect.all([duckdbOk, search.healthy], { concurrency: 2 })
           const checks = { duckdb, meilisearch, catalog: catalog.isReady() }
           if (duckdb && meilisearch && checks.catalog) return { status: "ready" as const, checks }
           return yield* new ServiceUnavailable({
-            error: duckdb && meilisearch
-              ? { code: "ingesting", message: "the first ingest of the catalog is still running", details: checks }
-              : { code: "not_ready", message: "a dependency is not reachable", details: checks }
+            error:
+              duckdb && meilisearch
+                ? { code: "ingesting", message: "the first ingest of the catalog is still running", details: checks }
+                : { code: "not_ready", message: "a dependency is not reachable", details: checks }
           })
-        }))
+        })
+      )
       .handle("metrics", () => Effect.sync(() => metrics.render()))
   })
 )

@@ -27,18 +27,24 @@ export const Pagination = Schema.Struct({
   limit: Schema.Number,
   offset: Schema.Number,
   total: Schema.Number.annotate({ description: "Items matching the filters, over all pages." }),
-  next_offset: Schema.NullOr(Schema.Number).annotate({ description: "Offset of the next page, or null on the last page." })
+  next_offset: Schema.NullOr(Schema.Number).annotate({
+    description: "Offset of the next page, or null on the last page."
+  })
 })
 
 /** `{ data: [item], pagination }` for an item schema. */
-export const Page = <S extends Schema.Top>(item: S) => Schema.Struct({ data: Schema.Array(item), pagination: Pagination })
+export const Page = <S extends Schema.Top>(item: S) =>
+  Schema.Struct({ data: Schema.Array(item), pagination: Pagination })
 
 export interface PageRequest {
   readonly limit: number
   readonly offset: number
 }
 
-export const pageRequest = (query: { readonly limit?: number | undefined; readonly offset?: number | undefined }): PageRequest => ({
+export const pageRequest = (query: {
+  readonly limit?: number | undefined
+  readonly offset?: number | undefined
+}): PageRequest => ({
   limit: query.limit ?? DEFAULT_LIMIT,
   offset: query.offset ?? 0
 })

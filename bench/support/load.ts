@@ -31,25 +31,29 @@ const result = await autocannon({
     body: args.body,
     // autocannon's own idReplacement miscounts Content-Length with this
     // version's ids (the server then waits for bytes that never come).
-    ...(args.bodyTemplate === undefined ? {} : {
-      setupRequest: (request: Record<string, unknown>) => ({
-        ...request,
-        body: args.bodyTemplate!.replaceAll("{n}", `${process.pid}-${counter++}`)
-      })
-    })
+    ...(args.bodyTemplate === undefined
+      ? {}
+      : {
+          setupRequest: (request: Record<string, unknown>) => ({
+            ...request,
+            body: args.bodyTemplate!.replaceAll("{n}", `${process.pid}-${counter++}`)
+          })
+        })
   }))
 })
-process.stdout.write(JSON.stringify({
-  requestsPerSecond: result.requests.average,
-  total: result.requests.total,
-  p50: result.latency.p50,
-  p99: result.latency.p99,
-  p999: result.latency.p99_9,
-  max: result.latency.max,
-  s2xx: result["2xx"],
-  s3xx: result["3xx"],
-  s4xx: result["4xx"],
-  s5xx: result["5xx"],
-  errors: result.errors,
-  timeouts: result.timeouts
-}) + "\n")
+process.stdout.write(
+  JSON.stringify({
+    requestsPerSecond: result.requests.average,
+    total: result.requests.total,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    p999: result.latency.p99_9,
+    max: result.latency.max,
+    s2xx: result["2xx"],
+    s3xx: result["3xx"],
+    s4xx: result["4xx"],
+    s5xx: result["5xx"],
+    errors: result.errors,
+    timeouts: result.timeouts
+  }) + "\n"
+)

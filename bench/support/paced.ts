@@ -20,8 +20,12 @@ interface PacedArgs {
 
 const args: PacedArgs = JSON.parse(process.argv[2] ?? "{}")
 const target = new URL(args.url)
-const extra = Object.entries(args.headers ?? {}).map(([k, v]) => `${k}: ${v}\r\n`).join("")
-const requests = args.paths.map((path) => Buffer.from(`GET ${path} HTTP/1.1\r\nhost: ${target.host}\r\n${extra}\r\n`, "latin1"))
+const extra = Object.entries(args.headers ?? {})
+  .map(([k, v]) => `${k}: ${v}\r\n`)
+  .join("")
+const requests = args.paths.map((path) =>
+  Buffer.from(`GET ${path} HTTP/1.1\r\nhost: ${target.host}\r\n${extra}\r\n`, "latin1")
+)
 const total = Math.round(args.rate * args.seconds)
 const latencies: Array<number> = []
 const statuses = new Map<number, number>()
@@ -45,7 +49,7 @@ const dispatch = (conn: Conn) => {
   const scheduled = waiting.shift()
   if (scheduled === undefined) return
   conn.scheduled = scheduled
-  conn.socket.write(requests[(sent++) % requests.length])
+  conn.socket.write(requests[sent++ % requests.length])
 }
 
 /** Where a chunked body starting at `from` ends, or undefined while incomplete. */
@@ -87,17 +91,22 @@ const onData = (conn: Conn, chunk: Buffer) => {
 }
 
 const conns: Array<Conn> = []
-await Promise.all(Array.from({ length: args.connections }, () =>
-  new Promise<void>((resolve, reject) => {
-    const socket = connect({ host: target.hostname, port: Number(target.port), noDelay: true }, () => resolve())
-    const conn: Conn = { socket, buffer: Buffer.alloc(0), scheduled: undefined }
-    socket.on("data", (chunk) => onData(conn, chunk))
-    socket.on("error", (error) => {
-      errors++
-      reject(error)
-    })
-    conns.push(conn)
-  })))
+await Promise.all(
+  Array.from(
+    { length: args.connections },
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const socket = connect({ host: target.hostname, port: Number(target.port), noDelay: true }, () => resolve())
+        const conn: Conn = { socket, buffer: Buffer.alloc(0), scheduled: undefined }
+        socket.on("data", (chunk) => onData(conn, chunk))
+        socket.on("error", (error) => {
+          errors++
+          reject(error)
+        })
+        conns.push(conn)
+      })
+  )
+)
 
 const started = performance.now()
 let queued = 0
@@ -112,19 +121,23 @@ await done
 const elapsed = (performance.now() - started) / 1000
 for (const conn of conns) conn.socket.destroy()
 latencies.sort((a, b) => a - b)
-const pct = (p: number) => latencies.length === 0 ? 0 : latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]
-const count = (from: number, to: number) => [...statuses].filter(([s]) => s >= from && s < to).reduce((n, [, c]) => n + c, 0)
-process.stdout.write(JSON.stringify({
-  requestsPerSecond: latencies.length / elapsed,
-  total: latencies.length,
-  p50: Number(pct(0.5).toFixed(2)),
-  p99: Number(pct(0.99).toFixed(2)),
-  p999: Number(pct(0.999).toFixed(2)),
-  max: Number((latencies.at(-1) ?? 0).toFixed(2)),
-  s2xx: count(200, 300),
-  s3xx: count(300, 400),
-  s4xx: count(400, 500),
-  s5xx: count(500, 600),
-  errors,
-  timeouts: 0
-}) + "\n")
+const pct = (p: number) =>
+  latencies.length === 0 ? 0 : latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]
+const count = (from: number, to: number) =>
+  [...statuses].filter(([s]) => s >= from && s < to).reduce((n, [, c]) => n + c, 0)
+process.stdout.write(
+  JSON.stringify({
+    requestsPerSecond: latencies.length / elapsed,
+    total: latencies.length,
+    p50: Number(pct(0.5).toFixed(2)),
+    p99: Number(pct(0.99).toFixed(2)),
+    p999: Number(pct(0.999).toFixed(2)),
+    max: Number((latencies.at(-1) ?? 0).toFixed(2)),
+    s2xx: count(200, 300),
+    s3xx: count(300, 400),
+    s4xx: count(400, 500),
+    s5xx: count(500, 600),
+    errors,
+    timeouts: 0
+  }) + "\n"
+)

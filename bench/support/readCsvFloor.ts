@@ -12,11 +12,23 @@ const [file, work, threads, memoryLimit] = process.argv.slice(2)
 const path = join(work, "floor.duckdb")
 const started = performance.now()
 const cpu = process.cpuUsage()
-const instance = await DuckDBInstance.create(path, { threads, memory_limit: memoryLimit, temp_directory: spillDirectory(path) })
+const instance = await DuckDBInstance.create(path, {
+  threads,
+  memory_limit: memoryLimit,
+  temp_directory: spillDirectory(path)
+})
 const connection = await instance.connect()
-await connection.run(`CREATE TABLE products AS SELECT * FROM read_csv('${file.replace(/'/g, "''")}', delim='\t', header=true)`)
+await connection.run(
+  `CREATE TABLE products AS SELECT * FROM read_csv('${file.replace(/'/g, "''")}', delim='\t', header=true)`
+)
 connection.closeSync()
 instance.closeSync()
 const ms = performance.now() - started
 const used = process.cpuUsage(cpu)
-console.log(JSON.stringify({ ms, cpuMs: (used.user + used.system) / 1000, rssMb: Math.round(process.resourceUsage().maxRSS / 1024) }))
+console.log(
+  JSON.stringify({
+    ms,
+    cpuMs: (used.user + used.system) / 1000,
+    rssMb: Math.round(process.resourceUsage().maxRSS / 1024)
+  })
+)

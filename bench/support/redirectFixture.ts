@@ -15,7 +15,8 @@ import { startServerProcess } from "../../test/support/serverProcess.ts"
 // SIGKILLed server leaves no orphan search engine behind), and the crash
 // phases run against `npm start` in a child process.
 export const LINKS = 1_000
-export const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
+export const CHROME =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
 export const HEADERS = { "user-agent": CHROME, accept: "text/html" }
 export const ids = Array.from({ length: LINKS }, (_, i) => `bench${String(i).padStart(7, "0")}`)
 export const paths = ids.map((id) => `/t/${id}`)
@@ -24,7 +25,9 @@ const destination = (id: string, i: number) =>
 
 export const median = (values: ReadonlyArray<number>) => {
   const sorted = [...values].sort((a, b) => a - b)
-  return sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2
+  return sorted.length % 2 === 1
+    ? sorted[(sorted.length - 1) / 2]
+    : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2
 }
 
 /** The baseline: node:http answering the same 302 (same headers) from a Map. */
@@ -36,7 +39,14 @@ export const startBare = async (): Promise<{ url: string; server: Server }> => {
       res.writeHead(404).end()
       return
     }
-    res.writeHead(302, { location, "content-length": "0", "cache-control": "private, no-store", "x-robots-tag": "noindex" }).end()
+    res
+      .writeHead(302, {
+        location,
+        "content-length": "0",
+        "cache-control": "private, no-store",
+        "x-robots-tag": "noindex"
+      })
+      .end()
   })
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done))
   const address = server.address()
@@ -44,13 +54,27 @@ export const startBare = async (): Promise<{ url: string; server: Server }> => {
 }
 
 /** Stores the bench links (DuckDB Appender, one transaction). */
-export const seedLinks = Effect.gen(function*() {
+export const seedLinks = Effect.gen(function* () {
   const db = yield* Database
   yield* db.transaction((tx) =>
     tx.append("tracking_links", (appender) => {
       const now = new Date().toISOString()
       ids.forEach((id, i) => {
-        for (const value of [id, null, "bench", `https://shop.example/p/${i}`, `https://shop.example/p/${i}`, `https://shop.example/p/${i}`, destination(id, i), "awin:1001", "awin", null, "match", now, null]) {
+        for (const value of [
+          id,
+          null,
+          "bench",
+          `https://shop.example/p/${i}`,
+          `https://shop.example/p/${i}`,
+          `https://shop.example/p/${i}`,
+          destination(id, i),
+          "awin:1001",
+          "awin",
+          null,
+          "match",
+          now,
+          null
+        ]) {
           if (value === null) appender.appendNull()
           else appender.appendVarchar(value)
         }
@@ -83,9 +107,17 @@ export const startBenchMeili = async (name: string): Promise<BenchMeili> => {
 }
 
 /** Builds the service in this process on `dataDir` (start-up replays the click journal), runs `f`, closes it. */
-export const withServiceOn = async <A>(dataDir: string, meili: BenchMeili, f: Effect.Effect<A, unknown, Database>): Promise<A> => {
+export const withServiceOn = async <A>(
+  dataDir: string,
+  meili: BenchMeili,
+  f: Effect.Effect<A, unknown, Database>
+): Promise<A> => {
   const scope = Effect.runSync(Scope.make())
-  const config = AppConfig.layerWith({ dataDir, meiliUrl: Option.some(meili.url), meiliMasterKey: Option.some(Redacted.make(meili.key)) })
+  const config = AppConfig.layerWith({
+    dataDir,
+    meiliUrl: Option.some(meili.url),
+    meiliMasterKey: Option.some(Redacted.make(meili.key))
+  })
   try {
     const context = await Effect.runPromise(
       Layer.buildWithScope(makeService(config), scope).pipe(Effect.provideService(References.MinimumLogLevel, "Warn"))
@@ -138,10 +170,13 @@ export const crashUnderLoad = async (options: {
       await server.exited
       await trail.stop()
     }
-    const referrers = await withServiceOn(dataDir, options.meili, Effect.flatMap(Database, (db) =>
-      db.query<{ referrer: string | null }>("SELECT referrer FROM clicks")))
+    const referrers = await withServiceOn(
+      dataDir,
+      options.meili,
+      Effect.flatMap(Database, (db) => db.query<{ referrer: string | null }>("SELECT referrer FROM clicks"))
+    )
     const stored = trailNumbers(referrers.map((r) => r.referrer))
-    const answered = trail.answeredAt.flatMap((at, n) => at === undefined ? [] : [n])
+    const answered = trail.answeredAt.flatMap((at, n) => (at === undefined ? [] : [n]))
     const lost = answered.filter((n) => !stored.has(n))
     return {
       answered: answered.length,

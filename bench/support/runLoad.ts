@@ -22,14 +22,19 @@ const pacedScript = fileURLToPath(new URL("./paced.ts", import.meta.url))
 
 const runChild = (file: string, args: unknown): Promise<LoadResult> =>
   new Promise((resolve, reject) => {
-    execFile(process.execPath, [file, JSON.stringify(args)], { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(`load run failed: ${error.message}\n${stderr}`))
-      try {
-        resolve(JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}"))
-      } catch (cause) {
-        reject(new Error(`unreadable load output: ${stdout}\n${stderr} (${String(cause)})`))
+    execFile(
+      process.execPath,
+      [file, JSON.stringify(args)],
+      { maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`load run failed: ${error.message}\n${stderr}`))
+        try {
+          resolve(JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}"))
+        } catch (cause) {
+          reject(new Error(`unreadable load output: ${stdout}\n${stderr} (${String(cause)})`))
+        }
       }
-    })
+    )
   })
 
 /** A fixed-rate open-loop load (evenly spaced requests, every one awaited); latencies in ms. */

@@ -8,7 +8,11 @@ import type { StagedRecord } from "../../pipelines/products/ProductRecord.ts"
 // streaming SAX parser from the registry (well-formedness checked, entities
 // and CDATA decoded by the parser).
 
-export async function* saxXmlItems(chunks: AsyncIterable<string>, batchSize: number, storeColumn?: string): AsyncGenerator<Array<StagedRecord>> {
+export async function* saxXmlItems(
+  chunks: AsyncIterable<string>,
+  batchSize: number,
+  storeColumn?: string
+): AsyncGenerator<Array<StagedRecord>> {
   const parser = new SaxesParser({ position: false })
   let batch: Array<StagedRecord> = []
   let fields: Map<string, string> | null = null

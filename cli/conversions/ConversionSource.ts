@@ -1,5 +1,10 @@
 import { Effect } from "effect"
-import { makeConversionQueries, type ConversionFilter, type ConversionItem, type RevenueSummary } from "../../conversions/ConversionQueries.ts"
+import {
+  makeConversionQueries,
+  type ConversionFilter,
+  type ConversionItem,
+  type RevenueSummary
+} from "../../conversions/ConversionQueries.ts"
 import { Database } from "../../infra/Database.ts"
 import { adminCall, serverAnswers } from "../operator/AdminHttp.ts"
 
@@ -9,7 +14,12 @@ import { adminCall, serverAnswers } from "../operator/AdminHttp.ts"
 
 export interface ConversionPage {
   readonly data: ReadonlyArray<ConversionItem>
-  readonly pagination: { readonly limit: number; readonly offset: number; readonly total: number; readonly next_offset: number | null }
+  readonly pagination: {
+    readonly limit: number
+    readonly offset: number
+    readonly total: number
+    readonly next_offset: number | null
+  }
 }
 
 export interface ConversionSource {
@@ -25,7 +35,9 @@ export { serverAnswers }
 export const httpSource = (url: string, token: string | undefined): ConversionSource => {
   const get = async (path: string) => {
     if (token === undefined || token === "") {
-      throw new CliError(`a server is running at ${url}: set ADMIN_TOKEN to the server's admin token to read conversions through it`)
+      throw new CliError(
+        `a server is running at ${url}: set ADMIN_TOKEN to the server's admin token to read conversions through it`
+      )
     }
     const response = await adminCall(url, token, "GET", path, { timeoutMs: 30_000 })
     const body = response.json as { error?: { message?: string } } | undefined
@@ -39,9 +51,9 @@ export const httpSource = (url: string, token: string | undefined): ConversionSo
       if (filter.status !== undefined) query.set("status", filter.status)
       if (filter.unattributed !== undefined) query.set("unattributed", String(filter.unattributed))
       if (filter.network !== undefined) query.set("network", filter.network)
-      return await get(`/admin/conversions?${query}`) as ConversionPage
+      return (await get(`/admin/conversions?${query}`)) as ConversionPage
     },
-    summary: async () => await get("/admin/conversions/summary") as RevenueSummary
+    summary: async () => (await get("/admin/conversions/summary")) as RevenueSummary
   }
 }
 

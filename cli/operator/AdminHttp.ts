@@ -5,18 +5,22 @@ import { FetchHttpClient, HttpClient, HttpClientRequest, HttpClientResponse } fr
 // HttpClient (fetch underneath), for their promise-based callers.
 
 const run = <A, E>(effect: Effect.Effect<A, E, HttpClient.HttpClient>) =>
-  Effect.runPromise(effect.pipe(
-    Effect.provideService(HttpClient.TracerDisabledWhen, () => true), // no trace headers, as with plain fetch
-    Effect.provide(FetchHttpClient.layer)
-  ))
+  Effect.runPromise(
+    effect.pipe(
+      Effect.provideService(HttpClient.TracerDisabledWhen, () => true), // no trace headers, as with plain fetch
+      Effect.provide(FetchHttpClient.layer)
+    )
+  )
 
 /** Is a server answering at `url`? (GET /health, 1 s.) */
 export const serverAnswers = (url: string): Promise<boolean> =>
-  run(HttpClient.get(`${url}/health`).pipe(
-    Effect.map((response) => response.status >= 200 && response.status <= 299),
-    Effect.timeout(1000),
-    Effect.orElseSucceed(() => false)
-  ))
+  run(
+    HttpClient.get(`${url}/health`).pipe(
+      Effect.map((response) => response.status >= 200 && response.status <= 299),
+      Effect.timeout(1000),
+      Effect.orElseSucceed(() => false)
+    )
+  )
 
 export interface AdminResponse {
   readonly ok: boolean
@@ -34,11 +38,14 @@ export const adminCall = (
   path: string,
   options: { readonly body?: unknown; readonly timeoutMs?: number } = {}
 ): Promise<AdminResponse> => {
-  const call = Effect.gen(function*() {
+  const call = Effect.gen(function* () {
     const base = HttpClientRequest.make(method)(`${url}${path}`).pipe(
       HttpClientRequest.setHeader("authorization", `Bearer ${token}`)
     )
-    const request = options.body === undefined ? base : HttpClientRequest.bodyText(base, JSON.stringify(options.body), "application/json")
+    const request =
+      options.body === undefined
+        ? base
+        : HttpClientRequest.bodyText(base, JSON.stringify(options.body), "application/json")
     const response = yield* HttpClient.execute(request)
     const json: unknown = yield* response.json.pipe(Effect.orElseSucceed(() => undefined))
     return {

@@ -68,7 +68,8 @@ const httpClient = (url: string): PipelineClient => {
   const call = async (method: "GET" | "POST", path: string, body?: unknown): Promise<AdminAnswer> => {
     const response = await adminCall(url, token, method, path, { body })
     const json = response.json as AdminAnswer | undefined
-    if (!response.ok) throw new CliError(`${method} ${path}: ${response.status} ${json?.error?.message ?? response.statusText}`)
+    if (!response.ok)
+      throw new CliError(`${method} ${path}: ${response.status} ${json?.error?.message ?? response.statusText}`)
     if (json === undefined) throw new CliError(`${method} ${path}: the server answered without a JSON body`)
     return json
   }
@@ -85,7 +86,8 @@ const httpClient = (url: string): PipelineClient => {
       }
     },
     runs: async ({ feed, limit }) =>
-      (await call("GET", `/admin/runs?limit=${limit}${feed === undefined ? "" : `&feed=${encodeURIComponent(feed)}`}`)).runs,
+      (await call("GET", `/admin/runs?limit=${limit}${feed === undefined ? "" : `&feed=${encodeURIComponent(feed)}`}`))
+        .runs,
     close: async () => {}
   }
 }
@@ -104,21 +106,31 @@ const localClient = async (): Promise<PipelineClient> => {
     Layer.provideMerge(quiet)
   )
   const runtime = ManagedRuntime.make(layer)
-  const runner = await runtime.runPromise(Effect.gen(function*() {
-    return yield* PipelineRunner
-  }))
+  const runner = await runtime.runPromise(
+    Effect.gen(function* () {
+      return yield* PipelineRunner
+    })
+  )
   return {
     describe: `this process (DATA_DIR ${dataDir()})`,
     feeds: async () => runner.feeds.filter((f) => f.enabled).map((f) => f.name),
     run: async (feed, onProgress) => {
       const ticker = setInterval(() => {
         const live: RunProgress | undefined = runner.live().find((p) => p.feed === feed)
-        if (live !== undefined) onProgress({ feed, phase: live.phase, rowsRead: live.rowsRead, elapsedMs: Date.now() - live.startedAt })
+        if (live !== undefined)
+          onProgress({ feed, phase: live.phase, rowsRead: live.rowsRead, elapsedMs: Date.now() - live.startedAt })
       }, 200)
       try {
-        return await runtime.runPromise(runner.run(feed, "manual").pipe(
-          Effect.catchTags({ UnknownFeed: (e) => Effect.die(new CliError(e.message)), FeedBusy: (e) => Effect.die(new CliError(e.message)) })
-        ))
+        return await runtime.runPromise(
+          runner
+            .run(feed, "manual")
+            .pipe(
+              Effect.catchTags({
+                UnknownFeed: (e) => Effect.die(new CliError(e.message)),
+                FeedBusy: (e) => Effect.die(new CliError(e.message))
+              })
+            )
+        )
       } finally {
         clearInterval(ticker)
       }

@@ -69,7 +69,7 @@ export const callApi = <S extends Schema.Top & { readonly DecodingServices: neve
   request: ApiRequest,
   schema: S
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
     const url = `${connection.baseUrl}${request.path}`
     if (request.auth === "required" && Option.isNone(connection.apiKey)) {
@@ -79,10 +79,13 @@ export const callApi = <S extends Schema.Top & { readonly DecodingServices: neve
     }
     let outgoing = HttpClientRequest.make(request.method)(url).pipe(HttpClientRequest.acceptJson)
     if (request.query !== undefined) {
-      const params = Object.entries(request.query).filter((entry): entry is [string, string | number] =>
-        entry[1] !== undefined
+      const params = Object.entries(request.query).filter(
+        (entry): entry is [string, string | number] => entry[1] !== undefined
       )
-      outgoing = HttpClientRequest.setUrlParams(outgoing, params.map(([key, value]) => [key, String(value)] as const))
+      outgoing = HttpClientRequest.setUrlParams(
+        outgoing,
+        params.map(([key, value]) => [key, String(value)] as const)
+      )
     }
     if (request.auth !== "none" && Option.isSome(connection.apiKey)) {
       outgoing = HttpClientRequest.bearerToken(outgoing, Redacted.value(connection.apiKey.value))
@@ -100,22 +103,31 @@ export const callApi = <S extends Schema.Top & { readonly DecodingServices: neve
       Effect.timeoutOrElse({
         duration: TIMEOUT,
         orElse: () =>
-          Effect.fail(new ServerUnreachable({ url: connection.baseUrl, reason: `no answer within ${Duration.format(TIMEOUT)}` }))
+          Effect.fail(
+            new ServerUnreachable({ url: connection.baseUrl, reason: `no answer within ${Duration.format(TIMEOUT)}` })
+          )
       }),
       Effect.catchTag("HttpClientError", (error) =>
         Effect.fail(
           error.reason._tag === "TransportError"
             ? new ServerUnreachable({ url: connection.baseUrl, reason: transportReason(error.reason.cause) })
             : new UnexpectedResponse({ url, message: error.message })
-        ))
+        )
+      )
     )
     if (status < 200 || status >= 300) return yield* toApiError(status, text, retryAfter)
     const raw = parseJson(text)
     if (Option.isNone(raw)) {
-      return yield* new UnexpectedResponse({ url, message: `status ${status} without a JSON body (is ${connection.baseUrl} the affiliate service?)` })
+      return yield* new UnexpectedResponse({
+        url,
+        message: `status ${status} without a JSON body (is ${connection.baseUrl} the affiliate service?)`
+      })
     }
     const data = yield* Schema.decodeUnknownEffect(schema)(raw.value).pipe(
-      Effect.mapError((error) => new UnexpectedResponse({ url, message: `the body does not have the expected shape: ${error.message}` }))
+      Effect.mapError(
+        (error) =>
+          new UnexpectedResponse({ url, message: `the body does not have the expected shape: ${error.message}` })
+      )
     )
     return { raw: raw.value, data } as ApiResult<S["Type"]>
   })

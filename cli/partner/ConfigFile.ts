@@ -24,7 +24,7 @@ const decodeStored = Schema.decodeUnknownEffect(Schema.fromJsonString(StoredConf
  * `~/.config/aff/config.json`. The XDG spec says to ignore a relative
  * XDG_CONFIG_HOME, so we do.
  */
-const configLocation = Effect.gen(function*() {
+const configLocation = Effect.gen(function* () {
   const path = yield* Path.Path
   const explicit = yield* PartnerEnv.configFile
   const xdg = Option.filter(yield* PartnerEnv.xdgConfigHome, (dir) => path.isAbsolute(dir))
@@ -32,7 +32,11 @@ const configLocation = Effect.gen(function*() {
     // a file the user named may sit in a shared folder: never change that folder's mode
     onSome: (file) => ({ file: path.resolve(file), ownFolder: false }),
     onNone: () => ({
-      file: path.join(Option.getOrElse(xdg, () => path.join(homedir(), ".config")), CLI_NAME, "config.json"),
+      file: path.join(
+        Option.getOrElse(xdg, () => path.join(homedir(), ".config")),
+        CLI_NAME,
+        "config.json"
+      ),
       ownFolder: true
     })
   })
@@ -41,19 +45,22 @@ const configLocation = Effect.gen(function*() {
 export const configFilePath = Effect.map(configLocation, (location) => location.file)
 
 /** The stored config, or `None` when no file exists yet; a broken file is an error naming it. */
-export const readConfigFile = Effect.gen(function*() {
+export const readConfigFile = Effect.gen(function* () {
   const fs = yield* FileSystem.FileSystem
   const file = yield* configFilePath
   const exists = yield* fs.exists(file).pipe(Effect.orElseSucceed(() => false))
   if (!exists) return Option.none<StoredConfig>()
-  const text = yield* fs.readFileString(file).pipe(
-    Effect.mapError((error) => new ConfigError({ message: `Cannot read the CLI config ${file}: ${error.message}` }))
-  )
+  const text = yield* fs
+    .readFileString(file)
+    .pipe(
+      Effect.mapError((error) => new ConfigError({ message: `Cannot read the CLI config ${file}: ${error.message}` }))
+    )
   const stored = yield* decodeStored(text).pipe(
-    Effect.mapError((error) =>
-      new ConfigError({
-        message: `The CLI config ${file} is not valid (${error.message}). Fix it, or run \`${CLI_NAME} init --force\` to register again.`
-      })
+    Effect.mapError(
+      (error) =>
+        new ConfigError({
+          message: `The CLI config ${file} is not valid (${error.message}). Fix it, or run \`${CLI_NAME} init --force\` to register again.`
+        })
     )
   )
   return Option.some(stored)
@@ -61,7 +68,7 @@ export const readConfigFile = Effect.gen(function*() {
 
 /** Writes the config with mode 600 (its own folder 700), replacing any previous file atomically. */
 export const writeConfigFile = (config: StoredConfig) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     const { file, ownFolder } = yield* configLocation
@@ -74,6 +81,4 @@ export const writeConfigFile = (config: StoredConfig) =>
     yield* fs.chmod(temp, 0o600)
     yield* fs.rename(temp, file)
     return file
-  }).pipe(
-    Effect.mapError((error) => new ConfigError({ message: `Cannot write the CLI config: ${error.message}` }))
-  )
+  }).pipe(Effect.mapError((error) => new ConfigError({ message: `Cannot write the CLI config: ${error.message}` })))

@@ -25,7 +25,8 @@ export const normaliseBaseUrl = (raw: string, source: string) =>
       if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("not http(s)")
       return url.toString().replace(/\/+$/, "")
     },
-    catch: () => new ConfigError({ message: `${source}: "${raw}" is not an absolute http(s) URL (e.g. ${DEFAULT_URL}).` })
+    catch: () =>
+      new ConfigError({ message: `${source}: "${raw}" is not an absolute http(s) URL (e.g. ${DEFAULT_URL}).` })
   })
 
 /** The connection for a command, given its --server flag; a broken config file is an error naming it. */
@@ -33,13 +34,16 @@ export const resolveConnection = (serverFlag: Option.Option<string>) =>
   Effect.flatMap(readConfigFile, (stored) => resolveConnectionWith(serverFlag, stored))
 
 export const resolveConnectionWith = (serverFlag: Option.Option<string>, stored: Option.Option<StoredConfig>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const envUrl = yield* PartnerEnv.server
     const envKey = yield* PartnerEnv.apiKey
-    const [rawUrl, source] = Option.isSome(serverFlag) ? [serverFlag.value, "--server"] :
-      Option.isSome(envUrl) ? [envUrl.value, "AFF_SERVER"] :
-      Option.isSome(stored) ? [stored.value.url, "the CLI config file"] :
-      [DEFAULT_URL, "default"]
+    const [rawUrl, source] = Option.isSome(serverFlag)
+      ? [serverFlag.value, "--server"]
+      : Option.isSome(envUrl)
+        ? [envUrl.value, "AFF_SERVER"]
+        : Option.isSome(stored)
+          ? [stored.value.url, "the CLI config file"]
+          : [DEFAULT_URL, "default"]
     const baseUrl = yield* normaliseBaseUrl(rawUrl, source)
     const key = Option.orElse(envKey, () => Option.map(stored, (config) => config.api_key))
     return {

@@ -6,10 +6,7 @@ import { Config, Effect, Option } from "effect"
 
 /** An environment variable; set-but-empty counts as unset (`AFF_SERVER= aff links`). */
 const envVar = (name: string) =>
-  Config.option(Config.String(name)).pipe(
-    Effect.map(Option.filter((value) => value.trim().length > 0)),
-    Effect.orDie
-  )
+  Config.option(Config.String(name)).pipe(Effect.map(Option.filter((value) => value.trim().length > 0)), Effect.orDie)
 
 export const PartnerEnv = {
   /** AFF_SERVER: the server, below --server and above the config file. */

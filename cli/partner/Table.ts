@@ -20,7 +20,7 @@ export const formatTable = (columns: ReadonlyArray<Column>, rows: ReadonlyArray<
   const widths = columns.map((column, i) => Math.max(column.header.length, ...cells.map((row) => row[i].length)))
   const line = (values: ReadonlyArray<string>) =>
     values
-      .map((value, i) => columns[i].align === "right" ? value.padStart(widths[i]) : value.padEnd(widths[i]))
+      .map((value, i) => (columns[i].align === "right" ? value.padStart(widths[i]) : value.padEnd(widths[i])))
       .join("  ")
       .trimEnd()
   return [

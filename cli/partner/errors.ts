@@ -33,10 +33,14 @@ export class ApiError extends Schema.TaggedError<ApiError>()("ApiError", {
   }
 
   get line(): string {
-    const hint = this.status === 401 ? " (check the API key: AFF_API_KEY, or the one saved by `aff init`)" :
-      this.status === 429 ? ` (rate limited: try again in ${this.retryAfter ?? "a few"} seconds)` :
-      this.status === 503 && this.retryAfter !== undefined ? ` (try again in ${this.retryAfter} seconds)` :
-      ""
+    const hint =
+      this.status === 401
+        ? " (check the API key: AFF_API_KEY, or the one saved by `aff init`)"
+        : this.status === 429
+          ? ` (rate limited: try again in ${this.retryAfter ?? "a few"} seconds)`
+          : this.status === 503 && this.retryAfter !== undefined
+            ? ` (try again in ${this.retryAfter} seconds)`
+            : ""
     return `API error ${this.status} (${this.code}): ${oneLine(this.message)}${hint}`
   }
 }
@@ -51,8 +55,10 @@ export class ServerUnreachable extends Schema.TaggedError<ServerUnreachable>()("
   }
 
   get line(): string {
-    return `The server is not reachable at ${this.url} (${oneLine(this.reason)}): start it with \`npm start\`, ` +
+    return (
+      `The server is not reachable at ${this.url} (${oneLine(this.reason)}): start it with \`npm start\`, ` +
       "or choose another server with --server or AFF_SERVER."
+    )
   }
 }
 
@@ -113,5 +119,9 @@ export class NotMatched extends Schema.TaggedError<NotMatched>()("NotMatched", {
 export type PartnerCliError = ApiError | ServerUnreachable | UnexpectedResponse | ConfigError | UsageError | NotMatched
 
 export const isPartnerCliError = (error: unknown): error is PartnerCliError =>
-  error instanceof ApiError || error instanceof ServerUnreachable || error instanceof UnexpectedResponse ||
-  error instanceof ConfigError || error instanceof UsageError || error instanceof NotMatched
+  error instanceof ApiError ||
+  error instanceof ServerUnreachable ||
+  error instanceof UnexpectedResponse ||
+  error instanceof ConfigError ||
+  error instanceof UsageError ||
+  error instanceof NotMatched

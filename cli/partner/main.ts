@@ -14,7 +14,7 @@ import { PartnerEnv } from "./PartnerEnv.ts"
 
 /** `--help` and `--version` go to stdout as usual; a bad invocation becomes one line (below), without the help. */
 const presenter = CliOutput.layerPresenter({
-  present: (event) => event._tag === "InvalidInvocation" ? Effect.void : CliOutput.defaultPresenter.present(event)
+  present: (event) => (event._tag === "InvalidInvocation" ? Effect.void : CliOutput.defaultPresenter.present(event))
 })
 
 const say = (line: string) => Console.error(`${CLI_NAME}: ${line}`)
@@ -22,12 +22,17 @@ const say = (line: string) => Console.error(`${CLI_NAME}: ${line}`)
 /** A parse or validation error of effect/cli: the usage class, with a pointer to the right help page. */
 const usageLine = (error: CliError.ShowHelp) => {
   // "Unknown subcommand ...\n\nDid you mean this? ..." reads as two sentences on one line
-  const messages = error.errors.map((e) => e.message.trim().replace(/([^.?!:])\s*\n\s*/g, "$1. ").replace(/\s*\n\s*/g, " "))
+  const messages = error.errors.map((e) =>
+    e.message
+      .trim()
+      .replace(/([^.?!:])\s*\n\s*/g, "$1. ")
+      .replace(/\s*\n\s*/g, " ")
+  )
   return `${messages.join("; ")} (see \`${[CLI_NAME, ...error.commandPath.slice(1)].join(" ")} --help\`)`
 }
 
 const report = (cause: Cause.Cause<unknown>): Effect.Effect<number> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const error = Cause.findErrorOption(cause)
     if (Option.isSome(error)) {
       const failure = error.value
@@ -48,8 +53,10 @@ const report = (cause: Cause.Cause<unknown>): Effect.Effect<number> =>
     // A defect is a bug in this CLI, not something the user did: one line, the details on request.
     const debug = yield* PartnerEnv.debug
     const squashed = Cause.squash(cause)
-    yield* say(`internal error: ${squashed instanceof Error ? squashed.message : String(squashed)}` +
-      (Option.isSome(debug) ? "" : " (set AFF_DEBUG=1 for details)"))
+    yield* say(
+      `internal error: ${squashed instanceof Error ? squashed.message : String(squashed)}` +
+        (Option.isSome(debug) ? "" : " (set AFF_DEBUG=1 for details)")
+    )
     if (Option.isSome(debug)) yield* Console.error(Cause.pretty(cause))
     return EXIT_SERVER
   })
@@ -68,7 +75,7 @@ export const runPartnerCli = <Name extends string, Input, E, ContextInput>(
     Command.run({ version }),
     Effect.as(0),
     // an interruption (Ctrl-C, or Ctrl-C at a prompt) stays one, so the runtime exits 130
-    Effect.catchCause((cause) => Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : report(cause)),
+    Effect.catchCause((cause) => (Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : report(cause))),
     Effect.provide(presenter),
     Effect.provide(FetchHttpClient.layer),
     Effect.provide(NodeServices.layer),

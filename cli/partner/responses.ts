@@ -45,7 +45,8 @@ const Pagination = Schema.Struct({
 })
 
 /** The /api/v1 list convention: `{ data, pagination: { limit, offset, total, next_offset } }`. */
-export const Page = <S extends Schema.Top>(item: S) => Schema.Struct({ data: Schema.Array(item), pagination: Pagination })
+export const Page = <S extends Schema.Top>(item: S) =>
+  Schema.Struct({ data: Schema.Array(item), pagination: Pagination })
 
 export interface PageView {
   readonly data: ReadonlyArray<unknown>
@@ -97,18 +98,20 @@ export const commissionText = (program: typeof ProgramItem.Type) => {
 export const SearchFeed = Schema.Struct({
   guidance: Schema.String,
   count: Schema.Number,
-  results: Schema.Array(Schema.Struct({
-    title: Schema.String,
-    store: Schema.String,
-    availability: Schema.String,
-    price: Schema.Struct({
-      amount: Schema.Number,
-      currency: Schema.String,
-      originalPrice: Schema.optional(Schema.Number),
-      discountPercent: Schema.optional(Schema.Number)
-    }),
-    links: Schema.Struct({ tracked: Schema.String })
-  }))
+  results: Schema.Array(
+    Schema.Struct({
+      title: Schema.String,
+      store: Schema.String,
+      availability: Schema.String,
+      price: Schema.Struct({
+        amount: Schema.Number,
+        currency: Schema.String,
+        originalPrice: Schema.optional(Schema.Number),
+        discountPercent: Schema.optional(Schema.Number)
+      }),
+      links: Schema.Struct({ tracked: Schema.String })
+    })
+  )
 })
 export type SearchFeed = typeof SearchFeed.Type
 
@@ -132,7 +135,14 @@ export const PartnerStats = Schema.Struct({
   partner: Schema.Struct({ id: Schema.Number, name: Schema.String, tag: Schema.String }),
   reporting_currency: Schema.NullOr(Schema.String),
   totals: Schema.Struct(Figures),
-  links: Schema.Array(Schema.Struct({ tracking_id: Schema.String, destination_url: Schema.String, program_id: Schema.NullOr(Schema.String), ...Figures })),
+  links: Schema.Array(
+    Schema.Struct({
+      tracking_id: Schema.String,
+      destination_url: Schema.String,
+      program_id: Schema.NullOr(Schema.String),
+      ...Figures
+    })
+  ),
   links_total: Schema.Number,
   days: Schema.Array(Schema.Struct({ date: Schema.String, ...Figures }))
 })
@@ -143,7 +153,9 @@ export const pageFooter = (page: PageView): string => {
   const { limit, next_offset, offset, total } = page.pagination
   if (page.data.length === 0) return offset > 0 ? `Nothing at offset ${offset}.` : ""
   const range = `${offset + 1}-${offset + page.data.length} of ${total.toLocaleString("en-US")}.`
-  return next_offset === null ? `Showing ${range}` : `Showing ${range} Next page: --offset ${next_offset} --limit ${limit}`
+  return next_offset === null
+    ? `Showing ${range}`
+    : `Showing ${range} Next page: --offset ${next_offset} --limit ${limit}`
 }
 
 /** A list table with its page footer underneath (no footer for an empty first page). */

@@ -50,7 +50,10 @@ export const jsonItems = (list: unknown, where: string): Array<{ line: number; i
   if (!Array.isArray(list)) throw new ReportError(`${where}: expected an array of records`)
   return list.map((item, index) => ({
     line: index + 1,
-    item: typeof item === "object" && item !== null && !Array.isArray(item) ? item as Record<string, unknown> : { __invalid: item }
+    item:
+      typeof item === "object" && item !== null && !Array.isArray(item)
+        ? (item as Record<string, unknown>)
+        : { __invalid: item }
   }))
 }
 
@@ -87,11 +90,16 @@ export const parseJsonOrCsv = (
     } catch (error) {
       throw new ReportError(`${spec.name}: not JSON (${(error as Error).message})`)
     }
-    return collect(jsonItems(spec.listOf(json), `${spec.name} ${spec.listPath}`), (item) => spec.toRecord(requireObject(item)))
+    return collect(jsonItems(spec.listOf(json), `${spec.name} ${spec.listPath}`), (item) =>
+      spec.toRecord(requireObject(item))
+    )
   }
   const { header, records } = parseCsv(content)
   for (const column of spec.requiredColumns) {
     if (!header.includes(column)) throw new ReportError(`${spec.name}: missing column ${column}`)
   }
-  return collect(records.map(({ line, values }) => ({ line, item: values as Record<string, unknown> })), spec.toRecord)
+  return collect(
+    records.map(({ line, values }) => ({ line, item: values as Record<string, unknown> })),
+    spec.toRecord
+  )
 }

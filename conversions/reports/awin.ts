@@ -1,7 +1,15 @@
 import type { ConversionRecord } from "../ConversionRecord.ts"
 import { parseExactJson } from "./exactJson.ts"
 import { amount, currency, optionalText, optionalTime, RowError, status, text, time } from "./fields.ts"
-import { collect, jsonItems, nonNegative, type ParsedReport, ReportError, type ReportOptions, requireObject } from "./Report.ts"
+import {
+  collect,
+  jsonItems,
+  nonNegative,
+  type ParsedReport,
+  ReportError,
+  type ReportOptions,
+  requireObject
+} from "./Report.ts"
 
 // Awin transactions, as returned by the publisher API
 // (GET /publishers/{id}/transactions/): a JSON array of transactions.
@@ -14,7 +22,10 @@ const STATUS = { pending: "pending", approved: "approved", declined: "declined",
 const money = (value: unknown, field: string) => {
   if (typeof value !== "object" || value === null) throw new RowError(`${field}: expected { amount, currency }`)
   const { amount: value_, currency: code } = value as Record<string, unknown>
-  return { amount: nonNegative(amount(value_, `${field}.amount`), `${field}.amount`), currency: currency(code, `${field}.currency`) }
+  return {
+    amount: nonNegative(amount(value_, `${field}.amount`), `${field}.amount`),
+    currency: currency(code, `${field}.currency`)
+  }
 }
 
 export const parseAwin = (content: string, options: ReportOptions): ParsedReport => {
@@ -29,12 +40,15 @@ export const parseAwin = (content: string, options: ReportOptions): ParsedReport
     const sale = money(item.saleAmount, "saleAmount")
     const commission = money(item.commissionAmount, "commissionAmount")
     if (sale.currency !== commission.currency) {
-      throw new RowError(`commissionAmount.currency: ${commission.currency} differs from saleAmount.currency ${sale.currency}`)
+      throw new RowError(
+        `commissionAmount.currency: ${commission.currency} differs from saleAmount.currency ${sale.currency}`
+      )
     }
     const clickRefs = item.clickRefs
-    const clickRef = typeof clickRefs === "object" && clickRefs !== null
-      ? optionalText((clickRefs as Record<string, unknown>).clickRef, "clickRefs.clickRef")
-      : null
+    const clickRef =
+      typeof clickRefs === "object" && clickRefs !== null
+        ? optionalText((clickRefs as Record<string, unknown>).clickRef, "clickRefs.clickRef")
+        : null
     return {
       network: options.network,
       networkTxId: text(item.id, "id"),

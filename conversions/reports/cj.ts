@@ -12,32 +12,44 @@ import { nonNegative, type ParsedReport, parseJsonOrCsv, type ReportOptions } fr
 // closed are approved. A `corrected` record is CJ's adjustment: its amounts are
 // authoritative and may be negative (a partial refund); kept as approved so it
 // nets against the original, or reversed when it corrects the commission to 0.
-const STATUS = { new: "pending", extended: "pending", locked: "approved", closed: "approved", corrected: "corrected" } as const
+const STATUS = {
+  new: "pending",
+  extended: "pending",
+  locked: "approved",
+  closed: "approved",
+  corrected: "corrected"
+} as const
 
-const toRecord = (options: ReportOptions) => (item: Record<string, unknown>): ConversionRecord => {
-  const reported = status(item.actionStatus, "actionStatus", STATUS)
-  const corrected = reported === "corrected"
-  const order = amount(item.saleAmountPubCurrency, "saleAmountPubCurrency")
-  const commission = amount(item.pubCommissionAmountPubCurrency, "pubCommissionAmountPubCurrency")
-  if (!corrected) {
-    nonNegative(order, "saleAmountPubCurrency")
-    nonNegative(commission, "pubCommissionAmountPubCurrency")
+const toRecord =
+  (options: ReportOptions) =>
+  (item: Record<string, unknown>): ConversionRecord => {
+    const reported = status(item.actionStatus, "actionStatus", STATUS)
+    const corrected = reported === "corrected"
+    const order = amount(item.saleAmountPubCurrency, "saleAmountPubCurrency")
+    const commission = amount(item.pubCommissionAmountPubCurrency, "pubCommissionAmountPubCurrency")
+    if (!corrected) {
+      nonNegative(order, "saleAmountPubCurrency")
+      nonNegative(commission, "pubCommissionAmountPubCurrency")
+    }
+    const code = item.pubCurrency ?? options.currency
+    if (code === undefined || code === "") throw new RowError("pubCurrency: required (or set `currency` on the feed)")
+    const normalised: ConversionStatus = corrected
+      ? commission === 0n
+        ? "reversed"
+        : "approved"
+      : (reported as ConversionStatus)
+    return {
+      network: options.network,
+      networkTxId: text(item.commissionId, "commissionId"),
+      clickRef: optionalText(item.shopperId, "shopperId"),
+      orderAmount: order,
+      commission,
+      currency: currency(code, "pubCurrency"),
+      status: normalised,
+      eventAt: time(item.eventDate, "eventDate"),
+      updatedAt: optionalTime(item.postingDate, "postingDate")
+    }
   }
-  const code = item.pubCurrency ?? options.currency
-  if (code === undefined || code === "") throw new RowError("pubCurrency: required (or set `currency` on the feed)")
-  const normalised: ConversionStatus = corrected ? (commission === 0n ? "reversed" : "approved") : reported as ConversionStatus
-  return {
-    network: options.network,
-    networkTxId: text(item.commissionId, "commissionId"),
-    clickRef: optionalText(item.shopperId, "shopperId"),
-    orderAmount: order,
-    commission,
-    currency: currency(code, "pubCurrency"),
-    status: normalised,
-    eventAt: time(item.eventDate, "eventDate"),
-    updatedAt: optionalTime(item.postingDate, "postingDate")
-  }
-}
 
 export const parseCj = (content: string, options: ReportOptions): ParsedReport =>
   parseJsonOrCsv(content, {

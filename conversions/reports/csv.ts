@@ -26,16 +26,16 @@ export const parseCsv = (text: string, delimiter = ","): { header: Array<string>
   for (; i < text.length; i++) {
     const char = text[i]
     if (quoted) {
-      if (char === "\"") {
-        if (text[i + 1] === "\"") {
-          cell += "\""
+      if (char === '"') {
+        if (text[i + 1] === '"') {
+          cell += '"'
           i++
         } else quoted = false
       } else {
         if (char === "\n") line++
         cell += char
       }
-    } else if (char === "\"" && cell === "") {
+    } else if (char === '"' && cell === "") {
       quoted = true
     } else if (char === delimiter) {
       cells.push(cell)

@@ -15,7 +15,9 @@ export const text = (value: unknown, field: string): string => {
 }
 
 export const optionalText = (value: unknown, field: string): string | null =>
-  value === undefined || value === null || (typeof value === "string" && value.trim() === "") ? null : text(value, field)
+  value === undefined || value === null || (typeof value === "string" && value.trim() === "")
+    ? null
+    : text(value, field)
 
 /**
  * A decimal amount. Report JSON is parsed keeping each number's source text
@@ -24,7 +26,8 @@ export const optionalText = (value: unknown, field: string): string | null =>
 export const amount = (value: unknown, field: string): Scaled => {
   if (typeof value !== "string" || value.trim() === "") throw new RowError(`${field}: required`)
   const parsed = parseDecimal(value)
-  if (parsed === undefined) throw new RowError(`${field}: not a decimal amount with at most 4 fraction digits: ${value.slice(0, 40)}`)
+  if (parsed === undefined)
+    throw new RowError(`${field}: not a decimal amount with at most 4 fraction digits: ${value.slice(0, 40)}`)
   if (parsed >= 10n ** 18n || parsed <= -(10n ** 18n)) throw new RowError(`${field}: out of range`)
   return parsed
 }
@@ -46,12 +49,16 @@ const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0
  * becomes 2 March), which would book a conversion on a day nobody reported.
  */
 const impossible = (m: RegExpExecArray): string | undefined => {
-  const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((part) => part === undefined ? undefined : Number(part))
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m
+    .slice(1, 7)
+    .map((part) => (part === undefined ? undefined : Number(part)))
   const offsetHours = m[8] === undefined ? 0 : Number(m[8])
   const offsetMinutes = m[9] === undefined ? 0 : Number(m[9])
   if (month! < 1 || month! > 12) return `month ${m[2]} does not exist`
-  if (day! < 1 || day! > daysIn(year!, month!)) return `day ${m[3]} does not exist in ${year}-${m[2]} (${daysIn(year!, month!)} days)`
-  if (hour > 23 || minute > 59 || second > 59) return `time ${m[4]}:${m[5]}${m[6] === undefined ? "" : `:${m[6]}`} does not exist`
+  if (day! < 1 || day! > daysIn(year!, month!))
+    return `day ${m[3]} does not exist in ${year}-${m[2]} (${daysIn(year!, month!)} days)`
+  if (hour > 23 || minute > 59 || second > 59)
+    return `time ${m[4]}:${m[5]}${m[6] === undefined ? "" : `:${m[6]}`} does not exist`
   if (offsetHours > 14 || offsetMinutes > 59) return `offset ${m[7]}${m[8]}:${m[9]} does not exist`
   return undefined
 }
@@ -64,7 +71,9 @@ export const time = (value: unknown, field: string): Date => {
   const problem = impossible(match)
   if (problem !== undefined) throw new RowError(`${field}: not a valid date-time: ${problem}`)
   const hasOffset = /(?:Z|[+-]\d{2}:?\d{2})$/.test(raw) && raw.length > 10
-  const date = new Date(hasOffset ? raw.replace(" ", "T") : `${raw.replace(" ", "T")}${raw.length === 10 ? "T00:00:00" : ""}Z`)
+  const date = new Date(
+    hasOffset ? raw.replace(" ", "T") : `${raw.replace(" ", "T")}${raw.length === 10 ? "T00:00:00" : ""}Z`
+  )
   if (Number.isNaN(date.getTime())) throw new RowError(`${field}: not a valid date-time`)
   return date
 }

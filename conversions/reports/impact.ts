@@ -9,22 +9,24 @@ import { nonNegative, type ParsedReport, parseJsonOrCsv, type ReportOptions } fr
 // UpdateDate when present, else ClearedDate.
 const STATUS = { pending: "pending", approved: "approved", reversed: "reversed" } as const
 
-const toRecord = (options: ReportOptions) => (item: Record<string, unknown>): ConversionRecord => ({
-  network: options.network,
-  networkTxId: text(item.Id, "Id"),
-  clickRef: optionalText(item.SubId1, "SubId1"),
-  orderAmount: nonNegative(amount(item.Amount, "Amount"), "Amount"),
-  commission: nonNegative(amount(item.Payout, "Payout"), "Payout"),
-  currency: currency(item.Currency, "Currency"),
-  status: status(item.State, "State", STATUS),
-  eventAt: time(item.EventDate, "EventDate"),
-  updatedAt: optionalTime(item.UpdateDate, "UpdateDate") ?? optionalTime(item.ClearedDate, "ClearedDate")
-})
+const toRecord =
+  (options: ReportOptions) =>
+  (item: Record<string, unknown>): ConversionRecord => ({
+    network: options.network,
+    networkTxId: text(item.Id, "Id"),
+    clickRef: optionalText(item.SubId1, "SubId1"),
+    orderAmount: nonNegative(amount(item.Amount, "Amount"), "Amount"),
+    commission: nonNegative(amount(item.Payout, "Payout"), "Payout"),
+    currency: currency(item.Currency, "Currency"),
+    status: status(item.State, "State", STATUS),
+    eventAt: time(item.EventDate, "EventDate"),
+    updatedAt: optionalTime(item.UpdateDate, "UpdateDate") ?? optionalTime(item.ClearedDate, "ClearedDate")
+  })
 
 export const parseImpact = (content: string, options: ReportOptions): ParsedReport =>
   parseJsonOrCsv(content, {
     name: "impact report",
-    listOf: (json) => Array.isArray(json) ? json : (json as { Actions?: unknown })?.Actions,
+    listOf: (json) => (Array.isArray(json) ? json : (json as { Actions?: unknown })?.Actions),
     listPath: "Actions",
     requiredColumns: ["Id", "Payout", "State"],
     toRecord: toRecord(options)

@@ -7,7 +7,7 @@ import type { ParsedReport, ReportOptions } from "./Report.ts"
 export { ReportError, type ParsedReport, type ReportOptions } from "./Report.ts"
 
 export const REPORT_FORMATS = ["awin", "cj", "impact", "generic"] as const
-export type ReportFormat = typeof REPORT_FORMATS[number]
+export type ReportFormat = (typeof REPORT_FORMATS)[number]
 
 const parsers: Record<ReportFormat, (content: string, options: ReportOptions) => ParsedReport> = {
   awin: parseAwin,

@@ -13,9 +13,7 @@ export const COLOUR_SPELLINGS: Readonly<Record<string, string>> = {
 }
 
 /** Several words naming one colour -> its short name (matched after the spellings above). */
-export const COLOUR_PHRASES: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
-  [["navy", "blue"], "navy"]
-]
+export const COLOUR_PHRASES: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [[["navy", "blue"], "navy"]]
 
 /** Words with every colour spelling and phrase in its canonical form. */
 export const canonicalColours = (words: ReadonlyArray<string>): Array<string> => {

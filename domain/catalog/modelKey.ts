@@ -16,10 +16,18 @@ export interface Variant {
  * matches a possessive; colour spellings made one ("Gray" -> "grey", "Navy Blue" -> "navy").
  */
 const words = (text: string | null | undefined): Array<string> =>
-  canonicalColours((text ?? "").toLowerCase().replace(/['\u2019]/g, "").split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0))
+  canonicalColours(
+    (text ?? "")
+      .toLowerCase()
+      .replace(/['\u2019]/g, "")
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((word) => word.length > 0)
+  )
 
 const endsWith = (tokens: ReadonlyArray<string>, phrase: ReadonlyArray<string>) =>
-  phrase.length > 0 && phrase.length <= tokens.length && phrase.every((word, i) => tokens[tokens.length - phrase.length + i] === word)
+  phrase.length > 0 &&
+  phrase.length <= tokens.length &&
+  phrase.every((word, i) => tokens[tokens.length - phrase.length + i] === word)
 
 const lastIndexOf = (tokens: ReadonlyArray<string>, phrase: ReadonlyArray<string>) => {
   if (phrase.length === 0) return -1
@@ -52,7 +60,9 @@ const attributesOf = (variant: Variant): Array<Attribute> => {
   return [
     ...(color.length > 0 ? [{ trailing: [color], anywhere: [color], notFirst: true }] : []),
     // a bare "10" inside a title is more often part of the model name: only "size 10" goes from the middle
-    ...(size.length > 0 ? [{ trailing: [["size", ...size], size], anywhere: [["size", ...size]], notFirst: false }] : []),
+    ...(size.length > 0
+      ? [{ trailing: [["size", ...size], size], anywhere: [["size", ...size]], notFirst: false }]
+      : []),
     ...(condition.length > 0 ? [{ trailing: condition, anywhere: condition, notFirst: false }] : [])
   ]
 }

@@ -7,7 +7,10 @@ export const NAMED_BOTS: ReadonlyArray<readonly [string, RegExp]> = [
   // Link-preview fetchers: they unfurl a link the moment it is pasted into a post or chat.
   ["preview:slackbot", /\bslackbot\b|\bslack-imgproxy\b/i],
   // Apple's Messages previews also announce themselves as "facebookexternalhit/1.1 Facebot".
-  ["preview:facebook", /\bfacebookexternalhit\/|\bfacebot\b|\bfacebookcatalog\/|\bmeta-external(?:agent|ads|fetcher)\//i],
+  [
+    "preview:facebook",
+    /\bfacebookexternalhit\/|\bfacebot\b|\bfacebookcatalog\/|\bmeta-external(?:agent|ads|fetcher)\//i
+  ],
   // Telegram's fetcher says "TelegramBot (like TwitterBot)": named before Twitter's.
   ["preview:telegrambot", /\btelegrambot\b/i],
   ["preview:twitterbot", /\btwitterbot\b/i],
@@ -20,9 +23,15 @@ export const NAMED_BOTS: ReadonlyArray<readonly [string, RegExp]> = [
   ["preview:skype", /\bskypeuripreview\b/i],
   ["preview:snapchat", /\bsnap url preview service\b/i],
   ["preview:redditbot", /\bredditbot\//i],
-  ["preview:link_preview", /\bembedly\b|\biframely\/|\bvkshare\b|\bquora link preview\b|\bbitlybot\b|\(mastodon\/\d|\bkakaotalk-scrap\//i],
+  [
+    "preview:link_preview",
+    /\bembedly\b|\biframely\/|\bvkshare\b|\bquora link preview\b|\bbitlybot\b|\(mastodon\/\d|\bkakaotalk-scrap\//i
+  ],
   // Search crawlers isbot knows too, named because they are most of the traffic.
-  ["crawler:googlebot", /\bgooglebot\b|\bgoogle-inspectiontool\/|\bgoogleother\b|\badsbot-google\b|\bmediapartners-google\b/i],
+  [
+    "crawler:googlebot",
+    /\bgooglebot\b|\bgoogle-inspectiontool\/|\bgoogleother\b|\badsbot-google\b|\bmediapartners-google\b/i
+  ],
   ["crawler:bingbot", /\bbingbot\/|\bbingpreview\//i],
   // Page-speed and screenshot tools and coding agents whose user agent is otherwise a plain
   // Chrome (found missing by the crawler-user-agents corpus).

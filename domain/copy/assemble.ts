@@ -38,9 +38,10 @@ export interface Copy {
 export const assemble = (type: CopyType, draft: Draft, placement: Placement, hashtags: ReadonlyArray<string>): Copy => {
   const text = draft.text.trim()
   const cta = draft.callToAction.trim().replace(/[.:!]+$/, "")
-  const body = type === "social"
-    ? `${text}\n\n${placement.disclosure} ${cta}: ${placement.link}${hashtags.length > 0 ? `\n${hashtags.join(" ")}` : ""}`
-    : `${text}\n\n${placement.disclosure}\n${cta}: ${placement.link}`
+  const body =
+    type === "social"
+      ? `${text}\n\n${placement.disclosure} ${cta}: ${placement.link}${hashtags.length > 0 ? `\n${hashtags.join(" ")}` : ""}`
+      : `${text}\n\n${placement.disclosure}\n${cta}: ${placement.link}`
   return {
     title: type === "blog" ? draft.title : null,
     subject: type === "email" ? draft.subject : null,

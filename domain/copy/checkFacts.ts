@@ -63,9 +63,15 @@ export const inventedNumbers = (text: string, facts: CopyFacts): Array<string> =
 const UNSUPPORTED_CLAIMS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(coupon|promo(tion(al)?)?\s*code|discount\s*code|voucher|use\s+code|redeem|code\s*:)/i, "coupon or promo code"],
   [/\bfree\s+(shipping|delivery|returns?|gift|trial)\b/i, "free shipping, returns or gifts"],
-  [/\b(lowest|best)\s+price(s)?\s+(ever|guaranteed|anywhere|online)\b|\ball[-\s]time\s+low\b|\bprice\s+match/i, "price ranking"],
+  [
+    /\b(lowest|best)\s+price(s)?\s+(ever|guaranteed|anywhere|online)\b|\ball[-\s]time\s+low\b|\bprice\s+match/i,
+    "price ranking"
+  ],
   [/\bguarantee/i, "guarantee"],
-  [/\b(limited[-\s]time|ends\s+(today|tonight|soon|midnight)|last\s+chance|only\s+\w+\s+left|while\s+(stocks?|supplies)\s+last|hurry)\b/i, "urgency or stock count"],
+  [
+    /\b(limited[-\s]time|ends\s+(today|tonight|soon|midnight)|last\s+chance|only\s+\w+\s+left|while\s+(stocks?|supplies)\s+last|hurry)\b/i,
+    "urgency or stock count"
+  ],
   [/\b(top[-\s]rated|rated|rave\s+reviews|bestsell(er|ing)|number\s+one)\b|#1\b/i, "ratings or rankings"]
 ]
 

@@ -18,9 +18,11 @@ export type DraftProblem = "invalid_output" | "invented_numbers" | "unsupported_
 
 const TYPE_RULES: Record<CopyType, string> = {
   social: `A social media post. "text": at most ${LIMITS.social.textMax - 80} characters, one or two sentences, no hashtags (we add them).`,
-  email: `A promotional email. "subject": at most ${LIMITS.email.subjectMax} characters. "preheader": at most ${LIMITS.email.preheaderMax} characters. ` +
+  email:
+    `A promotional email. "subject": at most ${LIMITS.email.subjectMax} characters. "preheader": at most ${LIMITS.email.preheaderMax} characters. ` +
     `"text": the email body (greeting, short paragraphs, product list if useful), ${LIMITS.email.textMin}-${LIMITS.email.textMax} characters.`,
-  blog: `A blog post section. "title": at most ${LIMITS.blog.titleMax} characters. "text": at least ${LIMITS.blog.minParagraphs} paragraphs separated by blank lines, ` +
+  blog:
+    `A blog post section. "title": at most ${LIMITS.blog.titleMax} characters. "text": at least ${LIMITS.blog.minParagraphs} paragraphs separated by blank lines, ` +
     `${LIMITS.blog.textMin}-${LIMITS.blog.textMax} characters.`,
   deal_alert: `A short deal alert. "text": ${LIMITS.deal_alert.textMin}-${LIMITS.deal_alert.textMax} characters, naming the product, its current price and the reference price or discount.`
 }
@@ -74,11 +76,15 @@ export const promptFor = (facts: CopyFacts, type: CopyType, tone: Tone): Array<C
   }
 ]
 
-const stringField = (value: unknown): string | null => (typeof value === "string" && value.trim().length > 0 ? value.trim() : null)
+const stringField = (value: unknown): string | null =>
+  typeof value === "string" && value.trim().length > 0 ? value.trim() : null
 
 /** The model's JSON answer as a draft (tolerates a markdown code fence around it). */
 export const parseDraft = (content: string): Draft | undefined => {
-  const unfenced = content.trim().replace(/^```(?:json)?\s*/i, "").replace(/\s*```$/, "")
+  const unfenced = content
+    .trim()
+    .replace(/^```(?:json)?\s*/i, "")
+    .replace(/\s*```$/, "")
   let parsed: unknown
   try {
     parsed = JSON.parse(unfenced)
@@ -111,20 +117,35 @@ export const checkDraft = (type: CopyType, draft: Draft, facts: CopyFacts): Draf
   if (draft.text.length < limits.textMin || draft.text.length > limits.textMax) {
     return invalid(`text is ${draft.text.length} characters; ${type} needs ${limits.textMin}-${limits.textMax}`)
   }
-  if (paragraphs(draft.text).length < limits.minParagraphs) return invalid(`${type} needs at least ${limits.minParagraphs} paragraphs`)
-  if (draft.callToAction.length > CALL_TO_ACTION_MAX) return invalid(`call_to_action is longer than ${CALL_TO_ACTION_MAX} characters`)
-  if (type === "blog" && (draft.title === null || draft.title.length > limits.titleMax)) return invalid(`blog needs a title of at most ${limits.titleMax} characters`)
-  if (type === "email" && (draft.subject === null || draft.subject.length > limits.subjectMax)) return invalid(`email needs a subject of at most ${limits.subjectMax} characters`)
-  if (type === "email" && (draft.preheader === null || draft.preheader.length > limits.preheaderMax)) return invalid(`email needs a preheader of at most ${limits.preheaderMax} characters`)
+  if (paragraphs(draft.text).length < limits.minParagraphs)
+    return invalid(`${type} needs at least ${limits.minParagraphs} paragraphs`)
+  if (draft.callToAction.length > CALL_TO_ACTION_MAX)
+    return invalid(`call_to_action is longer than ${CALL_TO_ACTION_MAX} characters`)
+  if (type === "blog" && (draft.title === null || draft.title.length > limits.titleMax))
+    return invalid(`blog needs a title of at most ${limits.titleMax} characters`)
+  if (type === "email" && (draft.subject === null || draft.subject.length > limits.subjectMax))
+    return invalid(`email needs a subject of at most ${limits.subjectMax} characters`)
+  if (type === "email" && (draft.preheader === null || draft.preheader.length > limits.preheaderMax))
+    return invalid(`email needs a preheader of at most ${limits.preheaderMax} characters`)
 
   // Only the fields this type shows (a social post has no title: whatever the model put there is dropped).
-  const shown = [draft.text, draft.callToAction, ...(type === "blog" ? [draft.title] : []), ...(type === "email" ? [draft.subject, draft.preheader] : [])]
+  const shown = [
+    draft.text,
+    draft.callToAction,
+    ...(type === "blog" ? [draft.title] : []),
+    ...(type === "email" ? [draft.subject, draft.preheader] : [])
+  ]
   const all = shown.filter((t): t is string => t !== null).join("\n")
   if (containsLink(all)) return invalid("the copy contains a link; links are ours to place")
   const invented = inventedNumbers(all, facts)
-  if (invented.length > 0) return { problem: "invented_numbers", detail: `numbers not in the catalog facts: ${[...new Set(invented)].join(", ")}` }
+  if (invented.length > 0)
+    return {
+      problem: "invented_numbers",
+      detail: `numbers not in the catalog facts: ${[...new Set(invented)].join(", ")}`
+    }
   const claims = unsupportedClaims(all)
-  if (claims.length > 0) return { problem: "unsupported_claim", detail: `claims we have no facts for: ${claims.join(", ")}` }
+  if (claims.length > 0)
+    return { problem: "unsupported_claim", detail: `claims we have no facts for: ${claims.join(", ")}` }
   if (type === "deal_alert") {
     const deal = dealsOf(facts)[0]
     if (deal !== undefined && !numbersIn(draft.text).some((n) => Math.abs(n - deal.price) < 0.005)) {

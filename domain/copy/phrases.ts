@@ -37,19 +37,13 @@ export const SOCIAL_PRODUCT: Bank = {
     "{product} for {price} at {store}. Worth a look.",
     "Found this at {store}: {product}, {price}."
   ],
-  professional: [
-    "{product} is listed at {store} for {price}.",
-    "{store} offers {product} at {price}."
-  ],
+  professional: ["{product} is listed at {store} for {price}.", "{store} offers {product} at {price}."],
   enthusiastic: [
     "Love this: {product}, {price} at {store}!",
     "{product} at {store} for {price}. Such a good pick!",
     "Check out {product} at {store}, just {price}!"
   ],
-  informative: [
-    "{product} costs {price} at {store} at the moment.",
-    "Current price at {store}: {product}, {price}."
-  ]
+  informative: ["{product} costs {price} at {store} at the moment.", "Current price at {store}: {product}, {price}."]
 }
 
 export const SOCIAL_STORE: Bank = {
@@ -58,14 +52,8 @@ export const SOCIAL_STORE: Bank = {
     "Need something new? {store} is worth a browse.",
     "Had a look at {store} lately? Worth a browse."
   ],
-  professional: [
-    "Discover the range at {store}.",
-    "{store}: browse the current {category} range online."
-  ],
-  enthusiastic: [
-    "Treat yourself: {store} is calling!",
-    "Time for a browse at {store}! So much {category} to explore!"
-  ],
+  professional: ["Discover the range at {store}.", "{store}: browse the current {category} range online."],
+  enthusiastic: ["Treat yourself: {store} is calling!", "Time for a browse at {store}! So much {category} to explore!"],
   informative: [
     "{store} sells {category} online; see the current range and prices on its site.",
     "Browse {store} for its current range and prices."
@@ -104,7 +92,10 @@ export const EMAIL_PREHEADER_DEAL: Bank = {
   casual: ["Down from {ref} to {price} at {store}.", "It was {ref} before. Now it's {price}."],
   professional: ["{pct}% below the price we saw before this drop.", "Now {price} at {store}, previously {ref}."],
   enthusiastic: ["From {ref} down to {price}!", "That's {pct}% less than before!"],
-  informative: ["Current price {price}; lowest price before this drop {ref}.", "A {pct}% drop against our own price history."]
+  informative: [
+    "Current price {price}; lowest price before this drop {ref}.",
+    "A {pct}% drop against our own price history."
+  ]
 }
 
 export const EMAIL_PREHEADER_OTHER: Bank = {
@@ -122,38 +113,62 @@ export const GREETING: Bank = {
 }
 
 export const INTRO_DEAL: Bank = {
-  casual: ["Quick one: {store} has dropped the price on {product}.", "Heads up, {product} is cheaper at {store} right now."],
-  professional: ["We noticed a price change at {store} that may interest you.", "{store} has lowered the price of {product}."],
-  enthusiastic: ["Great news: prices just dropped at {store}!", "You're going to like this: {store} just cut the price of {product}!"],
-  informative: ["Here is a price update from {store}, based on the prices we track.", "We track prices at {store}, and {product} has just dropped."]
+  casual: [
+    "Quick one: {store} has dropped the price on {product}.",
+    "Heads up, {product} is cheaper at {store} right now."
+  ],
+  professional: [
+    "We noticed a price change at {store} that may interest you.",
+    "{store} has lowered the price of {product}."
+  ],
+  enthusiastic: [
+    "Great news: prices just dropped at {store}!",
+    "You're going to like this: {store} just cut the price of {product}!"
+  ],
+  informative: [
+    "Here is a price update from {store}, based on the prices we track.",
+    "We track prices at {store}, and {product} has just dropped."
+  ]
 }
 
 export const INTRO_PRODUCT: Bank = {
   casual: ["Thought you might like a few picks from {store}.", "Here's something from {store} that caught our eye."],
   professional: ["Here is a short selection from {store}.", "Please find a few products from {store} below."],
   enthusiastic: ["We've found some great picks at {store}!", "{store} has some lovely things right now!"],
-  informative: ["Here are current prices for a few products at {store}.", "Below are products from {store} with the prices we last saw."]
+  informative: [
+    "Here are current prices for a few products at {store}.",
+    "Below are products from {store} with the prices we last saw."
+  ]
 }
 
 export const INTRO_STORE: Bank = {
   casual: ["If you haven't shopped at {store} yet, it's worth a look.", "Ever shopped at {store}? Worth a browse."],
   professional: ["We'd like to introduce {store}, an online store for {category}.", "We'd like to introduce {store}."],
   enthusiastic: ["Meet {store}, a fun place to shop for {category}!", "Say hello to {store}: have a browse!"],
-  informative: ["{store} is an online store for {category}.", "{store} is an online store; its website lists the full range and current prices."]
+  informative: [
+    "{store} is an online store for {category}.",
+    "{store} is an online store; its website lists the full range and current prices."
+  ]
 }
 
 export const CLOSING: Bank = {
   casual: ["Prices move around, so have a look while it suits you.", "That's it for now. Enjoy!"],
   professional: ["Prices and availability are as listed when we checked.", "Thank you for reading."],
   enthusiastic: ["Happy shopping!", "Enjoy your shopping!"],
-  informative: ["Prices were correct when we checked and may change.", "Check the store for the current price before you buy."]
+  informative: [
+    "Prices were correct when we checked and may change.",
+    "Check the store for the current price before you buy."
+  ]
 }
 
 export const PRODUCT_LINE_DEAL: Bank = {
   casual: ["{product}: {price}, down from {ref}", "{product} for {price} (was {ref} before this drop)"],
   professional: ["{product}: {price}, previously {ref} ({pct}% less)", "{product}: now {price}, reference {ref}"],
   enthusiastic: ["{product}: only {price}, down from {ref}!", "{product}: {price}, that's {pct}% less!"],
-  informative: ["{product}: {price}; lowest price before this drop {ref} (-{pct}%)", "{product}: {price}, {pct}% below {ref}"]
+  informative: [
+    "{product}: {price}; lowest price before this drop {ref} (-{pct}%)",
+    "{product}: {price}, {pct}% below {ref}"
+  ]
 }
 
 export const PRODUCT_LINE: Bank = {
@@ -214,7 +229,10 @@ export const BLOG_PRODUCT: Bank = {
   casual: ["{product}{byBrand} is {price}.", "You'll find {product}{byBrand} there for {price}."],
   professional: ["{product}{byBrand} is listed at {price}.", "{store} offers {product}{byBrand} at {price}."],
   enthusiastic: ["{product}{byBrand} is a lovely pick at {price}!", "We like {product}{byBrand}, listed at {price}!"],
-  informative: ["{product}{byBrand} is listed at {price} and was {availability} when we checked.", "{product}{byBrand}: {price}, {availability} at our last check."]
+  informative: [
+    "{product}{byBrand} is listed at {price} and was {availability} when we checked.",
+    "{product}{byBrand}: {price}, {availability} at our last check."
+  ]
 }
 
 export const BLOG_STORE_BODY: Bank = {
@@ -256,10 +274,19 @@ export const BLOG_ADVICE: Bank = {
 }
 
 export const BLOG_INTRO: Bank = {
-  casual: ["Looking for something from {store}? Here's what caught our eye.", "We've been browsing {store} again, and a few things stood out."],
-  professional: ["This section looks at {store} and a few of its current products.", "Here is an overview of {store} and selected products with their current prices."],
+  casual: [
+    "Looking for something from {store}? Here's what caught our eye.",
+    "We've been browsing {store} again, and a few things stood out."
+  ],
+  professional: [
+    "This section looks at {store} and a few of its current products.",
+    "Here is an overview of {store} and selected products with their current prices."
+  ],
   enthusiastic: ["We're big fans of {store}, and here's why you might be too!", "It's time to talk about {store}!"],
-  informative: ["This overview covers {store}, with prices taken from our own catalog.", "Here is what we know about {store} from the prices we track."]
+  informative: [
+    "This overview covers {store}, with prices taken from our own catalog.",
+    "Here is what we know about {store} from the prices we track."
+  ]
 }
 
 export const BLOG_INTRO_STORE: Bank = {

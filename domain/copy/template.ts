@@ -17,7 +17,9 @@ const AVAILABILITY: Record<string, string> = {
   backorder: "on back-order"
 }
 
-type Vars = Partial<Record<"store" | "product" | "price" | "ref" | "pct" | "brand" | "byBrand" | "category" | "availability", string>>
+type Vars = Partial<
+  Record<"store" | "product" | "price" | "ref" | "pct" | "brand" | "byBrand" | "category" | "availability", string>
+>
 
 /** Fills {placeholders}; undefined when one of them has no value. */
 const fill = (phrase: string, vars: Vars): string | undefined => {
@@ -39,18 +41,25 @@ const productVars = (facts: CopyFacts, product: ProductFact, titleMax = 60): Var
   pct: product.discountPercent === null ? undefined : String(product.discountPercent),
   brand: product.brand ?? undefined,
   // "by Brand" only when the title does not already start with it.
-  byBrand: product.brand !== null && !product.title.toLowerCase().startsWith(product.brand.toLowerCase()) ? ` by ${product.brand}` : "",
+  byBrand:
+    product.brand !== null && !product.title.toLowerCase().startsWith(product.brand.toLowerCase())
+      ? ` by ${product.brand}`
+      : "",
   availability: AVAILABILITY[product.availability] ?? product.availability
 })
 
 const storeVars = (facts: CopyFacts): Vars => ({ store: facts.store, category: facts.category?.toLowerCase() })
 
-export const makePicker = (random: Random) => <A>(items: ReadonlyArray<A>): A => items[Math.min(items.length - 1, Math.floor(random() * items.length))]!
+export const makePicker =
+  (random: Random) =>
+  <A>(items: ReadonlyArray<A>): A =>
+    items[Math.min(items.length - 1, Math.floor(random() * items.length))]!
 
 /** One random wording of `bank[tone]` that can be filled (falls back to the other tones' wordings). */
 const phrase = (random: Random, bank: P.Bank, tone: Tone, vars: Vars): string | undefined => {
   const pick = makePicker(random)
-  const filled = (list: ReadonlyArray<string>) => list.map((p) => fill(p, vars)).filter((p): p is string => p !== undefined)
+  const filled = (list: ReadonlyArray<string>) =>
+    list.map((p) => fill(p, vars)).filter((p): p is string => p !== undefined)
   const own = filled(bank[tone])
   if (own.length > 0) return pick(own)
   const any = filled(Object.values(bank).flat())
@@ -88,28 +97,61 @@ const draftFor = (facts: CopyFacts, type: CopyType, tone: Tone, random: Random):
       // The caller guarantees a deal (a deal alert without a verified saving would be a false claim).
       return { ...none, text: say(P.DEAL_ALERT, leadVars), callToAction: cta }
     case "email": {
-      const subject = say(deal !== undefined ? P.EMAIL_SUBJECT_DEAL : lead !== undefined ? P.EMAIL_SUBJECT_PRODUCT : P.EMAIL_SUBJECT_STORE, leadVars)
+      const subject = say(
+        deal !== undefined
+          ? P.EMAIL_SUBJECT_DEAL
+          : lead !== undefined
+            ? P.EMAIL_SUBJECT_PRODUCT
+            : P.EMAIL_SUBJECT_STORE,
+        leadVars
+      )
       const preheader = say(deal !== undefined ? P.EMAIL_PREHEADER_DEAL : P.EMAIL_PREHEADER_OTHER, leadVars)
-      const intro = say(deal !== undefined ? P.INTRO_DEAL : lead !== undefined ? P.INTRO_PRODUCT : P.INTRO_STORE, leadVars)
+      const intro = say(
+        deal !== undefined ? P.INTRO_DEAL : lead !== undefined ? P.INTRO_PRODUCT : P.INTRO_STORE,
+        leadVars
+      )
       const list = featured.map((product) => {
         const vars = productVars(facts, product)
         return withStock(say(product.discountPercent !== null ? P.PRODUCT_LINE_DEAL : P.PRODUCT_LINE, vars), product)
       })
       const middle = list.length > 0 ? bullets(list) : say(P.BLOG_STORE_BODY, storeVars(facts))
       const text = [say(P.GREETING, {}), intro, middle, say(P.CLOSING, {})].join("\n\n")
-      return { title: null, subject: fitTo(subject, LIMITS.email.subjectMax), preheader: fitTo(preheader, LIMITS.email.preheaderMax), text, callToAction: cta }
+      return {
+        title: null,
+        subject: fitTo(subject, LIMITS.email.subjectMax),
+        preheader: fitTo(preheader, LIMITS.email.preheaderMax),
+        text,
+        callToAction: cta
+      }
     }
     case "blog": {
-      const title = say(deal !== undefined ? P.BLOG_TITLE_DEAL : lead !== undefined ? P.BLOG_TITLE_PRODUCT : P.BLOG_TITLE_STORE, leadVars)
+      const title = say(
+        deal !== undefined ? P.BLOG_TITLE_DEAL : lead !== undefined ? P.BLOG_TITLE_PRODUCT : P.BLOG_TITLE_STORE,
+        leadVars
+      )
       const intro = say(lead !== undefined ? P.BLOG_INTRO : P.BLOG_INTRO_STORE, storeVars(facts))
-      const body = featured.length > 0
-        ? featured.map((product) =>
-          withStock(say(product.discountPercent !== null ? P.BLOG_PRODUCT_DEAL : P.BLOG_PRODUCT, productVars(facts, product)), product)
-        ).join(" ")
-        : [say(P.INTRO_STORE, storeVars(facts)), say(P.BLOG_STORE_BODY, storeVars(facts))].join(" ")
+      const body =
+        featured.length > 0
+          ? featured
+              .map((product) =>
+                withStock(
+                  say(
+                    product.discountPercent !== null ? P.BLOG_PRODUCT_DEAL : P.BLOG_PRODUCT,
+                    productVars(facts, product)
+                  ),
+                  product
+                )
+              )
+              .join(" ")
+          : [say(P.INTRO_STORE, storeVars(facts)), say(P.BLOG_STORE_BODY, storeVars(facts))].join(" ")
       const advice = say(P.BLOG_ADVICE, {})
       const closing = say(P.BLOG_CLOSING, {})
-      return { ...none, title: fitTo(title, LIMITS.blog.titleMax), text: [intro, body, advice, closing].join("\n\n"), callToAction: cta }
+      return {
+        ...none,
+        title: fitTo(title, LIMITS.blog.titleMax),
+        text: [intro, body, advice, closing].join("\n\n"),
+        callToAction: cta
+      }
     }
   }
 }
@@ -130,13 +172,33 @@ const ATTEMPTS = 12
  * post with a long link needs a short one); the last resort is the store's
  * name alone.
  */
-export const templateCopy = (facts: CopyFacts, type: CopyType, tone: Tone, placement: Placement, random: Random = Math.random): Copy => {
+export const templateCopy = (
+  facts: CopyFacts,
+  type: CopyType,
+  tone: Tone,
+  placement: Placement,
+  random: Random = Math.random
+): Copy => {
   const hashtags = type === "social" ? hashtagsFor(facts, makePicker(random)) : []
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const copy = assembleWithin(type, draftFor(facts, type, tone, random), placement, hashtags)
     if (copy !== undefined) return copy
   }
-  const minimal: Draft = { title: facts.store, subject: facts.store, preheader: null, text: `${facts.store}.`, callToAction: "Visit" }
-  return assembleWithin(type, minimal, placement, []) ??
-    { title: null, subject: null, preheader: null, body: `${placement.disclosure} ${placement.link}`, callToAction: "", hashtags: [] }
+  const minimal: Draft = {
+    title: facts.store,
+    subject: facts.store,
+    preheader: null,
+    text: `${facts.store}.`,
+    callToAction: "Visit"
+  }
+  return (
+    assembleWithin(type, minimal, placement, []) ?? {
+      title: null,
+      subject: null,
+      preheader: null,
+      body: `${placement.disclosure} ${placement.link}`,
+      callToAction: "",
+      hashtags: []
+    }
+  )
 }

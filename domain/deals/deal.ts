@@ -53,7 +53,9 @@ const clamp = (value: number, low: number, high: number) => Math.min(high, Math.
 
 /** Percent the current price is below the reference (0 when not below). */
 export const discountPercent = (current: number, reference: number | null): number =>
-  reference === null || reference <= 0 || current >= reference ? 0 : Math.floor(((reference - current) / reference) * 100 + 1e-9)
+  reference === null || reference <= 0 || current >= reference
+    ? 0
+    : Math.floor(((reference - current) / reference) * 100 + 1e-9)
 
 /**
  * Score: discount depth (up to 50), closeness to the 90-day low (up to 25),
@@ -85,9 +87,8 @@ export const dealFacts = (facts: PriceFacts): DealFacts => {
   const isDeal = kind !== null && discount >= threshold && facts.availability !== "out_of_stock"
   return {
     referencePrice: reference,
-    referenceObservedAt: kind === null || facts.referenceObservedAt === null
-      ? null
-      : facts.referenceObservedAt.toISOString().slice(0, 10),
+    referenceObservedAt:
+      kind === null || facts.referenceObservedAt === null ? null : facts.referenceObservedAt.toISOString().slice(0, 10),
     referenceKind: kind,
     discount,
     isDeal,

@@ -46,7 +46,11 @@ export interface EarningsFormula {
   readonly fixed: number
 }
 
-export const earningsFormula = (commissionType: string, commissionRate: number, conversionRate: number): EarningsFormula => {
+export const earningsFormula = (
+  commissionType: string,
+  commissionRate: number,
+  conversionRate: number
+): EarningsFormula => {
   switch (commissionType.toUpperCase()) {
     case "CPS":
       return { perPriceUnit: (commissionRate / 100) * conversionRate, fixed: 0 }
@@ -61,7 +65,8 @@ export const earningsFormula = (commissionType: string, commissionRate: number, 
   }
 }
 
-export const earningsPerClick = (formula: EarningsFormula, price: number): number => price * formula.perPriceUnit + formula.fixed
+export const earningsPerClick = (formula: EarningsFormula, price: number): number =>
+  price * formula.perPriceUnit + formula.fixed
 
 /** Rounds to 4 decimals (the precision of our money type). */
 export const round4 = (value: number): number => Math.round(value * 10_000) / 10_000

@@ -18,7 +18,7 @@ const HOUR_MS = 3_600_000
 
 /** Weight of one click `ageMs` old (a click from the future counts as now). */
 export const clickWeight = (ageMs: number): number =>
-  Math.exp(-Math.LN2 * Math.max(0, ageMs) / HOUR_MS / HALF_LIFE_HOURS)
+  Math.exp((-Math.LN2 * Math.max(0, ageMs)) / HOUR_MS / HALF_LIFE_HOURS)
 
 /** Decayed score of clicks at the given ages; clicks outside the window do not count. */
 export const trendingScore = (agesMs: ReadonlyArray<number>): number =>

@@ -42,7 +42,8 @@ const OCCASIONS: ReadonlyArray<readonly [string, RegExp]> = [
 
 const AGE = /\b(?:(\d{1,2})\s*(?:-|\s)?\s*(?:years?|yrs?|yr)\s*(?:-|\s)?\s*olds?|(\d{1,2})\s*yo\b|aged?\s+(\d{1,2})\b)/
 // "who likes coffee", "who loves hiking and camping", "into gardening", "fan of star wars".
-const INTEREST = /\b(?:who|that|which)\s+(?:likes?|loves?|enjoys?|is into|are into|is interested in|collects?|plays?)\s+(.+?)(?=$|[,.;!?]|\b(?:under|below|over|above|between|for|and costs?|with a budget)\b)|\b(?:into|fan of|fans of|lover of|lovers of|obsessed with|interested in)\s+(.+?)(?=$|[,.;!?]|\b(?:under|below|over|above|between|for)\b)|\bfor\s+(\w+)\s+(?:lovers?|fans?|enthusiasts?|nerds?|geeks?)\b/
+const INTEREST =
+  /\b(?:who|that|which)\s+(?:likes?|loves?|enjoys?|is into|are into|is interested in|collects?|plays?)\s+(.+?)(?=$|[,.;!?]|\b(?:under|below|over|above|between|for|and costs?|with a budget)\b)|\b(?:into|fan of|fans of|lover of|lovers of|obsessed with|interested in)\s+(.+?)(?=$|[,.;!?]|\b(?:under|below|over|above|between|for)\b)|\bfor\s+(\w+)\s+(?:lovers?|fans?|enthusiasts?|nerds?|geeks?)\b/
 
 const strip = (text: string, pattern: RegExp) => text.replace(pattern, " ").replace(/\s+/g, " ").trim()
 
@@ -84,7 +85,8 @@ export const parseAudience = (input: string): AudienceParse => {
       text = strip(text, new RegExp(pattern.source, "g"))
     }
   }
-  if (recipient === undefined && age !== undefined) recipient = age < 2 ? "baby" : age < 13 ? "kid" : age < 20 ? "teen" : undefined
+  if (recipient === undefined && age !== undefined)
+    recipient = age < 2 ? "baby" : age < 13 ? "kid" : age < 20 ? "teen" : undefined
   if (recipient === "kid" && age !== undefined && age >= 13 && age < 20) recipient = "teen"
 
   return {
@@ -99,14 +101,29 @@ export const parseAudience = (input: string): AudienceParse => {
 }
 
 const PHRASES: Record<string, string> = {
-  mom: "mom", dad: "dad", wife: "a wife", husband: "a husband", girlfriend: "a girlfriend", boyfriend: "a boyfriend",
-  grandparent: "a grandparent", teen: "a teen", baby: "a baby", kid: "a kid", friend: "a friend", him: "him", her: "her"
+  mom: "mom",
+  dad: "dad",
+  wife: "a wife",
+  husband: "a husband",
+  girlfriend: "a girlfriend",
+  boyfriend: "a boyfriend",
+  grandparent: "a grandparent",
+  teen: "a teen",
+  baby: "a baby",
+  kid: "a kid",
+  friend: "a friend",
+  him: "him",
+  her: "her"
 }
 
 export const describeAudience = (audience: Audience): string | undefined => {
   const parts: Array<string> = []
   if (audience.recipient) {
-    parts.push(audience.age !== undefined ? `a gift for a ${audience.age}-year-old (${audience.recipient})` : `a gift for ${PHRASES[audience.recipient] ?? audience.recipient}`)
+    parts.push(
+      audience.age !== undefined
+        ? `a gift for a ${audience.age}-year-old (${audience.recipient})`
+        : `a gift for ${PHRASES[audience.recipient] ?? audience.recipient}`
+    )
   } else if (audience.age !== undefined) parts.push(`a gift for a ${audience.age}-year-old`)
   if (audience.occasion) parts.push(`occasion: ${audience.occasion}`)
   if (audience.interests.length > 0) parts.push(`interests: ${audience.interests.join(", ")}`)

@@ -30,7 +30,7 @@ export interface Intent {
 }
 
 /** Meilisearch string literal: double quotes, with quotes and backslashes escaped. */
-export const quote = (value: string) => `"${value.replaceAll("\\", "\\\\").replaceAll("\"", "\\\"")}"`
+export const quote = (value: string) => `"${value.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`
 
 const money = (value: number, currency?: string) =>
   `${Number.isInteger(value) ? value : value.toFixed(2)}${currency ? ` ${currency}` : ""}`
@@ -39,8 +39,8 @@ export const describePrice = (price: PriceConstraint) =>
   price.min !== undefined && price.max !== undefined
     ? `price between ${money(price.min, price.currency)} and ${money(price.max, price.currency)}`
     : price.max !== undefined
-    ? `price at most ${money(price.max, price.currency)}`
-    : `price at least ${money(price.min ?? 0, price.currency)}`
+      ? `price at most ${money(price.max, price.currency)}`
+      : `price at least ${money(price.min ?? 0, price.currency)}`
 
 const wordsOf = (text: string) =>
   text
@@ -84,14 +84,17 @@ export const parseIntent = (phrase: string, vocabulary: Vocabulary = { categorie
   if (categories.length > 0) filters.push(`categories IN [${categories.map(quote).join(", ")}]`)
   if (brands.length > 0) filters.push(`brand IN [${brands.map(quote).join(", ")}]`)
 
-  const parts: Array<string> = [broadQuery.length > 0 ? `searching for "${broadQuery}"` : "no product words (browsing the best deals)"]
+  const parts: Array<string> = [
+    broadQuery.length > 0 ? `searching for "${broadQuery}"` : "no product words (browsing the best deals)"
+  ]
   if (price !== undefined) parts.push(`${describePrice(price)} (from "${price.phrase}")`)
   if (categories.length > 0) parts.push(`category: ${categories.join(" or ")}`)
   if (brands.length > 0) parts.push(`brand: ${brands.join(" or ")}`)
   const who = describeAudience(audience)
   if (who !== undefined) parts.push(who)
   for (const modifier of modifiers) parts.push(`read "${modifier.words}" as: ${PREFERENCE_TEXT[modifier.preference]}`)
-  if (ignored.length > 0) parts.push(`ignored as filler: ${[...new Set(ignored)].map((words) => `"${words}"`).join(", ")}`)
+  if (ignored.length > 0)
+    parts.push(`ignored as filler: ${[...new Set(ignored)].map((words) => `"${words}"`).join(", ")}`)
 
   return {
     query,

@@ -52,7 +52,8 @@ const parseAmount = (text: string): Amount | undefined => {
 }
 
 // Words after a bare number that make it a quantity, not a price.
-const UNIT_AFTER = /^\s*(?:-\s*)?(?:years?|yrs?|yo\b|months?|weeks?|days?|hours?|inch|inches|in\b|"|''|cm|mm|m\b|ft|feet|gb|tb|mb|mp|hz|w\b|watts?|mah|v\b|volts?|pieces?|pcs|pack|players?|people|persons?|kg|g\b|lbs?|oz|ml|l\b|liters?|litres?|qt|quarts?|cups?|x\b|k\b|p\b|th\b|st\b|nd\b|rd\b|%|percent|seats?|ports?|speed|series|gen\b)/
+const UNIT_AFTER =
+  /^\s*(?:-\s*)?(?:years?|yrs?|yo\b|months?|weeks?|days?|hours?|inch|inches|in\b|"|''|cm|mm|m\b|ft|feet|gb|tb|mb|mp|hz|w\b|watts?|mah|v\b|volts?|pieces?|pcs|pack|players?|people|persons?|kg|g\b|lbs?|oz|ml|l\b|liters?|litres?|qt|quarts?|cups?|x\b|k\b|p\b|th\b|st\b|nd\b|rd\b|%|percent|seats?|ports?|speed|series|gen\b)/
 
 const BEFORE_MAX = String.raw`under|below|less than|lower than|cheaper than|up to|upto|max|maximum|no more than|not more than|at most|within|budget(?: of)?|for less than|<=?`
 const BEFORE_MIN = String.raw`over|above|at least|more than|greater than|min|minimum|starting at|from|upwards of|>=?`
@@ -75,8 +76,7 @@ export interface PriceParse {
   readonly rest: string
 }
 
-const isQuantity = (text: string, end: number, amount: Amount) =>
-  !amount.explicit && UNIT_AFTER.test(text.slice(end))
+const isQuantity = (text: string, end: number, amount: Amount) => !amount.explicit && UNIT_AFTER.test(text.slice(end))
 
 const remove = (text: string, match: RegExpExecArray) =>
   `${text.slice(0, match.index)} ${text.slice(match.index + match[0].length)}`.replace(/\s+/g, " ").trim()
@@ -109,16 +109,21 @@ export const parsePrice = (input: string): PriceParse => {
     const amountEnd = match.index + match[0].indexOf(match[1]) + match[1].length
     if (isQuantity(text, amountEnd, amount)) return undefined
     const currency = amount.currency ? { currency: amount.currency } : {}
-    const bounds = kind === "max"
-      ? { max: amount.value }
-      : kind === "min"
-      ? { min: amount.value }
-      : { min: round2(amount.value * 0.8), max: round2(amount.value * 1.2) }
+    const bounds =
+      kind === "max"
+        ? { max: amount.value }
+        : kind === "min"
+          ? { min: amount.value }
+          : { min: round2(amount.value * 0.8), max: round2(amount.value * 1.2) }
     return { constraint: { ...bounds, ...currency, phrase: match[0].trim() }, rest: remove(text, match) }
   }
 
-  const found = single(afterMax, "max") ?? single(afterMin, "min") ?? single(beforeMax, "max") ??
-    single(beforeMin, "min") ?? single(beforeAround, "around")
+  const found =
+    single(afterMax, "max") ??
+    single(afterMin, "min") ??
+    single(beforeMax, "max") ??
+    single(beforeMin, "min") ??
+    single(beforeAround, "around")
   if (found !== undefined) return found
 
   // A bare amount with a currency ("a $50 gift") reads as a budget.
@@ -126,7 +131,11 @@ export const parsePrice = (input: string): PriceParse => {
     const amount = parseAmount(match[1])
     if (amount === undefined || !amount.explicit) continue
     return {
-      constraint: { max: amount.value, ...(amount.currency ? { currency: amount.currency } : {}), phrase: match[0].trim() },
+      constraint: {
+        max: amount.value,
+        ...(amount.currency ? { currency: amount.currency } : {}),
+        phrase: match[0].trim()
+      },
       rest: remove(text, match as RegExpExecArray)
     }
   }

@@ -8,17 +8,53 @@ export interface Vocabulary {
 }
 
 const ALIASES: Record<string, string> = {
-  toy: "toys", clothes: "apparel", clothing: "apparel", fashion: "apparel", makeup: "beauty", cosmetics: "beauty",
-  skincare: "beauty", tech: "electronics", gadgets: "electronics", gadget: "electronics", jewellery: "jewelry",
-  pet: "pets", fitness: "sports", gym: "sports", gaming: "games", videogames: "games", book: "books",
-  furniture: "furniture", kitchenware: "kitchen", cookware: "kitchen", gardening: "garden", outdoors: "outdoor"
+  toy: "toys",
+  clothes: "apparel",
+  clothing: "apparel",
+  fashion: "apparel",
+  makeup: "beauty",
+  cosmetics: "beauty",
+  skincare: "beauty",
+  tech: "electronics",
+  gadgets: "electronics",
+  gadget: "electronics",
+  jewellery: "jewelry",
+  pet: "pets",
+  fitness: "sports",
+  gym: "sports",
+  gaming: "games",
+  videogames: "games",
+  book: "books",
+  furniture: "furniture",
+  kitchenware: "kitchen",
+  cookware: "kitchen",
+  gardening: "garden",
+  outdoors: "outdoor"
 }
 
 // Category-name words too generic to select a category on their own.
-const WEAK = new Set(["and", "the", "other", "accessories", "accessory", "supplies", "care", "personal", "more", "goods", "misc", "gear"])
+const WEAK = new Set([
+  "and",
+  "the",
+  "other",
+  "accessories",
+  "accessory",
+  "supplies",
+  "care",
+  "personal",
+  "more",
+  "goods",
+  "misc",
+  "gear"
+])
 
 export const normalize = (text: string) =>
-  text.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "").replace(/[^a-z0-9]+/g, " ").trim()
+  text
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim()
 
 const singular = (word: string) => (word.length > 4 && word.endsWith("s") ? word.slice(0, -1) : word)
 
@@ -34,8 +70,14 @@ export interface VocabularyMatch {
 // or one of its "&"-alternatives ("toys" for "Toys & Games"), singular or
 // plural; a single shared word ("running") is not enough.
 const categoryNames = (category: string): Array<Array<string>> =>
-  category.split(/\s*(?:&|,|\band\b)\s*/i)
-    .map((part) => normalize(part).split(" ").filter((word) => word.length > 0).map(singular))
+  category
+    .split(/\s*(?:&|,|\band\b)\s*/i)
+    .map((part) =>
+      normalize(part)
+        .split(" ")
+        .filter((word) => word.length > 0)
+        .map(singular)
+    )
     .filter((words) => words.length > 0 && !(words.length === 1 && WEAK.has(words[0])))
 
 const containsRun = (haystack: ReadonlyArray<string>, needle: ReadonlyArray<string>) => {
@@ -96,7 +138,10 @@ export const matchVocabulary = (
     }
   }
 
-  const words = text.trim().split(/\s+/).filter((word) => word.length > 0)
+  const words = text
+    .trim()
+    .split(/\s+/)
+    .filter((word) => word.length > 0)
   const canonical = words.map((word) => singular(ALIASES[word] ?? word))
   const used = new Set<number>()
   const categories: Array<string> = []
@@ -115,7 +160,12 @@ export const matchVocabulary = (
   for (const name of matchedNames) {
     for (const { category, names } of categoryPatterns) {
       if (categories.includes(category)) continue
-      if (names.some((other) => other.length > name.length && name.every((word, i) => other[other.length - name.length + i] === word))) {
+      if (
+        names.some(
+          (other) =>
+            other.length > name.length && name.every((word, i) => other[other.length - name.length + i] === word)
+        )
+      ) {
         categories.push(category)
       }
     }

@@ -34,11 +34,17 @@ export interface Catalog {
   readonly byDomain: ReadonlyMap<string, ReadonlyArray<CatalogProgram>>
 }
 
-export const makeCatalog = (networks: ReadonlyArray<CatalogNetwork>, programs: ReadonlyArray<CatalogProgram>): Catalog => {
+export const makeCatalog = (
+  networks: ReadonlyArray<CatalogNetwork>,
+  programs: ReadonlyArray<CatalogProgram>
+): Catalog => {
   const byDomain = new Map<string, Array<CatalogProgram>>()
   for (const program of programs) {
     for (const raw of program.domains) {
-      const domain = raw.trim().toLowerCase().replace(/^www\.(?=.+\..+)/, "")
+      const domain = raw
+        .trim()
+        .toLowerCase()
+        .replace(/^www\.(?=.+\..+)/, "")
       const list = byDomain.get(domain)
       if (list === undefined) byDomain.set(domain, [program])
       else if (!list.includes(program)) list.push(program)

@@ -21,14 +21,14 @@ export type NoMatchReason =
 export type Resolution =
   | { readonly kind: "invalid"; readonly message: string }
   | {
-    readonly kind: "resolved"
-    /** unwrapped, tracking parameters stripped, WHATWG-normalised: the dedup key */
-    readonly normalizedUrl: string
-    readonly unwrappedFrom: ReadonlyArray<string>
-    readonly selection: Selection | undefined
-    readonly reason: NoMatchReason | undefined
-    readonly domain: string | undefined
-  }
+      readonly kind: "resolved"
+      /** unwrapped, tracking parameters stripped, WHATWG-normalised: the dedup key */
+      readonly normalizedUrl: string
+      readonly unwrappedFrom: ReadonlyArray<string>
+      readonly selection: Selection | undefined
+      readonly reason: NoMatchReason | undefined
+      readonly domain: string | undefined
+    }
 
 /** Click-host rules: the catalog's networks first (they may name extra hosts), then the reference list. */
 export const clickHostRules = (catalog: Catalog): ReadonlyArray<ClickHostRule> => {
@@ -36,7 +36,8 @@ export const clickHostRules = (catalog: Catalog): ReadonlyArray<ClickHostRule> =
   for (const network of catalog.networks.values()) {
     for (const host of network.clickHosts) {
       const normalised = normaliseRuleHost(host)
-      if (normalised.length > 0 && normalised !== "*.") rules.push({ host: normalised, networkId: network.id, params: network.unwrapParams })
+      if (normalised.length > 0 && normalised !== "*.")
+        rules.push({ host: normalised, networkId: network.id, params: network.unwrapParams })
     }
   }
   return [...rules, ...REFERENCE_CLICK_HOSTS]
@@ -57,13 +58,17 @@ export const resolveUrl = (input: string, catalog: Catalog, rules: ReadonlyArray
     }
   }
   const destination = stripTracking(unwrapped.url)
-  const selected = selectProgram(catalog, destination.hostname, (program, network) =>
-    network.deepLinkTemplate !== null &&
-    buildDeepLink(network.deepLinkTemplate, {
-      url: destination.href,
-      sub: "probe",
-      params: { ...network.accountParams, ...program.linkParams }
-    }) !== undefined)
+  const selected = selectProgram(
+    catalog,
+    destination.hostname,
+    (program, network) =>
+      network.deepLinkTemplate !== null &&
+      buildDeepLink(network.deepLinkTemplate, {
+        url: destination.href,
+        sub: "probe",
+        params: { ...network.accountParams, ...program.linkParams }
+      }) !== undefined
+  )
   return {
     kind: "resolved",
     normalizedUrl: destination.href,

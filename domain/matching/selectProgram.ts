@@ -48,7 +48,11 @@ export interface Selection {
 
 export type SelectionResult =
   | { readonly ok: true; readonly selection: Selection }
-  | { readonly ok: false; readonly reason: "no_program" | "no_active_program" | "deep_link_unavailable"; readonly domain?: string }
+  | {
+      readonly ok: false
+      readonly reason: "no_program" | "no_active_program" | "deep_link_unavailable"
+      readonly domain?: string
+    }
 
 /**
  * The best programme for a host. Levels are tried most specific first; at the
@@ -90,7 +94,9 @@ export const selectProgram = (
     return { ok: true, selection: eligible[0] }
   }
   if (sawUnlinkable !== undefined) return { ok: false, reason: "deep_link_unavailable", domain: sawUnlinkable }
-  return sawInactive === undefined ? { ok: false, reason: "no_program" } : { ok: false, reason: "no_active_program", domain: sawInactive }
+  return sawInactive === undefined
+    ? { ok: false, reason: "no_program" }
+    : { ok: false, reason: "no_active_program", domain: sawInactive }
 }
 
 const compareSelections = (a: Selection, b: Selection): number =>

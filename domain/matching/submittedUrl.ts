@@ -6,9 +6,7 @@
 // result ends up in a Location header and in a network's deep link.
 export const MAX_URL_LENGTH = 2048
 
-export type ParsedUrl =
-  | { readonly ok: true; readonly url: URL }
-  | { readonly ok: false; readonly message: string }
+export type ParsedUrl = { readonly ok: true; readonly url: URL } | { readonly ok: false; readonly message: string }
 
 // Control characters (CR/LF, tabs, NUL) and spaces would be silently removed or
 // escaped by the parser; refusing them keeps "what you sent" == "what we saw".

@@ -3,10 +3,38 @@
 // our own link, so a partner never re-affiliates (or leaks) another party's
 // click by accident. From the reference list, plus a few common ad click ids.
 const EXACT = new Set([
-  "tag", "ascsubtag", "linkcode", "linkid", "creativeasin", "cjevent", "irclickid", "awc", "tduid",
-  "ranmid", "ransiteid", "raneaid", "campid", "customid", "mkcid", "mkrid", "toolid", "mkevt",
-  "gclid", "fbclid", "msclkid", "dclid", "gbraid", "wbraid", "yclid", "ttclid", "twclid", "igshid",
-  "mc_cid", "mc_eid", "_ga", "_gl"
+  "tag",
+  "ascsubtag",
+  "linkcode",
+  "linkid",
+  "creativeasin",
+  "cjevent",
+  "irclickid",
+  "awc",
+  "tduid",
+  "ranmid",
+  "ransiteid",
+  "raneaid",
+  "campid",
+  "customid",
+  "mkcid",
+  "mkrid",
+  "toolid",
+  "mkevt",
+  "gclid",
+  "fbclid",
+  "msclkid",
+  "dclid",
+  "gbraid",
+  "wbraid",
+  "yclid",
+  "ttclid",
+  "twclid",
+  "igshid",
+  "mc_cid",
+  "mc_eid",
+  "_ga",
+  "_gl"
 ])
 
 export const isTrackingParam = (name: string): boolean => {

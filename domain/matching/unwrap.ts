@@ -55,7 +55,12 @@ export const DEFAULT_UNWRAP_PARAMS = ["ued", "url", "murl", "u", "urllink", "wgt
 
 /** Hosts are compared without their template braces: "{brand}.sjv.io" means "*.sjv.io". */
 export const normaliseRuleHost = (host: string): string =>
-  host.trim().toLowerCase().replace(/^\{[^}]*\}\./, "*.").replace(/^https?:\/\//, "").replace(/\/.*$/, "")
+  host
+    .trim()
+    .toLowerCase()
+    .replace(/^\{[^}]*\}\./, "*.")
+    .replace(/^https?:\/\//, "")
+    .replace(/\/.*$/, "")
 
 const hostMatches = (ruleHost: string, host: string): boolean => {
   if (ruleHost.startsWith("*.")) return host.endsWith(ruleHost.slice(1))
@@ -109,7 +114,11 @@ const destinationOf = (url: URL, rule: ClickHostRule): URL | undefined => {
 
 export type UnwrapResult =
   | { readonly ok: true; readonly url: URL; readonly via: ReadonlyArray<string> }
-  | { readonly ok: false; readonly reason: "unwrap_loop" | "unwrap_too_deep" | "tracking_link_without_destination"; readonly via: ReadonlyArray<string> }
+  | {
+      readonly ok: false
+      readonly reason: "unwrap_loop" | "unwrap_too_deep" | "tracking_link_without_destination"
+      readonly via: ReadonlyArray<string>
+    }
 
 /** Follows tracking links to the merchant URL; `via` lists the networks peeled off. */
 export const unwrap = (start: URL, rules: ReadonlyArray<ClickHostRule>): UnwrapResult => {

@@ -5,7 +5,17 @@ export const CURRENCY_PATTERN = /^[A-Z]{3}$/
 // ISO 4217 minor units for the currencies whose minor unit is not the usual
 // two digits; amounts in the reporting currency are rounded to these.
 const MINOR_UNITS: Record<string, number> = {
-  JPY: 0, KRW: 0, VND: 0, CLP: 0, ISK: 0, HUF: 2, BHD: 3, KWD: 3, OMR: 3, JOD: 3, TND: 3
+  JPY: 0,
+  KRW: 0,
+  VND: 0,
+  CLP: 0,
+  ISK: 0,
+  HUF: 2,
+  BHD: 3,
+  KWD: 3,
+  OMR: 3,
+  JOD: 3,
+  TND: 3
 }
 
 export const minorUnits = (currency: string): number => MINOR_UNITS[currency] ?? 2
@@ -27,7 +37,8 @@ export class RateTableError extends Error {}
 export const parseRateTable = (json: unknown): RateTable => {
   if (typeof json !== "object" || json === null) throw new RateTableError("rate table: expected an object")
   const { base, as_of, rates } = json as Record<string, unknown>
-  if (typeof base !== "string" || !CURRENCY_PATTERN.test(base)) throw new RateTableError("rate table: base must be an ISO 4217 code")
+  if (typeof base !== "string" || !CURRENCY_PATTERN.test(base))
+    throw new RateTableError("rate table: base must be an ISO 4217 code")
   if (typeof rates !== "object" || rates === null) throw new RateTableError("rate table: rates must be an object")
   const table = new Map<string, Ratio>([[base, { numerator: 1n, denominator: 1n }]])
   for (const [currency, value] of Object.entries(rates)) {

@@ -14,12 +14,8 @@ import { NetworkRecord, ProgramRecord } from "./records.ts"
 
 const docsTable = "_stage_catalog_docs"
 
-const withDocs = <A>(
-  tx: Tx,
-  docs: ReadonlyArray<unknown>,
-  use: Effect.Effect<A, DatabaseError>
-) =>
-  Effect.gen(function*() {
+const withDocs = <A>(tx: Tx, docs: ReadonlyArray<unknown>, use: Effect.Effect<A, DatabaseError>) =>
+  Effect.gen(function* () {
     yield* tx.run(`CREATE OR REPLACE TEMP TABLE ${docsTable} (doc JSON)`)
     yield* tx.append(docsTable, (appender) => {
       for (const doc of docs) {
@@ -39,7 +35,7 @@ const replaceNetworks = (tx: Tx, feed: string, now: string, docs: ReadonlyArray<
   withDocs(
     tx,
     docs,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* tx.run("DELETE FROM networks WHERE feed = $1", [feed])
       yield* tx.run(
         `INSERT INTO networks SELECT ${str("id")}, ${str("name")}, ${str("status")}, ${str("website")}, ${list("click_hosts")},
@@ -55,7 +51,7 @@ const replacePrograms = (tx: Tx, feed: string, now: string, docs: ReadonlyArray<
   withDocs(
     tx,
     docs.map((doc) => ({ ...doc, id: `${doc.network_id}:${doc.merchant_id}` })),
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* tx.run("DELETE FROM program_domains WHERE feed = $1", [feed])
       yield* tx.run("DELETE FROM programs WHERE feed = $1", [feed])
       yield* tx.run(
@@ -86,7 +82,11 @@ const dedupe = <T>(records: ReadonlyArray<{ line: number; value: T }>, key: (val
       first.set(id, record.line)
       kept.push(record.value)
     } else {
-      rejections.push({ line: record.line, reason: `duplicate id ${id} (first on line ${seen})`, raw: JSON.stringify(record.value) })
+      rejections.push({
+        line: record.line,
+        reason: `duplicate id ${id} (first on line ${seen})`,
+        raw: JSON.stringify(record.value)
+      })
     }
   }
   return { kept, rejections }
@@ -100,7 +100,7 @@ const loadCatalog = <T>(
   extraCheck: (value: T) => string | undefined,
   replace: (tx: Tx, feed: string, now: string, docs: ReadonlyArray<T>) => Effect.Effect<void, DatabaseError>
 ): Effect.Effect<LoadResult, PipelineError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { feed, runId } = input
     const rejections = [...parsed.rejections]
     const checked = parsed.valid.filter((record) => {
@@ -114,38 +114,60 @@ const loadCatalog = <T>(
     yield* recordRejections(db, runId, feed.name, rejections)
     yield* checkThreshold(feed, parsed.rowsRead, rejections.length)
     const loadedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
-    yield* db.transaction((tx) => replace(tx, feed.name, loadedAt, kept)).pipe(
-      Effect.mapError((error) => new PipelineError({ feed: feed.name, stage: "load", message: error.message }))
-    )
+    yield* db
+      .transaction((tx) => replace(tx, feed.name, loadedAt, kept))
+      .pipe(Effect.mapError((error) => new PipelineError({ feed: feed.name, stage: "load", message: error.message })))
     return { rowsRead: parsed.rowsRead, rowsLoaded: kept.length, rowsRejected: rejections.length }
   })
 
-export const NetworkLoader = Effect.gen(function*() {
+export const NetworkLoader = Effect.gen(function* () {
   const db = yield* Database
   return {
     kind: "networks",
     load: (input) =>
       readJsonl(input, NetworkRecord).pipe(
-        Effect.flatMap((parsed) => loadCatalog(db, input, parsed, (n) => n.id, () => undefined, replaceNetworks))
+        Effect.flatMap((parsed) =>
+          loadCatalog(
+            db,
+            input,
+            parsed,
+            (n) => n.id,
+            () => undefined,
+            replaceNetworks
+          )
+        )
       )
   } satisfies FeedLoader
 })
 
-export const ProgramLoader = Effect.gen(function*() {
+export const ProgramLoader = Effect.gen(function* () {
   const db = yield* Database
   return {
     kind: "programs",
     load: (input) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const parsed = yield* readJsonl(input, ProgramRecord)
         // A programme must belong to a network we know, once any network is loaded.
-        const networks = yield* db.query<{ id: string }>("SELECT id FROM networks").pipe(
-          Effect.mapError((error) => new PipelineError({ feed: input.feed.name, stage: "load", message: error.message }))
-        )
+        const networks = yield* db
+          .query<{ id: string }>("SELECT id FROM networks")
+          .pipe(
+            Effect.mapError(
+              (error) => new PipelineError({ feed: input.feed.name, stage: "load", message: error.message })
+            )
+          )
         const known = new Set(networks.map((n) => n.id))
         const unknownNetwork = (program: ProgramRecord) =>
-          known.size > 0 && !known.has(program.network_id) ? `network_id: unknown network ${program.network_id}` : undefined
-        return yield* loadCatalog(db, input, parsed, (p) => `${p.network_id}:${p.merchant_id}`, unknownNetwork, replacePrograms)
+          known.size > 0 && !known.has(program.network_id)
+            ? `network_id: unknown network ${program.network_id}`
+            : undefined
+        return yield* loadCatalog(
+          db,
+          input,
+          parsed,
+          (p) => `${p.network_id}:${p.merchant_id}`,
+          unknownNetwork,
+          replacePrograms
+        )
       })
   } satisfies FeedLoader
 })

@@ -47,5 +47,9 @@ export const readJsonl = <S extends Schema.Decoder<unknown>>(input: LoadInput, s
       return { valid, rejections, rowsRead }
     },
     catch: (cause) =>
-      new PipelineError({ feed: input.feed.name, stage: "parse", message: `cannot read JSON lines: ${(cause as Error).message}` })
+      new PipelineError({
+        feed: input.feed.name,
+        stage: "parse",
+        message: `cannot read JSON lines: ${(cause as Error).message}`
+      })
   })

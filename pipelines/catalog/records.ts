@@ -6,26 +6,35 @@ import { rule } from "../Rejections.ts"
 
 /** A string or number, decoded by `f` into a string that `to` then checks (trim, lower-case, String). */
 const via = <A extends string | number>(from: Schema.Codec<A>, to: Schema.Codec<string>, f: (value: A) => string) =>
-  from.pipe(Schema.decodeTo(to, SchemaTransformation.transform<string, A>({ decode: f, encode: (value) => value as A })))
+  from.pipe(
+    Schema.decodeTo(to, SchemaTransformation.transform<string, A>({ decode: f, encode: (value) => value as A }))
+  )
 /** An optional key whose absence (or null) decodes to null. */
 const orNull = <S extends Schema.Top>(schema: S) =>
   Schema.NullOr(schema).pipe(Schema.withDecodingDefaultKey(Effect.succeed(null)))
 const withDefault = <S extends Schema.Top>(schema: S, value: S["Encoded"]) =>
   schema.pipe(Schema.withDecodingDefaultKey(Effect.succeed(value)))
 
-const matching = (pattern: RegExp, message: string) => Schema.String.check(rule((v: string) => pattern.test(v), message))
+const matching = (pattern: RegExp, message: string) =>
+  Schema.String.check(rule((v: string) => pattern.test(v), message))
 const nonEmpty = Schema.String.check(rule((v: string) => v.length >= 1, "must not be empty"))
 const trimmed = via(Schema.String, nonEmpty, (v: string) => v.trim())
 
 const slug = matching(/^[a-z0-9][a-z0-9_.-]{0,63}$/, "must be a lower-case slug")
 const host = via(
   Schema.String,
-  matching(/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/, "must be a host name like shop.example.com"),
+  matching(
+    /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/,
+    "must be a host name like shop.example.com"
+  ),
   (v: string) => v.trim().toLowerCase()
 )
 const nullableText = orNull(trimmed)
 const params = withDefault(
-  Schema.Record(Schema.String, via(Schema.Union([Schema.String, Schema.Number]), Schema.String, (v: string | number) => String(v))),
+  Schema.Record(
+    Schema.String,
+    via(Schema.Union([Schema.String, Schema.Number]), Schema.String, (v: string | number) => String(v))
+  ),
   {}
 )
 
@@ -64,8 +73,11 @@ export const ProgramRecord = Schema.Struct({
   deep_link_allowed: withDefault(Schema.Boolean, true),
   epc: orNull(atLeastZero),
   link_params: params
-}).check(Schema.makeFilter((program) =>
-  program.commission_type !== "CPS" || program.commission_rate <= 100 ||
-  { path: ["commission_rate"], issue: "a CPS rate is a percentage (0..100)" }
-))
+}).check(
+  Schema.makeFilter(
+    (program) =>
+      program.commission_type !== "CPS" ||
+      program.commission_rate <= 100 || { path: ["commission_rate"], issue: "a CPS rate is a percentage (0..100)" }
+  )
+)
 export type ProgramRecord = typeof ProgramRecord.Type

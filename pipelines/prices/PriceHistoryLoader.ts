@@ -18,14 +18,23 @@ const PRICE = /^[0-9]{1,12}(\.[0-9]{1,4})?( [A-Z]{3})?$/
 
 const PriceRow = (defaultCurrency: string | undefined) =>
   Schema.Struct({
-    product_id: required.check(rule((v: string) => v.length >= 1, "is required"), rule((v: string) => v.length <= 200, "must be at most 200 characters")),
+    product_id: required.check(
+      rule((v: string) => v.length >= 1, "is required"),
+      rule((v: string) => v.length <= 200, "must be at most 200 characters")
+    ),
     observed_at: required.check(rule((v: string) => !Number.isNaN(Date.parse(v)), "must be an ISO 8601 date")),
-    price: required.check(rule((v: string) => PRICE.test(v), "must look like \"15.00\" or \"15.00 USD\"")),
-    currency: Schema.NullOr(Schema.String).check(rule((v: string | null) => v === null || /^[A-Z]{3}$/.test(v), "must be an ISO 4217 code"))
-  }).check(Schema.makeFilter((row) =>
-    row.price.includes(" ") || row.currency !== null || defaultCurrency !== undefined ||
-    { path: ["currency"], issue: "is required (or set options.currency)" }
-  ))
+    price: required.check(rule((v: string) => PRICE.test(v), 'must look like "15.00" or "15.00 USD"')),
+    currency: Schema.NullOr(Schema.String).check(
+      rule((v: string | null) => v === null || /^[A-Z]{3}$/.test(v), "must be an ISO 4217 code")
+    )
+  }).check(
+    Schema.makeFilter(
+      (row) =>
+        row.price.includes(" ") ||
+        row.currency !== null ||
+        defaultCurrency !== undefined || { path: ["currency"], issue: "is required (or set options.currency)" }
+    )
+  )
 
 /** A valid row as it is staged: the amount, its currency (from the price, the column or the feed), the instant in UTC. */
 const observation = (row: ReturnType<typeof PriceRow>["Type"], defaultCurrency: string | undefined) => {
@@ -41,7 +50,7 @@ const observation = (row: ReturnType<typeof PriceRow>["Type"], defaultCurrency: 
 const loadPriceHistory = (db: DatabaseShape, input: LoadInput): Effect.Effect<LoadResult, PipelineError> => {
   const { feed, runId } = input
   const fail = (stage: "parse" | "load", message: string) => new PipelineError({ feed: feed.name, stage, message })
-  return Effect.gen(function*() {
+  return Effect.gen(function* () {
     const header = yield* Effect.tryPromise({
       try: () => readFirstLine(input.file, input.gzip),
       catch: (cause) => fail("parse", `cannot read the header: ${(cause as Error).message}`)
@@ -50,16 +59,22 @@ const loadPriceHistory = (db: DatabaseShape, input: LoadInput): Effect.Effect<Lo
     const idColumn = ["product_id", "product_key"].find((c) => columns.includes(c))
     const missing = [...(idColumn === undefined ? ["product_id"] : []), ...REQUIRED.filter((c) => !columns.includes(c))]
     if (missing.length > 0) {
-      const hint = columns.length <= 1 && /[\t;|]/.test(header) ? " (wrong delimiter? this format is comma-separated)" : ""
-      return yield* fail("parse", `missing required columns: ${missing.join(", ")}${hint}; header: ${header.slice(0, 200)}`)
+      const hint =
+        columns.length <= 1 && /[\t;|]/.test(header) ? " (wrong delimiter? this format is comma-separated)" : ""
+      return yield* fail(
+        "parse",
+        `missing required columns: ${missing.join(", ")}${hint}; header: ${header.slice(0, 200)}`
+      )
     }
     const spec = `{${columns.map((c) => `'${c.replace(/'/g, "''")}': 'VARCHAR'`).join(", ")}}`
-    const rows = yield* db.query<Record<string, string | null>>(
-      `SELECT ${idColumn} AS product_id, ${REQUIRED.join(", ")}, ${columns.includes("currency") ? "currency" : "NULL AS currency"}
+    const rows = yield* db
+      .query<Record<string, string | null>>(
+        `SELECT ${idColumn} AS product_id, ${REQUIRED.join(", ")}, ${columns.includes("currency") ? "currency" : "NULL AS currency"}
        FROM read_csv($file, delim=',', quote='"', escape='"', header=true, auto_detect=false, columns=${spec},
                      compression=${input.gzip ? "'gzip'" : "'none'"})`,
-      { file: input.file }
-    ).pipe(Effect.mapError((error) => fail("parse", error.message)))
+        { file: input.file }
+      )
+      .pipe(Effect.mapError((error) => fail("parse", error.message)))
     input.progress(rows.length)
     const decode = Schema.decodeUnknownResult(PriceRow(feed.options.currency), { errors: "all" })
     const valid: Array<ReturnType<typeof observation>> = []
@@ -71,35 +86,39 @@ const loadPriceHistory = (db: DatabaseShape, input: LoadInput): Effect.Effect<Lo
     })
     yield* recordRejections(db, runId, feed.name, rejections)
     yield* checkThreshold(feed, rows.length, rejections.length)
-    yield* db.transaction((tx) =>
-      Effect.gen(function*() {
-        yield* tx.run(
-          "DELETE FROM price_history WHERE run_id IN (SELECT id FROM pipeline_runs WHERE feed = $1 AND id <> $2)",
-          [feed.name, runId]
-        )
-        yield* tx.run("CREATE OR REPLACE TEMP TABLE _stage_prices (product_id VARCHAR, observed_at VARCHAR, price VARCHAR, currency VARCHAR)")
-        yield* tx.append("_stage_prices", (appender) => {
-          for (const row of valid) {
-            appender.appendVarchar(row.product_id)
-            appender.appendVarchar(row.observed_at)
-            appender.appendVarchar(row.price)
-            appender.appendVarchar(row.currency)
-            appender.endRow()
-          }
-        })
-        yield* tx.run(
-          `INSERT INTO price_history
+    yield* db
+      .transaction((tx) =>
+        Effect.gen(function* () {
+          yield* tx.run(
+            "DELETE FROM price_history WHERE run_id IN (SELECT id FROM pipeline_runs WHERE feed = $1 AND id <> $2)",
+            [feed.name, runId]
+          )
+          yield* tx.run(
+            "CREATE OR REPLACE TEMP TABLE _stage_prices (product_id VARCHAR, observed_at VARCHAR, price VARCHAR, currency VARCHAR)"
+          )
+          yield* tx.append("_stage_prices", (appender) => {
+            for (const row of valid) {
+              appender.appendVarchar(row.product_id)
+              appender.appendVarchar(row.observed_at)
+              appender.appendVarchar(row.price)
+              appender.appendVarchar(row.currency)
+              appender.endRow()
+            }
+          })
+          yield* tx.run(
+            `INSERT INTO price_history
            SELECT product_id, observed_at::TIMESTAMPTZ, price::DECIMAL(18,4), currency, $1 FROM _stage_prices`,
-          [runId]
-        )
-        yield* tx.run("DROP TABLE _stage_prices")
-      })
-    ).pipe(Effect.mapError((error) => fail("load", error.message)))
+            [runId]
+          )
+          yield* tx.run("DROP TABLE _stage_prices")
+        })
+      )
+      .pipe(Effect.mapError((error) => fail("load", error.message)))
     return { rowsRead: rows.length, rowsLoaded: valid.length, rowsRejected: rejections.length }
   })
 }
 
-export const PriceHistoryLoader = Effect.gen(function*() {
+export const PriceHistoryLoader = Effect.gen(function* () {
   const db = yield* Database
   return { kind: "price_history", load: (input) => loadPriceHistory(db, input) } satisfies FeedLoader
 })

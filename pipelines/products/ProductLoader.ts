@@ -21,41 +21,60 @@ import { stageXml } from "./stageXml.ts"
  * CPU time is the steadier figure).
  */
 const timed = <A, E, R>(step: string, feed: string, effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const started = performance.now()
     const cpu = process.cpuUsage()
     const result = yield* effect
     const used = process.cpuUsage(cpu)
-    yield* Effect.logDebug("pipeline step").pipe(Effect.annotateLogs({
-      feed,
-      step,
-      ms: Math.round(performance.now() - started),
-      cpuMs: Math.round((used.user + used.system) / 1000)
-    }))
+    yield* Effect.logDebug("pipeline step").pipe(
+      Effect.annotateLogs({
+        feed,
+        step,
+        ms: Math.round(performance.now() - started),
+        cpuMs: Math.round((used.user + used.system) / 1000)
+      })
+    )
     return result
   })
 
 const tableFor = (feed: string) => `_stage_products_${feed.replace(/[^a-z0-9_]/g, "_")}`
 const sqlString = (value: string) => `'${value.replace(/'/g, "''")}'`
 
-const stage = (db: DatabaseShape, input: LoadInput, table: string): Effect.Effect<Staged & { rename: Record<string, string> }, PipelineError> => {
+const stage = (
+  db: DatabaseShape,
+  input: LoadInput,
+  table: string
+): Effect.Effect<Staged & { rename: Record<string, string> }, PipelineError> => {
   const { feed, file, gzip } = input
   const precheck = sqlPrecheck(feed.options.currency ?? null)
   switch (feed.format) {
     case "gmc-tsv":
-      return stageDelimited(db, feed, GMC_TSV, file, gzip, table, precheck).pipe(Effect.map((s) => ({ ...s, rename: GMC_TSV.rename })))
+      return stageDelimited(db, feed, GMC_TSV, file, gzip, table, precheck).pipe(
+        Effect.map((s) => ({ ...s, rename: GMC_TSV.rename }))
+      )
     case "awin-csv":
-      return stageDelimited(db, feed, AWIN_CSV, file, gzip, table, precheck).pipe(Effect.map((s) => ({ ...s, rename: AWIN_CSV.rename })))
+      return stageDelimited(db, feed, AWIN_CSV, file, gzip, table, precheck).pipe(
+        Effect.map((s) => ({ ...s, rename: AWIN_CSV.rename }))
+      )
     case "gmc-xml":
-      return stageXml(db, feed, file, gzip, table, precheck, input.progress).pipe(Effect.map((s) => ({ ...s, rename: {} })))
+      return stageXml(db, feed, file, gzip, table, precheck, input.progress).pipe(
+        Effect.map((s) => ({ ...s, rename: {} }))
+      )
     default:
-      return Effect.fail(new PipelineError({ feed: feed.name, stage: "parse", message: `no product parser for format ${feed.format}` }))
+      return Effect.fail(
+        new PipelineError({ feed: feed.name, stage: "parse", message: `no product parser for format ${feed.format}` })
+      )
   }
 }
 
 /** Staged rows the pre-check flags (or whose id repeats), judged by the Schema rule. */
-const judge = (db: DatabaseShape, feed: FeedDefinition, table: string, staged: Staged & { rename: Record<string, string> }) =>
-  Effect.gen(function*() {
+const judge = (
+  db: DatabaseShape,
+  feed: FeedDefinition,
+  table: string,
+  staged: Staged & { rename: Record<string, string> }
+) =>
+  Effect.gen(function* () {
     const currency = feed.options.currency ?? null
     // The staging table is TEMP (writer connection only): read it inside a transaction.
     const flagged = yield* db.transaction((tx) =>
@@ -73,8 +92,11 @@ const judge = (db: DatabaseShape, feed: FeedDefinition, table: string, staged: S
       const k = Number(row.k)
       const record = {} as StagedRecord
       for (const column of STAGED_COLUMNS) record[column] = row[column]
-      const reason = validate(record) ??
-        (row.first_k !== null ? `duplicate id ${record.id} (first on line ${staged.lineOf(Number(row.first_k))})` : undefined)
+      const reason =
+        validate(record) ??
+        (row.first_k !== null
+          ? `duplicate id ${record.id} (first on line ${staged.lineOf(Number(row.first_k))})`
+          : undefined)
       if (reason === undefined) continue // the pre-check is stricter than the Schema here: the Schema decides, the row loads
       rejectedKeys.push(k)
       rejections.push({ line: staged.lineOf(k), reason, raw: JSON.stringify(record) })
@@ -125,22 +147,42 @@ const replaceProducts = (
   rejectedKeys: ReadonlyArray<number>
 ) =>
   db.transaction((tx) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       // Rejected rows leave the staging table (few, usually none) rather than
       // being filtered out of every row of the insert below.
       for (let i = 0; i < rejectedKeys.length; i += 1000) {
-        yield* tx.run(`DELETE FROM ${table} WHERE rowid IN (${rejectedKeys.slice(i, i + 1000).map((k) => Math.trunc(k)).join(", ")})`)
+        yield* tx.run(
+          `DELETE FROM ${table} WHERE rowid IN (${rejectedKeys
+            .slice(i, i + 1000)
+            .map((k) => Math.trunc(k))
+            .join(", ")})`
+        )
       }
       const params = { feed: feed.name, now: new Date(yield* Clock.currentTimeMillis).toISOString(), run: runId }
       // One pass writes the new rows: keep what we need of the old ones
       // (first seen, last change, price) aside, delete, insert the transformed
       // staging rows, then diff prices against the kept ones.
       const old = `${table}_old`
-      yield* timed("replace.keep", feed.name, tx.run(`
+      yield* timed(
+        "replace.keep",
+        feed.name,
+        tx.run(
+          `
         CREATE OR REPLACE TEMP TABLE ${old} AS
-        SELECT id, first_seen_at, updated_at, content_hash, current_price, currency FROM products WHERE feed = $feed`, { feed: params.feed }))
-      yield* timed("replace.delete", feed.name, tx.run(`DELETE FROM products WHERE feed = $feed`, { feed: params.feed }))
-      yield* timed("replace.insert", feed.name, tx.run(`
+        SELECT id, first_seen_at, updated_at, content_hash, current_price, currency FROM products WHERE feed = $feed`,
+          { feed: params.feed }
+        )
+      )
+      yield* timed(
+        "replace.delete",
+        feed.name,
+        tx.run(`DELETE FROM products WHERE feed = $feed`, { feed: params.feed })
+      )
+      yield* timed(
+        "replace.insert",
+        feed.name,
+        tx.run(
+          `
         INSERT INTO products (id, feed, item_id, title, description, link, image_link, brand, gtin, mpn, category, product_type,
           google_product_category, store, store_domain, currency, price, sale_price, current_price, feed_was_price, availability,
           condition, color, size, item_group_id, content_hash, first_seen_at, updated_at)
@@ -153,18 +195,29 @@ const replaceProducts = (
           google_product_category, store, store_domain, h.currency, price, sale_price, h.current_price, feed_was_price, availability,
           condition, color, size, item_group_id, h.content_hash, coalesce(o.first_seen_at, $now::TIMESTAMPTZ),
           CASE WHEN o.content_hash = h.content_hash THEN o.updated_at ELSE $now::TIMESTAMPTZ END
-        FROM h LEFT JOIN ${old} o ON o.id = h.id`, { feed: params.feed, now: params.now }))
-      yield* timed("replace.history", feed.name, tx.run(`
+        FROM h LEFT JOIN ${old} o ON o.id = h.id`,
+          { feed: params.feed, now: params.now }
+        )
+      )
+      yield* timed(
+        "replace.history",
+        feed.name,
+        tx.run(
+          `
         INSERT INTO price_history
         SELECT p.id, $now::TIMESTAMPTZ, p.current_price, p.currency, $run FROM products p LEFT JOIN ${old} o ON o.id = p.id
         WHERE p.feed = $feed AND (o.id IS NULL OR o.current_price <> p.current_price OR o.currency <> p.currency)`,
-        { feed: params.feed, now: params.now, run: runId }))
+          { feed: params.feed, now: params.now, run: runId }
+        )
+      )
       const deleted = yield* tx.queryAs(
         CountRow,
         `SELECT count(*)::INTEGER AS n FROM ${old} o WHERE NOT EXISTS (SELECT 1 FROM products p WHERE p.feed = $feed AND p.id = o.id)`,
         { feed: params.feed }
       )
-      const loaded = yield* tx.queryAs(CountRow, `SELECT count(*)::INTEGER AS n FROM products WHERE feed = $feed`, { feed: params.feed })
+      const loaded = yield* tx.queryAs(CountRow, `SELECT count(*)::INTEGER AS n FROM products WHERE feed = $feed`, {
+        feed: params.feed
+      })
       yield* tx.run(`DROP TABLE ${old}`)
       return { loaded: loaded[0].n, vanished: deleted[0].n }
     })
@@ -175,7 +228,7 @@ export const loadProducts = (db: DatabaseShape, input: LoadInput): Effect.Effect
   const table = tableFor(feed.name)
   const loadError = (message: string) => new PipelineError({ feed: feed.name, stage: "load", message })
   const dropStaging = db.run(`DROP TABLE IF EXISTS ${table}`).pipe(Effect.ignore)
-  return Effect.gen(function*() {
+  return Effect.gen(function* () {
     const staged = yield* timed("stage", feed.name, stage(db, input, table))
     input.progress(staged.rowsRead)
     const { rejections, rejectedKeys } = yield* timed("judge", feed.name, judge(db, feed, table, staged)).pipe(
@@ -190,7 +243,7 @@ export const loadProducts = (db: DatabaseShape, input: LoadInput): Effect.Effect
   }).pipe(Effect.ensuring(dropStaging))
 }
 
-export const ProductLoader = Effect.gen(function*() {
+export const ProductLoader = Effect.gen(function* () {
   const db = yield* Database
   return { kind: "products", load: (input) => loadProducts(db, input) } satisfies FeedLoader
 })

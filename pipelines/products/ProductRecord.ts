@@ -73,17 +73,24 @@ const matching = (pattern: string, message: string) => {
   const regex = full(pattern)
   return optional.check(rule((v: string | null) => v === null || regex.test(v), message))
 }
-const atMost = (limit: number) => optional.check(rule((v: string | null) => v === null || chars(v) <= limit, `must be at most ${limit} characters`))
+const atMost = (limit: number) =>
+  optional.check(rule((v: string | null) => v === null || chars(v) <= limit, `must be at most ${limit} characters`))
 const KEYWORD = full(PATTERNS.keyword)
 const oneOf = (values: ReadonlyArray<string>) => (v: string) => KEYWORD.test(v) && values.includes(v.toLowerCase())
 const currencyOf = (price: string | null) => price?.match(/ ([A-Z]{3})$/)?.[1] ?? null
 
 const PRICE = full(PATTERNS.price)
-const NO_CURRENCY = "has no currency (write \"15.00 USD\" or set options.currency)"
+const NO_CURRENCY = 'has no currency (write "15.00 USD" or set options.currency)'
 /** The one rule across fields: a price needs a currency, from itself, the currency column or the feed. */
-const lacksCurrency = (record: { readonly price: unknown; readonly currency: unknown }, defaultCurrency: string | null) =>
-  typeof record.price === "string" && PRICE.test(record.price) && currencyOf(record.price) === null &&
-  record.currency === null && defaultCurrency === null
+const lacksCurrency = (
+  record: { readonly price: unknown; readonly currency: unknown },
+  defaultCurrency: string | null
+) =>
+  typeof record.price === "string" &&
+  PRICE.test(record.price) &&
+  currencyOf(record.price) === null &&
+  record.currency === null &&
+  defaultCurrency === null
 
 /** The columns `required()` below: a null there is a type failure, after which the currency rule stays silent. */
 const REQUIRED = ["id", "title", "link", "store", "price", "availability"] as const
@@ -95,7 +102,9 @@ const CONDITION_MESSAGE = `must be one of ${CONDITIONS.join(", ")}`
 export const productRecordSchema = (defaultCurrency: string | null) =>
   Schema.Struct({
     id: required().check(rule((v: string) => chars(v) <= LIMITS.id, `must be at most ${LIMITS.id} characters`)),
-    title: required().check(rule((v: string) => chars(v) <= LIMITS.title, `must be at most ${LIMITS.title} characters`)),
+    title: required().check(
+      rule((v: string) => chars(v) <= LIMITS.title, `must be at most ${LIMITS.title} characters`)
+    ),
     description: atMost(LIMITS.description),
     link: requiredMatching(PATTERNS.url, "must be an http(s) URL"),
     image_link: matching(PATTERNS.url, "must be an http(s) URL"),
@@ -106,17 +115,19 @@ export const productRecordSchema = (defaultCurrency: string | null) =>
     google_product_category: optional,
     category: optional,
     store: required("is required (set options.store for feeds without a store column)"),
-    price: requiredMatching(PATTERNS.price, "must look like \"15.00 USD\""),
-    sale_price: matching(PATTERNS.price, "must look like \"15.00 USD\""),
+    price: requiredMatching(PATTERNS.price, 'must look like "15.00 USD"'),
+    sale_price: matching(PATTERNS.price, 'must look like "15.00 USD"'),
     sale_price_effective_date: matching(DATE_RANGE, "must be two ISO 8601 dates separated by /"),
     availability: required().check(rule(oneOf(AVAILABILITY), AVAILABILITY_MESSAGE)),
     condition: optional.check(rule((v: string | null) => v === null || oneOf(CONDITIONS)(v), CONDITION_MESSAGE)),
-    was_price: matching(PATTERNS.price, "must look like \"15.00 USD\""),
+    was_price: matching(PATTERNS.price, 'must look like "15.00 USD"'),
     currency: matching(PATTERNS.currency, "must be an ISO 4217 code like USD"),
     color: atMost(LIMITS.color),
     size: atMost(LIMITS.size),
     item_group_id: atMost(LIMITS.item_group_id)
-  }).check(Schema.makeFilter((record) => !lacksCurrency(record, defaultCurrency) || { path: ["price"], issue: NO_CURRENCY }))
+  }).check(
+    Schema.makeFilter((record) => !lacksCurrency(record, defaultCurrency) || { path: ["price"], issue: NO_CURRENCY })
+  )
 
 /**
  * Judges one staged product: undefined when valid, else every problem as
@@ -165,4 +176,6 @@ export const sqlPrecheck = (defaultCurrency: string | null) =>
     maybe("size", `length(size) <= ${LIMITS.size}`),
     maybe("item_group_id", `length(item_group_id) <= ${LIMITS.item_group_id}`),
     `coalesce(nullif(regexp_extract(price, ' ([A-Z]{3})$', 1), ''), currency, ${defaultCurrency === null ? "NULL" : sqlString(defaultCurrency)}) IS NOT NULL`
-  ].map((test) => `(${test})`).join("\n    AND ")
+  ]
+    .map((test) => `(${test})`)
+    .join("\n    AND ")

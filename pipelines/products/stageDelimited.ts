@@ -39,7 +39,10 @@ export const GMC_TSV: DelimitedFormat = {
   required: ["id", "title", "link", "price", "availability"],
   project: (has, col) =>
     Object.fromEntries(
-      STAGED_COLUMNS.map((name) => [name, name === "category" || name === "was_price" || name === "currency" ? "NULL" : text(col, has, name)])
+      STAGED_COLUMNS.map((name) => [
+        name,
+        name === "category" || name === "was_price" || name === "currency" ? "NULL" : text(col, has, name)
+      ])
     ) as Record<StagedColumn, string>,
   rename: {}
 }
@@ -72,9 +75,10 @@ export const AWIN_CSV: DelimitedFormat = {
       : "'in_stock'",
     condition: text(col, has, "condition"),
     // "Was" claims are untrusted context; Awin writes 0.00 for "none".
-    was_price: has("rrp_price") || has("product_price_old")
-      ? positive(text(col, has, "rrp_price", "product_price_old"))
-      : "NULL",
+    was_price:
+      has("rrp_price") || has("product_price_old")
+        ? positive(text(col, has, "rrp_price", "product_price_old"))
+        : "NULL",
     currency: col("currency"),
     // Awin spells it colour; size is a Fashion column in publisher downloads; parent_product_id groups variants
     color: text(col, has, "colour", "color"),
@@ -107,7 +111,11 @@ export const readFirstLine = async (file: string, gzip: boolean): Promise<string
     for await (const chunk of stream) {
       text += chunk.toString("utf8")
       const end = text.indexOf("\n")
-      if (end >= 0) return text.slice(0, end).replace(/\r$/, "").replace(/^\uFEFF/, "")
+      if (end >= 0)
+        return text
+          .slice(0, end)
+          .replace(/\r$/, "")
+          .replace(/^\uFEFF/, "")
       if (text.length > 1 << 20) break
     }
   } finally {
@@ -120,7 +128,11 @@ export const readFirstLine = async (file: string, gzip: boolean): Promise<string
 export const splitHeader = (line: string, delimiter: string): Array<string> => {
   const seen = new Map<string, number>()
   return line.split(delimiter).map((raw) => {
-    const name = raw.trim().replace(/^"(.*)"$/, "$1").replace(/""/g, "\"") || "column"
+    const name =
+      raw
+        .trim()
+        .replace(/^"(.*)"$/, "$1")
+        .replace(/""/g, '"') || "column"
     const count = seen.get(name.toLowerCase()) ?? 0
     seen.set(name.toLowerCase(), count + 1)
     return count === 0 ? name : `${name}_${count}`
@@ -128,7 +140,7 @@ export const splitHeader = (line: string, delimiter: string): Array<string> => {
 }
 
 const quote = (value: string) => `'${value.replace(/'/g, "''")}'`
-const ident = (value: string) => `"${value.replace(/"/g, "\"\"")}"`
+const ident = (value: string) => `"${value.replace(/"/g, '""')}"`
 
 export interface Staged {
   readonly rowsRead: number
@@ -179,59 +191,68 @@ export const stageDelimited = (
     "auto_detect=false",
     `compression=${gzip ? "'gzip'" : "'none'"}`
   ].join(", ")
-  return db.transaction((tx) =>
-    Effect.gen(function*() {
-      // The header is read here rather than sniffed: DuckDB's sniffer gives up
-      // on small files with many broken rows, and we want those rows as rejections.
-      const header = yield* Effect.tryPromise({
-        try: () => readFirstLine(file, gzip),
-        catch: (cause) => parseError(`cannot read the header: ${(cause as Error).message}`)
-      })
-      const columns = splitHeader(header, format.delimiter)
-      const columnSpec = `{${columns.map((name) => `${quote(name)}: 'VARCHAR'`).join(", ")}}`
-      const source = `read_csv(${quote(file)}, ${options}, columns=${columnSpec}`
-      const byLower = new Map(columns.map((name) => [name.toLowerCase(), name]))
-      const missing = format.required.filter((name) => !byLower.has(name))
-      if (missing.length > 0) {
-        const other = [",", ";", "|", "\t"].find((d) => d !== format.delimiter && header.includes(d))
-        const hint = columns.length <= 1 && other !== undefined
-          ? ` (wrong delimiter? this format is ${format.label}-separated but the header looks ${JSON.stringify(other)}-separated)`
-          : ""
-        return yield* parseError(
-          `missing required columns: ${missing.join(", ")}${hint}; header has ${columns.length} column(s): ${header.slice(0, 200)}`
-        )
-      }
-      const has = (name: string) => byLower.has(name)
-      // read_csv already reads an empty field as NULL; no per-value trim (it costs ~10% at 1M rows)
-      const col = (name: string) => ident(byLower.get(name)!)
-      const projection = format.project(has, col)
-      // GMC feeds carry no store column: a custom column (options.storeColumn), else options.store, names the merchant.
-      const storeColumn = feed.options.storeColumn?.toLowerCase()
-      if (storeColumn !== undefined && has(storeColumn)) projection.store = `coalesce(${projection.store}, ${col(storeColumn)})`
-      if (feed.options.store !== undefined) projection.store = `coalesce(${projection.store}, ${quote(feed.options.store)})`
-      const select = STAGED_COLUMNS.map((name) => `${projection[name]}::VARCHAR AS ${name}`).join(", ")
-      yield* tx.run(`DROP TABLE IF EXISTS ${rejectsTable}`)
-      yield* tx.run(`DROP TABLE IF EXISTS ${scanTable}`)
-      yield* tx.run(
-        `CREATE OR REPLACE TEMP TABLE ${table} AS SELECT *, coalesce(${precheck}, false) AS ok FROM (
+  return db
+    .transaction((tx) =>
+      Effect.gen(function* () {
+        // The header is read here rather than sniffed: DuckDB's sniffer gives up
+        // on small files with many broken rows, and we want those rows as rejections.
+        const header = yield* Effect.tryPromise({
+          try: () => readFirstLine(file, gzip),
+          catch: (cause) => parseError(`cannot read the header: ${(cause as Error).message}`)
+        })
+        const columns = splitHeader(header, format.delimiter)
+        const columnSpec = `{${columns.map((name) => `${quote(name)}: 'VARCHAR'`).join(", ")}}`
+        const source = `read_csv(${quote(file)}, ${options}, columns=${columnSpec}`
+        const byLower = new Map(columns.map((name) => [name.toLowerCase(), name]))
+        const missing = format.required.filter((name) => !byLower.has(name))
+        if (missing.length > 0) {
+          const other = [",", ";", "|", "\t"].find((d) => d !== format.delimiter && header.includes(d))
+          const hint =
+            columns.length <= 1 && other !== undefined
+              ? ` (wrong delimiter? this format is ${format.label}-separated but the header looks ${JSON.stringify(other)}-separated)`
+              : ""
+          return yield* parseError(
+            `missing required columns: ${missing.join(", ")}${hint}; header has ${columns.length} column(s): ${header.slice(0, 200)}`
+          )
+        }
+        const has = (name: string) => byLower.has(name)
+        // read_csv already reads an empty field as NULL; no per-value trim (it costs ~10% at 1M rows)
+        const col = (name: string) => ident(byLower.get(name)!)
+        const projection = format.project(has, col)
+        // GMC feeds carry no store column: a custom column (options.storeColumn), else options.store, names the merchant.
+        const storeColumn = feed.options.storeColumn?.toLowerCase()
+        if (storeColumn !== undefined && has(storeColumn))
+          projection.store = `coalesce(${projection.store}, ${col(storeColumn)})`
+        if (feed.options.store !== undefined)
+          projection.store = `coalesce(${projection.store}, ${quote(feed.options.store)})`
+        const select = STAGED_COLUMNS.map((name) => `${projection[name]}::VARCHAR AS ${name}`).join(", ")
+        yield* tx.run(`DROP TABLE IF EXISTS ${rejectsTable}`)
+        yield* tx.run(`DROP TABLE IF EXISTS ${scanTable}`)
+        yield* tx.run(
+          `CREATE OR REPLACE TEMP TABLE ${table} AS SELECT *, coalesce(${precheck}, false) AS ok FROM (
            SELECT ${select} FROM ${source}, store_rejects=true, rejects_table=${quote(rejectsTable)}, rejects_scan=${quote(scanTable)})
          )`
-      )
-      const counted = yield* tx.queryAs(CountRow, `SELECT count(*)::INTEGER AS n FROM ${table}`)
-      const rejects = yield* tx.queryAs(
-        RejectRow,
-        // one row per (line, missing column): keep one per line
-        `SELECT line::INTEGER AS line, arg_min(error_type || ': ' || error_message, column_idx) AS message, any_value(csv_line) AS raw
+        )
+        const counted = yield* tx.queryAs(CountRow, `SELECT count(*)::INTEGER AS n FROM ${table}`)
+        const rejects = yield* tx.queryAs(
+          RejectRow,
+          // one row per (line, missing column): keep one per line
+          `SELECT line::INTEGER AS line, arg_min(error_type || ': ' || error_message, column_idx) AS message, any_value(csv_line) AS raw
          FROM ${rejectsTable} GROUP BY line ORDER BY line`
-      )
-      yield* tx.run(`DROP TABLE IF EXISTS ${rejectsTable}`)
-      yield* tx.run(`DROP TABLE IF EXISTS ${scanTable}`)
-      const structural = rejects.map((r) => ({ line: r.line, reason: `malformed row: ${r.message}`, raw: r.raw ?? undefined }))
-      return {
-        rowsRead: counted[0].n + structural.length,
-        structural,
-        lineOf: lineMapper(structural.map((r) => r.line))
-      }
-    })
-  ).pipe(Effect.mapError((error) => error._tag === "PipelineError" ? error : parseError(error.message)))
+        )
+        yield* tx.run(`DROP TABLE IF EXISTS ${rejectsTable}`)
+        yield* tx.run(`DROP TABLE IF EXISTS ${scanTable}`)
+        const structural = rejects.map((r) => ({
+          line: r.line,
+          reason: `malformed row: ${r.message}`,
+          raw: r.raw ?? undefined
+        }))
+        return {
+          rowsRead: counted[0].n + structural.length,
+          structural,
+          lineOf: lineMapper(structural.map((r) => r.line))
+        }
+      })
+    )
+    .pipe(Effect.mapError((error) => (error._tag === "PipelineError" ? error : parseError(error.message))))
 }

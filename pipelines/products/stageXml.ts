@@ -28,28 +28,35 @@ export const stageXml = (
   const appended = `${table}_xml`
   const parseError = (message: string) => new PipelineError({ feed: feed.name, stage: "parse", message })
   const append = (batch: ReadonlyArray<StagedRecord>) =>
-    db.append(appended, (appender) => {
-      for (const record of batch) {
-        record.store ??= feed.options.store ?? null
-        for (const column of STAGED_COLUMNS) {
-          const value = record[column]
-          if (value === null) appender.appendNull()
-          else appender.appendVarchar(value)
+    db.append(
+      appended,
+      (appender) => {
+        for (const record of batch) {
+          record.store ??= feed.options.store ?? null
+          for (const column of STAGED_COLUMNS) {
+            const value = record[column]
+            if (value === null) appender.appendNull()
+            else appender.appendVarchar(value)
+          }
+          appender.endRow()
         }
-        appender.endRow()
-      }
-    }, { temp: true })
+      },
+      { temp: true }
+    )
   // The reader is pulled one batch at a time from this fiber (each append runs
   // in it, and an interruption stops between batches); closing it closes the file.
   const readBatches = Effect.acquireUseRelease(
     Effect.sync(() => sliceXmlItems(xmlChunks(file, gzip), BATCH, feed.options.storeColumn)),
     (batches) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         let items = 0
         for (;;) {
           const next = yield* Effect.tryPromise({
             try: () => batches.next(),
-            catch: (cause) => parseError(cause instanceof XmlFeedError ? cause.message : `cannot parse XML: ${(cause as Error).message}`)
+            catch: (cause) =>
+              parseError(
+                cause instanceof XmlFeedError ? cause.message : `cannot parse XML: ${(cause as Error).message}`
+              )
           })
           if (next.done === true) return items
           yield* append(next.value)
@@ -59,18 +66,20 @@ export const stageXml = (
       }),
     (batches) => Effect.promise(() => batches.return(undefined)).pipe(Effect.ignore)
   )
-  return Effect.gen(function*() {
+  return Effect.gen(function* () {
     yield* db.run(`CREATE OR REPLACE TEMP TABLE ${appended} (${STAGED_COLUMNS.map((c) => `${c} VARCHAR`).join(", ")})`)
     const count = yield* readBatches
     yield* db.transaction((tx) =>
-      Effect.gen(function*() {
-        yield* tx.run(`CREATE OR REPLACE TEMP TABLE ${table} AS SELECT *, coalesce(${precheck}, false) AS ok FROM ${appended} ORDER BY rowid`)
+      Effect.gen(function* () {
+        yield* tx.run(
+          `CREATE OR REPLACE TEMP TABLE ${table} AS SELECT *, coalesce(${precheck}, false) AS ok FROM ${appended} ORDER BY rowid`
+        )
         yield* tx.run(`DROP TABLE ${appended}`)
       })
     )
     return { rowsRead: count, structural: [], lineOf: (k: number) => k + 1 }
   }).pipe(
     Effect.onError(() => db.run(`DROP TABLE IF EXISTS ${appended}`).pipe(Effect.ignore)),
-    Effect.mapError((error) => error._tag === "PipelineError" ? error : parseError(error.message))
+    Effect.mapError((error) => (error._tag === "PipelineError" ? error : parseError(error.message)))
   )
 }

@@ -11,12 +11,17 @@ import { STAGED_COLUMNS, type StagedRecord } from "./ProductRecord.ts"
 // truncated: reading it fails.
 
 const ENTITY = /&(#x[0-9a-fA-F]+|#[0-9]+|amp|lt|gt|quot|apos);/g
-const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'" }
+const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" }
 const decode = (text: string) =>
-  text.indexOf("&") < 0 ? text : text.replace(ENTITY, (_, entity: string) =>
-    entity[0] !== "#"
-      ? NAMED[entity]
-      : String.fromCodePoint(entity[1] === "x" || entity[1] === "X" ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10)))
+  text.indexOf("&") < 0
+    ? text
+    : text.replace(ENTITY, (_, entity: string) =>
+        entity[0] !== "#"
+          ? NAMED[entity]
+          : String.fromCodePoint(
+              entity[1] === "x" || entity[1] === "X" ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10)
+            )
+      )
 
 const OPEN_TAG = /<([A-Za-z_][\w:.-]*)(?:\s[^>]*)?\/?>/y
 
@@ -44,7 +49,8 @@ export const itemFields = (xml: string): Map<string, string> => {
     const open = OPEN_TAG.exec(xml)
     if (open === null) throw new Error(`malformed tag at ${xml.slice(lt, lt + 30)}`)
     const name = open[1]
-    if (xml.charCodeAt(OPEN_TAG.lastIndex - 2) === 47) { // "/>": self-closing, no text
+    if (xml.charCodeAt(OPEN_TAG.lastIndex - 2) === 47) {
+      // "/>": self-closing, no text
       pos = OPEN_TAG.lastIndex
       continue
     }
@@ -89,7 +95,8 @@ const PREFIXED = STAGED_COLUMNS.map((column) => [column, `g:${column}`] as const
 export const fieldsToRecord = (fields: ReadonlyMap<string, string>, storeColumn?: string): StagedRecord => {
   const record = {} as StagedRecord
   for (const [column, prefixed] of PREFIXED) record[column] = orNull(fields.get(prefixed) ?? fields.get(column))
-  if (record.store === null && storeColumn !== undefined) record.store = orNull(fields.get(`g:${storeColumn}`) ?? fields.get(storeColumn))
+  if (record.store === null && storeColumn !== undefined)
+    record.store = orNull(fields.get(`g:${storeColumn}`) ?? fields.get(storeColumn))
   record.category = null
   record.was_price = null
   record.currency = null
@@ -97,7 +104,8 @@ export const fieldsToRecord = (fields: ReadonlyMap<string, string>, storeColumn?
 }
 
 /** One <item> slice to a staged record. */
-export const itemToRecord = (xml: string, storeColumn?: string): StagedRecord => fieldsToRecord(itemFields(xml), storeColumn)
+export const itemToRecord = (xml: string, storeColumn?: string): StagedRecord =>
+  fieldsToRecord(itemFields(xml), storeColumn)
 
 /** The file as text chunks, gunzipped when it is gzip. */
 export const xmlChunks = (file: string, gzip: boolean): AsyncIterable<string> => {
@@ -131,7 +139,7 @@ const offsetFrom = (offset: number, from: number) => (offset < 0 ? -1 : from + o
 
 /** Offset of the "</item>" closing the item at `from`, outside comments and CDATA; -1 when not in the text yet. */
 const itemEnd = (text: string, from: number): number => {
-  for (let at = from;;) {
+  for (let at = from; ;) {
     const end = text.indexOf("</item>", at)
     if (end < 0) return -1
     const bang = text.slice(at, end).indexOf("<!") // an item-sized copy: indexOf has no end bound

@@ -89,7 +89,7 @@ const notFoundCode = (error: SearchError) => {
 export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("app/pipelines/search/SearchSync") {
   static readonly layer = Layer.effect(
     SearchSync,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const db = yield* Database
       const search = yield* SearchEngine
       // One sync per index at a time: two feeds finishing together must not
@@ -98,29 +98,34 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
       const programsLock = yield* Semaphore.make(1)
 
       const indexExists = (uid: string) =>
-        search.use(`get index ${uid}`, (client) => client.getRawIndex(uid)).pipe(
-          Effect.as(true),
-          Effect.catchIf((error) => notFoundCode(error), () => Effect.succeed(false))
-        )
+        search
+          .use(`get index ${uid}`, (client) => client.getRawIndex(uid))
+          .pipe(
+            Effect.as(true),
+            Effect.catchIf(
+              (error) => notFoundCode(error),
+              () => Effect.succeed(false)
+            )
+          )
 
       const documentCount = (uid: string) =>
-        search.use(`stats ${uid}`, (client) => client.index(uid).getStats()).pipe(
-          Effect.map((stats) => stats.numberOfDocuments)
-        )
+        search
+          .use(`stats ${uid}`, (client) => client.index(uid).getStats())
+          .pipe(Effect.map((stats) => stats.numberOfDocuments))
 
       const storedSettingsHash = (index: string) =>
-        db.query<{ hash: string }>(
-          "SELECT hash FROM search_sync_state WHERE index_name = $1",
-          [settingsKey(index)]
-        ).pipe(Effect.map((rows) => rows[0]?.hash))
+        db
+          .query<{ hash: string }>("SELECT hash FROM search_sync_state WHERE index_name = $1", [settingsKey(index)])
+          .pipe(Effect.map((rows) => rows[0]?.hash))
 
       const stateCount = (index: string) =>
-        db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM search_sync_state WHERE index_name = $1", [index])
+        db
+          .query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM search_sync_state WHERE index_name = $1", [index])
           .pipe(Effect.map((rows) => rows[0]?.n ?? 0))
 
       /** True when the live index can take a delta; false when it must be rebuilt. */
       const canDelta = (index: string, settings: Settings) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const uid = search.indexUid(index)
           if (!(yield* indexExists(uid))) return false
           if ((yield* storedSettingsHash(index)) !== settingsHash(settings)) return false
@@ -133,31 +138,37 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
       const awaitTasks = (what: string, uids: ReadonlyArray<number>) =>
         uids.length === 0
           ? Effect.void
-          : search.use(what, (client) => client.tasks.waitForTasks(uids, { timeout: TASK_TIMEOUT_MS, interval: 50 }))
-            .pipe(
-              Effect.flatMap((tasks) => {
-                const failed = tasks.find((task) => task.status !== "succeeded")
-                return failed === undefined ? Effect.void : Effect.fail(
-                  new SearchError({
-                    message: `${what}: task ${failed.uid} ${failed.status}: ${failed.error?.message ?? "no message"}`,
-                    unavailable: false
-                  })
-                )
-              })
-            )
+          : search
+              .use(what, (client) => client.tasks.waitForTasks(uids, { timeout: TASK_TIMEOUT_MS, interval: 50 }))
+              .pipe(
+                Effect.flatMap((tasks) => {
+                  const failed = tasks.find((task) => task.status !== "succeeded")
+                  return failed === undefined
+                    ? Effect.void
+                    : Effect.fail(
+                        new SearchError({
+                          message: `${what}: task ${failed.uid} ${failed.status}: ${failed.error?.message ?? "no message"}`,
+                          unavailable: false
+                        })
+                      )
+                })
+              )
 
       const enqueueAdd = (uid: string, documents: ReadonlyArray<object>) =>
-        search.use(`add documents to ${uid}`, (client) =>
-          client.index(uid).addDocuments(documents as Array<Record<string, unknown>>, { primaryKey: "id" })
-        ).pipe(Effect.map((task) => task.taskUid))
+        search
+          .use(`add documents to ${uid}`, (client) =>
+            client.index(uid).addDocuments(documents as Array<Record<string, unknown>>, { primaryKey: "id" })
+          )
+          .pipe(Effect.map((task) => task.taskUid))
 
       const enqueueDelete = (uid: string, ids: ReadonlyArray<string>) =>
-        search.use(`delete documents from ${uid}`, (client) => client.index(uid).deleteDocuments([...ids]))
+        search
+          .use(`delete documents from ${uid}`, (client) => client.index(uid).deleteDocuments([...ids]))
           .pipe(Effect.map((task) => task.taskUid))
 
       /** Creates a fresh index with `settings`, ready to be filled and swapped in. */
       const createFresh = (index: string, settings: Settings) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const uid = search.indexUid(`${index}__build_${randomBytes(4).toString("hex")}`)
           yield* search.task(`create ${uid}`, (client) => client.createIndex(uid, { primaryKey: "id" }))
           yield* search.task(`settings ${uid}`, (client) => client.index(uid).updateSettings(settings))
@@ -166,14 +177,13 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
 
       /** Swaps a built index in under the live uid and deletes the old one. */
       const swapIn = (index: string, builtUid: string) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const live = search.indexUid(index)
           if (!(yield* indexExists(live))) {
             yield* search.task(`create ${live}`, (client) => client.createIndex(live, { primaryKey: "id" }))
           }
-          yield* search.task(
-            `swap ${live}`,
-            (client) => client.swapIndexes([{ indexes: [live, builtUid], rename: false }])
+          yield* search.task(`swap ${live}`, (client) =>
+            client.swapIndexes([{ indexes: [live, builtUid], rename: false }])
           )
           yield* search.task(`delete old ${index}`, (client) => client.deleteIndex(builtUid))
         })
@@ -184,7 +194,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
       // ---- products: one document per model ---------------------------------
 
       const modelState = (changedOnly: boolean) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* db.run(workQuery)
           // Product -> model: an unchanged product keeps the model it had (its
           // key is built from fields its hash covers); the others are keyed now.
@@ -214,11 +224,13 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
             `CREATE OR REPLACE TABLE ${AFFECTED_TABLE} AS
              SELECT DISTINCT model_id FROM (
                SELECT model_id FROM ${KEYS_TABLE} WHERE changed
-               ${changedOnly
-              ? `UNION ALL SELECT split_part(st.hash, ':', 2) FROM search_sync_state st
+               ${
+                 changedOnly
+                   ? `UNION ALL SELECT split_part(st.hash, ':', 2) FROM search_sync_state st
                WHERE st.index_name = '${OFFERS_STATE}'
                  AND NOT EXISTS (SELECT 1 FROM ${KEYS_TABLE} k WHERE k.id = st.id AND NOT k.changed)`
-              : ""}
+                   : ""
+               }
              )`
           )
           yield* db.run(
@@ -237,22 +249,31 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
 
       /** Streams the affected models to Meilisearch, BATCH_SIZE models per call; returns the enqueued task uids. */
       const sendModels = (uid: string, models: number) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const now = new Date(yield* Clock.currentTimeMillis)
           const starts: Array<number> = []
           for (let start = 0; start < models; start += BATCH_SIZE) starts.push(start)
-          return yield* Effect.forEach(starts, (start) =>
-            db.query<ProductRow>(
-              `SELECT * FROM ${MODELS_TABLE} WHERE model_rank > $1 AND model_rank <= $2`,
-              [start, start + BATCH_SIZE]
-            ).pipe(Effect.flatMap((rows) => enqueueAdd(uid, modelDocuments(rows.map((row) => productDocument(row, now)))))),
-            { concurrency: SEND_CONCURRENCY })
+          return yield* Effect.forEach(
+            starts,
+            (start) =>
+              db
+                .query<ProductRow>(`SELECT * FROM ${MODELS_TABLE} WHERE model_rank > $1 AND model_rank <= $2`, [
+                  start,
+                  start + BATCH_SIZE
+                ])
+                .pipe(
+                  Effect.flatMap((rows) =>
+                    enqueueAdd(uid, modelDocuments(rows.map((row) => productDocument(row, now))))
+                  )
+                ),
+            { concurrency: SEND_CONCURRENCY }
+          )
         })
 
       /** Records what was sent: every product's hash and model, every affected model's hash. */
       const recordProducts = (rebuilt: boolean) =>
         db.transaction((tx) =>
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             yield* tx.run(
               `DELETE FROM search_sync_state WHERE index_name = '${OFFERS_STATE}'
                  OR (index_name = '${PRODUCTS_INDEX}' AND (${rebuilt ? "TRUE" : `id IN (SELECT model_id FROM ${AFFECTED_TABLE})`}))`
@@ -275,9 +296,9 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
           })
         )
 
-      const rebuildProducts = Effect.gen(function*() {
+      const rebuildProducts = Effect.gen(function* () {
         const built = yield* createFresh(PRODUCTS_INDEX, productSettings)
-        return yield* Effect.gen(function*() {
+        return yield* Effect.gen(function* () {
           const { models } = yield* modelState(false)
           yield* awaitTasks(`fill ${built}`, yield* sendModels(built, models))
           yield* swapIn(PRODUCTS_INDEX, built)
@@ -287,7 +308,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
         }).pipe(Effect.onError(() => dropBuild(built)))
       })
 
-      const deltaProducts = Effect.gen(function*() {
+      const deltaProducts = Effect.gen(function* () {
         const uid = search.indexUid(PRODUCTS_INDEX)
         const { models, gone } = yield* modelState(true)
         const tasks = yield* sendModels(uid, models)
@@ -295,7 +316,12 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
           `SELECT model_id FROM ${AFFECTED_TABLE} a WHERE NOT EXISTS (SELECT 1 FROM ${MODELS_TABLE} m WHERE m.model_id = a.model_id)`
         )
         for (let start = 0; start < gone; start += BATCH_SIZE) {
-          tasks.push(yield* enqueueDelete(uid, goneIds.slice(start, start + BATCH_SIZE).map((row) => row.model_id)))
+          tasks.push(
+            yield* enqueueDelete(
+              uid,
+              goneIds.slice(start, start + BATCH_SIZE).map((row) => row.model_id)
+            )
+          )
         }
         yield* awaitTasks(`sync ${uid}`, tasks)
         yield* recordProducts(false)
@@ -305,64 +331,85 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
       // Models span feeds (one model at several stores), so every sync reads
       // the whole catalog; `feed` names what triggered it.
       const syncProducts = (_feed?: string) =>
-        productsLock.withPermits(1)(
-          Effect.gen(function*() {
-            const result = (yield* canDelta(PRODUCTS_INDEX, productSettings)) ? yield* deltaProducts : yield* rebuildProducts
-            for (const table of [WORK_TABLE, KEYS_TABLE, AFFECTED_TABLE, MODELS_TABLE]) yield* db.run(`DROP TABLE IF EXISTS ${table}`)
-            return result
-          })
-        ).pipe(Effect.withSpan("SearchSync.syncProducts"))
+        productsLock
+          .withPermits(1)(
+            Effect.gen(function* () {
+              const result = (yield* canDelta(PRODUCTS_INDEX, productSettings))
+                ? yield* deltaProducts
+                : yield* rebuildProducts
+              for (const table of [WORK_TABLE, KEYS_TABLE, AFFECTED_TABLE, MODELS_TABLE])
+                yield* db.run(`DROP TABLE IF EXISTS ${table}`)
+              return result
+            })
+          )
+          .pipe(Effect.withSpan("SearchSync.syncProducts"))
 
       // ---- programmes (small: hashed and compared in memory) ------------------
 
       const syncPrograms = () =>
-        programsLock.withPermits(1)(
-          Effect.gen(function*() {
-            const documents = yield* programDocuments(db)
-            const state = yield* db.query<{ id: string; hash: string }>(
-              "SELECT id, hash FROM search_sync_state WHERE index_name = $1",
-              [PROGRAMS_INDEX]
-            )
-            const delta = yield* canDelta(PROGRAMS_INDEX, programSettings)
-            const known = new Map(delta ? state.map((row) => [row.id, row.hash]) : [])
-            const changed = documents.filter((doc) => known.get(doc.document.program_id) !== doc.hash)
-            const present = new Set(documents.map((doc) => doc.document.program_id))
-            const gone = delta ? state.filter((row) => !present.has(row.id)).map((row) => row.id) : []
-            const target = delta ? search.indexUid(PROGRAMS_INDEX) : yield* createFresh(PROGRAMS_INDEX, programSettings)
-            const tasks: Array<number> = []
-            for (let start = 0; start < changed.length; start += BATCH_SIZE) {
-              tasks.push(yield* enqueueAdd(target, changed.slice(start, start + BATCH_SIZE).map((doc) => doc.document)))
-            }
-            if (gone.length > 0) {
-              tasks.push(yield* enqueueDelete(target, gone.map((id) => Buffer.from(id, "utf8").toString("base64url"))))
-            }
-            yield* awaitTasks(`sync ${target}`, tasks).pipe(Effect.onError(() => (delta ? Effect.void : dropBuild(target))))
-            if (!delta) yield* swapIn(PROGRAMS_INDEX, target)
-            yield* db.transaction((tx) =>
-              Effect.gen(function*() {
-                yield* tx.run("DELETE FROM search_sync_state WHERE index_name IN ($1, $2)", [
-                  PROGRAMS_INDEX,
-                  settingsKey(PROGRAMS_INDEX)
-                ])
-                yield* tx.append("search_sync_state", (appender) => {
-                  for (const doc of documents) {
-                    appender.appendVarchar(PROGRAMS_INDEX)
-                    appender.appendVarchar(doc.document.program_id)
+        programsLock
+          .withPermits(1)(
+            Effect.gen(function* () {
+              const documents = yield* programDocuments(db)
+              const state = yield* db.query<{ id: string; hash: string }>(
+                "SELECT id, hash FROM search_sync_state WHERE index_name = $1",
+                [PROGRAMS_INDEX]
+              )
+              const delta = yield* canDelta(PROGRAMS_INDEX, programSettings)
+              const known = new Map(delta ? state.map((row) => [row.id, row.hash]) : [])
+              const changed = documents.filter((doc) => known.get(doc.document.program_id) !== doc.hash)
+              const present = new Set(documents.map((doc) => doc.document.program_id))
+              const gone = delta ? state.filter((row) => !present.has(row.id)).map((row) => row.id) : []
+              const target = delta
+                ? search.indexUid(PROGRAMS_INDEX)
+                : yield* createFresh(PROGRAMS_INDEX, programSettings)
+              const tasks: Array<number> = []
+              for (let start = 0; start < changed.length; start += BATCH_SIZE) {
+                tasks.push(
+                  yield* enqueueAdd(
+                    target,
+                    changed.slice(start, start + BATCH_SIZE).map((doc) => doc.document)
+                  )
+                )
+              }
+              if (gone.length > 0) {
+                tasks.push(
+                  yield* enqueueDelete(
+                    target,
+                    gone.map((id) => Buffer.from(id, "utf8").toString("base64url"))
+                  )
+                )
+              }
+              yield* awaitTasks(`sync ${target}`, tasks).pipe(
+                Effect.onError(() => (delta ? Effect.void : dropBuild(target)))
+              )
+              if (!delta) yield* swapIn(PROGRAMS_INDEX, target)
+              yield* db.transaction((tx) =>
+                Effect.gen(function* () {
+                  yield* tx.run("DELETE FROM search_sync_state WHERE index_name IN ($1, $2)", [
+                    PROGRAMS_INDEX,
+                    settingsKey(PROGRAMS_INDEX)
+                  ])
+                  yield* tx.append("search_sync_state", (appender) => {
+                    for (const doc of documents) {
+                      appender.appendVarchar(PROGRAMS_INDEX)
+                      appender.appendVarchar(doc.document.program_id)
+                      appender.appendNull()
+                      appender.appendVarchar(doc.hash)
+                      appender.endRow()
+                    }
+                    appender.appendVarchar(settingsKey(PROGRAMS_INDEX))
+                    appender.appendVarchar("settings")
                     appender.appendNull()
-                    appender.appendVarchar(doc.hash)
+                    appender.appendVarchar(settingsHash(programSettings))
                     appender.endRow()
-                  }
-                  appender.appendVarchar(settingsKey(PROGRAMS_INDEX))
-                  appender.appendVarchar("settings")
-                  appender.appendNull()
-                  appender.appendVarchar(settingsHash(programSettings))
-                  appender.endRow()
+                  })
                 })
-              })
-            )
-            return { upserted: changed.length, deleted: gone.length }
-          })
-        ).pipe(Effect.withSpan("SearchSync.syncPrograms"))
+              )
+              return { upserted: changed.length, deleted: gone.length }
+            })
+          )
+          .pipe(Effect.withSpan("SearchSync.syncPrograms"))
 
       return SearchSync.of({ syncProducts, syncPrograms })
     })

@@ -32,7 +32,22 @@ export interface NetworkDef extends NetworkRecord {
   readonly cookie: number
 }
 
-type Shorthand = Omit<NetworkDef, "status" | "successor_id" | "account_params" | "link" | "unwrap_params" | "click_hosts" | "subid_param" | "deep_link_template" | "mid" | "cookie" | "regions" | "confidence"> & Partial<NetworkDef>
+type Shorthand = Omit<
+  NetworkDef,
+  | "status"
+  | "successor_id"
+  | "account_params"
+  | "link"
+  | "unwrap_params"
+  | "click_hosts"
+  | "subid_param"
+  | "deep_link_template"
+  | "mid"
+  | "cookie"
+  | "regions"
+  | "confidence"
+> &
+  Partial<NetworkDef>
 
 /** Fills the common defaults so the data tables stay one object per network. */
 export const net = (d: Shorthand): NetworkDef => ({

@@ -51,6 +51,7 @@ export const checkNetworks = (): void => {
     }
   }
   for (const n of networkDefs) {
-    if (n.successor_id !== null && !ids.has(n.successor_id)) throw new Error(`${n.id}: unknown successor ${n.successor_id}`)
+    if (n.successor_id !== null && !ids.has(n.successor_id))
+      throw new Error(`${n.id}: unknown successor ${n.successor_id}`)
   }
 }

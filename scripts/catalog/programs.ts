@@ -43,8 +43,13 @@ const parseRate = (token: string, country: string | null) => {
   const [, symbol, amount, suffix] = m
   if (symbol === "") return { type: "CPS" as const, rate: Number(amount), currency: null }
   // A "$" in an Australian or Canadian row means that country's dollar.
-  const currency = symbol === "$" && country === "AU" ? "AUD" : symbol === "$" && country === "CA" ? "CAD" : CURRENCY_SYMBOL[symbol]
-  return { type: suffix === "L" ? "CPL" as const : suffix === "C" ? "CPC" as const : "CPA" as const, rate: Number(amount), currency }
+  const currency =
+    symbol === "$" && country === "AU" ? "AUD" : symbol === "$" && country === "CA" ? "CAD" : CURRENCY_SYMBOL[symbol]
+  return {
+    type: suffix === "L" ? ("CPL" as const) : suffix === "C" ? ("CPC" as const) : ("CPA" as const),
+    rate: Number(amount),
+    currency
+  }
 }
 
 const brandSlug = (name: string, fallback: string): string => {
@@ -83,13 +88,14 @@ export const buildPrograms = (): Array<ProgramRecord> => {
     const link: Record<string, string> = {}
     for (const [key, pattern] of Object.entries(network.link)) {
       if (pattern === "=mid") link[key] = mid
-      else if (pattern === "=impact-host") link[key] = IMPACT_VANITY[domains[0]] ?? `${brandSlug(name, `brand${mid}`)}.${pick(rng, ["sjv.io", "pxf.io"])}`
+      else if (pattern === "=impact-host")
+        link[key] = IMPACT_VANITY[domains[0]] ?? `${brandSlug(name, `brand${mid}`)}.${pick(rng, ["sjv.io", "pxf.io"])}`
       else if (!pattern.startsWith("=")) link[key] = fillPattern(rng, pattern)
     }
     Object.assign(link, extraLink)
     const { type, rate, currency } = parseRate(rateToken, country)
     // Every programme on a closed network is closed with it.
-    const status = network.status === "closed" ? "closed" : (statusToken ?? "active") as ProgramRecord["status"]
+    const status = network.status === "closed" ? "closed" : ((statusToken ?? "active") as ProgramRecord["status"])
     const hasEpc = (status === "active" || status === "paused") && chance(rng, 0.7)
     out.push({
       network_id: networkId,
@@ -117,16 +123,38 @@ export const buildPrograms = (): Array<ProgramRecord> => {
     const name = `Amazon.${domain.slice("amazon.".length)}`
     usedIds.set("amazon-associates", new Set([...(usedIds.get("amazon-associates") ?? []), marketplaceId]))
     out.push({
-      network_id: "amazon-associates", merchant_id: marketplaceId, name, domains: [domain], country, category: "Marketplace",
-      commission_type: "CPS", commission_rate: 3, commission_currency: null, cookie_days: 1, status: "active",
-      deep_link_allowed: true, epc: null, link_params: { tag }
+      network_id: "amazon-associates",
+      merchant_id: marketplaceId,
+      name,
+      domains: [domain],
+      country,
+      category: "Marketplace",
+      commission_type: "CPS",
+      commission_rate: 3,
+      commission_currency: null,
+      cookie_days: 1,
+      status: "active",
+      deep_link_allowed: true,
+      epc: null,
+      link_params: { tag }
     })
   }
   for (const [domain, country, rotationId] of ebayMarketplaces) {
     out.push({
-      network_id: "ebay-partner-network", merchant_id: `EBAY-${country}`, name: `eBay ${country}`, domains: [domain], country, category: "Marketplace",
-      commission_type: "CPS", commission_rate: 2.5, commission_currency: null, cookie_days: 1, status: "active",
-      deep_link_allowed: true, epc: null, link_params: { rotationId }
+      network_id: "ebay-partner-network",
+      merchant_id: `EBAY-${country}`,
+      name: `eBay ${country}`,
+      domains: [domain],
+      country,
+      category: "Marketplace",
+      commission_type: "CPS",
+      commission_rate: 2.5,
+      commission_currency: null,
+      cookie_days: 1,
+      status: "active",
+      deep_link_allowed: true,
+      epc: null,
+      link_params: { rotationId }
     })
   }
   for (const row of merchants) addRow(row)

@@ -31,7 +31,15 @@ const atLeast = (x: number, cents: 0 | 95 | 99): number => {
 const bump = (x: number): number => Math.round((x + (x < 5 ? 0.1 : 1)) * 100) / 100
 
 /** A wandering price around `base` within [lo, hi] times base, never repeating the previous value. */
-const walk = (rng: Rng, times: ReadonlyArray<number>, base: number, lo: number, hi: number, cents: 0 | 95 | 99, floor = 0): Array<Observation> => {
+const walk = (
+  rng: Rng,
+  times: ReadonlyArray<number>,
+  base: number,
+  lo: number,
+  hi: number,
+  cents: 0 | 95 | 99,
+  floor = 0
+): Array<Observation> => {
   const out: Array<Observation> = []
   let prev = -1
   for (const at of times) {
@@ -122,7 +130,8 @@ export const historyFor = (key: string, p: Product): Array<Observation> => {
   // anyway, with the rule that the series ends at the feed's current price.
   if (series[series.length - 1][1] !== c) throw new Error(`${key}: history does not end at the current price`)
   for (let i = 1; i < series.length; i++) {
-    if (series[i][0] <= series[i - 1][0] || series[i][1] === series[i - 1][1]) throw new Error(`${key}: observation ${i} repeats a time or price`)
+    if (series[i][0] <= series[i - 1][0] || series[i][1] === series[i - 1][1])
+      throw new Error(`${key}: observation ${i} repeats a time or price`)
   }
   return series
 }

@@ -70,7 +70,13 @@ export const roundPrice = (x: number, cents: 0 | 95 | 99): number => {
 }
 
 const slugify = (s: string): string =>
-  s.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80).replace(/-+$/, "")
+  s
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80)
+    .replace(/-+$/, "")
 
 /** Appends a GS1 check digit (works for UPC-A, EAN-13 and ISBN-13 bodies). */
 export const withCheckDigit = (body: string): string => {
@@ -85,7 +91,8 @@ export const withCheckDigit = (body: string): string => {
 const digits = (h: number, n: number): string => String(h % 10 ** n).padStart(n, "0")
 
 const isoHour = (ms: number): string => new Date(ms).toISOString().slice(0, 13) + ":00:00Z"
-const isoDay = (ms: number, end: boolean): string => new Date(ms).toISOString().slice(0, 10) + (end ? "T23:59:59Z" : "T00:00:00Z")
+const isoDay = (ms: number, end: boolean): string =>
+  new Date(ms).toISOString().slice(0, 10) + (end ? "T23:59:59Z" : "T00:00:00Z")
 
 const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1)
 
@@ -117,7 +124,13 @@ const describe = (rng: Rng, leaf: Leaf, title: string, row: ModelRow, gender: st
   const u = pickN(rng, leaf.uses, 3)
   const parts = [`${title}.`, `${cap(f[0])}${f.length > 1 ? ` and ${f[1]}` : ""}.`]
   const form = Math.floor(rng() * 3)
-  parts.push(form === 0 ? `Ideal for ${list(u, "and")}.` : form === 1 ? `Built for ${list(u.slice(0, 2), "and")}.` : `Perfect for ${list(u, "or")}.`)
+  parts.push(
+    form === 0
+      ? `Ideal for ${list(u, "and")}.`
+      : form === 1
+        ? `Built for ${list(u.slice(0, 2), "and")}.`
+        : `Perfect for ${list(u, "or")}.`
+  )
   const ages = row[4]?.a
   if (ages !== undefined) parts.push(ageSentence(ages))
   if (gender !== null) parts.push(`Available in ${gender.toLowerCase()} sizes.`)
@@ -126,7 +139,11 @@ const describe = (rng: Rng, leaf: Leaf, title: string, row: ModelRow, gender: st
 }
 
 interface StoreMix {
-  readonly entries: ReadonlyArray<{ readonly leaf: Leaf; readonly leafIndex: number; readonly models: ReadonlyArray<number> }>
+  readonly entries: ReadonlyArray<{
+    readonly leaf: Leaf
+    readonly leafIndex: number
+    readonly models: ReadonlyArray<number>
+  }>
   readonly cumulative: ReadonlyArray<number>
   readonly skuBase: number
   readonly link: (slug: string, sku: string) => string
@@ -155,14 +172,16 @@ const mixFor = (store: Store): StoreMix => {
   allLeaves.forEach((leaf, leafIndex) => {
     if (!store.categories.includes(leaf.category)) return
     if (store.paths !== undefined && !store.paths.some((p) => leaf.path.startsWith(p))) return
-    const models = leaf.models.map((_, i) => i).filter((i) => store.brands === undefined || store.brands.includes(leaf.models[i][0]))
+    const models = leaf.models
+      .map((_, i) => i)
+      .filter((i) => store.brands === undefined || store.brands.includes(leaf.models[i][0]))
     if (models.length === 0) return
     entries.push({ leaf, leafIndex, models })
     total += leaf.weight
     cumulative.push(total)
   })
   if (entries.length === 0) throw new Error(`store ${store.key} sells nothing`)
-  const skuBase = 10 ** (store.skuDigits - 1) + (hashString(store.key) % (10 ** (store.skuDigits - 2)))
+  const skuBase = 10 ** (store.skuDigits - 1) + (hashString(store.key) % 10 ** (store.skuDigits - 2))
   return { entries, cumulative, skuBase, link: compileUrl(store.link), image: compileUrl(store.image) }
 }
 
@@ -197,7 +216,14 @@ export const makeGenerator = (seed: number, stores: ReadonlyArray<Store>): Gener
   // A handful of description wordings per product, each seeded by the product
   // and its number, so the text never depends on which rows came first.
   const descriptions = new Map<string, Array<string | undefined>>()
-  const describeCached = (key: string, leaf: Leaf, title: string, row: ModelRow, gender: string | null, k: number): string => {
+  const describeCached = (
+    key: string,
+    leaf: Leaf,
+    title: string,
+    row: ModelRow,
+    gender: string | null,
+    k: number
+  ): string => {
     let variants = descriptions.get(key)
     if (variants === undefined) {
       variants = new Array<string | undefined>(DESCRIPTION_VARIANTS)
@@ -228,7 +254,12 @@ export const makeGenerator = (seed: number, stores: ReadonlyArray<Store>): Gener
 
     // Condition: refurbished and used only make sense for electronics.
     const cr = rng()
-    const condition = leaf.category === "Electronics" && cr < 0.04 ? "refurbished" : leaf.category === "Electronics" && cr < 0.055 ? "used" : "new"
+    const condition =
+      leaf.category === "Electronics" && cr < 0.04
+        ? "refurbished"
+        : leaf.category === "Electronics" && cr < 0.055
+          ? "used"
+          : "new"
 
     // Everything that depends only on what is sold (not on the row) is cached:
     // the same product gets the same title, GTIN and MPN in every store.
@@ -242,14 +273,18 @@ export const makeGenerator = (seed: number, stores: ReadonlyArray<Store>): Gener
       if (condition === "used") title += " (Used - Very Good)"
       const gtinKey = `${brand}|${model}|${nameV}|${color}|${genderWord}|${paperback}`
       const h = hashString(gtinKey)
-      const gtin = isBook ? withCheckDigit("978" + digits(h, 9)) : withCheckDigit(digits(h, 6) + digits(hashString(gtinKey + "#"), 5))
+      const gtin = isBook
+        ? withCheckDigit("978" + digits(h, 9))
+        : withCheckDigit(digits(h, 6) + digits(hashString(gtinKey + "#"), 5))
       identity = {
         title,
         slug: slugify(title),
         gtin,
         // EAN-13 form of a UPC-A is the same number with a leading zero.
         gtin13: gtin.length === 12 ? "0" + gtin : gtin,
-        mpn: isBook ? "" : `${model.toUpperCase().replace(/[^A-Z0-9]+/g, "")}${color !== null ? "-" + color.slice(0, 3).toUpperCase() : ""}`
+        mpn: isBook
+          ? ""
+          : `${model.toUpperCase().replace(/[^A-Z0-9]+/g, "")}${color !== null ? "-" + color.slice(0, 3).toUpperCase() : ""}`
       }
       identities.set(identityKey, identity)
     }
@@ -267,7 +302,10 @@ export const makeGenerator = (seed: number, stores: ReadonlyArray<Store>): Gener
 
     const ar = rng()
     const availability = ar < 0.05 ? "out_of_stock" : ar < 0.075 ? "preorder" : ar < 0.1 ? "backorder" : "in_stock"
-    const availabilityDate = availability === "preorder" || availability === "backorder" ? isoHour(AS_OF + (5 + Math.floor(rng() * 35)) * DAY + 9 * HOUR) : null
+    const availabilityDate =
+      availability === "preorder" || availability === "backorder"
+        ? isoHour(AS_OF + (5 + Math.floor(rng() * 35)) * DAY + 9 * HOUR)
+        : null
 
     // Prices: list price, per-store variation, currency, condition.
     const conditionFactor = condition === "refurbished" ? 0.78 : condition === "used" ? 0.65 : 1
@@ -281,7 +319,18 @@ export const makeGenerator = (seed: number, stores: ReadonlyArray<Store>): Gener
     let rrp: number | null = null
 
     const dr = rng()
-    const dealClass: DealClass = dr < 0.08 ? "genuine-sale" : dr < 0.105 ? "genuine-drop" : dr < 0.155 ? "fake-sale" : dr < 0.235 ? "mild-sale" : dr < 0.255 ? "expired-sale" : "normal"
+    const dealClass: DealClass =
+      dr < 0.08
+        ? "genuine-sale"
+        : dr < 0.105
+          ? "genuine-drop"
+          : dr < 0.155
+            ? "fake-sale"
+            : dr < 0.235
+              ? "mild-sale"
+              : dr < 0.255
+                ? "expired-sale"
+                : "normal"
     const lower = (base: number, off: number): number => {
       const p = roundPrice(base * (1 - off), store.cents)
       return p < base ? p : Math.round((base - 1) * 100) / 100
@@ -313,20 +362,52 @@ export const makeGenerator = (seed: number, stores: ReadonlyArray<Store>): Gener
     }
     if (rrp === null && rng() < 0.3) rrp = roundPrice(price * (1.1 + rng() * 0.25), store.cents)
 
-    const sizes = leaf.sizing === "apparel" ? APPAREL_SIZES : leaf.sizing === "shoe" ? SHOE_SIZES[`${store.region}-${gender}`] : null
+    const sizes =
+      leaf.sizing === "apparel"
+        ? APPAREL_SIZES
+        : leaf.sizing === "shoe"
+          ? SHOE_SIZES[`${store.region}-${gender}`]
+          : null
     const size = sizes !== null ? sizes[Math.floor(rng() * sizes.length)] : null
     const hasGroup = variant !== null || color !== null || sizes !== null
-    const itemGroupId = hasGroup ? `${store.key}-G${hashString(`${entry.leafIndex}|${mi}|${genderWord}`) % 1_000_000}` : null
+    const itemGroupId = hasGroup
+      ? `${store.key}-G${hashString(`${entry.leafIndex}|${mi}|${genderWord}`) % 1_000_000}`
+      : null
 
     return {
-      index, store, id, sku, leaf, brand, model, title,
-      description: describeCached(identityKey, leaf, title, row, genderWord, Math.floor(rng() * DESCRIPTION_VARIANTS)) +
+      index,
+      store,
+      id,
+      sku,
+      leaf,
+      brand,
+      model,
+      title,
+      description:
+        describeCached(identityKey, leaf, title, row, genderWord, Math.floor(rng() * DESCRIPTION_VARIANTS)) +
         (rng() < 0.02 ? `\nIn the box: ${brand} ${model}, quick-start guide.` : ""),
-      link, imageLink, additionalImageLink, availability, availabilityDate,
-      currency: store.currency, price, salePrice, saleWindow, current, rrp,
-      gtin: gtinOut, mpn, condition, itemGroupId, color, size, gender,
+      link,
+      imageLink,
+      additionalImageLink,
+      availability,
+      availabilityDate,
+      currency: store.currency,
+      price,
+      salePrice,
+      saleWindow,
+      current,
+      rrp,
+      gtin: gtinOut,
+      mpn,
+      condition,
+      itemGroupId,
+      color,
+      size,
+      gender,
       ageGroup: leaf.sizing !== undefined ? "adult" : leaf.category === "Baby" ? "infant" : ageGroupOf(row[4]?.a),
-      dealClass, changedAt, flatSince,
+      dealClass,
+      changedAt,
+      flatSince,
       rating: Math.round((3.6 + rng() * 1.35) * 10) / 10
     }
   }

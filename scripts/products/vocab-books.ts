@@ -4,7 +4,10 @@ import { leaf, type Leaf } from "./vocab-types.ts"
 // book is its ISBN-13 (978 prefix).
 export const books: ReadonlyArray<Leaf> = [
   leaf("Books", {
-    sub: "Fiction & Non-Fiction", gpc: "Media > Books", weight: 3, kind: "book",
+    sub: "Fiction & Non-Fiction",
+    gpc: "Media > Books",
+    weight: 3,
+    kind: "book",
     models: [
       ["Avery", "James Clear", "Atomic Habits", 27],
       ["Viking", "Matt Haig", "The Midnight Library", 26],
@@ -18,12 +21,20 @@ export const books: ReadonlyArray<Leaf> = [
       ["Penguin Books", "Bessel van der Kolk", "The Body Keeps the Score", 20]
     ],
     colors: [],
-    features: ["a #1 New York Times bestseller", "with a new afterword", "over 10 million copies sold", "now a major motion picture"],
+    features: [
+      "a #1 New York Times bestseller",
+      "with a new afterword",
+      "over 10 million copies sold",
+      "now a major motion picture"
+    ],
     uses: ["book clubs", "summer reading", "long flights", "beach holidays", "bedtime reading"],
     gifts: ["book lovers", "dad", "mom", "teachers", "graduates"]
   }),
   leaf("Books", {
-    sub: "Children's Books", gpc: "Media > Books", weight: 2, kind: "book",
+    sub: "Children's Books",
+    gpc: "Media > Books",
+    weight: 2,
+    kind: "book",
     models: [
       ["Philomel Books", "Eric Carle", "The Very Hungry Caterpillar", 10.99, { a: "1-3" }],
       ["Scholastic", "J.K. Rowling", "Harry Potter and the Sorcerer's Stone", 10.99, { a: "8-12" }],
@@ -33,9 +44,13 @@ export const books: ReadonlyArray<Leaf> = [
       ["Amulet Books", "Jeff Kinney", "Diary of a Wimpy Kid", 14.99, { a: "8-12" }]
     ],
     colors: [],
-    features: ["a modern classic", "award-winning illustrations", "perfect for reading aloud", "the first book in the series"],
+    features: [
+      "a modern classic",
+      "award-winning illustrations",
+      "perfect for reading aloud",
+      "the first book in the series"
+    ],
     uses: ["bedtime stories", "reluctant readers", "classroom libraries", "summer reading lists"],
     gifts: ["kids", "grandkids", "a baby shower", "birthdays"]
   })
 ]
-

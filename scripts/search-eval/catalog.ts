@@ -43,7 +43,10 @@ const SQL = `SELECT id, title, brand, category, product_type, current_price::DOU
 
 const levelsOf = (row: Row) => {
   const path = (row.product_type ?? "").split(/\s*>\s*/).filter((level) => level.length > 0)
-  return { top: row.category !== null && path[0] === row.category ? row.category : null, leaf: path[path.length - 1] ?? null }
+  return {
+    top: row.category !== null && path[0] === row.category ? row.category : null,
+    leaf: path[path.length - 1] ?? null
+  }
 }
 
 export const catalogRows = Database.use((db) => db.query<Row>(SQL)).pipe(

@@ -12,8 +12,27 @@ import { satisfyingGroups, wordsOf, type Constraints, type Judgement, type Judge
 const MAX_MUST_APPEAR = 4
 const MAX_NOUNS = 36
 /** Head nouns that name no product on their own ("Starter Kit", "Cookware Set", "Camera Body"). */
-const GENERIC = new Set(["kit", "set", "body", "system", "station", "measure", "edition", "pack", "model", "series", "box",
-  "bundle", "collection", "plus", "pro", "max", "mini", "ultra", "game"])
+const GENERIC = new Set([
+  "kit",
+  "set",
+  "body",
+  "system",
+  "station",
+  "measure",
+  "edition",
+  "pack",
+  "model",
+  "series",
+  "box",
+  "bundle",
+  "collection",
+  "plus",
+  "pro",
+  "max",
+  "mini",
+  "ultra",
+  "game"
+])
 /** Nouns with no singular in everyday use. */
 const ONLY_PLURAL = new Set(["shorts", "pants", "leggings", "jeans", "sunglasses", "scissors", "headphones", "earbuds"])
 
@@ -62,23 +81,23 @@ export const singularOf = (word: string): string =>
   !word.endsWith("s") || word.endsWith("ss")
     ? word
     : word.endsWith("ives")
-    ? `${word.slice(0, -3)}fe`
-    : word.endsWith("ies")
-    ? `${word.slice(0, -3)}y`
-    : /(?:ch|sh|x|ss)es$/.test(word)
-    ? word.slice(0, -2)
-    : word.slice(0, -1)
+      ? `${word.slice(0, -3)}fe`
+      : word.endsWith("ies")
+        ? `${word.slice(0, -3)}y`
+        : /(?:ch|sh|x|ss)es$/.test(word)
+          ? word.slice(0, -2)
+          : word.slice(0, -1)
 
 export const pluralOf = (word: string): string =>
   word.endsWith("s")
     ? word
     : /[^aeiou]y$/.test(word)
-    ? `${word.slice(0, -1)}ies`
-    : word.endsWith("fe")
-    ? `${word.slice(0, -2)}ves`
-    : /(?:ch|sh|x)$/.test(word)
-    ? `${word}es`
-    : `${word}s`
+      ? `${word.slice(0, -1)}ies`
+      : word.endsWith("fe")
+        ? `${word.slice(0, -2)}ves`
+        : /(?:ch|sh|x)$/.test(word)
+          ? `${word}es`
+          : `${word}s`
 
 /** The title before its options: "Acer Swift Go 14 OLED Laptop, 16GB RAM" -> "Acer Swift Go 14 OLED Laptop". */
 const headOf = (title: string) => title.split(/,| with | by | for | - |\(/i)[0].trim()
@@ -154,14 +173,19 @@ export const deriveJudgements = (rows: ReadonlyArray<CatalogRow>): JudgementSet 
     const singular = ONLY_PLURAL.has(noun.plural) ? noun.plural : noun.singular
     add(noun.plural, "plural", words)
     if (singular !== noun.plural) add(noun.singular, "singular", words)
-    add(`${PRICE_MODIFIERS[n % PRICE_MODIFIERS.length]} ${n % 2 === 0 ? noun.plural : singular}`, "price-modifier", words)
+    add(
+      `${PRICE_MODIFIERS[n % PRICE_MODIFIERS.length]} ${n % 2 === 0 ? noun.plural : singular}`,
+      "price-modifier",
+      words
+    )
     add(`${QUALITY_MODIFIERS[n % QUALITY_MODIFIERS.length]} ${noun.plural}`, "quality-modifier", words)
     add(FILLERS[n % FILLERS.length](singular, noun.plural), "filler", words)
     add(AUDIENCES[n % AUDIENCES.length](noun.plural), "recipient-occasion", words)
     // The typo is made in the form titles use: a typo in a plural the titles never spell is two edits away.
-    const titleForm = noun.rows.filter((row) => wordsOf(row.title).includes(noun.plural)).length * 2 >= noun.rows.length
-      ? noun.plural
-      : noun.singular
+    const titleForm =
+      noun.rows.filter((row) => wordsOf(row.title).includes(noun.plural)).length * 2 >= noun.rows.length
+        ? noun.plural
+        : noun.singular
     // A missing letter must leave 5 letters: Meilisearch allows a typo by the length of the word typed.
     if (titleForm.length >= (n % 2 === 0 ? 5 : 6)) {
       const typo = typoOf(titleForm, n)
@@ -190,9 +214,11 @@ export const deriveJudgements = (rows: ReadonlyArray<CatalogRow>): JudgementSet 
 
     // The brand with the fewest models of this noun: a small set, so every one of them must appear.
     const byBrand = new Map<string, Set<string>>()
-    for (const row of noun.rows) if (row.brand) byBrand.set(row.brand, (byBrand.get(row.brand) ?? new Set()).add(row.group))
+    for (const row of noun.rows)
+      if (row.brand) byBrand.set(row.brand, (byBrand.get(row.brand) ?? new Set()).add(row.group))
     const brand = [...byBrand.entries()].sort((a, b) => a[1].size - b[1].size || a[0].localeCompare(b[0]))[0]
-    if (brand !== undefined) add(`${brand[0].toLowerCase()} ${noun.plural}`, "brand-noun", { ...words, brand: brand[0] })
+    if (brand !== undefined)
+      add(`${brand[0].toLowerCase()} ${noun.plural}`, "brand-noun", { ...words, brand: brand[0] })
   })
 
   // Categories named by their own words: top levels and product types (leaves); middle levels are too vague.
@@ -202,7 +228,10 @@ export const deriveJudgements = (rows: ReadonlyArray<CatalogRow>): JudgementSet 
       if (level !== null) levels.set(level, (levels.get(level) ?? 0) + 1)
     }
   }
-  const categories = [...levels.entries()].filter(([, count]) => count >= 10).map(([level]) => level).sort()
+  const categories = [...levels.entries()]
+    .filter(([, count]) => count >= 10)
+    .map(([level]) => level)
+    .sort()
   categories.forEach((category, i) => {
     const named = category.toLowerCase().replace(/'/g, "")
     add(i % 2 === 0 ? named : named.replace(/ & /g, " and "), "category", { category })
@@ -223,7 +252,8 @@ export const deriveJudgements = (rows: ReadonlyArray<CatalogRow>): JudgementSet 
   })
 
   return {
-    note: "Derived by scripts/search-eval/derive.ts from the sample catalog (npm run eval:search -- --write). " +
+    note:
+      "Derived by scripts/search-eval/derive.ts from the sample catalog (npm run eval:search -- --write). " +
       "Do not edit by hand: change the derivation and regenerate.",
     judgements: out
   }

@@ -49,10 +49,15 @@ export const evaluate = async (
       if (row === undefined || !meets(row, judgement.constraints)) return 0
       return must.has(row.group) ? 2 : 1
     })
-    const found = new Set(results.map((id) => byId.get(id)?.group).filter((group) => group !== undefined && must.has(group)))
+    const found = new Set(
+      results.map((id) => byId.get(id)?.group).filter((group) => group !== undefined && must.has(group))
+    )
     // The ideal page: every must-appear product, then other products that meet the constraints.
     const available = satisfyingGroups(rows, judgement.constraints).size
-    const ideal = [...Array(Math.min(must.size, PAGE)).fill(2), ...Array(Math.max(0, Math.min(available, PAGE) - must.size)).fill(1)]
+    const ideal = [
+      ...Array(Math.min(must.size, PAGE)).fill(2),
+      ...Array(Math.max(0, Math.min(available, PAGE) - must.size)).fill(1)
+    ]
     outcomes.push({
       judgement,
       results,

@@ -31,7 +31,11 @@ export interface JudgementSet {
 
 /** Lower-case words of a text (apostrophes dropped: "kids'" -> "kids"). */
 export const wordsOf = (text: string): Array<string> =>
-  text.toLowerCase().replace(/['\u2019]/g, "").split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0)
+  text
+    .toLowerCase()
+    .replace(/['\u2019]/g, "")
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length > 0)
 
 const rowWords = new WeakMap<CatalogRow, Set<string>>()
 const wordSet = (row: CatalogRow) => {

@@ -18,23 +18,73 @@ const AMAZON = "awin:9901"
 
 const PROGRAMS_WITH_AMAZON: ReadonlyArray<FixtureProgram> = [
   ...PROGRAMS,
-  { networkId: "awin", merchantId: "9901", name: "Amazon US", domains: ["amazon.com"], commissionRate: 3, linkParams: { mid: "9901" } }
+  {
+    networkId: "awin",
+    merchantId: "9901",
+    name: "Amazon US",
+    domains: ["amazon.com"],
+    commissionRate: 3,
+    linkParams: { mid: "9901" }
+  }
 ]
 
 const PRODUCTS: ReadonlyArray<FixtureProduct> = [
   // A verified drop: 140 for 50 days, 99 for the last 2 (29% below our reference). The feed's "was" 199 is untrusted.
-  { itemId: "boots", title: "Trailblazer 2 Hiking Boots, waterproof", brand: "Trailblazer", category: "Outdoor", price: 140, salePrice: 99,
-    wasPrice: 199, history: [[50, 140]], currentSinceDays: 2, store: "Example Store", storeDomain: "www.example-store.com" },
-  { itemId: "bag", title: "Canvas Weekender Bag", brand: "Roamer", category: "Outdoor", price: 59.5, store: "Example Store",
-    storeDomain: "example-store.com" },
+  {
+    itemId: "boots",
+    title: "Trailblazer 2 Hiking Boots, waterproof",
+    brand: "Trailblazer",
+    category: "Outdoor",
+    price: 140,
+    salePrice: 99,
+    wasPrice: 199,
+    history: [[50, 140]],
+    currentSinceDays: 2,
+    store: "Example Store",
+    storeDomain: "www.example-store.com"
+  },
+  {
+    itemId: "bag",
+    title: "Canvas Weekender Bag",
+    brand: "Roamer",
+    category: "Outdoor",
+    price: 59.5,
+    store: "Example Store",
+    storeDomain: "example-store.com"
+  },
   // A store "was" price with no history: never a saving.
-  { itemId: "jacket", title: "Rain Jacket", brand: "Roamer", category: "Outdoor", price: 89, wasPrice: 150, store: "Example Store",
-    storeDomain: "shop.example-store.com" },
-  { itemId: "socks", title: "Merino Trail Socks", category: "Outdoor", price: 12, availability: "out_of_stock", history: [[40, 18]],
-    currentSinceDays: 1, store: "Example Store", storeDomain: "example-store.com" },
+  {
+    itemId: "jacket",
+    title: "Rain Jacket",
+    brand: "Roamer",
+    category: "Outdoor",
+    price: 89,
+    wasPrice: 150,
+    store: "Example Store",
+    storeDomain: "shop.example-store.com"
+  },
+  {
+    itemId: "socks",
+    title: "Merino Trail Socks",
+    category: "Outdoor",
+    price: 12,
+    availability: "out_of_stock",
+    history: [[40, 18]],
+    currentSinceDays: 1,
+    store: "Example Store",
+    storeDomain: "example-store.com"
+  },
   // Another merchant's product: never in this programme's facts.
-  { itemId: "tv", title: "Gadget 65 inch TV", price: 777, salePrice: 555, history: [[40, 777]], currentSinceDays: 1, store: "Gadget",
-    storeDomain: "gadget.de" },
+  {
+    itemId: "tv",
+    title: "Gadget 65 inch TV",
+    price: 777,
+    salePrice: 555,
+    history: [[40, 777]],
+    currentSinceDays: 1,
+    store: "Gadget",
+    storeDomain: "gadget.de"
+  },
   { itemId: "echo", title: "Echo Smart Speaker", price: 49.99, store: "Amazon", storeDomain: "www.amazon.com" }
 ]
 
@@ -44,17 +94,23 @@ const TONES = ["casual", "professional", "enthusiastic", "informative"] as const
 const auth = (key: string) => ({ authorization: `Bearer ${key}` })
 
 const setUp = async (service: RunningService) => {
-  await service.run(Effect.gen(function*() {
-    yield* insertCatalog(NETWORKS, PROGRAMS_WITH_AMAZON)
-    yield* insertProducts(PRODUCTS)
-    yield* (yield* ProgramMatcher).reload
-  }))
-  return (await postJson(`${service.url}/api/v1/partners/register`, { name: "Copy Writer Co", email: "copy@x.example" })).body.api_key as string
+  await service.run(
+    Effect.gen(function* () {
+      yield* insertCatalog(NETWORKS, PROGRAMS_WITH_AMAZON)
+      yield* insertProducts(PRODUCTS)
+      yield* (yield* ProgramMatcher).reload
+    })
+  )
+  return (
+    await postJson(`${service.url}/api/v1/partners/register`, { name: "Copy Writer Co", email: "copy@x.example" })
+  ).body.api_key as string
 }
 
 /** The numbers a reader sees in the copy, outside the link (the tracking URL holds a port and an id). */
 const numbersOutsideLink = (body: string, trackingUrl: string) =>
-  [...body.replaceAll(trackingUrl, " ").matchAll(/\d+(?:[.,]\d+)*/g)].map((m) => Number(m[0].replace(/,(?=\d{3}\b)/g, "").replace(",", ".")))
+  [...body.replaceAll(trackingUrl, " ").matchAll(/\d+(?:[.,]\d+)*/g)].map((m) =>
+    Number(m[0].replace(/,(?=\d{3}\b)/g, "").replace(",", "."))
+  )
 
 /** Every number the response says the copy may use: prices, references, discounts, and numbers inside names. */
 const factNumbers = (res: any): Set<number> => {
@@ -114,7 +170,10 @@ const expectHonestCopy = (res: any, type: string) => {
   }
   if (type === "blog") {
     expect(res.title.length).toBeGreaterThan(0)
-    const paragraphs = body.slice(0, disclosureAt).split(/\n\s*\n/).filter((p: string) => p.trim().length > 0)
+    const paragraphs = body
+      .slice(0, disclosureAt)
+      .split(/\n\s*\n/)
+      .filter((p: string) => p.trim().length > 0)
     expect(paragraphs.length).toBeGreaterThanOrEqual(3)
   } else {
     expect(res.title).toBeNull()
@@ -177,7 +236,8 @@ describe("POST /api/v1/ai/generate-content, template generator", () => {
 
   it("varies its wording between identical requests", async () => {
     const bodies = new Set<string>()
-    for (let i = 0; i < 8; i++) bodies.add((await generate({ program_id: STORE, type: "social", tone: "casual" })).body.body)
+    for (let i = 0; i < 8; i++)
+      bodies.add((await generate({ program_id: STORE, type: "social", tone: "casual" })).body.body)
     expect(bodies.size).toBeGreaterThan(1)
   })
 
@@ -192,9 +252,16 @@ describe("POST /api/v1/ai/generate-content, template generator", () => {
     const listed = await getJson(`${service.url}/api/v1/links?limit=100`, auth(key))
     expect(listed.status).toBe(200)
     const mine = listed.body.data.find((item: any) => item.tracking_id === res.body.tracking_id)
-    expect(mine).toMatchObject({ tracking_url: res.body.tracking_url, program_id: STORE, network_id: "cj", destination_url: "https://example-store.com/" })
+    expect(mine).toMatchObject({
+      tracking_url: res.body.tracking_url,
+      program_id: STORE,
+      network_id: "cj",
+      destination_url: "https://example-store.com/"
+    })
     // Another partner gets a link of its own.
-    const otherKey = (await postJson(`${service.url}/api/v1/partners/register`, { name: "Second Co", email: "s@x.example" })).body.api_key
+    const otherKey = (
+      await postJson(`${service.url}/api/v1/partners/register`, { name: "Second Co", email: "s@x.example" })
+    ).body.api_key
     const theirs = await generate({ program_id: STORE, type: "social", tone: "enthusiastic" }, auth(otherKey))
     expect(theirs.body.tracking_id).not.toBe(res.body.tracking_id)
   })
@@ -244,7 +311,10 @@ describe("POST /api/v1/ai/generate-content, template generator", () => {
     const badTone = await generate({ program_id: STORE, type: "social", tone: "sarcastic" })
     expect(badTone.status).toBe(400)
     expect(badTone.body.error.message).toContain("casual, professional, enthusiastic, informative")
-    expect(badTone.body.error.details).toMatchObject({ field: "tone", allowed: ["casual", "professional", "enthusiastic", "informative"] })
+    expect(badTone.body.error.details).toMatchObject({
+      field: "tone",
+      allowed: ["casual", "professional", "enthusiastic", "informative"]
+    })
     const missing = await generate({ type: "social", tone: "casual" })
     expect(missing.status).toBe(400)
     expect(JSON.stringify(missing.body.error)).toContain("program_id")
@@ -312,13 +382,19 @@ describe("POST /api/v1/ai/generate-content, LLM generator against a chat-complet
     expect(res.status).toBe(200)
     expect(res.body.generator).toBe("llm")
     expect(res.body.fallback).toBeNull()
-    expect(res.body.body).toContain("Trailblazer 2 Hiking Boots, waterproof is $99.00 at Example Store, down from $140.00.")
+    expect(res.body.body).toContain(
+      "Trailblazer 2 Hiking Boots, waterproof is $99.00 at Example Store, down from $140.00."
+    )
     expectHonestCopy(res.body, "social")
 
     const request = stub.requests[before]!
     expect(request.path).toBe("/v1/chat/completions")
     expect(request.headers.authorization).toBe("Bearer sk-stub-secret")
-    expect(request.body).toMatchObject({ model: "stub-model", temperature: expect.any(Number), max_tokens: expect.any(Number) })
+    expect(request.body).toMatchObject({
+      model: "stub-model",
+      temperature: expect.any(Number),
+      max_tokens: expect.any(Number)
+    })
     expect(request.body.messages.map((m) => m.role)).toEqual(["system", "user"])
     expect(request.body.messages[1]!.content).toContain("Tone: enthusiastic")
     // The prompt's facts are exactly the response's facts: this programme's products, our prices and savings.
@@ -326,12 +402,17 @@ describe("POST /api/v1/ai/generate-content, LLM generator against a chat-complet
     expect(facts.store).toBe("Example Store")
     expect(facts.products.map((p: any) => p.name)).toEqual(res.body.facts.products.map((p: any) => p.title))
     expect(facts.products[0]).toEqual({
-      name: "Trailblazer 2 Hiking Boots, waterproof", brand: "Trailblazer", price: "$99.00", reference_price: "$140.00",
-      discount_percent: 29, availability: "in_stock"
+      name: "Trailblazer 2 Hiking Boots, waterproof",
+      brand: "Trailblazer",
+      price: "$99.00",
+      reference_price: "$140.00",
+      discount_percent: 29,
+      availability: "in_stock"
     })
     expect(facts.products[2]).not.toHaveProperty("reference_price")
     const prompt = JSON.stringify(request.body.messages)
-    for (const foreign of ["199", "150.00", "Gadget 65", "555", "777", "Echo", "/p/boots"]) expect(prompt).not.toContain(foreign)
+    for (const foreign of ["199", "150.00", "Gadget 65", "555", "777", "Echo", "/p/boots"])
+      expect(prompt).not.toContain(foreign)
   })
 
   it("accepts a fact-checked email from the model", async () => {
@@ -346,17 +427,28 @@ describe("POST /api/v1/ai/generate-content, LLM generator against a chat-complet
   const fallbackCases: Array<[string, Parameters<LlmStub["behave"]>[0], string]> = [
     ["a slow answer (timeout)", { kind: "slow", delayMs: 6_000, write: honestWriter }, "timeout"],
     ["a 500", { kind: "error", status: 500 }, "http_error"],
-    ["a body that is not a chat completion", { kind: "raw", body: "{\"choices\": [" }, "malformed_response"],
+    ["a body that is not a chat completion", { kind: "raw", body: '{"choices": [' }, "malformed_response"],
     ["a dropped connection", { kind: "hangup" }, "unreachable"],
     ["copy that is not the JSON asked for", { kind: "answer", write: () => "Great boots, buy now!" }, "invalid_output"],
     [
       "an invented price",
-      { kind: "answer", write: (r) => JSON.stringify({ text: `${promptFacts(r).store} has boots for $79.99 this week.`, call_to_action: "Shop now" }) },
+      {
+        kind: "answer",
+        write: (r) =>
+          JSON.stringify({
+            text: `${promptFacts(r).store} has boots for $79.99 this week.`,
+            call_to_action: "Shop now"
+          })
+      },
       "invented_numbers"
     ],
     [
       "an invented coupon code",
-      { kind: "answer", write: (r) => JSON.stringify({ text: `Use code SAVE at ${promptFacts(r).store} for boots.`, call_to_action: "Shop now" }) },
+      {
+        kind: "answer",
+        write: (r) =>
+          JSON.stringify({ text: `Use code SAVE at ${promptFacts(r).store} for boots.`, call_to_action: "Shop now" })
+      },
       "unsupported_claim"
     ]
   ]

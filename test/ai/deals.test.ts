@@ -34,7 +34,7 @@ const CLICKS: Record<string, { human: ReadonlyArray<number>; bot?: ReadonlyArray
 const CJ_PROGRAM = "cj:2002"
 
 const seedClicks = (now: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const db = yield* Database
     const link = (linkId: string, productRef: string | null, programId: string | null) =>
       db.run(
@@ -42,11 +42,18 @@ const seedClicks = (now: number) =>
         [linkId, `https://seed.example/${linkId}`, programId, productRef]
       )
     const clicks = (linkId: string, agesHours: ReadonlyArray<number>, bot: boolean) =>
-      Effect.forEach(agesHours, (age, n) =>
-        db.run(
-          `INSERT INTO clicks VALUES ($1::TIMESTAMPTZ, $2, NULL, 'seed', $3, 'ua', NULL, $4, $5, true)`,
-          [new Date(now - age * HOUR).toISOString(), linkId, `ip${n}`, bot, bot ? "isbot" : null]
-        ), { discard: true })
+      Effect.forEach(
+        agesHours,
+        (age, n) =>
+          db.run(`INSERT INTO clicks VALUES ($1::TIMESTAMPTZ, $2, NULL, 'seed', $3, 'ua', NULL, $4, $5, true)`, [
+            new Date(now - age * HOUR).toISOString(),
+            linkId,
+            `ip${n}`,
+            bot,
+            bot ? "isbot" : null
+          ]),
+        { discard: true }
+      )
     for (const [itemId, spec] of Object.entries(CLICKS)) {
       yield* link(`seed-${itemId}`, id(itemId), null)
       yield* clicks(`seed-${itemId}`, spec.human, false)
@@ -54,8 +61,16 @@ const seedClicks = (now: number) =>
     }
     // The CJ programme's own record: 200 human clicks (and bots, which do not count), 6 counted sales, 2 declined.
     yield* link("seed-cj", null, CJ_PROGRAM)
-    yield* clicks("seed-cj", Array.from({ length: 200 }, (_, n) => 72 + n / 10), false)
-    yield* clicks("seed-cj", Array.from({ length: 50 }, () => 72), true)
+    yield* clicks(
+      "seed-cj",
+      Array.from({ length: 200 }, (_, n) => 72 + n / 10),
+      false
+    )
+    yield* clicks(
+      "seed-cj",
+      Array.from({ length: 50 }, () => 72),
+      true
+    )
     const statuses = ["approved", "approved", "approved", "pending", "pending", "pending", "declined", "reversed"]
     for (const [n, status] of statuses.entries()) {
       yield* db.run(
@@ -74,13 +89,18 @@ describe("GET /api/v1/ai/deals", () => {
   beforeAll(async () => {
     // Every request computes its lists afresh here (the service caches them for 30 s by default).
     service = await startService({ aiDealsCacheSeconds: 0 })
-    await service.run(Effect.gen(function*() {
-      yield* insertCatalog()
-      yield* (yield* ProgramMatcher).reload
-      yield* insertProducts(PRODUCTS)
-      yield* seedClicks(Date.now())
-    }))
-    const registration = await postJson(`${service.url}/api/v1/partners/register`, { name: "Deal Hunter", email: "d@x.example" })
+    await service.run(
+      Effect.gen(function* () {
+        yield* insertCatalog()
+        yield* (yield* ProgramMatcher).reload
+        yield* insertProducts(PRODUCTS)
+        yield* seedClicks(Date.now())
+      })
+    )
+    const registration = await postJson(`${service.url}/api/v1/partners/register`, {
+      name: "Deal Hunter",
+      email: "d@x.example"
+    })
     key = registration.body.api_key
     tag = registration.body.partner.tag
   }, 120_000)
@@ -98,7 +118,13 @@ describe("GET /api/v1/ai/deals", () => {
     const [rising, fresh] = body.trending
     // Ages were seeded a moment before the request: the score is a hair lower than at seeding time.
     expect(rising.ranking.score).toBeCloseTo(expectedScore([1, 2, 3, 30]), 2)
-    expect(rising.ranking).toMatchObject({ half_life_hours: 24, clicks_24h: 3, clicks_prev_24h: 1, clicks_window: 4, growth: 2 })
+    expect(rising.ranking).toMatchObject({
+      half_life_hours: 24,
+      clicks_24h: 3,
+      clicks_prev_24h: 1,
+      clicks_window: 4,
+      growth: 2
+    })
     expect(fresh.ranking.score).toBeCloseTo(expectedScore([5, 5, 144]), 2)
     expect(fresh.ranking).toMatchObject({ clicks_24h: 2, clicks_prev_24h: 0, clicks_window: 3, growth: null })
   })
@@ -110,16 +136,38 @@ describe("GET /api/v1/ai/deals", () => {
     // Shoes: 200 (100-60 days ago), 180 (60-25), 160 (25-2), now 120. The 90 days before the current price hold
     // 32 days at 200, 35 at 180, 23 at 160: the time-weighted median is 180.
     expect(shoes.ranking).toMatchObject({
-      current: 120, low_30d: 160, median_90d: 180, drop_vs_median_percent: 33.3, discount_percent: 25,
-      below_30d_low: true, reference_kind: "full", observations_30d: 2, observations_90d: 3, history_days: 98
+      current: 120,
+      low_30d: 160,
+      median_90d: 180,
+      drop_vs_median_percent: 33.3,
+      discount_percent: 25,
+      below_30d_low: true,
+      reference_kind: "full",
+      observations_30d: 2,
+      observations_90d: 3,
+      history_days: 98
     })
     expect(mat.ranking).toMatchObject({
-      current: 38, low_30d: 50, median_90d: 50, drop_vs_median_percent: 24, discount_percent: 24,
-      reference_kind: "partial", observations_30d: 1, observations_90d: 1, history_days: 9
+      current: 38,
+      low_30d: 50,
+      median_90d: 50,
+      drop_vs_median_percent: 24,
+      discount_percent: 24,
+      reference_kind: "partial",
+      observations_30d: 1,
+      observations_90d: 1,
+      history_days: 9
     })
     expect(lamp.ranking).toMatchObject({
-      current: 85, low_30d: 100, median_90d: 100, drop_vs_median_percent: 15, discount_percent: 15,
-      reference_kind: "full", observations_30d: 1, observations_90d: 1, history_days: 49
+      current: 85,
+      low_30d: 100,
+      median_90d: 100,
+      drop_vs_median_percent: 15,
+      discount_percent: 15,
+      reference_kind: "full",
+      observations_30d: 1,
+      observations_90d: 1,
+      history_days: 49
     })
     // The Deal shape agrees with the ranking: the discovery feed's verified saving.
     expect(shoes.price).toMatchObject({ amount: 120, originalPrice: 160, discountPercent: 25 })
@@ -129,25 +177,50 @@ describe("GET /api/v1/ai/deals", () => {
   it("high_commission: price x commission x conversion, observed conversion when the programme has the clicks", async () => {
     const { body } = await get()
     expect(titles(body.high_commission)).toEqual([
-      "Road Bike", "Wool Coat", "Travel Insurance", "Trail Running Shoes", "Desk Chair", "Brass Desk Lamp", "Reading Lamp"
+      "Road Bike",
+      "Wool Coat",
+      "Travel Insurance",
+      "Trail Running Shoes",
+      "Desk Chair",
+      "Brass Desk Lamp",
+      "Reading Lamp"
     ])
     const byTitle = Object.fromEntries(body.high_commission.map((deal: any) => [deal.title, deal.ranking]))
     // CJ: 6 counted conversions (declined/reversed do not count) / 200 human clicks = 3%.
     expect(byTitle["Road Bike"]).toEqual({
-      program: { id: CJ_PROGRAM, name: "Example Store (CJ)", network_id: "cj", network: "CJ" }, commission_type: "CPS", commission_rate: 8,
-      price: 500, conversion_rate: 0.03, conversion_source: "observed", observed_clicks: 200, observed_conversions: 6,
-      earnings_per_click: 1.2, partner_share: 0.7, partner_earnings_per_click: 0.84, currency: "USD"
+      program: { id: CJ_PROGRAM, name: "Example Store (CJ)", network_id: "cj", network: "CJ" },
+      commission_type: "CPS",
+      commission_rate: 8,
+      price: 500,
+      conversion_rate: 0.03,
+      conversion_source: "observed",
+      observed_clicks: 200,
+      observed_conversions: 6,
+      earnings_per_click: 1.2,
+      partner_share: 0.7,
+      partner_earnings_per_click: 0.84,
+      currency: "USD"
     })
     expect(byTitle["Wool Coat"]).toMatchObject({
-      program: { id: "partnerize:5002" }, conversion_rate: 0.02, conversion_source: "default", observed_clicks: 0,
-      earnings_per_click: 0.7, partner_earnings_per_click: 0.49
+      program: { id: "partnerize:5002" },
+      conversion_rate: 0.02,
+      conversion_source: "default",
+      observed_clicks: 0,
+      earnings_per_click: 0.7,
+      partner_earnings_per_click: 0.49
     })
     // CPA: the fixed commission times the conversion estimate, whatever the price.
     expect(byTitle["Travel Insurance"]).toMatchObject({
-      program: { id: "cj:10002" }, commission_type: "CPA", commission_rate: 30, earnings_per_click: 0.6,
+      program: { id: "cj:10002" },
+      commission_type: "CPA",
+      commission_rate: 30,
+      earnings_per_click: 0.6,
       partner_earnings_per_click: 0.42
     })
-    expect(byTitle["Trail Running Shoes"]).toMatchObject({ earnings_per_click: 0.288, partner_earnings_per_click: 0.2016 })
+    expect(byTitle["Trail Running Shoes"]).toMatchObject({
+      earnings_per_click: 0.288,
+      partner_earnings_per_click: 0.2016
+    })
     expect(byTitle["Desk Chair"]).toMatchObject({ earnings_per_click: 0.228 })
     expect(byTitle["Brass Desk Lamp"]).toMatchObject({ program: { id: "awin:4101" }, earnings_per_click: 0.068 })
     expect(titles(body.high_commission)).not.toContain("Sold Out Bike")
@@ -196,8 +269,11 @@ describe("GET /api/v1/ai/deals", () => {
     const none = (await get("?category=Nothing%20Here")).body
     expect([...none.trending, ...none.price_drops, ...none.high_commission]).toEqual([])
     const one = (await get("?limit=1")).body
-    expect([titles(one.trending), titles(one.price_drops), titles(one.high_commission)])
-      .toEqual([["Smart Watch"], ["Trail Running Shoes"], ["Road Bike"]])
+    expect([titles(one.trending), titles(one.price_drops), titles(one.high_commission)]).toEqual([
+      ["Smart Watch"],
+      ["Trail Running Shoes"],
+      ["Road Bike"]
+    ])
   })
 
   it("real /t/ clicks on a feed link make a product trend", async () => {
@@ -211,14 +287,24 @@ describe("GET /api/v1/ai/deals", () => {
     await service.run(Effect.flatMap(ClickRecorder, (recorder) => recorder.flush))
     const after = (await get("?category=home")).body
     expect(titles(after.trending)).toEqual(["Reading Lamp"])
-    expect(after.trending[0].ranking).toMatchObject({ clicks_24h: 3, clicks_prev_24h: 0, clicks_window: 3, growth: null })
+    expect(after.trending[0].ranking).toMatchObject({
+      clicks_24h: 3,
+      clicks_prev_24h: 0,
+      clicks_window: 3,
+      growth: null
+    })
     expect(after.trending[0].ranking.score).toBeGreaterThan(2.99)
   })
 
   it("400 names the offending parameter; unknown parameters are ignored as on /api/deals", async () => {
     for (const [query, field] of [
-      ["?min_discount=abc", "min_discount"], ["?min_discount=101", "min_discount"], ["?min_discount=-1", "min_discount"],
-      ["?min_discount=NaN", "min_discount"], ["?limit=0", "limit"], ["?limit=51", "limit"], ["?limit=2.5", "limit"],
+      ["?min_discount=abc", "min_discount"],
+      ["?min_discount=101", "min_discount"],
+      ["?min_discount=-1", "min_discount"],
+      ["?min_discount=NaN", "min_discount"],
+      ["?limit=0", "limit"],
+      ["?limit=51", "limit"],
+      ["?limit=2.5", "limit"],
       [`?category=${"x".repeat(101)}`, "category"]
     ]) {
       const { status, body } = await get(query)

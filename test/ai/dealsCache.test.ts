@@ -18,12 +18,15 @@ describe("GET /api/v1/ai/deals: cached lists, storage failures", () => {
 
   beforeAll(async () => {
     service = await startService()
-    await service.run(Effect.gen(function*() {
-      yield* insertCatalog()
-      yield* (yield* ProgramMatcher).reload
-      yield* insertProducts(PRODUCTS)
-    }))
-    key = (await postJson(`${service.url}/api/v1/partners/register`, { name: "Cache Check", email: "c@x.example" })).body.api_key
+    await service.run(
+      Effect.gen(function* () {
+        yield* insertCatalog()
+        yield* (yield* ProgramMatcher).reload
+        yield* insertProducts(PRODUCTS)
+      })
+    )
+    key = (await postJson(`${service.url}/api/v1/partners/register`, { name: "Cache Check", email: "c@x.example" }))
+      .body.api_key
   }, 120_000)
   afterAll(() => service.close())
 

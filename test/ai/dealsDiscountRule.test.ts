@@ -34,21 +34,25 @@ describe("SQL discount rule = deal.ts", () => {
       }
     })
     const ids = products.map(productId)
-    const [sqlRows, catalogRows] = await Effect.runPromise(Effect.gen(function*() {
-      yield* insertProducts(products)
-      const db = yield* Database
-      const discounts = bind(discountAtLeastSql, { ids: listValue(ids), min_discount: 0 })
-      const rows = bind(productRowsSql, { ids: listValue(ids) })
-      return [
-        yield* db.query<{ id: string; discount: number; kind: string | null }>(discounts.sql, discounts.params),
-        yield* db.query<ProductRow>(rows.sql, rows.params)
-      ] as const
-    }).pipe(Effect.provide(Database.layerMemory)))
+    const [sqlRows, catalogRows] = await Effect.runPromise(
+      Effect.gen(function* () {
+        yield* insertProducts(products)
+        const db = yield* Database
+        const discounts = bind(discountAtLeastSql, { ids: listValue(ids), min_discount: 0 })
+        const rows = bind(productRowsSql, { ids: listValue(ids) })
+        return [
+          yield* db.query<{ id: string; discount: number; kind: string | null }>(discounts.sql, discounts.params),
+          yield* db.query<ProductRow>(rows.sql, rows.params)
+        ] as const
+      }).pipe(Effect.provide(Database.layerMemory))
+    )
     const now = new Date()
-    const fromDomain = new Map(catalogRows.map((row) => {
-      const doc = productDocument(row, now)
-      return [row.id, { discount: doc.discount, kind: doc.reference_kind }]
-    }))
+    const fromDomain = new Map(
+      catalogRows.map((row) => {
+        const doc = productDocument(row, now)
+        return [row.id, { discount: doc.discount, kind: doc.reference_kind }]
+      })
+    )
     expect(sqlRows.length).toBe(products.length)
     for (const row of sqlRows) {
       expect({ id: row.id, discount: row.discount, kind: row.kind }).toEqual({ id: row.id, ...fromDomain.get(row.id) })

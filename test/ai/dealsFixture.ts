@@ -9,28 +9,77 @@ const product = (itemId: string, fields: Omit<FixtureProduct, "itemId">): Fixtur
 
 export const PRODUCTS: ReadonlyArray<FixtureProduct> = [
   // price drops (history: [days ago, price]; the current price started `currentSinceDays` ago)
-  product("pd-full", { title: "Trail Running Shoes", category: "Sports", productType: "Sports > Running > Shoes", price: 120,
-    history: [[100, 200], [60, 180], [25, 160]], currentSinceDays: 2, storeDomain: "example-store.com" }),
-  product("pd-lamp", { title: "Brass Desk Lamp", category: "Home", price: 85, history: [[50, 100]], currentSinceDays: 1,
-    storeDomain: "lamp-shop.com" }),
+  product("pd-full", {
+    title: "Trail Running Shoes",
+    category: "Sports",
+    productType: "Sports > Running > Shoes",
+    price: 120,
+    history: [
+      [100, 200],
+      [60, 180],
+      [25, 160]
+    ],
+    currentSinceDays: 2,
+    storeDomain: "example-store.com"
+  }),
+  product("pd-lamp", {
+    title: "Brass Desk Lamp",
+    category: "Home",
+    price: 85,
+    history: [[50, 100]],
+    currentSinceDays: 1,
+    storeDomain: "lamp-shop.com"
+  }),
   product("pd-partial", { title: "Yoga Mat", category: "Sports", price: 38, history: [[10, 50]], currentSinceDays: 1 }),
   product("pd-new", { title: "Brand New Gadget", category: "Electronics", price: 10, wasPrice: 40 }),
-  product("pd-raised-then-cut", { title: "Kettle", category: "Home", price: 100, history: [[2, 150]], currentSinceDays: 0 }),
+  product("pd-raised-then-cut", {
+    title: "Kettle",
+    category: "Home",
+    price: 100,
+    history: [[2, 150]],
+    currentSinceDays: 0
+  }),
   product("pd-small", { title: "Toaster", category: "Home", price: 95, history: [[60, 100]], currentSinceDays: 1 }),
   // Once 200, but 100 for the last 60 days: a cheap "was higher" test passes it, the trusted 30-day low (100) does not.
-  product("pd-rebound", { title: "Desk Chair", category: "Home", price: 95, history: [[90, 200], [60, 100]], currentSinceDays: 1,
-    storeDomain: "example-store.com" }),
+  product("pd-rebound", {
+    title: "Desk Chair",
+    category: "Home",
+    price: 95,
+    history: [
+      [90, 200],
+      [60, 100]
+    ],
+    currentSinceDays: 1,
+    storeDomain: "example-store.com"
+  }),
   product("pd-old", { title: "Blender", category: "Home", price: 100, history: [[100, 200]], currentSinceDays: 45 }),
-  product("pd-oos", { title: "Sold Out Skis", category: "Sports", price: 100, history: [[60, 300]], currentSinceDays: 1,
-    availability: "out_of_stock", storeDomain: "example-store.com" }),
+  product("pd-oos", {
+    title: "Sold Out Skis",
+    category: "Sports",
+    price: 100,
+    history: [[60, 300]],
+    currentSinceDays: 1,
+    availability: "out_of_stock",
+    storeDomain: "example-store.com"
+  }),
   // high commission
   product("hc-bike", { title: "Road Bike", category: "Sports", price: 500, storeDomain: "example-store.com" }),
   // The same bike from another store earns less: one offer per product, so it is never listed.
-  product("hc-bike-other-store", { title: "Road Bike", category: "Sports", price: 480, storeDomain: "fashion-house.com" }),
+  product("hc-bike-other-store", {
+    title: "Road Bike",
+    category: "Sports",
+    price: 480,
+    storeDomain: "fashion-house.com"
+  }),
   product("hc-coat", { title: "Wool Coat", category: "Fashion", price: 350, storeDomain: "fashion-house.com" }),
   product("hc-insurance", { title: "Travel Insurance", category: "Services", price: 40, storeDomain: "insure-me.com" }),
-  product("hc-oos", { title: "Sold Out Bike", category: "Sports", price: 1000, availability: "out_of_stock",
-    storeDomain: "example-store.com" }),
+  product("hc-oos", {
+    title: "Sold Out Bike",
+    category: "Sports",
+    price: 1000,
+    availability: "out_of_stock",
+    storeDomain: "example-store.com"
+  }),
   // trending (no programme: they stay out of high_commission)
   product("tr-rising", { title: "Smart Watch", category: "Electronics", price: 150 }),
   product("tr-new", { title: "Phone Case", category: "Electronics", price: 15 }),

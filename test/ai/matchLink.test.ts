@@ -11,22 +11,26 @@ import { type RunningService, startService } from "../support/TestService.ts"
 // catalog loaded through the real networks/programmes pipelines (DuckDB and
 // the Meilisearch programmes index).
 
-const CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
+const CHROME =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
 
 /** Loads networks and programmes; `requireSync` false when Meilisearch is down on purpose (DuckDB still loads). */
 const loadSampleCatalog = (service: RunningService, requireSync = true) =>
-  service.run(Effect.gen(function*() {
-    const runner = yield* PipelineRunner
-    for (const feed of ["networks", "programs"]) {
-      const run = yield* runner.run(feed, "manual")
-      if (requireSync && run.status !== "succeeded") return yield* Effect.die(new Error(`${feed}: ${run.status} ${run.error}`))
-    }
-    yield* (yield* ProgramMatcher).reload
-  }))
+  service.run(
+    Effect.gen(function* () {
+      const runner = yield* PipelineRunner
+      for (const feed of ["networks", "programs"]) {
+        const run = yield* runner.run(feed, "manual")
+        if (requireSync && run.status !== "succeeded")
+          return yield* Effect.die(new Error(`${feed}: ${run.status} ${run.error}`))
+      }
+      yield* (yield* ProgramMatcher).reload
+    })
+  )
 
 const register = async (service: RunningService, name: string) =>
-  (await postJson(`${service.url}/api/v1/partners/register`, { name, email: `${name.replace(/\W/g, "")}@x.example` })).body
-    .api_key as string
+  (await postJson(`${service.url}/api/v1/partners/register`, { name, email: `${name.replace(/\W/g, "")}@x.example` }))
+    .body.api_key as string
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -44,7 +48,8 @@ describe("POST /api/v1/ai/match-link", () => {
   const auth = (k: string) => ({ authorization: `Bearer ${k}` })
   const matchLink = (url: unknown, k = key) => postJson(`${service.url}/api/v1/ai/match-link`, { url }, auth(k))
   /** What plain domain matching picks for a real merchant URL: fuzzy matches must agree with it. */
-  const domainProgramFor = async (url: string) => (await postJson(`${service.url}/api/v1/links/match`, { url })).body.program.id
+  const domainProgramFor = async (url: string) =>
+    (await postJson(`${service.url}/api/v1/links/match`, { url })).body.program.id
 
   beforeAll(async () => {
     service = await startService()
@@ -58,26 +63,81 @@ describe("POST /api/v1/ai/match-link", () => {
     // [submitted URL, the real merchant URL whose programme is expected, destination, evidence kind]
     it.each([
       // misspelt domains
-      ["https://nikee.com/t/air-max-90", "https://nike.com/t/air-max-90", "https://nike.com/t/air-max-90", "doubled_letter"],
-      ["https://www.nkie.com/t/air-max-90", "https://nike.com/t/air-max-90", "https://nike.com/t/air-max-90", "transposition"],
-      ["https://www.amazn.co.uk/dp/B0TEST?tag=someone-21", "https://amazon.co.uk/dp/B0TEST", "https://amazon.co.uk/dp/B0TEST", "missing_letter"],
+      [
+        "https://nikee.com/t/air-max-90",
+        "https://nike.com/t/air-max-90",
+        "https://nike.com/t/air-max-90",
+        "doubled_letter"
+      ],
+      [
+        "https://www.nkie.com/t/air-max-90",
+        "https://nike.com/t/air-max-90",
+        "https://nike.com/t/air-max-90",
+        "transposition"
+      ],
+      [
+        "https://www.amazn.co.uk/dp/B0TEST?tag=someone-21",
+        "https://amazon.co.uk/dp/B0TEST",
+        "https://amazon.co.uk/dp/B0TEST",
+        "missing_letter"
+      ],
       ["https://amzaon.de/dp/B0TEST", "https://amazon.de/dp/B0TEST", "https://amazon.de/dp/B0TEST", "transposition"],
-      ["https://bestbuyy.com/site/tv-4k", "https://bestbuy.com/site/tv-4k", "https://bestbuy.com/site/tv-4k", "doubled_letter"],
+      [
+        "https://bestbuyy.com/site/tv-4k",
+        "https://bestbuy.com/site/tv-4k",
+        "https://bestbuy.com/site/tv-4k",
+        "doubled_letter"
+      ],
       ["https://www.zalandoo.fr/damen", "https://zalando.fr/damen", "https://zalando.fr/damen", "doubled_letter"],
-      ["https://www.lululemom.co.uk/en-gb/p/x", "https://lululemon.co.uk/en-gb/p/x", "https://lululemon.co.uk/en-gb/p/x", "adjacent_key"],
+      [
+        "https://www.lululemom.co.uk/en-gb/p/x",
+        "https://lululemon.co.uk/en-gb/p/x",
+        "https://lululemon.co.uk/en-gb/p/x",
+        "adjacent_key"
+      ],
       // the brand on a country domain the catalog does not have: that country's programme, else the main one
-      ["https://www.amazon.at/dp/B0TEST", "https://amazon.com/dp/B0TEST", "https://amazon.com/dp/B0TEST", "other_suffix"],
-      ["https://www.amazon.com.tr/dp/B0TEST", "https://amazon.com/dp/B0TEST", "https://amazon.com/dp/B0TEST", "other_suffix"],
+      [
+        "https://www.amazon.at/dp/B0TEST",
+        "https://amazon.com/dp/B0TEST",
+        "https://amazon.com/dp/B0TEST",
+        "other_suffix"
+      ],
+      [
+        "https://www.amazon.com.tr/dp/B0TEST",
+        "https://amazon.com/dp/B0TEST",
+        "https://amazon.com/dp/B0TEST",
+        "other_suffix"
+      ],
       ["https://www.dyson.ie/vacuums", "https://dyson.com/vacuums", "https://dyson.com/vacuums", "other_suffix"],
       ["https://lululemon.de/p/x", "https://shop.lululemon.com/p/x", "https://shop.lululemon.com/p/x", "other_suffix"],
       // regional store domains
       ["https://dyson-store.co.uk/v15", "https://dyson.co.uk/v15", "https://dyson.co.uk/v15", "store_affix"],
       ["https://nikestore.de/t/x", "https://nike.com/t/x", "https://nike.com/t/x", "store_affix"],
       // a marketplace or unknown site whose listing names a brand: the brand's home page
-      ["https://some-market.example/listing/dyson-v15-detect-vacuum", "https://dyson.com/", "https://dyson.com/", "listing_brand"],
-      ["https://bazaar.example.co.uk/p/dyson-v11-outsize", "https://dyson.co.uk/", "https://dyson.co.uk/", "listing_brand"],
-      ["https://shop.example/item/le-creuset-signature-casserole-24cm", "https://lecreuset.com/", "https://lecreuset.com/", "listing_brand"],
-      ["https://resale.example/l/the-north-face-nuptse-700", "https://thenorthface.com/", "https://thenorthface.com/", "listing_brand"]
+      [
+        "https://some-market.example/listing/dyson-v15-detect-vacuum",
+        "https://dyson.com/",
+        "https://dyson.com/",
+        "listing_brand"
+      ],
+      [
+        "https://bazaar.example.co.uk/p/dyson-v11-outsize",
+        "https://dyson.co.uk/",
+        "https://dyson.co.uk/",
+        "listing_brand"
+      ],
+      [
+        "https://shop.example/item/le-creuset-signature-casserole-24cm",
+        "https://lecreuset.com/",
+        "https://lecreuset.com/",
+        "listing_brand"
+      ],
+      [
+        "https://resale.example/l/the-north-face-nuptse-700",
+        "https://thenorthface.com/",
+        "https://thenorthface.com/",
+        "listing_brand"
+      ]
     ])("%s -> the programme of %s", async (url, realUrl, destination, kind) => {
       const res = await matchLink(url)
       expect(res.status).toBe(200)
@@ -100,7 +160,11 @@ describe("POST /api/v1/ai/match-link", () => {
       expect(nike.body).toMatchObject({ matched: true, network: "awin", recognised: { country_matched: true } })
       expect(nike.body.program).toBe("Nike UK")
       const lego = await matchLink("https://www.lego.co.uk/en-gb/product/x")
-      expect(lego.body).toMatchObject({ matched: true, program: "LEGO UK", destination_url: "https://lego.com/en-gb/product/x" })
+      expect(lego.body).toMatchObject({
+        matched: true,
+        program: "LEGO UK",
+        destination_url: "https://lego.com/en-gb/product/x"
+      })
     })
   })
 
@@ -155,7 +219,11 @@ describe("POST /api/v1/ai/match-link", () => {
 
     it("reports the best candidate below the threshold with its score", async () => {
       const res = await matchLink("https://www.theverge.com/2024/5/1/dyson-v15-review")
-      expect(res.body).toMatchObject({ matched: false, reason: "below_threshold", recognised: { brand: "Dyson", from: "path" } })
+      expect(res.body).toMatchObject({
+        matched: false,
+        reason: "below_threshold",
+        recognised: { brand: "Dyson", from: "path" }
+      })
       expect(res.body.confidence).toBeGreaterThan(0)
       const google = await matchLink("https://google.com/")
       expect(google.body).toMatchObject({ reason: "known_site", confidence: 0, recognised: null })
@@ -165,7 +233,11 @@ describe("POST /api/v1/ai/match-link", () => {
       const paused = await matchLink("https://www.patagonia.com/product/x")
       expect(paused.body).toMatchObject({ matched: false, reason: "no_active_program", method: null, recognised: null })
       const misspelt = await matchLink("https://www.patagoniaa.com/product/x")
-      expect(misspelt.body).toMatchObject({ matched: false, reason: "no_active_program", recognised: { brand: "Patagonia" } })
+      expect(misspelt.body).toMatchObject({
+        matched: false,
+        reason: "no_active_program",
+        recognised: { brand: "Patagonia" }
+      })
       const tracking = await matchLink("https://www.awin1.com/cread.php?awinmid=1")
       expect(tracking.body).toMatchObject({ matched: false, reason: "tracking_link_without_destination" })
     })
@@ -219,7 +291,10 @@ describe("POST /api/v1/ai/match-link", () => {
       const other = await matchLink(url, otherKey)
       expect(other.body.tracking_id).not.toBe(first.body.tracking_id)
 
-      const click = await fetch(`${service.url}${first.body.tracking_url}`, { redirect: "manual", headers: { "user-agent": CHROME } })
+      const click = await fetch(`${service.url}${first.body.tracking_url}`, {
+        redirect: "manual",
+        headers: { "user-agent": CHROME }
+      })
       expect(click.status).toBe(302)
       const location = click.headers.get("location")!
       expect(location).toBe(first.body.affiliate_url)
@@ -233,7 +308,11 @@ describe("POST /api/v1/ai/match-link", () => {
       const none = await postJson(`${service.url}/api/v1/ai/match-link`, { url: "https://nikee.com/" })
       expect(none.status).toBe(401)
       expect(none.body.error.code).toBe("unauthorized")
-      const malformed = await postJson(`${service.url}/api/v1/ai/match-link`, { url: "https://nikee.com/" }, auth("nope"))
+      const malformed = await postJson(
+        `${service.url}/api/v1/ai/match-link`,
+        { url: "https://nikee.com/" },
+        auth("nope")
+      )
       expect(malformed.status).toBe(401)
       const unknown = await postJson(
         `${service.url}/api/v1/ai/match-link`,
@@ -286,11 +365,20 @@ describe("POST /api/v1/ai/match-link with Meilisearch down", () => {
   ])("still matches %s from the in-memory catalog, and says so", async (url, destination) => {
     const res = await postJson(`${service.url}/api/v1/ai/match-link`, { url }, { authorization: `Bearer ${key}` })
     expect(res.status).toBe(200)
-    expect(res.body).toMatchObject({ matched: true, method: "fuzzy", candidate_source: "in_memory", destination_url: destination })
+    expect(res.body).toMatchObject({
+      matched: true,
+      method: "fuzzy",
+      candidate_source: "in_memory",
+      destination_url: destination
+    })
   })
 
   it("still refuses to guess", async () => {
-    const res = await postJson(`${service.url}/api/v1/ai/match-link`, { url: "https://nice.com/" }, { authorization: `Bearer ${key}` })
+    const res = await postJson(
+      `${service.url}/api/v1/ai/match-link`,
+      { url: "https://nice.com/" },
+      { authorization: `Bearer ${key}` }
+    )
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ matched: false, candidate_source: "in_memory" })
   })

@@ -8,14 +8,14 @@ import { makeStaleWhileRevalidate } from "../../ai/deals/StaleWhileRevalidate.ts
 
 /** Lets forked fibers run until `done` holds (a bounded number of turns). */
 const eventually = (done: () => boolean) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     for (let turn = 0; turn < 10_000 && !done(); turn++) yield* Effect.yieldNow
     expect(done()).toBe(true)
   })
 
 describe("StaleWhileRevalidate on the Clock", () => {
   it.effect("fresh for freshMs, then stale and revalidated once, then recomputed before answering after staleMs", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       let computed = 0
       const cache = yield* makeStaleWhileRevalidate({
         compute: (key) => Effect.sync(() => `${key}${++computed}`),
@@ -40,5 +40,6 @@ describe("StaleWhileRevalidate on the Clock", () => {
       yield* TestClock.adjust("10 seconds")
       expect(yield* cache.get("a")).toBe("a3")
       expect(computed).toBe(3)
-    }).pipe(Effect.scoped))
+    }).pipe(Effect.scoped)
+  )
 })

@@ -10,7 +10,17 @@ export type ImportGraph = ReadonlyMap<string, ReadonlyArray<string>>
 
 export const ROOT = "(root)"
 
-const FEATURES = ["readModel", "pipelines", "clicks", "conversions", "partners", "links", "catalog", "discovery", "ai"] as const
+const FEATURES = [
+  "readModel",
+  "pipelines",
+  "clicks",
+  "conversions",
+  "partners",
+  "links",
+  "catalog",
+  "discovery",
+  "ai"
+] as const
 const EVERYTHING = ["domain", "infra", ...FEATURES, "api", "cli", "bench", "scripts", "test", ROOT]
 
 /**
@@ -115,8 +125,10 @@ export const folderGraph = (graph: ImportGraph): Map<string, Set<string>> => {
 }
 
 /** ALLOWED as a graph, to check that the table itself has no cycle among the layered folders. */
-export const allowedGraph = (allowed: Readonly<Record<string, ReadonlyArray<string>>>, layered: ReadonlyArray<string>) =>
-  new Map(layered.map((folder) => [folder, new Set((allowed[folder] ?? []).filter((to) => layered.includes(to)))]))
+export const allowedGraph = (
+  allowed: Readonly<Record<string, ReadonlyArray<string>>>,
+  layered: ReadonlyArray<string>
+) => new Map(layered.map((folder) => [folder, new Set((allowed[folder] ?? []).filter((to) => layered.includes(to)))]))
 
 export const LAYERED = ["domain", "infra", ...FEATURES, "api"]
 

@@ -19,11 +19,38 @@ import { RateLimits } from "../../partners/RateLimits.ts"
 // Catalog.layerTest: no DuckDB, no Meilisearch, milliseconds per test.
 
 const network = (id: string, name: string, status = "active"): NetworkRow => ({
-  id, name, status, website: null, click_hosts: [], subid_param: null, confidence: "H", successor_id: null, regions: [], programs: 1
+  id,
+  name,
+  status,
+  website: null,
+  click_hosts: [],
+  subid_param: null,
+  confidence: "H",
+  successor_id: null,
+  regions: [],
+  programs: 1
 })
-const program = (id: string, network_id: string, name: string, domains: ReadonlyArray<string>, country: string | null = "GB"): ProgramRow => ({
-  id, network_id, merchant_id: id.split(":")[1] ?? id, name, domains, country, category: null, commission_type: "cps",
-  commission_rate: "5.00", commission_currency: null, cookie_days: 30, status: "active", deep_link_allowed: true, epc: null
+const program = (
+  id: string,
+  network_id: string,
+  name: string,
+  domains: ReadonlyArray<string>,
+  country: string | null = "GB"
+): ProgramRow => ({
+  id,
+  network_id,
+  merchant_id: id.split(":")[1] ?? id,
+  name,
+  domains,
+  country,
+  category: null,
+  commission_type: "cps",
+  commission_rate: "5.00",
+  commission_currency: null,
+  cookie_days: 30,
+  status: "active",
+  deep_link_allowed: true,
+  epc: null
 })
 
 const FIXTURE = {
@@ -40,11 +67,13 @@ const CatalogOnly = HttpApi.make("affiliate-commerce").add(CatalogApi).middlewar
 
 const serve = (catalog: Layer.Layer<CatalogQueries>) =>
   HttpRouter.serve(
-    withErrorResponses(HttpApiBuilder.layer(CatalogOnly).pipe(
-      Layer.provide(CatalogHandlers),
-      Layer.provide(RequestValidationLayer),
-      Layer.provide(IpRateLimitLayer)
-    )),
+    withErrorResponses(
+      HttpApiBuilder.layer(CatalogOnly).pipe(
+        Layer.provide(CatalogHandlers),
+        Layer.provide(RequestValidationLayer),
+        Layer.provide(IpRateLimitLayer)
+      )
+    ),
     { disableLogger: true, disableListenLog: true }
   ).pipe(
     Layer.provide(catalog),
@@ -56,14 +85,14 @@ const serve = (catalog: Layer.Layer<CatalogQueries>) =>
   )
 
 const getJson = (path: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const response = yield* HttpClient.get(path)
     return { status: response.status, body: (yield* response.json) as any }
   })
 
 describe("catalog handlers on Catalog.layerTest", () => {
   it.effect("lists networks by name with filters and a page", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const all = yield* getJson("/api/v1/networks")
       expect(all.status).toBe(200)
       expect(all.body.data.map((n: NetworkRow) => n.id)).toEqual(["awin", "cj", "old"])
@@ -74,27 +103,31 @@ describe("catalog handlers on Catalog.layerTest", () => {
       expect(active.body.pagination).toEqual({ limit: 1, offset: 0, total: 2, next_offset: 1 })
 
       expect((yield* getJson("/api/v1/networks?q=affil")).body.data.map((n: NetworkRow) => n.id)).toEqual(["cj"])
-    }).pipe(Effect.provide(serve(Catalog.layerTest(FIXTURE)))))
+    }).pipe(Effect.provide(serve(Catalog.layerTest(FIXTURE))))
+  )
 
   it.effect("finds programmes by domain the way the matcher does, and by network and country", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const byDomain = yield* getJson("/api/v1/programs?domain=https://shop.garden.example/path")
       expect(byDomain.body.data.map((p: ProgramRow) => p.id)).toEqual(["awin:1"])
       const byNetwork = yield* getJson("/api/v1/programs?network=AWIN&country=de")
       expect(byNetwork.body.data.map((p: ProgramRow) => p.id)).toEqual(["awin:2"])
-    }).pipe(Effect.provide(serve(Catalog.layerTest(FIXTURE)))))
+    }).pipe(Effect.provide(serve(Catalog.layerTest(FIXTURE))))
+  )
 
   it.effect("a bad filter is a 400 from the contract, before any query", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const bad = yield* getJson("/api/v1/programs?country=GBR")
       expect(bad.status).toBe(400)
       expect(bad.body.error.message).toMatch(/country must be an ISO 3166-1 alpha-2 code/)
-    }).pipe(Effect.provide(serve(Catalog.layerTest(FIXTURE)))))
+    }).pipe(Effect.provide(serve(Catalog.layerTest(FIXTURE))))
+  )
 
   it.effect("a lost database is a 503 storage_unavailable, never a 500", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const down = yield* getJson("/api/v1/networks")
       expect(down.status).toBe(503)
       expect(down.body.error.code).toBe("storage_unavailable")
-    }).pipe(Effect.provide(serve(Catalog.layerTest({ unavailable: true })))))
+    }).pipe(Effect.provide(serve(Catalog.layerTest({ unavailable: true }))))
+  )
 })

@@ -44,16 +44,32 @@ describe("partner CLI against the running service", () => {
   beforeAll(async () => {
     service = await startService({ feedsConfigPath: "config/feeds.json" })
     // the shipped sample networks and programmes, through the real catalog pipeline
-    await service.run(PipelineRunner.use((runner) =>
-      Effect.forEach(["networks", "programs"], (feed) => runner.run(feed, "manual"), { discard: true })
-    ))
-    await service.run(Effect.gen(function*() {
-      yield* insertProducts([
-        { itemId: "cli-1", title: "Kestrel Wireless Earbuds", brand: "Kestrel", category: "Electronics", price: 79.99 },
-        { itemId: "cli-2", title: "Kestrel Over-Ear Headphones", brand: "Kestrel", category: "Electronics", price: 149 }
-      ])
-      yield* (yield* SearchSync).syncProducts()
-    }))
+    await service.run(
+      PipelineRunner.use((runner) =>
+        Effect.forEach(["networks", "programs"], (feed) => runner.run(feed, "manual"), { discard: true })
+      )
+    )
+    await service.run(
+      Effect.gen(function* () {
+        yield* insertProducts([
+          {
+            itemId: "cli-1",
+            title: "Kestrel Wireless Earbuds",
+            brand: "Kestrel",
+            category: "Electronics",
+            price: 79.99
+          },
+          {
+            itemId: "cli-2",
+            title: "Kestrel Over-Ear Headphones",
+            brand: "Kestrel",
+            category: "Electronics",
+            price: 149
+          }
+        ])
+        yield* (yield* SearchSync).syncProducts()
+      })
+    )
     home = tempDir("partner-cli-")
     configDir = join(home.dir, "xdg", "aff")
     configFile = join(configDir, "config.json")
@@ -65,12 +81,28 @@ describe("partner CLI against the running service", () => {
   })
 
   it("init registers and saves url, key, tag and id under $XDG_CONFIG_HOME/aff (file 600, folder 700)", async () => {
-    const run = await cli("init", "--name", "CLI Test Partner", "--email", "cli@partner.test", "--app-url",
-      "https://partner.test/app", "--description", "CLI contract test", "--server", service.url)
+    const run = await cli(
+      "init",
+      "--name",
+      "CLI Test Partner",
+      "--email",
+      "cli@partner.test",
+      "--app-url",
+      "https://partner.test/app",
+      "--description",
+      "CLI contract test",
+      "--server",
+      service.url
+    )
     expect(run.stderr).toBe("")
     expect(run.code).toBe(0)
     const stored = JSON.parse(readFileSync(configFile, "utf8"))
-    expect(stored).toEqual({ url: service.url, api_key: expect.stringMatching(/^ak_/), tag: expect.any(String), partner_id: expect.any(Number) })
+    expect(stored).toEqual({
+      url: service.url,
+      api_key: expect.stringMatching(/^ak_/),
+      tag: expect.any(String),
+      partner_id: expect.any(Number)
+    })
     expect(statSync(configFile).mode & 0o777).toBe(0o600)
     expect(statSync(configDir).mode & 0o777).toBe(0o700)
     tag = stored.tag
@@ -89,8 +121,20 @@ describe("partner CLI against the running service", () => {
     const [refused, noTty, invalid] = await Promise.all([
       cli("init", "--name", "Other", "--email", "o@partner.test", "--app-url", "https://o.test"),
       runCli(["init", "--name", "Half", "--server", service.url], envWithConfig(noTtyConfig)),
-      runCli(["init", "--name", "Bad Email", "--email", "not-an-email", "--app-url", "https://x.test", "--server", service.url],
-        envWithConfig(join(home.dir, "invalid", "config.json")))
+      runCli(
+        [
+          "init",
+          "--name",
+          "Bad Email",
+          "--email",
+          "not-an-email",
+          "--app-url",
+          "https://x.test",
+          "--server",
+          service.url
+        ],
+        envWithConfig(join(home.dir, "invalid", "config.json"))
+      )
     ])
     expectOneErrorLine(refused, 1, /Already registered as "cli-test-partner.*--force/)
     expect(readFileSync(configFile, "utf8")).toBe(before)
@@ -108,7 +152,17 @@ describe("partner CLI against the running service", () => {
     mkdirSync(join(home.dir, "forced"))
     copyFileSync(configFile, forcedConfig)
     const run = await runCli(
-      ["init", "--force", "--name", "CLI Test Partner", "--email", "cli2@partner.test", "--app-url", "https://partner.test", "--json"],
+      [
+        "init",
+        "--force",
+        "--name",
+        "CLI Test Partner",
+        "--email",
+        "cli2@partner.test",
+        "--app-url",
+        "https://partner.test",
+        "--json"
+      ],
       envWithConfig(forcedConfig)
     )
     expect(run.stderr).toBe("")
@@ -151,7 +205,10 @@ describe("partner CLI against the running service", () => {
     trackingUrl = run.stdout.trim()
     expect(trackingUrl.startsWith(`${service.url}/t/`)).toBe(true)
 
-    const [verbose, json] = await Promise.all([cli("match", "--verbose", merchantUrl), cli("match", merchantUrl, "--json")])
+    const [verbose, json] = await Promise.all([
+      cli("match", "--verbose", merchantUrl),
+      cli("match", merchantUrl, "--json")
+    ])
     expect(verbose.stderr).toBe("")
     expect(verbose.code).toBe(0)
     expect(verbose.stdout).toContain(`Tracking URL:  ${trackingUrl}\n`)
@@ -181,7 +238,9 @@ describe("partner CLI against the running service", () => {
     const lines = run.stdout.split("\n")
     expect(lines[0]).toMatch(/^TRACKING URL\s+PROGRAMME\s+NETWORK\s+SOURCE\s+CREATED\s+ORIGINAL URL$/)
     expect(lines[1]).toMatch(/^-+( +-+)+$/)
-    expect(lines[2]).toMatch(new RegExp(`^${trackingUrl}\\s+awin:7050\\s+awin\\s+match\\s+\\d{4}-\\d\\d-\\d\\d\\s+https://www\\.${MERCHANT}`))
+    expect(lines[2]).toMatch(
+      new RegExp(`^${trackingUrl}\\s+awin:7050\\s+awin\\s+match\\s+\\d{4}-\\d\\d-\\d\\d\\s+https://www\\.${MERCHANT}`)
+    )
     expect(run.stdout).toMatch(/Showing 1-1 of 1\.\n?$/)
 
     expect(asJson.code).toBe(0)
@@ -192,7 +251,10 @@ describe("partner CLI against the running service", () => {
 
   it("stats shows clicks, unique clicks, conversions, revenue, the per-link table and a per-day bar chart", async () => {
     // one human click on the link, then wait until the batched click writer has stored it
-    const click = await fetch(trackingUrl, { redirect: "manual", headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0" } })
+    const click = await fetch(trackingUrl, {
+      redirect: "manual",
+      headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0" }
+    })
     expect(click.status).toBe(302)
     const deadline = Date.now() + 10_000
     for (;;) {
@@ -210,7 +272,9 @@ describe("partner CLI against the running service", () => {
     expect(run.stdout).toMatch(/Conversions:\s+0\n/)
     expect(run.stdout).toMatch(/Revenue:\s+0(\.0+)?\b.*\(pending 0(\.0+)?, approved 0(\.0+)?\)/)
     const table = run.stdout.slice(run.stdout.indexOf("Per link:"), run.stdout.indexOf("Clicks per day"))
-    expect(table.split("\n")[1]).toMatch(/^TRACKING ID\s+PROGRAMME\s+CLICKS\s+UNIQUE\s+BOTS\s+CONV\.\s+REVENUE\s+DESTINATION$/)
+    expect(table.split("\n")[1]).toMatch(
+      /^TRACKING ID\s+PROGRAMME\s+CLICKS\s+UNIQUE\s+BOTS\s+CONV\.\s+REVENUE\s+DESTINATION$/
+    )
     expect(table).toMatch(new RegExp(`${trackingUrl.split("/t/")[1]}\\s+awin:7050\\s+1\\s+1\\s+0\\s+0\\s+`))
 
     const json = JSON.parse(asJson.stdout)
@@ -223,12 +287,20 @@ describe("partner CLI against the running service", () => {
     expect(chart).toMatch(new RegExp(`\\n${clickDay} │${"█".repeat(40)}│ 1 clicks  1 unique  0 conv\\.  \\S+ revenue`))
     // quiet days show an empty bar (at least a week of context), oldest day first
     expect(chart.split("\n").filter((line) => /│ {40}│ 0 clicks/.test(line)).length).toBeGreaterThanOrEqual(6)
-    const dates = chart.split("\n").slice(1).map((line) => line.slice(0, 10)).filter((date) => date.length > 0)
+    const dates = chart
+      .split("\n")
+      .slice(1)
+      .map((line) => line.slice(0, 10))
+      .filter((date) => date.length > 0)
     expect(dates).toEqual([...dates].sort())
   })
 
   it("search prints prices and tracked links carrying the partner's tag, from the saved key or AFF_API_KEY", async () => {
-    const keyOnly = { ...envWithConfig(join(home.dir, "none", "config.json")), AFF_API_KEY: apiKey, AFF_SERVER: service.url }
+    const keyOnly = {
+      ...envWithConfig(join(home.dir, "none", "config.json")),
+      AFF_API_KEY: apiKey,
+      AFF_SERVER: service.url
+    }
     const anonymous = { ...envWithConfig(join(home.dir, "none", "config.json")), AFF_SERVER: service.url }
     const [run, asJson, viaEnvKey, noKey] = await Promise.all([
       cli("search", "kestrel earbuds", "--limit", "5"),
@@ -240,7 +312,9 @@ describe("partner CLI against the running service", () => {
     expect(run.code).toBe(0)
     expect(run.stdout).toMatch(/^TITLE\s+PRICE\s+30-DAY LOW\s+STORE\s+STOCK\s+TRACKED LINK$/m)
     const feedLink = (t: string) => `${service.url}/t/f\\.[A-Za-z0-9_-]+\\.${t}`
-    expect(run.stdout).toMatch(new RegExp(`Kestrel Wireless Earbuds\\s+79\\.99 USD\\s+.*in stock\\s+${feedLink(tag)}\\n`))
+    expect(run.stdout).toMatch(
+      new RegExp(`Kestrel Wireless Earbuds\\s+79\\.99 USD\\s+.*in stock\\s+${feedLink(tag)}\\n`)
+    )
     expect(run.stdout).toContain(`Links carry your tag "${tag}".`)
 
     expect(asJson.code).toBe(0)
@@ -276,7 +350,9 @@ describe("partner CLI against the running service", () => {
     expect(programs.stderr).toBe("")
     expect(programs.code).toBe(0)
     expect(programs.stdout.split("\n")[0]).toMatch(/^ID\s+NAME\s+STATUS\s+COUNTRY\s+COMMISSION\s+DOMAINS$/)
-    expect(programs.stdout).toMatch(new RegExp(`\\n${PROGRAMME.id}\\s+${PROGRAMME.name}\\s+active\\s+\\S+\\s+CPS \\d+(\\.\\d+)?%\\s+${MERCHANT}\\n`))
+    expect(programs.stdout).toMatch(
+      new RegExp(`\\n${PROGRAMME.id}\\s+${PROGRAMME.name}\\s+active\\s+\\S+\\s+CPS \\d+(\\.\\d+)?%\\s+${MERCHANT}\\n`)
+    )
     const programsJson = JSON.parse(programsRaw.stdout)
     expect(programsJson.data).toHaveLength(3)
     for (const program of programsJson.data) expect(program).toMatchObject({ network_id: "awin", country: "GB" })
@@ -325,7 +401,18 @@ describe("partner CLI against the running service", () => {
 
     // init --force gets past a config too broken to read (only after the read above: same file)
     const forced = await runCli(
-      ["init", "--force", "--name", "Broken Config", "--email", "b@partner.test", "--app-url", "https://b.test", "--server", service.url],
+      [
+        "init",
+        "--force",
+        "--name",
+        "Broken Config",
+        "--email",
+        "b@partner.test",
+        "--app-url",
+        "https://b.test",
+        "--server",
+        service.url
+      ],
       envWithConfig(broken)
     )
     expect(forced.stderr).toBe("")
@@ -342,8 +429,16 @@ describe("partner CLI against the running service", () => {
       runCli(["networks", "--url", `http://127.0.0.1:${flagPort}/`], unreachableEnv),
       runCli(["stats", "--json"], { ...env, AFF_API_KEY: `ak_${"x".repeat(43)}` })
     ])
-    expectOneErrorLine(viaEnv, 2, new RegExp(`not reachable at http://127\\.0\\.0\\.1:${envPort} \\(connection refused\\).*npm start`))
-    expectOneErrorLine(viaFlag, 2, new RegExp(`not reachable at http://127\\.0\\.0\\.1:${flagPort} \\(connection refused\\)`))
+    expectOneErrorLine(
+      viaEnv,
+      2,
+      new RegExp(`not reachable at http://127\\.0\\.0\\.1:${envPort} \\(connection refused\\).*npm start`)
+    )
+    expectOneErrorLine(
+      viaFlag,
+      2,
+      new RegExp(`not reachable at http://127\\.0\\.0\\.1:${flagPort} \\(connection refused\\)`)
+    )
     expectOneErrorLine(unknownKey, 2, /API error 401 .*check the API key: AFF_API_KEY/)
   })
 

@@ -21,7 +21,17 @@ describe("partner CLI on a rate-limited server", () => {
   it("prints the 429 error with the Retry-After wait and exits 2", async () => {
     const init = (n: number) =>
       runCli(
-        ["init", "--name", `Limited ${n}`, "--email", `l${n}@partner.test`, "--app-url", "https://l.test", "--server", service.url],
+        [
+          "init",
+          "--name",
+          `Limited ${n}`,
+          "--email",
+          `l${n}@partner.test`,
+          "--app-url",
+          "https://l.test",
+          "--server",
+          service.url
+        ],
         cleanEnv(home.dir, { AFF_CONFIG: join(home.dir, `config-${n}.json`) })
       )
     const first = await init(1)

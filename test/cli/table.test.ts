@@ -7,7 +7,10 @@ describe("partner CLI output helpers", () => {
   it("aligns columns, right-aligns numbers and cuts long cells with an ellipsis", () => {
     const table = formatTable(
       [{ header: "NAME" }, { header: "CLICKS", align: "right" }, { header: "URL", maxWidth: 10 }],
-      [["alpha", "7", "https://a.example/very/long"], ["b", "1,024", "short"]]
+      [
+        ["alpha", "7", "https://a.example/very/long"],
+        ["b", "1,024", "short"]
+      ]
     )
     expect(table.split("\n")).toEqual([
       "NAME   CLICKS  URL",
@@ -19,12 +22,20 @@ describe("partner CLI output helpers", () => {
   })
 
   it("aligns label/value blocks and renders any JSON value as a cell", () => {
-    expect(formatFields([["Tag", "acme"], ["Tracking URL", "http://x/t/1"]])).toBe(
-      "Tag:          acme\nTracking URL: http://x/t/1"
-    )
-    expect([cell(null), cell(1234567), cell(0.5), cell("s"), cell(true), cell(["a"])]).toEqual(
-      ["", "1,234,567", "0.50", "s", "yes", "[\"a\"]"]
-    )
+    expect(
+      formatFields([
+        ["Tag", "acme"],
+        ["Tracking URL", "http://x/t/1"]
+      ])
+    ).toBe("Tag:          acme\nTracking URL: http://x/t/1")
+    expect([cell(null), cell(1234567), cell(0.5), cell("s"), cell(true), cell(["a"])]).toEqual([
+      "",
+      "1,234,567",
+      "0.50",
+      "s",
+      "yes",
+      '["a"]'
+    ])
   })
 
   it("describes the page position and the next page", () => {
@@ -51,14 +62,15 @@ describe("partner CLI bar chart", () => {
   })
 
   it("draws one framed row per label, bars padded to the width, notes after", () => {
-    expect(barChart([
-      { label: "mon", value: 2, note: "2 clicks" },
-      { label: "tue", value: 0, note: "0 clicks" },
-      { label: "wed", value: 4, note: "4 clicks" }
-    ], 4).split("\n")).toEqual([
-      "mon │██  │ 2 clicks",
-      "tue │    │ 0 clicks",
-      "wed │████│ 4 clicks"
-    ])
+    expect(
+      barChart(
+        [
+          { label: "mon", value: 2, note: "2 clicks" },
+          { label: "tue", value: 0, note: "0 clicks" },
+          { label: "wed", value: 4, note: "4 clicks" }
+        ],
+        4
+      ).split("\n")
+    ).toEqual(["mon │██  │ 2 clicks", "tue │    │ 0 clicks", "wed │████│ 4 clicks"])
   })
 })

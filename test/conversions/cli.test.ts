@@ -15,26 +15,35 @@ const exec = promisify(execFile)
 const cli = (args: ReadonlyArray<string>, env: Record<string, string>) =>
   exec(process.execPath, ["cli/conversions.ts", ...args], { env: { ...process.env, ...env }, timeout: 30_000 })
     .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }))
-    .catch((error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }))
+    .catch((error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      stdout: error.stdout,
+      stderr: error.stderr
+    }))
 
-const awinRecords = () => parseReport("awin", sampleReport("awin-transactions.json"), { network: "awin" }).records.map((r) => r.record)
+const awinRecords = () =>
+  parseReport("awin", sampleReport("awin-transactions.json"), { network: "awin" }).records.map((r) => r.record)
 
 describe("npm run conversions", () => {
   let service: RunningService
   beforeAll(async () => {
     service = await startService()
-    await service.run(Effect.gen(function*() {
-      const db = yield* Database
-      yield* db.transaction((tx) => seedSampleLinks(tx))
-      yield* (yield* ConversionLedger).upsert(awinRecords(), "awin-report")
-    }))
+    await service.run(
+      Effect.gen(function* () {
+        const db = yield* Database
+        yield* db.transaction((tx) => seedSampleLinks(tx))
+        yield* (yield* ConversionLedger).upsert(awinRecords(), "awin-report")
+      })
+    )
   })
   afterAll(async () => {
     await service?.close()
   })
 
   it("reads through the admin endpoints while a server runs", async () => {
-    const result = await cli(["--server", service.url, "--status", "approved", "--json"], { ADMIN_TOKEN: "test-admin-token" })
+    const result = await cli(["--server", service.url, "--status", "approved", "--json"], {
+      ADMIN_TOKEN: "test-admin-token"
+    })
     expect(result.code).toBe(0)
     const output = JSON.parse(result.stdout)
     expect(output.conversions.data.map((c: any) => c.id).sort()).toEqual(["awin:412770002", "awin:412770005"])
@@ -61,21 +70,29 @@ describe("npm run conversions", () => {
     const temp = tempDir("conv-cli-")
     try {
       const scope = Effect.runSync(Scope.make())
-      await Effect.runPromise(Effect.gen(function*() {
-        const db = yield* Database
-        yield* db.transaction((tx) => seedSampleLinks(tx))
-        yield* (yield* ConversionLedger).upsert(awinRecords(), "awin-report")
-      }).pipe(
-        Effect.provide(ConversionLedger.layer.pipe(
-          Layer.provideMerge(ReportingRates.layer),
-          Layer.provideMerge(Database.layer),
-          Layer.provide(AppConfig.layerWith({ dataDir: temp.dir }))
-        )),
-        Scope.provide(scope)
-      ))
+      await Effect.runPromise(
+        Effect.gen(function* () {
+          const db = yield* Database
+          yield* db.transaction((tx) => seedSampleLinks(tx))
+          yield* (yield* ConversionLedger).upsert(awinRecords(), "awin-report")
+        }).pipe(
+          Effect.provide(
+            ConversionLedger.layer.pipe(
+              Layer.provideMerge(ReportingRates.layer),
+              Layer.provideMerge(Database.layer),
+              Layer.provide(AppConfig.layerWith({ dataDir: temp.dir }))
+            )
+          ),
+          Scope.provide(scope)
+        )
+      )
       await Effect.runPromise(Scope.close(scope, Exit.void))
       const port = await Effect.runPromise(freePort)
-      const result = await cli(["--status", "reversed", "--json"], { DATA_DIR: temp.dir, PORT: String(port), ADMIN_TOKEN: "" })
+      const result = await cli(["--status", "reversed", "--json"], {
+        DATA_DIR: temp.dir,
+        PORT: String(port),
+        ADMIN_TOKEN: ""
+      })
       expect(result.code).toBe(0)
       expect(JSON.parse(result.stdout).conversions.data.map((c: any) => c.id)).toEqual(["awin:412770004"])
     } finally {

@@ -18,7 +18,7 @@ export const sampleReport = (name: string) =>
 
 /** Two partners (70% default share and 80%) and the four sample tracking links. */
 export const seedSampleLinks = (tx: Pick<Tx, "run">) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     yield* tx.run(
       `INSERT INTO partners (id, name, email, tag, key_hash, key_prefix, created_at) VALUES
          (1, 'Acme Deals', 'a@example.com', 'acme-deals', 'hash-1', 'ak_1', now()),

@@ -11,11 +11,15 @@ const ADMIN = { authorization: "Bearer test-admin-token" }
 let service: RunningService
 
 beforeAll(async () => {
-  service = await startService({ postbackSecrets: { awin: Redacted.make(SECRET), impact: Redacted.make("impact-secret") } })
-  await service.run(Effect.gen(function*() {
-    const db = yield* Database
-    yield* db.transaction((tx) => seedSampleLinks(tx))
-  }))
+  service = await startService({
+    postbackSecrets: { awin: Redacted.make(SECRET), impact: Redacted.make("impact-secret") }
+  })
+  await service.run(
+    Effect.gen(function* () {
+      const db = yield* Database
+      yield* db.transaction((tx) => seedSampleLinks(tx))
+    })
+  )
 })
 afterAll(async () => {
   await service?.close()
@@ -29,7 +33,7 @@ const post = async (body: string, headers: Record<string, string>) => {
     headers: { "content-type": "application/json", ...headers },
     body
   })
-  return { status: response.status, body: await response.json() as any }
+  return { status: response.status, body: (await response.json()) as any }
 }
 
 /** Signs like a network would: hex HMAC-SHA256 of `${timestamp}.${body}`. */
@@ -55,16 +59,20 @@ const conversion = (overrides: Record<string, unknown> = {}) => ({
 })
 
 const stored = (id: string) =>
-  service.run(Effect.gen(function*() {
-    const db = yield* Database
-    const rows = yield* db.query<Record<string, unknown>>(
-      `SELECT status, tracking_id, partner_share::VARCHAR AS partner_share, platform_share::VARCHAR AS platform_share
+  service.run(
+    Effect.gen(function* () {
+      const db = yield* Database
+      const rows = yield* db.query<Record<string, unknown>>(
+        `SELECT status, tracking_id, partner_share::VARCHAR AS partner_share, platform_share::VARCHAR AS platform_share
        FROM conversions WHERE id = $1`,
-      [id]
-    )
-    const [{ n }] = yield* db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM conversions WHERE id = $1", [id])
-    return { row: rows[0], count: n }
-  }))
+        [id]
+      )
+      const [{ n }] = yield* db.query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM conversions WHERE id = $1", [
+        id
+      ])
+      return { row: rows[0], count: n }
+    })
+  )
 
 describe("POST /api/v1/conversions/postback", () => {
   it("accepts a signed conversion, attributes it and splits 70/30 to the cent", async () => {
@@ -82,7 +90,9 @@ describe("POST /api/v1/conversions/postback", () => {
   it("is idempotent: the same postback again changes nothing; a reversal zeroes the revenue", async () => {
     const again = await signed(conversion())
     expect(again.body).toMatchObject({ accepted: 1, inserted: 0, unchanged: 1 })
-    const reversed = await signed({ conversions: [conversion({ status: "reversed", updated_time: "2026-11-21T00:00:00Z" })] })
+    const reversed = await signed({
+      conversions: [conversion({ status: "reversed", updated_time: "2026-11-21T00:00:00Z" })]
+    })
     expect(reversed.body).toMatchObject({ updated: 1 })
     expect(await stored("awin:PB-1")).toEqual({
       row: { status: "reversed", tracking_id: "Qm7xK2pL9vTa", partner_share: "0.0000", platform_share: "0.0000" },
@@ -93,7 +103,12 @@ describe("POST /api/v1/conversions/postback", () => {
   it("keeps a conversion with an unknown click reference as unattributed", async () => {
     const response = await signed([conversion({ transaction_id: "PB-2", click_ref: "NotOurLink99" })])
     expect(response.status).toBe(200)
-    expect((await stored("awin:PB-2")).row).toEqual({ status: "approved", tracking_id: null, partner_share: "0.0000", platform_share: "10.0100" })
+    expect((await stored("awin:PB-2")).row).toEqual({
+      status: "approved",
+      tracking_id: null,
+      partner_share: "0.0000",
+      platform_share: "10.0100"
+    })
   })
 
   it("refuses bad signatures, unknown networks and tampered bodies with 401", async () => {
@@ -112,7 +127,9 @@ describe("POST /api/v1/conversions/postback", () => {
       expect(response.body.error.code).toBe("unauthorized")
     }
     const tampered = await post(text.replace("10.01", "99.99"), {
-      "x-network": "awin", "x-timestamp": timestamp, "x-signature": sign(SECRET, timestamp, text)
+      "x-network": "awin",
+      "x-timestamp": timestamp,
+      "x-signature": sign(SECRET, timestamp, text)
     })
     expect(tampered.status).toBe(401)
     expect(tampered.body.error.details).toEqual({ field: "X-Signature" })
@@ -148,12 +165,19 @@ describe("POST /api/v1/conversions/postback", () => {
       [conversion({ currency: "XAU" }), "currency"],
       [conversion({ event_time: "last tuesday" }), "event_time"],
       [conversion({ network: "impact" }), "network"],
-      [{ conversions: [conversion({ transaction_id: "PB-OK" }), conversion({ transaction_id: "" })] }, "conversions.1.transaction_id"],
+      [
+        { conversions: [conversion({ transaction_id: "PB-OK" }), conversion({ transaction_id: "" })] },
+        "conversions.1.transaction_id"
+      ],
       [[conversion({ transaction_id: "PB-OK" }), "oops"], "1"]
     ]
     for (const [body, field] of cases) {
       const response = await signed(body)
-      expect({ status: response.status, field: response.body.error.details?.field, body }).toEqual({ status: 400, field, body })
+      expect({ status: response.status, field: response.body.error.details?.field, body }).toEqual({
+        status: 400,
+        field,
+        body
+      })
       expect(response.body.error.message.startsWith(`${field}: `)).toBe(true)
     }
     expect((await stored("awin:PB-OK")).count).toBe(0)
@@ -174,7 +198,12 @@ describe("POST /api/v1/conversions/postback", () => {
     })
     const chunked = await fetch(`${service.url}/api/v1/conversions/postback`, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-network": "awin", "x-timestamp": now(), "x-signature": "0".repeat(64) },
+      headers: {
+        "content-type": "application/json",
+        "x-network": "awin",
+        "x-timestamp": now(),
+        "x-signature": "0".repeat(64)
+      },
       body: stream,
       duplex: "half"
     } as RequestInit)
@@ -188,7 +217,9 @@ describe("OpenAPI", () => {
     const postback = spec.paths["/api/v1/conversions/postback"].post
     expect(postback.parameters.map((p: any) => p.name)).toEqual(["X-Network", "X-Timestamp", "X-Signature"])
     expect(Object.keys(postback.responses)).toEqual(["200", "400", "401", "413", "503"])
-    expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(["/admin/conversions", "/admin/conversions/summary", "/admin/conversions/reattribute"]))
+    expect(Object.keys(spec.paths)).toEqual(
+      expect.arrayContaining(["/admin/conversions", "/admin/conversions/summary", "/admin/conversions/reattribute"])
+    )
   })
 })
 
@@ -205,8 +236,14 @@ describe("admin conversions", () => {
     expect(reversed.body.data.map((c: any) => c.id)).toEqual(["awin:PB-1"])
     expect(reversed.body.pagination).toEqual({ limit: 20, offset: 0, total: 1, next_offset: null })
     const unattributed = await getJson(`${service.url}/admin/conversions?unattributed=true`, ADMIN)
-    expect(unattributed.body.data.map((c: any) => [c.id, c.click_ref, c.tracking_id])).toEqual([["awin:PB-2", "NotOurLink99", null]])
-    expect(unattributed.body.data[0]).toMatchObject({ commission: "10.0100", reporting_currency: "USD", platform_share: "10.0100" })
+    expect(unattributed.body.data.map((c: any) => [c.id, c.click_ref, c.tracking_id])).toEqual([
+      ["awin:PB-2", "NotOurLink99", null]
+    ])
+    expect(unattributed.body.data[0]).toMatchObject({
+      commission: "10.0100",
+      reporting_currency: "USD",
+      platform_share: "10.0100"
+    })
     const bad = await getJson(`${service.url}/admin/conversions?status=paid&limit=0`, ADMIN)
     expect(bad.status).toBe(400)
     expect(bad.body.error.message).toMatch(/status|limit/)
@@ -229,6 +266,9 @@ describe("admin conversions", () => {
       platform_revenue: { pending: "0.0000", approved: "13.0100", total: "13.0100" },
       partner_revenue: { pending: "0.0000", approved: "7.0100", total: "7.0100" }
     })
-    expect(summary.body.by_status.map((s: any) => [s.status, s.conversions])).toEqual([["approved", 2], ["reversed", 1]])
+    expect(summary.body.by_status.map((s: any) => [s.status, s.conversions])).toEqual([
+      ["approved", 2],
+      ["reversed", 1]
+    ])
   })
 })

@@ -20,34 +20,52 @@ const me = async () => {
 }
 
 const ledger = <A>(f: (ledger: ConversionLedger["Service"]) => Effect.Effect<A, unknown>) =>
-  service.run(Effect.gen(function*() {
-    return yield* f(yield* ConversionLedger)
-  }))
+  service.run(
+    Effect.gen(function* () {
+      return yield* f(yield* ConversionLedger)
+    })
+  )
 
 /** A link made through the real link store, keeping an id chosen elsewhere (restored, another replica). */
 const createLink = (id: string, path: string) =>
-  service.run(Effect.gen(function*() {
-    const links = yield* TrackingLinks
-    const url = `https://shop.example.com/${path}`
-    return yield* links.getOrCreate({
-      id, partnerId: partner.id, tag: partner.tag, originalUrl: url, normalizedUrl: url, destinationUrl: url,
-      programId: null, networkId: null, productId: null, source: "match", affiliateUrlFor: () => url
+  service.run(
+    Effect.gen(function* () {
+      const links = yield* TrackingLinks
+      const url = `https://shop.example.com/${path}`
+      return yield* links.getOrCreate({
+        id,
+        partnerId: partner.id,
+        tag: partner.tag,
+        originalUrl: url,
+        normalizedUrl: url,
+        destinationUrl: url,
+        programId: null,
+        networkId: null,
+        productId: null,
+        source: "match",
+        affiliateUrlFor: () => url
+      })
     })
-  }))
+  )
 
 const attribution = (id: string) =>
-  service.run(Effect.gen(function*() {
-    const db = yield* Database
-    const rows = yield* db.query<Record<string, any>>(
-      "SELECT tracking_id, partner_id, partner_share::VARCHAR AS partner_share, created_at, attributed_at FROM conversions WHERE id = $1",
-      [id]
-    )
-    return rows[0]
-  }))
+  service.run(
+    Effect.gen(function* () {
+      const db = yield* Database
+      const rows = yield* db.query<Record<string, any>>(
+        "SELECT tracking_id, partner_id, partner_share::VARCHAR AS partner_share, created_at, attributed_at FROM conversions WHERE id = $1",
+        [id]
+      )
+      return rows[0]
+    })
+  )
 
 beforeAll(async () => {
   service = await startService()
-  const registered = await postJson(`${service.url}/api/v1/partners/register`, { name: "Late Deals", email: "late@example.com" })
+  const registered = await postJson(`${service.url}/api/v1/partners/register`, {
+    name: "Late Deals",
+    email: "late@example.com"
+  })
   expect(registered.status).toBe(200)
   partner = { id: registered.body.partner.id, tag: registered.body.partner.tag, key: registered.body.api_key }
 })
@@ -58,16 +76,28 @@ afterAll(async () => {
 describe("attribution when a link named by a stored conversion is created", () => {
   it("attributes at link creation, before any report changes, and partners/me reports the revenue as late", async () => {
     // The network reports a sale under a click reference we do not know yet.
-    const report = parseReport("generic", [
-      "transaction_id,click_ref,order_amount,commission,currency,status,event_time",
-      "LATE-1,LateLink0001,200.00,10.00,USD,approved,2026-11-20T10:00:00Z",
-      "LATE-2,LateLink0001,50.00,2.50,USD,pending,2026-11-21T10:00:00Z",
-      "ONTIME-1,OnTimeLink01,100.00,4.00,USD,approved,2026-11-21T10:00:00Z"
-    ].join("\n"), { network: "dev" })
-    await ledger((l) => l.upsert(report.records.slice(0, 2).map(({ record }) => record), "dev-report"))
+    const report = parseReport(
+      "generic",
+      [
+        "transaction_id,click_ref,order_amount,commission,currency,status,event_time",
+        "LATE-1,LateLink0001,200.00,10.00,USD,approved,2026-11-20T10:00:00Z",
+        "LATE-2,LateLink0001,50.00,2.50,USD,pending,2026-11-21T10:00:00Z",
+        "ONTIME-1,OnTimeLink01,100.00,4.00,USD,approved,2026-11-21T10:00:00Z"
+      ].join("\n"),
+      { network: "dev" }
+    )
+    await ledger((l) =>
+      l.upsert(
+        report.records.slice(0, 2).map(({ record }) => record),
+        "dev-report"
+      )
+    )
     expect(await attribution("dev:LATE-1")).toMatchObject({ tracking_id: null, partner_id: null, attributed_at: null })
     expect((await me()).late_revenue).toEqual({
-      conversions: 0, revenue: { pending: "0.0000", approved: "0.0000", total: "0.0000" }, last_attributed_at: null, recent: []
+      conversions: 0,
+      revenue: { pending: "0.0000", approved: "0.0000", total: "0.0000" },
+      last_attributed_at: null,
+      recent: []
     })
 
     // The link turns up (here: restored with its id). No report changes, nobody calls the admin endpoint.
@@ -91,22 +121,37 @@ describe("attribution when a link named by a stored conversion is created", () =
       revenue: { pending: "1.7500", approved: "7.0000", total: "8.7500" },
       last_attributed_at: late.attributed_at.toISOString().slice(0, 19) + "Z"
     })
-    expect(body.late_revenue.recent.map((c: any) => [c.conversion_id, c.tracking_id, c.status, c.partner_share, c.event_at]).sort())
-      .toEqual([
-        ["dev:LATE-1", "LateLink0001", "approved", "7.0000", "2026-11-20T10:00:00Z"],
-        ["dev:LATE-2", "LateLink0001", "pending", "1.7500", "2026-11-21T10:00:00Z"]
-      ])
+    expect(
+      body.late_revenue.recent
+        .map((c: any) => [c.conversion_id, c.tracking_id, c.status, c.partner_share, c.event_at])
+        .sort()
+    ).toEqual([
+      ["dev:LATE-1", "LateLink0001", "approved", "7.0000", "2026-11-20T10:00:00Z"],
+      ["dev:LATE-2", "LateLink0001", "pending", "1.7500", "2026-11-21T10:00:00Z"]
+    ])
     for (const c of body.late_revenue.recent) expect(c.attributed_at >= c.first_seen_at).toBe(true)
   })
 
   it("a later sighting of a late conversion keeps its attribution time", async () => {
     const before = await attribution("dev:LATE-1")
-    const report = parseReport("generic", "transaction_id,click_ref,order_amount,commission,currency,status,event_time,updated_time\n" +
-      "LATE-1,LateLink0001,200.00,10.00,USD,reversed,2026-11-20T10:00:00Z,2026-11-23T00:00:00Z\n", { network: "dev" })
-    await ledger((l) => l.upsert(report.records.map(({ record }) => record), "dev-report"))
+    const report = parseReport(
+      "generic",
+      "transaction_id,click_ref,order_amount,commission,currency,status,event_time,updated_time\n" +
+        "LATE-1,LateLink0001,200.00,10.00,USD,reversed,2026-11-20T10:00:00Z,2026-11-23T00:00:00Z\n",
+      { network: "dev" }
+    )
+    await ledger((l) =>
+      l.upsert(
+        report.records.map(({ record }) => record),
+        "dev-report"
+      )
+    )
     const after = await attribution("dev:LATE-1")
     expect(after.attributed_at.getTime()).toBe(before.attributed_at.getTime())
-    expect((await me()).late_revenue).toMatchObject({ conversions: 1, revenue: { pending: "1.7500", approved: "0.0000" } })
+    expect((await me()).late_revenue).toMatchObject({
+      conversions: 1,
+      revenue: { pending: "1.7500", approved: "0.0000" }
+    })
   })
 })
 
@@ -115,7 +160,12 @@ describe("CJ corrections in the partner's conversion count", () => {
     await createLink("Bd6fJ3tN5gUe", "cj-link") // the sample CJ report's sale 3081120003 and its correction 3081120005
     const before = (await me()).totals
     const report = parseReport("cj", sampleReport("cj-commissions.json"), { network: "cj" })
-    await ledger((l) => l.upsert(report.records.map(({ record }) => record), "cj-report"))
+    await ledger((l) =>
+      l.upsert(
+        report.records.map(({ record }) => record),
+        "cj-report"
+      )
+    )
     const after = (await me()).totals
     // 3081120003: locked (approved), commission 24.83; 3081120005: its correction, -8.00 -> ONE approved conversion
     expect(after.conversions.approved - before.conversions.approved).toBe(1)

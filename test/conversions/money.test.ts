@@ -34,17 +34,27 @@ describe("exact decimals", () => {
   })
 
   it("format and parse round-trip for any amount", () => {
-    fc.assert(fc.property(fc.bigInt({ min: -(10n ** 17n), max: 10n ** 17n }), (units) => {
-      expect(parseDecimal(formatDecimal(units))).toBe(units)
-    }), { numRuns: 2000 })
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 17n), max: 10n ** 17n }), (units) => {
+        expect(parseDecimal(formatDecimal(units))).toBe(units)
+      }),
+      { numRuns: 2000 }
+    )
   })
 
   it("half-even division is within half a unit of the exact quotient", () => {
-    fc.assert(fc.property(fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }), fc.bigInt({ min: 1n, max: 10n ** 6n }), (n, d) => {
-      const q = divideHalfEven(n, d)
-      const error = q * d - n // scaled by d
-      expect(2n * (error < 0n ? -error : error) <= d).toBe(true)
-    }), { numRuns: 2000 })
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }),
+        fc.bigInt({ min: 1n, max: 10n ** 6n }),
+        (n, d) => {
+          const q = divideHalfEven(n, d)
+          const error = q * d - n // scaled by d
+          expect(2n * (error < 0n ? -error : error) <= d).toBe(true)
+        }
+      ),
+      { numRuns: 2000 }
+    )
   })
 })
 
@@ -90,23 +100,26 @@ describe("revenue split", () => {
     const cents = fc.bigInt({ min: -(10n ** 9n), max: 10n ** 11n })
     const share = fc.integer({ min: 0, max: 10_000 }).map((bp) => parseRatio((bp / 10_000).toFixed(4))!)
     const conversion = fc.record({ cents, share, minor: fc.constantFrom(0, 2, 3) })
-    fc.assert(fc.property(fc.array(conversion, { minLength: 1, maxLength: 300 }), (conversions) => {
-      let commissionTotal = 0n
-      let partnerTotal = 0n
-      let platformTotal = 0n
-      for (const { cents, share, minor } of conversions) {
-        const commission = cents * 10n ** BigInt(4 - minor) // a whole minor-unit amount at scale 4
-        const { partner, platform } = splitCommission(commission, share, minor)
-        expect(partner + platform).toBe(commission)
-        expect(partner % 10n ** BigInt(4 - minor)).toBe(0n) // whole minor units
-        const exact = commission * share.numerator // partner is within half a minor unit of the exact share
-        const diff = partner * share.denominator - exact
-        expect(2n * (diff < 0n ? -diff : diff) <= share.denominator * 10n ** BigInt(4 - minor)).toBe(true)
-        commissionTotal += commission
-        partnerTotal += partner
-        platformTotal += platform
-      }
-      expect(partnerTotal + platformTotal).toBe(commissionTotal)
-    }), { numRuns: 500 })
+    fc.assert(
+      fc.property(fc.array(conversion, { minLength: 1, maxLength: 300 }), (conversions) => {
+        let commissionTotal = 0n
+        let partnerTotal = 0n
+        let platformTotal = 0n
+        for (const { cents, share, minor } of conversions) {
+          const commission = cents * 10n ** BigInt(4 - minor) // a whole minor-unit amount at scale 4
+          const { partner, platform } = splitCommission(commission, share, minor)
+          expect(partner + platform).toBe(commission)
+          expect(partner % 10n ** BigInt(4 - minor)).toBe(0n) // whole minor units
+          const exact = commission * share.numerator // partner is within half a minor unit of the exact share
+          const diff = partner * share.denominator - exact
+          expect(2n * (diff < 0n ? -diff : diff) <= share.denominator * 10n ** BigInt(4 - minor)).toBe(true)
+          commissionTotal += commission
+          partnerTotal += partner
+          platformTotal += platform
+        }
+        expect(partnerTotal + platformTotal).toBe(commissionTotal)
+      }),
+      { numRuns: 500 }
+    )
   })
 })

@@ -19,20 +19,29 @@ const scheduled = ReattributionSchedule.pipe(
 const realPause = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
 
 const trackingIdOf = (id: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const db = yield* Database
-    const rows = yield* db.query<{ tracking_id: string | null }>("SELECT tracking_id FROM conversions WHERE id = $1", [id])
+    const rows = yield* db.query<{ tracking_id: string | null }>("SELECT tracking_id FROM conversions WHERE id = $1", [
+      id
+    ])
     return rows[0]?.tracking_id ?? null
   })
 
 describe("ReattributionSchedule", () => {
   it.effect("attributes conversions whose link appeared by other means at the next pass (every 15 minutes)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const db = yield* Database
       const ledger = yield* ConversionLedger
-      const report = parseReport("generic", "transaction_id,click_ref,order_amount,commission,currency,status,event_time\n" +
-        "R-1,ReplicaLink1,80.00,4.00,USD,pending,2026-11-20T10:00:00Z\n", { network: "dev" })
-      yield* ledger.upsert(report.records.map(({ record }) => record), "dev-report")
+      const report = parseReport(
+        "generic",
+        "transaction_id,click_ref,order_amount,commission,currency,status,event_time\n" +
+          "R-1,ReplicaLink1,80.00,4.00,USD,pending,2026-11-20T10:00:00Z\n",
+        { network: "dev" }
+      )
+      yield* ledger.upsert(
+        report.records.map(({ record }) => record),
+        "dev-report"
+      )
       yield* db.run(
         `INSERT INTO tracking_links (id, partner_id, tag, original_url, normalized_url, destination_url, affiliate_url, source, created_at)
          VALUES ('ReplicaLink1', NULL, 'anon', 'https://shop.example.com/', 'https://shop.example.com/', 'https://shop.example.com/',
@@ -48,5 +57,6 @@ describe("ReattributionSchedule", () => {
         attributed = yield* trackingIdOf("dev:R-1")
       }
       assert.strictEqual(attributed, "ReplicaLink1")
-    }).pipe(Effect.provide(scheduled)))
+    }).pipe(Effect.provide(scheduled))
+  )
 })

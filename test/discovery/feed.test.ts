@@ -33,10 +33,12 @@ describe("discovery feed contract (GET /api/deals, GET /api/search)", () => {
     const ids = feed.deals.map((deal: any) => deal.title)
     expect(ids).not.toContain("Robot Vacuum Cleaner") // a feed "was" price alone is not a deal
     expect(ids).not.toContain("Vistara 43 inch 4K Smart TV") // no discount
-    const scores = await service.run(Effect.gen(function*() {
-      const search = yield* DiscoverySearch
-      return (yield* search.deals({ limit: 24 })).documents.map((doc) => doc.deal_score)
-    }))
+    const scores = await service.run(
+      Effect.gen(function* () {
+        const search = yield* DiscoverySearch
+        return (yield* search.deals({ limit: 24 })).documents.map((doc) => doc.deal_score)
+      })
+    )
     expect(scores).toEqual([...scores].sort((a, b) => b - a))
   })
 
@@ -114,7 +116,9 @@ describe("discovery feed contract (GET /api/deals, GET /api/search)", () => {
     expect(response.body.guidance).toContain("price at most 100 USD")
     expect(response.body.count).toBe(response.body.results.length)
     expect(response.body.results[0].title).toContain("Sport Earbuds")
-    expect(response.body.results.every((deal: any) => deal.price.amount <= 100 && deal.price.currency === "USD")).toBe(true)
+    expect(response.body.results.every((deal: any) => deal.price.amount <= 100 && deal.price.currency === "USD")).toBe(
+      true
+    )
     // out of stock: excluded while something in stock matches
     expect(response.body.results.map((deal: any) => deal.title)).not.toContain("RunBeat In-Ear Headphones for Running")
   })
@@ -135,11 +139,17 @@ describe("discovery feed contract (GET /api/deals, GET /api/search)", () => {
 
   it("finds the expected products for typical intent phrases", async () => {
     const top = async (q: string, n = 3): Promise<Array<string>> =>
-      ((await get(`/api/search?q=${encodeURIComponent(q)}`)).body.results as Array<any>).slice(0, n).map((deal) => deal.title)
-    expect(await top("wireless earbuds under $100 for running", 1)).toEqual(["PulseFit Wireless Sport Earbuds, sweatproof, for running and gym"])
+      ((await get(`/api/search?q=${encodeURIComponent(q)}`)).body.results as Array<any>)
+        .slice(0, n)
+        .map((deal) => deal.title)
+    expect(await top("wireless earbuds under $100 for running", 1)).toEqual([
+      "PulseFit Wireless Sport Earbuds, sweatproof, for running and gym"
+    ])
     expect(await top("gift for dad who likes coffee")).toEqual(expect.arrayContaining(["World's Best Dad Coffee Mug"]))
     for (const title of await top("gift for dad who likes coffee")) expect(title).toMatch(/coffee|espresso/i)
-    expect(await top("lego for a 10 year old", 2)).toEqual(expect.arrayContaining(["LEGO Technic Race Car for kids 10 and up"]))
+    expect(await top("lego for a 10 year old", 2)).toEqual(
+      expect.arrayContaining(["LEGO Technic Race Car for kids 10 and up"])
+    )
     for (const title of await top("lego for a 10 year old", 5)) expect(title).toMatch(/LEGO/)
     expect(await top("4k tv between 300 and 600 dollars", 5)).toEqual(
       expect.arrayContaining(["Vistara 55 inch 4K UHD Smart Television", "Vistara 43 inch 4K Smart TV"])
@@ -159,7 +169,11 @@ describe("discovery feed contract (GET /api/deals, GET /api/search)", () => {
   })
 
   it("answers absurd price bounds without failing (no 5xx from the filter they build)", async () => {
-    for (const q of ["tv under $99999999999999999999999", "over 99999999999999999999 dollars", "tv between 1 and 1e400"]) {
+    for (const q of [
+      "tv under $99999999999999999999999",
+      "over 99999999999999999999 dollars",
+      "tv between 1 and 1e400"
+    ]) {
       const response = await get(`/api/search?q=${encodeURIComponent(q)}`)
       expect(response.status, q).toBe(200)
     }
@@ -203,7 +217,18 @@ describe("discovery feed contract (GET /api/deals, GET /api/search)", () => {
   })
 
   it("never 5xx on odd phrases", async () => {
-    for (const q of ["\"", "\\", "price = 1 OR 1=1", "under $", "between 5 and", "🎁🎁", "category = \"x\"", "%00", "a AND b", "[]{}"]) {
+    for (const q of [
+      '"',
+      "\\",
+      "price = 1 OR 1=1",
+      "under $",
+      "between 5 and",
+      "🎁🎁",
+      'category = "x"',
+      "%00",
+      "a AND b",
+      "[]{}"
+    ]) {
       const response = await get(`/api/search?q=${encodeURIComponent(q)}`)
       expect(response.status, q).toBe(200)
     }

@@ -77,10 +77,18 @@ describe("start page / and search page /search", () => {
       await page.goto(`${service.url}${path}`)
       found[path] = await seriousAccessibilityViolations(page)
     }
-    expect(found).toEqual({ "/": [], "/search?q=wireless%20earbuds": [], [`/deals/${documentId("fixture:tv-55")}`]: [] })
+    expect(found).toEqual({
+      "/": [],
+      "/search?q=wireless%20earbuds": [],
+      [`/deals/${documentId("fixture:tv-55")}`]: []
+    })
     // the checker does catch what it should: an image without alt text and an unlabelled field
-    await page.setContent(`<!doctype html><html lang="en"><title>broken</title><main><img src="/x.png"><input></main></html>`)
-    expect((await seriousAccessibilityViolations(page)).map((v) => v.id)).toEqual(expect.arrayContaining(["image-alt", "label"]))
+    await page.setContent(
+      `<!doctype html><html lang="en"><title>broken</title><main><img src="/x.png"><input></main></html>`
+    )
+    expect((await seriousAccessibilityViolations(page)).map((v) => v.id)).toEqual(
+      expect.arrayContaining(["image-alt", "label"])
+    )
     await page.close()
   })
 
@@ -112,7 +120,9 @@ describe("start page / and search page /search", () => {
     expect(await page.locator("h1").innerText()).toBe(`Results for “${query}”`)
     expect(await page.getByLabel("What are you looking for?").inputValue()).toBe(query)
     await page.goto(`${service.url}/search?q=tricky+lamp`)
-    expect(await page.locator(".card h2").first().innerText()).toBe("<script>alert('x')</script> Tricky \"Quoted\" Lamp & Shade")
+    expect(await page.locator(".card h2").first().innerText()).toBe(
+      "<script>alert('x')</script> Tricky \"Quoted\" Lamp & Shade"
+    )
     expect(await page.locator("script").count()).toBe(0)
     expect(alerted).toBe(false)
     await page.close()
@@ -156,7 +166,10 @@ describe("search page while Meilisearch is down", () => {
   let service: RunningService
   beforeAll(async () => {
     // Nothing listens on port 9 (discard) on loopback: every search is refused at once.
-    service = await startService({ meiliUrl: Option.some("http://127.0.0.1:9"), meiliMasterKey: Option.some(Redacted.make("unused")) })
+    service = await startService({
+      meiliUrl: Option.some("http://127.0.0.1:9"),
+      meiliMasterKey: Option.some(Redacted.make("unused"))
+    })
   })
   afterAll(async () => {
     await service?.close()

@@ -18,7 +18,10 @@ describe("botVerdict", () => {
     ["LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)", "preview:linkedinbot"],
     ["Mozilla/5.0 (compatible; Pinterestbot/1.0; +http://www.pinterest.com/bot.html)", "preview:pinterest"],
     ["Pinterest/0.2 (+http://www.pinterest.com/bot.html)", "preview:pinterest"],
-    ["Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)", "preview:applebot"],
+    [
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)",
+      "preview:applebot"
+    ],
     ["AppleNewsBot", "preview:applebot"],
     ["Snap URL Preview Service; bot; snapchat; https://developers.snap.com/robots", "preview:snapchat"],
     ["Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "crawler:googlebot"],
@@ -29,8 +32,16 @@ describe("botVerdict", () => {
   })
 
   it("lets browsers through", () => {
-    expect(botVerdict("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36")).toEqual({ isBot: false, reason: null })
-    expect(botVerdict("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1").isBot).toBe(false)
+    expect(
+      botVerdict(
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
+      )
+    ).toEqual({ isBot: false, reason: null })
+    expect(
+      botVerdict(
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1"
+      ).isBot
+    ).toBe(false)
   })
 
   it.each(IN_APP_BROWSERS)("a person in the %s in-app browser is not a bot", (_app, ua) => {
@@ -38,7 +49,8 @@ describe("botVerdict", () => {
   })
 
   it("an in-app browser's token does not hide a bot in the same string", () => {
-    const headless = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/440.0] HeadlessChrome/120.0"
+    const headless =
+      "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [FBAN/FBIOS;FBAV/440.0] HeadlessChrome/120.0"
     expect(botVerdict(headless)).toEqual({ isBot: true, reason: "isbot:Headless" })
   })
 })

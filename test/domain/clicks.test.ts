@@ -79,9 +79,17 @@ describe("LinkCache", () => {
       Effect.promise(async () => {
         loads++
         await new Promise((r) => setTimeout(r, 20))
-        return id === "missing" ? undefined : { location: `https://m.example/${id}`, trackingId: id, partnerId: null, tag: "t" }
-      }))
-    const results = await Effect.runPromise(Effect.all(Array.from({ length: 50 }, () => cache.get("a")), { concurrency: "unbounded" }))
+        return id === "missing"
+          ? undefined
+          : { location: `https://m.example/${id}`, trackingId: id, partnerId: null, tag: "t" }
+      })
+    )
+    const results = await Effect.runPromise(
+      Effect.all(
+        Array.from({ length: 50 }, () => cache.get("a")),
+        { concurrency: "unbounded" }
+      )
+    )
     expect(loads).toBe(1)
     expect(new Set(results.map((r) => r?.location))).toEqual(new Set(["https://m.example/a"]))
     expect(cache.peek("a")?.location).toBe("https://m.example/a")
@@ -91,7 +99,8 @@ describe("LinkCache", () => {
   })
   it("evicts the least recently used entry", async () => {
     const cache = new LinkCache(2, (id: string) =>
-      Effect.succeed({ location: `https://m.example/${id}`, trackingId: id, partnerId: null, tag: "t" }))
+      Effect.succeed({ location: `https://m.example/${id}`, trackingId: id, partnerId: null, tag: "t" })
+    )
     await Effect.runPromise(cache.get("a"))
     await Effect.runPromise(cache.get("b"))
     cache.peek("a")
@@ -109,7 +118,8 @@ describe("LinkCache", () => {
         const stored = id.startsWith("f.") ? "L1" : id
         const location = destinations.get(stored)
         return location === undefined ? undefined : { location, trackingId: stored, partnerId: null, tag: "t" }
-      }))
+      })
+    )
     await Effect.runPromise(cache.get("L1"))
     await Effect.runPromise(cache.get("f.cHJvZHVjdA.tag"))
     expect(await Effect.runPromise(cache.get("L2"))).toBeUndefined()

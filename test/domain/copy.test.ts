@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest"
 import { assemble, assembleWithin, type Placement } from "../../domain/copy/assemble.ts"
-import { allowedNumbers, inventedNumbers, numbersIn, parseNumber, unsupportedClaims } from "../../domain/copy/checkFacts.ts"
+import {
+  allowedNumbers,
+  inventedNumbers,
+  numbersIn,
+  parseNumber,
+  unsupportedClaims
+} from "../../domain/copy/checkFacts.ts"
 import { COPY_TYPES, type CopyFacts, money, shortTitle, storeName, TONES } from "../../domain/copy/facts.ts"
 import { LIMITS, paragraphs } from "../../domain/copy/limits.ts"
 import { checkDraft, parseDraft, promptFor } from "../../domain/copy/llmDraft.ts"
@@ -18,30 +24,57 @@ const seeded = (seed: number) => () => {
 }
 
 const product = (over: Partial<CopyFacts["products"][number]>): CopyFacts["products"][number] => ({
-  id: "f:x", title: "Thing", brand: null, category: null, price: 10, currency: "USD", referencePrice: null, discountPercent: null,
-  availability: "in_stock", url: "https://shop.example/p/x", ...over
+  id: "f:x",
+  title: "Thing",
+  brand: null,
+  category: null,
+  price: 10,
+  currency: "USD",
+  referencePrice: null,
+  discountPercent: null,
+  availability: "in_stock",
+  url: "https://shop.example/p/x",
+  ...over
 })
 
 const WITH_DEAL: CopyFacts = {
-  store: "Example Store", domain: "example-store.com", category: "Outdoor",
+  store: "Example Store",
+  domain: "example-store.com",
+  category: "Outdoor",
   products: [
-    product({ id: "a", title: "Trailblazer 2 Hiking Boots, waterproof", brand: "Trailblazer", price: 99, referencePrice: 140, discountPercent: 29 }),
+    product({
+      id: "a",
+      title: "Trailblazer 2 Hiking Boots, waterproof",
+      brand: "Trailblazer",
+      price: 99,
+      referencePrice: 140,
+      discountPercent: 29
+    }),
     product({ id: "b", title: "Canvas Weekender Bag", brand: "Roamer", price: 59.5 }),
     product({ id: "c", title: "Merino Trail Socks", price: 12, availability: "out_of_stock" })
   ]
 }
 const NO_DEAL: CopyFacts = {
-  store: "Vistara", domain: "vistara.example", category: null,
-  products: [product({ title: "Vistara 55 inch 4K UHD Smart Television with an extraordinarily long marketing name that goes on", price: 1499, currency: "EUR" })]
+  store: "Vistara",
+  domain: "vistara.example",
+  category: null,
+  products: [
+    product({
+      title: "Vistara 55 inch 4K UHD Smart Television with an extraordinarily long marketing name that goes on",
+      price: 1499,
+      currency: "EUR"
+    })
+  ]
 }
 const EMPTY: CopyFacts = { store: "Lamp Shop", domain: "lamp-shop.com", category: null, products: [] }
 
 const LONG_LINK = `https://affiliate-links.some-long-partner-domain.example.com/t/${"A".repeat(40)}`
 const placementFor = (type: string, link: string): Placement => ({
   link,
-  disclosure: type === "social"
-    ? "#ad As an Amazon Associate I earn from qualifying purchases."
-    : "Disclosure: we earn a commission if you buy through these links, at no extra cost to you."
+  disclosure:
+    type === "social"
+      ? "#ad As an Amazon Associate I earn from qualifying purchases."
+      : "Disclosure: we earn a commission if you buy through these links, at no extra cost to you."
 })
 
 describe("fact checker", () => {
@@ -73,7 +106,11 @@ describe("fact checker", () => {
 })
 
 describe("template generator", () => {
-  const factSets: Array<[string, CopyFacts]> = [["with a deal", WITH_DEAL], ["without a deal", NO_DEAL], ["without products", EMPTY]]
+  const factSets: Array<[string, CopyFacts]> = [
+    ["with a deal", WITH_DEAL],
+    ["without a deal", NO_DEAL],
+    ["without products", EMPTY]
+  ]
   for (const [name, facts] of factSets) {
     for (const type of COPY_TYPES) {
       if (type === "deal_alert" && facts !== WITH_DEAL) continue
@@ -89,11 +126,17 @@ describe("template generator", () => {
               const linkAt = copy.body.indexOf(link)
               expect(linkAt, where).toBeGreaterThan(disclosureEnd - 1)
               expect(copy.body.slice(disclosureEnd, linkAt).trim(), where).toBe(`${copy.callToAction}:`)
-              const visible = [copy.body.replace(link, "").replace(placement.disclosure, ""), copy.title, copy.subject, copy.preheader].join("\n")
+              const visible = [
+                copy.body.replace(link, "").replace(placement.disclosure, ""),
+                copy.title,
+                copy.subject,
+                copy.preheader
+              ].join("\n")
               expect(inventedNumbers(visible, facts), where).toEqual([])
               expect(unsupportedClaims(visible), where).toEqual([])
               expect(visible, where).not.toMatch(/\{\w+\}|undefined|null/)
-              if (type === "blog") expect(paragraphs(copy.body).length, where).toBeGreaterThanOrEqual(LIMITS.blog.minParagraphs + 1)
+              if (type === "blog")
+                expect(paragraphs(copy.body).length, where).toBeGreaterThanOrEqual(LIMITS.blog.minParagraphs + 1)
               if (type === "email") {
                 expect(copy.subject!.length, where).toBeLessThanOrEqual(LIMITS.email.subjectMax)
                 expect(copy.preheader!.length, where).toBeLessThanOrEqual(LIMITS.email.preheaderMax)
@@ -108,7 +151,19 @@ describe("template generator", () => {
 
   it("changes wording with tone and between calls", () => {
     const bodies = (tone: (typeof TONES)[number]) =>
-      new Set(Array.from({ length: 30 }, (_, i) => templateCopy(WITH_DEAL, "social", tone, placementFor("social", "https://l.example/t/1"), seeded(i)).body.split("\n")[0]))
+      new Set(
+        Array.from(
+          { length: 30 },
+          (_, i) =>
+            templateCopy(
+              WITH_DEAL,
+              "social",
+              tone,
+              placementFor("social", "https://l.example/t/1"),
+              seeded(i)
+            ).body.split("\n")[0]
+        )
+      )
     const casual = bodies("casual")
     const professional = bodies("professional")
     expect(casual.size).toBeGreaterThan(1)
@@ -117,7 +172,13 @@ describe("template generator", () => {
 
   it("never presents a product without a verified reference price as discounted", () => {
     for (let seed = 1; seed <= 30; seed++) {
-      const copy = templateCopy(NO_DEAL, "email", "enthusiastic", placementFor("email", "https://l.example/t/1"), seeded(seed))
+      const copy = templateCopy(
+        NO_DEAL,
+        "email",
+        "enthusiastic",
+        placementFor("email", "https://l.example/t/1"),
+        seeded(seed)
+      )
       expect(copy.body).not.toMatch(/%|down from|dropped|reference/i)
     }
   })
@@ -131,7 +192,9 @@ describe("placement and LLM drafts", () => {
     expect(copy.body.length).toBeLessThanOrEqual(280)
     expect(copy.hashtags.length).toBeLessThan(3)
     expect(assembleWithin("social", { ...draft, text: "x".repeat(260) }, placement, [])).toBeUndefined()
-    expect(assemble("email", draft, placement, []).body.endsWith(`${placement.disclosure}\nShop now: https://l.example/t/1`)).toBe(true)
+    expect(
+      assemble("email", draft, placement, []).body.endsWith(`${placement.disclosure}\nShop now: https://l.example/t/1`)
+    ).toBe(true)
   })
 
   it("builds a prompt from the facts only", () => {
@@ -146,30 +209,67 @@ describe("placement and LLM drafts", () => {
 
   it("reads the model's JSON, with or without a code fence, and rejects anything else", () => {
     const answer = { text: "Boots at $99.00.", call_to_action: "Shop now" }
-    expect(parseDraft(JSON.stringify(answer))).toMatchObject({ text: "Boots at $99.00.", callToAction: "Shop now", title: null })
+    expect(parseDraft(JSON.stringify(answer))).toMatchObject({
+      text: "Boots at $99.00.",
+      callToAction: "Shop now",
+      title: null
+    })
     expect(parseDraft("```json\n" + JSON.stringify(answer) + "\n```")).toMatchObject({ text: "Boots at $99.00." })
     expect(parseDraft("Boots at $99.00!")).toBeUndefined()
-    expect(parseDraft(JSON.stringify({ text: "" , call_to_action: "Go" }))).toBeUndefined()
+    expect(parseDraft(JSON.stringify({ text: "", call_to_action: "Go" }))).toBeUndefined()
     expect(parseDraft("[1,2]")).toBeUndefined()
   })
 
   it("checks drafts against the facts and the type's conventions", () => {
-    const draft = (text: string, extra = {}) => ({ title: null, subject: null, preheader: null, text, callToAction: "Shop now", ...extra })
-    expect(checkDraft("social", draft("Trailblazer 2 Hiking Boots are $99.00 at Example Store, down from $140.00."), WITH_DEAL)).toBeUndefined()
-    expect(checkDraft("social", draft("Boots for $79.99 at Example Store today."), WITH_DEAL)?.problem).toBe("invented_numbers")
-    expect(checkDraft("social", draft("Boots at Example Store with free shipping."), WITH_DEAL)?.problem).toBe("unsupported_claim")
+    const draft = (text: string, extra = {}) => ({
+      title: null,
+      subject: null,
+      preheader: null,
+      text,
+      callToAction: "Shop now",
+      ...extra
+    })
+    expect(
+      checkDraft(
+        "social",
+        draft("Trailblazer 2 Hiking Boots are $99.00 at Example Store, down from $140.00."),
+        WITH_DEAL
+      )
+    ).toBeUndefined()
+    expect(checkDraft("social", draft("Boots for $79.99 at Example Store today."), WITH_DEAL)?.problem).toBe(
+      "invented_numbers"
+    )
+    expect(checkDraft("social", draft("Boots at Example Store with free shipping."), WITH_DEAL)?.problem).toBe(
+      "unsupported_claim"
+    )
     expect(checkDraft("social", draft("See https://evil.example for boots"), WITH_DEAL)?.problem).toBe("invalid_output")
-    expect(checkDraft("social", draft("x".repeat(LIMITS.social.textMax + 1)), WITH_DEAL)?.problem).toBe("invalid_output")
-    expect(checkDraft("blog", draft("One paragraph only. ".repeat(20), { title: "Boots" }), WITH_DEAL)?.problem).toBe("invalid_output")
-    expect(checkDraft("email", draft("Hello,\n\nBoots at Example Store are worth a look, and the bag too. ".repeat(2)), WITH_DEAL)?.detail).toMatch(/subject/)
-    expect(checkDraft("deal_alert", draft("Deal alert: boots at Example Store, 29% below before."), WITH_DEAL)?.detail).toMatch(/current price/)
+    expect(checkDraft("social", draft("x".repeat(LIMITS.social.textMax + 1)), WITH_DEAL)?.problem).toBe(
+      "invalid_output"
+    )
+    expect(checkDraft("blog", draft("One paragraph only. ".repeat(20), { title: "Boots" }), WITH_DEAL)?.problem).toBe(
+      "invalid_output"
+    )
+    expect(
+      checkDraft(
+        "email",
+        draft("Hello,\n\nBoots at Example Store are worth a look, and the bag too. ".repeat(2)),
+        WITH_DEAL
+      )?.detail
+    ).toMatch(/subject/)
+    expect(
+      checkDraft("deal_alert", draft("Deal alert: boots at Example Store, 29% below before."), WITH_DEAL)?.detail
+    ).toMatch(/current price/)
   })
 })
 
 describe("names and money", () => {
   it("shortens titles at a separator or a word boundary, never mid-number", () => {
-    expect(shortTitle("PulseFit Wireless Sport Earbuds, sweatproof, for running")).toBe("PulseFit Wireless Sport Earbuds")
-    expect(shortTitle("Vistara 55 inch 4K UHD Smart Television 2025 Edition Deluxe", 30)).toBe("Vistara 55 inch 4K UHD Smart")
+    expect(shortTitle("PulseFit Wireless Sport Earbuds, sweatproof, for running")).toBe(
+      "PulseFit Wireless Sport Earbuds"
+    )
+    expect(shortTitle("Vistara 55 inch 4K UHD Smart Television 2025 Edition Deluxe", 30)).toBe(
+      "Vistara 55 inch 4K UHD Smart"
+    )
     expect(storeName("Example Store (CJ)")).toBe("Example Store")
     // as people write prices in each currency (Intl, a locale fitting the currency); no-break spaces as Intl writes them
     expect(money(99, "USD")).toBe("$99.00")

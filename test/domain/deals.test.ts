@@ -27,11 +27,26 @@ describe("trending score", () => {
 describe("price drop figures", () => {
   it("time-weighted median: the price in effect for half the time, not the middle row", () => {
     // Three rows, but 160 held for 80 of 100 days.
-    expect(timeWeightedMedian([{ price: 200, duration: 10 }, { price: 180, duration: 10 }, { price: 160, duration: 80 }]))
-      .toBe(160)
-    expect(timeWeightedMedian([{ price: 200, duration: 32 }, { price: 180, duration: 35 }, { price: 160, duration: 23 }]))
-      .toBe(180)
-    expect(timeWeightedMedian([{ price: 10, duration: 1 }, { price: 20, duration: 1 }])).toBe(10)
+    expect(
+      timeWeightedMedian([
+        { price: 200, duration: 10 },
+        { price: 180, duration: 10 },
+        { price: 160, duration: 80 }
+      ])
+    ).toBe(160)
+    expect(
+      timeWeightedMedian([
+        { price: 200, duration: 32 },
+        { price: 180, duration: 35 },
+        { price: 160, duration: 23 }
+      ])
+    ).toBe(180)
+    expect(
+      timeWeightedMedian([
+        { price: 10, duration: 1 },
+        { price: 20, duration: 1 }
+      ])
+    ).toBe(10)
     expect(timeWeightedMedian([])).toBeNull()
   })
 

@@ -64,13 +64,22 @@ describe("URL parts", () => {
     expect(hostParts("127.0.0.1")).toBeUndefined()
   })
 
-  it.each([["com", null], ["co.uk", "GB"], ["de", "DE"], ["com.au", "AU"], ["io", null], ["eu", null], ["shop", null]])(
-    "countryOfSuffix(%s) = %s",
-    (suffix, country) => expect(countryOfSuffix(suffix)).toBe(country)
-  )
+  it.each([
+    ["com", null],
+    ["co.uk", "GB"],
+    ["de", "DE"],
+    ["com.au", "AU"],
+    ["io", null],
+    ["eu", null],
+    ["shop", null]
+  ])("countryOfSuffix(%s) = %s", (suffix, country) => expect(countryOfSuffix(suffix)).toBe(country))
 
   it("splits the path into words per segment, decoded and without accents", () => {
-    expect(pathSegments("/listing/Dyson-V15_Detect/%C3%A9clair//")).toEqual([["listing"], ["dyson", "v15", "detect"], ["eclair"]])
+    expect(pathSegments("/listing/Dyson-V15_Detect/%C3%A9clair//")).toEqual([
+      ["listing"],
+      ["dyson", "v15", "detect"],
+      ["eclair"]
+    ])
   })
 })
 
@@ -108,7 +117,13 @@ const network = (id: string, status = "active"): CatalogNetwork => ({
   accountParams: {}
 })
 
-const program = (id: string, name: string, domains: Array<string>, country: string | null, extra: Partial<CatalogProgram> = {}): CatalogProgram => ({
+const program = (
+  id: string,
+  name: string,
+  domains: Array<string>,
+  country: string | null,
+  extra: Partial<CatalogProgram> = {}
+): CatalogProgram => ({
   id,
   networkId: "net",
   merchantId: id,
@@ -125,16 +140,19 @@ const program = (id: string, name: string, domains: Array<string>, country: stri
   ...extra
 })
 
-const catalog = makeCatalog([network("net")], [
-  program("nike-us", "Nike", ["nike.com"], "US"),
-  program("nike-gb", "Nike UK", ["nike.com"], "GB", { commissionRate: 4 }),
-  program("dyson-us", "Dyson", ["dyson.com"], "US"),
-  program("dyson-gb", "Dyson UK", ["dyson.co.uk"], "GB"),
-  program("gstore", "Google Store", ["store.google.com"], "US"),
-  program("next", "Next", ["next.co.uk"], "GB"),
-  program("boots", "Boots", ["boots.com"], "GB"),
-  program("pata", "Patagonia", ["patagonia.com"], "US", { status: "paused" })
-])
+const catalog = makeCatalog(
+  [network("net")],
+  [
+    program("nike-us", "Nike", ["nike.com"], "US"),
+    program("nike-gb", "Nike UK", ["nike.com"], "GB", { commissionRate: 4 }),
+    program("dyson-us", "Dyson", ["dyson.com"], "US"),
+    program("dyson-gb", "Dyson UK", ["dyson.co.uk"], "GB"),
+    program("gstore", "Google Store", ["store.google.com"], "US"),
+    program("next", "Next", ["next.co.uk"], "GB"),
+    program("boots", "Boots", ["boots.com"], "GB"),
+    program("pata", "Patagonia", ["patagonia.com"], "US", { status: "paused" })
+  ]
+)
 const index = makeBrandIndex(catalog)
 
 describe("scoring", () => {
@@ -176,7 +194,10 @@ describe("scoring", () => {
 
   it("reads a brand from a listing path, not from an article or a plain word", () => {
     const listing = scoreUrl(new URL("https://some-market.example/listing/dyson-v15-detect"), index, "all")
-    expect(listing.kind === "candidate" && listing.best).toMatchObject({ brand: { key: "dyson" }, evidence: { from: "path" } })
+    expect(listing.kind === "candidate" && listing.best).toMatchObject({
+      brand: { key: "dyson" },
+      evidence: { from: "path" }
+    })
     expect(listing.kind === "candidate" && listing.best.confidence).toBeGreaterThanOrEqual(MATCH_THRESHOLD)
     const article = scoreUrl(new URL("https://reviews.example/2024/dyson-v15"), index, "all")
     expect(article.kind === "candidate" && article.best.confidence).toBeLessThan(MATCH_THRESHOLD)
@@ -186,7 +207,10 @@ describe("scoring", () => {
 
   it("takes a country word in a store label as the country (dyson-uk.com)", () => {
     const outcome = scoreUrl(new URL("https://dyson-store-uk.com/v15"), index, "all")
-    expect(outcome.kind === "candidate" && outcome.best).toMatchObject({ evidence: { kind: "store_affix" }, country: "GB" })
+    expect(outcome.kind === "candidate" && outcome.best).toMatchObject({
+      evidence: { kind: "store_affix" },
+      country: "GB"
+    })
   })
 })
 
@@ -200,25 +224,38 @@ describe("chooseProgram", () => {
     const fr = chooseProgram(catalog, index.byKey.get("nike")!, hostEvidence, url, "FR")
     expect(fr).toMatchObject({ ok: true, countryMatched: false, selection: { program: { id: "nike-us" } } })
     const dysonGb = chooseProgram(catalog, index.byKey.get("dyson")!, hostEvidence, url, "GB")
-    expect(dysonGb).toMatchObject({ ok: true, selection: { program: { id: "dyson-gb" } }, destination: "https://dyson.co.uk/t/shoe?size=9" })
+    expect(dysonGb).toMatchObject({
+      ok: true,
+      selection: { program: { id: "dyson-gb" } },
+      destination: "https://dyson.co.uk/t/shoe?size=9"
+    })
     const dysonAnywhere = chooseProgram(catalog, index.byKey.get("dyson")!, hostEvidence, url, null)
     expect(dysonAnywhere).toMatchObject({ ok: true, selection: { program: { id: "dyson-us" } } })
   })
 
   it("reports a recognised brand without an active programme", () => {
-    expect(chooseProgram(catalog, index.byKey.get("patagonia")!, hostEvidence, url, null)).toEqual({ ok: false, reason: "no_active_program" })
+    expect(chooseProgram(catalog, index.byKey.get("patagonia")!, hostEvidence, url, null)).toEqual({
+      ok: false,
+      reason: "no_active_program"
+    })
   })
 
   it("reports deep_link_unavailable for an active programme whose network has no link template", () => {
-    const unlinkable = makeCatalog([{ ...network("bare"), deepLinkTemplate: null }], [
-      program("exp", "Expedia", ["expedia.com"], "US", { networkId: "bare", deepLinkAllowed: false })
-    ])
+    const unlinkable = makeCatalog(
+      [{ ...network("bare"), deepLinkTemplate: null }],
+      [program("exp", "Expedia", ["expedia.com"], "US", { networkId: "bare", deepLinkAllowed: false })]
+    )
     const brand = makeBrandIndex(unlinkable).byKey.get("expedia")!
-    expect(chooseProgram(unlinkable, brand, hostEvidence, url, null)).toEqual({ ok: false, reason: "deep_link_unavailable" })
+    expect(chooseProgram(unlinkable, brand, hostEvidence, url, null)).toEqual({
+      ok: false,
+      reason: "deep_link_unavailable"
+    })
   })
 
   it("sends host matches to the same path on the real domain and path matches to the home page", () => {
     expect(destinationFor("nike.com", hostEvidence, url)).toBe("https://nike.com/t/shoe?size=9")
-    expect(destinationFor("nike.com", { from: "path", kind: "listing_brand", text: "nike", edits: 0 }, url)).toBe("https://nike.com/")
+    expect(destinationFor("nike.com", { from: "path", kind: "listing_brand", text: "nike", edits: 0 }, url)).toBe(
+      "https://nike.com/"
+    )
   })
 })

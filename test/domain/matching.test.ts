@@ -21,7 +21,12 @@ const network = (id: string, over: Partial<CatalogNetwork> = {}): CatalogNetwork
   ...over
 })
 
-const program = (id: string, networkId: string, domains: Array<string>, over: Partial<CatalogProgram> = {}): CatalogProgram => ({
+const program = (
+  id: string,
+  networkId: string,
+  domains: Array<string>,
+  over: Partial<CatalogProgram> = {}
+): CatalogProgram => ({
   id,
   networkId,
   merchantId: id,
@@ -157,7 +162,9 @@ describe("unwrap", () => {
       ok: false,
       reason: "tracking_link_without_destination"
     })
-    expect(unwrap(new URL("https://www.awin1.com/cread.php?ued=javascript%3Aalert(1)"), REFERENCE_CLICK_HOSTS)).toMatchObject({
+    expect(
+      unwrap(new URL("https://www.awin1.com/cread.php?ued=javascript%3Aalert(1)"), REFERENCE_CLICK_HOSTS)
+    ).toMatchObject({
       ok: false
     })
   })
@@ -200,7 +207,8 @@ describe("selectProgram", () => {
     return result.ok ? result.selection.program.id : result.reason
   }
 
-  it("picks the higher expected earnings among a merchant's programmes", () => expect(pick("store.example")).toBe("store-b"))
+  it("picks the higher expected earnings among a merchant's programmes", () =>
+    expect(pick("store.example")).toBe("store-b"))
   it("matches www and deeper subdomains through their parents", () => {
     expect(pick("www.store.example")).toBe("store-b")
     expect(pick("a.b.store.example")).toBe("store-b")
@@ -212,7 +220,8 @@ describe("selectProgram", () => {
     expect(pick("gadget.fr")).toBe("no_program")
   })
   it("uses the network's EPC when it has one", () => expect(pick("epc.example")).toBe("epc-low-rate"))
-  it("excludes closed and paused networks and inactive programmes", () => expect(pick("dead.example")).toBe("no_active_program"))
+  it("excludes closed and paused networks and inactive programmes", () =>
+    expect(pick("dead.example")).toBe("no_active_program"))
   it("prefers deep-link-capable programmes", () => expect(pick("deep.example")).toBe("deeplink"))
   it("breaks ties deterministically (confidence, then id)", () => {
     expect(pick("tie.example")).toBe("tie-a")
@@ -221,7 +230,9 @@ describe("selectProgram", () => {
   it("reports unknown merchants", () => expect(pick("unknown.example")).toBe("no_program"))
   it("ranks fixed and percentage commissions on one scale", () => {
     expect(expectedEarningsPer100Clicks(program("x", "a", [], { commissionType: "CPA", commissionRate: 30 }))).toBe(60)
-    expect(expectedEarningsPer100Clicks(program("x", "a", [], { commissionType: "CPS", commissionRate: 10 }))).toBeCloseTo(16)
+    expect(
+      expectedEarningsPer100Clicks(program("x", "a", [], { commissionType: "CPS", commissionRate: 10 }))
+    ).toBeCloseTo(16)
   })
 })
 
@@ -235,17 +246,20 @@ describe("resolveUrl and affiliateUrlFor", () => {
     deepLinkTemplate: "{url}?mkevt=1&campid={campId}&customid={sub}",
     accountParams: { campId: "533" }
   })
-  const catalog = makeCatalog([awin, ebay], [
-    program("awin:1", "awin", ["store.example"], { linkParams: { mid: "1" } }),
-    program("ebay:us", "ebay", ["ebay.com"]),
-    program("awin:home", "awin", ["home.example"], { deepLinkAllowed: false, linkParams: { mid: "9" } })
-  ])
+  const catalog = makeCatalog(
+    [awin, ebay],
+    [
+      program("awin:1", "awin", ["store.example"], { linkParams: { mid: "1" } }),
+      program("ebay:us", "ebay", ["ebay.com"]),
+      program("awin:home", "awin", ["home.example"], { deepLinkAllowed: false, linkParams: { mid: "9" } })
+    ]
+  )
   const rules = clickHostRules(catalog)
 
   it("unwraps someone else's link, strips their tracking, and builds ours", () => {
-    const theirs = `https://www.awin1.com/cread.php?awinmid=1&awinaffid=999&clickref=them&ued=${
-      encodeURIComponent("https://Store.Example/p/1?utm_source=x&awc=abc&id=5")
-    }`
+    const theirs = `https://www.awin1.com/cread.php?awinmid=1&awinaffid=999&clickref=them&ued=${encodeURIComponent(
+      "https://Store.Example/p/1?utm_source=x&awc=abc&id=5"
+    )}`
     const resolution = resolveUrl(theirs, catalog, rules)
     expect(resolution.kind).toBe("resolved")
     if (resolution.kind !== "resolved" || resolution.selection === undefined) throw new Error("no selection")
@@ -269,14 +283,18 @@ describe("resolveUrl and affiliateUrlFor", () => {
   it("sends homepage-only programmes to the merchant's home page", () => {
     const resolution = resolveUrl("https://home.example/deep/page", catalog, rules)
     if (resolution.kind !== "resolved" || resolution.selection === undefined) throw new Error("no selection")
-    expect(affiliateUrlFor(resolution.selection, resolution.normalizedUrl, "T")).toContain(encodeURIComponent("https://home.example/"))
+    expect(affiliateUrlFor(resolution.selection, resolution.normalizedUrl, "T")).toContain(
+      encodeURIComponent("https://home.example/")
+    )
   })
 
   it("refuses to build a half-filled deep link", () => {
-    expect(buildDeepLink("https://x.example/?a={missing}&s={sub}", { url: "https://m.example/", sub: "T", params: {} })).toBeUndefined()
-    expect(buildDeepLink("https://x.example/?a={a}&s={sub}", { url: "https://m.example/", sub: "T", params: { a: "1 2" } })).toBe(
-      "https://x.example/?a=1%202&s=T"
-    )
+    expect(
+      buildDeepLink("https://x.example/?a={missing}&s={sub}", { url: "https://m.example/", sub: "T", params: {} })
+    ).toBeUndefined()
+    expect(
+      buildDeepLink("https://x.example/?a={a}&s={sub}", { url: "https://m.example/", sub: "T", params: { a: "1 2" } })
+    ).toBe("https://x.example/?a=1%202&s=T")
   })
 
   it("classifies invalid input", () => {

@@ -57,14 +57,22 @@ describe("embedded Meilisearch under supervision", () => {
     process.kill(pid, "SIGKILL")
     // while it is down: a prompt 503 with Retry-After, as before (checked on the 503 itself: the restart may be quick)
     let retryAfter: string | null = null
-    await poll("search 503 after the kill", async () => {
-      const response = await fetch(`${service.url}/api/search?q=tv`)
-      retryAfter = response.headers.get("retry-after")
-      return response.status === 503
-    }, 5_000)
+    await poll(
+      "search 503 after the kill",
+      async () => {
+        const response = await fetch(`${service.url}/api/search?q=tv`)
+        retryAfter = response.headers.get("retry-after")
+        return response.status === 503
+      },
+      5_000
+    )
     expect(retryAfter).toBe("5")
 
-    await poll("search 200 again", async () => (await fetch(`${service.url}/api/search?q=tv`)).status === 200, RECOVERY_MS)
+    await poll(
+      "search 200 again",
+      async () => (await fetch(`${service.url}/api/search?q=tv`)).status === 200,
+      RECOVERY_MS
+    )
     const recoveredMs = Date.now() - killedAt
     console.info(`search answered 200 again ${recoveredMs} ms after the SIGKILL`)
     expect(recoveredMs).toBeLessThan(RECOVERY_MS)
@@ -74,7 +82,11 @@ describe("embedded Meilisearch under supervision", () => {
     expect((await fetch(`${service.url}/ready`)).status).toBe(200)
     // The supervisor marks the child running after its own health check, which
     // may come a moment after the first search that succeeds.
-    await poll("child state running", async () => (await metricsOf(service)).includes('meilisearch_child_state{state="running"} 1'), 5_000)
+    await poll(
+      "child state running",
+      async () => (await metricsOf(service)).includes('meilisearch_child_state{state="running"} 1'),
+      5_000
+    )
     const metrics = await metricsOf(service)
     expect(metrics).toContain("meilisearch_restarts_total 1")
     expect(metrics).toContain('meilisearch_child_state{state="running"} 1')
@@ -99,7 +111,9 @@ describe("embedded Meilisearch under supervision", () => {
     }
     visit(service.dataDir)
     expect(files).toBeGreaterThan(5)
-    expect(readdirSync(service.dataDir)).toEqual(expect.arrayContaining(["catalog.duckdb", "meilisearch", "service.pid"]))
+    expect(readdirSync(service.dataDir)).toEqual(
+      expect.arrayContaining(["catalog.duckdb", "meilisearch", "service.pid"])
+    )
     expect(loose).toEqual([])
   })
 })

@@ -45,8 +45,8 @@ const launch = async (dataDir: string, command: Array<string> = [process.execPat
   })
   started.push(child)
   let output = ""
-  child.stdout!.on("data", (chunk) => output += chunk)
-  child.stderr!.on("data", (chunk) => output += chunk)
+  child.stdout!.on("data", (chunk) => (output += chunk))
+  child.stderr!.on("data", (chunk) => (output += chunk))
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
   return {
     child,
@@ -54,7 +54,15 @@ const launch = async (dataDir: string, command: Array<string> = [process.execPat
     exited,
     output: () => output,
     healthy: () =>
-      until("/health", () => fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false), 60_000)
+      until(
+        "/health",
+        () =>
+          fetch(`http://127.0.0.1:${port}/health`).then(
+            (r) => r.ok,
+            () => false
+          ),
+        60_000
+      )
   }
 }
 
@@ -65,89 +73,129 @@ const meiliDir = (dataDir: string) => join(dataDir, "meilisearch")
 const SLOW = 180_000
 
 describe("the service process and its Meilisearch child", () => {
-  it("SIGKILL of the service leaves no Meilisearch behind; a second service on the DATA_DIR fails fast saying what to do; the next start runs exactly one", async () => {
-    const dataDir = newDataDir()
-    const first = await launch(dataDir)
-    await first.healthy()
-    const [child] = meiliProcessesOn(meiliDir(dataDir))
-    expect(child).toBeGreaterThan(0)
+  it(
+    "SIGKILL of the service leaves no Meilisearch behind; a second service on the DATA_DIR fails fast saying what to do; the next start runs exactly one",
+    async () => {
+      const dataDir = newDataDir()
+      const first = await launch(dataDir)
+      await first.healthy()
+      const [child] = meiliProcessesOn(meiliDir(dataDir))
+      expect(child).toBeGreaterThan(0)
 
-    const second = await launch(dataDir)
-    expect(await second.exited).not.toBe(0)
-    expect(second.output()).toContain(`is in use by another service process (pid ${first.child.pid})`)
-    expect(second.output()).toContain(`kill -TERM ${first.child.pid}`)
-    expect(meiliProcessesOn(meiliDir(dataDir))).toEqual([child])
+      const second = await launch(dataDir)
+      expect(await second.exited).not.toBe(0)
+      expect(second.output()).toContain(`is in use by another service process (pid ${first.child.pid})`)
+      expect(second.output()).toContain(`kill -TERM ${first.child.pid}`)
+      expect(meiliProcessesOn(meiliDir(dataDir))).toEqual([child])
 
-    first.child.kill("SIGKILL")
-    await first.exited
-    // setpriv --pdeathsig: the kernel ends the child with its parent
-    await until("the Meilisearch child to end with the service", () => !isRunning(child), 10_000)
-    expect(meiliProcessesOn(meiliDir(dataDir))).toEqual([])
+      first.child.kill("SIGKILL")
+      await first.exited
+      // setpriv --pdeathsig: the kernel ends the child with its parent
+      await until("the Meilisearch child to end with the service", () => !isRunning(child), 10_000)
+      expect(meiliProcessesOn(meiliDir(dataDir))).toEqual([])
 
-    const third = await launch(dataDir)
-    await third.healthy()
-    expect(third.output()).toContain("DATA_DIR lock left by a process that is gone")
-    expect(meiliProcessesOn(meiliDir(dataDir))).toHaveLength(1)
-    third.child.kill("SIGTERM")
-    expect(await third.exited).toBe(0)
-    expect(meiliProcessesOn(meiliDir(dataDir))).toEqual([])
-  }, SLOW)
+      const third = await launch(dataDir)
+      await third.healthy()
+      expect(third.output()).toContain("DATA_DIR lock left by a process that is gone")
+      expect(meiliProcessesOn(meiliDir(dataDir))).toHaveLength(1)
+      third.child.kill("SIGTERM")
+      expect(await third.exited).toBe(0)
+      expect(meiliProcessesOn(meiliDir(dataDir))).toEqual([])
+    },
+    SLOW
+  )
 
-  it("stops a Meilisearch left by a previous run (one started without setpriv), found through its pid file, before starting its own", async () => {
-    const dataDir = newDataDir()
-    const dir = meiliDir(dataDir)
-    mkdirSync(dir, { recursive: true })
-    const binary = await Effect.runPromise(resolveMeiliBinary())
-    const port = await Effect.runPromise(freePort)
-    const orphan = spawn(binary, ["--http-addr", `127.0.0.1:${port}`, "--db-path", meiliDbPath(dir), "--no-analytics", "--master-key", "orphan-key-0123456789abcdef"], {
-      stdio: "ignore",
-      detached: true
-    })
-    started.push(orphan)
-    writeMeiliPidFile(dir, orphan.pid!)
-    await until("the orphan to answer", () => fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok, () => false), 30_000)
+  it(
+    "stops a Meilisearch left by a previous run (one started without setpriv), found through its pid file, before starting its own",
+    async () => {
+      const dataDir = newDataDir()
+      const dir = meiliDir(dataDir)
+      mkdirSync(dir, { recursive: true })
+      const binary = await Effect.runPromise(resolveMeiliBinary())
+      const port = await Effect.runPromise(freePort)
+      const orphan = spawn(
+        binary,
+        [
+          "--http-addr",
+          `127.0.0.1:${port}`,
+          "--db-path",
+          meiliDbPath(dir),
+          "--no-analytics",
+          "--master-key",
+          "orphan-key-0123456789abcdef"
+        ],
+        {
+          stdio: "ignore",
+          detached: true
+        }
+      )
+      started.push(orphan)
+      writeMeiliPidFile(dir, orphan.pid!)
+      await until(
+        "the orphan to answer",
+        () =>
+          fetch(`http://127.0.0.1:${port}/health`).then(
+            (r) => r.ok,
+            () => false
+          ),
+        30_000
+      )
 
-    const service = await launch(dataDir)
-    await service.healthy()
-    expect(service.output()).toContain("a Meilisearch left by a previous run still serves this DATA_DIR: stopping it")
-    expect(isRunning(orphan.pid!)).toBe(false)
-    const running = meiliProcessesOn(dir)
-    expect(running).toHaveLength(1)
-    expect(running[0]).not.toBe(orphan.pid)
-    service.child.kill("SIGTERM")
-    await service.exited
-  }, SLOW)
+      const service = await launch(dataDir)
+      await service.healthy()
+      expect(service.output()).toContain("a Meilisearch left by a previous run still serves this DATA_DIR: stopping it")
+      expect(isRunning(orphan.pid!)).toBe(false)
+      const running = meiliProcessesOn(dir)
+      expect(running).toHaveLength(1)
+      expect(running[0]).not.toBe(orphan.pid)
+      service.child.kill("SIGTERM")
+      await service.exited
+    },
+    SLOW
+  )
 
-  it("makes an existing DATA_DIR private on start, with a log line", async () => {
-    const dataDir = newDataDir()
-    chmodSync(dataDir, 0o755)
-    writeFileSync(join(dataDir, "notes.log"), "from an older version", { mode: 0o644 })
-    chmodSync(join(dataDir, "notes.log"), 0o644)
-    const service = await launch(dataDir)
-    await service.healthy()
-    expect(service.output()).toContain("DATA_DIR was readable by other users: made it private")
-    expect(statSync(dataDir).mode & 0o777).toBe(0o700)
-    expect(statSync(join(dataDir, "notes.log")).mode & 0o777).toBe(0o600)
-    expect(statSync(join(dataDir, "catalog.duckdb")).mode & 0o777).toBe(0o600)
-    service.child.kill("SIGTERM")
-    await service.exited
-  }, SLOW)
+  it(
+    "makes an existing DATA_DIR private on start, with a log line",
+    async () => {
+      const dataDir = newDataDir()
+      chmodSync(dataDir, 0o755)
+      writeFileSync(join(dataDir, "notes.log"), "from an older version", { mode: 0o644 })
+      chmodSync(join(dataDir, "notes.log"), 0o644)
+      const service = await launch(dataDir)
+      await service.healthy()
+      expect(service.output()).toContain("DATA_DIR was readable by other users: made it private")
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700)
+      expect(statSync(join(dataDir, "notes.log")).mode & 0o777).toBe(0o600)
+      expect(statSync(join(dataDir, "catalog.duckdb")).mode & 0o777).toBe(0o600)
+      service.child.kill("SIGTERM")
+      await service.exited
+    },
+    SLOW
+  )
 
-  it("`npm start` stops cleanly when npm gets the SIGTERM: node logs the shutdown, exits, and no Meilisearch remains", async () => {
-    const dataDir = newDataDir()
-    const npm = await launch(dataDir, ["npm", "start"])
-    await npm.healthy()
-    const node = servicePid(dataDir)
-    expect(node).not.toBe(npm.child.pid)
-    npm.child.kill("SIGTERM")
-    await npm.exited
-    await until("node main.ts to exit", () => !isRunning(node), 20_000)
-    const lines = npm.output().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line))
-    const begin = lines.find((line) => line.message === "shutdown started")
-    const finished = lines.find((line) => line.message === "shutdown finished")
-    expect(begin?.annotations).toMatchObject({ signal: "SIGTERM", runsInFlight: [] })
-    expect(finished?.annotations).toMatchObject({ clicksWritten: 0, runsInterrupted: [], tookMs: expect.any(Number) })
-    expect(lines.at(-1)?.message).toBe("shutdown finished")
-    expect(meiliProcessesOn(meiliDir(dataDir))).toEqual([])
-  }, SLOW)
+  it(
+    "`npm start` stops cleanly when npm gets the SIGTERM: node logs the shutdown, exits, and no Meilisearch remains",
+    async () => {
+      const dataDir = newDataDir()
+      const npm = await launch(dataDir, ["npm", "start"])
+      await npm.healthy()
+      const node = servicePid(dataDir)
+      expect(node).not.toBe(npm.child.pid)
+      npm.child.kill("SIGTERM")
+      await npm.exited
+      await until("node main.ts to exit", () => !isRunning(node), 20_000)
+      const lines = npm
+        .output()
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line))
+      const begin = lines.find((line) => line.message === "shutdown started")
+      const finished = lines.find((line) => line.message === "shutdown finished")
+      expect(begin?.annotations).toMatchObject({ signal: "SIGTERM", runsInFlight: [] })
+      expect(finished?.annotations).toMatchObject({ clicksWritten: 0, runsInterrupted: [], tookMs: expect.any(Number) })
+      expect(lines.at(-1)?.message).toBe("shutdown finished")
+      expect(meiliProcessesOn(meiliDir(dataDir))).toEqual([])
+    },
+    SLOW
+  )
 })

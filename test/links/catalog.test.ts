@@ -66,7 +66,13 @@ describe("GET /api/v1/networks and /api/v1/programs", () => {
     const paused = await get("/api/v1/programs?status=paused")
     expect(paused.body.data.map((p: any) => p.id)).toEqual(["awin:6002"])
     const item = byCountry.body.data[0]
-    expect(item).toMatchObject({ commission_type: "CPS", commission_rate: "4.0000", deep_link_allowed: true, domains: ["gadget.co.uk"], country: "GB" })
+    expect(item).toMatchObject({
+      commission_type: "CPS",
+      commission_rate: "4.0000",
+      deep_link_allowed: true,
+      domains: ["gadget.co.uk"],
+      country: "GB"
+    })
   })
 
   it.each([
@@ -86,7 +92,14 @@ describe("GET /api/v1/networks and /api/v1/programs", () => {
 
   it("documents every /api/v1 endpoint in the OpenAPI with the shared list parameters", async () => {
     const spec = (await get("/openapi.json")).body
-    for (const path of ["/api/v1/partners/register", "/api/v1/partners/me", "/api/v1/links/match", "/api/v1/links", "/api/v1/networks", "/api/v1/programs"]) {
+    for (const path of [
+      "/api/v1/partners/register",
+      "/api/v1/partners/me",
+      "/api/v1/links/match",
+      "/api/v1/links",
+      "/api/v1/networks",
+      "/api/v1/programs"
+    ]) {
       expect(Object.keys(spec.paths), path).toContain(path)
     }
     for (const path of ["/api/v1/links", "/api/v1/networks", "/api/v1/programs"]) {
@@ -98,7 +111,12 @@ describe("GET /api/v1/networks and /api/v1/programs", () => {
   it("the matcher picks up catalog changes without a restart", async () => {
     const before = await postJson(`${service.url}/api/v1/links/match`, { url: "https://brand-new-shop.com/x" })
     expect(before.body.matched).toBe(false)
-    await service.run(insertCatalog([], [{ networkId: "awin", merchantId: "424242", domains: ["brand-new-shop.com"], linkParams: { mid: "424242" } }]))
+    await service.run(
+      insertCatalog(
+        [],
+        [{ networkId: "awin", merchantId: "424242", domains: ["brand-new-shop.com"], linkParams: { mid: "424242" } }]
+      )
+    )
     // No explicit reload: the matcher's version probe (at most every 3 s) must notice.
     let after = before
     const deadline = Date.now() + 8_000
@@ -108,8 +126,10 @@ describe("GET /api/v1/networks and /api/v1/programs", () => {
     }
     expect(after.body).toMatchObject({ matched: true, program: { id: "awin:424242" } })
     // And the explicit reload used after a feed load works too.
-    await service.run(Effect.gen(function*() {
-      yield* (yield* ProgramMatcher).reload
-    }))
+    await service.run(
+      Effect.gen(function* () {
+        yield* (yield* ProgramMatcher).reload
+      })
+    )
   })
 })

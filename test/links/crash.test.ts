@@ -18,7 +18,9 @@ const LINK = "CRASHLINK001"
 const withService = async <A>(dataDir: string, f: Effect.Effect<A, unknown, Database>) => {
   const scope = Effect.runSync(Scope.make())
   try {
-    const context = await Effect.runPromise(Layer.buildWithScope(makeService(Layer.succeed(AppConfig, testConfig(dataDir))), scope))
+    const context = await Effect.runPromise(
+      Layer.buildWithScope(makeService(Layer.succeed(AppConfig, testConfig(dataDir))), scope)
+    )
     return await Effect.runPromise(Effect.provide(f, Context.pick(Database)(context)))
   } finally {
     await Effect.runPromise(Scope.close(scope, Exit.void))
@@ -26,19 +28,26 @@ const withService = async <A>(dataDir: string, f: Effect.Effect<A, unknown, Data
 }
 
 const storedReferrers = (dataDir: string) =>
-  withService(dataDir, Effect.flatMap(Database, (db) => db.query<{ referrer: string | null }>("SELECT referrer FROM clicks")))
+  withService(
+    dataDir,
+    Effect.flatMap(Database, (db) => db.query<{ referrer: string | null }>("SELECT referrer FROM clicks"))
+  )
 
 describe("clicks survive a crash (click journal)", () => {
   const temp = tempDir("crash-")
   afterAll(() => temp.rm())
 
   it(`stores every click answered more than ${CRASH_WINDOW_MS} ms before a SIGKILL under load, exactly once`, async () => {
-    await withService(temp.dir, Effect.flatMap(Database, (db) =>
-      db.run(
-        `INSERT INTO tracking_links VALUES ($1, NULL, 'crash', 'https://shop.example/p', 'https://shop.example/p', 'https://shop.example/p',
+    await withService(
+      temp.dir,
+      Effect.flatMap(Database, (db) =>
+        db.run(
+          `INSERT INTO tracking_links VALUES ($1, NULL, 'crash', 'https://shop.example/p', 'https://shop.example/p', 'https://shop.example/p',
            'https://shop.example/p?ref=crash', NULL, NULL, NULL, 'match', now(), NULL)`,
-        [LINK]
-      )))
+          [LINK]
+        )
+      )
+    )
     const server = await startServerProcess({
       DATA_DIR: temp.dir,
       MEILI_URL: inject("meiliUrl"),
@@ -62,7 +71,7 @@ describe("clicks survive a crash (click journal)", () => {
     expect(statSync(journal).mode & 0o777).toBe(0o700)
     for (const name of readdirSync(journal)) expect(statSync(join(journal, name)).mode & 0o777, name).toBe(0o600)
 
-    const answered = trail.answeredAt.flatMap((at, n) => at === undefined ? [] : [n])
+    const answered = trail.answeredAt.flatMap((at, n) => (at === undefined ? [] : [n]))
     const due = answered.filter((n) => trail.answeredAt[n] < killedAt - CRASH_WINDOW_MS)
     expect(answered.length).toBeGreaterThanOrEqual(1_000)
 
@@ -76,7 +85,10 @@ describe("clicks survive a crash (click journal)", () => {
         `lost ${lost.length}, all answered within the last ${window} ms`
     )
 
-    expect(due.filter((n) => !stored.has(n)), "clicks answered before the crash window but not stored").toEqual([])
+    expect(
+      due.filter((n) => !stored.has(n)),
+      "clicks answered before the crash window but not stored"
+    ).toEqual([])
 
     // A second start finds nothing left to replay: no click appears twice.
     const again = await storedReferrers(temp.dir)
@@ -86,18 +98,36 @@ describe("clicks survive a crash (click journal)", () => {
   it("replays a segment once: one already stored (crash between COMMIT and unlink) is skipped, a torn last line is cut", async () => {
     const dir = tempDir("replay-")
     try {
-      await withService(dir.dir, Effect.flatMap(Database, (db) => db.run("UPDATE click_journal_state SET applied_seq = 4")))
+      await withService(
+        dir.dir,
+        Effect.flatMap(Database, (db) => db.run("UPDATE click_journal_state SET applied_seq = 4"))
+      )
       const line = (n: number) =>
-        JSON.stringify({ a: Date.now(), i: LINK, p: null, t: "crash", h: "h", u: CHROME, r: `https://trail.example/${n}`, b: false, w: null, q: true } satisfies StoredClick) + "\n"
+        JSON.stringify({
+          a: Date.now(),
+          i: LINK,
+          p: null,
+          t: "crash",
+          h: "h",
+          u: CHROME,
+          r: `https://trail.example/${n}`,
+          b: false,
+          w: null,
+          q: true
+        } satisfies StoredClick) + "\n"
       const journal = journalDir(dir.dir)
       mkdirSync(journal, { recursive: true })
       writeFileSync(segmentPath(journal, 3), line(1))
       writeFileSync(segmentPath(journal, 5), line(2) + line(3) + line(4).slice(0, 40))
-      const stored = await withService(dir.dir, Effect.flatMap(Database, (db) =>
-        Effect.all([
-          db.query<{ referrer: string }>("SELECT referrer FROM clicks ORDER BY referrer"),
-          db.query<{ seq: number }>("SELECT applied_seq::INTEGER AS seq FROM click_journal_state")
-        ])))
+      const stored = await withService(
+        dir.dir,
+        Effect.flatMap(Database, (db) =>
+          Effect.all([
+            db.query<{ referrer: string }>("SELECT referrer FROM clicks ORDER BY referrer"),
+            db.query<{ seq: number }>("SELECT applied_seq::INTEGER AS seq FROM click_journal_state")
+          ])
+        )
+      )
       expect(stored[0].map((r) => r.referrer)).toEqual(["https://trail.example/2", "https://trail.example/3"])
       expect(stored[1]).toEqual([{ seq: 5 }])
       expect(readdirSync(journal)).toEqual([])

@@ -4,7 +4,12 @@ import { LinkCache, type RedirectTarget } from "../../links/LinkCache.ts"
 
 // LinkCache.invalidate: what the link re-resolution relies on so that a link
 // moved to another programme redirects to its new destination from the next click.
-const target = (trackingId: string, location: string): RedirectTarget => ({ location, trackingId, partnerId: null, tag: "t" })
+const target = (trackingId: string, location: string): RedirectTarget => ({
+  location,
+  trackingId,
+  partnerId: null,
+  tag: "t"
+})
 
 describe("LinkCache.invalidate", () => {
   it("drops a stored link and every feed id that resolved to it; other links stay cached", async () => {
@@ -14,7 +19,8 @@ describe("LinkCache.invalidate", () => {
       Effect.sync(() => {
         loads.push(id)
         return target(id.startsWith("f.") ? "Stored1" : id, `https://merchant.example/${id}/v${version}`)
-      }))
+      })
+    )
     const read = (id: string) => Effect.runPromise(cache.get(id)).then((t) => t?.location)
     expect(await read("Stored1")).toBe("https://merchant.example/Stored1/v1")
     expect(await read("f.cHJvZHVjdA.tag")).toBe("https://merchant.example/f.cHJvZHVjdA.tag/v1")
@@ -31,11 +37,12 @@ describe("LinkCache.invalidate", () => {
     const gate = Deferred.makeUnsafe<void>()
     let calls = 0
     const cache = new LinkCache(100, (id) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         calls++
         if (calls === 1) yield* Deferred.await(gate) // the first read is slow, and sees the old row
         return target(id, `https://merchant.example/v${calls}`)
-      }))
+      })
+    )
     const slow = Effect.runPromise(cache.get("Stored1"))
     cache.invalidate("Stored1")
     Effect.runSync(Deferred.succeed(gate, undefined))

@@ -16,12 +16,16 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
 
   beforeAll(async () => {
     service = await startService()
-    await service.run(Effect.gen(function*() {
-      yield* insertCatalog()
-      yield* (yield* ProgramMatcher).reload
-    }))
-    key = (await postJson(`${service.url}/api/v1/partners/register`, { name: "Matcher Co", email: "m@x.example" })).body.api_key
-    otherKey = (await postJson(`${service.url}/api/v1/partners/register`, { name: "Other Co", email: "o@x.example" })).body.api_key
+    await service.run(
+      Effect.gen(function* () {
+        yield* insertCatalog()
+        yield* (yield* ProgramMatcher).reload
+      })
+    )
+    key = (await postJson(`${service.url}/api/v1/partners/register`, { name: "Matcher Co", email: "m@x.example" })).body
+      .api_key
+    otherKey = (await postJson(`${service.url}/api/v1/partners/register`, { name: "Other Co", email: "o@x.example" }))
+      .body.api_key
   })
   afterAll(() => service.close())
 
@@ -32,7 +36,13 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
     expect(res.body).toMatchObject({
       matched: true,
       created: true,
-      program: { id: "cj:2002", name: "Example Store (CJ)", network: "cj", domain: "example-store.com", commission_type: "CPS" },
+      program: {
+        id: "cj:2002",
+        name: "Example Store (CJ)",
+        network: "cj",
+        domain: "example-store.com",
+        commission_type: "CPS"
+      },
       link: { original_url: url, destination_url: "https://www.example-store.com/p/42?colour=blue" }
     })
     const { tracking_id, tracking_url, affiliate_url } = res.body.link
@@ -48,14 +58,18 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
     expect(b.body.created).toBe(false)
     expect(b.body.link.tracking_id).toBe(a.body.link.tracking_id)
     expect(b.body.link.original_url).toBe("https://EXAMPLE-STORE.com:443/same?x=1&gclid=abc#frag")
-    const concurrent = await Promise.all(Array.from({ length: 10 }, () => match("https://example-store.com/race", auth(key))))
+    const concurrent = await Promise.all(
+      Array.from({ length: 10 }, () => match("https://example-store.com/race", auth(key)))
+    )
     expect(new Set(concurrent.map((r) => r.body.link.tracking_id)).size).toBe(1)
-    const rows = await service.run(Effect.gen(function*() {
-      const db = yield* Database
-      return yield* db.query<{ n: number }>(
-        "SELECT count(*)::INTEGER AS n FROM tracking_links WHERE normalized_url = 'https://example-store.com/race'"
-      )
-    }))
+    const rows = await service.run(
+      Effect.gen(function* () {
+        const db = yield* Database
+        return yield* db.query<{ n: number }>(
+          "SELECT count(*)::INTEGER AS n FROM tracking_links WHERE normalized_url = 'https://example-store.com/race'"
+        )
+      })
+    )
     expect(rows[0].n).toBe(1)
   })
 
@@ -94,11 +108,15 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
   })
 
   it.each([
-    [`https://www.awin1.com/cread.php?awinmid=1&awinaffid=999&clickref=someone&ued=${encodeURIComponent("https://example-store.com/p/7?awc=x")}`],
+    [
+      `https://www.awin1.com/cread.php?awinmid=1&awinaffid=999&clickref=someone&ued=${encodeURIComponent("https://example-store.com/p/7?awc=x")}`
+    ],
     [`https://www.kqzyfj.com/click-1-2?url=${encodeURIComponent("https://example-store.com/p/7")}&sid=them`],
     [`https://click.linksynergy.com/deeplink?id=x&mid=1&murl=${encodeURIComponent("https://example-store.com/p/7")}`],
     [`https://prf.hn/click/camref:abc/pubref:them/destination:${encodeURIComponent("https://example-store.com/p/7")}`],
-    [`https://ad.admitad.com/g/zzz/?ulp=${encodeURIComponent(encodeURIComponent("https://example-store.com/p/7"))}&subid=them`],
+    [
+      `https://ad.admitad.com/g/zzz/?ulp=${encodeURIComponent(encodeURIComponent("https://example-store.com/p/7"))}&subid=them`
+    ],
     [`https://brand.sjv.io/c/1/2/3?subId1=them&u=${encodeURIComponent("https://example-store.com/p/7?irclickid=q")}`]
   ])("re-affiliates an already-affiliated link to our programme: %s", async (url) => {
     const res = await match(url, auth(key))
@@ -129,7 +147,11 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
     expect(res.body.link.affiliate_url).toContain(encodeURIComponent("https://homepage-only.com/"))
     expect(res.body.link.affiliate_url).not.toContain("deep")
     // flagged, so the partner knows the link does not land on the page they sent
-    expect(res.body.link).toMatchObject({ deep_link: false, lands_on: "https://homepage-only.com/", destination_url: "https://homepage-only.com/deep/item" })
+    expect(res.body.link).toMatchObject({
+      deep_link: false,
+      lands_on: "https://homepage-only.com/",
+      destination_url: "https://homepage-only.com/deep/item"
+    })
   })
 
   it.each([
@@ -180,8 +202,19 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
     expect(anon.body.data.some((l: any) => ownIds.has(l.tracking_id))).toBe(false)
     const item = own.body.data[0]
     expect(Object.keys(item).sort()).toEqual([
-      "affiliate_url", "created_at", "destination_url", "last_change", "network_id", "original_url", "program_id", "source", "status", "tag",
-      "tracking_id", "tracking_url", "unaffiliated_since"
+      "affiliate_url",
+      "created_at",
+      "destination_url",
+      "last_change",
+      "network_id",
+      "original_url",
+      "program_id",
+      "source",
+      "status",
+      "tag",
+      "tracking_id",
+      "tracking_url",
+      "unaffiliated_since"
     ])
     expect([item.status, item.unaffiliated_since, item.last_change]).toEqual(["affiliated", null, null])
   })
@@ -192,17 +225,23 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
     expect(first.body.pagination.next_offset).toBe(2)
     const second = await getJson(`${service.url}/api/v1/links?limit=2&offset=2`, auth(key))
     expect(second.body.data[0].tracking_id).not.toBe(first.body.data[0].tracking_id)
-    const last = await getJson(`${service.url}/api/v1/links?limit=100&offset=${first.body.pagination.total - 1}`, auth(key))
+    const last = await getJson(
+      `${service.url}/api/v1/links?limit=100&offset=${first.body.pagination.total - 1}`,
+      auth(key)
+    )
     expect(last.body.data).toHaveLength(1)
     expect(last.body.pagination.next_offset).toBeNull()
   })
 
-  it.each([["limit=0", "limit"], ["limit=101", "limit"], ["limit=abc", "limit"], ["limit=1.5", "limit"], ["offset=-1", "offset"]])(
-    "refuses ?%s with a 400 naming %s",
-    async (query, field) => {
-      const res = await getJson(`${service.url}/api/v1/links?${query}`)
-      expect(res.status).toBe(400)
-      expect(res.body.error.message).toContain(field)
-    }
-  )
+  it.each([
+    ["limit=0", "limit"],
+    ["limit=101", "limit"],
+    ["limit=abc", "limit"],
+    ["limit=1.5", "limit"],
+    ["offset=-1", "offset"]
+  ])("refuses ?%s with a 400 naming %s", async (query, field) => {
+    const res = await getJson(`${service.url}/api/v1/links?${query}`)
+    expect(res.status).toBe(400)
+    expect(res.body.error.message).toContain(field)
+  })
 })

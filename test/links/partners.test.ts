@@ -40,10 +40,12 @@ describe("partners: registration, keys, authentication", () => {
   it("stores only a hash of the key: the key appears nowhere in the partners table", async () => {
     const res = await register(service, { name: "Secret Keeper", email: "s@x.example" })
     const key: string = res.body.api_key
-    const dump = await service.run(Effect.gen(function*() {
-      const db = yield* Database
-      return JSON.stringify(yield* db.query("SELECT * FROM partners"))
-    }))
+    const dump = await service.run(
+      Effect.gen(function* () {
+        const db = yield* Database
+        return JSON.stringify(yield* db.query("SELECT * FROM partners"))
+      })
+    )
     expect(dump).not.toContain(key)
     expect(dump).not.toContain(key.slice(3))
     expect(dump).toContain(createHashHex(key))
@@ -78,9 +80,15 @@ describe("partners: registration, keys, authentication", () => {
 
   it("GET /partners/me: 401 on a missing, malformed or unknown key; 200 with a valid one", async () => {
     const url = `${service.url}/api/v1/partners/me`
-    const variants: Array<Record<string, string>> = [{}, { authorization: "Bearer" }, { authorization: "Basic abc" }, { authorization: "Bearer nope" }, {
-      authorization: `Bearer ak_${"A".repeat(43)}`
-    }]
+    const variants: Array<Record<string, string>> = [
+      {},
+      { authorization: "Bearer" },
+      { authorization: "Basic abc" },
+      { authorization: "Bearer nope" },
+      {
+        authorization: `Bearer ak_${"A".repeat(43)}`
+      }
+    ]
     for (const headers of variants) {
       const res = await getJson(url, headers)
       expect(res.status, JSON.stringify(headers)).toBe(401)
@@ -126,13 +134,15 @@ describe("partners: rate limits", () => {
 
   it("limits per key, independently of other keys and of anonymous callers", async () => {
     // Registration budget is spent above; create partners directly through the service.
-    const keys = await service.run(Effect.gen(function*() {
-      const { Partners } = yield* Effect.promise(() => import("../../partners/Partners.ts"))
-      const partners = yield* Partners
-      const a = yield* partners.register({ name: "Key A", email: "a@k.example", appUrl: null, description: null })
-      const b = yield* partners.register({ name: "Key B", email: "b@k.example", appUrl: null, description: null })
-      return [a.apiKey, b.apiKey]
-    }))
+    const keys = await service.run(
+      Effect.gen(function* () {
+        const { Partners } = yield* Effect.promise(() => import("../../partners/Partners.ts"))
+        const partners = yield* Partners
+        const a = yield* partners.register({ name: "Key A", email: "a@k.example", appUrl: null, description: null })
+        const b = yield* partners.register({ name: "Key B", email: "b@k.example", appUrl: null, description: null })
+        return [a.apiKey, b.apiKey]
+      })
+    )
     const me = (key: string) => getJson(`${service.url}/api/v1/partners/me`, { authorization: `Bearer ${key}` })
     for (let i = 0; i < 3; i++) expect((await me(keys[0])).status).toBe(200)
     const limited = await me(keys[0])

@@ -19,17 +19,21 @@ const click = (url: string, init: RequestInit & { headers?: Record<string, strin
   fetch(url, { redirect: "manual", ...init, headers: { "user-agent": CHROME, ...init.headers } })
 
 const query = <T>(service: RunningService, sql: string, params: Array<string | number> = []) =>
-  service.run(Effect.gen(function*() {
-    yield* (yield* ClickRecorder).flush
-    return yield* (yield* Database).query<T>(sql, params)
-  }))
+  service.run(
+    Effect.gen(function* () {
+      yield* (yield* ClickRecorder).flush
+      return yield* (yield* Database).query<T>(sql, params)
+    })
+  )
 
 const setup = async (overrides: Parameters<typeof startService>[0] = {}) => {
   const service = await startService(overrides)
-  await service.run(Effect.gen(function*() {
-    yield* insertCatalog()
-    yield* (yield* ProgramMatcher).reload
-  }))
+  await service.run(
+    Effect.gen(function* () {
+      yield* insertCatalog()
+      yield* (yield* ProgramMatcher).reload
+    })
+  )
   return service
 }
 
@@ -44,9 +48,15 @@ describe("GET/HEAD /t/{trackingId}", () => {
     const reg = await postJson(`${service.url}/api/v1/partners/register`, { name: "Clicker", email: "c@x.example" })
     key = reg.body.api_key
     partnerId = reg.body.partner.id
-    link = (await postJson(`${service.url}/api/v1/links/match`, { url: "https://example-store.com/p/1" }, {
-      authorization: `Bearer ${key}`
-    })).body.link
+    link = (
+      await postJson(
+        `${service.url}/api/v1/links/match`,
+        { url: "https://example-store.com/p/1" },
+        {
+          authorization: `Bearer ${key}`
+        }
+      )
+    ).body.link
   })
   afterAll(() => service.close())
 
@@ -64,19 +74,29 @@ describe("GET/HEAD /t/{trackingId}", () => {
       `${service.url}/t/${link.tracking_id}?redirect=${encodeURIComponent("https://evil.example")}`
     ]
     for (const url of tricks) {
-      const res = await click(url, { headers: { referer: "https://evil.example", "x-forwarded-host": "evil.example", host: "evil.example" } })
+      const res = await click(url, {
+        headers: { referer: "https://evil.example", "x-forwarded-host": "evil.example", host: "evil.example" }
+      })
       expect(res.status).toBe(302)
       expect(res.headers.get("location")).toBe(link.affiliate_url)
     }
   })
 
   it("HEAD answers the same headers but records no click", async () => {
-    const before = (await query<{ n: number }>(service, "SELECT count(*)::INTEGER AS n FROM clicks WHERE tracking_id = $1", [link.tracking_id]))[0].n
+    const before = (
+      await query<{ n: number }>(service, "SELECT count(*)::INTEGER AS n FROM clicks WHERE tracking_id = $1", [
+        link.tracking_id
+      ])
+    )[0].n
     const res = await click(`${service.url}/t/${link.tracking_id}`, { method: "HEAD" })
     expect(res.status).toBe(302)
     expect(res.headers.get("location")).toBe(link.affiliate_url)
     expect(res.headers.get("cache-control")).toBe("private, no-store")
-    const after = (await query<{ n: number }>(service, "SELECT count(*)::INTEGER AS n FROM clicks WHERE tracking_id = $1", [link.tracking_id]))[0].n
+    const after = (
+      await query<{ n: number }>(service, "SELECT count(*)::INTEGER AS n FROM clicks WHERE tracking_id = $1", [
+        link.tracking_id
+      ])
+    )[0].n
     expect(after).toBe(before)
   })
 
@@ -86,22 +106,29 @@ describe("GET/HEAD /t/{trackingId}", () => {
       expect(api.status, id).toBe(404)
       expect(((await api.json()) as any).error.code).toBe("link_not_found")
     }
-    const page = await click(`${service.url}/t/ZZZZZZZZZZZZ`, { headers: { accept: "text/html,application/xhtml+xml" } })
+    const page = await click(`${service.url}/t/ZZZZZZZZZZZZ`, {
+      headers: { accept: "text/html,application/xhtml+xml" }
+    })
     expect(page.status).toBe(404)
     expect(page.headers.get("content-type")).toContain("text/html")
     expect(await page.text()).toContain("does not exist")
   })
 
   it("refuses a stored destination with CR/LF or a non-http(s) scheme", async () => {
-    await service.run(Effect.gen(function*() {
-      const db = yield* Database
-      for (const [id, dest] of [["BADJS0000001", "javascript:alert(1)"], ["BADCRLF00001", "https://a.example/\r\nSet-Cookie: x=1"]]) {
-        yield* db.run(
-          `INSERT INTO tracking_links VALUES ($1, NULL, 'anon', 'x', $2, $2, $2, NULL, NULL, NULL, 'match', now(), NULL)`,
-          [id, dest]
-        )
-      }
-    }))
+    await service.run(
+      Effect.gen(function* () {
+        const db = yield* Database
+        for (const [id, dest] of [
+          ["BADJS0000001", "javascript:alert(1)"],
+          ["BADCRLF00001", "https://a.example/\r\nSet-Cookie: x=1"]
+        ]) {
+          yield* db.run(
+            `INSERT INTO tracking_links VALUES ($1, NULL, 'anon', 'x', $2, $2, $2, NULL, NULL, NULL, 'match', now(), NULL)`,
+            [id, dest]
+          )
+        }
+      })
+    )
     for (const id of ["BADJS0000001", "BADCRLF00001"]) {
       const res = await click(`${service.url}/t/${id}`)
       expect(res.status).toBe(404)
@@ -110,9 +137,15 @@ describe("GET/HEAD /t/{trackingId}", () => {
   })
 
   it("records each GET once, with partner, tag, hashed IP, UA, referrer and bot verdicts", async () => {
-    const fresh = (await postJson(`${service.url}/api/v1/links/match`, { url: "https://example-store.com/p/clicks" }, {
-      authorization: `Bearer ${key}`
-    })).body.link.tracking_id
+    const fresh = (
+      await postJson(
+        `${service.url}/api/v1/links/match`,
+        { url: "https://example-store.com/p/clicks" },
+        {
+          authorization: `Bearer ${key}`
+        }
+      )
+    ).body.link.tracking_id
     const url = `${service.url}/t/${fresh}`
     await click(url, { headers: { referer: "https://blog.example/post" } })
     await click(url)
@@ -126,7 +159,12 @@ describe("GET/HEAD /t/{trackingId}", () => {
     )
     expect(rows).toHaveLength(5)
     expect(rows.every((r) => r.partner_id === partnerId && r.tag === "clicker")).toBe(true)
-    expect(rows[0]).toMatchObject({ referrer: "https://blog.example/post", is_bot: false, is_unique: true, user_agent: CHROME })
+    expect(rows[0]).toMatchObject({
+      referrer: "https://blog.example/post",
+      is_bot: false,
+      is_unique: true,
+      user_agent: CHROME
+    })
     expect(rows[1]).toMatchObject({ is_bot: false, is_unique: false })
     expect(rows[2]).toMatchObject({ is_bot: true, bot_reason: "preview:slackbot", is_unique: false })
     expect(rows[3]).toMatchObject({ is_bot: true, bot_reason: "empty_user_agent" })
@@ -137,7 +175,8 @@ describe("GET/HEAD /t/{trackingId}", () => {
   })
 
   it("ignores X-Forwarded-For unless TRUST_PROXY is set (no forged visitors)", async () => {
-    const fresh = (await postJson(`${service.url}/api/v1/links/match`, { url: "https://example-store.com/p/xff" })).body.link.tracking_id
+    const fresh = (await postJson(`${service.url}/api/v1/links/match`, { url: "https://example-store.com/p/xff" })).body
+      .link.tracking_id
     for (const ip of ["198.51.100.1", "198.51.100.2", "198.51.100.3"]) {
       await click(`${service.url}/t/${fresh}`, { headers: { "x-forwarded-for": ip } })
     }
@@ -169,34 +208,49 @@ describe("GET/HEAD /t/{trackingId}", () => {
 
   it("reads conversions for the statistics (status counts, partner revenue, EPC)", async () => {
     const tracking = link.tracking_id
-    await service.run(Effect.gen(function*() {
-      const db = yield* Database
-      const rows: Array<[string, string, string]> = [["tx1", "approved", "7.0000"], ["tx2", "pending", "3.5000"], ["tx3", "declined", "0.0000"]]
-      for (const [tx, status, share] of rows) {
-        yield* db.run(
-          `INSERT INTO conversions (id, network_id, network_tx_id, click_ref, tracking_id, partner_id, tag, currency, order_amount, commission,
+    await service
+      .run(
+        Effect.gen(function* () {
+          const db = yield* Database
+          const rows: Array<[string, string, string]> = [
+            ["tx1", "approved", "7.0000"],
+            ["tx2", "pending", "3.5000"],
+            ["tx3", "declined", "0.0000"]
+          ]
+          for (const [tx, status, share] of rows) {
+            yield* db.run(
+              `INSERT INTO conversions (id, network_id, network_tx_id, click_ref, tracking_id, partner_id, tag, currency, order_amount, commission,
              reporting_currency, commission_reporting, order_amount_reporting, fx_rate, partner_share, platform_share, status, event_at,
              network_updated_at, source, created_at, updated_at)
            VALUES ($1, 'cj', $2, $3, $3, $4, 'clicker', 'EUR', 100, 10, 'EUR', 10, 100, 1, $5::DECIMAL(18,4), 3, $6, now(), now(), 'test', now(), now())`,
-          [`cj:${tx}`, tx, tracking, partnerId, share, status]
-        )
-      }
-    })).catch((error) => {
-      throw new Error(`conversions columns changed? ${error}`)
-    })
+              [`cj:${tx}`, tx, tracking, partnerId, share, status]
+            )
+          }
+        })
+      )
+      .catch((error) => {
+        throw new Error(`conversions columns changed? ${error}`)
+      })
     const me = await getJson(`${service.url}/api/v1/partners/me`, { authorization: `Bearer ${key}` })
     expect(me.body.reporting_currency).toBe("EUR")
     expect(me.body.totals.conversions).toEqual({ total: 3, pending: 1, approved: 1, declined: 1, reversed: 0 })
     expect(me.body.totals.revenue).toEqual({ pending: "3.5000", approved: "7.0000", total: "10.5000" })
     const linkStats = me.body.links.find((l: any) => l.tracking_id === tracking)
     expect(linkStats.conversions.approved).toBe(1)
-    const expectedEpc = (10.5 * 100 / me.body.totals.clicks).toFixed(4)
+    const expectedEpc = ((10.5 * 100) / me.body.totals.clicks).toFixed(4)
     expect(me.body.totals.epc).toBe(expectedEpc)
   })
 
   it("exposes queue, write and cache metrics", async () => {
     const text = await (await fetch(`${service.url}/metrics`)).text()
-    for (const name of ["click_queue_depth", "clicks_written_total", "clicks_dropped_total", "click_flush_last_seconds", "link_cache_hits_total", "link_cache_misses_total"]) {
+    for (const name of [
+      "click_queue_depth",
+      "clicks_written_total",
+      "clicks_dropped_total",
+      "click_flush_last_seconds",
+      "link_cache_hits_total",
+      "link_cache_misses_total"
+    ]) {
       expect(text).toContain(name)
     }
   })
@@ -207,10 +261,26 @@ describe("discovery-feed tracking ids", () => {
   beforeAll(async () => {
     service = await setup()
     await postJson(`${service.url}/api/v1/partners/register`, { name: "Feed Partner", email: "f@x.example" })
-    await service.run(insertProducts([
-      { feed: "f1", itemId: "p1", title: "Lamp", price: 10, storeDomain: "example-store.com", link: "https://example-store.com/lamp?utm_source=feed" },
-      { feed: "f1", itemId: "p2", title: "Vase", price: 10, storeDomain: "nowhere.example", link: "https://nowhere.example/vase" }
-    ]))
+    await service.run(
+      insertProducts([
+        {
+          feed: "f1",
+          itemId: "p1",
+          title: "Lamp",
+          price: 10,
+          storeDomain: "example-store.com",
+          link: "https://example-store.com/lamp?utm_source=feed"
+        },
+        {
+          feed: "f1",
+          itemId: "p2",
+          title: "Vase",
+          price: 10,
+          storeDomain: "nowhere.example",
+          link: "https://nowhere.example/vase"
+        }
+      ])
+    )
   })
   afterAll(() => service.close())
 
@@ -225,7 +295,11 @@ describe("discovery-feed tracking ids", () => {
     expect(rows[0]).toMatchObject({ tag: "feed-partner", product_id: "f1:p1", program_id: "cj:2002" })
     expect(Number(rows[0].partner_id)).toBeGreaterThan(0)
     expect([...locations][0]).toContain(`sid=${rows[0].id}`)
-    const clicks = await query<{ n: number }>(service, "SELECT count(*)::INTEGER AS n FROM clicks WHERE tracking_id = $1", [rows[0].id])
+    const clicks = await query<{ n: number }>(
+      service,
+      "SELECT count(*)::INTEGER AS n FROM clicks WHERE tracking_id = $1",
+      [rows[0].id]
+    )
     expect(clicks[0].n).toBe(8)
   })
 
@@ -234,7 +308,11 @@ describe("discovery-feed tracking ids", () => {
     const res = await click(`${service.url}/t/${id}`)
     expect(res.status).toBe(302)
     expect(res.headers.get("location")).toBe("https://nowhere.example/vase")
-    const clicks = await query<Record<string, any>>(service, "SELECT partner_id, tag FROM clicks WHERE tracking_id = $1", [id])
+    const clicks = await query<Record<string, any>>(
+      service,
+      "SELECT partner_id, tag FROM clicks WHERE tracking_id = $1",
+      [id]
+    )
     expect(clicks).toEqual([{ partner_id: null, tag: "nobody" }])
   })
 
@@ -254,13 +332,15 @@ describe("clicks under load and shutdown", () => {
     )
     const server = Context.get(context, HttpServer.HttpServer)
     const base = `http://127.0.0.1:${server.address._tag === "UnixPathAddress" ? 0 : server.address.port}`
-    await Effect.runPromise(Effect.provide(
-      Effect.gen(function*() {
-        yield* insertCatalog()
-        yield* (yield* ProgramMatcher).reload
-      }),
-      context
-    ))
+    await Effect.runPromise(
+      Effect.provide(
+        Effect.gen(function* () {
+          yield* insertCatalog()
+          yield* (yield* ProgramMatcher).reload
+        }),
+        context
+      )
+    )
     const link = (await postJson(`${base}/api/v1/links/match`, { url: "https://example-store.com/load" })).body.link
     const N = 2000
     let sent = 0
@@ -276,8 +356,11 @@ describe("clicks under load and shutdown", () => {
     await Effect.runPromise(Scope.close(scope, Exit.void))
     const instance = await DuckDBInstance.create(`${temp.dir}/catalog.duckdb`)
     const connection = await instance.connect()
-    const rows = (await connection.runAndReadAll("SELECT count(*)::INTEGER AS n FROM clicks WHERE tracking_id = $1", [link.tracking_id]))
-      .getRowObjectsJS()
+    const rows = (
+      await connection.runAndReadAll("SELECT count(*)::INTEGER AS n FROM clicks WHERE tracking_id = $1", [
+        link.tracking_id
+      ])
+    ).getRowObjectsJS()
     connection.closeSync()
     instance.closeSync()
     temp.rm()
@@ -286,7 +369,8 @@ describe("clicks under load and shutdown", () => {
 
   it("with TRUST_PROXY, the first X-Forwarded-For address is the visitor", async () => {
     const service = await setup({ trustProxy: true })
-    const id = (await postJson(`${service.url}/api/v1/links/match`, { url: "https://example-store.com/proxied" })).body.link.tracking_id
+    const id = (await postJson(`${service.url}/api/v1/links/match`, { url: "https://example-store.com/proxied" })).body
+      .link.tracking_id
     for (const ip of ["198.51.100.1, 10.0.0.1", "198.51.100.2", "198.51.100.1"]) {
       await click(`${service.url}/t/${id}`, { headers: { "x-forwarded-for": ip } })
     }
@@ -303,7 +387,8 @@ describe("clicks under load and shutdown", () => {
 
   it("counts and reports overflow when the queue is full, never silently", async () => {
     const service = await setup({ clickQueueSize: 5 })
-    const link = (await postJson(`${service.url}/api/v1/links/match`, { url: "https://example-store.com/overflow" })).body.link
+    const link = (await postJson(`${service.url}/api/v1/links/match`, { url: "https://example-store.com/overflow" }))
+      .body.link
     await Promise.all(Array.from({ length: 300 }, () => click(`${service.url}/t/${link.tracking_id}`)))
     const metrics = await (await fetch(`${service.url}/metrics`)).text()
     const written = await query<{ n: number }>(service, "SELECT count(*)::INTEGER AS n FROM clicks")

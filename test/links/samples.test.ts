@@ -13,14 +13,16 @@ describe("matching against the sample catalog", () => {
 
   beforeAll(async () => {
     service = await startService()
-    await service.run(Effect.gen(function*() {
-      const runner = yield* PipelineRunner
-      for (const feed of ["networks", "programs"]) {
-        const run = yield* runner.run(feed, "manual")
-        if (run.status !== "succeeded") return yield* Effect.die(new Error(`${feed}: ${run.status} ${run.error}`))
-      }
-      yield* (yield* ProgramMatcher).reload
-    }))
+    await service.run(
+      Effect.gen(function* () {
+        const runner = yield* PipelineRunner
+        for (const feed of ["networks", "programs"]) {
+          const run = yield* runner.run(feed, "manual")
+          if (run.status !== "succeeded") return yield* Effect.die(new Error(`${feed}: ${run.status} ${run.error}`))
+        }
+        yield* (yield* ProgramMatcher).reload
+      })
+    )
   })
   afterAll(() => service.close())
 
@@ -53,7 +55,10 @@ describe("matching against the sample catalog", () => {
     ["https://unknown-shop.example/p/1", "no_program"],
     ["https://www.awin1.com/cread.php?awinmid=1&awinaffid=2", "tracking_link_without_destination"],
     [
-      Array.from({ length: 9 }).reduce<string>((link) => `https://www.awin1.com/cread.php?ued=${encodeURIComponent(link)}`, "https://burpee.com/seeds"),
+      Array.from({ length: 9 }).reduce<string>(
+        (link) => `https://www.awin1.com/cread.php?ued=${encodeURIComponent(link)}`,
+        "https://burpee.com/seeds"
+      ),
       "unwrap_too_deep"
     ]
   ])("%s -> matched: false, %s", async (url, reason) => {

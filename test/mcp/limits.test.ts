@@ -13,9 +13,13 @@ describe("MCP endpoint guards", () => {
   afterAll(() => service?.close())
 
   it("an oversized body is the API's 413", async () => {
-    const response = await postJson(`${service.url}/mcp`, { jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(300_000) } }, {
-      accept: "application/json, text/event-stream"
-    })
+    const response = await postJson(
+      `${service.url}/mcp`,
+      { jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(300_000) } },
+      {
+        accept: "application/json, text/event-stream"
+      }
+    )
     expect(response.status).toBe(413)
     expect(response.body.error.code).toBe("payload_too_large")
   })

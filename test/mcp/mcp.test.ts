@@ -15,7 +15,15 @@ import { DiscoveryProfile, GetProductResponse, LookupResponse, SearchResponse } 
 // shapes (ucpSchemas.ts); our own tools against the JSON API they mirror.
 
 const EXT = "com.affiliate-commerce.offer"
-const TOOLS = ["search_catalog", "lookup_catalog", "get_product", "list_deals", "match_link", "find_programs", "partner_stats"]
+const TOOLS = [
+  "search_catalog",
+  "lookup_catalog",
+  "get_product",
+  "list_deals",
+  "match_link",
+  "find_programs",
+  "partner_stats"
+]
 
 describe("MCP server", () => {
   let service: RunningService
@@ -29,7 +37,10 @@ describe("MCP server", () => {
   beforeAll(async () => {
     service = await startSampleService()
     home = tempDir("mcp-home-")
-    const registered = await postJson(`${service.url}/api/v1/partners/register`, { name: "MCP Tester", email: "mcp@example.com" })
+    const registered = await postJson(`${service.url}/api/v1/partners/register`, {
+      name: "MCP Tester",
+      email: "mcp@example.com"
+    })
     expect(registered.status).toBe(200)
     apiKey = registered.body.api_key
     partnerTag = registered.body.partner.tag
@@ -52,7 +63,9 @@ describe("MCP server", () => {
   /** A product of the sample catalog with offers from at least two stores. */
   const productWithSeveralStores = async () => {
     const { products } = await search(anonymous, { query: "wireless earbuds", pagination: { limit: 20 } })
-    const product = products.find((candidate) => new Set(candidate.variants.map((variant) => variant.seller?.name)).size >= 2)
+    const product = products.find(
+      (candidate) => new Set(candidate.variants.map((variant) => variant.seller?.name)).size >= 2
+    )
     expect(product, "a model sold by two stores").toBeDefined()
     return product!
   }
@@ -69,7 +82,10 @@ describe("MCP server", () => {
       const catalog = (byName.search_catalog.inputSchema.properties as any).catalog
       expect(catalog.properties.pagination.properties.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 50 })
       expect(catalog.properties.query).toMatchObject({ type: "string", maxLength: 200 })
-      expect((byName.lookup_catalog.inputSchema.properties as any).catalog.properties.ids).toMatchObject({ minItems: 1, maxItems: 20 })
+      expect((byName.lookup_catalog.inputSchema.properties as any).catalog.properties.ids).toMatchObject({
+        minItems: 1,
+        maxItems: 20
+      })
       expect((byName.list_deals.inputSchema.properties as any).limit).toMatchObject({ maximum: 50 })
       expect((byName.match_link.inputSchema.properties as any).url).toMatchObject({ maxLength: 2048 })
       expect(byName.search_catalog.annotations?.readOnlyHint).toBe(true)
@@ -123,7 +139,10 @@ describe("MCP server", () => {
     it("pages with the cursor of the previous answer", async () => {
       const first = await search(anonymous, { query: "running shoes", pagination: { limit: 3 } })
       expect(first.pagination?.has_next_page).toBe(true)
-      const second = await search(anonymous, { query: "running shoes", pagination: { limit: 3, cursor: first.pagination!.cursor } })
+      const second = await search(anonymous, {
+        query: "running shoes",
+        pagination: { limit: 3, cursor: first.pagination!.cursor }
+      })
       expect(second.products.length).toBeGreaterThan(0)
       const seen = new Set(first.products.map((product) => product.id))
       for (const product of second.products) expect(seen.has(product.id)).toBe(false)
@@ -149,15 +168,19 @@ describe("MCP server", () => {
     it("lookup_catalog resolves product and variant ids, reports unknown ones as messages", async () => {
       const product = await productWithSeveralStores()
       const other = product.variants[1]
-      const answer = await call(anonymous, "lookup_catalog", { catalog: { ids: [product.id, other.id, "nope", product.id] } })
+      const answer = await call(anonymous, "lookup_catalog", {
+        catalog: { ids: [product.id, other.id, "nope", product.id] }
+      })
       expect(answer.isError).toBe(false)
       const lookup = LookupResponse.parse(answer.body)
       expect(lookup.products.length).toBe(1)
       const inputs = lookup.products[0].variants.flatMap((variant) => variant.inputs)
-      expect(inputs).toEqual(expect.arrayContaining([
-        { id: product.id, match: "featured" },
-        { id: other.id, match: "exact" }
-      ]))
+      expect(inputs).toEqual(
+        expect.arrayContaining([
+          { id: product.id, match: "featured" },
+          { id: other.id, match: "exact" }
+        ])
+      )
       expect(inputs.length).toBe(2)
       expect(lookup.messages).toEqual([{ type: "info", code: "not_found", content: "nope" }])
     })
@@ -186,10 +209,15 @@ describe("MCP server", () => {
         message: "arguments parameter 'catalog.pagination.limit': Expected a value between 1 and 50"
       })
       const missing = await call(anonymous, "search_catalog", {})
-      expect(missing.body.error).toMatchObject({ code: "invalid_parameter", message: "arguments parameter 'catalog': Missing key" })
+      expect(missing.body.error).toMatchObject({
+        code: "invalid_parameter",
+        message: "arguments parameter 'catalog': Missing key"
+      })
       const empty = await call(anonymous, "search_catalog", { catalog: {} })
       expect(empty.body.error.message).toBe("arguments parameter 'catalog.query': give a query, filters, or both")
-      const cursor = await call(anonymous, "search_catalog", { catalog: { query: "tv", pagination: { cursor: "garbage" } } })
+      const cursor = await call(anonymous, "search_catalog", {
+        catalog: { query: "tv", pagination: { cursor: "garbage" } }
+      })
       expect(cursor.body.error.code).toBe("invalid_parameter")
       const noFilter = await call(anonymous, "find_programs", {})
       expect(noFilter.body.error.message).toBe("arguments parameter 'domain': give a domain, a keyword, or both")
@@ -222,7 +250,11 @@ describe("MCP server", () => {
       const api = await postJson(`${service.url}/api/v1/links/match`, { url }, { authorization: `Bearer ${apiKey}` })
       expect(api.body).toEqual({ ...matched.body, created: false })
       const invalid = await call(partner, "match_link", { url: "not a url" })
-      const apiInvalid = await postJson(`${service.url}/api/v1/links/match`, { url: "not a url" }, { authorization: `Bearer ${apiKey}` })
+      const apiInvalid = await postJson(
+        `${service.url}/api/v1/links/match`,
+        { url: "not a url" },
+        { authorization: `Bearer ${apiKey}` }
+      )
       expect(apiInvalid.status).toBe(400)
       expect(invalid).toEqual({ isError: true, body: apiInvalid.body })
     })
@@ -253,7 +285,8 @@ describe("MCP server", () => {
 
     it("tracked links carry the partner's tag when the request has its key", async () => {
       const { products } = await search(partner, { query: "wireless earbuds", pagination: { limit: 2 } })
-      for (const variant of products.flatMap((product) => product.variants)) expect(variant.url).toMatch(trackedLink(partnerTag))
+      for (const variant of products.flatMap((product) => product.variants))
+        expect(variant.url).toMatch(trackedLink(partnerTag))
     })
 
     it("/.well-known/ucp advertises the MCP endpoint and the catalog capabilities", async () => {
@@ -261,7 +294,9 @@ describe("MCP server", () => {
       expect(response.status).toBe(200)
       const { ucp } = DiscoveryProfile.parse(response.body)
       expect(ucp.services["dev.ucp.shopping"].mcp?.endpoint).toBe(`${service.url}/mcp`)
-      expect(Object.keys(ucp.capabilities)).toEqual(expect.arrayContaining(["dev.ucp.shopping.catalog.search", "dev.ucp.shopping.catalog.lookup"]))
+      expect(Object.keys(ucp.capabilities)).toEqual(
+        expect.arrayContaining(["dev.ucp.shopping.catalog.search", "dev.ucp.shopping.catalog.lookup"])
+      )
       expect(ucp.capabilities["com.affiliate-commerce.offer"][0].extends).toBe("dev.ucp.shopping.catalog.search")
     })
   })
@@ -275,11 +310,15 @@ describe("MCP server", () => {
 
     it("lists the same tools as /mcp", async () => {
       const [local, remote] = await Promise.all([stdio.listTools(), anonymous.listTools()])
-      expect(local.tools.map((tool) => [tool.name, tool.inputSchema])).toEqual(remote.tools.map((tool) => [tool.name, tool.inputSchema]))
+      expect(local.tools.map((tool) => [tool.name, tool.inputSchema])).toEqual(
+        remote.tools.map((tool) => [tool.name, tool.inputSchema])
+      )
     })
 
     it("answers every tool through the server, with the partner's tag from AFF_API_KEY", async () => {
-      const found = SearchResponse.parse((await call(stdio, "search_catalog", { catalog: { query: "wireless earbuds", pagination: { limit: 3 } } })).body)
+      const found = SearchResponse.parse(
+        (await call(stdio, "search_catalog", { catalog: { query: "wireless earbuds", pagination: { limit: 3 } } })).body
+      )
       expect(found.products.length).toBe(3)
       for (const product of found.products) expect(product.url).toMatch(trackedLink(partnerTag))
       const product = found.products[0]
@@ -327,12 +366,21 @@ describe("MCP server", () => {
           if (lines.some((line) => line.id === 2)) done()
         })
       })
-      child.stdin.write([
-        { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
-        "this is not json",
-        { jsonrpc: "2.0", method: "notifications/initialized" },
-        { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_deals", arguments: { limit: 1 } } }
-      ].map((line) => typeof line === "string" ? line : JSON.stringify(line)).join("\n") + "\n")
+      child.stdin.write(
+        [
+          {
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } }
+          },
+          "this is not json",
+          { jsonrpc: "2.0", method: "notifications/initialized" },
+          { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_deals", arguments: { limit: 1 } } }
+        ]
+          .map((line) => (typeof line === "string" ? line : JSON.stringify(line)))
+          .join("\n") + "\n"
+      )
       await answered
       child.stdin.end()
       expect(lines).toContainEqual({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } })

@@ -19,13 +19,15 @@ export const httpClient = async (serverUrl: string, apiKey?: string) => {
 /** `aff mcp` as a child process, the way an MCP client launches it: HOME in a temp folder, no AFF_* from our shell. */
 export const stdioClient = async (home: string, env: Record<string, string>) => {
   const client = new Client({ name: "mcp-test", version: "1.0.0" })
-  await client.connect(new StdioClientTransport({
-    command: join(repo, "node_modules", ".bin", "node"),
-    args: ["cli/partner.ts", "mcp"],
-    cwd: repo,
-    env: cleanEnv(home, env),
-    stderr: "pipe"
-  }))
+  await client.connect(
+    new StdioClientTransport({
+      command: join(repo, "node_modules", ".bin", "node"),
+      args: ["cli/partner.ts", "mcp"],
+      cwd: repo,
+      env: cleanEnv(home, env),
+      stderr: "pipe"
+    })
+  )
   return client
 }
 
@@ -39,5 +41,8 @@ export const call = async (client: Client, name: string, args: Record<string, un
   const result = await client.callTool({ name, arguments: args })
   const text = (result.content as Array<{ type: string; text: string }>).find((part) => part.type === "text")?.text
   const isError = result.isError === true
-  return { isError, body: isError ? JSON.parse(text ?? "null") : result.structuredContent ?? JSON.parse(text ?? "null") }
+  return {
+    isError,
+    body: isError ? JSON.parse(text ?? "null") : (result.structuredContent ?? JSON.parse(text ?? "null"))
+  }
 }

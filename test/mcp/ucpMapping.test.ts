@@ -21,15 +21,25 @@ describe("UCP mapping", () => {
   })
 
   it("one product per model: offers are variants with tracked links, the price range spans them", () => {
-    const product = ucpProduct([
-      offer("a"),
-      offer("b", { store: "Target", price: 74.5, title: "Liberty 4 NC Wireless Earbuds, Navy" }),
-      offer("c", { store: "Amazon", store_domain: "amazon.com", price: 89 })
-    ], options)
+    const product = ucpProduct(
+      [
+        offer("a"),
+        offer("b", { store: "Target", price: 74.5, title: "Liberty 4 NC Wireless Earbuds, Navy" }),
+        offer("c", { store: "Amazon", store_domain: "amazon.com", price: 89 })
+      ],
+      options
+    )
     expect(Product.parse(product)).toBeTruthy()
     expect(product.id).toBe("prod_a")
-    expect(product.price_range).toEqual({ min: { amount: 7450, currency: "USD" }, max: { amount: 8900, currency: "USD" } })
-    expect(product.variants.map((variant) => [variant.id, variant.seller.name])).toEqual([["a", "Walmart"], ["b", "Target"], ["c", "Amazon"]])
+    expect(product.price_range).toEqual({
+      min: { amount: 7450, currency: "USD" },
+      max: { amount: 8900, currency: "USD" }
+    })
+    expect(product.variants.map((variant) => [variant.id, variant.seller.name])).toEqual([
+      ["a", "Walmart"],
+      ["b", "Target"],
+      ["c", "Amazon"]
+    ])
     expect(product.variants[0].url).toMatch(/^https:\/\/deals\.example\/t\/f\.[A-Za-z0-9_-]+\.acme$/)
     // an Amazon offer adds Amazon's required sentence to the product's disclosure
     expect(product.metadata[EXT].disclosure).toContain("As an Amazon Associate")
@@ -44,10 +54,19 @@ describe("UCP mapping", () => {
   })
 
   it("a strikethrough only against our own 30-day reference, never the store's 'was' price", () => {
-    const [verified, claimOnly] = ucpProduct([
-      offer("a", { price: 60, reference_price: 80, reference_observed_at: "2026-11-01", reference_kind: "full", discount: 25 }),
-      offer("b", { price: 60, feed_was_price: 120 })
-    ], options).variants
+    const [verified, claimOnly] = ucpProduct(
+      [
+        offer("a", {
+          price: 60,
+          reference_price: 80,
+          reference_observed_at: "2026-11-01",
+          reference_kind: "full",
+          discount: 25
+        }),
+        offer("b", { price: 60, feed_was_price: 120 })
+      ],
+      options
+    ).variants
     expect(verified.list_price).toEqual({ amount: 8000, currency: "USD" })
     expect(verified.metadata[EXT].verified_discount).toMatchObject({ percent: 25, reference_observed_at: "2026-11-01" })
     expect(claimOnly.list_price).toBeUndefined()
@@ -57,7 +76,9 @@ describe("UCP mapping", () => {
   })
 
   it("filters become Meilisearch expressions; only in-stock offers unless availability is asked for", () => {
-    expect(filterExpressions({ categories: ["Earbuds", "TV \"4K\""], price: { min: 1000, max: 15000 } }, { currency: "USD" })).toEqual([
+    expect(
+      filterExpressions({ categories: ["Earbuds", 'TV "4K"'], price: { min: 1000, max: 15000 } }, { currency: "USD" })
+    ).toEqual([
       'categories IN ["Earbuds", "TV \\"4K\\""]',
       "price >= 10",
       "price <= 150",
@@ -75,6 +96,12 @@ describe("UCP mapping", () => {
     expect(matchesFilters(doc, { brand: ["ANKER"], price: { max: 7999 } }, undefined)).toBe(true)
     expect(matchesFilters(doc, { price: { max: 7998 } }, undefined)).toBe(false)
     expect(matchesFilters(doc, undefined, { currency: "EUR" })).toBe(false)
-    expect(matchesFilters(offer("b", { availability: "out_of_stock", in_stock: false }), { availability: ["in_stock"] }, undefined)).toBe(false)
+    expect(
+      matchesFilters(
+        offer("b", { availability: "out_of_stock", in_stock: false }),
+        { availability: ["in_stock"] },
+        undefined
+      )
+    ).toBe(false)
   })
 })

@@ -20,8 +20,15 @@ const Price = Schema.Struct({
   currency: Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/))
 })
 const PriceRange = Schema.Struct({ min: Price, max: Price })
-const Description = Schema.Struct({ plain: optional(Schema.String), html: optional(Schema.String), markdown: optional(Schema.String) })
-  .check(Schema.makeFilter((value) => value.plain !== undefined || value.html !== undefined || value.markdown !== undefined, { expected: "one format" }))
+const Description = Schema.Struct({
+  plain: optional(Schema.String),
+  html: optional(Schema.String),
+  markdown: optional(Schema.String)
+}).check(
+  Schema.makeFilter((value) => value.plain !== undefined || value.html !== undefined || value.markdown !== undefined, {
+    expected: "one format"
+  })
+)
 const Media = Schema.Struct({ type: Schema.String, url: Url, alt_text: optional(Schema.String) })
 const Category = Schema.Struct({ value: Schema.String, taxonomy: optional(Schema.String) })
 const Availability = Schema.Struct({ available: optional(Schema.Boolean), status: optional(Schema.String) })
@@ -64,47 +71,70 @@ export const Product = parser(Schema.Struct(ProductFields))
 const Envelope = (capability: string) =>
   Schema.Struct({
     version: Version,
-    capabilities: Schema.Record(Schema.String, Schema.Array(Schema.Struct({ version: Version })))
-      .check(Schema.makeFilter((map) => capability in map, { expected: capability }))
+    capabilities: Schema.Record(Schema.String, Schema.Array(Schema.Struct({ version: Version }))).check(
+      Schema.makeFilter((map) => capability in map, { expected: capability })
+    )
   })
 
-const Message = Schema.Struct({ type: Schema.Literals(["error", "warning", "info"]), code: optional(Schema.String), content: Schema.String })
+const Message = Schema.Struct({
+  type: Schema.Literals(["error", "warning", "info"]),
+  code: optional(Schema.String),
+  content: Schema.String
+})
 
-export const SearchResponse = parser(Schema.Struct({
-  ucp: Envelope("dev.ucp.shopping.catalog.search"),
-  products: Schema.Array(Schema.Struct(ProductFields)),
-  pagination: optional(Schema.Struct({ cursor: optional(Schema.String), has_next_page: Schema.Boolean, total_count: optional(Schema.Int) })),
-  messages: optional(Schema.Array(Message))
-}))
+export const SearchResponse = parser(
+  Schema.Struct({
+    ucp: Envelope("dev.ucp.shopping.catalog.search"),
+    products: Schema.Array(Schema.Struct(ProductFields)),
+    pagination: optional(
+      Schema.Struct({
+        cursor: optional(Schema.String),
+        has_next_page: Schema.Boolean,
+        total_count: optional(Schema.Int)
+      })
+    ),
+    messages: optional(Schema.Array(Message))
+  })
+)
 
 const InputCorrelation = Schema.Struct({ id: Schema.String, match: Schema.Literals(["exact", "featured"]) })
 
-export const LookupResponse = parser(Schema.Struct({
-  ucp: Envelope("dev.ucp.shopping.catalog.lookup"),
-  products: Schema.Array(Schema.Struct({
-    ...ProductFields,
-    variants: Schema.NonEmptyArray(Schema.Struct({ ...VariantFields, inputs: Schema.NonEmptyArray(InputCorrelation) }))
-  })),
-  messages: optional(Schema.Array(Message))
-}))
+export const LookupResponse = parser(
+  Schema.Struct({
+    ucp: Envelope("dev.ucp.shopping.catalog.lookup"),
+    products: Schema.Array(
+      Schema.Struct({
+        ...ProductFields,
+        variants: Schema.NonEmptyArray(
+          Schema.Struct({ ...VariantFields, inputs: Schema.NonEmptyArray(InputCorrelation) })
+        )
+      })
+    ),
+    messages: optional(Schema.Array(Message))
+  })
+)
 
-export const GetProductResponse = parser(Schema.Struct({
-  ucp: Envelope("dev.ucp.shopping.catalog.lookup"),
-  product: Schema.Struct(ProductFields),
-  messages: optional(Schema.Array(Message))
-}))
+export const GetProductResponse = parser(
+  Schema.Struct({
+    ucp: Envelope("dev.ucp.shopping.catalog.lookup"),
+    product: Schema.Struct(ProductFields),
+    messages: optional(Schema.Array(Message))
+  })
+)
 
 /** The business profile at /.well-known/ucp (services and capabilities keyed by reverse-domain name). */
-export const DiscoveryProfile = parser(Schema.Struct({
-  ucp: Schema.Struct({
-    version: Version,
-    services: Schema.Record(
-      Schema.String,
-      Schema.Struct({ version: Version, spec: Url, mcp: optional(Schema.Struct({ schema: Url, endpoint: Url })) })
-    ),
-    capabilities: Schema.Record(
-      Schema.String,
-      Schema.Array(Schema.Struct({ version: Version, spec: Url, schema: Url, extends: optional(Schema.String) }))
-    )
+export const DiscoveryProfile = parser(
+  Schema.Struct({
+    ucp: Schema.Struct({
+      version: Version,
+      services: Schema.Record(
+        Schema.String,
+        Schema.Struct({ version: Version, spec: Url, mcp: optional(Schema.Struct({ schema: Url, endpoint: Url })) })
+      ),
+      capabilities: Schema.Record(
+        Schema.String,
+        Schema.Array(Schema.Struct({ version: Version, spec: Url, schema: Url, extends: optional(Schema.String) }))
+      )
+    })
   })
-}))
+)

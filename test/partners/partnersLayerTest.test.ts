@@ -8,7 +8,7 @@ import * as PartnersFeature from "../../partners/layer.ts"
 // Partners.layerTest stands in for the DuckDB-backed Partners in handler
 // tests; the same scenario runs on both so the stand-in cannot drift.
 
-const scenario = Effect.gen(function*() {
+const scenario = Effect.gen(function* () {
   const partners = yield* Partners
   const register = (name: string) =>
     partners.register({ name, email: `${name.length}@x.example`, appUrl: null, description: null })
@@ -28,19 +28,26 @@ const scenario = Effect.gen(function*() {
 
 describe("Partners.layerTest", () => {
   it.effect("behaves as Partners.layer: tags deduplicated, keys found by hash, unknown keys not", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const real = yield* scenario.pipe(Effect.provide(Partners.layer.pipe(Layer.provide(Database.layerMemory))))
       const fake = yield* scenario.pipe(Effect.provide(PartnersFeature.layerTest))
       expect(fake).toEqual(real)
       expect(fake.tags).toEqual(["deal-hunter", "deal-hunter-2", "zoe-s-shop"])
       expect(fake.keysWellFormed).toBe(true)
       expect(fake.unknown).toBeUndefined()
-    }))
+    })
+  )
 
   it.effect("stamps createdAt from the Clock", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* TestClock.setTime(Date.UTC(2026, 0, 2, 3, 4, 5))
-      const { partner } = yield* (yield* Partners).register({ name: "Clocked", email: "c@x.example", appUrl: null, description: null })
+      const { partner } = yield* (yield* Partners).register({
+        name: "Clocked",
+        email: "c@x.example",
+        appUrl: null,
+        description: null
+      })
       expect(partner.createdAt.toISOString()).toBe("2026-01-02T03:04:05.000Z")
-    }).pipe(Effect.provide(PartnersFeature.layerTest)))
+    }).pipe(Effect.provide(PartnersFeature.layerTest))
+  )
 })

@@ -8,14 +8,18 @@ import { RateLimits } from "../../partners/RateLimits.ts"
 // The link service's token buckets read Effect's Clock: TestClock drives the
 // refill, so the rule is checked without waiting for real time to pass.
 
-const limits = RateLimits.layer.pipe(Layer.provide(Layer.mergeAll(
-  Metrics.layer,
-  AppConfig.layerWith({ dataDir: "unused", rateLimitPerKey: { perMinute: 60, burst: 2 } })
-)))
+const limits = RateLimits.layer.pipe(
+  Layer.provide(
+    Layer.mergeAll(
+      Metrics.layer,
+      AppConfig.layerWith({ dataDir: "unused", rateLimitPerKey: { perMinute: 60, burst: 2 } })
+    )
+  )
+)
 
 describe("RateLimits on the Clock", () => {
   it.effect("a drained bucket refills at perMinute/60 per second of Clock time", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { perKey } = yield* RateLimits
       expect(perKey.take("key:a")).toEqual({ allowed: true })
       expect(perKey.take("key:a")).toEqual({ allowed: true })
@@ -34,5 +38,6 @@ describe("RateLimits on the Clock", () => {
       expect(perKey.take("key:a")).toEqual({ allowed: true })
       expect(perKey.take("key:a")).toEqual({ allowed: true })
       expect(perKey.take("key:a").allowed).toBe(false)
-    }).pipe(Effect.provide(limits)))
+    }).pipe(Effect.provide(limits))
+  )
 })

@@ -15,8 +15,21 @@ describe("admin pipeline endpoints", () => {
     writeFileSync(join(files.dir, "a.tsv"), tsv([...products(9), { id: "BAD", price: "free" }]))
     writeFileSync(join(files.dir, "big.tsv"), tsv(products(15_000)))
     env = await startWithFeeds([
-      { name: "alpha", kind: "products", format: "gmc-tsv", location: join(files.dir, "a.tsv"), schedule: "0 * * * *", options: { store: "A" } },
-      { name: "big", kind: "products", format: "gmc-tsv", location: join(files.dir, "big.tsv"), options: { store: "B" } }
+      {
+        name: "alpha",
+        kind: "products",
+        format: "gmc-tsv",
+        location: join(files.dir, "a.tsv"),
+        schedule: "0 * * * *",
+        options: { store: "A" }
+      },
+      {
+        name: "big",
+        kind: "products",
+        format: "gmc-tsv",
+        location: join(files.dir, "big.tsv"),
+        options: { store: "B" }
+      }
     ])
     auth = { authorization: `Bearer ${readFileSync(join(env.service.dataDir, "admin-token"), "utf8").trim()}` }
   })
@@ -35,14 +48,32 @@ describe("admin pipeline endpoints", () => {
   it("runs a feed synchronously, lists it and shows it with its rejected rows", async () => {
     const ingest = await postJson(url("/admin/ingest"), { feed: "alpha" }, auth)
     expect(ingest.status).toBe(200)
-    expect(ingest.body.runs).toEqual([expect.objectContaining({ feed: "alpha", status: "succeeded", rowsRead: 10, rowsLoaded: 9, rowsRejected: 1, trigger: "manual" })])
+    expect(ingest.body.runs).toEqual([
+      expect.objectContaining({
+        feed: "alpha",
+        status: "succeeded",
+        rowsRead: 10,
+        rowsLoaded: 9,
+        rowsRejected: 1,
+        trigger: "manual"
+      })
+    ])
     const id = ingest.body.runs[0].id
     const list = await getJson(url("/admin/runs?feed=alpha&status=succeeded&limit=5"), auth)
     expect(list.body.runs.map((r: any) => r.id)).toEqual([id])
     const one = await getJson(url(`/admin/runs/${id}`), auth)
-    expect(one.body).toMatchObject({ run: { id, status: "succeeded" }, progress: null, rejected: [{ line: 11, reason: "price: must look like \"15.00 USD\"" }] })
+    expect(one.body).toMatchObject({
+      run: { id, status: "succeeded" },
+      progress: null,
+      rejected: [{ line: 11, reason: 'price: must look like "15.00 USD"' }]
+    })
     const feeds = await getJson(url("/admin/feeds"), auth)
-    expect(feeds.body.feeds[0]).toMatchObject({ name: "alpha", schedule: "0 * * * *", nextRunAt: expect.stringMatching(/:00:00\.000Z$/), lastRun: { id } })
+    expect(feeds.body.feeds[0]).toMatchObject({
+      name: "alpha",
+      schedule: "0 * * * *",
+      nextRunAt: expect.stringMatching(/:00:00\.000Z$/),
+      lastRun: { id }
+    })
   })
 
   it("starts a run in the background, answers 409 while it runs, and shows its progress", async () => {

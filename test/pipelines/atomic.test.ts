@@ -16,15 +16,19 @@ describe("atomic feed replacement", () => {
   // waits inside it, so the interruption lands before the COMMIT.
   const N = 30_000
   const snapshot = async () => {
-    const [row] = await query<{ n: bigint; lo: string; hi: string }>(env.service,
-      "SELECT count(*) AS n, min(price)::VARCHAR AS lo, max(price)::VARCHAR AS hi FROM products WHERE feed = 'big'")
+    const [row] = await query<{ n: bigint; lo: string; hi: string }>(
+      env.service,
+      "SELECT count(*) AS n, min(price)::VARCHAR AS lo, max(price)::VARCHAR AS hi FROM products WHERE feed = 'big'"
+    )
     return `${Number(row.n)}@${row.lo}-${row.hi}`
   }
   /** Reads continuously until `done` settles; returns every distinct snapshot seen. */
   const watch = async (done: Promise<unknown>) => {
     const seen = new Set<string>()
     let finished = false
-    void done.finally(() => { finished = true })
+    void done.finally(() => {
+      finished = true
+    })
     while (!finished) {
       seen.add(await snapshot())
       await new Promise((resolve) => setTimeout(resolve, 2))
@@ -35,7 +39,9 @@ describe("atomic feed replacement", () => {
 
   beforeAll(async () => {
     writeFileSync(file, tsv(products(N, 0, "10.00 USD")))
-    env = await startWithFeeds([{ name: "big", kind: "products", format: "gmc-tsv", location: file, options: { store: "Big" } }])
+    env = await startWithFeeds([
+      { name: "big", kind: "products", format: "gmc-tsv", location: file, options: { store: "Big" } }
+    ])
     expect((await runFeed(env.service, "big")).status).toBe("succeeded")
   })
   afterAll(async () => {
@@ -55,21 +61,27 @@ describe("atomic feed replacement", () => {
   it("a reader during a run interrupted mid-load (and one failing validation) only ever sees the previous data", async () => {
     const before = await snapshot()
     writeFileSync(file, tsv(products(N, 0, "30.00 USD")))
-    const interrupted = env.service.run(Effect.gen(function*() {
-      const runner = yield* PipelineRunner
-      const fiber = yield* Effect.forkChild(runner.run("big", "manual"))
-      // wait until the run is loading, give it a moment inside DuckDB, then pull the plug
-      while (runner.live().find((p) => p.feed === "big")?.phase !== "load") yield* Effect.sleep("2 millis")
-      yield* Effect.sleep("20 millis")
-      yield* Fiber.interrupt(fiber)
-    }))
+    const interrupted = env.service.run(
+      Effect.gen(function* () {
+        const runner = yield* PipelineRunner
+        const fiber = yield* Effect.forkChild(runner.run("big", "manual"))
+        // wait until the run is loading, give it a moment inside DuckDB, then pull the plug
+        while (runner.live().find((p) => p.feed === "big")?.phase !== "load") yield* Effect.sleep("2 millis")
+        yield* Effect.sleep("20 millis")
+        yield* Fiber.interrupt(fiber)
+      })
+    )
     const seen = await watch(interrupted)
     expect([...seen]).toEqual([before])
-    const [last] = await query<{ status: string; error: string }>(env.service,
-      "SELECT status, error FROM pipeline_runs WHERE feed = 'big' ORDER BY started_at DESC LIMIT 1")
+    const [last] = await query<{ status: string; error: string }>(
+      env.service,
+      "SELECT status, error FROM pipeline_runs WHERE feed = 'big' ORDER BY started_at DESC LIMIT 1"
+    )
     expect(last.status).toBe("interrupted")
     // no staging table outlives its run
-    expect(await query(env.service, "SELECT table_name FROM duckdb_tables() WHERE table_name LIKE '_stage%'")).toEqual([])
+    expect(await query(env.service, "SELECT table_name FROM duckdb_tables() WHERE table_name LIKE '_stage%'")).toEqual(
+      []
+    )
 
     writeFileSync(file, tsv(products(N, 0, "n/a")))
     const failing = runFeed(env.service, "big")

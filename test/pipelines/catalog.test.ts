@@ -7,16 +7,39 @@ import { tempDir } from "../support/TestService.ts"
 // Networks, programmes and price-history feeds: validated line by line,
 // replaced atomically like the product feeds.
 const network = (id: string, extra: Record<string, unknown> = {}) => ({
-  id, name: id.toUpperCase(), status: "active", website: `https://${id}.example`, click_hosts: [`click.${id}.example`],
-  deep_link_template: `https://click.${id}.example/?u={enc(url)}&s={sub}`, subid_param: "s", unwrap_params: ["u"], confidence: "M",
-  successor_id: null, regions: ["GLOBAL"], account_params: { pubId: 7 }, ...extra
+  id,
+  name: id.toUpperCase(),
+  status: "active",
+  website: `https://${id}.example`,
+  click_hosts: [`click.${id}.example`],
+  deep_link_template: `https://click.${id}.example/?u={enc(url)}&s={sub}`,
+  subid_param: "s",
+  unwrap_params: ["u"],
+  confidence: "M",
+  successor_id: null,
+  regions: ["GLOBAL"],
+  account_params: { pubId: 7 },
+  ...extra
 })
 const program = (network_id: string, merchant_id: string, extra: Record<string, unknown> = {}) => ({
-  network_id, merchant_id, name: `Shop ${merchant_id}`, domains: [`Shop${merchant_id}.example`, `www.shop${merchant_id}.example`],
-  country: "GB", category: "Home", commission_type: "CPS", commission_rate: 5.5, commission_currency: null, cookie_days: 30,
-  status: "active", deep_link_allowed: true, epc: null, link_params: { mid: merchant_id }, ...extra
+  network_id,
+  merchant_id,
+  name: `Shop ${merchant_id}`,
+  domains: [`Shop${merchant_id}.example`, `www.shop${merchant_id}.example`],
+  country: "GB",
+  category: "Home",
+  commission_type: "CPS",
+  commission_rate: 5.5,
+  commission_currency: null,
+  cookie_days: 30,
+  status: "active",
+  deep_link_allowed: true,
+  epc: null,
+  link_params: { mid: merchant_id },
+  ...extra
 })
-const jsonl = (records: ReadonlyArray<unknown>) => records.map((r) => typeof r === "string" ? r : JSON.stringify(r)).join("\n") + "\n"
+const jsonl = (records: ReadonlyArray<unknown>) =>
+  records.map((r) => (typeof r === "string" ? r : JSON.stringify(r))).join("\n") + "\n"
 
 describe("catalog feeds", () => {
   const files = tempDir("catalog-")
@@ -25,7 +48,13 @@ describe("catalog feeds", () => {
   beforeAll(async () => {
     env = await startWithFeeds([
       { name: "networks", kind: "networks", format: "networks-jsonl", location: path("networks.jsonl") },
-      { name: "programs", kind: "programs", format: "programs-jsonl", location: path("programs.jsonl"), options: { rejectThreshold: 0.8 } },
+      {
+        name: "programs",
+        kind: "programs",
+        format: "programs-jsonl",
+        location: path("programs.jsonl"),
+        options: { rejectThreshold: 0.8 }
+      },
       { name: "history", kind: "price_history", format: "price-history-csv", location: path("history.csv") }
     ])
   })
@@ -35,24 +64,35 @@ describe("catalog feeds", () => {
   })
 
   it("loads networks with their lists and JSON parameters", async () => {
-    writeFileSync(path("networks.jsonl"), jsonl([network("awin"), network("cj"), network("shareasale", { status: "closed", successor_id: "awin" })]))
+    writeFileSync(
+      path("networks.jsonl"),
+      jsonl([network("awin"), network("cj"), network("shareasale", { status: "closed", successor_id: "awin" })])
+    )
     expect(await runFeed(env.service, "networks")).toMatchObject({ status: "succeeded", rowsLoaded: 3 })
-    const [awin] = await query<any>(env.service, "SELECT click_hosts, unwrap_params, account_params::VARCHAR AS params FROM networks WHERE id = 'awin'")
-    expect(awin).toEqual({ click_hosts: ["click.awin.example"], unwrap_params: ["u"], params: "{\"pubId\":\"7\"}" })
-    expect(await query(env.service, "SELECT successor_id FROM networks WHERE id = 'shareasale'")).toEqual([{ successor_id: "awin" }])
+    const [awin] = await query<any>(
+      env.service,
+      "SELECT click_hosts, unwrap_params, account_params::VARCHAR AS params FROM networks WHERE id = 'awin'"
+    )
+    expect(awin).toEqual({ click_hosts: ["click.awin.example"], unwrap_params: ["u"], params: '{"pubId":"7"}' })
+    expect(await query(env.service, "SELECT successor_id FROM networks WHERE id = 'shareasale'")).toEqual([
+      { successor_id: "awin" }
+    ])
   })
 
   it("validates programmes line by line (bad JSON, Schema rules, unknown network, duplicates) and fills program_domains", async () => {
-    writeFileSync(path("programs.jsonl"), jsonl([
-      program("awin", "1"),
-      program("cj", "2", { commission_type: "CPA", commission_rate: 12, commission_currency: "USD" }),
-      "{ not json",
-      program("awin", "3", { commission_rate: 150 }),
-      program("nowhere", "4"),
-      program("awin", "1", { name: "again" }),
-      "",
-      program("cj", "5", { domains: [] })
-    ]))
+    writeFileSync(
+      path("programs.jsonl"),
+      jsonl([
+        program("awin", "1"),
+        program("cj", "2", { commission_type: "CPA", commission_rate: 12, commission_currency: "USD" }),
+        "{ not json",
+        program("awin", "3", { commission_rate: 150 }),
+        program("nowhere", "4"),
+        program("awin", "1", { name: "again" }),
+        "",
+        program("cj", "5", { domains: [] })
+      ])
+    )
     const run = await runFeed(env.service, "programs")
     expect(run).toMatchObject({ status: "succeeded", rowsRead: 7, rowsLoaded: 2, rowsRejected: 5 })
     expect(await rejected(env.service, run.id)).toEqual([
@@ -62,7 +102,9 @@ describe("catalog feeds", () => {
       { line: 6, reason: "duplicate id awin:1 (first on line 1)" },
       { line: 8, reason: "domains: must list at least one domain" }
     ])
-    expect(await query(env.service, "SELECT domain, program_id FROM program_domains ORDER BY domain, program_id")).toEqual([
+    expect(
+      await query(env.service, "SELECT domain, program_id FROM program_domains ORDER BY domain, program_id")
+    ).toEqual([
       { domain: "shop1.example", program_id: "awin:1" },
       { domain: "shop2.example", program_id: "cj:2" },
       { domain: "www.shop1.example", program_id: "awin:1" },
@@ -78,27 +120,43 @@ describe("catalog feeds", () => {
   it("imports past price observations and replaces only its own on the next run", async () => {
     await env.service.run(
       (await import("../../infra/Database.ts")).Database.use((db) =>
-        db.run("INSERT INTO price_history VALUES ('shop:A', now(), 5, 'USD', 'some-product-run')"))
+        db.run("INSERT INTO price_history VALUES ('shop:A', now(), 5, 'USD', 'some-product-run')")
+      )
     )
-    writeFileSync(path("history.csv"), [
-      "product_key,observed_at,price,currency",
-      "shop:A,2026-08-01T00:00:00Z,9.99,USD",
-      "shop:A,2026-09-01T00:00:00Z,7.50 USD,",
-      "shop:B,not a date,1.00,USD"
-    ].join("\n") + "\n")
+    writeFileSync(
+      path("history.csv"),
+      [
+        "product_key,observed_at,price,currency",
+        "shop:A,2026-08-01T00:00:00Z,9.99,USD",
+        "shop:A,2026-09-01T00:00:00Z,7.50 USD,",
+        "shop:B,not a date,1.00,USD"
+      ].join("\n") + "\n"
+    )
     const first = await runFeed(env.service, "history")
     expect(first).toMatchObject({ status: "failed", rowsRejected: 1 }) // 1 of 3 is over the 20% default
-    expect(await rejected(env.service, first.id)).toEqual([{ line: 4, reason: "observed_at: must be an ISO 8601 date" }])
-    writeFileSync(path("history.csv"), "product_key,observed_at,price,currency\nshop:A,2026-08-01T00:00:00Z,9.99,USD\nshop:A,2026-09-01T00:00:00Z,7.50 USD,\n")
+    expect(await rejected(env.service, first.id)).toEqual([
+      { line: 4, reason: "observed_at: must be an ISO 8601 date" }
+    ])
+    writeFileSync(
+      path("history.csv"),
+      "product_key,observed_at,price,currency\nshop:A,2026-08-01T00:00:00Z,9.99,USD\nshop:A,2026-09-01T00:00:00Z,7.50 USD,\n"
+    )
     expect(await runFeed(env.service, "history")).toMatchObject({ status: "succeeded", rowsLoaded: 2 })
-    writeFileSync(path("history.csv"), "product_id,observed_at,price,currency\nshop:A,2026-08-01T00:00:00Z,9.99,USD\nshop:A,2026-09-01T00:00:00Z,7.50,USD\nshop:A,2026-10-01T00:00:00Z,8.00,USD\n")
+    writeFileSync(
+      path("history.csv"),
+      "product_id,observed_at,price,currency\nshop:A,2026-08-01T00:00:00Z,9.99,USD\nshop:A,2026-09-01T00:00:00Z,7.50,USD\nshop:A,2026-10-01T00:00:00Z,8.00,USD\n"
+    )
     expect(await runFeed(env.service, "history")).toMatchObject({ status: "succeeded", rowsLoaded: 3 })
-    expect(await query(env.service, "SELECT price::VARCHAR AS price, run_id = 'some-product-run' AS ours FROM price_history WHERE product_id = 'shop:A' ORDER BY observed_at"))
-      .toEqual([
-        { price: "9.9900", ours: false },
-        { price: "7.5000", ours: false },
-        { price: "8.0000", ours: false },
-        { price: "5.0000", ours: true }
-      ])
+    expect(
+      await query(
+        env.service,
+        "SELECT price::VARCHAR AS price, run_id = 'some-product-run' AS ours FROM price_history WHERE product_id = 'shop:A' ORDER BY observed_at"
+      )
+    ).toEqual([
+      { price: "9.9900", ours: false },
+      { price: "7.5000", ours: false },
+      { price: "8.0000", ours: false },
+      { price: "5.0000", ours: true }
+    ])
   })
 })

@@ -11,11 +11,14 @@ import { products, startWithFeeds, tsv, writeFeeds } from "./support.ts"
 // (its admin token read from DATA_DIR), and in-process when none answers.
 const cli = (args: Array<string>, env: Record<string, string>) =>
   new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, args, { env: { ...process.env, ADMIN_TOKEN: "", ...env }, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, ADMIN_TOKEN: "", ...env },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     let stdout = ""
     let stderr = ""
-    child.stdout.on("data", (chunk) => stdout += chunk)
-    child.stderr.on("data", (chunk) => stderr += chunk)
+    child.stdout.on("data", (chunk) => (stdout += chunk))
+    child.stderr.on("data", (chunk) => (stderr += chunk))
     child.on("exit", (code) => resolve({ code, stdout, stderr }))
   })
 
@@ -27,7 +30,9 @@ describe("operator CLI: ingest and status", () => {
   beforeAll(async () => {
     writeFileSync(good, tsv(products(20)))
     writeFileSync(bad, "not\ta\tfeed\n")
-    env = await startWithFeeds([{ name: "good", kind: "products", format: "gmc-tsv", location: good, options: { store: "G" } }])
+    env = await startWithFeeds([
+      { name: "good", kind: "products", format: "gmc-tsv", location: good, options: { store: "G" } }
+    ])
   })
   afterAll(async () => {
     await env.close()
@@ -37,8 +42,12 @@ describe("operator CLI: ingest and status", () => {
   it("asks the running server, with the token it wrote to DATA_DIR", async () => {
     const run = await cli(["cli/ingest.ts", "--json", "--url", env.service.url], { DATA_DIR: env.service.dataDir })
     expect(run.code).toBe(0)
-    expect(JSON.parse(run.stdout)).toEqual([expect.objectContaining({ feed: "good", status: "succeeded", rowsLoaded: 20 })])
-    const status = await cli(["cli/operator/status.ts", "--json", "--url", env.service.url], { DATA_DIR: env.service.dataDir })
+    expect(JSON.parse(run.stdout)).toEqual([
+      expect.objectContaining({ feed: "good", status: "succeeded", rowsLoaded: 20 })
+    ])
+    const status = await cli(["cli/operator/status.ts", "--json", "--url", env.service.url], {
+      DATA_DIR: env.service.dataDir
+    })
     expect(JSON.parse(status.stdout).map((r: any) => [r.feed, r.status])).toEqual([["good", "succeeded"]])
     const human = await cli(["cli/ingest.ts", "--url", env.service.url], { DATA_DIR: env.service.dataDir })
     expect(human.stdout).toMatch(/^feed\s+status\s+read\s+loaded/)
@@ -61,7 +70,10 @@ describe("operator CLI: ingest and status", () => {
     }
     const run = await cli(["cli/ingest.ts", "--json"], environment)
     expect(run.code).toBe(1)
-    expect(JSON.parse(run.stdout).map((r: any) => [r.feed, r.status])).toEqual([["good", "succeeded"], ["bad", "failed"]])
+    expect(JSON.parse(run.stdout).map((r: any) => [r.feed, r.status])).toEqual([
+      ["good", "succeeded"],
+      ["bad", "failed"]
+    ])
     const status = await cli(["cli/operator/status.ts", "--feed", "bad"], environment)
     expect(status.stdout).toMatch(/bad\s+manual\s+failed.*missing required columns/)
     data.rm()

@@ -20,24 +20,32 @@ const SECRETS = {
   T_IMPACT_TOKEN: "impact-auth-x9Yv3Lp",
   T_FEED_KEY: "feedkey-c4a1e77b"
 }
-const CREDENTIALS = [SECRETS.T_AWIN_TOKEN, SECRETS.T_CJ_TOKEN, SECRETS.T_IMPACT_TOKEN, SECRETS.T_FEED_KEY, SECRETS.T_IMPACT_SID]
+const CREDENTIALS = [
+  SECRETS.T_AWIN_TOKEN,
+  SECRETS.T_CJ_TOKEN,
+  SECRETS.T_IMPACT_TOKEN,
+  SECRETS.T_FEED_KEY,
+  SECRETS.T_IMPACT_SID
+]
 const base64Basic = Buffer.from(`${SECRETS.T_IMPACT_SID}:${SECRETS.T_IMPACT_TOKEN}`).toString("base64")
 
-const CJ_QUERY = "query Commissions($publisher: ID!, $from: String!, $to: String!, $since: String) { publisherCommissions(" +
+const CJ_QUERY =
+  "query Commissions($publisher: ID!, $from: String!, $to: String!, $since: String) { publisherCommissions(" +
   "forPublishers: [$publisher], sincePostingDate: $from, beforePostingDate: $to, sinceCommissionId: $since) { count payloadComplete " +
   "maxCommissionId records { commissionId shopperId actionStatus pubCurrency saleAmountPubCurrency pubCommissionAmountPubCurrency eventDate postingDate } } }"
 
 let awin: Stub, cj: Stub, impact: Stub, products: Stub
 let env: Awaited<ReturnType<typeof startWithFeeds>>
 const logs: Array<string> = []
-const conversions = (network: string) => count(env.service, "SELECT count(*) AS n FROM conversions WHERE network_id = $1", [network])
+const conversions = (network: string) =>
+  count(env.service, "SELECT count(*) AS n FROM conversions WHERE network_id = $1", [network])
 
 beforeAll(async () => {
   Object.assign(process.env, SECRETS)
   // The logger writes through console; keep every line to search it for credentials.
   for (const method of ["log", "info", "warn", "error", "debug"] as const) {
     vi.spyOn(console, method).mockImplementation((...args: Array<unknown>) => {
-      logs.push(args.map((arg) => typeof arg === "string" ? arg : JSON.stringify(arg)).join(" "))
+      logs.push(args.map((arg) => (typeof arg === "string" ? arg : JSON.stringify(arg))).join(" "))
     })
   }
   ;[awin, cj, impact, products] = await Promise.all([
@@ -47,80 +55,93 @@ beforeAll(async () => {
     productFeedStub(SECRETS.T_FEED_KEY)
   ])
   const quick = { retries: 2, timeoutMs: 5000, maxRetryAfterMs: 5000, rejectThreshold: 0.5 }
-  env = await startWithFeeds([
-    {
-      name: "awin-api",
-      kind: "conversions",
-      format: "awin-transactions",
-      location: `${awin.url}/publishers/{env:T_AWIN_PUBLISHER}/transactions/?startDate={from}&endDate={to}&timezone=UTC`,
-      options: { ...quick, auth: { type: "bearer", env: "T_AWIN_TOKEN" }, window: { days: 30, maxDays: 31, format: "datetime" } }
-    },
-    {
-      name: "cj-api",
-      kind: "conversions",
-      format: "cj-commissions",
-      location: `${cj.url}/query`,
-      options: {
-        ...quick,
-        currency: "USD",
-        auth: { type: "bearer", env: "T_CJ_TOKEN" },
-        window: { days: 30, format: "datetime-utc" },
-        method: "POST",
-        body: { query: CJ_QUERY, variables: { publisher: "{env:T_CJ_PUBLISHER}", from: "{from}", to: "{to}", since: "{cursor}" } },
-        pagination: {
-          type: "cursor",
-          items: "data.publisherCommissions.records",
-          cursor: "data.publisherCommissions.maxCommissionId",
-          done: "data.publisherCommissions.payloadComplete"
+  env = await startWithFeeds(
+    [
+      {
+        name: "awin-api",
+        kind: "conversions",
+        format: "awin-transactions",
+        location: `${awin.url}/publishers/{env:T_AWIN_PUBLISHER}/transactions/?startDate={from}&endDate={to}&timezone=UTC`,
+        options: {
+          ...quick,
+          auth: { type: "bearer", env: "T_AWIN_TOKEN" },
+          window: { days: 30, maxDays: 31, format: "datetime" }
         }
+      },
+      {
+        name: "cj-api",
+        kind: "conversions",
+        format: "cj-commissions",
+        location: `${cj.url}/query`,
+        options: {
+          ...quick,
+          currency: "USD",
+          auth: { type: "bearer", env: "T_CJ_TOKEN" },
+          window: { days: 30, format: "datetime-utc" },
+          method: "POST",
+          body: {
+            query: CJ_QUERY,
+            variables: { publisher: "{env:T_CJ_PUBLISHER}", from: "{from}", to: "{to}", since: "{cursor}" }
+          },
+          pagination: {
+            type: "cursor",
+            items: "data.publisherCommissions.records",
+            cursor: "data.publisherCommissions.maxCommissionId",
+            done: "data.publisherCommissions.payloadComplete"
+          }
+        }
+      },
+      {
+        name: "impact-api",
+        kind: "conversions",
+        format: "impact-actions",
+        location: `${impact.url}/Mediapartners/{env:T_IMPACT_SID}/Actions?StartDate={from}&EndDate={to}&PageSize=2`,
+        options: {
+          ...quick,
+          auth: { type: "basic", userEnv: "T_IMPACT_SID", passwordEnv: "T_IMPACT_TOKEN" },
+          window: { days: 30, maxDays: 45, format: "datetime-utc" },
+          pagination: { type: "next-uri", items: "Actions", next: "@nextpageuri", maxPages: 5 }
+        }
+      },
+      ...[
+        ["impact-paged", 50],
+        ["impact-capped", 2]
+      ].map(([name, maxPages]) => ({
+        name: String(name),
+        kind: "conversions",
+        format: "impact-actions",
+        location: `${impact.url}/Mediapartners/{env:T_IMPACT_SID}/Actions?StartDate={from}&EndDate={to}&PageSize={size}&Page={page}`,
+        options: {
+          ...quick,
+          auth: { type: "basic", userEnv: "T_IMPACT_SID", passwordEnv: "T_IMPACT_TOKEN" },
+          window: { days: 30, format: "datetime-utc" },
+          pagination: { type: "page", items: "Actions", size: 2, start: 1, maxPages }
+        }
+      })),
+      {
+        name: "awin-datafeed",
+        kind: "products",
+        format: "awin-csv",
+        location: `${products.url}/datafeed/download/apikey/{env:T_FEED_KEY}/language/en/format/csv/compression/gzip/`,
+        options: { country: "DE" }
+      },
+      {
+        name: "keyed-products",
+        kind: "products",
+        format: "awin-csv",
+        location: `${products.url}/feeds/products.csv.gz`,
+        options: { country: "DE", auth: { type: "header", header: "X-Api-Key", env: "T_FEED_KEY" } }
+      },
+      {
+        name: "waiting-for-credentials",
+        kind: "conversions",
+        format: "awin-transactions",
+        location: `${awin.url}/publishers/1/transactions/`,
+        options: { auth: { type: "bearer", env: "T_NEVER_SET_TOKEN" } }
       }
-    },
-    {
-      name: "impact-api",
-      kind: "conversions",
-      format: "impact-actions",
-      location: `${impact.url}/Mediapartners/{env:T_IMPACT_SID}/Actions?StartDate={from}&EndDate={to}&PageSize=2`,
-      options: {
-        ...quick,
-        auth: { type: "basic", userEnv: "T_IMPACT_SID", passwordEnv: "T_IMPACT_TOKEN" },
-        window: { days: 30, maxDays: 45, format: "datetime-utc" },
-        pagination: { type: "next-uri", items: "Actions", next: "@nextpageuri", maxPages: 5 }
-      }
-    },
-    ...[["impact-paged", 50], ["impact-capped", 2]].map(([name, maxPages]) => ({
-      name: String(name),
-      kind: "conversions",
-      format: "impact-actions",
-      location: `${impact.url}/Mediapartners/{env:T_IMPACT_SID}/Actions?StartDate={from}&EndDate={to}&PageSize={size}&Page={page}`,
-      options: {
-        ...quick,
-        auth: { type: "basic", userEnv: "T_IMPACT_SID", passwordEnv: "T_IMPACT_TOKEN" },
-        window: { days: 30, format: "datetime-utc" },
-        pagination: { type: "page", items: "Actions", size: 2, start: 1, maxPages }
-      }
-    })),
-    {
-      name: "awin-datafeed",
-      kind: "products",
-      format: "awin-csv",
-      location: `${products.url}/datafeed/download/apikey/{env:T_FEED_KEY}/language/en/format/csv/compression/gzip/`,
-      options: { country: "DE" }
-    },
-    {
-      name: "keyed-products",
-      kind: "products",
-      format: "awin-csv",
-      location: `${products.url}/feeds/products.csv.gz`,
-      options: { country: "DE", auth: { type: "header", header: "X-Api-Key", env: "T_FEED_KEY" } }
-    },
-    {
-      name: "waiting-for-credentials",
-      kind: "conversions",
-      format: "awin-transactions",
-      location: `${awin.url}/publishers/1/transactions/`,
-      options: { auth: { type: "bearer", env: "T_NEVER_SET_TOKEN" } }
-    }
-  ], { ingestOnStart: false })
+    ],
+    { ingestOnStart: false }
+  )
 })
 
 afterAll(async () => {
@@ -159,7 +180,10 @@ describe("feeds from the networks' APIs", () => {
 
   it("reaches back to the last success after an outage, within the network's limit (maxDays)", async () => {
     const span = async (lastSuccessHoursAgo: number) => {
-      await query(env.service, `UPDATE feed_state SET last_success_at = now() - INTERVAL (${lastSuccessHoursAgo}) HOUR WHERE feed = 'awin-api'`)
+      await query(
+        env.service,
+        `UPDATE feed_state SET last_success_at = now() - INTERVAL (${lastSuccessHoursAgo}) HOUR WHERE feed = 'awin-api'`
+      )
       await runFeed(env.service, "awin-api")
       const { query: params } = awin.requests.at(-1)!
       return (Date.parse(`${params.get("endDate")}Z`) - Date.parse(`${params.get("startDate")}Z`)) / 3_600_000
@@ -171,13 +195,24 @@ describe("feeds from the networks' APIs", () => {
   it("CJ: POSTs the GraphQL query with the window and follows sinceCommissionId until payloadComplete", async () => {
     const run = await runFeed(env.service, "cj-api")
     const direct = parseReport("cj", sample("cj-commissions.json"), { network: "cj", currency: "USD" })
-    expect(run).toMatchObject({ status: "succeeded", rowsRead: 8, rowsLoaded: direct.records.length, rowsRejected: direct.rejected.length })
-    const bodies = cj.requests.map((request) => JSON.parse(request.body) as { query: string; variables: Record<string, unknown> })
+    expect(run).toMatchObject({
+      status: "succeeded",
+      rowsRead: 8,
+      rowsLoaded: direct.records.length,
+      rowsRejected: direct.rejected.length
+    })
+    const bodies = cj.requests.map(
+      (request) => JSON.parse(request.body) as { query: string; variables: Record<string, unknown> }
+    )
     expect(bodies.map((body) => body.variables.since)).toEqual([null, "3081120003", "3081120006"])
     expect(bodies[0].query).toBe(CJ_QUERY)
     expect(bodies[0].variables).toMatchObject({ publisher: SECRETS.T_CJ_PUBLISHER })
     expect(Date.parse(String(bodies[0].variables.to)) - Date.parse(String(bodies[0].variables.from))).toBe(30 * DAY)
-    expect(cj.requests.every((request) => request.method === "POST" && request.headers.authorization === `Bearer ${SECRETS.T_CJ_TOKEN}`)).toBe(true)
+    expect(
+      cj.requests.every(
+        (request) => request.method === "POST" && request.headers.authorization === `Bearer ${SECRETS.T_CJ_TOKEN}`
+      )
+    ).toBe(true)
     expect(await conversions("cj")).toBe(direct.records.length)
     // the pages form one report: a rejected row keeps its position in the whole report
     expect((await rejected(env.service, run.id)).map((r) => r.line)).toEqual(direct.rejected.map((r) => r.line))
@@ -201,18 +236,28 @@ describe("feeds from the networks' APIs", () => {
     impact.requests.length = 0
     const run = await runFeed(env.service, "impact-paged")
     expect(run).toMatchObject({ status: "succeeded", rowsRead: 6, rowsLoaded: 5, rowsRejected: 1 })
-    expect(impact.requests.map((request) => [request.query.get("Page"), request.query.get("PageSize")]))
-      .toEqual([["1", "2"], ["2", "2"], ["3", "2"], ["4", "2"]])
+    expect(impact.requests.map((request) => [request.query.get("Page"), request.query.get("PageSize")])).toEqual([
+      ["1", "2"],
+      ["2", "2"],
+      ["3", "2"],
+      ["4", "2"]
+    ])
     const capped = await runFeed(env.service, "impact-capped")
     expect(capped.status).toBe("failed")
-    expect(capped.error).toMatch(/more than options.pagination.maxPages \(2\) pages; raise it or shorten options.window \(nothing was loaded\)/)
+    expect(capped.error).toMatch(
+      /more than options.pagination.maxPages \(2\) pages; raise it or shorten options.window \(nothing was loaded\)/
+    )
   })
 
   it("never follows a next-page URI to another host (the credentials would go with it)", async () => {
-    impact.faults = [{ status: 200, body: JSON.stringify({ Actions: [], "@nextpageuri": "http://elsewhere.example/steal" }), times: 1 }]
+    impact.faults = [
+      { status: 200, body: JSON.stringify({ Actions: [], "@nextpageuri": "http://elsewhere.example/steal" }), times: 1 }
+    ]
     const run = await runFeed(env.service, "impact-api")
     expect(run.status).toBe("failed")
-    expect(run.error).toMatch(/next page points to another host \(http:\/\/elsewhere\.example\); refusing to send credentials there/)
+    expect(run.error).toMatch(
+      /next page points to another host \(http:\/\/elsewhere\.example\); refusing to send credentials there/
+    )
   })
 
   it("product feeds with the key in the URL path or in a header load like any product feed", async () => {
@@ -239,7 +284,9 @@ describe("feeds from the networks' APIs", () => {
     awin.faults = [{ status: 429, retryAfter: "3600", times: 1 }]
     const run = await runFeed(env.service, "awin-api")
     expect(run.status).toBe("failed")
-    expect(run.error).toMatch(/HTTP 429 .*rate limited.*asks to wait 3600 s, longer than options.maxRetryAfterMs \(5 s\)/)
+    expect(run.error).toMatch(
+      /HTTP 429 .*rate limited.*asks to wait 3600 s, longer than options.maxRetryAfterMs \(5 s\)/
+    )
     expect(awin.requests).toHaveLength(1)
     expect(await conversions("awin")).toBe(6)
   })
@@ -252,7 +299,9 @@ describe("feeds from the networks' APIs", () => {
     impact.faults = [{ status: 500, times: 10 }]
     const failed = await runFeed(env.service, "impact-api")
     expect(failed.status).toBe("failed")
-    expect(failed.error).toMatch(/fetch: HTTP 500 .* from http:\/\/127\.0\.0\.1:\d+\/Mediapartners\/\*\*\*\/Actions\?.*; gave up after 3 attempts/)
+    expect(failed.error).toMatch(
+      /fetch: HTTP 500 .* from http:\/\/127\.0\.0\.1:\d+\/Mediapartners\/\*\*\*\/Actions\?.*; gave up after 3 attempts/
+    )
     impact.faults = []
   })
 
@@ -270,7 +319,9 @@ describe("feeds from the networks' APIs", () => {
     try {
       const run = await runFeed(env.service, "cj-api")
       expect(run.status).toBe("failed")
-      expect(run.error).toMatch(/HTTP 401 .*the API refused the credentials in T_CJ_TOKEN \(options\.auth\).*does not retry/)
+      expect(run.error).toMatch(
+        /HTTP 401 .*the API refused the credentials in T_CJ_TOKEN \(options\.auth\).*does not retry/
+      )
       expect(run.error).not.toContain("cj-pat-revoked-000")
       expect(cj.requests).toHaveLength(1)
       expect(await conversions("cj")).toBeGreaterThan(0)
@@ -284,17 +335,30 @@ describe("feeds from the networks' APIs", () => {
     expect(runnerFeeds.find((feed) => feed.name === "waiting-for-credentials")?.enabled).toBe(false)
     expect(runnerFeeds.find((feed) => feed.name === "awin-api")?.enabled).toBe(true)
     const run = await runFeed(env.service, "waiting-for-credentials")
-    expect(run).toMatchObject({ status: "failed", error: expect.stringMatching(/environment variable T_NEVER_SET_TOKEN not set/) })
-    expect(logs.some((line) => line.includes("feed disabled until its environment variables are set") && line.includes("T_NEVER_SET_TOKEN"))).toBe(true)
+    expect(run).toMatchObject({
+      status: "failed",
+      error: expect.stringMatching(/environment variable T_NEVER_SET_TOKEN not set/)
+    })
+    expect(
+      logs.some(
+        (line) =>
+          line.includes("feed disabled until its environment variables are set") && line.includes("T_NEVER_SET_TOKEN")
+      )
+    ).toBe(true)
   })
 
   it("never writes a credential to the logs, the run records, the rejected rows or an error", async () => {
     // the capture works: every run above logged its start and end
     expect(logs.filter((line) => line.includes("pipeline run finished")).length).toBeGreaterThanOrEqual(10)
-    const records = JSON.stringify(await query(env.service, "SELECT * FROM pipeline_runs"), (_key, value) => typeof value === "bigint" ? String(value) : value)
+    const records = JSON.stringify(await query(env.service, "SELECT * FROM pipeline_runs"), (_key, value) =>
+      typeof value === "bigint" ? String(value) : value
+    )
     const rows = JSON.stringify(await query(env.service, "SELECT reason, raw FROM rejected_rows"))
     for (const secret of [...CREDENTIALS, base64Basic, "cj-pat-revoked-000"]) {
-      expect(logs.filter((line) => line.includes(secret)), secret).toEqual([])
+      expect(
+        logs.filter((line) => line.includes(secret)),
+        secret
+      ).toEqual([])
       expect(records.includes(secret), secret).toBe(false)
       expect(rows.includes(secret), secret).toBe(false)
     }

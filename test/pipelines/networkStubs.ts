@@ -43,13 +43,23 @@ const startStub = async (answer: (request: SeenRequest, res: ServerResponse) => 
     req.on("data", (chunk: Buffer) => chunks.push(chunk))
     req.on("end", () => {
       const url = new URL(req.url ?? "/", "http://stub")
-      const seen = { method: req.method ?? "", path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") }
+      const seen = {
+        method: req.method ?? "",
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8")
+      }
       stub.requests.push(seen)
       const fault = stub.faults[0]
       if (fault !== undefined && (fault.after ?? 0) > 0) fault.after! -= 1
       else if (fault !== undefined) {
         if (--fault.times <= 0) stub.faults.shift()
-        return res.writeHead(fault.status, { "content-type": "application/json", ...(fault.retryAfter ? { "retry-after": fault.retryAfter } : {}) })
+        return res
+          .writeHead(fault.status, {
+            "content-type": "application/json",
+            ...(fault.retryAfter ? { "retry-after": fault.retryAfter } : {})
+          })
           .end(fault.body ?? JSON.stringify({ error: `fault ${fault.status}` }))
       }
       answer(seen, res)
@@ -63,7 +73,9 @@ const startStub = async (answer: (request: SeenRequest, res: ServerResponse) => 
 }
 
 const json = (res: ServerResponse, status: number, body: unknown) =>
-  res.writeHead(status, { "content-type": "application/json" }).end(typeof body === "string" ? body : JSON.stringify(body))
+  res
+    .writeHead(status, { "content-type": "application/json" })
+    .end(typeof body === "string" ? body : JSON.stringify(body))
 
 const isoSeconds = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/
 const isoUtc = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/
@@ -71,9 +83,14 @@ const isoUtc = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/
 export const awinStub = (publisherId: string, token: string) =>
   startStub((request, res) => {
     if (request.headers.authorization !== `Bearer ${token}`) return json(res, 401, { error: "invalid_token" })
-    if (request.method !== "GET" || request.path !== `/publishers/${publisherId}/transactions/`) return json(res, 404, { error: "not found" })
+    if (request.method !== "GET" || request.path !== `/publishers/${publisherId}/transactions/`)
+      return json(res, 404, { error: "not found" })
     const { query } = request
-    if (!isoSeconds.test(query.get("startDate") ?? "") || !isoSeconds.test(query.get("endDate") ?? "") || query.get("timezone") !== "UTC") {
+    if (
+      !isoSeconds.test(query.get("startDate") ?? "") ||
+      !isoSeconds.test(query.get("endDate") ?? "") ||
+      query.get("timezone") !== "UTC"
+    ) {
       return json(res, 400, { error: "startDate, endDate (yyyy-MM-ddThh:mm:ss) and timezone are required" })
     }
     // The file's own text: numbers such as 4.50 reach the loader exactly as Awin wrote them.
@@ -83,8 +100,13 @@ export const awinStub = (publisherId: string, token: string) =>
 /** CJ's records in pages of `pageSize`, continued by sinceCommissionId = the previous page's maxCommissionId. */
 export const cjStub = (publisherId: string, token: string, pageSize: number) =>
   startStub((request, res) => {
-    if (request.headers.authorization !== `Bearer ${token}`) return json(res, 401, { errors: [{ message: "Not authorized" }] })
-    if (request.method !== "POST" || request.path !== "/query" || !/application\/json/.test(request.headers["content-type"] ?? "")) {
+    if (request.headers.authorization !== `Bearer ${token}`)
+      return json(res, 401, { errors: [{ message: "Not authorized" }] })
+    if (
+      request.method !== "POST" ||
+      request.path !== "/query" ||
+      !/application\/json/.test(request.headers["content-type"] ?? "")
+    ) {
       return json(res, 400, { errors: [{ message: "POST application/json to /query" }] })
     }
     const { query, variables } = JSON.parse(request.body) as { query: string; variables: Record<string, unknown> }
@@ -94,8 +116,11 @@ export const cjStub = (publisherId: string, token: string, pageSize: number) =>
     if (!isoUtc.test(String(variables.from)) || !isoUtc.test(String(variables.to))) {
       return json(res, 400, { errors: [{ message: "sincePostingDate / beforePostingDate must be ISO 8601 UTC" }] })
     }
-    const records = (JSON.parse(sample("cj-commissions.json")) as { data: { publisherCommissions: { records: Array<{ commissionId: string }> } } })
-      .data.publisherCommissions.records
+    const records = (
+      JSON.parse(sample("cj-commissions.json")) as {
+        data: { publisherCommissions: { records: Array<{ commissionId: string }> } }
+      }
+    ).data.publisherCommissions.records
     const since = variables.since === null ? -1 : records.findIndex((record) => record.commissionId === variables.since)
     const page = records.slice(since + 1, since + 1 + pageSize)
     json(res, 200, {
@@ -116,8 +141,10 @@ export const impactStub = (accountSid: string, authToken: string, pageSize: numb
     if (request.headers.authorization !== `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString("base64")}`) {
       return json(res, 401, { Status: "ERROR", Message: "Authentication failed" })
     }
-    if (request.method !== "GET" || request.path !== `/Mediapartners/${accountSid}/Actions`) return json(res, 404, { Message: "not found" })
-    if (request.headers.accept !== "application/json") return res.writeHead(200, { "content-type": "application/xml" }).end("<ImpactRadiusResponse/>")
+    if (request.method !== "GET" || request.path !== `/Mediapartners/${accountSid}/Actions`)
+      return json(res, 404, { Message: "not found" })
+    if (request.headers.accept !== "application/json")
+      return res.writeHead(200, { "content-type": "application/xml" }).end("<ImpactRadiusResponse/>")
     const { query } = request
     if (!isoUtc.test(query.get("StartDate") ?? "") || !isoUtc.test(query.get("EndDate") ?? "")) {
       return json(res, 400, { Status: "ERROR", Message: "StartDate and EndDate are required together" })
@@ -143,6 +170,7 @@ export const productFeedStub = (key: string) =>
     const inPath = request.path.startsWith(`/datafeed/download/apikey/${key}/`)
     const inHeader = request.path === "/feeds/products.csv.gz" && request.headers["x-api-key"] === key
     if (!inPath && !inHeader) return json(res, 401, { error: "invalid key" })
-    res.writeHead(200, { "content-type": "application/gzip" })
+    res
+      .writeHead(200, { "content-type": "application/gzip" })
       .end(readFileSync(new URL("../../data/samples/products/eu-awin.csv.gz", import.meta.url)))
   })

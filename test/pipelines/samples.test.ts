@@ -18,7 +18,9 @@ describe("shipped feeds over the sample data", () => {
 
   it("ingests every shipped feed, then skips them all when nothing changed", async () => {
     // the network API feeds stay disabled here: their credential variables are not set
-    const config = gateOnEnv(await Effect.runPromise(loadFeedsConfig("config/feeds.json"))).feeds.filter((feed) => feed.enabled)
+    const config = gateOnEnv(await Effect.runPromise(loadFeedsConfig("config/feeds.json"))).feeds.filter(
+      (feed) => feed.enabled
+    )
     const runs = await service.run(PipelineRunner.use((runner) => runner.runAll("manual")))
     expect(runs.map((r) => [r.feed, r.status, r.error])).toEqual(config.map((f) => [f.name, "succeeded", null]))
     for (const run of runs.filter((r) => r.kind !== "conversions")) {
@@ -28,18 +30,30 @@ describe("shipped feeds over the sample data", () => {
     }
     expect(await count(service, "SELECT count(*) AS n FROM networks")).toBe(122)
     expect(await count(service, "SELECT count(*) AS n FROM programs")).toBeGreaterThanOrEqual(500)
-    expect(await count(service, "SELECT count(*) AS n FROM program_domains WHERE domain = 'amazon.co.uk'")).toBeGreaterThan(0)
+    expect(
+      await count(service, "SELECT count(*) AS n FROM program_domains WHERE domain = 'amazon.co.uk'")
+    ).toBeGreaterThan(0)
     expect(await count(service, "SELECT count(*) AS n FROM products")).toBeGreaterThanOrEqual(5000)
-    const stores = await query<{ store: string }>(service, "SELECT DISTINCT store FROM products WHERE feed = 'us-electronics'")
+    const stores = await query<{ store: string }>(
+      service,
+      "SELECT DISTINCT store FROM products WHERE feed = 'us-electronics'"
+    )
     expect(stores.length).toBeGreaterThan(1)
     const products = runs.filter((r) => r.kind === "products")
-    const indexed = await service.run(Effect.gen(function*() {
-      const search = yield* SearchEngine
-      return yield* search.use("stats", (client) => client.index(search.indexUid("products")).getStats())
-    }))
+    const indexed = await service.run(
+      Effect.gen(function* () {
+        const search = yield* SearchEngine
+        return yield* search.use("stats", (client) => client.index(search.indexUid("products")).getStats())
+      })
+    )
     // one document per product model
-    const rows = await query<{ title: string; gtin: string | null; color: string | null; size: string | null; condition: string | null }>(
-      service, "SELECT title, gtin, color, size, condition FROM products")
+    const rows = await query<{
+      title: string
+      gtin: string | null
+      color: string | null
+      size: string | null
+      condition: string | null
+    }>(service, "SELECT title, gtin, color, size, condition FROM products")
     expect(rows.length).toBe(products.reduce((sum, r) => sum + r.rowsLoaded, 0))
     expect(indexed.numberOfDocuments).toBe(new Set(rows.map((row) => groupKey(row.gtin, row.title, row))).size)
 

@@ -38,8 +38,21 @@ const layerWith = (ticker: Ticker, schedulesEnabled: boolean) => {
   const file = join(files.dir, "shop.tsv")
   writeFileSync(file, tsv(products(3000)))
   const feeds = [
-    feedDefinition({ name: "hourly", kind: "products", format: "gmc-tsv", location: file, schedule: "0 * * * *", options: { store: "S" } }),
-    feedDefinition({ name: "unscheduled", kind: "products", format: "gmc-tsv", location: file, options: { store: "S" } })
+    feedDefinition({
+      name: "hourly",
+      kind: "products",
+      format: "gmc-tsv",
+      location: file,
+      schedule: "0 * * * *",
+      options: { store: "S" }
+    }),
+    feedDefinition({
+      name: "unscheduled",
+      kind: "products",
+      format: "gmc-tsv",
+      location: file,
+      options: { store: "S" }
+    })
   ]
   const config = AppConfig.layerWith({
     dataDir: files.dir,
@@ -64,24 +77,28 @@ const layerWith = (ticker: Ticker, schedulesEnabled: boolean) => {
   )
 }
 
-const runsOf = Effect.gen(function*() {
+const runsOf = Effect.gen(function* () {
   const db = yield* Database
-  return (yield* db.query<{ feed: string; trigger: string; status: string }>(
+  return yield* db.query<{ feed: string; trigger: string; status: string }>(
     "SELECT feed, trigger, status FROM pipeline_runs ORDER BY started_at"
-  ))
+  )
 })
 
 describe("Scheduler", () => {
   it("computes when a cron expression fires, in UTC", () => {
-    expect(nextRuns("0 * * * *", new Date("2026-11-22T10:15:00Z"), 2).map((d) => d.toISOString()))
-      .toEqual(["2026-11-22T11:00:00.000Z", "2026-11-22T12:00:00.000Z"])
+    expect(nextRuns("0 * * * *", new Date("2026-11-22T10:15:00Z"), 2).map((d) => d.toISOString())).toEqual([
+      "2026-11-22T11:00:00.000Z",
+      "2026-11-22T12:00:00.000Z"
+    ])
     expect(nextRuns("15 3 * * *", new Date("2026-11-22T03:15:30Z"))[0].toISOString()).toBe("2026-11-23T03:15:00.000Z")
-    expect(nextRuns("30 */6 * * *", new Date("2026-11-22T00:00:00Z"), 3).map((d) => d.getUTCHours())).toEqual([0, 6, 12])
+    expect(nextRuns("30 */6 * * *", new Date("2026-11-22T00:00:00Z"), 3).map((d) => d.getUTCHours())).toEqual([
+      0, 6, 12
+    ])
   })
 
   it("arms only scheduled feeds; a tick runs the feed; a tick during a run of that feed does not overlap it", async () => {
     const { ticker, armed, fire } = manualTicker()
-    const program = Effect.gen(function*() {
+    const program = Effect.gen(function* () {
       const scheduler = yield* Scheduler
       expect(scheduler.armed).toEqual([{ feed: "hourly", schedule: "0 * * * *" }])
       expect([...armed.keys()]).toEqual(["hourly"])
@@ -106,9 +123,11 @@ describe("Scheduler", () => {
 
   it("arms nothing with SCHEDULES_ENABLED=false", async () => {
     const { ticker, armed } = manualTicker()
-    const scheduler = await Effect.runPromise(Effect.gen(function*() {
-      return yield* Scheduler
-    }).pipe(Effect.provide(layerWith(ticker, false))))
+    const scheduler = await Effect.runPromise(
+      Effect.gen(function* () {
+        return yield* Scheduler
+      }).pipe(Effect.provide(layerWith(ticker, false)))
+    )
     expect(scheduler.armed).toEqual([])
     expect(armed.size).toBe(0)
   })

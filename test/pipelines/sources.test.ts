@@ -18,11 +18,16 @@ const V1 = tsv(products(5, 0, "10.00 USD"))
 const V2 = tsv(products(4, 0, "11.00 USD"))
 const body = (mode: Mode) => {
   switch (mode) {
-    case "good": return V1
-    case "v2": return V2
-    case "missing-columns": return V1.replace(/^id\ttitle/, "id\tname").replace("\tprice\t", "\tcost\t")
-    case "wrong-delimiter": return V1.replace(/\t/g, ",")
-    default: return ""
+    case "good":
+      return V1
+    case "v2":
+      return V2
+    case "missing-columns":
+      return V1.replace(/^id\ttitle/, "id\tname").replace("\tprice\t", "\tcost\t")
+    case "wrong-delimiter":
+      return V1.replace(/\t/g, ",")
+    default:
+      return ""
   }
 }
 
@@ -32,15 +37,22 @@ describe("feed sources: faults, retries and unchanged-feed skips", () => {
   const requests: Array<{ url: string; ifNoneMatch: string | undefined }> = []
   const files = tempDir("sources-")
   let env: Awaited<ReturnType<typeof startWithFeeds>>
-  const ids = () => query<{ id: string; price: string }>(env.service,
-    "SELECT id, price::VARCHAR AS price FROM products WHERE feed = 'remote' ORDER BY id")
+  const ids = () =>
+    query<{ id: string; price: string }>(
+      env.service,
+      "SELECT id, price::VARCHAR AS price FROM products WHERE feed = 'remote' ORDER BY id"
+    )
 
   beforeAll(async () => {
     stub = createServer((req, res) => {
       requests.push({ url: req.url ?? "", ifNoneMatch: req.headers["if-none-match"] as string | undefined })
       if (mode === "500") return res.writeHead(500).end("oops")
-      if (mode === "html") return res.writeHead(200, { "content-type": "text/html" }).end("<html><body>Please log in</body></html>")
-      if (mode === "html-as-text") return res.writeHead(200, { "content-type": "text/plain" }).end("<!DOCTYPE html><html><body>Maintenance</body></html>")
+      if (mode === "html")
+        return res.writeHead(200, { "content-type": "text/html" }).end("<html><body>Please log in</body></html>")
+      if (mode === "html-as-text")
+        return res
+          .writeHead(200, { "content-type": "text/plain" })
+          .end("<!DOCTYPE html><html><body>Maintenance</body></html>")
       if (mode === "truncated-gzip") {
         const gz = gzipSync(tsv(products(2000)))
         return res.writeHead(200, { "content-type": "application/gzip" }).end(gz.subarray(0, Math.floor(gz.length / 2)))
@@ -55,9 +67,27 @@ describe("feed sources: faults, retries and unchanged-feed skips", () => {
     const closedPort = await Effect.runPromise(freePort)
     writeFileSync(join(files.dir, "local.tsv"), V1)
     env = await startWithFeeds([
-      { name: "remote", kind: "products", format: "gmc-tsv", location: `http://127.0.0.1:${port}/feed.tsv`, options: { store: "Remote", retries: 2, timeoutMs: 3000 } },
-      { name: "unreachable", kind: "products", format: "gmc-tsv", location: `http://127.0.0.1:${closedPort}/feed.tsv`, options: { store: "X", retries: 1 } },
-      { name: "local", kind: "products", format: "gmc-tsv", location: `file://${join(files.dir, "local.tsv")}`, options: { store: "Local" } }
+      {
+        name: "remote",
+        kind: "products",
+        format: "gmc-tsv",
+        location: `http://127.0.0.1:${port}/feed.tsv`,
+        options: { store: "Remote", retries: 2, timeoutMs: 3000 }
+      },
+      {
+        name: "unreachable",
+        kind: "products",
+        format: "gmc-tsv",
+        location: `http://127.0.0.1:${closedPort}/feed.tsv`,
+        options: { store: "X", retries: 1 }
+      },
+      {
+        name: "local",
+        kind: "products",
+        format: "gmc-tsv",
+        location: `file://${join(files.dir, "local.tsv")}`,
+        options: { store: "Local" }
+      }
     ])
     mode = "good"
     expect((await runFeed(env.service, "remote")).status).toBe("succeeded")
@@ -91,9 +121,11 @@ describe("feed sources: faults, retries and unchanged-feed skips", () => {
 
   it("fails on a truncated gzip", () => expectFault("truncated-gzip", /truncated or corrupt gzip/))
 
-  it("fails on missing required columns", () => expectFault("missing-columns", /missing required columns: title, price/))
+  it("fails on missing required columns", () =>
+    expectFault("missing-columns", /missing required columns: title, price/))
 
-  it("fails on a wrong delimiter, and says so", () => expectFault("wrong-delimiter", /wrong delimiter\?.*","-separated/))
+  it("fails on a wrong delimiter, and says so", () =>
+    expectFault("wrong-delimiter", /wrong delimiter\?.*","-separated/))
 
   it("fails when the host is unreachable", async () => {
     const run = await runFeed(env.service, "unreachable")
@@ -119,7 +151,10 @@ describe("feed sources: faults, retries and unchanged-feed skips", () => {
     writeFileSync(join(files.dir, "local.tsv"), V2)
     expect((await runFeed(env.service, "local")).status).toBe("succeeded")
     expect(await count(env.service, "SELECT count(*) AS n FROM products WHERE feed = 'local'")).toBe(4)
-    const runs = await query<{ status: string }>(env.service, "SELECT status FROM pipeline_runs WHERE feed = 'local' ORDER BY started_at")
+    const runs = await query<{ status: string }>(
+      env.service,
+      "SELECT status FROM pipeline_runs WHERE feed = 'local' ORDER BY started_at"
+    )
     expect(runs.map((r) => r.status)).toEqual(["succeeded", "skipped", "succeeded"])
   })
 })

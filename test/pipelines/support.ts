@@ -27,26 +27,49 @@ export const writeFeeds = (dir: string, feeds: ReadonlyArray<FeedInput>) => {
 export const startWithFeeds = async (feeds: ReadonlyArray<FeedInput>, overrides: Partial<AppConfigShape> = {}) => {
   const files = tempDir("feeds-")
   const service = await startService({ feedsConfigPath: writeFeeds(files.dir, feeds), ...overrides })
-  return { service, files, close: async () => {
-    await service.close()
-    files.rm()
-  } }
+  return {
+    service,
+    files,
+    close: async () => {
+      await service.close()
+      files.rm()
+    }
+  }
 }
 
 export const runFeed = (service: RunningService, feed: string): Promise<RunSummary> =>
   service.run(PipelineRunner.use((runner) => runner.run(feed, "manual")))
 
-export const query = <T = Record<string, unknown>>(service: RunningService, sql: string, params: Array<string | number> = []) =>
-  service.run(Database.use((db) => db.query<T>(sql, params)))
+export const query = <T = Record<string, unknown>>(
+  service: RunningService,
+  sql: string,
+  params: Array<string | number> = []
+) => service.run(Database.use((db) => db.query<T>(sql, params)))
 
 export const count = async (service: RunningService, sql: string, params: Array<string | number> = []) =>
   Number((await query<{ n: bigint }>(service, sql, params))[0].n)
 
 export const rejected = (service: RunningService, runId: string) =>
-  query<{ line: bigint; reason: string }>(service, "SELECT line, reason FROM rejected_rows WHERE run_id = $1 ORDER BY line", [runId])
-    .then((rows) => rows.map((row) => ({ line: Number(row.line), reason: row.reason })))
+  query<{ line: bigint; reason: string }>(
+    service,
+    "SELECT line, reason FROM rejected_rows WHERE run_id = $1 ORDER BY line",
+    [runId]
+  ).then((rows) => rows.map((row) => ({ line: Number(row.line), reason: row.reason })))
 
-export const TSV_HEADER = ["id", "title", "description", "link", "image_link", "availability", "price", "sale_price", "sale_price_effective_date", "brand", "product_type", "custom_label_0"]
+export const TSV_HEADER = [
+  "id",
+  "title",
+  "description",
+  "link",
+  "image_link",
+  "availability",
+  "price",
+  "sale_price",
+  "sale_price_effective_date",
+  "brand",
+  "product_type",
+  "custom_label_0"
+]
 
 export interface TsvProduct {
   id: string
@@ -75,7 +98,8 @@ export const tsvRow = (p: TsvProduct) =>
     p.store ?? "Shop Example"
   ].join("\t")
 
-export const tsv = (products: ReadonlyArray<TsvProduct>) => [TSV_HEADER.join("\t"), ...products.map(tsvRow)].join("\n") + "\n"
+export const tsv = (products: ReadonlyArray<TsvProduct>) =>
+  [TSV_HEADER.join("\t"), ...products.map(tsvRow)].join("\n") + "\n"
 
 export const products = (n: number, from = 0, price = "10.00 USD"): Array<TsvProduct> =>
   Array.from({ length: n }, (_, i) => ({ id: `P${from + i}`, price }))

@@ -18,7 +18,18 @@ import { query, rejected, runFeed, startWithFeeds, writeFeeds } from "./support.
 // formats: stored, validated, part of the change hash, and a database of the
 // previous schema version upgrades in place.
 
-const GMC_HEADER = ["id", "title", "link", "price", "availability", "gtin", "item_group_id", "color", "size", "custom_label_0"]
+const GMC_HEADER = [
+  "id",
+  "title",
+  "link",
+  "price",
+  "availability",
+  "gtin",
+  "item_group_id",
+  "color",
+  "size",
+  "custom_label_0"
+]
 const gmcRow = (id: string, title: string, color: string, size = "", group = "G-1", gtin = "") =>
   [id, title, `https://shop.example/p/${id}`, "89.99 USD", "in_stock", gtin, group, color, size, "Shop"].join("\t")
 const gmc = (rows: ReadonlyArray<string>) => [GMC_HEADER.join("\t"), ...rows].join("\n") + "\n"
@@ -26,8 +37,11 @@ const gmc = (rows: ReadonlyArray<string>) => [GMC_HEADER.join("\t"), ...rows].jo
 const EARBUDS = "Anker Soundcore Liberty 4 NC Wireless Earbuds"
 
 const variantsOf = (service: Parameters<typeof query>[0], feed: string) =>
-  query<{ id: string; color: string | null; size: string | null; item_group_id: string | null }>(service,
-    "SELECT id, color, size, item_group_id FROM products WHERE feed = $1 ORDER BY id", [feed])
+  query<{ id: string; color: string | null; size: string | null; item_group_id: string | null }>(
+    service,
+    "SELECT id, color, size, item_group_id FROM products WHERE feed = $1 ORDER BY id",
+    [feed]
+  )
 
 describe("variant attributes in product feeds", () => {
   const files = tempDir("variants-")
@@ -35,7 +49,13 @@ describe("variant attributes in product feeds", () => {
   let env: Awaited<ReturnType<typeof startWithFeeds>>
   beforeAll(async () => {
     env = await startWithFeeds([
-      { name: "tsv", kind: "products", format: "gmc-tsv", location: path("v.tsv"), options: { storeColumn: "custom_label_0" } },
+      {
+        name: "tsv",
+        kind: "products",
+        format: "gmc-tsv",
+        location: path("v.tsv"),
+        options: { storeColumn: "custom_label_0" }
+      },
       { name: "awin", kind: "products", format: "awin-csv", location: path("v.csv.gz") },
       { name: "rss", kind: "products", format: "gmc-xml", location: path("v.xml"), options: { store: "RSS Shop" } }
     ])
@@ -46,41 +66,63 @@ describe("variant attributes in product feeds", () => {
   })
 
   it("GMC TSV: color, size and item_group_id are stored; a change of a variant attribute alone is a change (content hash, only that document resent)", async () => {
-    writeFileSync(path("v.tsv"), gmc([
-      gmcRow("E1", `${EARBUDS}, White`, "White", "", "G-1", "0194644100001"),
-      gmcRow("E2", `${EARBUDS}, Navy`, "Navy", "", "G-1", "0194644100002"),
-      gmcRow("S1", "Trail Running Shoes, Size 10", "", "10", "G-2"),
-      gmcRow("T1", "Plain Toaster", "", "", "")
-    ]))
-    expect(await runFeed(env.service, "tsv")).toMatchObject({ status: "succeeded", rowsLoaded: 4, documentsUpserted: 3 }) // three models: the earbuds in two colours are one
+    writeFileSync(
+      path("v.tsv"),
+      gmc([
+        gmcRow("E1", `${EARBUDS}, White`, "White", "", "G-1", "0194644100001"),
+        gmcRow("E2", `${EARBUDS}, Navy`, "Navy", "", "G-1", "0194644100002"),
+        gmcRow("S1", "Trail Running Shoes, Size 10", "", "10", "G-2"),
+        gmcRow("T1", "Plain Toaster", "", "", "")
+      ])
+    )
+    expect(await runFeed(env.service, "tsv")).toMatchObject({
+      status: "succeeded",
+      rowsLoaded: 4,
+      documentsUpserted: 3
+    }) // three models: the earbuds in two colours are one
     expect(await variantsOf(env.service, "tsv")).toEqual([
       { id: "tsv:E1", color: "White", size: null, item_group_id: "G-1" },
       { id: "tsv:E2", color: "Navy", size: null, item_group_id: "G-1" },
       { id: "tsv:S1", color: null, size: "10", item_group_id: "G-2" },
       { id: "tsv:T1", color: null, size: null, item_group_id: null }
     ])
-    const before = await query<{ id: string; content_hash: string }>(env.service,
-      "SELECT id, content_hash FROM products WHERE feed = 'tsv' ORDER BY id")
+    const before = await query<{ id: string; content_hash: string }>(
+      env.service,
+      "SELECT id, content_hash FROM products WHERE feed = 'tsv' ORDER BY id"
+    )
     // Only the size attribute of S1 changes (its title stays): the row changed, and only its document is resent.
-    writeFileSync(path("v.tsv"), gmc([
-      gmcRow("E1", `${EARBUDS}, White`, "White", "", "G-1", "0194644100001"),
-      gmcRow("E2", `${EARBUDS}, Navy`, "Navy", "", "G-1", "0194644100002"),
-      gmcRow("S1", "Trail Running Shoes, Size 10", "", "11", "G-2"),
-      gmcRow("T1", "Plain Toaster", "", "", "")
-    ]))
+    writeFileSync(
+      path("v.tsv"),
+      gmc([
+        gmcRow("E1", `${EARBUDS}, White`, "White", "", "G-1", "0194644100001"),
+        gmcRow("E2", `${EARBUDS}, Navy`, "Navy", "", "G-1", "0194644100002"),
+        gmcRow("S1", "Trail Running Shoes, Size 10", "", "11", "G-2"),
+        gmcRow("T1", "Plain Toaster", "", "", "")
+      ])
+    )
     expect(await runFeed(env.service, "tsv")).toMatchObject({ status: "succeeded", documentsUpserted: 1 })
-    const after = await query<{ id: string; content_hash: string }>(env.service,
-      "SELECT id, content_hash FROM products WHERE feed = 'tsv' ORDER BY id")
-    expect(after.filter((row, i) => row.content_hash !== before[i].content_hash).map((row) => row.id)).toEqual(["tsv:S1"])
+    const after = await query<{ id: string; content_hash: string }>(
+      env.service,
+      "SELECT id, content_hash FROM products WHERE feed = 'tsv' ORDER BY id"
+    )
+    expect(after.filter((row, i) => row.content_hash !== before[i].content_hash).map((row) => row.id)).toEqual([
+      "tsv:S1"
+    ])
     // the two colours are one model in the index; the shoe's title names size 10, its size is now 11: nothing to remove
-    const documents = await env.service.run(SearchEngine.use((engine) =>
-      Effect.promise(() =>
-        engine.client.index(engine.indexUid(PRODUCTS_INDEX)).getDocuments<ModelDocument>({ filter: "feed = tsv", limit: 10 })
+    const documents = await env.service.run(
+      SearchEngine.use((engine) =>
+        Effect.promise(() =>
+          engine.client
+            .index(engine.indexUid(PRODUCTS_INDEX))
+            .getDocuments<ModelDocument>({ filter: "feed = tsv", limit: 10 })
+        )
       )
-    ))
-    const keys = Object.fromEntries(documents.results.flatMap((model) =>
-      model.offer_list.map((offer) => [offerDocument(model, offer).product_id, model.model_key])
-    ))
+    )
+    const keys = Object.fromEntries(
+      documents.results.flatMap((model) =>
+        model.offer_list.map((offer) => [offerDocument(model, offer).product_id, model.model_key])
+      )
+    )
     expect(keys).toEqual({
       "tsv:E1": "model:anker soundcore liberty 4 nc wireless earbuds",
       "tsv:E2": "model:anker soundcore liberty 4 nc wireless earbuds",
@@ -90,7 +132,8 @@ describe("variant attributes in product feeds", () => {
   })
 
   it("Awin CSV: colour, Fashion:size and parent_product_id; values over Google's limits are rejected with the feed's column name", async () => {
-    const header = "aw_product_id,product_name,merchant_deep_link,search_price,currency,merchant_name,colour,Fashion:size,parent_product_id"
+    const header =
+      "aw_product_id,product_name,merchant_deep_link,search_price,currency,merchant_name,colour,Fashion:size,parent_product_id"
     const rows = [
       `1001,"${EARBUDS}, Black",https://fnac.example/p/1,79.99,EUR,Fnac,Black,,P-9`,
       `1002,"Trail Running Shoes, EU 42",https://sport.example/p/2,99.00,EUR,SportEU,,EU 42,P-7`,
@@ -116,12 +159,18 @@ describe("variant attributes in product feeds", () => {
       `<g:price>30.00 GBP</g:price><g:availability>in stock</g:availability>${extra}</item>`
     const rss = (items: string) =>
       `<?xml version="1.0"?><rss version="2.0" xmlns:g="http://base.google.com/ns/1.0"><channel><title>t</title>${items}</channel></rss>`
-    const good = item("H1", "<g:item_group_id>HG-1</g:item_group_id><g:color>Forest Green</g:color><g:size>XL</g:size>") +
-      item("H2", "<color>Grey</color>") + item("H3", "") + item("H4", "") + item("H5", "")
+    const good =
+      item("H1", "<g:item_group_id>HG-1</g:item_group_id><g:color>Forest Green</g:color><g:size>XL</g:size>") +
+      item("H2", "<color>Grey</color>") +
+      item("H3", "") +
+      item("H4", "") +
+      item("H5", "")
     writeFileSync(path("v.xml"), rss(good + item("H6", `<g:item_group_id>${"g".repeat(51)}</g:item_group_id>`)))
     const run = await runFeed(env.service, "rss")
     expect(run).toMatchObject({ status: "succeeded", rowsRead: 6, rowsLoaded: 5, rowsRejected: 1 })
-    expect(await rejected(env.service, run.id)).toEqual([{ line: 6, reason: "item_group_id: must be at most 50 characters" }])
+    expect(await rejected(env.service, run.id)).toEqual([
+      { line: 6, reason: "item_group_id: must be at most 50 characters" }
+    ])
     expect((await variantsOf(env.service, "rss")).slice(0, 3)).toEqual([
       { id: "rss:H1", color: "Forest Green", size: "XL", item_group_id: "HG-1" },
       { id: "rss:H2", color: "Grey", size: null, item_group_id: null },
@@ -135,7 +184,8 @@ const boot = async (config: AppConfigShape) => {
   const scope = Effect.runSync(Scope.make())
   const context = await Effect.runPromise(Layer.buildWithScope(makeService(Layer.succeed(AppConfig, config)), scope))
   return {
-    run: <A, E>(effect: Effect.Effect<A, E, any>) => Effect.runPromise(Effect.provide(effect, context) as Effect.Effect<A, E>),
+    run: <A, E>(effect: Effect.Effect<A, E, any>) =>
+      Effect.runPromise(Effect.provide(effect, context) as Effect.Effect<A, E>),
     close: () => Effect.runPromise(Scope.close(scope, Exit.void)),
     context
   }
@@ -147,41 +197,63 @@ describe("schema upgrade: a DATA_DIR of the previous version", () => {
 
   it("gains the variant columns in place, keeps its data, and reloads product feeds on their next run", async () => {
     const file = join(files.dir, "shop.tsv")
-    writeFileSync(file, gmc([
-      gmcRow("E1", `${EARBUDS}, White`, "White", "", "G-1", "0194644100001"),
-      gmcRow("E2", `${EARBUDS}, Navy`, "Navy", "", "G-1", "0194644100002")
-    ]))
+    writeFileSync(
+      file,
+      gmc([
+        gmcRow("E1", `${EARBUDS}, White`, "White", "", "G-1", "0194644100001"),
+        gmcRow("E2", `${EARBUDS}, Navy`, "Navy", "", "G-1", "0194644100002")
+      ])
+    )
     const config = testConfig(files.dir, {
-      feedsConfigPath: writeFeeds(files.dir, [{ name: "shop", kind: "products", format: "gmc-tsv", location: file, options: { storeColumn: "custom_label_0" } }])
+      feedsConfigPath: writeFeeds(files.dir, [
+        {
+          name: "shop",
+          kind: "products",
+          format: "gmc-tsv",
+          location: file,
+          options: { storeColumn: "custom_label_0" }
+        }
+      ])
     })
-    const sql = <T>(service: Awaited<ReturnType<typeof boot>>, text: string) => service.run(Database.use((db) => db.query<T>(text)))
+    const sql = <T>(service: Awaited<ReturnType<typeof boot>>, text: string) =>
+      service.run(Database.use((db) => db.query<T>(text)))
     const groupKeys = (service: Awaited<ReturnType<typeof boot>>) =>
-      service.run(SearchEngine.use((engine) =>
-        Effect.promise(async () => {
-          const index = engine.client.index(engine.indexUid(PRODUCTS_INDEX))
-          return Promise.all(["shop:E1", "shop:E2"].map(async (id) =>
-            (await index.search<ModelDocument>("", { filter: `offer_ids = "${documentId(id)}"` })).hits[0]?.model_key
-          ))
-        })
-      ))
+      service.run(
+        SearchEngine.use((engine) =>
+          Effect.promise(async () => {
+            const index = engine.client.index(engine.indexUid(PRODUCTS_INDEX))
+            return Promise.all(
+              ["shop:E1", "shop:E2"].map(
+                async (id) =>
+                  (await index.search<ModelDocument>("", { filter: `offer_ids = "${documentId(id)}"` })).hits[0]
+                    ?.model_key
+              )
+            )
+          })
+        )
+      )
 
     // A database as the previous version left it: loaded and synced, then
     // taken back to schema 1 (no variant columns, version 1 recorded).
     const first = await boot(config)
     expect((await first.run(PipelineRunner.use((runner) => runner.run("shop", "manual")))).status).toBe("succeeded")
-    await first.run(Database.use((db) =>
-      db.transaction((tx) =>
-        Effect.gen(function*() {
-          for (const column of ["color", "size", "item_group_id"]) yield* tx.run(`ALTER TABLE products DROP COLUMN ${column}`)
-          yield* tx.run("DELETE FROM schema_version WHERE version >= 2")
-          // the previous code hashed rows without the variant columns, and its documents (DOCUMENT_VERSION) differently
-          yield* tx.run("UPDATE products SET content_hash = 'v1:' || content_hash")
-          yield* tx.run("UPDATE search_sync_state SET hash = 'v1:' || hash WHERE index_name LIKE 'products%'")
-        })
+    await first.run(
+      Database.use((db) =>
+        db.transaction((tx) =>
+          Effect.gen(function* () {
+            for (const column of ["color", "size", "item_group_id"])
+              yield* tx.run(`ALTER TABLE products DROP COLUMN ${column}`)
+            yield* tx.run("DELETE FROM schema_version WHERE version >= 2")
+            // the previous code hashed rows without the variant columns, and its documents (DOCUMENT_VERSION) differently
+            yield* tx.run("UPDATE products SET content_hash = 'v1:' || content_hash")
+            yield* tx.run("UPDATE search_sync_state SET hash = 'v1:' || hash WHERE index_name LIKE 'products%'")
+          })
+        )
       )
-    ))
-    expect((await sql<{ name: string }>(first, "SELECT name FROM pragma_table_info('products')")).map((c) => c.name))
-      .not.toContain("color")
+    )
+    expect(
+      (await sql<{ name: string }>(first, "SELECT name FROM pragma_table_info('products')")).map((c) => c.name)
+    ).not.toContain("color")
     await first.close()
 
     const second = await boot(config)

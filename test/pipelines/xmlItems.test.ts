@@ -36,7 +36,8 @@ const readBoth = async (text: string, storeColumn?: string) => {
 
 describe("GMC XML items", () => {
   it("reads CDATA as written: markup inside, whitespace around, CDATA mixed with text", async () => {
-    const [item] = await readBoth(rss(`<item>
+    const [item] = await readBoth(
+      rss(`<item>
       <g:id>C1</g:id>
       <title><![CDATA[Mug <b>&</b> Saucer]]></title>
       <description>
@@ -44,25 +45,34 @@ describe("GMC XML items", () => {
       </description>
       <g:brand>Acme <![CDATA[& Sons]]> Ltd</g:brand>
       <g:price>8.50 GBP</g:price>
-    </item>`))
-    expect(item).toMatchObject({ id: "C1", title: "Mug <b>&</b> Saucer", description: "<p>Fine china, 2 > 1</p>", brand: "Acme & Sons Ltd" })
+    </item>`)
+    )
+    expect(item).toMatchObject({
+      id: "C1",
+      title: "Mug <b>&</b> Saucer",
+      description: "<p>Fine china, 2 > 1</p>",
+      brand: "Acme & Sons Ltd"
+    })
   })
 
   it("decodes the predefined entities and numeric references (decimal and hex), and only once", async () => {
-    const [item] = await readBoth(rss(`<item><g:id>E1</g:id>
+    const [item] = await readBoth(
+      rss(`<item><g:id>E1</g:id>
       <title>Caf&#233; &amp; Cr&#xE8;me &lt;1 L&gt; &quot;Deluxe&quot; &apos;24 &#x20AC;9 &#128512;</title>
       <g:link>https://shop.example/p?a=1&amp;b=2</g:link>
-      <description>&amp;lt; stays written</description></item>`))
+      <description>&amp;lt; stays written</description></item>`)
+    )
     expect(item).toMatchObject({
       id: "E1",
-      title: "Café & Crème <1 L> \"Deluxe\" '24 €9 😀",
+      title: 'Café & Crème <1 L> "Deluxe" \'24 €9 😀',
       link: "https://shop.example/p?a=1&b=2",
       description: "&lt; stays written"
     })
   })
 
   it("takes the g: namespace over the plain RSS element, ignores attributes, nested groups and self-closing tags", async () => {
-    const [item] = await readBoth(rss(`<item xml:lang="en" rdf:about="x">
+    const [item] = await readBoth(
+      rss(`<item xml:lang="en" rdf:about="x">
       <title>RSS title</title><g:title>Merchant title</g:title>
       <link>https://shop.example/rss</link>
       <g:id>N1</g:id>
@@ -75,7 +85,9 @@ describe("GMC XML items", () => {
       <g:image_link>https://img.example/main.jpg</g:image_link>
       <g:image_link>https://img.example/second.jpg</g:image_link>
       <g:custom_label_0>Label Store</g:custom_label_0>
-    </item>`), "custom_label_0")
+    </item>`),
+      "custom_label_0"
+    )
     expect(item).toMatchObject({
       id: "N1",
       title: "Merchant title",
@@ -90,26 +102,42 @@ describe("GMC XML items", () => {
   })
 
   it("skips comments between items, inside items and inside values; keeps items whole across any chunking", async () => {
-    const items = await readBoth(rss(
-      `<!-- generated <item>not an item</item> -->\n` +
-        `<item><!-- first --><g:id>K1</g:id><title>One <!-- note --> item</title></item>\n` +
-        `<item>\r\n<g:id>K2</g:id>\r\n<title>\r\n  Two\r\n</title>\r\n<g:brand></g:brand></item>`,
-      `<description>channel text with <![CDATA[<item>]]> inside</description>\n`
-    ))
-    expect(items.map((r) => [r.id, r.title, r.brand])).toEqual([["K1", "One  item"], ["K2", "Two", null]].map(([id, title, brand]) => [id, title, brand ?? null]))
+    const items = await readBoth(
+      rss(
+        `<!-- generated <item>not an item</item> -->\n` +
+          `<item><!-- first --><g:id>K1</g:id><title>One <!-- note --> item</title></item>\n` +
+          `<item>\r\n<g:id>K2</g:id>\r\n<title>\r\n  Two\r\n</title>\r\n<g:brand></g:brand></item>`,
+        `<description>channel text with <![CDATA[<item>]]> inside</description>\n`
+      )
+    )
+    expect(items.map((r) => [r.id, r.title, r.brand])).toEqual(
+      [
+        ["K1", "One  item"],
+        ["K2", "Two", null]
+      ].map(([id, title, brand]) => [id, title, brand ?? null])
+    )
   })
 
   it("reads every item of a long feed in batches", async () => {
-    const body = Array.from({ length: 25 }, (_, i) => `<item><g:id>B${i}</g:id><g:price>${i}.00 USD</g:price></item>`).join("\n")
+    const body = Array.from(
+      { length: 25 },
+      (_, i) => `<item><g:id>B${i}</g:id><g:price>${i}.00 USD</g:price></item>`
+    ).join("\n")
     const items = await readBoth(rss(body))
     expect(items.map((r) => r.id)).toEqual(Array.from({ length: 25 }, (_, i) => `B${i}`))
   })
 
   it("fails on a document that is not RSS, stops inside an item, or never closes the channel", async () => {
     const full = rss(`<item><g:id>T1</g:id></item><item><g:id>T2</g:id></item>`)
-    await expect(read(sliceXmlItems, full.slice(0, full.indexOf("T2") + 8))).rejects.toThrow(/truncated XML: <item> number 2 is not closed/)
-    await expect(read(sliceXmlItems, full.slice(0, full.indexOf("</channel>")))).rejects.toThrow(/document ends before <\/channel><\/rss>/)
+    await expect(read(sliceXmlItems, full.slice(0, full.indexOf("T2") + 8))).rejects.toThrow(
+      /truncated XML: <item> number 2 is not closed/
+    )
+    await expect(read(sliceXmlItems, full.slice(0, full.indexOf("</channel>")))).rejects.toThrow(
+      /document ends before <\/channel><\/rss>/
+    )
     await expect(read(sliceXmlItems, "<html><body>" + "x".repeat(70_000))).rejects.toThrow(XmlFeedError)
-    await expect(read(sliceXmlItems, rss(`<item><g:id>M1</g:id><title>broken</item>`))).rejects.toThrow(/<title> is not closed/)
+    await expect(read(sliceXmlItems, rss(`<item><g:id>M1</g:id><title>broken</item>`))).rejects.toThrow(
+      /<title> is not closed/
+    )
   })
 })

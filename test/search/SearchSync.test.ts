@@ -9,19 +9,29 @@ import { deleteProducts, insertProducts, type FixtureProduct } from "../support/
 import { startService, type RunningService } from "../support/TestService.ts"
 
 const products: Array<FixtureProduct> = [
-  { itemId: "a1", title: "Acme Wireless Earbuds", brand: "Acme", category: "Electronics", price: 79,
-    history: [[40, 99]], currentSinceDays: 1 },
+  {
+    itemId: "a1",
+    title: "Acme Wireless Earbuds",
+    brand: "Acme",
+    category: "Electronics",
+    price: 79,
+    history: [[40, 99]],
+    currentSinceDays: 1
+  },
   { itemId: "a2", title: "Acme 4K Television 55 inch", brand: "Acme", category: "Electronics", price: 499 },
   { itemId: "a3", title: "Coffee grinder", category: "Home", price: 39, feed: "other" }
 ]
 
 const modelDocs = (service: RunningService) =>
-  service.run(Effect.gen(function*() {
-    const search = yield* SearchEngine
-    const result = yield* search.use("docs", (client) =>
-      client.index(search.indexUid(PRODUCTS_INDEX)).getDocuments<ModelDocument>({ limit: 1000 }))
-    return result.results
-  }))
+  service.run(
+    Effect.gen(function* () {
+      const search = yield* SearchEngine
+      const result = yield* search.use("docs", (client) =>
+        client.index(search.indexUid(PRODUCTS_INDEX)).getDocuments<ModelDocument>({ limit: 1000 })
+      )
+      return result.results
+    })
+  )
 
 /** Every offer in the index (each model document embeds its offers). */
 const allDocuments = async (service: RunningService): Promise<Array<Record<string, any>>> =>
@@ -41,15 +51,20 @@ describe("SearchSync", () => {
     const docs = await allDocuments(service)
     expect(docs).toHaveLength(3)
     const earbuds = docs.find((doc) => doc.product_id === "fixture:a1")!
-    expect(earbuds).toMatchObject({ id: documentId("fixture:a1"), price: 79, reference_price: 99, discount: 20, is_deal: true })
+    expect(earbuds).toMatchObject({
+      id: documentId("fixture:a1"),
+      price: 79,
+      reference_price: 99,
+      discount: 20,
+      is_deal: true
+    })
     expect(earbuds.deal_score).toBeGreaterThan(0)
     const tv = docs.find((doc) => doc.product_id === "fixture:a2")!
     expect(tv).toMatchObject({ reference_price: null, is_deal: false, discount: 0 })
   })
 
   it("sends nothing when nothing changed, only changes otherwise, and deletes vanished products", async () => {
-    const sync = (feed?: string) =>
-      service.run(SearchSync.use((sync) => sync.syncProducts(feed)))
+    const sync = (feed?: string) => service.run(SearchSync.use((sync) => sync.syncProducts(feed)))
     expect(await sync()).toEqual({ upserted: 0, deleted: 0 })
     await service.run(insertProducts([{ ...products[1], price: 449, history: [[20, 499]] }]))
     await service.run(deleteProducts(["fixture:a1"]))
@@ -61,17 +76,21 @@ describe("SearchSync", () => {
   })
 
   it("rebuilds and swaps when the index is out of step with the sync state", async () => {
-    await service.run(Effect.gen(function*() {
-      const search = yield* SearchEngine
-      yield* search.task("wipe", (client) => client.index(search.indexUid(PRODUCTS_INDEX)).deleteAllDocuments())
-    }))
+    await service.run(
+      Effect.gen(function* () {
+        const search = yield* SearchEngine
+        yield* search.task("wipe", (client) => client.index(search.indexUid(PRODUCTS_INDEX)).deleteAllDocuments())
+      })
+    )
     const result = await service.run(SearchSync.use((sync) => sync.syncProducts()))
     expect(result.upserted).toBe(2)
     expect(await allDocuments(service)).toHaveLength(2)
-    const indexes = await service.run(Effect.gen(function*() {
-      const search = yield* SearchEngine
-      return (yield* search.use("list", (client) => client.getRawIndexes({ limit: 1000 }))).results.map((i) => i.uid)
-    }))
+    const indexes = await service.run(
+      Effect.gen(function* () {
+        const search = yield* SearchEngine
+        return (yield* search.use("list", (client) => client.getRawIndexes({ limit: 1000 }))).results.map((i) => i.uid)
+      })
+    )
     // the temporary build index is gone after the swap
     expect(indexes.filter((uid) => uid.startsWith(service.config.meiliIndexPrefix)).sort()).toEqual([
       `${service.config.meiliIndexPrefix}${PRODUCTS_INDEX}`
@@ -79,24 +98,40 @@ describe("SearchSync", () => {
   })
 
   it("rebuilds when the stored settings hash differs (settings change)", async () => {
-    await service.run(Effect.gen(function*() {
-      const db = yield* Database
-      yield* db.run("UPDATE search_sync_state SET hash = 'old' WHERE index_name = 'products:settings'")
-    }))
+    await service.run(
+      Effect.gen(function* () {
+        const db = yield* Database
+        yield* db.run("UPDATE search_sync_state SET hash = 'old' WHERE index_name = 'products:settings'")
+      })
+    )
     const result = await service.run(SearchSync.use((sync) => sync.syncProducts()))
     expect(result.upserted).toBe(2)
-    const settings = await service.run(Effect.gen(function*() {
-      const search = yield* SearchEngine
-      return yield* search.use("settings", (client) => client.index(search.indexUid(PRODUCTS_INDEX)).getSettings())
-    }))
+    const settings = await service.run(
+      Effect.gen(function* () {
+        const search = yield* SearchEngine
+        return yield* search.use("settings", (client) => client.index(search.indexUid(PRODUCTS_INDEX)).getSettings())
+      })
+    )
     expect(settings.sortableAttributes).toEqual(expect.arrayContaining(["price", "discount", "deal_score"]))
     expect(settings.synonyms?.earbuds).toContain("earphones")
   })
 
   it("treats a repeated observation of the same price as no change", async () => {
     // history: 100 from 40 days ago, 80 from 10 days ago; the load today saw 80 again
-    await service.run(insertProducts([{ itemId: "rep", title: "Repeated price kettle", price: 80,
-      history: [[40, 100], [10, 80]], currentSinceDays: 0 }]))
+    await service.run(
+      insertProducts([
+        {
+          itemId: "rep",
+          title: "Repeated price kettle",
+          price: 80,
+          history: [
+            [40, 100],
+            [10, 80]
+          ],
+          currentSinceDays: 0
+        }
+      ])
+    )
     await service.run(SearchSync.use((sync) => sync.syncProducts("fixture")))
     const doc = (await allDocuments(service)).find((d) => d.product_id === "fixture:rep")!
     expect(doc).toMatchObject({ price: 80, reference_price: 100, discount: 20, is_deal: true })
@@ -109,9 +144,24 @@ describe("SearchSync", () => {
     const before = (await modelDocs(service)).length
     // one pair of boots in two colours at two stores: one model
     const boots = [
-      { itemId: "b1", title: "Trailmaster Hiking Boots, Brown", color: "Brown", size: "42", store: "Shop A", price: 120 },
-      { itemId: "b2", title: "Trailmaster Hiking Boots, Black", color: "Black", size: "43", store: "Shop B", price: 110,
-        history: [[40, 150]] as Array<[number, number]>, currentSinceDays: 2 }
+      {
+        itemId: "b1",
+        title: "Trailmaster Hiking Boots, Brown",
+        color: "Brown",
+        size: "42",
+        store: "Shop A",
+        price: 120
+      },
+      {
+        itemId: "b2",
+        title: "Trailmaster Hiking Boots, Black",
+        color: "Black",
+        size: "43",
+        store: "Shop B",
+        price: 110,
+        history: [[40, 150]] as Array<[number, number]>,
+        currentSinceDays: 2
+      }
     ]
     await service.run(insertProducts(boots))
     expect(await sync()).toEqual({ upserted: 1, deleted: 0 })
@@ -119,9 +169,20 @@ describe("SearchSync", () => {
     expect(models).toHaveLength(before + 1)
     const model = models.find((doc) => doc.model_key === "model:trailmaster hiking boots")!
     // the best offer first: the verified saving beats the lower price of nothing
-    expect(model).toMatchObject({ offers: 2, stores: 2, store: ["Shop B", "Shop A"], price: [110, 120],
-      price_min: { USD: 110 }, price_max: { USD: 120 }, colors: ["Black", "Brown"], sizes: ["43", "42"] })
-    expect(model.offer_list.map((offer) => offerDocument(model, offer).product_id)).toEqual(["fixture:b2", "fixture:b1"])
+    expect(model).toMatchObject({
+      offers: 2,
+      stores: 2,
+      store: ["Shop B", "Shop A"],
+      price: [110, 120],
+      price_min: { USD: 110 },
+      price_max: { USD: 120 },
+      colors: ["Black", "Brown"],
+      sizes: ["43", "42"]
+    })
+    expect(model.offer_list.map((offer) => offerDocument(model, offer).product_id)).toEqual([
+      "fixture:b2",
+      "fixture:b1"
+    ])
     expect(model.offer_ids).toEqual([documentId("fixture:b2"), documentId("fixture:b1")])
     // a restart (a second sync with nothing changed) resends nothing
     expect(await sync()).toEqual({ upserted: 0, deleted: 0 })
@@ -139,20 +200,24 @@ describe("SearchSync", () => {
   })
 
   it("syncs programmes with a delta", async () => {
-    await service.run(Effect.gen(function*() {
-      const db = yield* Database
-      yield* db.run(`INSERT INTO programs VALUES ('awin:1', 'awin', '1', 'Example Shop', ['shop.example.com'], 'US',
+    await service.run(
+      Effect.gen(function* () {
+        const db = yield* Database
+        yield* db.run(`INSERT INTO programs VALUES ('awin:1', 'awin', '1', 'Example Shop', ['shop.example.com'], 'US',
         'Electronics', 'CPS', 5, NULL, 30, 'active', true, NULL, '{}', 'programs', now())`)
-    }))
+      })
+    )
     const sync = () => service.run(SearchSync.use((sync) => sync.syncPrograms()))
     expect(await sync()).toEqual({ upserted: 1, deleted: 0 })
     expect(await sync()).toEqual({ upserted: 0, deleted: 0 })
     await service.run(Database.use((db) => db.run("DELETE FROM programs")))
     expect(await sync()).toEqual({ upserted: 0, deleted: 1 })
-    const stats = await service.run(Effect.gen(function*() {
-      const search = yield* SearchEngine
-      return yield* search.use("stats", (client) => client.index(search.indexUid(PROGRAMS_INDEX)).getStats())
-    }))
+    const stats = await service.run(
+      Effect.gen(function* () {
+        const search = yield* SearchEngine
+        return yield* search.use("stats", (client) => client.index(search.indexUid(PROGRAMS_INDEX)).getStats())
+      })
+    )
     expect(stats.numberOfDocuments).toBe(0)
   })
 })

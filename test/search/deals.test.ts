@@ -47,10 +47,12 @@ describe("deal facts", () => {
   })
 
   it("never makes a deal without our own history (feed 'was' prices are not inputs)", () => {
-    expect(dealFacts({ ...base, referencePrice: null, referenceObservedAt: null, historyDaysBefore: 0 })).toMatchObject({
-      isDeal: false,
-      dealScore: 0
-    })
+    expect(dealFacts({ ...base, referencePrice: null, referenceObservedAt: null, historyDaysBefore: 0 })).toMatchObject(
+      {
+        isDeal: false,
+        dealScore: 0
+      }
+    )
   })
 
   it("does not call an out-of-stock product a deal", () => {

@@ -27,8 +27,21 @@ describe("judged search set on the sample catalog", () => {
     expect(deriveJudgements(rows)).toEqual(set)
     expect(set.judgements.length).toBeGreaterThanOrEqual(250)
     const families = new Set(set.judgements.map((j) => j.family))
-    for (const family of ["brief", "plural", "singular", "price-modifier", "quality-modifier", "filler", "typo", "brand-noun",
-      "recipient-occasion", "category", "category-price", "price", "price-unmeetable"]) {
+    for (const family of [
+      "brief",
+      "plural",
+      "singular",
+      "price-modifier",
+      "quality-modifier",
+      "filler",
+      "typo",
+      "brand-noun",
+      "recipient-occasion",
+      "category",
+      "category-price",
+      "price",
+      "price-unmeetable"
+    ]) {
       expect(families, family).toContain(family)
     }
   })

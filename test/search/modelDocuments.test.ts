@@ -21,7 +21,13 @@ const target = offer("t", {
   deal_score: 40,
   description: "White noise cancelling earbuds for running."
 })
-const argos = offer("a", { store: "Argos", currency: "GBP", price: 59, color: "Navy", title: "Liberty 4 NC Wireless Earbuds, Navy" })
+const argos = offer("a", {
+  store: "Argos",
+  currency: "GBP",
+  price: 59,
+  color: "Navy",
+  title: "Liberty 4 NC Wireless Earbuds, Navy"
+})
 const gone = offer("o", { store: "Best Buy", price: 49.99, availability: "out_of_stock", in_stock: false })
 const model = modelDocument([walmart, gone, argos, target])
 
@@ -47,7 +53,10 @@ describe("model documents", () => {
   it("group offers by model key", () => {
     const other = offer("x", { group_key: "gtin:123", title: "Other" })
     const models = modelDocuments([walmart, other, target])
-    expect(models.map((m) => [m.model_key, m.offers])).toEqual([["model:liberty 4 nc wireless earbuds", 2], ["gtin:123", 1]])
+    expect(models.map((m) => [m.model_key, m.offers])).toEqual([
+      ["model:liberty 4 nc wireless earbuds", 2],
+      ["gtin:123", 1]
+    ])
   })
 })
 

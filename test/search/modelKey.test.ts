@@ -15,7 +15,9 @@ describe("modelKey / groupKey: one search result per product model", () => {
     ]
     for (const [title, color] of variants) expect(modelKey(title, { color }), title).toBe(model)
     // different GTINs per colour do not matter once a colour is known
-    const keys = new Set(variants.map(([title, color], i) => groupKey(`0194644${String(100000 + i)}`, title, { color })))
+    const keys = new Set(
+      variants.map(([title, color], i) => groupKey(`0194644${String(100000 + i)}`, title, { color }))
+    )
     expect([...keys]).toEqual([`model:${model}`])
   })
 
@@ -27,16 +29,24 @@ describe("modelKey / groupKey: one search result per product model", () => {
   })
 
   it("keeps a colour word that is part of the model name but not the row's colour", () => {
-    expect(modelKey("Black+Decker 20V MAX Cordless Drill, Orange", { color: "Orange" })).toBe("black decker 20v max cordless drill")
+    expect(modelKey("Black+Decker 20V MAX Cordless Drill, Orange", { color: "Orange" })).toBe(
+      "black decker 20v max cordless drill"
+    )
     // ...and when the row's colour is that word, only the colour (the last one) goes
-    expect(modelKey("Black+Decker 20V MAX Cordless Drill, Black", { color: "Black" })).toBe("black decker 20v max cordless drill")
+    expect(modelKey("Black+Decker 20V MAX Cordless Drill, Black", { color: "Black" })).toBe(
+      "black decker 20v max cordless drill"
+    )
     // a title that does not name its colour keeps its brand: the same key as the store that writes ", Black"
-    expect(modelKey("Black+Decker 20V MAX Cordless Drill", { color: "Black" })).toBe("black decker 20v max cordless drill")
+    expect(modelKey("Black+Decker 20V MAX Cordless Drill", { color: "Black" })).toBe(
+      "black decker 20v max cordless drill"
+    )
   })
 
   it("removes a colour written inside the title, multi-word colours and colour pairs", () => {
     expect(modelKey("Nike Air Max 90 Black Running Shoes", { color: "Black" })).toBe("nike air max 90 running shoes")
-    expect(modelKey("Acer Swift Go 14 Laptop, 16GB RAM, Space Gray", { color: "Space Gray" })).toBe("acer swift go 14 laptop 16gb ram")
+    expect(modelKey("Acer Swift Go 14 Laptop, 16GB RAM, Space Gray", { color: "Space Gray" })).toBe(
+      "acer swift go 14 laptop 16gb ram"
+    )
     expect(modelKey("Converse Chuck 70 Hi, Black/White", { color: "Black/White" })).toBe("converse chuck 70 hi")
   })
 
@@ -46,7 +56,9 @@ describe("modelKey / groupKey: one search result per product model", () => {
     expect(modelKey("Levi's 501 Original Jeans, S", { size: "S" })).toBe("levis 501 original jeans")
     expect(modelKey("Trail Running Shoes, Size 10, Black", { color: "Black", size: "10" })).toBe("trail running shoes")
     expect(modelKey("Trail Running Shoes, Black, UK 9", { color: "Black", size: "UK 9" })).toBe("trail running shoes")
-    expect(modelKey("Trail Running Shoes Size 10 in Black", { color: "Black", size: "10" })).toBe("trail running shoes in")
+    expect(modelKey("Trail Running Shoes Size 10 in Black", { color: "Black", size: "10" })).toBe(
+      "trail running shoes in"
+    )
     // a bare number inside the title is the model's, not the size
     expect(modelKey("Pegasus 10 Trail Running Shoes", { size: "10" })).toBe("pegasus 10 trail running shoes")
     // a possessive "s" is not size S
@@ -64,18 +76,40 @@ describe("modelKey / groupKey: one search result per product model", () => {
 
   it("a refurbished or used offer is its model (as under the GTIN it shares with the new one)", () => {
     const model = "anker soundcore liberty 4 nc wireless earbuds"
-    expect(modelKey("Anker Soundcore Liberty 4 NC Wireless Earbuds, Black (Refurbished)", { color: "Black", condition: "refurbished" })).toBe(model)
-    expect(modelKey("Anker Soundcore Liberty 4 NC Wireless Earbuds, Coral (Used - Very Good)", { color: "Coral", condition: "used" })).toBe(model)
-    expect(modelKey("Anker Soundcore Liberty 4 NC Renewed Wireless Earbuds - Navy", { color: "Navy", condition: "Refurbished" })).toBe(model)
-    expect(modelKey("Refurbished Anker Soundcore Liberty 4 NC Wireless Earbuds, White", { color: "White", condition: "refurbished" })).toBe(model)
+    expect(
+      modelKey("Anker Soundcore Liberty 4 NC Wireless Earbuds, Black (Refurbished)", {
+        color: "Black",
+        condition: "refurbished"
+      })
+    ).toBe(model)
+    expect(
+      modelKey("Anker Soundcore Liberty 4 NC Wireless Earbuds, Coral (Used - Very Good)", {
+        color: "Coral",
+        condition: "used"
+      })
+    ).toBe(model)
+    expect(
+      modelKey("Anker Soundcore Liberty 4 NC Renewed Wireless Earbuds - Navy", {
+        color: "Navy",
+        condition: "Refurbished"
+      })
+    ).toBe(model)
+    expect(
+      modelKey("Refurbished Anker Soundcore Liberty 4 NC Wireless Earbuds, White", {
+        color: "White",
+        condition: "refurbished"
+      })
+    ).toBe(model)
     // a condition word in the name of a new product stays
     expect(modelKey("Used Car Air Freshener, Blue", { color: "Blue", condition: "new" })).toBe("used car air freshener")
   })
 
   it("rows without a colour or size keep the GTIN, else the title", () => {
     expect(groupKey("0012345678905", "Vistara 43 inch 4K Smart TV")).toBe("gtin:12345678905")
-    expect(groupKey(null, "Vistara 43\" 4K Smart-TV")).toBe("title:vistara 43 4k smart tv")
-    expect(groupKey("0012345678905", "Vistara 43 inch 4K Smart TV", { color: null, size: " " })).toBe("gtin:12345678905")
+    expect(groupKey(null, 'Vistara 43" 4K Smart-TV')).toBe("title:vistara 43 4k smart tv")
+    expect(groupKey("0012345678905", "Vistara 43 inch 4K Smart TV", { color: null, size: " " })).toBe(
+      "gtin:12345678905"
+    )
   })
 
   it("a title that is only its colour keeps its words", () => {
@@ -95,10 +129,16 @@ describe("modelKey / groupKey: one search result per product model", () => {
     for (const [title, color] of offers) expect(modelKey(title, { color }), title).toBe(model)
     expect(new Set(offers.map(([title, color]) => groupKey(null, title, { color }))).size).toBe(1)
     // a colour left in the model name is spelled one way too, so stores writing either spelling share the key
-    expect(modelKey("Acer Swift Go 14, Space Gray", { size: "14" })).toBe(modelKey("Acer Swift Go 14, Space Grey", { size: "14" }))
+    expect(modelKey("Acer Swift Go 14, Space Gray", { size: "14" })).toBe(
+      modelKey("Acer Swift Go 14, Space Grey", { size: "14" })
+    )
     expect(groupKey(null, "Grey Goose Mug")).toBe(groupKey(null, "Gray Goose Mug"))
     // near shades stay different models' colours: charcoal is not grey, sky blue is not navy
-    expect(modelKey("Acme Studio Wireless Headphones, Charcoal", { color: "Grey" })).toBe("acme studio wireless headphones charcoal")
-    expect(modelKey("Acme Studio Wireless Headphones, Sky Blue", { color: "Navy" })).toBe("acme studio wireless headphones sky blue")
+    expect(modelKey("Acme Studio Wireless Headphones, Charcoal", { color: "Grey" })).toBe(
+      "acme studio wireless headphones charcoal"
+    )
+    expect(modelKey("Acme Studio Wireless Headphones, Sky Blue", { color: "Navy" })).toBe(
+      "acme studio wireless headphones sky blue"
+    )
   })
 })

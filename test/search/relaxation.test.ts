@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest"
-import { attemptParams, constraintProbes, namesTheProduct, searchAttempts, unmetConstraint } from "../../discovery/relaxation.ts"
+import {
+  attemptParams,
+  constraintProbes,
+  namesTheProduct,
+  searchAttempts,
+  unmetConstraint
+} from "../../discovery/relaxation.ts"
 import { parseIntent } from "../../domain/intent/parseIntent.ts"
 import type { ProductDocument } from "../../readModel/documents.ts"
 
@@ -12,14 +18,20 @@ describe("relaxation ladder", () => {
     expect(ladder.map((a) => a.step)).toEqual(["strict", "most_words", "without_vocabulary", "out_of_stock"])
     for (const attempt of ladder) {
       // the price bound, its currency and the category parameter are in every step
-      expect(attempt.filters).toEqual(expect.arrayContaining(["categories = \"Electronics\"", "price <= 50", "currency = \"USD\""]))
+      expect(attempt.filters).toEqual(
+        expect.arrayContaining(['categories = "Electronics"', "price <= 50", 'currency = "USD"'])
+      )
       expect(attempt.sort).toEqual(["price:asc"])
     }
     expect(ladder[0]).toMatchObject({ strategy: "all", inStock: true })
     expect(ladder[1].strategy).toBe("frequency")
     expect(ladder[2].filters.some((f) => f.startsWith("brand "))).toBe(false)
     expect(ladder[3].inStock).toBe(false)
-    expect(attemptParams(ladder[0], 8)).toMatchObject({ filter: expect.stringContaining("in_stock = true"), limit: 12, showRankingScoreDetails: true })
+    expect(attemptParams(ladder[0], 8)).toMatchObject({
+      filter: expect.stringContaining("in_stock = true"),
+      limit: 12,
+      showRankingScoreDetails: true
+    })
     expect(attemptParams(ladder[3], 8).filter).not.toContain("in_stock")
   })
 
@@ -42,15 +54,18 @@ describe("relaxation ladder", () => {
     )
     const range = parseIntent("headphones between 300 and 600 dollars", vocabulary)
     const rangeProbes = constraintProbes(range, searchAttempts(range, undefined)[0])
-    expect(unmetConstraint(range, undefined, [
-      { probe: rangeProbes[0], hit: doc, total: 3 },
-      { probe: rangeProbes[1], hit: { ...doc, price: 649 }, total: 3 }
-    ])).toBe("nothing with price between 300 USD and 600 USD; matches cost from 24.99 USD to 649.00 USD")
+    expect(
+      unmetConstraint(range, undefined, [
+        { probe: rangeProbes[0], hit: doc, total: 3 },
+        { probe: rangeProbes[1], hit: { ...doc, price: 649 }, total: 3 }
+      ])
+    ).toBe("nothing with price between 300 USD and 600 USD; matches cost from 24.99 USD to 649.00 USD")
     expect(unmetConstraint(intent, undefined, [])).toBeUndefined()
   })
 
   it("tells a hit named by its words from one only its description mentions", () => {
-    const hit = (score: number) => ({ _rankingScoreDetails: { attribute: { attributeRankingOrderScore: score } } }) as any
+    const hit = (score: number) =>
+      ({ _rankingScoreDetails: { attribute: { attributeRankingOrderScore: score } } }) as any
     expect(namesTheProduct(hit(1))).toBe(true) // in the title
     expect(namesTheProduct(hit(0.375))).toBe(true) // "earbuds" in the title, "wireless" in the description
     expect(namesTheProduct(hit(1 / 6))).toBe(false) // the description only (the last of six searchable attributes)

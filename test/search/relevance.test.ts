@@ -44,8 +44,11 @@ describe("intent search relevance on the sample catalog", () => {
     const { results, guidance } = await search("gift for dad who likes coffee")
     expect(guidance).toMatch(/dad/)
     expect(results.length).toBeGreaterThan(2)
-    expect(results.slice(0, 5).every((deal) => /coffee|espresso|brew|barista|latte/i.test(`${deal.title} ${deal.description}`)))
-      .toBe(true)
+    expect(
+      results
+        .slice(0, 5)
+        .every((deal) => /coffee|espresso|brew|barista|latte/i.test(`${deal.title} ${deal.description}`))
+    ).toBe(true)
   })
 
   it("lego for a 10 year old", async () => {
@@ -75,7 +78,9 @@ describe("intent search relevance on the sample catalog", () => {
 
   it("understands synonyms and typos", async () => {
     const notebook = await search("notebook 16gb")
-    expect(notebook.results.slice(0, 3).every((deal) => /laptop|notebook|macbook|chromebook/i.test(deal.title))).toBe(true)
+    expect(notebook.results.slice(0, 3).every((deal) => /laptop|notebook|macbook|chromebook/i.test(deal.title))).toBe(
+      true
+    )
     const typo = await search("headphnes")
     expect(typo.results.slice(0, 3).every((deal) => /headphone/i.test(deal.title))).toBe(true)
     const television = await search("television")
@@ -110,12 +115,23 @@ describe("intent search relevance on the sample catalog", () => {
     expect(feeds.size).toBeGreaterThan(1)
     const second = await getJson(`${service.url}/api/v1/products/search?q=lego&limit=5&offset=5`)
     expect(second.body.data.map((p: any) => p.id)).not.toContain(first.body.data[0].id)
-    const filtered = await getJson(`${service.url}/api/v1/products/search?q=tv&min_price=300&max_price=600&currency=usd&in_stock=true`)
-    expect(filtered.body.data.every((p: any) => p.price.amount >= 300 && p.price.amount <= 600 && p.availability !== "out_of_stock"))
-      .toBe(true)
-    for (const [query, field] of [["limit=0", "limit"], ["offset=-1", "offset"], ["min_price=abc", "min_price"],
-      ["currency=dollars", "currency"], ["in_stock=yes", "in_stock"], ["offset=9999&limit=10", "offset"],
-      ["min_price=10&max_price=5", "min_price"]] as const) {
+    const filtered = await getJson(
+      `${service.url}/api/v1/products/search?q=tv&min_price=300&max_price=600&currency=usd&in_stock=true`
+    )
+    expect(
+      filtered.body.data.every(
+        (p: any) => p.price.amount >= 300 && p.price.amount <= 600 && p.availability !== "out_of_stock"
+      )
+    ).toBe(true)
+    for (const [query, field] of [
+      ["limit=0", "limit"],
+      ["offset=-1", "offset"],
+      ["min_price=abc", "min_price"],
+      ["currency=dollars", "currency"],
+      ["in_stock=yes", "in_stock"],
+      ["offset=9999&limit=10", "offset"],
+      ["min_price=10&max_price=5", "min_price"]
+    ] as const) {
       const bad = await getJson(`${service.url}/api/v1/products/search?q=tv&${query}`)
       expect(bad.status, query).toBe(400)
       expect(bad.body.error.message, query).toContain(field)
@@ -124,17 +140,21 @@ describe("intent search relevance on the sample catalog", () => {
 
   // The phrasings of issue 10, tried as a new user would: modifiers and filler are not words to match.
   describe("everyday phrasings", () => {
-    const roundTrips = () => service.run(Metrics.use((metrics) => Effect.succeed(metrics.counter(ROUND_TRIPS, "").value)))
+    const roundTrips = () =>
+      service.run(Metrics.use((metrics) => Effect.succeed(metrics.counter(ROUND_TRIPS, "").value)))
     const titled = (results: Array<any>, pattern: RegExp) => results.every((deal) => pattern.test(deal.title))
 
     it("cheap electronics less than 358 dollars: products, cheapest first, the same reading as 'under'", async () => {
       for (const q of ["cheap electronics less than 358 dollars", "cheap electronics under 358 dollars"]) {
         const { results, guidance } = await search(q)
         expect(results.length, q).toBe(8)
-        expect(results.every((deal) => deal.price.amount <= 358 && deal.price.currency === "USD"), q).toBe(true)
+        expect(
+          results.every((deal) => deal.price.amount <= 358 && deal.price.currency === "USD"),
+          q
+        ).toBe(true)
         expect(guidance, q).toContain("category: Electronics")
-        expect(guidance, q).toContain("read \"cheap\" as: prefer lower prices")
-        expect(guidance, q).not.toContain("searching for \"cheap")
+        expect(guidance, q).toContain('read "cheap" as: prefer lower prices')
+        expect(guidance, q).not.toContain('searching for "cheap')
       }
     })
 
@@ -152,14 +172,19 @@ describe("intent search relevance on the sample catalog", () => {
         const { results, guidance } = await search(q)
         expect(results.length, q).toBeGreaterThan(3)
         expect(titled(results, /jacket/i), q).toBe(true)
-        if (q.startsWith("i need")) expect(guidance).toContain("ignored as filler: \"i need\", \"new\", \"please\"")
+        if (q.startsWith("i need")) expect(guidance).toContain('ignored as filler: "i need", "new", "please"')
       }
     })
 
     it("plural, typo, brand + noun and recipient phrasings find the product", async () => {
       // (headset is a synonym of headphones in the index settings)
-      for (const [q, pattern] of [["headphnoes", /headphone|headset/i], ["sony tvs", /sony.*\btv\b/i],
-        ["headphones gift for my dad", /headphone|headset/i], ["laptpo", /laptop/i], ["sneaker", /sneaker/i]] as const) {
+      for (const [q, pattern] of [
+        ["headphnoes", /headphone|headset/i],
+        ["sony tvs", /sony.*\btv\b/i],
+        ["headphones gift for my dad", /headphone|headset/i],
+        ["laptpo", /laptop/i],
+        ["sneaker", /sneaker/i]
+      ] as const) {
         const { results } = await search(q)
         expect(results.length, q).toBeGreaterThan(0)
         expect(titled(results.slice(0, 3), pattern), q).toBe(true)

@@ -30,15 +30,19 @@ export const tempDir = (prefix = "svc-") => {
 export const testConfig = (dataDir: string, overrides: Partial<AppConfigShape> = {}): AppConfigShape => {
   let config!: AppConfigShape
   Effect.runSync(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       config = yield* AppConfig
-    }).pipe(Effect.provide(AppConfig.layerWith({
-      dataDir,
-      meiliUrl: Option.some(inject("meiliUrl")),
-      meiliMasterKey: Option.some(Redacted.make(inject("meiliKey"))),
-      meiliIndexPrefix: `t${randomBytes(4).toString("hex")}_`,
-      ...overrides
-    })))
+    }).pipe(
+      Effect.provide(
+        AppConfig.layerWith({
+          dataDir,
+          meiliUrl: Option.some(inject("meiliUrl")),
+          meiliMasterKey: Option.some(Redacted.make(inject("meiliKey"))),
+          meiliIndexPrefix: `t${randomBytes(4).toString("hex")}_`,
+          ...overrides
+        })
+      )
+    )
   )
   return config
 }
@@ -51,9 +55,7 @@ export const startService = async (overrides: Partial<AppConfigShape> = {}): Pro
   const temp = tempDir()
   const config = testConfig(temp.dir, overrides)
   const scope = Effect.runSync(Scope.make())
-  const context = await Effect.runPromise(
-    Layer.buildWithScope(makeService(Layer.succeed(AppConfig, config)), scope)
-  )
+  const context = await Effect.runPromise(Layer.buildWithScope(makeService(Layer.succeed(AppConfig, config)), scope))
   const server = Context.get(context, HttpServer.HttpServer)
   const port = server.address._tag === "UnixPathAddress" ? 0 : server.address.port
   return {

@@ -16,7 +16,8 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 // and machines shared by several checkouts never see a partial browser).
 
 const packageDir = join(createRequire(import.meta.url).resolve("@sparticuz/chromium"), "..", "..")
-const packageVersion = (JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { version: string }).version
+const packageVersion = (JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { version: string })
+  .version
 const browserDir = join(tmpdir(), `affiliate-commerce-chromium-${packageVersion}`)
 
 // Only the fonts the package ships (Open Sans): text renders the same on a
@@ -56,8 +57,14 @@ export const launchBrowser = async (): Promise<Browser> => {
   return chromium.launch({
     executablePath: join(browserDir, "chromium"),
     env: { ...process.env, FONTCONFIG_PATH: join(browserDir, "fonts") },
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-      "--disable-sync", "--no-first-run"]
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run"
+    ]
   })
 }
 
@@ -67,7 +74,12 @@ export const phonePage = async (
   ownOrigin: string,
   options: BrowserContextOptions = {}
 ): Promise<{ context: BrowserContext; page: Page }> => {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, ...options })
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    ...options
+  })
   const page = await context.newPage()
   await onlyOwnServer(page, ownOrigin)
   return { context, page }
@@ -75,7 +87,10 @@ export const phonePage = async (
 
 /** Product images point at example hosts: never fetch anything but our own server. */
 export const onlyOwnServer = (page: Page, ownOrigin: string) =>
-  page.route((url) => !url.href.startsWith(ownOrigin), (route) => route.abort())
+  page.route(
+    (url) => !url.href.startsWith(ownOrigin),
+    (route) => route.abort()
+  )
 
 export interface AxeViolation {
   readonly id: string
@@ -94,7 +109,12 @@ export const seriousAccessibilityViolations = async (page: Page): Promise<Readon
   await page.evaluate(axe.source)
   const violations = await page.evaluate(async () => {
     const result = await (globalThis as unknown as { axe: typeof axe }).axe.run()
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact ?? null, help: v.help, targets: v.nodes.map((n) => String(n.target)) }))
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact ?? null,
+      help: v.help,
+      targets: v.nodes.map((n) => String(n.target))
+    }))
   })
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical")
 }

@@ -36,11 +36,11 @@ const DAY = 86_400_000
 export const productId = (product: FixtureProduct) => `${product.feed ?? "fixture"}:${product.itemId}`
 
 export const insertProducts = (products: ReadonlyArray<FixtureProduct>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const db = yield* Database
     const now = Date.now()
     yield* db.transaction((tx) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         for (const product of products) {
           const id = productId(product)
           const current = product.salePrice ?? product.price
@@ -51,22 +51,43 @@ export const insertProducts = (products: ReadonlyArray<FixtureProduct>) =>
             `INSERT INTO products VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, NULL, $9, $10, NULL, $11, $12, $13,
                $14, $15, $16, $17, $18, 'new', $19, now(), now(), $20, $21, NULL)`,
             [
-              id, product.feed ?? "fixture", product.itemId, product.title, product.description ?? "", link,
-              product.image ?? `https://img.example.com/${product.itemId}.jpg`, product.brand ?? null,
-              product.category ?? null, product.productType ?? null, product.store ?? "Example Shop",
-              product.storeDomain ?? "shop.example.com", product.currency ?? "USD", product.price,
-              product.salePrice ?? null, current, product.wasPrice ?? null, product.availability ?? "in_stock", hash,
-              product.color ?? null, product.size ?? null
+              id,
+              product.feed ?? "fixture",
+              product.itemId,
+              product.title,
+              product.description ?? "",
+              link,
+              product.image ?? `https://img.example.com/${product.itemId}.jpg`,
+              product.brand ?? null,
+              product.category ?? null,
+              product.productType ?? null,
+              product.store ?? "Example Shop",
+              product.storeDomain ?? "shop.example.com",
+              product.currency ?? "USD",
+              product.price,
+              product.salePrice ?? null,
+              current,
+              product.wasPrice ?? null,
+              product.availability ?? "in_stock",
+              hash,
+              product.color ?? null,
+              product.size ?? null
             ]
           )
           yield* tx.run("DELETE FROM price_history WHERE product_id = $1", [id])
           for (const [daysAgo, price] of product.history ?? []) {
             yield* tx.run("INSERT INTO price_history VALUES ($1, $2::TIMESTAMPTZ, $3, $4, NULL)", [
-              id, new Date(now - daysAgo * DAY).toISOString(), price, product.currency ?? "USD"
+              id,
+              new Date(now - daysAgo * DAY).toISOString(),
+              price,
+              product.currency ?? "USD"
             ])
           }
           yield* tx.run("INSERT INTO price_history VALUES ($1, $2::TIMESTAMPTZ, $3, $4, NULL)", [
-            id, new Date(now - (product.currentSinceDays ?? 0) * DAY).toISOString(), current, product.currency ?? "USD"
+            id,
+            new Date(now - (product.currentSinceDays ?? 0) * DAY).toISOString(),
+            current,
+            product.currency ?? "USD"
           ])
         }
       })
@@ -74,7 +95,7 @@ export const insertProducts = (products: ReadonlyArray<FixtureProduct>) =>
   })
 
 export const deleteProducts = (ids: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const db = yield* Database
     for (const id of ids) yield* db.run("DELETE FROM products WHERE id = $1", [id])
   })

@@ -37,27 +37,29 @@ export const startClickTrail = (options: {
       inFlight = next++
       socket.write(`${head}${inFlight}\r\n\r\n`)
     }
-    closed.push(new Promise<void>((resolve) => {
-      socket = connect({ host: target.hostname, port: Number(target.port), noDelay: true }, send)
-      socket.on("data", (chunk) => {
-        buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk])
-        for (;;) {
-          const end = buffer.indexOf("\r\n\r\n")
-          if (end < 0) return
-          const text = buffer.subarray(0, end).toString("latin1")
-          const length = /\r\ncontent-length:\s*(\d+)/i.exec(text)?.[1]
-          // Our redirect always sends a length; anything else would desynchronise the count.
-          if (length === undefined) throw new Error(`response without content-length: ${text}`)
-          const bodyEnd = end + 4 + Number(length)
-          if (buffer.length < bodyEnd) return
-          buffer = buffer.subarray(bodyEnd)
-          if (text.startsWith("HTTP/1.1 302")) answeredAt[inFlight] = Date.now()
-          send()
-        }
+    closed.push(
+      new Promise<void>((resolve) => {
+        socket = connect({ host: target.hostname, port: Number(target.port), noDelay: true }, send)
+        socket.on("data", (chunk) => {
+          buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk])
+          for (;;) {
+            const end = buffer.indexOf("\r\n\r\n")
+            if (end < 0) return
+            const text = buffer.subarray(0, end).toString("latin1")
+            const length = /\r\ncontent-length:\s*(\d+)/i.exec(text)?.[1]
+            // Our redirect always sends a length; anything else would desynchronise the count.
+            if (length === undefined) throw new Error(`response without content-length: ${text}`)
+            const bodyEnd = end + 4 + Number(length)
+            if (buffer.length < bodyEnd) return
+            buffer = buffer.subarray(bodyEnd)
+            if (text.startsWith("HTTP/1.1 302")) answeredAt[inFlight] = Date.now()
+            send()
+          }
+        })
+        socket.on("error", () => undefined)
+        socket.on("close", () => resolve())
       })
-      socket.on("error", () => undefined)
-      socket.on("close", () => resolve())
-    }))
+    )
   }
   for (let i = 0; i < options.connections; i++) open()
 
@@ -73,4 +75,8 @@ export const startClickTrail = (options: {
 
 /** The click numbers in a list of stored referrers. */
 export const trailNumbers = (referrers: ReadonlyArray<string | null>): Set<number> =>
-  new Set(referrers.flatMap((r) => r !== null && r.startsWith(TRAIL_REFERRER) ? [Number(r.slice(TRAIL_REFERRER.length))] : []))
+  new Set(
+    referrers.flatMap((r) =>
+      r !== null && r.startsWith(TRAIL_REFERRER) ? [Number(r.slice(TRAIL_REFERRER.length))] : []
+    )
+  )

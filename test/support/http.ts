@@ -21,9 +21,11 @@ export const getJson = async (url: string, headers: Record<string, string> = {})
   read(await fetch(url, { headers, redirect: "manual" }))
 
 export const postJson = async (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  read(await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: typeof body === "string" ? body : JSON.stringify(body),
-    redirect: "manual"
-  }))
+  read(
+    await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+      redirect: "manual"
+    })
+  )

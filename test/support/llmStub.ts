@@ -61,7 +61,9 @@ export const startLlmStub = async (): Promise<LlmStub> => {
     req.on("data", (chunk: Buffer) => chunks.push(chunk))
     req.on("end", () => {
       if (req.method !== "POST" || req.url !== "/v1/chat/completions") {
-        return sendJson(res, 404, { error: { message: `unknown route ${req.method} ${req.url}`, type: "invalid_request_error" } })
+        return sendJson(res, 404, {
+          error: { message: `unknown route ${req.method} ${req.url}`, type: "invalid_request_error" }
+        })
       }
       let body: ChatRequest["body"]
       try {
@@ -84,7 +86,9 @@ export const startLlmStub = async (): Promise<LlmStub> => {
           return
         }
         case "error":
-          return sendJson(res, current.status, { error: { message: "The server had an error while processing your request.", type: "server_error" } })
+          return sendJson(res, current.status, {
+            error: { message: "The server had an error while processing your request.", type: "server_error" }
+          })
         case "raw":
           res.writeHead(200, { "content-type": "application/json" })
           return res.end(current.body)

@@ -12,7 +12,9 @@ import { startService, type RunningService } from "./TestService.ts"
 export const startSampleService = async (): Promise<RunningService> => {
   const service = await startService()
   const runs = await service.run(PipelineRunner.use((runner) => runner.runAll("manual")))
-  const failed = runs.filter((run) => (run.status === "failed" || run.status === "interrupted") && run.kind !== "price_history")
+  const failed = runs.filter(
+    (run) => (run.status === "failed" || run.status === "interrupted") && run.kind !== "price_history"
+  )
   expect(failed, JSON.stringify(failed)).toEqual([])
   await service.run(DiscoverySearch.use((search) => search.refreshVocabulary))
   return service

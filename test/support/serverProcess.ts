@@ -33,18 +33,30 @@ export interface ServerProcess {
 export const startServerProcess = async (env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> => {
   const port = await freeLoopbackPort()
   const child = spawn(process.execPath, [mainFile], {
-    env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), INGEST_ON_START: "false", SCHEDULES_ENABLED: "false", LOG_LEVEL: "Warn", ...env },
+    env: {
+      ...process.env,
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      INGEST_ON_START: "false",
+      SCHEDULES_ENABLED: "false",
+      LOG_LEVEL: "Warn",
+      ...env
+    },
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""
-  child.stdout!.on("data", (chunk) => output += chunk)
-  child.stderr!.on("data", (chunk) => output += chunk)
+  child.stdout!.on("data", (chunk) => (output += chunk))
+  child.stderr!.on("data", (chunk) => (output += chunk))
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
   const url = `http://127.0.0.1:${port}`
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited during start-up:\n${output}`)
-    const healthy = await fetch(`${url}/health`).then((res) => res.ok, () => false)
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`server exited during start-up:\n${output}`)
+    const healthy = await fetch(`${url}/health`).then(
+      (res) => res.ok,
+      () => false
+    )
     if (healthy) break
     if (Date.now() > deadline) {
       child.kill("SIGKILL")

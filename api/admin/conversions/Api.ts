@@ -5,7 +5,7 @@ import { BadRequest, ServiceUnavailable, Unauthorized } from "../../errors.ts"
 import { ListQuery, Page } from "../../v1/ListParams.ts"
 import { AdminAuth } from "../Auth.ts"
 
-const Money = Schema.String.annotate({ description: "Exact decimal as text, e.g. \"12.3500\"" })
+const Money = Schema.String.annotate({ description: 'Exact decimal as text, e.g. "12.3500"' })
 
 export const ConversionItem = Schema.Struct({
   id: Schema.String.annotate({ description: "'{network_id}:{network_tx_id}'" }),
@@ -35,13 +35,15 @@ const Totals = Schema.Struct({ pending: Money, approved: Money, total: Money })
 
 export const RevenueSummary = Schema.Struct({
   reporting_currency: Schema.String,
-  by_status: Schema.Array(Schema.Struct({
-    status: Schema.String,
-    conversions: Schema.Number,
-    commission: Money,
-    partner_share: Money,
-    platform_share: Money
-  })),
+  by_status: Schema.Array(
+    Schema.Struct({
+      status: Schema.String,
+      conversions: Schema.Number,
+      commission: Money,
+      partner_share: Money,
+      platform_share: Money
+    })
+  ),
   unattributed: Schema.Struct({ conversions: Schema.Number, commission: Money }).annotate({
     description: "Pending and approved conversions whose click reference matched no tracking link"
   }),
@@ -58,20 +60,28 @@ export class AdminConversionsApi extends HttpApiGroup.make("adminConversions")
         unattributed: Schema.optional(Schema.Literals(["true", "false"])).annotate({
           description: "true: only conversions matching no tracking link; false: only attributed ones"
         }),
-        network: Schema.optional(Schema.String.check(Schema.isPattern(/^[a-z0-9][a-z0-9_-]{0,63}$/, { message: "network must be a network id" }))),
-        partner_id: Schema.optional(Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 2_147_483_647 })))
+        network: Schema.optional(
+          Schema.String.check(
+            Schema.isPattern(/^[a-z0-9][a-z0-9_-]{0,63}$/, { message: "network must be a network id" })
+          )
+        ),
+        partner_id: Schema.optional(
+          Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 2_147_483_647 }))
+        )
       },
       success: Page(ConversionItem),
       error: [BadRequest, Unauthorized, ServiceUnavailable]
-    }).annotate(OpenApi.Description, "Conversions, newest event first. Filters: status, unattributed, network, partner_id."),
+    }).annotate(
+      OpenApi.Description,
+      "Conversions, newest event first. Filters: status, unattributed, network, partner_id."
+    ),
     HttpApiEndpoint.get("summary", "/conversions/summary", {
       success: RevenueSummary,
       error: [Unauthorized, ServiceUnavailable]
     }).annotate(
       OpenApi.Description,
       "Totals in the reporting currency: by status, unattributed, and platform / partner revenue (pending and approved only; declined and reversed earn nothing)."
-    )
-,
+    ),
     HttpApiEndpoint.post("reattribute", "/conversions/reattribute", {
       success: Schema.Struct({ reattributed: Schema.Number }),
       error: [Unauthorized, ServiceUnavailable]
@@ -82,5 +92,9 @@ export class AdminConversionsApi extends HttpApiGroup.make("adminConversions")
   )
   .middleware(AdminAuth)
   .prefix("/admin")
-  .annotateMerge(OpenApi.annotations({ title: "Admin: conversions", description: "Operator views of conversions and revenue (Bearer ADMIN_TOKEN)" }))
-{}
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Admin: conversions",
+      description: "Operator views of conversions and revenue (Bearer ADMIN_TOKEN)"
+    })
+  ) {}

@@ -13,23 +13,31 @@ const orUnavailable = storageUnavailable("admin conversions", "the conversions s
 export const AdminConversionsHandlers = HttpApiBuilder.group(
   Api,
   "adminConversions",
-  Effect.fn(function*(handlers) {
+  Effect.fn(function* (handlers) {
     const queries = yield* ConversionQueries
     const rates = yield* ReportingRates
     const ledger = yield* ConversionLedger
     return handlers
       .handle("list", ({ query }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const page = pageRequest(query)
-          const { items, total } = yield* orUnavailable(queries.list({
-            status: query.status,
-            unattributed: query.unattributed === undefined ? undefined : query.unattributed === "true",
-            network: query.network,
-            partnerId: query.partner_id
-          }, page))
+          const { items, total } = yield* orUnavailable(
+            queries.list(
+              {
+                status: query.status,
+                unattributed: query.unattributed === undefined ? undefined : query.unattributed === "true",
+                network: query.network,
+                partnerId: query.partner_id
+              },
+              page
+            )
+          )
           return pageOf(items, page, total)
-        }))
+        })
+      )
       .handle("summary", () => orUnavailable(queries.summary(rates.reportingCurrency)))
-      .handle("reattribute", () => orUnavailable(ledger.reattribute()).pipe(Effect.map((reattributed) => ({ reattributed }))))
+      .handle("reattribute", () =>
+        orUnavailable(ledger.reattribute()).pipe(Effect.map((reattributed) => ({ reattributed })))
+      )
   })
 ).pipe(Layer.provide(AdminAuthLayer))

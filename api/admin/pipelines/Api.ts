@@ -30,7 +30,11 @@ export const Progress = Schema.Struct({
   elapsedMs: Schema.Number
 })
 
-export const RejectedRow = Schema.Struct({ line: Schema.Number, reason: Schema.String, raw: Schema.NullOr(Schema.String) })
+export const RejectedRow = Schema.Struct({
+  line: Schema.Number,
+  reason: Schema.String,
+  raw: Schema.NullOr(Schema.String)
+})
 
 export const FeedView = Schema.Struct({
   name: Schema.String,
@@ -44,7 +48,9 @@ export const FeedView = Schema.Struct({
 })
 
 const Limit = (max: number, fallback: string) =>
-  Schema.optional(Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: max }))).annotate({
+  Schema.optional(
+    Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: max }))
+  ).annotate({
     description: `1..${max}, default ${fallback}`
   })
 
@@ -68,12 +74,16 @@ export class AdminPipelinesApi extends HttpApiGroup.make("adminPipelines")
         rejected: Schema.Array(RejectedRow)
       }),
       error: [BadRequest, Unauthorized, NotFound, ServiceUnavailable]
-    }).annotate(OpenApi.Description, "One run with its rejected rows (line, reason, raw record) and live progress while it runs."),
+    }).annotate(
+      OpenApi.Description,
+      "One run with its rejected rows (line, reason, raw record) and live progress while it runs."
+    ),
     HttpApiEndpoint.post("ingest", "/ingest", {
       payload: Schema.Struct({
         feed: Schema.optional(FeedName),
         wait: Schema.optional(Schema.Boolean).annotate({
-          description: "true (default): answer when the runs are finished; false: answer at once with the run ids (poll /admin/runs/{id})"
+          description:
+            "true (default): answer when the runs are finished; false: answer at once with the run ids (poll /admin/runs/{id})"
         })
       }),
       success: Schema.Struct({ runs: Schema.Array(Run), started: Schema.Array(Schema.String) }),
@@ -85,5 +95,9 @@ export class AdminPipelinesApi extends HttpApiGroup.make("adminPipelines")
   )
   .middleware(AdminAuth)
   .prefix("/admin")
-  .annotateMerge(OpenApi.annotations({ title: "Admin: pipelines", description: "Feed runs, rejected rows, manual ingest (Bearer ADMIN_TOKEN)" }))
-{}
+  .annotateMerge(
+    OpenApi.annotations({
+      title: "Admin: pipelines",
+      description: "Feed runs, rejected rows, manual ingest (Bearer ADMIN_TOKEN)"
+    })
+  ) {}

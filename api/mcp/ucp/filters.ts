@@ -6,7 +6,7 @@ import { fromMinor } from "./products.ts"
 // UCP search filters and context -> Meilisearch filter expressions (search),
 // or a predicate on documents already fetched (lookup, get_product).
 
-type Catalog = typeof SearchCatalogParams.Type["catalog"]
+type Catalog = (typeof SearchCatalogParams.Type)["catalog"]
 export type Filters = NonNullable<Catalog["filters"]>
 export type Context = NonNullable<Catalog["context"]>
 
@@ -32,7 +32,8 @@ const lower = (values: ReadonlyArray<string>) => values.map((value) => value.tri
 export const matchesFilters = (doc: ProductDocument, filters: Filters | undefined, context: Context | undefined) => {
   const currency = context?.currency
   if (currency !== undefined && doc.currency !== currency) return false
-  if (filters?.categories && !lower(doc.categories).some((category) => lower(filters.categories!).includes(category))) return false
+  if (filters?.categories && !lower(doc.categories).some((category) => lower(filters.categories!).includes(category)))
+    return false
   if (filters?.brand && !lower(filters.brand).includes(doc.brand?.toLowerCase() ?? "")) return false
   if (filters?.price?.min !== undefined && doc.price < fromMinor(filters.price.min, doc.currency)) return false
   if (filters?.price?.max !== undefined && doc.price > fromMinor(filters.price.max, doc.currency)) return false

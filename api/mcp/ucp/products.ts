@@ -46,7 +46,10 @@ const variantOf = (doc: ProductDocument, options: PresentOptions) => {
     ...(doc.condition ? { condition: doc.condition } : {}),
     categories: doc.categories.map((value) => ({ value, taxonomy: "merchant" })),
     ...(doc.image ? { media: [{ type: "image", url: doc.image, alt_text: doc.title }] } : {}),
-    seller: { name: doc.store, ...(doc.store_domain ? { links: [{ type: "website", url: `https://${doc.store_domain}` }] } : {}) },
+    seller: {
+      name: doc.store,
+      ...(doc.store_domain ? { links: [{ type: "website", url: `https://${doc.store_domain}` }] } : {})
+    },
     metadata: {
       [AFFILIATE_EXTENSION]: {
         tracked_link: deal.links.tracked,
@@ -55,13 +58,14 @@ const variantOf = (doc: ProductDocument, options: PresentOptions) => {
         price_checked_at: deal.price.checkedAt,
         verified_discount: verified
           ? {
-            percent: deal.price.discountPercent!,
-            reference_price: ucpPrice(deal.price.originalPrice!, doc.currency),
-            reference_observed_at: deal.price.originalPriceObservedAt ?? null,
-            reference: "the lowest price we observed in the 30 days before the current price started"
-          }
+              percent: deal.price.discountPercent!,
+              reference_price: ucpPrice(deal.price.originalPrice!, doc.currency),
+              reference_observed_at: deal.price.originalPriceObservedAt ?? null,
+              reference: "the lowest price we observed in the 30 days before the current price started"
+            }
           : null,
-        store_was_price_unverified: deal.price.storeWasPrice === undefined ? null : ucpPrice(deal.price.storeWasPrice, doc.currency),
+        store_was_price_unverified:
+          deal.price.storeWasPrice === undefined ? null : ucpPrice(deal.price.storeWasPrice, doc.currency),
         coupon_code: null,
         buying_checks: deal.buyingChecks,
         assistant_instructions: inUcpTerms(deal.assistantInstructions)
@@ -78,7 +82,11 @@ export type UcpVariant = ReturnType<typeof variantOf>
  * readable; get_product lists them all). The price range spans every offer
  * in the featured offer's currency.
  */
-export const ucpProduct = (offers: ReadonlyArray<ProductDocument>, options: PresentOptions, maxVariants = offers.length) => {
+export const ucpProduct = (
+  offers: ReadonlyArray<ProductDocument>,
+  options: PresentOptions,
+  maxVariants = offers.length
+) => {
   const featured = offers[0]
   const variants = offers.slice(0, maxVariants).map((doc) => variantOf(doc, options))
   const sameCurrency = offers.filter((doc) => doc.currency === featured.currency).map((doc) => doc.price)

@@ -22,11 +22,13 @@ export const responseEnvelope = (capability: string) => ({
   capabilities: { [capability]: [{ version: UCP_VERSION }] }
 })
 
-const capability = (name: string, page: string, schema: string) => [{
-  version: UCP_VERSION,
-  spec: `https://ucp.dev/specification/catalog/${page}`,
-  schema: `https://ucp.dev/schemas/shopping/${schema}`
-}]
+const capability = (name: string, page: string, schema: string) => [
+  {
+    version: UCP_VERSION,
+    spec: `https://ucp.dev/specification/catalog/${page}`,
+    schema: `https://ucp.dev/schemas/shopping/${schema}`
+  }
+]
 
 /** The business profile: our MCP endpoint and the catalog capabilities served through it. */
 export const discoveryProfile = (base: string) => ({
@@ -42,12 +44,14 @@ export const discoveryProfile = (base: string) => ({
     capabilities: {
       [SEARCH_CAPABILITY]: capability(SEARCH_CAPABILITY, "search", "catalog_search.json"),
       [LOOKUP_CAPABILITY]: capability(LOOKUP_CAPABILITY, "lookup", "catalog_lookup.json"),
-      [AFFILIATE_EXTENSION]: [{
-        version: UCP_VERSION,
-        extends: SEARCH_CAPABILITY,
-        spec: `${base}/docs`,
-        schema: `${base}/openapi.json`
-      }]
+      [AFFILIATE_EXTENSION]: [
+        {
+          version: UCP_VERSION,
+          extends: SEARCH_CAPABILITY,
+          spec: `${base}/docs`,
+          schema: `${base}/openapi.json`
+        }
+      ]
     }
   }
 })

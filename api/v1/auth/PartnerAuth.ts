@@ -53,7 +53,7 @@ type Resolved =
 const caller = (partner: Partner | undefined): Resolved => ({ _tag: "Caller", partner })
 const limited = (response: HttpServerResponse.HttpServerResponse): Resolved => ({ _tag: "Limited", response })
 
-const makeResolver = Effect.gen(function*() {
+const makeResolver = Effect.gen(function* () {
   const partners = yield* Partners
   const limits = yield* RateLimits
   const config = yield* AppConfig
@@ -62,7 +62,7 @@ const makeResolver = Effect.gen(function*() {
     credential: Redacted.Redacted<string>,
     required: boolean
   ): Effect.Effect<Resolved, Unauthorized | ServiceUnavailable, HttpServerRequest.HttpServerRequest> =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const header = request.headers["authorization"]
       if (header === undefined && !required) {
@@ -72,7 +72,9 @@ const makeResolver = Effect.gen(function*() {
       if (header === undefined) return yield* unauthorized("an API key is required: Authorization: Bearer <api key>")
       const key = Redacted.value(credential)
       if (!API_KEY_PATTERN.test(key)) {
-        return yield* unauthorized("malformed Authorization header: expected 'Bearer ak_...' with the key from registration")
+        return yield* unauthorized(
+          "malformed Authorization header: expected 'Bearer ak_...' with the key from registration"
+        )
       }
       const partner = yield* partners.authenticate(key).pipe(Effect.mapError(() => lookupFailed))
       if (partner === undefined) return yield* unauthorized("unknown API key")
@@ -83,11 +85,11 @@ const makeResolver = Effect.gen(function*() {
 
 export const PartnerAuthLayer = Layer.effect(
   PartnerAuth,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const resolve = yield* makeResolver
     return PartnerAuth.of({
       bearer: (httpEffect, { credential }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const result = yield* resolve(credential, true)
           if (result._tag === "Limited") return result.response
           return yield* Effect.provideService(httpEffect, CurrentPartner, result.partner!)
@@ -98,11 +100,11 @@ export const PartnerAuthLayer = Layer.effect(
 
 export const OptionalPartnerAuthLayer = Layer.effect(
   OptionalPartnerAuth,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const resolve = yield* makeResolver
     return OptionalPartnerAuth.of({
       bearer: (httpEffect, { credential }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const result = yield* resolve(credential, false)
           if (result._tag === "Limited") return result.response
           return yield* Effect.provideService(httpEffect, MaybePartner, { partner: result.partner })
@@ -113,12 +115,12 @@ export const OptionalPartnerAuthLayer = Layer.effect(
 
 // One per-IP limiter check, shared by the two IP-limited middlewares.
 const ipLimit = (pick: "perIp" | "register") =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const limits = yield* RateLimits
     const config = yield* AppConfig
     const limiter = limits[pick]
     const scope = pick === "perIp" ? "ip" : "register"
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const verdict = limiter.take(`${scope}:${clientIp(request, config.trustProxy)}`)
       return verdict.allowed ? undefined : limits.tooMany(scope, verdict)
@@ -128,12 +130,18 @@ const ipLimit = (pick: "perIp" | "register") =>
 export const IpRateLimitLayer = Layer.effect(
   IpRateLimit,
   Effect.map(ipLimit("perIp"), (check) =>
-    IpRateLimit.of((httpEffect) => Effect.flatMap(check, (limited) => limited === undefined ? httpEffect : Effect.succeed(limited))))
+    IpRateLimit.of((httpEffect) =>
+      Effect.flatMap(check, (limited) => (limited === undefined ? httpEffect : Effect.succeed(limited)))
+    )
+  )
 )
 export const RegistrationRateLimitLayer = Layer.effect(
   RegistrationRateLimit,
   Effect.map(ipLimit("register"), (check) =>
-    RegistrationRateLimit.of((httpEffect) => Effect.flatMap(check, (limited) => limited === undefined ? httpEffect : Effect.succeed(limited))))
+    RegistrationRateLimit.of((httpEffect) =>
+      Effect.flatMap(check, (limited) => (limited === undefined ? httpEffect : Effect.succeed(limited)))
+    )
+  )
 )
 
 /** Every auth/limit middleware of /api/v1 with their dependencies (Partners, RateLimits). */

@@ -8,7 +8,7 @@ import type { HttpServerRequest } from "effect/http"
  */
 export const clientIp = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string =>
   (trustProxy ? forwardedClientIp(request.headers["x-forwarded-for"]) : undefined) ??
-    Option.getOrElse(request.remoteAddress, () => "unknown")
+  Option.getOrElse(request.remoteAddress, () => "unknown")
 
 /** The first X-Forwarded-For address, when it looks like one. */
 export const forwardedClientIp = (forwarded: string | undefined): string | undefined => {

@@ -33,7 +33,9 @@ export const ProgramItem = Schema.Struct({
   country: Schema.NullOr(Schema.String),
   category: Schema.NullOr(Schema.String),
   commission_type: Schema.String,
-  commission_rate: Schema.String.annotate({ description: "Exact decimal: percent for CPS, amount per action otherwise" }),
+  commission_rate: Schema.String.annotate({
+    description: "Exact decimal: percent for CPS, amount per action otherwise"
+  }),
   commission_currency: Schema.NullOr(Schema.String),
   cookie_days: Schema.NullOr(Schema.Number),
   status: Schema.String,
@@ -53,17 +55,24 @@ export class CatalogApi extends HttpApiGroup.make("catalog")
         ...ListQuery,
         network: Schema.optional(Schema.String.check(Schema.isMaxLength(64))).annotate({ description: "Network id" }),
         domain: Schema.optional(Schema.String.check(Schema.isMaxLength(253))).annotate({
-          description: "A host; matches the programmes the link matcher would consider (host, parents, registrable domain)"
+          description:
+            "A host; matches the programmes the link matcher would consider (host, parents, registrable domain)"
         }),
         q: Schema.optional(searchTerm),
         status: Schema.optional(ProgramStatus),
-        country: Schema.optional(Schema.String.check(Schema.isPattern(/^[A-Za-z]{2}$/, { message: "country must be an ISO 3166-1 alpha-2 code" })))
+        country: Schema.optional(
+          Schema.String.check(
+            Schema.isPattern(/^[A-Za-z]{2}$/, { message: "country must be an ISO 3166-1 alpha-2 code" })
+          )
+        )
       },
       success: Page(ProgramItem),
       error: [BadRequest, ServiceUnavailable]
-    }).annotate(OpenApi.Description, "Programmes (merchants on a network), by name. Filters: network, domain, q, status, country.")
+    }).annotate(
+      OpenApi.Description,
+      "Programmes (merchants on a network), by name. Filters: network, domain, q, status, country."
+    )
   )
   .middleware(IpRateLimit)
   .prefix("/api/v1")
-  .annotateMerge(OpenApi.annotations({ title: "Catalog", description: "Networks and programmes" }))
-{}
+  .annotateMerge(OpenApi.annotations({ title: "Catalog", description: "Networks and programmes" })) {}

@@ -8,20 +8,22 @@ import { pageOf, pageRequest } from "../ListParams.ts"
 export const CatalogHandlers = HttpApiBuilder.group(
   Api,
   "catalog",
-  Effect.fn(function*(handlers) {
+  Effect.fn(function* (handlers) {
     const catalog = yield* CatalogQueries
     return handlers
       .handle("networks", ({ query }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const page = pageRequest(query)
           const { rows, total } = yield* orUnavailable(catalog.networks(query, page))
           return pageOf(rows, page, total)
-        }))
+        })
+      )
       .handle("programs", ({ query }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const page = pageRequest(query)
           const { rows, total } = yield* orUnavailable(catalog.programs(query, page))
           return pageOf(rows, page, total)
-        }))
+        })
+      )
   })
 )

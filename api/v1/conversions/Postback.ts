@@ -23,13 +23,17 @@ const fail = (status: number, code: string, message: string, details?: unknown) 
 }
 
 export const PostbackRoute = HttpRouter.use((router) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* AppConfig
     const ledger = yield* ConversionLedger
     const rates = yield* ReportingRates
     const metrics = yield* Metrics
-    const accepted = metrics.counter("conversion_postbacks_total", "Conversion postbacks by outcome", { outcome: "accepted" })
-    const refused = metrics.counter("conversion_postbacks_total", "Conversion postbacks by outcome", { outcome: "refused" })
+    const accepted = metrics.counter("conversion_postbacks_total", "Conversion postbacks by outcome", {
+      outcome: "accepted"
+    })
+    const refused = metrics.counter("conversion_postbacks_total", "Conversion postbacks by outcome", {
+      outcome: "refused"
+    })
     const refuse = (status: number, code: string, message: string, details?: unknown) =>
       Effect.sync(() => {
         refused.inc()
@@ -37,9 +41,10 @@ export const PostbackRoute = HttpRouter.use((router) =>
       })
 
     yield* router.add("POST", POSTBACK_PATH, (request: HttpServerRequest.HttpServerRequest) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const declared = Number(request.headers["content-length"] ?? "0")
-        if (declared > MAX_BODY_BYTES) return yield* refuse(413, "payload_too_large", `body larger than ${MAX_BODY_BYTES} bytes`)
+        if (declared > MAX_BODY_BYTES)
+          return yield* refuse(413, "payload_too_large", `body larger than ${MAX_BODY_BYTES} bytes`)
         // Chunked bodies carry no length: the read itself stops past the limit.
         const read = yield* request.arrayBuffer.pipe(
           Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(MAX_BODY_BYTES)),
@@ -70,7 +75,8 @@ export const PostbackRoute = HttpRouter.use((router) =>
         }
 
         const body = parsePostbackBody(new TextDecoder().decode(bytes), network)
-        if (!body.ok) return yield* refuse(400, "invalid_parameter", `${body.field}: ${body.message}`, { field: body.field })
+        if (!body.ok)
+          return yield* refuse(400, "invalid_parameter", `${body.field}: ${body.message}`, { field: body.field })
         for (const record of body.records) {
           const problem = unstorable(rates, record)
           if (problem !== undefined) {
@@ -87,6 +93,7 @@ export const PostbackRoute = HttpRouter.use((router) =>
         accepted.inc()
         const { inserted, updated, unchanged, stale, ids } = result.success
         return HttpServerResponse.jsonUnsafe({ accepted: ids.length, inserted, updated, unchanged, stale, ids })
-      }))
+      })
+    )
   })
 )

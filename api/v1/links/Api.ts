@@ -15,20 +15,29 @@ const MatchedProgram = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   network: Schema.String.annotate({ description: "Network id, e.g. 'awin'" }),
-  domain: Schema.String.annotate({ description: "The catalog domain that matched (host, parent or registrable domain)" }),
+  domain: Schema.String.annotate({
+    description: "The catalog domain that matched (host, parent or registrable domain)"
+  }),
   commission_type: Schema.String
 })
 
 const MatchedLink = Schema.Struct({
   tracking_id: Schema.String,
   tracking_url: Schema.String.annotate({ description: "Absolute {base}/t/{tracking_id}: the link to publish" }),
-  affiliate_url: Schema.String.annotate({ description: "The network deep link /t/ redirects to; carries tracking_id as the sub-id" }),
-  original_url: Schema.String.annotate({ description: "Exactly the submitted URL" }),
-  destination_url: Schema.String.annotate({ description: "The merchant page after unwrapping and removing tracking parameters" }),
-  deep_link: Schema.Boolean.annotate({
-    description: "false when the programme forbids deep links: the link then lands on the merchant's home page (lands_on), not on destination_url"
+  affiliate_url: Schema.String.annotate({
+    description: "The network deep link /t/ redirects to; carries tracking_id as the sub-id"
   }),
-  lands_on: Schema.String.annotate({ description: "The merchant page the shopper arrives at: destination_url, or the home page when deep_link is false" })
+  original_url: Schema.String.annotate({ description: "Exactly the submitted URL" }),
+  destination_url: Schema.String.annotate({
+    description: "The merchant page after unwrapping and removing tracking parameters"
+  }),
+  deep_link: Schema.Boolean.annotate({
+    description:
+      "false when the programme forbids deep links: the link then lands on the merchant's home page (lands_on), not on destination_url"
+  }),
+  lands_on: Schema.String.annotate({
+    description: "The merchant page the shopper arrives at: destination_url, or the home page when deep_link is false"
+  })
 })
 
 export const NoMatchReasons = [
@@ -45,18 +54,23 @@ export const MatchResponse = Schema.Union([
     matched: Schema.Literal(true),
     program: MatchedProgram,
     link: MatchedLink,
-    created: Schema.Boolean.annotate({ description: "false when this partner already had a link for this URL (it is returned again)" })
+    created: Schema.Boolean.annotate({
+      description: "false when this partner already had a link for this URL (it is returned again)"
+    })
   }),
   Schema.Struct({
     matched: Schema.Literal(false),
     reason: Schema.Literals(NoMatchReasons).annotate({
-      description: "no_program: no programme covers the merchant; no_active_program: only paused/closed programmes or networks; " +
+      description:
+        "no_program: no programme covers the merchant; no_active_program: only paused/closed programmes or networks; " +
         "unwrap_loop / unwrap_too_deep / tracking_link_without_destination: a tracking link whose destination could not be followed; " +
         "deep_link_unavailable: an active programme exists, but its network has no link template we can fill (no tracking link is invented)"
     }),
     message: Schema.String,
     original_url: Schema.String,
-    destination_url: Schema.String.annotate({ description: "The URL we tried to match (after unwrapping and stripping)" }),
+    destination_url: Schema.String.annotate({
+      description: "The URL we tried to match (after unwrapping and stripping)"
+    }),
     program: Schema.Null,
     link: Schema.Null
   })
@@ -65,30 +79,41 @@ export const MatchResponse = Schema.Union([
 export const LinkItem = Schema.Struct({
   tracking_id: Schema.String,
   tracking_url: Schema.String,
-  affiliate_url: Schema.String.annotate({ description: "Where /t/ redirects: the network deep link, or the plain destination while unaffiliated" }),
+  affiliate_url: Schema.String.annotate({
+    description: "Where /t/ redirects: the network deep link, or the plain destination while unaffiliated"
+  }),
   original_url: Schema.String,
   destination_url: Schema.String,
-  program_id: Schema.NullOr(Schema.String).annotate({ description: "The programme the link earns through now (null while unaffiliated)" }),
+  program_id: Schema.NullOr(Schema.String).annotate({
+    description: "The programme the link earns through now (null while unaffiliated)"
+  }),
   network_id: Schema.NullOr(Schema.String),
   tag: Schema.String,
-  source: Schema.String.annotate({ description: "match (POST /links/match) or feed (first click on a discovery-feed link)" }),
+  source: Schema.String.annotate({
+    description: "match (POST /links/match) or feed (first click on a discovery-feed link)"
+  }),
   created_at: Schema.String,
   status: Schema.Literals(["affiliated", "unaffiliated"]).annotate({
-    description: "unaffiliated: the link's programme closed, paused or left its network and no other active programme covers " +
+    description:
+      "unaffiliated: the link's programme closed, paused or left its network and no other active programme covers " +
       "the destination; /t/ sends shoppers to the plain destination (no commission) until one appears, then the link is re-affiliated. " +
       "The tracking id never changes."
   }),
   unaffiliated_since: Schema.NullOr(Schema.String),
-  last_change: Schema.NullOr(Schema.Struct({
-    changed_at: Schema.String,
-    old_program_id: Schema.NullOr(Schema.String),
-    new_program_id: Schema.NullOr(Schema.String),
-    reason: Schema.String.annotate({
-      description: "Why the old programme could not take traffic: program_closed, program_paused, program_missing, network_closed, " +
-        "network_paused, network_without_deep_links; program_available when an unaffiliated link found a programme again"
+  last_change: Schema.NullOr(
+    Schema.Struct({
+      changed_at: Schema.String,
+      old_program_id: Schema.NullOr(Schema.String),
+      new_program_id: Schema.NullOr(Schema.String),
+      reason: Schema.String.annotate({
+        description:
+          "Why the old programme could not take traffic: program_closed, program_paused, program_missing, network_closed, " +
+          "network_paused, network_without_deep_links; program_available when an unaffiliated link found a programme again"
+      })
     })
-  })).annotate({
-    description: "The latest re-resolution of the link after a networks/programmes feed run (the programme chosen by the matching rule), or null"
+  ).annotate({
+    description:
+      "The latest re-resolution of the link after a networks/programmes feed run (the programme chosen by the matching rule), or null"
   })
 })
 
@@ -107,9 +132,11 @@ export class LinksApi extends HttpApiGroup.make("links")
       query: ListQuery,
       success: Page(LinkItem),
       error: [BadRequest, ServiceUnavailable]
-    }).annotate(OpenApi.Description, "Tracking links, newest first: the partner's own with an API key, anonymous links without.")
+    }).annotate(
+      OpenApi.Description,
+      "Tracking links, newest first: the partner's own with an API key, anonymous links without."
+    )
   )
   .middleware(OptionalPartnerAuth)
   .prefix("/api/v1/links")
-  .annotateMerge(OpenApi.annotations({ title: "Links", description: "Matching URLs to programmes; tracking links" }))
-{}
+  .annotateMerge(OpenApi.annotations({ title: "Links", description: "Matching URLs to programmes; tracking links" })) {}

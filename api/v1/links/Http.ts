@@ -21,37 +21,48 @@ export const linkItem = (publicUrl: PublicUrl["Service"], link: TrackingLink, ch
   tag: link.tag,
   source: link.source,
   created_at: link.createdAt.toISOString(),
-  status: link.unaffiliatedAt === null ? "affiliated" as const : "unaffiliated" as const,
+  status: link.unaffiliatedAt === null ? ("affiliated" as const) : ("unaffiliated" as const),
   unaffiliated_since: link.unaffiliatedAt?.toISOString() ?? null,
-  last_change: change === undefined ? null : {
-    changed_at: change.changedAt.toISOString(),
-    old_program_id: change.oldProgramId,
-    new_program_id: change.newProgramId,
-    reason: change.reason
-  }
+  last_change:
+    change === undefined
+      ? null
+      : {
+          changed_at: change.changedAt.toISOString(),
+          old_program_id: change.oldProgramId,
+          new_program_id: change.newProgramId,
+          reason: change.reason
+        }
 })
 
 export const LinksHandlers = HttpApiBuilder.group(
   Api,
   "links",
-  Effect.fn(function*(handlers) {
+  Effect.fn(function* (handlers) {
     const matching = yield* LinkMatching
     const links = yield* TrackingLinks
     const publicUrl = yield* PublicUrl
     return handlers
       .handle("match", ({ payload }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { partner } = yield* MaybePartner
           const result = yield* orUnavailable(matching.match(partner, payload.url))
           if (result.kind === "invalid") return yield* badRequest("url", result.message)
           return matchAnswer(publicUrl, payload.url, result)
-        }))
+        })
+      )
       .handle("list", ({ query }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { partner } = yield* MaybePartner
           const page = pageRequest(query)
-          const { changes, rows, total } = yield* orUnavailable(links.list(partner?.id ?? null, page.limit, page.offset))
-          return pageOf(rows.map((link) => linkItem(publicUrl, link, changes.get(link.id))), page, total)
-        }))
+          const { changes, rows, total } = yield* orUnavailable(
+            links.list(partner?.id ?? null, page.limit, page.offset)
+          )
+          return pageOf(
+            rows.map((link) => linkItem(publicUrl, link, changes.get(link.id))),
+            page,
+            total
+          )
+        })
+      )
   })
 )

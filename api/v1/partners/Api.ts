@@ -12,7 +12,8 @@ const text = (field: string, max: number) =>
 
 // Deliberately simple: one @, no spaces, a dot in the domain. Deliverability is
 // not our business; catching typos and junk is.
-const EMAIL = /^[^\s@"<>()[\],;:\\]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$/
+const EMAIL =
+  /^[^\s@"<>()[\],;:\\]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$/
 
 export const RegisterRequest = Schema.Struct({
   name: text("name", 100).annotate({ description: "Display name; the partner tag is derived from it." }),
@@ -20,15 +21,19 @@ export const RegisterRequest = Schema.Struct({
     Schema.isMaxLength(254, { message: "email must be at most 254 characters" }),
     Schema.isPattern(EMAIL, { message: "email must be a valid address like name@example.com" })
   ),
-  app_url: Schema.optional(Schema.NullOr(
-    Schema.String.check(
-      Schema.isMaxLength(2048, { message: "app_url must be at most 2048 characters" }),
-      Schema.isPattern(/^https?:\/\/[^\s/?#]+[^\s]*$/i, { message: "app_url must be an absolute http(s) URL" })
+  app_url: Schema.optional(
+    Schema.NullOr(
+      Schema.String.check(
+        Schema.isMaxLength(2048, { message: "app_url must be at most 2048 characters" }),
+        Schema.isPattern(/^https?:\/\/[^\s/?#]+[^\s]*$/i, { message: "app_url must be an absolute http(s) URL" })
+      )
     )
-  )),
-  description: Schema.optional(Schema.NullOr(
-    Schema.String.check(Schema.isMaxLength(1000, { message: "description must be at most 1000 characters" }))
-  ))
+  ),
+  description: Schema.optional(
+    Schema.NullOr(
+      Schema.String.check(Schema.isMaxLength(1000, { message: "description must be at most 1000 characters" }))
+    )
+  )
 })
 
 export const RegisterResponse = Schema.Struct({
@@ -45,7 +50,10 @@ export class PartnersApi extends HttpApiGroup.make("partners")
       error: BadRequest
     })
       .middleware(RegistrationRateLimit)
-      .annotate(OpenApi.Description, "Registers a partner and returns its API key once (store it: it is not shown again). Limited per IP."),
+      .annotate(
+        OpenApi.Description,
+        "Registers a partner and returns its API key once (store it: it is not shown again). Limited per IP."
+      ),
     HttpApiEndpoint.get("me", "/me", { success: PartnerStats })
       .middleware(PartnerAuth)
       .annotate(
@@ -56,5 +64,4 @@ export class PartnersApi extends HttpApiGroup.make("partners")
       )
   )
   .prefix("/api/v1/partners")
-  .annotateMerge(OpenApi.annotations({ title: "Partners", description: "Registration, API keys and statistics" }))
-{}
+  .annotateMerge(OpenApi.annotations({ title: "Partners", description: "Registration, API keys and statistics" })) {}

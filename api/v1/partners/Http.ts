@@ -6,34 +6,40 @@ import { orUnavailable } from "../dbUnavailable.ts"
 import { PartnerStatsQuery } from "../../../partners/PartnerStatsQuery.ts"
 import { Partners } from "../../../partners/Partners.ts"
 
-const blankToNull = (value: string | null | undefined) => value === undefined || value === null || value.trim() === "" ? null : value.trim()
+const blankToNull = (value: string | null | undefined) =>
+  value === undefined || value === null || value.trim() === "" ? null : value.trim()
 
 export const PartnersHandlers = HttpApiBuilder.group(
   Api,
   "partners",
-  Effect.fn(function*(handlers) {
+  Effect.fn(function* (handlers) {
     const partners = yield* Partners
     const stats = yield* PartnerStatsQuery
     return handlers
       .handle("register", ({ payload }) =>
-        Effect.gen(function*() {
-          const { partner, apiKey } = yield* orUnavailable(partners.register({
-            name: payload.name.trim(),
-            email: payload.email,
-            appUrl: blankToNull(payload.app_url),
-            description: blankToNull(payload.description)
-          }))
+        Effect.gen(function* () {
+          const { partner, apiKey } = yield* orUnavailable(
+            partners.register({
+              name: payload.name.trim(),
+              email: payload.email,
+              appUrl: blankToNull(payload.app_url),
+              description: blankToNull(payload.description)
+            })
+          )
           return {
             partner: { id: partner.id, name: partner.name, tag: partner.tag },
             api_key: apiKey,
-            message: "Store this API key now: it will not be shown again (we keep only its hash). " +
+            message:
+              "Store this API key now: it will not be shown again (we keep only its hash). " +
               "Send it as 'Authorization: Bearer <api_key>'."
           }
-        }))
+        })
+      )
       .handle("me", () =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const partner = yield* CurrentPartner
           return yield* orUnavailable(stats.forPartner(partner))
-        }))
+        })
+      )
   })
 ).pipe(Layer.provide(PartnerStatsQuery.layer))

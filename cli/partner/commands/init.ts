@@ -22,12 +22,16 @@ const optionalText = (name: string, description: string) =>
 const required = (label: string) => (value: string) =>
   value.trim().length > 0 ? Effect.succeed(value.trim()) : Effect.fail(`${label} is required`)
 const looksLikeEmail = (value: string) =>
-  /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim()) ? Effect.succeed(value.trim()) : Effect.fail("enter an e-mail address")
+  /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim())
+    ? Effect.succeed(value.trim())
+    : Effect.fail("enter an e-mail address")
 const looksLikeHttpUrl = (value: string) => {
   try {
     const url = new URL(value.trim())
     if (url.protocol === "http:" || url.protocol === "https:") return Effect.succeed(value.trim())
-  } catch { /* falls through to the message */ }
+  } catch {
+    /* falls through to the message */
+  }
   return Effect.fail("enter an absolute http(s) URL, e.g. https://example.com")
 }
 
@@ -48,13 +52,16 @@ export const init = Command.make(
     server: flags.server,
     json: flags.json
   },
-  Effect.fn("partner.init")(function*({ appUrl, description, email, force, json, name, server }) {
+  Effect.fn("partner.init")(function* ({ appUrl, description, email, force, json, name, server }) {
     // --force must also get past a config file too broken to read
-    const existing = force ? yield* readConfigFile.pipe(Effect.orElseSucceed(() => Option.none())) : yield* readConfigFile
+    const existing = force
+      ? yield* readConfigFile.pipe(Effect.orElseSucceed(() => Option.none()))
+      : yield* readConfigFile
     const file = yield* configFilePath
     if (Option.isSome(existing) && !force) {
       return yield* new ConfigError({
-        message: `Already registered as "${existing.value.tag}" (config ${file}). ` +
+        message:
+          `Already registered as "${existing.value.tag}" (config ${file}). ` +
           "Use --force to register a new partner and replace that config."
       })
     }
@@ -66,7 +73,8 @@ export const init = Command.make(
     const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true
     if (missing.length > 0 && !interactive) {
       return yield* new UsageError({
-        message: `init needs ${missing.join(", ")} when it cannot ask in a terminal ` +
+        message:
+          `init needs ${missing.join(", ")} when it cannot ask in a terminal ` +
           `(e.g. ${CLI_NAME} init --name "Acme Deals" --email dev@acme.test --app-url https://acme.test)`
       })
     }
@@ -74,21 +82,27 @@ export const init = Command.make(
     const contactEmail = yield* ask(email, Prompt.String({ message: "Contact e-mail", validate: looksLikeEmail }))
     const appUrlValue = yield* ask(appUrl, Prompt.String({ message: "App or site URL", validate: looksLikeHttpUrl }))
     // asked for only in an interactive run: a fully flagged run never stops to ask
-    const about = Option.isSome(description) ? description.value.trim() :
-      missing.length > 0 ? (yield* Prompt.run(Prompt.String({ message: "What you build with the API (optional)" }))).trim() :
-      ""
+    const about = Option.isSome(description)
+      ? description.value.trim()
+      : missing.length > 0
+        ? (yield* Prompt.run(Prompt.String({ message: "What you build with the API (optional)" }))).trim()
+        : ""
 
-    const { data, raw } = yield* callApi(connection, {
-      method: "POST",
-      path: "/api/v1/partners/register",
-      auth: "none",
-      body: {
-        name: partnerName,
-        email: contactEmail,
-        app_url: appUrlValue,
-        ...(about.length > 0 ? { description: about } : {})
-      }
-    }, RegisterResponse)
+    const { data, raw } = yield* callApi(
+      connection,
+      {
+        method: "POST",
+        path: "/api/v1/partners/register",
+        auth: "none",
+        body: {
+          name: partnerName,
+          email: contactEmail,
+          app_url: appUrlValue,
+          ...(about.length > 0 ? { description: about } : {})
+        }
+      },
+      RegisterResponse
+    )
     yield* writeConfigFile({
       url: connection.baseUrl,
       api_key: data.api_key,
@@ -96,13 +110,15 @@ export const init = Command.make(
       partner_id: data.partner.id
     })
     if (json) return yield* Console.log(JSON.stringify(raw, null, 2))
-    yield* Console.log(formatFields([
-      ["Registered", `${data.partner.name} (partner id ${data.partner.id})`],
-      ["Tag", data.partner.tag],
-      ["API key", data.api_key],
-      ["Server", connection.baseUrl],
-      ["Saved to", `${file} (mode 600)`]
-    ]))
+    yield* Console.log(
+      formatFields([
+        ["Registered", `${data.partner.name} (partner id ${data.partner.id})`],
+        ["Tag", data.partner.tag],
+        ["API key", data.api_key],
+        ["Server", connection.baseUrl],
+        ["Saved to", `${file} (mode 600)`]
+      ])
+    )
     yield* Console.log(
       `\nWarning: the API key is shown only this once and the server keeps no copy. ` +
         `It is saved in ${file}; keep that file private and back it up.`

@@ -9,14 +9,18 @@ import { formatTable } from "../Table.ts"
 export const links = Command.make(
   "links",
   { limit: flags.limit, offset: flags.offset, server: flags.server, json: flags.json },
-  Effect.fn("partner.links")(function*({ json, limit, offset, server }) {
+  Effect.fn("partner.links")(function* ({ json, limit, offset, server }) {
     const connection = yield* resolveConnection(server)
-    const { data, raw } = yield* callApi(connection, {
-      method: "GET",
-      path: "/api/v1/links",
-      auth: "optional",
-      query: { limit: Option.getOrUndefined(limit), offset: Option.getOrUndefined(offset) }
-    }, Page(LinkItem))
+    const { data, raw } = yield* callApi(
+      connection,
+      {
+        method: "GET",
+        path: "/api/v1/links",
+        auth: "optional",
+        query: { limit: Option.getOrUndefined(limit), offset: Option.getOrUndefined(offset) }
+      },
+      Page(LinkItem)
+    )
     yield* flags.printResult(json, raw, () =>
       withPageFooter(
         formatTable(
@@ -31,7 +35,7 @@ export const links = Command.make(
           data.data.map((link) => [
             link.tracking_url,
             // an unaffiliated link earns nothing: say so where the programme would be
-            link.status === "unaffiliated" ? "unaffiliated" : link.program_id ?? "",
+            link.status === "unaffiliated" ? "unaffiliated" : (link.program_id ?? ""),
             link.network_id ?? "",
             link.source,
             link.created_at.slice(0, 10),
@@ -39,7 +43,8 @@ export const links = Command.make(
           ])
         ),
         data
-      ))
+      )
+    )
   })
 ).pipe(
   Command.withDescription("List your tracking links (anonymous links when no API key is configured)"),

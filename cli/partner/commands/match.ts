@@ -22,14 +22,18 @@ type MatchedProgram = Extract<typeof MatchResponse.Type, { matched: true }>["pro
  * the type alone instead of failing the command.
  */
 const commissionOf = (connection: Connection, program: MatchedProgram) =>
-  callApi(connection, {
-    method: "GET",
-    path: "/api/v1/programs",
-    auth: "none",
-    query: { domain: program.domain, network: program.network, limit: 100 }
-  }, Page(ProgramItem)).pipe(
+  callApi(
+    connection,
+    {
+      method: "GET",
+      path: "/api/v1/programs",
+      auth: "none",
+      query: { domain: program.domain, network: program.network, limit: 100 }
+    },
+    Page(ProgramItem)
+  ).pipe(
     Effect.map(({ data }) => data.data.find((candidate) => candidate.id === program.id)),
-    Effect.map((found) => found === undefined ? program.commission_type : commissionText(found)),
+    Effect.map((found) => (found === undefined ? program.commission_type : commissionText(found))),
     Effect.catchIf(isPartnerCliError, () => Effect.succeed(`${program.commission_type} (rate not available)`))
   )
 
@@ -44,14 +48,18 @@ export const match = Command.make(
     server: flags.server,
     json: flags.json
   },
-  Effect.fn("partner.match")(function*({ json, merchantUrl, server, verbose }) {
+  Effect.fn("partner.match")(function* ({ json, merchantUrl, server, verbose }) {
     const connection = yield* resolveConnection(server)
-    const { data, raw } = yield* callApi(connection, {
-      method: "POST",
-      path: "/api/v1/links/match",
-      auth: "optional",
-      body: { url: merchantUrl }
-    }, MatchResponse)
+    const { data, raw } = yield* callApi(
+      connection,
+      {
+        method: "POST",
+        path: "/api/v1/links/match",
+        auth: "optional",
+        body: { url: merchantUrl }
+      },
+      MatchResponse
+    )
     if (json) yield* Console.log(JSON.stringify(raw, null, 2))
     if (!data.matched) {
       return yield* new NotMatched({
@@ -61,20 +69,28 @@ export const match = Command.make(
     }
     if (json) return
     if (!verbose) return yield* Console.log(data.link.tracking_url)
-    yield* Console.log(formatFields([
-      ["Tracking URL", data.link.tracking_url],
-      ["Programme", `${data.program.name} (${data.program.id})`],
-      ["Network", data.program.network],
-      ["Domain", data.program.domain],
-      ["Commission", yield* commissionOf(connection, data.program)],
-      ["Affiliate URL", data.link.affiliate_url],
-      ...(data.created === false ? [["Note", "you already had this link; it is returned again"] as const] : [])
-    ]))
+    yield* Console.log(
+      formatFields([
+        ["Tracking URL", data.link.tracking_url],
+        ["Programme", `${data.program.name} (${data.program.id})`],
+        ["Network", data.program.network],
+        ["Domain", data.program.domain],
+        ["Commission", yield* commissionOf(connection, data.program)],
+        ["Affiliate URL", data.link.affiliate_url],
+        ...(data.created === false ? [["Note", "you already had this link; it is returned again"] as const] : [])
+      ])
+    )
   })
 ).pipe(
   Command.withDescription("Turn a merchant URL into a tracking link for the best affiliate programme"),
   Command.withExamples([
-    { command: `${CLI_NAME} match https://www.example-store.com/p/123`, description: "Print the tracking URL to share" },
-    { command: `${CLI_NAME} match --verbose https://www.example-store.com/p/123`, description: "With programme, network, commission" }
+    {
+      command: `${CLI_NAME} match https://www.example-store.com/p/123`,
+      description: "Print the tracking URL to share"
+    },
+    {
+      command: `${CLI_NAME} match --verbose https://www.example-store.com/p/123`,
+      description: "With programme, network, commission"
+    }
   ])
 )

@@ -11,7 +11,7 @@ import { CLI_NAME } from "../name.ts"
 export const mcp = Command.make(
   "mcp",
   { server: flags.server },
-  Effect.fn("partner.mcp")(function*({ server }) {
+  Effect.fn("partner.mcp")(function* ({ server }) {
     const connection = yield* resolveConnection(server)
     // Loaded on use: the MCP server modules would slow every other command's start.
     const { stdioServer } = yield* Effect.promise(() => import("../mcp/stdioServer.ts"))
@@ -25,5 +25,7 @@ export const mcp = Command.make(
     "Serve the shopping tools (UCP catalog search, deals, link matching, programmes, your stats) to an MCP client " +
       "over stdio; calls go to the server. Tracked links carry your tag when AFF_API_KEY (or the saved key) is set."
   ),
-  Command.withExamples([{ command: `AFF_API_KEY=ak_... ${CLI_NAME} mcp`, description: "The command an MCP client launches" }])
+  Command.withExamples([
+    { command: `AFF_API_KEY=ak_... ${CLI_NAME} mcp`, description: "The command an MCP client launches" }
+  ])
 )

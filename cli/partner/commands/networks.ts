@@ -20,19 +20,23 @@ export const networks = Command.make(
     server: flags.server,
     json: flags.json
   },
-  Effect.fn("partner.networks")(function*({ json, limit, offset, q, status, server }) {
+  Effect.fn("partner.networks")(function* ({ json, limit, offset, q, status, server }) {
     const connection = yield* resolveConnection(server)
-    const { data, raw } = yield* callApi(connection, {
-      method: "GET",
-      path: "/api/v1/networks",
-      auth: "none",
-      query: {
-        status: Option.getOrUndefined(status),
-        q: Option.getOrUndefined(q),
-        limit: Option.getOrUndefined(limit),
-        offset: Option.getOrUndefined(offset)
-      }
-    }, Page(NetworkItem))
+    const { data, raw } = yield* callApi(
+      connection,
+      {
+        method: "GET",
+        path: "/api/v1/networks",
+        auth: "none",
+        query: {
+          status: Option.getOrUndefined(status),
+          q: Option.getOrUndefined(q),
+          limit: Option.getOrUndefined(limit),
+          offset: Option.getOrUndefined(offset)
+        }
+      },
+      Page(NetworkItem)
+    )
     yield* flags.printResult(json, raw, () =>
       withPageFooter(
         formatTable(
@@ -54,10 +58,12 @@ export const networks = Command.make(
           ])
         ),
         data
-      ))
+      )
+    )
   })
 ).pipe(
   Command.withDescription("List affiliate networks"),
-  Command.withExamples([{ command: "aff networks --status active --q awin", description: "Active networks matching 'awin'" }])
+  Command.withExamples([
+    { command: "aff networks --status active --q awin", description: "Active networks matching 'awin'" }
+  ])
 )
-

@@ -28,22 +28,26 @@ export const programs = Command.make(
     server: flags.server,
     json: flags.json
   },
-  Effect.fn("partner.programs")(function*({ country, domain, json, limit, network, offset, q, status, server }) {
+  Effect.fn("partner.programs")(function* ({ country, domain, json, limit, network, offset, q, status, server }) {
     const connection = yield* resolveConnection(server)
-    const { data, raw } = yield* callApi(connection, {
-      method: "GET",
-      path: "/api/v1/programs",
-      auth: "none",
-      query: {
-        network: Option.getOrUndefined(network),
-        domain: Option.getOrUndefined(domain),
-        q: Option.getOrUndefined(q),
-        status: Option.getOrUndefined(status),
-        country: Option.getOrUndefined(country),
-        limit: Option.getOrUndefined(limit),
-        offset: Option.getOrUndefined(offset)
-      }
-    }, Page(ProgramItem))
+    const { data, raw } = yield* callApi(
+      connection,
+      {
+        method: "GET",
+        path: "/api/v1/programs",
+        auth: "none",
+        query: {
+          network: Option.getOrUndefined(network),
+          domain: Option.getOrUndefined(domain),
+          q: Option.getOrUndefined(q),
+          status: Option.getOrUndefined(status),
+          country: Option.getOrUndefined(country),
+          limit: Option.getOrUndefined(limit),
+          offset: Option.getOrUndefined(offset)
+        }
+      },
+      Page(ProgramItem)
+    )
     yield* flags.printResult(json, raw, () =>
       withPageFooter(
         formatTable(
@@ -65,7 +69,8 @@ export const programs = Command.make(
           ])
         ),
         data
-      ))
+      )
+    )
   })
 ).pipe(
   Command.withDescription("List affiliate programmes (merchants on a network)"),

@@ -20,34 +20,38 @@ const partnerTag = (connection: Connection) =>
   Option.isSome(connection.storedTag) || Option.isNone(connection.apiKey)
     ? Effect.succeed(connection.storedTag)
     : callApi(connection, { method: "GET", path: "/api/v1/partners/me", auth: "required" }, Me).pipe(
-      Effect.map(({ data }) => Option.some(data.partner.tag))
-    )
+        Effect.map(({ data }) => Option.some(data.partner.tag))
+      )
 
 export const search = Command.make(
   "search",
   {
     query: Argument.String("query").pipe(
-      Argument.withDescription("What to look for, e.g. \"wireless earbuds under 100\" (price phrases become filters)")
+      Argument.withDescription('What to look for, e.g. "wireless earbuds under 100" (price phrases become filters)')
     ),
     category: Flag.String("category").pipe(Flag.withDescription("Only this category"), Flag.optional),
     limit: Flag.Int("limit").pipe(Flag.withDescription("Results (1-100; the server's default is 8)"), Flag.optional),
     server: flags.server,
     json: flags.json
   },
-  Effect.fn("partner.search")(function*({ category, json, limit, query, server }) {
+  Effect.fn("partner.search")(function* ({ category, json, limit, query, server }) {
     const connection = yield* resolveConnection(server)
     const tag = yield* partnerTag(connection)
-    const { data, raw } = yield* callApi(connection, {
-      method: "GET",
-      path: "/api/search",
-      auth: "none",
-      query: {
-        q: query,
-        category: Option.getOrUndefined(category),
-        limit: Option.getOrUndefined(limit),
-        tag: Option.getOrUndefined(tag)
-      }
-    }, SearchFeedSchema)
+    const { data, raw } = yield* callApi(
+      connection,
+      {
+        method: "GET",
+        path: "/api/search",
+        auth: "none",
+        query: {
+          q: query,
+          category: Option.getOrUndefined(category),
+          limit: Option.getOrUndefined(limit),
+          tag: Option.getOrUndefined(tag)
+        }
+      },
+      SearchFeedSchema
+    )
     yield* flags.printResult(json, raw, () => renderResults(data, tag))
   })
 ).pipe(

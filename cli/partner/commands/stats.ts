@@ -15,18 +15,26 @@ import { cell, formatFields, formatTable } from "../Table.ts"
 export const stats = Command.make(
   "stats",
   { server: flags.server, json: flags.json },
-  Effect.fn("partner.stats")(function*({ json, server }) {
+  Effect.fn("partner.stats")(function* ({ json, server }) {
     const connection = yield* resolveConnection(server)
-    const { data, raw } = yield* callApi(connection, {
-      method: "GET",
-      path: "/api/v1/partners/me",
-      auth: "required"
-    }, PartnerStats)
+    const { data, raw } = yield* callApi(
+      connection,
+      {
+        method: "GET",
+        path: "/api/v1/partners/me",
+        auth: "required"
+      },
+      PartnerStats
+    )
     yield* flags.printResult(json, raw, () => renderStats(data))
   })
 ).pipe(
-  Command.withDescription("Your clicks (total, unique, bots), conversions and revenue: totals, per link, and a per-day chart"),
-  Command.withExamples([{ command: `${CLI_NAME} stats`, description: "Totals, the per-link table and the per-day chart" }])
+  Command.withDescription(
+    "Your clicks (total, unique, bots), conversions and revenue: totals, per link, and a per-day chart"
+  ),
+  Command.withExamples([
+    { command: `${CLI_NAME} stats`, description: "Totals, the per-link table and the per-day chart" }
+  ])
 )
 
 const percent = (rate: number) => `${(rate * 100).toFixed(2)}%`
@@ -40,9 +48,15 @@ const renderStats = (me: PartnerStats): string => {
     ["Unique clicks", cell(totals.unique_clicks)],
     ["Bot clicks", cell(totals.bot_clicks)],
     ["Conversions", cell(totals.conversions.total)],
-    ["  by status", `pending ${totals.conversions.pending}, approved ${totals.conversions.approved}, ` +
-      `declined ${totals.conversions.declined}, reversed ${totals.conversions.reversed}`],
-    ["Revenue", `${totals.revenue.total}${currency} (pending ${totals.revenue.pending}, approved ${totals.revenue.approved})`],
+    [
+      "  by status",
+      `pending ${totals.conversions.pending}, approved ${totals.conversions.approved}, ` +
+        `declined ${totals.conversions.declined}, reversed ${totals.conversions.reversed}`
+    ],
+    [
+      "Revenue",
+      `${totals.revenue.total}${currency} (pending ${totals.revenue.pending}, approved ${totals.revenue.approved})`
+    ],
     ["EPC", `${totals.epc}${currency} per 100 clicks`],
     ["Conversion rate", percent(totals.conversion_rate)]
   ])
@@ -68,7 +82,10 @@ const renderStats = (me: PartnerStats): string => {
       link.destination_url
     ])
   )
-  const more = me.links_total > me.links.length ? `\n(${me.links.length} of ${me.links_total} links shown, most clicked first)` : ""
+  const more =
+    me.links_total > me.links.length
+      ? `\n(${me.links.length} of ${me.links_total} links shown, most clicked first)`
+      : ""
   return `${summary}\n\nPer link:\n${table}${more}\n\n${dailyChart(me)}`
 }
 
@@ -95,11 +112,14 @@ const dailyChart = (me: PartnerStats): string => {
   const conversions = columns((day) => cell(day.conversions.total))
   const revenue = columns((day) => day.revenue.total)
   const busiest = Math.max(...shown.map((day) => day.clicks))
-  return `Clicks per day (a full bar is the busiest day: ${cell(busiest)} ${busiest === 1 ? "click" : "clicks"}):\n` + barChart(
-    shown.map((day) => ({
-      label: day.date,
-      value: day.clicks,
-      note: `${clicks(day)} clicks  ${unique(day)} unique  ${conversions(day)} conv.  ${revenue(day)} revenue`
-    }))
+  return (
+    `Clicks per day (a full bar is the busiest day: ${cell(busiest)} ${busiest === 1 ? "click" : "clicks"}):\n` +
+    barChart(
+      shown.map((day) => ({
+        label: day.date,
+        value: day.clicks,
+        note: `${clicks(day)} clicks  ${unique(day)} unique  ${conversions(day)} conv.  ${revenue(day)} revenue`
+      }))
+    )
   )
 }

@@ -11,7 +11,11 @@ const PROTOCOL_VERSION = "2025-11-25"
 const TIMEOUT_MS = 30_000
 
 interface RpcAnswer {
-  readonly result?: { readonly isError?: boolean; readonly structuredContent?: unknown; readonly content?: ReadonlyArray<{ type: string; text?: string }> }
+  readonly result?: {
+    readonly isError?: boolean
+    readonly structuredContent?: unknown
+    readonly content?: ReadonlyArray<{ type: string; text?: string }>
+  }
   readonly error?: { readonly code: number; readonly message: string }
 }
 
@@ -20,7 +24,8 @@ const failure = (code: string, message: string): ToolFailure => ({ error: { code
 /** A JSON answer, or the JSON-RPC message with our id from an event stream. */
 const readAnswer = async (response: Response, id: number): Promise<RpcAnswer | undefined> => {
   const text = await response.text()
-  if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) return text === "" ? undefined : JSON.parse(text)
+  if (!(response.headers.get("content-type") ?? "").includes("text/event-stream"))
+    return text === "" ? undefined : JSON.parse(text)
   for (const line of text.split(/\r?\n/)) {
     if (!line.startsWith("data:")) continue
     const message = JSON.parse(line.slice(5))
@@ -31,8 +36,14 @@ const readAnswer = async (response: Response, id: number): Promise<RpcAnswer | u
 
 const unreachable = (connection: Connection, error: unknown) => {
   const cause = (error as { cause?: { code?: string } }).cause?.code
-  const reason = cause === "ECONNREFUSED" ? "connection refused" : cause ?? (error instanceof Error ? error.message : String(error))
-  return failure("server_unreachable", `cannot reach ${connection.baseUrl}: ${reason} (is the service running? set AFF_SERVER or --server)`)
+  const reason =
+    cause === "ECONNREFUSED"
+      ? "connection refused"
+      : (cause ?? (error instanceof Error ? error.message : String(error)))
+  return failure(
+    "server_unreachable",
+    `cannot reach ${connection.baseUrl}: ${reason} (is the service running? set AFF_SERVER or --server)`
+  )
 }
 
 export const makeRemoteMcp = (connection: Connection, clientVersion: string) => {
@@ -49,7 +60,9 @@ export const makeRemoteMcp = (connection: Connection, clientVersion: string) => 
         accept: "application/json, text/event-stream",
         "mcp-protocol-version": PROTOCOL_VERSION,
         ...(session === undefined ? {} : { "mcp-session-id": session }),
-        ...(Option.isSome(connection.apiKey) ? { authorization: `Bearer ${Redacted.value(connection.apiKey.value)}` } : {})
+        ...(Option.isSome(connection.apiKey)
+          ? { authorization: `Bearer ${Redacted.value(connection.apiKey.value)}` }
+          : {})
       },
       body: JSON.stringify(body)
     })
@@ -61,7 +74,11 @@ export const makeRemoteMcp = (connection: Connection, clientVersion: string) => 
       jsonrpc: "2.0",
       id,
       method: "initialize",
-      params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "aff-mcp", version: clientVersion } }
+      params: {
+        protocolVersion: PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: { name: "aff-mcp", version: clientVersion }
+      }
     })
     const answer = await readAnswer(response, id)
     if (!response.ok || answer?.error !== undefined) {
@@ -71,7 +88,11 @@ export const makeRemoteMcp = (connection: Connection, clientVersion: string) => 
     await (await post({ jsonrpc: "2.0", method: "notifications/initialized" })).text()
   }
 
-  const call = async (name: string, args: unknown, retry: boolean): Promise<{ ok: true; value: unknown } | { ok: false; failure: ToolFailure }> => {
+  const call = async (
+    name: string,
+    args: unknown,
+    retry: boolean
+  ): Promise<{ ok: true; value: unknown } | { ok: false; failure: ToolFailure }> => {
     if (session === undefined) await open()
     const id = nextId++
     const response = await post({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args ?? {} } })
@@ -84,7 +105,8 @@ export const makeRemoteMcp = (connection: Connection, clientVersion: string) => 
     const answer = await readAnswer(response, id)
     if (answer?.error !== undefined) return { ok: false, failure: failure("mcp_error", answer.error.message) }
     const result = answer?.result
-    if (result === undefined) return { ok: false, failure: failure("unexpected_response", `HTTP ${response.status} without a tool result`) }
+    if (result === undefined)
+      return { ok: false, failure: failure("unexpected_response", `HTTP ${response.status} without a tool result`) }
     if (result.isError === true) {
       const text = result.content?.find((part) => part.type === "text")?.text ?? ""
       try {
@@ -99,7 +121,7 @@ export const makeRemoteMcp = (connection: Connection, clientVersion: string) => 
   /** The server's answer to one tool call: its result, or its tool error body. */
   const callTool = (name: string, args: unknown): Effect.Effect<unknown, ToolFailure> =>
     Effect.tryPromise({ try: () => call(name, args, true), catch: (error) => unreachable(connection, error) }).pipe(
-      Effect.flatMap((outcome) => outcome.ok ? Effect.succeed(outcome.value) : Effect.fail(outcome.failure))
+      Effect.flatMap((outcome) => (outcome.ok ? Effect.succeed(outcome.value) : Effect.fail(outcome.failure)))
     )
 
   return { callTool }

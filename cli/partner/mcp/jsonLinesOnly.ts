@@ -35,5 +35,6 @@ export const JsonLinesOnly = Layer.effect(
         Stream.map((line) => `${line}\n`),
         Stream.encodeText
       )
-    }))
+    })
+  )
 )

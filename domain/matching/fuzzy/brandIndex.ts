@@ -50,13 +50,50 @@ export interface BrandIndex {
 
 // Words that qualify a programme's name rather than name the merchant.
 const NAME_QUALIFIERS = new Set([
-  "uk", "gb", "us", "usa", "de", "fr", "it", "es", "nl", "se", "au", "ca", "jp", "in", "br", "pl", "sg", "my", "be", "mx",
-  "ae", "ro", "kr", "canada", "australia", "germany", "france", "italy", "spain", "japan", "singapore", "malaysia", "india",
-  "store", "shop", "official", "online", "direct", "shopping"
+  "uk",
+  "gb",
+  "us",
+  "usa",
+  "de",
+  "fr",
+  "it",
+  "es",
+  "nl",
+  "se",
+  "au",
+  "ca",
+  "jp",
+  "in",
+  "br",
+  "pl",
+  "sg",
+  "my",
+  "be",
+  "mx",
+  "ae",
+  "ro",
+  "kr",
+  "canada",
+  "australia",
+  "germany",
+  "france",
+  "italy",
+  "spain",
+  "japan",
+  "singapore",
+  "malaysia",
+  "india",
+  "store",
+  "shop",
+  "official",
+  "online",
+  "direct",
+  "shopping"
 ])
 
 const isEverydayWord = (word: string) =>
-  isCommonWord(word) || (word.endsWith("s") && isCommonWord(word.slice(0, -1))) ||
+  isCommonWord(word) ||
+  (word.endsWith("s") && isCommonWord(word.slice(0, -1))) ||
   (word.endsWith("es") && isCommonWord(word.slice(0, -2)))
 
 /** Can the key be cut entirely into everyday words ("wavelabs" = wave + labs)? */
@@ -93,7 +130,11 @@ export const nameKeys = (name: string): ReadonlyArray<string> => {
 
 const GENERIC_LABELS = new Set(["com", "co", "net", "org", "gov", "edu", "ac", "or", "ne", "go"])
 
-const normaliseDomain = (raw: string) => raw.trim().toLowerCase().replace(/^www\.(?=.+\..+)/, "")
+const normaliseDomain = (raw: string) =>
+  raw
+    .trim()
+    .toLowerCase()
+    .replace(/^www\.(?=.+\..+)/, "")
 
 interface Building {
   key: string

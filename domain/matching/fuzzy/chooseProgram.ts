@@ -27,10 +27,11 @@ const mainRank = (entry: BrandDomain) => (entry.countries.has(null) ? 0 : entry.
 
 /** The brand's domains, most fitting first for `country`. */
 export const domainOrder = (brand: Brand, country: string | null): ReadonlyArray<BrandDomain> =>
-  [...brand.domains].sort((a, b) =>
-    Number(country !== null && b.countries.has(country)) - Number(country !== null && a.countries.has(country)) ||
-    mainRank(a) - mainRank(b) ||
-    (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0)
+  [...brand.domains].sort(
+    (a, b) =>
+      Number(country !== null && b.countries.has(country)) - Number(country !== null && a.countries.has(country)) ||
+      mainRank(a) - mainRank(b) ||
+      (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0)
   )
 
 export type Choice =
@@ -41,7 +42,13 @@ export type Choice =
 const canLinkTo = (destination: string) => (program: CatalogProgram, network: CatalogNetwork) =>
   affiliateUrlFor({ program, network, domain: "", expectedEpc: 0 }, destination, "probe") !== undefined
 
-export const chooseProgram = (catalog: Catalog, brand: Brand, evidence: Evidence, url: URL, country: string | null): Choice => {
+export const chooseProgram = (
+  catalog: Catalog,
+  brand: Brand,
+  evidence: Evidence,
+  url: URL,
+  country: string | null
+): Choice => {
   const order = domainOrder(brand, country)
   // An active programme we could not link through is the truer reason than "nothing active".
   let unlinkable = false
@@ -50,7 +57,11 @@ export const chooseProgram = (catalog: Catalog, brand: Brand, evidence: Evidence
       if (!entry.countries.has(country)) continue
       const destination = destinationFor(entry.domain, evidence, url)
       const usable = canLinkTo(destination)
-      const picked = selectProgram(catalog, entry.domain, (program, network) => program.country === country && usable(program, network))
+      const picked = selectProgram(
+        catalog,
+        entry.domain,
+        (program, network) => program.country === country && usable(program, network)
+      )
       if (picked.ok) return { ok: true, selection: picked.selection, destination, countryMatched: true }
     }
   }

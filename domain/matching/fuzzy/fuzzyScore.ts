@@ -22,7 +22,12 @@ import { type HostParts, hostParts, pathSegments } from "./urlParts.ts"
 export const MATCH_THRESHOLD = 0.7
 
 export type Evidence =
-  | { readonly from: "host"; readonly kind: "other_suffix" | "store_affix" | EditKind; readonly text: string; readonly edits: number }
+  | {
+      readonly from: "host"
+      readonly kind: "other_suffix" | "store_affix" | EditKind
+      readonly text: string
+      readonly edits: number
+    }
   | { readonly from: "path"; readonly kind: "listing_brand"; readonly text: string; readonly edits: 0 }
 
 export interface Candidate {
@@ -34,7 +39,12 @@ export interface Candidate {
 }
 
 export type FuzzyOutcome =
-  | { readonly kind: "candidate"; readonly best: Candidate; readonly host: HostParts; readonly runnerUp: Candidate | undefined }
+  | {
+      readonly kind: "candidate"
+      readonly best: Candidate
+      readonly host: HostParts
+      readonly runnerUp: Candidate | undefined
+    }
   | { readonly kind: "none"; readonly host: HostParts | undefined }
   /** The site is in the catalog only through another host of it (google.com vs store.google.com). */
   | { readonly kind: "known_site"; readonly host: HostParts }
@@ -52,7 +62,10 @@ const SLIP_BASE: Partial<Record<EditKind, number>> = {
 const UNMISTAKABLE: ReadonlySet<EditKind> = new Set(["doubled_letter", "repeated_dropped", "transposition"])
 
 /** Confidence that `label` (the typed registrable label) means `brand`, or undefined. */
-export const hostLabelScore = (label: string, brand: Brand): { confidence: number; kind: EditKind; edits: number } | undefined => {
+export const hostLabelScore = (
+  label: string,
+  brand: Brand
+): { confidence: number; kind: EditKind; edits: number } | undefined => {
   if (!brand.hostMatchable || brand.level === "word") return undefined
   const key = brand.key
   if (label === key) return { confidence: brand.level === "distinctive" ? 0.9 : 0.85, kind: "exact", edits: 0 }
@@ -72,8 +85,34 @@ export const hostLabelScore = (label: string, brand: Brand): { confidence: numbe
 
 // Store words around a brand in a domain label: nikestore.de, dyson-uk.com, shop-lego.fr.
 // A country among them says which of the brand's countries is meant.
-const STORE_AFFIXES = ["official", "online", "outlet", "store", "shop", "usa", "uk", "us", "eu", "de", "fr", "es", "it", "nl", "the", "my"]
-const AFFIX_COUNTRIES: Record<string, string> = { usa: "US", us: "US", uk: "GB", de: "DE", fr: "FR", es: "ES", it: "IT", nl: "NL" }
+const STORE_AFFIXES = [
+  "official",
+  "online",
+  "outlet",
+  "store",
+  "shop",
+  "usa",
+  "uk",
+  "us",
+  "eu",
+  "de",
+  "fr",
+  "es",
+  "it",
+  "nl",
+  "the",
+  "my"
+]
+const AFFIX_COUNTRIES: Record<string, string> = {
+  usa: "US",
+  us: "US",
+  uk: "GB",
+  de: "DE",
+  fr: "FR",
+  es: "ES",
+  it: "IT",
+  nl: "NL"
+}
 
 const affixCores = (host: HostParts): ReadonlyArray<{ readonly core: string; readonly country: string | null }> => {
   const cores = new Map<string, string | null>()
@@ -92,25 +131,114 @@ const affixCores = (host: HostParts): ReadonlyArray<{ readonly core: string; rea
 
 // Pages about a brand rather than selling it, and sites that are not shops.
 const CONTENT_SEGMENTS = new Set([
-  "wiki", "news", "blog", "blogs", "article", "articles", "story", "stories", "forum", "forums", "docs", "doc", "help",
-  "support", "about", "careers", "jobs", "press", "investors", "investor", "topics", "topic", "tag", "tags", "r"
+  "wiki",
+  "news",
+  "blog",
+  "blogs",
+  "article",
+  "articles",
+  "story",
+  "stories",
+  "forum",
+  "forums",
+  "docs",
+  "doc",
+  "help",
+  "support",
+  "about",
+  "careers",
+  "jobs",
+  "press",
+  "investors",
+  "investor",
+  "topics",
+  "topic",
+  "tag",
+  "tags",
+  "r"
 ])
 const NON_SHOP_HOST_WORDS = ["wiki", "news", "blog", "bank", "github", "gitlab", "forum", "press", "journal", "times"]
 const NON_SHOP_SITES = new Set([
-  "google", "youtube", "facebook", "twitter", "x", "instagram", "tiktok", "reddit", "linkedin", "medium", "wordpress",
-  "blogspot", "substack", "tumblr", "bbc", "cnn", "nytimes", "theguardian", "guardian", "reuters", "bloomberg", "forbes",
-  "wikipedia", "stackoverflow", "quora", "pinterest", "bing", "duckduckgo", "yahoo"
+  "google",
+  "youtube",
+  "facebook",
+  "twitter",
+  "x",
+  "instagram",
+  "tiktok",
+  "reddit",
+  "linkedin",
+  "medium",
+  "wordpress",
+  "blogspot",
+  "substack",
+  "tumblr",
+  "bbc",
+  "cnn",
+  "nytimes",
+  "theguardian",
+  "guardian",
+  "reuters",
+  "bloomberg",
+  "forbes",
+  "wikipedia",
+  "stackoverflow",
+  "quora",
+  "pinterest",
+  "bing",
+  "duckduckgo",
+  "yahoo"
 ])
 // Path segments and host words of product listings.
 const LISTING_SEGMENTS = new Set([
-  "listing", "listings", "item", "items", "itm", "product", "products", "p", "dp", "buy", "shop", "store", "sale", "sales",
-  "deal", "deals", "offer", "offers", "marketplace", "market", "ad", "ads", "classified", "classifieds", "auction",
-  "auctions", "catalog", "catalogue", "goods", "i", "l"
+  "listing",
+  "listings",
+  "item",
+  "items",
+  "itm",
+  "product",
+  "products",
+  "p",
+  "dp",
+  "buy",
+  "shop",
+  "store",
+  "sale",
+  "sales",
+  "deal",
+  "deals",
+  "offer",
+  "offers",
+  "marketplace",
+  "market",
+  "ad",
+  "ads",
+  "classified",
+  "classifieds",
+  "auction",
+  "auctions",
+  "catalog",
+  "catalogue",
+  "goods",
+  "i",
+  "l"
 ])
-const LISTING_HOST_WORDS = ["market", "shop", "store", "deals", "mall", "bazaar", "outlet", "auction", "resale", "trade"]
+const LISTING_HOST_WORDS = [
+  "market",
+  "shop",
+  "store",
+  "deals",
+  "mall",
+  "bazaar",
+  "outlet",
+  "auction",
+  "resale",
+  "trade"
+]
 
 const looksLikeNonShop = (host: HostParts) =>
-  NON_SHOP_SITES.has(host.label) || NON_SHOP_HOST_WORDS.some((word) => host.label.includes(word)) ||
+  NON_SHOP_SITES.has(host.label) ||
+  NON_SHOP_HOST_WORDS.some((word) => host.label.includes(word)) ||
   host.host.split(".").some((label) => NON_SHOP_HOST_WORDS.some((word) => label === word || label.startsWith(word)))
 
 /** The first distinctive brand a listing path names, with its confidence. */
@@ -129,7 +257,8 @@ export const pathBrand = (host: HostParts, pathname: string, index: BrandIndex):
         const brand = index.byKey.get(words.slice(i, i + n).join(""))
         // Everyday-word names count only as a long phrase (the-north-face), never as one or two words (best-buy, wave-labs).
         if (brand === undefined || !(brand.level === "distinctive" || (brand.level === "compound" && n >= 3))) continue
-        if (!found.some((f) => f.brand === brand)) found.push({ brand, text: words.slice(i, i + n).join("-"), leading: i === 0, model })
+        if (!found.some((f) => f.brand === brand))
+          found.push({ brand, text: words.slice(i, i + n).join("-"), leading: i === 0, model })
         i += n - 1
         break
       }
@@ -152,7 +281,23 @@ export const pathBrand = (host: HostParts, pathname: string, index: BrandIndex):
 // dell.org is a foundation, adobe.io a developer portal. A brand's label there
 // is reported, not matched.
 const NON_COMMERCE_SUFFIXES = new Set([
-  "org", "edu", "gov", "mil", "int", "io", "dev", "app", "ai", "info", "wiki", "foundation", "ngo", "museum", "gov.uk", "org.uk", "ac.uk"
+  "org",
+  "edu",
+  "gov",
+  "mil",
+  "int",
+  "io",
+  "dev",
+  "app",
+  "ai",
+  "info",
+  "wiki",
+  "foundation",
+  "ngo",
+  "museum",
+  "gov.uk",
+  "org.uk",
+  "ac.uk"
 ])
 const NON_COMMERCE_PENALTY = 0.25
 
@@ -193,7 +338,13 @@ export const scoreUrl = (url: URL, index: BrandIndex, candidates: ReadonlySet<st
   if (!isCommonWord(host.label)) {
     for (const { core, country } of affixCores(host)) {
       const brand = index.byKey.get(core)
-      if (brand === undefined || !brand.hostMatchable || brand.level === "word" || scored.some((c) => c.brand === brand)) continue
+      if (
+        brand === undefined ||
+        !brand.hostMatchable ||
+        brand.level === "word" ||
+        scored.some((c) => c.brand === brand)
+      )
+        continue
       scored.push({
         brand,
         confidence: (brand.level === "distinctive" ? 0.84 : 0.8) - suffixPenalty,
@@ -206,12 +357,14 @@ export const scoreUrl = (url: URL, index: BrandIndex, candidates: ReadonlySet<st
   // The host is the stronger evidence; the path is read only when the host says nothing.
   if (scored.length === 0) {
     const inPath = pathBrand(host, url.pathname, index)
-    return inPath === undefined ? { kind: "none", host } : { kind: "candidate", best: inPath, host, runnerUp: undefined }
+    return inPath === undefined
+      ? { kind: "none", host }
+      : { kind: "candidate", best: inPath, host, runnerUp: undefined }
   }
   scored.sort((a, b) => b.confidence - a.confidence || (a.brand.key < b.brand.key ? -1 : 1))
   const [first, second] = scored
-  const sameMerchant = second !== undefined &&
-    second.brand.domains.some((d) => first.brand.domains.some((e) => e.domain === d.domain))
+  const sameMerchant =
+    second !== undefined && second.brand.domains.some((d) => first.brand.domains.some((e) => e.domain === d.domain))
   const ambiguous = second !== undefined && !sameMerchant && first.confidence - second.confidence < AMBIGUITY_MARGIN
   const best = ambiguous ? { ...first, confidence: first.confidence - AMBIGUITY_PENALTY } : first
   return { kind: "candidate", best, host, runnerUp: second }

@@ -19,7 +19,8 @@ export const damerauLevenshtein = (a: string, b: string): number => {
     for (let j = 1; j < cols; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1
       let best = Math.min(d[(i - 1) * cols + j] + 1, d[i * cols + j - 1] + 1, d[(i - 1) * cols + j - 1] + cost)
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[(i - 2) * cols + j - 2] + 1)
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[(i - 2) * cols + j - 2] + 1)
       d[i * cols + j] = best
     }
   }
@@ -119,7 +120,12 @@ export const editKind = (typed: string, intended: string): EditKind => {
   const diffs: Array<number> = []
   for (let i = 0; i < typed.length; i++) if (typed[i] !== intended[i]) diffs.push(i)
   if (diffs.length === 1) return adjacentKeys(typed[diffs[0]], intended[diffs[0]]) ? "adjacent_key" : "substitution"
-  if (diffs.length === 2 && diffs[1] === diffs[0] + 1 && typed[diffs[0]] === intended[diffs[1]] && typed[diffs[1]] === intended[diffs[0]]) {
+  if (
+    diffs.length === 2 &&
+    diffs[1] === diffs[0] + 1 &&
+    typed[diffs[0]] === intended[diffs[1]] &&
+    typed[diffs[1]] === intended[diffs[0]]
+  ) {
     return "transposition"
   }
   return "distant"

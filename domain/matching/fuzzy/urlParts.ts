@@ -32,7 +32,8 @@ export const countryOfSuffix = (suffix: string): string | null => {
 export const hostParts = (hostname: string): HostParts | undefined => {
   const host = hostname.toLowerCase().replace(/\.+$/, "")
   const info = parse(host, { allowPrivateDomains: true })
-  if (info.isIp || info.domain === null || info.domainWithoutSuffix === null || info.domainWithoutSuffix === "") return undefined
+  if (info.isIp || info.domain === null || info.domainWithoutSuffix === null || info.domainWithoutSuffix === "")
+    return undefined
   const raw = info.domainWithoutSuffix
   const suffix = info.publicSuffix ?? ""
   return {
@@ -48,7 +49,10 @@ export const hostParts = (hostname: string): HostParts | undefined => {
 
 /** Lower-case ASCII letters and digits only: accents dropped, everything else a separator. */
 export const normaliseText = (text: string): string =>
-  text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+  text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
 
 const safeDecode = (segment: string): string => {
   try {
@@ -62,5 +66,10 @@ const safeDecode = (segment: string): string => {
 export const pathSegments = (pathname: string): ReadonlyArray<ReadonlyArray<string>> =>
   pathname
     .split("/")
-    .map((segment) => normaliseText(safeDecode(segment)).replace(/'/g, "").split(/[^a-z0-9]+/).filter((word) => word.length > 0))
+    .map((segment) =>
+      normaliseText(safeDecode(segment))
+        .replace(/'/g, "")
+        .split(/[^a-z0-9]+/)
+        .filter((word) => word.length > 0)
+    )
     .filter((words) => words.length > 0)

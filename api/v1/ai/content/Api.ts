@@ -9,9 +9,12 @@ import { FALLBACK_REASONS } from "../../../../ai/content/CopyLlm.ts"
 // type and tone are plain strings in the schema so an unknown value gets our
 // own 400 naming the field and listing the allowed values (see Http.ts).
 export const GenerateContentRequest = Schema.Struct({
-  program_id: Schema.String.annotate({ description: "Programme id as listed by GET /api/v1/programs, e.g. 'awin:1001'" }),
+  program_id: Schema.String.annotate({
+    description: "Programme id as listed by GET /api/v1/programs, e.g. 'awin:1001'"
+  }),
   type: Schema.String.annotate({
-    description: `One of ${COPY_TYPES.join(", ")}. social: one post of at most ${LIMITS.social.totalMax} characters including link, ` +
+    description:
+      `One of ${COPY_TYPES.join(", ")}. social: one post of at most ${LIMITS.social.totalMax} characters including link, ` +
       `disclosure and hashtags; email: subject, preheader and body; blog: a titled section of at least ${LIMITS.blog.minParagraphs} ` +
       "paragraphs; deal_alert: the programme's best verified price drop (409 no_deal when it has none)."
   }),
@@ -25,10 +28,13 @@ const ProductUsed = Schema.Struct({
   price: Schema.Number.annotate({ description: "Current price" }),
   currency: Schema.String,
   reference_price: Schema.NullOr(Schema.Number).annotate({
-    description: "Our own reference: the lowest price observed in the 30 days before the current price, shown only when the current price is below it " +
+    description:
+      "Our own reference: the lowest price observed in the 30 days before the current price, shown only when the current price is below it " +
       "(the discovery feed's originalPrice). The store's own 'was' price is never used."
   }),
-  discount_percent: Schema.NullOr(Schema.Number).annotate({ description: "Percent below reference_price, rounded down" }),
+  discount_percent: Schema.NullOr(Schema.Number).annotate({
+    description: "Percent below reference_price, rounded down"
+  }),
   availability: Schema.String
 })
 
@@ -36,19 +42,31 @@ export const GenerateContentResponse = Schema.Struct({
   type: Schema.Literals(COPY_TYPES),
   tone: Schema.Literals(TONES),
   body: Schema.String.annotate({
-    description: "The finished copy, ready to publish: text, then the disclosure immediately before the call to action and the tracking link " +
+    description:
+      "The finished copy, ready to publish: text, then the disclosure immediately before the call to action and the tracking link " +
       "(social: on one line, followed by hashtags). Plain text; blog and email paragraphs are separated by blank lines."
   }),
   title: Schema.NullOr(Schema.String).annotate({ description: "The blog section's title; null for other types" }),
-  subject: Schema.NullOr(Schema.String).annotate({ description: `Email subject (at most ${LIMITS.email.subjectMax} characters); null for other types` }),
-  preheader: Schema.NullOr(Schema.String).annotate({ description: `Email preheader (at most ${LIMITS.email.preheaderMax} characters); null for other types` }),
+  subject: Schema.NullOr(Schema.String).annotate({
+    description: `Email subject (at most ${LIMITS.email.subjectMax} characters); null for other types`
+  }),
+  preheader: Schema.NullOr(Schema.String).annotate({
+    description: `Email preheader (at most ${LIMITS.email.preheaderMax} characters); null for other types`
+  }),
   call_to_action: Schema.String.annotate({ description: "The phrase placed before the link in body, e.g. 'Shop now'" }),
-  hashtags: Schema.Array(Schema.String).annotate({ description: "Hashtags appended to a social post (from the store, category and deal); empty for other types" }),
-  tracking_url: Schema.String.annotate({ description: "Absolute {base}/t/{tracking_id}: the partner's tracking link, also listed by GET /api/v1/links" }),
+  hashtags: Schema.Array(Schema.String).annotate({
+    description: "Hashtags appended to a social post (from the store, category and deal); empty for other types"
+  }),
+  tracking_url: Schema.String.annotate({
+    description: "Absolute {base}/t/{tracking_id}: the partner's tracking link, also listed by GET /api/v1/links"
+  }),
   tracking_id: Schema.String,
-  destination_url: Schema.String.annotate({ description: "Where the link leads: the store's home page, or the featured product for deal_alert" }),
+  destination_url: Schema.String.annotate({
+    description: "Where the link leads: the store's home page, or the featured product for deal_alert"
+  }),
   disclosure: Schema.String.annotate({
-    description: "The disclosure text as placed in body next to the link (FTC Endorsement Guides). Social posts use a short '#ad' form; " +
+    description:
+      "The disclosure text as placed in body next to the link (FTC Endorsement Guides). Social posts use a short '#ad' form; " +
       "Amazon programmes add Amazon's required sentence."
   }),
   program: Schema.Struct({
@@ -61,18 +79,23 @@ export const GenerateContentResponse = Schema.Struct({
     domain: Schema.String,
     category: Schema.NullOr(Schema.String),
     products: Schema.Array(ProductUsed).annotate({
-      description: "The programme's best current products (in stock first, deepest verified saving first): the only prices and savings the copy may quote. " +
+      description:
+        "The programme's best current products (in stock first, deepest verified saving first): the only prices and savings the copy may quote. " +
         "Empty when the catalog has none, and the copy is then about the store without numbers."
     })
   }),
   generator: Schema.Literals(["template", "llm"]).annotate({
-    description: "template: composed from phrase banks (the default, needs nothing external); llm: written by the configured LLM and fact-checked"
+    description:
+      "template: composed from phrase banks (the default, needs nothing external); llm: written by the configured LLM and fact-checked"
   }),
-  fallback: Schema.NullOr(Schema.Struct({
-    reason: Schema.Literals(FALLBACK_REASONS),
-    message: Schema.String
-  })).annotate({
-    description: "Set when an LLM is configured but its copy was not used and the template wrote it instead: timeout, unreachable, http_error, " +
+  fallback: Schema.NullOr(
+    Schema.Struct({
+      reason: Schema.Literals(FALLBACK_REASONS),
+      message: Schema.String
+    })
+  ).annotate({
+    description:
+      "Set when an LLM is configured but its copy was not used and the template wrote it instead: timeout, unreachable, http_error, " +
       "malformed_response, invalid_output (empty, too long, wrong shape), invented_numbers (a number not in facts), unsupported_claim (codes, shipping, ...). " +
       "null otherwise (no LLM configured is not a fallback)."
   })
@@ -94,5 +117,4 @@ export class AiContentApi extends HttpApiGroup.make("aiContent")
   )
   .middleware(PartnerAuth)
   .prefix("/api/v1/ai")
-  .annotateMerge(OpenApi.annotations({ title: "AI tools" }))
-{}
+  .annotateMerge(OpenApi.annotations({ title: "AI tools" })) {}

@@ -10,25 +10,36 @@ import { PromoCopy, type Unlinkable } from "../../../../ai/content/PromoCopy.ts"
 
 const MAX_PROGRAM_ID = 200
 
-const oneOf = <A extends string>(field: string, allowed: ReadonlyArray<A>, value: string): Effect.Effect<A, BadRequest> =>
+const oneOf = <A extends string>(
+  field: string,
+  allowed: ReadonlyArray<A>,
+  value: string
+): Effect.Effect<A, BadRequest> =>
   (allowed as ReadonlyArray<string>).includes(value)
     ? Effect.succeed(value as A)
-    : Effect.fail(badRequest(field, `must be one of ${allowed.join(", ")} (got '${value.slice(0, 40)}')`, { field, allowed }))
-
+    : Effect.fail(
+        badRequest(field, `must be one of ${allowed.join(", ")} (got '${value.slice(0, 40)}')`, { field, allowed })
+      )
 
 const unlinkable = (programId: string, reason: Unlinkable) => {
   switch (reason.kind) {
     case "program_not_found":
       return notFound("program", `no programme with id '${programId}'`)
     case "program_inactive":
-      return conflict("program_inactive", `programme '${programId}' is ${reason.status}, not active: no tracking link can be made for it`)
+      return conflict(
+        "program_inactive",
+        `programme '${programId}' is ${reason.status}, not active: no tracking link can be made for it`
+      )
     case "network_unavailable":
       return conflict(
         "network_unavailable",
         `programme '${programId}' runs on network '${reason.network}' (${reason.status}), which is closed, paused or has no deep-link template: no tracking link can be made`
       )
     case "no_store_domain":
-      return conflict("no_store_domain", `programme '${programId}' has no store domain in the catalog, so there is no page to link to`)
+      return conflict(
+        "no_store_domain",
+        `programme '${programId}' has no store domain in the catalog, so there is no page to link to`
+      )
     case "deep_link_unavailable":
       return conflict(
         "deep_link_unavailable",
@@ -46,11 +57,11 @@ const unlinkable = (programId: string, reason: Unlinkable) => {
 export const AiContentHandlers = HttpApiBuilder.group(
   Api,
   "aiContent",
-  Effect.fn(function*(handlers) {
+  Effect.fn(function* (handlers) {
     const promo = yield* PromoCopy
     const publicUrl = yield* PublicUrl
     return handlers.handle("generateContent", ({ payload }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const partner = yield* CurrentPartner
         const programId = payload.program_id.trim()
         if (programId.length === 0 || programId.length > MAX_PROGRAM_ID) {
@@ -95,6 +106,7 @@ export const AiContentHandlers = HttpApiBuilder.group(
           generator: result.generator,
           fallback: result.fallback
         }
-      }))
+      })
+    )
   })
 )

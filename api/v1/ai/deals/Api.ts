@@ -17,10 +17,12 @@ const Limit = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ m
 
 export const AiDealsQuery = Schema.Struct({
   category: Schema.optional(Schema.String.check(Schema.isMaxLength(MAX_CATEGORY_LENGTH))).annotate({
-    description: "Category or any level of the merchant's product type (case-insensitive), as on /api/deals; default all."
+    description:
+      "Category or any level of the merchant's product type (case-insensitive), as on /api/deals; default all."
   }),
   min_discount: Schema.optional(Percent).annotate({
-    description: "Minimum discount in percent (0..100) against our own 30-day reference price; filters every list. Default 0."
+    description:
+      "Minimum discount in percent (0..100) against our own 30-day reference price; filters every list. Default 0."
   }),
   limit: Schema.optional(Limit).annotate({ description: `Deals per list, 1..${MAX_LIMIT}, default ${DEFAULT_LIMIT}.` })
 })
@@ -45,7 +47,9 @@ export const PriceDropRanking = Schema.Struct({
     description: "Time-weighted median of the prices in effect in the 90 days before the current price started."
   }),
   drop_vs_median_percent: Schema.NullOr(Schema.Number),
-  discount_percent: Schema.Number.annotate({ description: "Below low_30d, rounded down: the discovery feed's discount." }),
+  discount_percent: Schema.Number.annotate({
+    description: "Below low_30d, rounded down: the discovery feed's discount."
+  }),
   below_30d_low: Schema.Boolean,
   reference_kind: Schema.Literals(["full", "partial"]),
   observations_30d: Schema.Number.annotate({ description: "Price changes in effect during the 30-day window." }),
@@ -69,15 +73,15 @@ export const CommissionRanking = Schema.Struct({
   currency: Schema.String
 })
 
-const ranked = <R extends Schema.Top>(ranking: R) =>
-  Schema.Struct({ ...Deal.fields, ranking })
+const ranked = <R extends Schema.Top>(ranking: R) => Schema.Struct({ ...Deal.fields, ranking })
 
 export const AiDealsResponse = Schema.Struct({
   trending: Schema.Array(ranked(TrendingRanking)),
   price_drops: Schema.Array(ranked(PriceDropRanking)),
   high_commission: Schema.Array(ranked(CommissionRanking)),
   generated_at: Schema.String.annotate({
-    description: "When the lists were computed: they are shared by all partners and recomputed in the background every 30 s."
+    description:
+      "When the lists were computed: they are shared by all partners and recomputed in the background every 30 s."
   }),
   filters: Schema.Struct({ category: Schema.NullOr(Schema.String), min_discount: Schema.Number, limit: Schema.Number }),
   disclosure: Schema.String,
@@ -90,13 +94,14 @@ export class AiDealsApi extends HttpApiGroup.make("aiDeals")
       query: AiDealsQuery,
       success: AiDealsResponse,
       error: [BadRequest, ServiceUnavailable]
-    }).annotate(OpenApi.Description,
+    }).annotate(
+      OpenApi.Description,
       "Trending deals (gaining human clicks, time-decayed score), price drops (against our 30-day low and 90-day " +
         "median) and high-commission deals (expected earnings per click), each with the numbers behind its ranking. " +
         "Out-of-stock products are left out of every list. Tracked links carry the calling partner's tag. 400 names the " +
-        "offending parameter; 503 when storage is unavailable.")
+        "offending parameter; 503 when storage is unavailable."
+    )
   )
   .middleware(PartnerAuth)
   .prefix("/api/v1/ai")
-  .annotateMerge(OpenApi.annotations({ title: "AI tools" }))
-{}
+  .annotateMerge(OpenApi.annotations({ title: "AI tools" })) {}

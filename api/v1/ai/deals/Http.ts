@@ -15,18 +15,26 @@ import { disclosureFor, presentDeal } from "../../../../discovery/present.ts"
 import { CurrentPartner } from "../../auth/PartnerAuth.ts"
 import { orUnavailable } from "../../dbUnavailable.ts"
 import { DEFAULT_LIMIT } from "./Api.ts"
-import { type CommissionRanking, DealDiscovery, type PriceDropRanking, type Ranked, type TrendingRanking } from "../../../../ai/deals/DealDiscovery.ts"
+import {
+  type CommissionRanking,
+  DealDiscovery,
+  type PriceDropRanking,
+  type Ranked,
+  type TrendingRanking
+} from "../../../../ai/deals/DealDiscovery.ts"
 import { round2 } from "../../../../domain/money/round2.ts"
 
-
 const METHOD = {
-  trending: `Human clicks (bots excluded) on links to the product in the last ${WINDOW_DAYS} days, each weighted ` +
+  trending:
+    `Human clicks (bots excluded) on links to the product in the last ${WINDOW_DAYS} days, each weighted ` +
     `exp(-ln2 · age / ${HALF_LIFE_HOURS} h); only products clicked in the last 24 h at least as often as in the 24 h ` +
     "before (falling interest is excluded). Ordered by score.",
-  price_drops: `Prices that changed in the last ${RECENT_DROP_DAYS} days and that the discovery feed counts as deals ` +
+  price_drops:
+    `Prices that changed in the last ${RECENT_DROP_DAYS} days and that the discovery feed counts as deals ` +
     "(at least 10% below the lowest price of the previous 30 days, 20% with under 30 days of history; never a " +
     `product without earlier history). Ordered by the drop against the ${MEDIAN_WINDOW_DAYS}-day time-weighted median.`,
-  high_commission: "Expected earnings per click = price × commission rate × conversion rate (CPS), commission × " +
+  high_commission:
+    "Expected earnings per click = price × commission rate × conversion rate (CPS), commission × " +
     "conversion rate (CPA). Conversion rate: the programme's own (counted conversions / human clicks over " +
     `${CONVERSION_WINDOW_DAYS} days) from ${MIN_CLICKS_FOR_OBSERVED} clicks, else ${DEFAULT_CONVERSION_RATE * 100}%. ` +
     "partner_earnings_per_click is your share of it. Estimates, not promises; currencies are not converted."
@@ -59,7 +67,12 @@ const commissionRanking = (ranking: CommissionRanking, revenueShare: number, pro
   const program = ranking.selection.program
   const fixed = program.commissionType.toUpperCase() !== "CPS"
   return {
-    program: { id: program.id, name: program.name, network_id: ranking.selection.network.id, network: ranking.selection.network.name },
+    program: {
+      id: program.id,
+      name: program.name,
+      network_id: ranking.selection.network.id,
+      network: ranking.selection.network.name
+    },
     commission_type: program.commissionType,
     commission_rate: program.commissionRate,
     price: round2(ranking.price),
@@ -70,20 +83,21 @@ const commissionRanking = (ranking: CommissionRanking, revenueShare: number, pro
     earnings_per_click: round4(ranking.earningsPerClick),
     partner_share: revenueShare,
     partner_earnings_per_click: partnerShareOf(ranking.earningsPerClick, revenueShare),
-    currency: fixed ? ranking.commissionCurrency ?? productCurrency : productCurrency
+    currency: fixed ? (ranking.commissionCurrency ?? productCurrency) : productCurrency
   }
 }
 
 export const AiDealsHandlers = HttpApiBuilder.group(
   Api,
   "aiDeals",
-  Effect.fn(function*(handlers) {
+  Effect.fn(function* (handlers) {
     const discovery = yield* DealDiscovery
     const publicUrl = yield* PublicUrl
     return handlers.handle("deals", ({ query }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const partner = yield* CurrentPartner
-        const category = query.category === undefined || query.category.trim() === "" ? undefined : query.category.trim()
+        const category =
+          query.category === undefined || query.category.trim() === "" ? undefined : query.category.trim()
         const minDiscount = query.min_discount ?? 0
         const limit = query.limit ?? DEFAULT_LIMIT
         // Discounts are whole percents (rounded down), so "at least 24.5" is "at least 25": one computation serves both.
@@ -101,12 +115,15 @@ export const AiDealsHandlers = HttpApiBuilder.group(
         return {
           trending: present(lists.trending, trendingRanking),
           price_drops: present(lists.priceDrops, priceDropRanking),
-          high_commission: present(lists.highCommission, (ranking, currency) => commissionRanking(ranking, partner.revenueShare, currency)),
+          high_commission: present(lists.highCommission, (ranking, currency) =>
+            commissionRanking(ranking, partner.revenueShare, currency)
+          ),
           generated_at: lists.generatedAt.toISOString(),
           filters: { category: category ?? null, min_discount: minDiscount, limit },
           disclosure: disclosureFor(shown.map((item) => item.document)),
           method: METHOD
         }
-      }))
+      })
+    )
   })
 )

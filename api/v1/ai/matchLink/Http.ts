@@ -12,16 +12,19 @@ import type { TrackingLink } from "../../../../links/TrackingLinks.ts"
 import type { MatchLinkReasons } from "./Api.ts"
 import { type CandidateSource, FuzzyMatcher } from "../../../../ai/matchLink/FuzzyMatcher.ts"
 
-type Reason = typeof MatchLinkReasons[number]
+type Reason = (typeof MatchLinkReasons)[number]
 
 // The link service's messages, reworded where fuzzy matching changes their meaning.
 const messages: Record<Reason, string> = {
   ...noMatchMessages,
   no_program: "no programme in the catalog covers this merchant, and no merchant is similar enough to guess",
-  no_active_program: "we recognised the merchant, but every one of its programmes (or their networks) is paused or closed",
-  deep_link_unavailable: "we recognised the merchant and it has an active programme, but its network gives us no way to build a link to this page",
+  no_active_program:
+    "we recognised the merchant, but every one of its programmes (or their networks) is paused or closed",
+  deep_link_unavailable:
+    "we recognised the merchant and it has an active programme, but its network gives us no way to build a link to this page",
   below_threshold: `the most similar merchant scored below the ${MATCH_THRESHOLD} confidence threshold, so we do not guess`,
-  known_site: "this site is in the catalog only through another of its hosts (e.g. a store subdomain); we do not guess a different page"
+  known_site:
+    "this site is in the catalog only through another of its hosts (e.g. a store subdomain); we do not guess a different page"
 }
 
 const round = (value: number) => Math.round(Math.max(0, Math.min(1, value)) * 100) / 100
@@ -34,16 +37,24 @@ interface Fuzzy {
 }
 
 const recognised = (fuzzy: Fuzzy | undefined) =>
-  fuzzy === undefined ? null : {
-    brand: fuzzy.candidate.brand.name,
-    from: fuzzy.candidate.evidence.from,
-    kind: fuzzy.candidate.evidence.kind,
-    text: fuzzy.candidate.evidence.text,
-    domain: fuzzy.domain,
-    country_matched: fuzzy.countryMatched
-  }
+  fuzzy === undefined
+    ? null
+    : {
+        brand: fuzzy.candidate.brand.name,
+        from: fuzzy.candidate.evidence.from,
+        kind: fuzzy.candidate.evidence.kind,
+        text: fuzzy.candidate.evidence.text,
+        domain: fuzzy.domain,
+        country_matched: fuzzy.countryMatched
+      }
 
-const notMatched = (originalUrl: string, reason: Reason, confidence: number, fuzzy?: Fuzzy, source?: CandidateSource) => ({
+const notMatched = (
+  originalUrl: string,
+  reason: Reason,
+  confidence: number,
+  fuzzy?: Fuzzy,
+  source?: CandidateSource
+) => ({
   matched: false,
   program: null,
   program_id: null,
@@ -93,11 +104,11 @@ const matched = (
 export const AiMatchLinkHandlers = HttpApiBuilder.group(
   Api,
   "aiMatchLink",
-  Effect.fn(function*(handlers) {
+  Effect.fn(function* (handlers) {
     const matching = yield* LinkMatching
     const fuzzyMatcher = yield* FuzzyMatcher
     return handlers.handle("matchLink", ({ payload }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const partner = yield* CurrentPartner
         const original = payload.url
         // 1. Domain matching, exactly as POST /api/v1/links/match.
@@ -120,20 +131,29 @@ export const AiMatchLinkHandlers = HttpApiBuilder.group(
           countryMatched: picked?.countryMatched ?? false,
           source
         }
-        if (candidate.confidence < MATCH_THRESHOLD) return notMatched(original, "below_threshold", candidate.confidence, fuzzy)
+        if (candidate.confidence < MATCH_THRESHOLD)
+          return notMatched(original, "below_threshold", candidate.confidence, fuzzy)
         if (picked === undefined) {
-          return notMatched(original, choice?.ok === false ? choice.reason : "no_active_program", candidate.confidence, fuzzy)
+          return notMatched(
+            original,
+            choice?.ok === false ? choice.reason : "no_active_program",
+            candidate.confidence,
+            fuzzy
+          )
         }
 
         // 3. The calling partner's link to the merchant's real domain (see chooseProgram.ts for the destination rule).
-        const made = yield* orUnavailable(matching.linkFor({
-          partner,
-          originalUrl: original,
-          destinationUrl: picked.destination,
-          selection: picked.selection
-        }))
+        const made = yield* orUnavailable(
+          matching.linkFor({
+            partner,
+            originalUrl: original,
+            destinationUrl: picked.destination,
+            selection: picked.selection
+          })
+        )
         if (made === undefined) return notMatched(original, "deep_link_unavailable", candidate.confidence, fuzzy)
         return matched(original, "fuzzy", candidate.confidence, picked.selection, made, fuzzy)
-      }))
+      })
+    )
   })
 )
