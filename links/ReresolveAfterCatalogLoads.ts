@@ -35,22 +35,20 @@ export const ReresolveAfterCatalogLoads = Layer.effectDiscard(
       loaders.register({
         kind,
         load: (input) =>
-          base
-            .load(input)
-            .pipe(
-              Effect.tap(() =>
-                logged({ trigger: "feed", feed: input.feed.name, runId: input.runId }).pipe(
-                  Effect.mapError(
-                    (error) =>
-                      new PipelineError({
-                        feed: input.feed.name,
-                        stage: "load",
-                        message: `links not re-resolved: ${error.message}`
-                      })
-                  )
+          base.load(input).pipe(
+            Effect.tap(() =>
+              logged({ trigger: "feed", feed: input.feed.name, runId: input.runId }).pipe(
+                Effect.mapError(
+                  (error) =>
+                    new PipelineError({
+                      feed: input.feed.name,
+                      stage: "load",
+                      message: `links not re-resolved: ${error.message}`
+                    })
                 )
               )
             )
+          )
       })
     }
   })

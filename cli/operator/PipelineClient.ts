@@ -122,14 +122,12 @@ const localClient = async (): Promise<PipelineClient> => {
       }, 200)
       try {
         return await runtime.runPromise(
-          runner
-            .run(feed, "manual")
-            .pipe(
-              Effect.catchTags({
-                UnknownFeed: (e) => Effect.die(new CliError(e.message)),
-                FeedBusy: (e) => Effect.die(new CliError(e.message))
-              })
-            )
+          runner.run(feed, "manual").pipe(
+            Effect.catchTags({
+              UnknownFeed: (e) => Effect.die(new CliError(e.message)),
+              FeedBusy: (e) => Effect.die(new CliError(e.message))
+            })
+          )
         )
       } finally {
         clearInterval(ticker)
