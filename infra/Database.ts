@@ -108,30 +108,45 @@ const readRows = (connection: DuckDBConnection, sql: string, params?: Params) =>
     catch: toError(sql)
   })
 
-const makeTx = (connection: DuckDBConnection): Tx => ({
-  // The one unchecked step: the caller names the row type it expects.
-  query: <T = Row>(sql: string, params?: Params) =>
-    readRows(connection, sql, params).pipe(Effect.map((rows) => rows as Array<T>)),
-  queryAs: (row, sql, params) => readRows(connection, sql, params).pipe(Effect.flatMap(decodeRows(row, sql))),
-  run: (sql, params) =>
-    Effect.tryPromise({ try: () => connection.run(sql, bind(params)), catch: toError(sql) }).pipe(Effect.asVoid),
-  append: (table, fill, options) =>
-    Effect.tryPromise({
-      try: async () => {
-        const appender =
-          options?.temp === true
-            ? await connection.createAppender(table, "main", "temp")
-            : await connection.createAppender(table)
-        try {
-          fill(appender)
-          appender.flushSync()
-        } finally {
-          appender.closeSync()
-        }
-      },
-      catch: toError(`APPEND ${table}`)
-    })
-})
+/**
+ * `settle`: the writer's statements finish before an interruption lands. An
+ * interrupted promise does not stop DuckDB, so without it a run stopped at
+ * shutdown would issue ROLLBACK, and close the connection, while its last
+ * statement is still executing. Readers stay interruptible, so timeouts on
+ * reads still cut them off.
+ */
+const makeTx = (connection: DuckDBConnection, settle: boolean): Tx => {
+  const statement = <A>(effect: Effect.Effect<A, DatabaseError>) => (settle ? Effect.uninterruptible(effect) : effect)
+  return {
+    // The one unchecked step: the caller names the row type it expects.
+    query: <T = Row>(sql: string, params?: Params) =>
+      statement(readRows(connection, sql, params)).pipe(Effect.map((rows) => rows as Array<T>)),
+    queryAs: (row, sql, params) =>
+      statement(readRows(connection, sql, params)).pipe(Effect.flatMap(decodeRows(row, sql))),
+    run: (sql, params) =>
+      statement(Effect.tryPromise({ try: () => connection.run(sql, bind(params)), catch: toError(sql) })).pipe(
+        Effect.asVoid
+      ),
+    append: (table, fill, options) =>
+      statement(
+        Effect.tryPromise({
+          try: async () => {
+            const appender =
+              options?.temp === true
+                ? await connection.createAppender(table, "main", "temp")
+                : await connection.createAppender(table)
+            try {
+              fill(appender)
+              appender.flushSync()
+            } finally {
+              appender.closeSync()
+            }
+          },
+          catch: toError(`APPEND ${table}`)
+        })
+      )
+  }
+}
 
 /**
  * DuckDB's worker threads: one core fewer than the machine has (at least one).
@@ -168,9 +183,9 @@ export class Database extends Context.Service<Database, DatabaseShape>()("app/in
         Effect.tryPromise({ try: () => instance.connect(), catch: toError("connect") }),
         (connection) => Effect.sync(() => connection.closeSync())
       )
-      const writer = makeTx(yield* connect)
+      const writer = makeTx(yield* connect, true)
       const pool: Array<Tx> = []
-      for (let i = 0; i < readers; i++) pool.push(makeTx(yield* connect))
+      for (let i = 0; i < readers; i++) pool.push(makeTx(yield* connect, false))
       let next = 0
       const reader = () => pool[next++ % pool.length]
       const writeLock = yield* Semaphore.make(1)
