@@ -14,6 +14,9 @@ export const errorResponse = (status: number, error: ErrorBody, headers?: Readon
 
 const json = (status: number, code: string, message: string) => errorResponse(status, { code, message })
 
+/** The API's 413, wherever a body over MAX_BODY_BYTES is refused. */
+export const payloadTooLarge = () => json(413, "payload_too_large", `request body larger than ${MAX_BODY_BYTES} bytes`)
+
 const wantsHtml = (request: HttpServerRequest.HttpServerRequest) =>
   (request.headers["accept"] ?? "").includes("text/html")
 
@@ -53,7 +56,7 @@ const failureResponse = (cause: Cause.Cause<unknown>, request: HttpServerRequest
   if (error?._tag === "RequestParseError") {
     return Effect.succeed(
       error.reason === "BodyTooLarge"
-        ? json(413, "payload_too_large", `request body larger than ${MAX_BODY_BYTES} bytes`)
+        ? payloadTooLarge()
         : json(400, "invalid_request", "the request body could not be read")
     )
   }
@@ -71,7 +74,7 @@ const normaliseBareErrors = (response: HttpServerResponse.HttpServerResponse) =>
     return json(415, "unsupported_media_type", "send the request body as JSON with Content-Type: application/json")
   }
   if (response.status === 413 && response.body._tag === "Empty") {
-    return json(413, "payload_too_large", `request body larger than ${MAX_BODY_BYTES} bytes`)
+    return payloadTooLarge()
   }
   return response
 }

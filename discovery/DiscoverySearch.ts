@@ -309,15 +309,24 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           const strict = ladder[0]
           const params = attemptParams(strict, query.limit)
           const response = yield* run(strict.q, params)
-          const named = shownOffers(response.hits.filter(namesTheProduct), strict.q, params, query.limit)
+          // One pass over the hits: each shown offer is chosen once, then filed
+          // by whether the product's own fields (not only its description) matched.
+          const named: Array<ShownOffer> = []
+          const describedOnly: Array<ShownOffer> = []
+          for (const hit of response.hits) {
+            if (named.length >= query.limit) break
+            const list = namesTheProduct(hit) ? named : describedOnly
+            if (list.length >= query.limit) continue
+            const shown = shownOffer(hit, params, strict.q)
+            if (shown !== undefined) list.push(shown)
+          }
           if (named.length > 0) {
             return { documents: named, intent, includesOutOfStock: false, step: "strict" } satisfies IntentResult
           }
           // Every word matched, but only with descriptions: the same hits answer, no further query.
-          const all = shownOffers(response.hits, strict.q, params, query.limit)
-          if (all.length > 0) {
+          if (describedOnly.length > 0) {
             return {
-              documents: all,
+              documents: describedOnly,
               intent,
               includesOutOfStock: false,
               step: "descriptions",

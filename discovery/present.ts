@@ -1,5 +1,6 @@
 import { feedTrackingId } from "../domain/links/feedTrackingId.ts"
 import { formatPrice } from "../domain/money/formatPrice.ts"
+import { round2 } from "../domain/money/round2.ts"
 import type { ProductDocument } from "../readModel/documents.ts"
 import type { ShownOffer } from "../readModel/modelDocuments.ts"
 import type { Deal } from "./schemas.ts"
@@ -20,7 +21,6 @@ export const isAmazon = (doc: Pick<ProductDocument, "store" | "store_domain">) =
 export const disclosureFor = (docs: ReadonlyArray<Pick<ProductDocument, "store" | "store_domain">>) =>
   docs.some(isAmazon) ? `${BASE_DISCLOSURE} ${AMAZON_DISCLOSURE}` : BASE_DISCLOSURE
 
-const round2 = (value: number) => Math.round(value * 100) / 100
 /** Prices in sentences and pages read as people write them ("$449.00"); JSON fields keep numbers and ISO codes. */
 export const formatMoney = formatPrice
 const day = (iso: string) => iso.slice(0, 10)

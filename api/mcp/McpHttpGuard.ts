@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpRouter, HttpServerRequest } from "effect/http"
 import { AppConfig } from "../../infra/AppConfig.ts"
-import { MAX_BODY_BYTES } from "../ErrorResponses.ts"
+import { MAX_BODY_BYTES, payloadTooLarge } from "../ErrorResponses.ts"
 import { clientIp } from "../v1/auth/clientIp.ts"
 import { RateLimits } from "../../partners/RateLimits.ts"
 import { API_KEY_PATTERN, Partners } from "../../partners/Partners.ts"
@@ -23,10 +23,7 @@ export const McpHttpGuard = HttpRouter.middleware(
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         if (Number(request.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
-          return HttpServerResponse.jsonUnsafe(
-            { error: { code: "payload_too_large", message: `request body larger than ${MAX_BODY_BYTES} bytes` } },
-            { status: 413 }
-          )
+          return payloadTooLarge()
         }
         const key = /^Bearer\s+(\S+)$/i.exec(request.headers["authorization"]?.trim() ?? "")?.[1]
         const partner =

@@ -36,9 +36,6 @@ export interface SearchSyncShape {
   syncPrograms(): Effect.Effect<SyncResult, SyncError>
 }
 
-// The index names belong to the read model; re-exported for the writer's callers.
-export { PRODUCTS_INDEX, PROGRAMS_INDEX }
-
 /** Documents per addDocuments call: big enough to amortise HTTP and task overhead. */
 export const BATCH_SIZE = 20_000
 /** Enqueue requests in flight while the next batch is read from DuckDB. */

@@ -1,18 +1,12 @@
 import { Deferred, Effect, Fiber, type Scope } from "effect"
 import { describe, expect, it } from "vitest"
 import { makeStaleWhileRevalidate } from "../../ai/deals/StaleWhileRevalidate.ts"
+import { eventually } from "../support/eventually.ts"
 
 // The deal lists' memo: fresh values from memory, stale ones served while one
 // background computation replaces them, shared misses, failures not kept.
 
 const run = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>) => Effect.runPromise(Effect.scoped(effect))
-
-/** Lets forked fibers run until `done` holds (a bounded number of turns). */
-const eventually = (done: () => boolean) =>
-  Effect.gen(function* () {
-    for (let turn = 0; turn < 10_000 && !done(); turn++) yield* Effect.yieldNow
-    expect(done()).toBe(true)
-  })
 
 describe("StaleWhileRevalidate", () => {
   it("serves a fresh value without computing again", () =>

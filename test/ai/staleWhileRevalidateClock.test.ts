@@ -2,16 +2,10 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { makeStaleWhileRevalidate } from "../../ai/deals/StaleWhileRevalidate.ts"
+import { eventually } from "../support/eventually.ts"
 
 // The deal lists' memo measures ages on Effect's Clock: TestClock walks one
 // key through fresh, stale (served at once, recomputed behind) and too old.
-
-/** Lets forked fibers run until `done` holds (a bounded number of turns). */
-const eventually = (done: () => boolean) =>
-  Effect.gen(function* () {
-    for (let turn = 0; turn < 10_000 && !done(); turn++) yield* Effect.yieldNow
-    expect(done()).toBe(true)
-  })
 
 describe("StaleWhileRevalidate on the Clock", () => {
   it.effect("fresh for freshMs, then stale and revalidated once, then recomputed before answering after staleMs", () =>
