@@ -39,7 +39,7 @@ export const pgJsonRows = (placeholder: string, columns: Readonly<Record<string,
 
 export const pgJsonList = (placeholder: string) => `(SELECT json_array_elements_text(${placeholder}::json))`
 
-type PgValue = string | number | boolean | bigint | Date | null | ReadonlyArray<PgValue>
+type PgValue = postgres.SerializableParameter<bigint>
 
 // DuckDB's list values (ai/deals' `listValue`) become plain arrays.
 const toPg = (value: DuckDBValue): PgValue => {
@@ -78,8 +78,7 @@ const makeTx = (sql: Sql | ReservedSql, settle: boolean): Tx => {
         Effect.flatMap((values) =>
           Effect.tryPromise({
             try: (signal) => {
-              // postgres.js types its parameters loosely; PgValue is what it serialises.
-              const query = sql.unsafe<Array<Row>>(text, values as Array<postgres.ParameterOrJSON<never>>)
+              const query = sql.unsafe<Array<Row>>(text, values)
               signal.addEventListener("abort", () => void query.cancel())
               return query.then((rows): Array<Row> => rows)
             },
