@@ -116,7 +116,7 @@ const makeTx = (sql: Sql | ReservedSql, settle: boolean): Tx => {
 }
 
 /** The URL without its password, for logs and `path`. */
-const describe = (url: string) => {
+const withoutPassword = (url: string) => {
   const parsed = new URL(url)
   parsed.password = ""
   return parsed.toString()
@@ -132,7 +132,7 @@ export const makePgDatabase = (options: PgOptions) =>
   Effect.gen(function* () {
     const url = Redacted.value(options.url)
     const sql = yield* Effect.acquireRelease(
-      Effect.sync(() => connectPostgres(url, options.poolSize)),
+      Effect.sync(() => connectPostgres(url, Math.max(1, options.poolSize))),
       (sql) => Effect.promise(() => sql.end({ timeout: 5 }))
     )
     yield* migratePostgres(sql)
@@ -163,9 +163,12 @@ export const makePgDatabase = (options: PgOptions) =>
         )
       )
 
+    // Single statements outside a transaction go straight to the pool, without
+    // the queue DuckDB needs there: PostgreSQL makes a conflicting writer wait
+    // on the row lock instead of aborting it.
     return {
       ...pool,
-      path: describe(url),
+      path: withoutPassword(url),
       // A TEMP table belongs to one connection, and the pool's are interchangeable.
       append: (table, fill, appendOptions) =>
         appendOptions?.temp === true
