@@ -1,4 +1,4 @@
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Scope } from "effect"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { Database } from "../infra/Database.ts"
 import { NetworkLoader, ProgramLoader } from "./catalog/CatalogLoaders.ts"
@@ -10,6 +10,7 @@ import { isCatalogEmpty, PipelineRunner } from "./PipelineRunner.ts"
 import { PriceHistoryLoader } from "./prices/PriceHistoryLoader.ts"
 import { ProductLoader } from "./products/ProductLoader.ts"
 import { CronTicker, Scheduler } from "./Scheduler.ts"
+import { WorkerLock } from "./WorkerLock.ts"
 
 // The pipelines as layers. `PipelineLoaders` registers the catalog loaders;
 // another feature registers its own kind with `registerLoader` in a layer
@@ -29,7 +30,7 @@ export const PipelineLoaders = Layer.mergeAll(
  * "ingesting" until the catalog is loaded. Later starts keep their data and
  * rely on the schedules. Shutting down interrupts the ingest like any run.
  */
-export const StartupIngest = Layer.effectDiscard(
+const StartupIngest = Layer.effectDiscard(
   Effect.gen(function* () {
     const readiness = yield* CatalogReadiness
     const config = yield* AppConfig
@@ -54,7 +55,7 @@ export const StartupIngest = Layer.effectDiscard(
       )
     )
   })
-).pipe(Layer.provideMerge(CatalogReadiness.layer))
+)
 
 /**
  * Runner + the catalog loaders and other features' `loaders` (registered
@@ -71,9 +72,46 @@ export const coreWith = <E, R>(loaders: Layer.Layer<never, E, R>) =>
 export const Schedules = Layer.mergeAll(StartupIngest, Scheduler.layer.pipe(Layer.provide(CronTicker.layer)))
 
 /**
- * What the server runs: the core with other features' feed kinds (`loaders`),
- * then `afterCore` (layers that decorate registered loaders, e.g. links
- * re-resolving after catalog loads), then the startup ingest and the schedules.
+ * Builds `inner` once this process holds the WorkerLock: at once on DuckDB;
+ * on PostgreSQL in the background, so a waiting worker still answers /health
+ * (and /ready says "ingesting" until it runs). A failure to build is logged,
+ * as a start-up failure would be, and leaves the process without schedules.
+ */
+const whenWorkerLockHeld = <E, R>(inner: Layer.Layer<never, E, R>) =>
+  Layer.unwrap(
+    Effect.map(WorkerLock, (lock) =>
+      lock.isHeld()
+        ? inner
+        : Layer.effectDiscard(
+            Effect.gen(function* () {
+              const scope = yield* Scope.Scope
+              const context = yield* Effect.context<R>()
+              yield* Effect.forkScoped(
+                lock.awaitHeld.pipe(
+                  Effect.andThen(Layer.buildWithScope(inner, scope)),
+                  Effect.provideContext(context),
+                  Effect.catchCause((cause) => Effect.logError("pipeline schedules could not start", cause))
+                )
+              )
+            })
+          )
+    )
+  )
+
+/**
+ * What the server runs, by ROLE. `all` and `worker`: the core with other
+ * features' feed kinds (`loaders`), then `afterCore` (layers that decorate
+ * registered loaders, e.g. links re-resolving after catalog loads), then the
+ * startup ingest and the schedules, these two once the WorkerLock is held.
+ * `api`: the core only (admin views read runs; nothing runs here), ready at once.
  */
 export const layer = <E1, R1, E2, R2>(loaders: Layer.Layer<never, E1, R1>, afterCore: Layer.Layer<never, E2, R2>) =>
-  Schedules.pipe(Layer.provideMerge(afterCore), Layer.provideMerge(coreWith(loaders)))
+  Layer.unwrap(
+    Effect.map(AppConfig, (config) =>
+      config.role === "api"
+        ? Layer.effectDiscard(Effect.flatMap(CatalogReadiness, (readiness) => readiness.markReady)).pipe(
+            Layer.provideMerge(Layer.succeed(WorkerLock, WorkerLock.notHere))
+          )
+        : whenWorkerLockHeld(Schedules.pipe(Layer.provideMerge(afterCore))).pipe(Layer.provideMerge(WorkerLock.layer))
+    )
+  ).pipe(Layer.provideMerge(CatalogReadiness.layer), Layer.provideMerge(coreWith(loaders)))
