@@ -10,13 +10,13 @@ import type { DatabaseError, Tx } from "./Database.ts"
 
 const VersionRow = Schema.Struct({ version: Text })
 
+export const BUMP_CATALOG_VERSION_SQL =
+  "UPDATE catalog_version SET version = version + 1, changed_at = current_timestamp WHERE id = 1"
+export const READ_CATALOG_VERSION_SQL = "SELECT CAST(version AS VARCHAR) AS version FROM catalog_version WHERE id = 1"
+
 /** Marks the catalog changed; call inside the transaction that changes it, so the bump commits with it. */
-export const bumpCatalogVersion = (tx: Tx): Effect.Effect<void, DatabaseError> =>
-  tx.run("UPDATE catalog_version SET version = version + 1, changed_at = current_timestamp WHERE id = 1")
+export const bumpCatalogVersion = (tx: Tx): Effect.Effect<void, DatabaseError> => tx.run(BUMP_CATALOG_VERSION_SQL)
 
 /** The current version as text (BIGINT arrives as a bigint on DuckDB, a string on postgres.js). */
 export const readCatalogVersion = (db: Pick<Tx, "queryAs">): Effect.Effect<string, DatabaseError> =>
-  Effect.map(
-    db.queryAs(VersionRow, "SELECT CAST(version AS VARCHAR) AS version FROM catalog_version WHERE id = 1"),
-    (rows) => rows[0]?.version ?? "0"
-  )
+  Effect.map(db.queryAs(VersionRow, READ_CATALOG_VERSION_SQL), (rows) => rows[0]?.version ?? "0")

@@ -36,10 +36,12 @@ export const reservePostgresConnection = (
       Effect.tryPromise({ try: () => sql.reserve(), catch: pgError("reserve a connection for the pipeline lock") }),
       // A pooled connection outlives the scope: unlock first, or the lock would stay with the pool.
       (reserved) =>
-        Effect.promise(() => reserved`SELECT pg_advisory_unlock_all()`.then(
-          () => undefined,
-          () => undefined
-        )).pipe(Effect.ensuring(Effect.sync(() => reserved.release())))
+        Effect.promise(() =>
+          reserved`SELECT pg_advisory_unlock_all()`.then(
+            () => undefined,
+            () => undefined
+          )
+        ).pipe(Effect.ensuring(Effect.sync(() => reserved.release())))
     ),
     (reserved) => ({
       tryAdvisoryLock: (key) =>

