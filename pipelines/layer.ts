@@ -6,7 +6,7 @@ import { CatalogReadiness } from "./CatalogReadiness.ts"
 import { FeedsConfig } from "./FeedConfig.ts"
 import { FeedLoaders, registerLoader } from "./FeedLoaders.ts"
 import { FeedSource } from "./FeedSource.ts"
-import { isCatalogEmpty, PipelineRunner } from "./PipelineRunner.ts"
+import { isCatalogEmpty, PipelineRunner, StaleRunsInterrupted } from "./PipelineRunner.ts"
 import { PriceHistoryLoader } from "./prices/PriceHistoryLoader.ts"
 import { ProductLoader } from "./products/ProductLoader.ts"
 import { CronTicker, Scheduler } from "./Scheduler.ts"
@@ -57,16 +57,19 @@ const StartupIngest = Layer.effectDiscard(
   })
 )
 
+const runnerWith = <E, R>(loaders: Layer.Layer<never, E, R>) =>
+  PipelineRunner.layer.pipe(
+    Layer.provideMerge(Layer.mergeAll(PipelineLoaders, loaders)),
+    Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layer))
+  )
+
 /**
  * Runner + the catalog loaders and other features' `loaders` (registered
  * before the runner starts) + feed config + source, without schedules (the
  * CLI's in-process mode, tests).
  */
 export const coreWith = <E, R>(loaders: Layer.Layer<never, E, R>) =>
-  PipelineRunner.layer.pipe(
-    Layer.provideMerge(Layer.mergeAll(PipelineLoaders, loaders)),
-    Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layer))
-  )
+  StaleRunsInterrupted.pipe(Layer.provideMerge(runnerWith(loaders)))
 
 /** What the server runs over the core: the startup ingest, then the cron schedules. */
 export const Schedules = Layer.mergeAll(StartupIngest, Scheduler.layer.pipe(Layer.provide(CronTicker.layer)))
@@ -102,7 +105,8 @@ const whenWorkerLockHeld = <E, R>(inner: Layer.Layer<never, E, R>) =>
  * What the server runs, by ROLE. `all` and `worker`: the core with other
  * features' feed kinds (`loaders`), then `afterCore` (layers that decorate
  * registered loaders, e.g. links re-resolving after catalog loads), then the
- * startup ingest and the schedules, these two once the WorkerLock is held.
+ * startup ingest and the schedules, these (and marking runs a dead process left
+ * "running" as interrupted) once the WorkerLock is held.
  * `api`: the core only (admin views read runs; nothing runs here), ready at once.
  */
 export const layer = <E1, R1, E2, R2>(loaders: Layer.Layer<never, E1, R1>, afterCore: Layer.Layer<never, E2, R2>) =>
@@ -112,6 +116,8 @@ export const layer = <E1, R1, E2, R2>(loaders: Layer.Layer<never, E1, R1>, after
         ? Layer.effectDiscard(Effect.flatMap(CatalogReadiness, (readiness) => readiness.markReady)).pipe(
             Layer.provideMerge(Layer.succeed(WorkerLock, WorkerLock.notHere))
           )
-        : whenWorkerLockHeld(Schedules.pipe(Layer.provideMerge(afterCore))).pipe(Layer.provideMerge(WorkerLock.layer))
+        : whenWorkerLockHeld(
+            Schedules.pipe(Layer.provideMerge(afterCore), Layer.provideMerge(StaleRunsInterrupted))
+          ).pipe(Layer.provideMerge(WorkerLock.layer))
     )
-  ).pipe(Layer.provideMerge(CatalogReadiness.layer), Layer.provideMerge(coreWith(loaders)))
+  ).pipe(Layer.provideMerge(CatalogReadiness.layer), Layer.provideMerge(runnerWith(loaders)))
