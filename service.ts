@@ -31,9 +31,7 @@ const Features = Ai.layer.pipe(
 // Processes that answer the API (ROLE=all, ROLE=api) follow catalog changes
 // made by another writer; the worker makes them, and reloads in-process.
 const CatalogChanges = Layer.unwrap(
-  Effect.map(AppConfig, (config) =>
-    config.role === "worker" ? Layer.empty : Layer.effectDiscard(Effect.void).pipe(Layer.provide(Links.catalogChanges))
-  )
+  Effect.map(AppConfig, (config) => (config.role === "worker" ? Layer.empty : Links.catalogChanges))
 )
 
 export const makeService = <E, R>(config: Layer.Layer<AppConfig, E, R>) =>

@@ -1,4 +1,5 @@
-import { Context, Duration, Effect, Layer, Schedule } from "effect"
+import { Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
+import { Text } from "../infra/columns.ts"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { readCatalogVersion } from "../infra/CatalogVersion.ts"
 import { Database, type DatabaseError } from "../infra/Database.ts"
@@ -12,14 +13,17 @@ import { TrackingLinks } from "./TrackingLinks.ts"
 // transaction (infra/CatalogVersion.ts); every CATALOG_POLL_MS we read that
 // one row and, when it moved, do what the in-process hook
 // (ReresolveAfterCatalogLoads) does after a load: reload the matcher, and
-// forget link destinations. The worker's re-resolution names the links it
-// moved only in its own process, so here the whole redirect cache and the
-// repeat-match memo are dropped: the next click on each link reads it again
-// (one indexed read per link, coalesced). Caches keyed by the matcher's
-// catalog object (FuzzyMatcher, ProgramFacts) follow the reload by
-// themselves; the AI deal lists expire on their own clock.
+// forget destinations of links that moved. The worker's re-resolution names
+// the links it moved only in its own process, so when link_program_changes
+// gained rows, the whole redirect cache and the repeat-match memo are dropped: the
+// next click on each link reads it again (one indexed read per link,
+// coalesced). A product or price load leaves them alone, as in-process.
+// Caches keyed by the matcher's catalog object (FuzzyMatcher, ProgramFacts)
+// follow the reload by themselves; the AI deal lists expire on their own clock.
 // In ROLE=all the poll also sees this process's own bumps and repeats the
-// reload once: a small cost for one code path on both stores.
+// matcher reload once: a small cost for one code path on both stores.
+
+const LinkChanges = Schema.Struct({ n: Text })
 
 export class CatalogChanges extends Context.Service<
   CatalogChanges,
@@ -42,17 +46,29 @@ export class CatalogChanges extends Context.Service<
       let seen: string | undefined = yield* readCatalogVersion(db).pipe(
         Effect.orElseSucceed((): string | undefined => undefined)
       )
+      // Append-only, and one re-resolution writes its chunks with one timestamp: count rows, not max(changed_at).
+      // Read once per version change, not per poll.
+      const lastLinkChange = Effect.map(
+        db.queryAs(LinkChanges, "SELECT CAST(count(*) AS VARCHAR) AS n FROM link_program_changes"),
+        (rows) => rows[0]?.n ?? "0"
+      )
+      let linksSeen = yield* lastLinkChange.pipe(Effect.orElseSucceed(() => undefined))
 
       const check = Effect.gen(function* () {
         const version = yield* readCatalogVersion(db)
         if (version === seen) return false
+        const linksAt = yield* lastLinkChange
         yield* matcher.reload
-        links.forgetMemo()
-        redirect.invalidateAll()
-        yield* Effect.logInfo("catalog changed: matcher reloaded, link caches cleared").pipe(
-          Effect.annotateLogs({ event: "catalog_changed", from: seen ?? "unknown", to: version })
+        const linksMoved = linksAt !== linksSeen
+        if (linksMoved) {
+          links.forgetMemo()
+          redirect.invalidateAll()
+        }
+        yield* Effect.logInfo("catalog changed: matcher reloaded").pipe(
+          Effect.annotateLogs({ event: "catalog_changed", from: seen ?? "unknown", to: version, linksMoved })
         )
         seen = version
+        linksSeen = linksAt
         applied.inc()
         return true
       })

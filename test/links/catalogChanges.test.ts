@@ -72,7 +72,12 @@ describe("catalog changes from another writer", () => {
     const id: string = created.body.link.tracking_id
     const first = await click(id)
     expect(first).toMatch(/^https:\/\//) // now in this process's redirect cache
+    // what the worker's re-resolution writes: the link, and its audit row
     await sql("UPDATE tracking_links SET affiliate_url = $1 WHERE id = $2", ["https://moved.example/p/7", id])
+    await sql(
+      `INSERT INTO link_program_changes VALUES ($1, current_timestamp, 'cj:2002', 'cj', 'cj:2002', 'cj', 'test', $2, $3)`,
+      [id, first!, "https://moved.example/p/7"]
+    )
     await new Promise((resolve) => setTimeout(resolve, 5 * POLL_MS))
     expect(await click(id)).toBe(first) // no bump: the cache still answers (what the version row is for)
     await bump()
