@@ -18,7 +18,7 @@ import { SearchSync } from "./pipelines/search/SearchSync.ts"
 const Http = Layer.unwrap(
   Effect.gen(function* () {
     const config = yield* AppConfig
-    return serveOn(config.port, config.host)
+    return serveOn(config.port, config.host, config.role)
   })
 )
 
@@ -28,9 +28,16 @@ const Features = Ai.layer.pipe(
   Layer.provideMerge(Layer.mergeAll(Partners.layer, Clicks.layer, Conversions.layer))
 )
 
+// Processes that answer the API (ROLE=all, ROLE=api) follow catalog changes
+// made by another writer; the worker makes them, and reloads in-process.
+const CatalogChanges = Layer.unwrap(
+  Effect.map(AppConfig, (config) => (config.role === "worker" ? Layer.empty : Links.catalogChanges))
+)
+
 export const makeService = <E, R>(config: Layer.Layer<AppConfig, E, R>) =>
   Http.pipe(
-    // every feature's feed kinds; links re-resolve after catalog loads
+    Layer.provideMerge(CatalogChanges),
+    // every feature's feed kinds; links re-resolve after catalog loads (ROLE decides what runs: pipelines/layer.ts)
     Layer.provideMerge(Pipelines.layer(Conversions.loaders, Links.afterCatalogLoads)),
     Layer.provideMerge(Features),
     Layer.provideMerge(InfraLayer),

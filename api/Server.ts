@@ -1,7 +1,9 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
+import type { Role } from "../infra/AppConfig.ts"
 import { PublicUrl } from "../infra/PublicUrl.ts"
 import { Api } from "./Api.ts"
 import { AdminConversionsHandlers } from "./admin/conversions/Http.ts"
@@ -21,6 +23,7 @@ import { PostbackRoute } from "./v1/conversions/Postback.ts"
 import { LinksHandlers } from "./v1/links/Http.ts"
 import { PartnersHandlers } from "./v1/partners/Http.ts"
 import { RequestValidationLayer } from "./Validation.ts"
+import { workerOnlyPaths } from "./WorkerRoutes.ts"
 
 // Handler layers of every HttpApi group; each feature adds its own here.
 const ApiHandlers = Layer.mergeAll(
@@ -55,13 +58,21 @@ export const AllRoutes = Layer.mergeAll(
   NotFoundRoute
 )
 
-/** The HTTP server on `port`/`host`; per-request logging is off (no log line per hot request). */
-export const serveOn = (port: number, host: string) =>
-  Layer.unwrap(
-    Effect.map(RedirectHotPath, (redirect) =>
-      HttpRouter.serve(AllRoutes.pipe(Layer.provide(PublicUrl.layer)), {
-        disableLogger: true,
-        disableListenLog: true
-      }).pipe(Layer.provideMerge(NodeHttpServer.layer(() => serverWithHotPath(redirect.handle), { port, host })))
-    )
-  ).pipe(Layer.provide(RedirectHotPath.layer))
+/** The routes behind a node:http server whose `before` listener sees every request first (and may answer it). */
+const serveWith = (before: (req: IncomingMessage, res: ServerResponse) => boolean, port: number, host: string) =>
+  HttpRouter.serve(AllRoutes.pipe(Layer.provide(PublicUrl.layer)), {
+    disableLogger: true,
+    disableListenLog: true
+  }).pipe(Layer.provideMerge(NodeHttpServer.layer(() => serverWithHotPath(before), { port, host })))
+
+/**
+ * The HTTP server on `port`/`host`; per-request logging is off (no log line
+ * per hot request). ROLE=worker serves /health, /ready, /metrics and /admin
+ * only (api/WorkerRoutes.ts), without the redirect.
+ */
+export const serveOn = (port: number, host: string, role: Role = "all") =>
+  role === "worker"
+    ? serveWith(workerOnlyPaths, port, host)
+    : Layer.unwrap(Effect.map(RedirectHotPath, (redirect) => serveWith(redirect.handle, port, host))).pipe(
+        Layer.provide(RedirectHotPath.layer)
+      )

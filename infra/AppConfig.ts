@@ -1,11 +1,29 @@
-import { Config, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Config, Context, Data, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import { resolve } from "node:path"
 
 // Everything the service reads from its environment, in one place, so the
 // README table and the code cannot drift. Defaults make `npm start` work on a
 // fresh clone with nothing set.
+/** What this process does: `all` is the single process; `api` and `worker` split it over PostgreSQL. */
+export const ROLES = ["all", "api", "worker"] as const
+export type Role = (typeof ROLES)[number]
+
+/** A split role (`api`, `worker`) without DATABASE_URL: refused at start. */
+export class RoleNeedsPostgres extends Data.TaggedError("RoleNeedsPostgres")<{ readonly role: Role }> {
+  override get message() {
+    return (
+      `ROLE=${this.role} needs DATABASE_URL (PostgreSQL): one DuckDB file allows one writing process, ` +
+      `so the api and worker roles share a PostgreSQL database; unset ROLE (or ROLE=all) to run everything in one process`
+    )
+  }
+}
+
 export interface AppConfigShape {
+  /** ROLE: which parts this process runs (HTTP API, schedules and feeds, or both). */
+  readonly role: Role
+  /** How often API processes look at the catalog version row for changes made by another process. */
+  readonly catalogPollMs: number
   readonly port: number
   readonly host: string
   /** Every file the service writes lives under this folder. */
@@ -68,6 +86,12 @@ const POSTGRES_URL = /^postgres(ql)?:\/\//
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app/infra/AppConfig") {
   static readonly fromEnv = Effect.gen(function* () {
+    const role = yield* Config.Literals(ROLES, "ROLE").pipe(Config.withDefault("all" as const))
+    // Below 10 ms the poll would be a busy loop on the database.
+    const catalogPollMs = yield* Config.schema(
+      Schema.NumberFromString.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(10)),
+      "CATALOG_POLL_MS"
+    ).pipe(Config.withDefault(1_000))
     const port = yield* Config.Port("PORT").pipe(Config.withDefault(3000))
     const host = yield* Config.String("HOST").pipe(Config.withDefault("127.0.0.1"))
     const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault("data/var"))
@@ -116,8 +140,12 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
         "DATABASE_URL"
       )
     )
+    if (role !== "all" && Option.isNone(databaseUrl)) return yield* new RoleNeedsPostgres({ role })
     const databasePoolSize = yield* Config.Int("DATABASE_POOL_SIZE").pipe(Config.withDefault(10))
     return {
+      role,
+      databaseUrl,
+      catalogPollMs,
       port,
       host,
       dataDir: resolve(dataDir),
@@ -150,7 +178,6 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       duckdbThreads,
       duckdbMemoryLimit,
       aiDealsCacheSeconds,
-      databaseUrl,
       databasePoolSize
     } satisfies AppConfigShape
   })
@@ -160,6 +187,9 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
   /** For tests: a config with explicit values and test-friendly defaults. */
   static readonly layerWith = (overrides: Partial<AppConfigShape> & Pick<AppConfigShape, "dataDir">) =>
     Layer.succeed(AppConfig, {
+      role: "all",
+      databaseUrl: Option.none(),
+      catalogPollMs: 1_000,
       port: 0,
       host: "127.0.0.1",
       publicBaseUrl: Option.none(),
@@ -189,7 +219,6 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       duckdbThreads: Option.none(),
       duckdbMemoryLimit: Option.none(),
       aiDealsCacheSeconds: 30,
-      databaseUrl: Option.none(),
       databasePoolSize: 10,
       ...overrides
     })

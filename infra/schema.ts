@@ -249,6 +249,17 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
     // crash never stores a segment twice.
     `CREATE TABLE IF NOT EXISTS click_journal_state (applied_seq BIGINT NOT NULL)`,
     `INSERT INTO click_journal_state SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM click_journal_state)`
+  ],
+  [
+    // 5: the catalog's version, bumped in the transaction of every catalog change
+    // (infra/CatalogVersion.ts), so other processes notice it with one cheap read.
+    // The PostgreSQL twin is infra/postgres/migrations/0002_catalog_version.sql.
+    `CREATE TABLE IF NOT EXISTS catalog_version (
+      id INTEGER PRIMARY KEY,               -- always 1: one row
+      version BIGINT NOT NULL,
+      changed_at TIMESTAMPTZ NOT NULL
+    )`,
+    `INSERT INTO catalog_version SELECT 1, 0, current_timestamp WHERE NOT EXISTS (SELECT 1 FROM catalog_version)`
   ]
 ]
 

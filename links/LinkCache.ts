@@ -92,6 +92,14 @@ export class LinkCache<E, T extends RedirectTarget = RedirectTarget> {
     }
   }
 
+  /** Forgets everything (another process changed links it cannot name to us). */
+  invalidateAll(): void {
+    this.#generation++
+    this.#entries.clear()
+    this.#missing.clear()
+    this.#aliases.clear()
+  }
+
   #store(id: string, target: T | undefined) {
     if (target === undefined) {
       if (this.#missing.size >= this.#capacity) this.#missing.clear()

@@ -32,6 +32,8 @@ export class RedirectLinks extends Context.Service<
     readonly cache: LinkCache<DatabaseError, CachedRedirect>
     /** Forgets a tracking id's cached destination (and feed ids resolved to it). */
     invalidate(trackingId: string): void
+    /** Forgets every cached destination (links changed by another process). */
+    invalidateAll(): void
   }
 >()("app/links/RedirectLinks") {
   static readonly layer = Layer.effect(
@@ -68,7 +70,11 @@ export class RedirectLinks extends Context.Service<
       metrics.gauge("link_cache_hits_total", "Link cache hits", () => cache.hits)
       metrics.gauge("link_cache_misses_total", "Link cache misses (DuckDB reads, coalesced)", () => cache.misses)
       metrics.gauge("link_cache_entries", "Links held in the redirect cache", () => cache.size)
-      return RedirectLinks.of({ cache, invalidate: (trackingId) => cache.invalidate(trackingId) })
+      return RedirectLinks.of({
+        cache,
+        invalidate: (trackingId) => cache.invalidate(trackingId),
+        invalidateAll: () => cache.invalidateAll()
+      })
     })
   )
 }

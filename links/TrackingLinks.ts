@@ -2,6 +2,7 @@ import { Context, Deferred, Effect, Layer, Schema } from "effect"
 import { ConversionLedger } from "../conversions/ConversionLedger.ts"
 import { newTrackingId } from "../domain/links/trackingId.ts"
 import { CountRow, NullableNumber, NullableText, NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
+import { bumpCatalogVersion } from "../infra/CatalogVersion.ts"
 import { Database, DatabaseError } from "../infra/Database.ts"
 
 // Stored tracking links. One row per (partner or anonymous, tag, normalised
@@ -147,6 +148,8 @@ export class TrackingLinks extends Context.Service<
     reassign(changes: ReadonlyArray<LinkReassignment>, at: Date): Effect.Effect<void, DatabaseError>
     /** Called with the ids of reassigned links after their change is committed. */
     onReassigned(listener: (trackingIds: ReadonlyArray<string>) => void): void
+    /** Forgets the repeat-match memo (another process may have reassigned links). */
+    forgetMemo(): void
   }
 >()("app/links/TrackingLinks") {
   static readonly layer = Layer.effect(
@@ -384,6 +387,8 @@ export class TrackingLinks extends Context.Service<
                  SELECT i, $2::TIMESTAMPTZ, op, "on", np, nn, r, oa, na FROM ${tx.jsonRows("$1", CHANGE_COLUMNS)}`,
                 [rows, at.toISOString()]
               )
+              // other processes forget their cached destinations (links/CatalogChanges.ts)
+              yield* bumpCatalogVersion(tx)
             })
           )
           // Repeat matches must not answer from the memo with the old affiliate URL.
@@ -399,7 +404,8 @@ export class TrackingLinks extends Context.Service<
         reassign,
         onReassigned: (listener) => {
           listeners.push(listener)
-        }
+        },
+        forgetMemo: () => known.clear()
       })
     })
   )

@@ -1,4 +1,5 @@
 import { Layer } from "effect"
+import { CatalogChanges } from "./CatalogChanges.ts"
 import { LinkMatching } from "./LinkMatching.ts"
 import { LinkReresolver } from "./LinkReresolver.ts"
 import { ProgramMatcher } from "./ProgramMatcher.ts"
@@ -6,6 +7,8 @@ import { RedirectLinks } from "./RedirectLinks.ts"
 import { TrackingLinks } from "./TrackingLinks.ts"
 
 export { ReresolveAfterCatalogLoads as afterCatalogLoads } from "./ReresolveAfterCatalogLoads.ts"
+/** Follows catalog changes committed by another process (API roles). */
+export const catalogChanges = CatalogChanges.layer
 
 /**
  * The link service's storage-backed services, shared by /api/v1, the redirect

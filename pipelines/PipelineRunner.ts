@@ -96,13 +96,6 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
           )
         }
       }
-      // Runs left "running" by a process that died cannot still be running.
-      yield* db
-        .run(
-          "UPDATE pipeline_runs SET status = 'interrupted', finished_at = now(), error = coalesce(error, 'the process stopped during the run') WHERE status = 'running'"
-        )
-        .pipe(Effect.orDie)
-
       const busy = new Map<string, RunProgress>()
       const runsTotal = (feed: string, status: RunStatus) =>
         metrics.counter("pipeline_runs_total", "Pipeline runs by feed and final status", { feed, status })
@@ -348,3 +341,18 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
     })
   )
 }
+
+/**
+ * Runs left "running" by a process that died cannot still be running: marked
+ * interrupted by the process that now runs pipelines (the WorkerLock holder,
+ * or the CLI's in-process mode), never by an API replica beside a live worker.
+ */
+export const StaleRunsInterrupted = Layer.effectDiscard(
+  Effect.flatMap(Database, (db) =>
+    db
+      .run(
+        "UPDATE pipeline_runs SET status = 'interrupted', finished_at = now(), error = coalesce(error, 'the process stopped during the run') WHERE status = 'running'"
+      )
+      .pipe(Effect.orDie)
+  )
+)

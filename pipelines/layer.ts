@@ -1,4 +1,4 @@
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Scope } from "effect"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { Database } from "../infra/Database.ts"
 import { NetworkLoader, ProgramLoader } from "./catalog/CatalogLoaders.ts"
@@ -6,10 +6,11 @@ import { CatalogReadiness } from "./CatalogReadiness.ts"
 import { FeedsConfig } from "./FeedConfig.ts"
 import { FeedLoaders, registerLoader } from "./FeedLoaders.ts"
 import { FeedSource } from "./FeedSource.ts"
-import { isCatalogEmpty, PipelineRunner } from "./PipelineRunner.ts"
+import { isCatalogEmpty, PipelineRunner, StaleRunsInterrupted } from "./PipelineRunner.ts"
 import { PriceHistoryLoader } from "./prices/PriceHistoryLoader.ts"
 import { ProductLoader } from "./products/ProductLoader.ts"
 import { CronTicker, Scheduler } from "./Scheduler.ts"
+import { WorkerLock } from "./WorkerLock.ts"
 
 // The pipelines as layers. `PipelineLoaders` registers the catalog loaders;
 // another feature registers its own kind with `registerLoader` in a layer
@@ -29,7 +30,7 @@ export const PipelineLoaders = Layer.mergeAll(
  * "ingesting" until the catalog is loaded. Later starts keep their data and
  * rely on the schedules. Shutting down interrupts the ingest like any run.
  */
-export const StartupIngest = Layer.effectDiscard(
+const StartupIngest = Layer.effectDiscard(
   Effect.gen(function* () {
     const readiness = yield* CatalogReadiness
     const config = yield* AppConfig
@@ -54,7 +55,13 @@ export const StartupIngest = Layer.effectDiscard(
       )
     )
   })
-).pipe(Layer.provideMerge(CatalogReadiness.layer))
+)
+
+const runnerWith = <E, R>(loaders: Layer.Layer<never, E, R>) =>
+  PipelineRunner.layer.pipe(
+    Layer.provideMerge(Layer.mergeAll(PipelineLoaders, loaders)),
+    Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layer))
+  )
 
 /**
  * Runner + the catalog loaders and other features' `loaders` (registered
@@ -62,18 +69,55 @@ export const StartupIngest = Layer.effectDiscard(
  * CLI's in-process mode, tests).
  */
 export const coreWith = <E, R>(loaders: Layer.Layer<never, E, R>) =>
-  PipelineRunner.layer.pipe(
-    Layer.provideMerge(Layer.mergeAll(PipelineLoaders, loaders)),
-    Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layer))
-  )
+  StaleRunsInterrupted.pipe(Layer.provideMerge(runnerWith(loaders)))
 
 /** What the server runs over the core: the startup ingest, then the cron schedules. */
 export const Schedules = Layer.mergeAll(StartupIngest, Scheduler.layer.pipe(Layer.provide(CronTicker.layer)))
 
 /**
- * What the server runs: the core with other features' feed kinds (`loaders`),
- * then `afterCore` (layers that decorate registered loaders, e.g. links
- * re-resolving after catalog loads), then the startup ingest and the schedules.
+ * Builds `inner` once this process holds the WorkerLock: at once on DuckDB;
+ * on PostgreSQL in the background, so a waiting worker still answers /health
+ * (and /ready says "ingesting" until it runs). A failure to build is logged,
+ * as a start-up failure would be, and leaves the process without schedules.
+ */
+const whenWorkerLockHeld = <E, R>(inner: Layer.Layer<never, E, R>) =>
+  Layer.unwrap(
+    Effect.map(WorkerLock, (lock) =>
+      lock.isHeld()
+        ? inner
+        : Layer.effectDiscard(
+            Effect.gen(function* () {
+              const scope = yield* Scope.Scope
+              const context = yield* Effect.context<R>()
+              yield* Effect.forkScoped(
+                lock.awaitHeld.pipe(
+                  Effect.andThen(Layer.buildWithScope(inner, scope)),
+                  Effect.provideContext(context),
+                  Effect.catchCause((cause) => Effect.logError("pipeline schedules could not start", cause))
+                )
+              )
+            })
+          )
+    )
+  )
+
+/**
+ * What the server runs, by ROLE. `all` and `worker`: the core with other
+ * features' feed kinds (`loaders`), then `afterCore` (layers that decorate
+ * registered loaders, e.g. links re-resolving after catalog loads), then the
+ * startup ingest and the schedules, these (and marking runs a dead process left
+ * "running" as interrupted) once the WorkerLock is held.
+ * `api`: the core only (admin views read runs; nothing runs here), ready at once.
  */
 export const layer = <E1, R1, E2, R2>(loaders: Layer.Layer<never, E1, R1>, afterCore: Layer.Layer<never, E2, R2>) =>
-  Schedules.pipe(Layer.provideMerge(afterCore), Layer.provideMerge(coreWith(loaders)))
+  Layer.unwrap(
+    Effect.map(AppConfig, (config) =>
+      config.role === "api"
+        ? Layer.effectDiscard(Effect.flatMap(CatalogReadiness, (readiness) => readiness.markReady)).pipe(
+            Layer.provideMerge(Layer.succeed(WorkerLock, WorkerLock.notHere))
+          )
+        : whenWorkerLockHeld(
+            Schedules.pipe(Layer.provideMerge(afterCore), Layer.provideMerge(StaleRunsInterrupted))
+          ).pipe(Layer.provideMerge(WorkerLock.layer))
+    )
+  ).pipe(Layer.provideMerge(CatalogReadiness.layer), Layer.provideMerge(runnerWith(loaders)))

@@ -1,4 +1,5 @@
 import { Clock, Effect } from "effect"
+import { bumpCatalogVersion } from "../../infra/CatalogVersion.ts"
 import { Database, type DatabaseError, type DatabaseShape, type Tx } from "../../infra/Database.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
@@ -115,7 +116,7 @@ const loadCatalog = <T>(
     yield* checkThreshold(feed, parsed.rowsRead, rejections.length)
     const loadedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
     yield* db
-      .transaction((tx) => replace(tx, feed.name, loadedAt, kept))
+      .transaction((tx) => Effect.andThen(replace(tx, feed.name, loadedAt, kept), bumpCatalogVersion(tx)))
       .pipe(Effect.mapError((error) => new PipelineError({ feed: feed.name, stage: "load", message: error.message })))
     return { rowsRead: parsed.rowsRead, rowsLoaded: kept.length, rowsRejected: rejections.length }
   })

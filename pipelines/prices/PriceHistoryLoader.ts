@@ -1,4 +1,5 @@
 import { Effect, Result, Schema } from "effect"
+import { bumpCatalogVersion } from "../../infra/CatalogVersion.ts"
 import { Database, type DatabaseShape } from "../../infra/Database.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
@@ -111,6 +112,7 @@ const loadPriceHistory = (db: DatabaseShape, input: LoadInput): Effect.Effect<Lo
             [runId]
           )
           yield* tx.run("DROP TABLE _stage_prices")
+          yield* bumpCatalogVersion(tx)
         })
       )
       .pipe(Effect.mapError((error) => fail("load", error.message)))

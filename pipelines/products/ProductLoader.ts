@@ -1,5 +1,6 @@
 import { Clock, Effect } from "effect"
 import { CountRow } from "../../infra/columns.ts"
+import { bumpCatalogVersion } from "../../infra/CatalogVersion.ts"
 import { Database, type DatabaseShape } from "../../infra/Database.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedDefinition } from "../FeedConfig.ts"
@@ -219,6 +220,7 @@ const replaceProducts = (
         feed: params.feed
       })
       yield* tx.run(`DROP TABLE ${old}`)
+      yield* bumpCatalogVersion(tx)
       return { loaded: loaded[0].n, vanished: deleted[0].n }
     })
   )

@@ -90,7 +90,8 @@ export class AdminPipelinesApi extends HttpApiGroup.make("adminPipelines")
       error: [BadRequest, Unauthorized, NotFound, Conflict, ServiceUnavailable]
     }).annotate(
       OpenApi.Description,
-      "Runs one feed (or every enabled feed) now. 404 for an unknown feed, 409 when that feed is already running."
+      "Runs one feed (or every enabled feed) now. 404 for an unknown feed; 409 when that feed is already running " +
+        "(feed_busy), on a ROLE=api process (runs_on_worker) or on a worker waiting for the pipeline lock (pipeline_lock_waiting)."
     )
   )
   .middleware(AdminAuth)

