@@ -140,7 +140,9 @@ const parsedProducts = (table: string, feed: FeedDefinition) => {
             $now::TIMESTAMPTZ BETWEEN ${timestamp("split_part(sale_price_effective_date, '/', 1)")}
                                   AND ${timestamp("split_part(sale_price_effective_date, '/', 2)")}, false)
         ) AS on_sale,
-        replace(lower(availability), ' ', '_') AS availability,
+        -- most feeds already write the stored spelling: skip lower() and replace() for those
+        CASE WHEN availability IN ('in_stock', 'out_of_stock', 'preorder', 'backorder') THEN availability
+          ELSE replace(lower(availability), ' ', '_') END AS availability,
         lower(condition) AS condition,
         color, size, item_group_id
       FROM ${table}
