@@ -106,7 +106,7 @@ const judge = (
       const reason =
         validate(record) ??
         (first !== undefined ? `duplicate id ${record.id} (first on line ${staged.lineOf(first)})` : undefined)
-      if (reason === undefined) continue // the pre-check is stricter than the Schema here: the Schema decides, the row loads
+      if (reason === undefined) continue // the first of a repeated id, or a row the Schema accepts: it loads
       rejectedKeys.push(k)
       rejections.push({ line: staged.lineOf(k), reason, raw: JSON.stringify(record) })
     }
