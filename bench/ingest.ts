@@ -247,6 +247,7 @@ const main = async () => {
     const t = first.value.timings ?? { fetchMs: 0, loadMs: 0, syncMs: 0 }
     const lines: Array<Line> = [
       ...floorLines,
+      // the runner's own timing: no checkpoint here (--no-search measures with one)
       ["our load into DuckDB (stage, validate, replace)", t.loadMs, t.loadMs / floor.ms, first.load],
       [
         "our fetch + load (adds the sha256 of the file)",
