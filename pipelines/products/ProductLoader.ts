@@ -1,4 +1,4 @@
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Schema } from "effect"
 import { CountRow } from "../../infra/columns.ts"
 import { bumpCatalogVersion } from "../../infra/CatalogVersion.ts"
 import { Database, type DatabaseShape } from "../../infra/Database.ts"
@@ -37,6 +37,8 @@ const timed = <A, E, R>(step: string, feed: string, effect: Effect.Effect<A, E, 
     )
     return result
   })
+
+const RepeatRow = Schema.Struct({ k: Schema.Number, first_k: Schema.Number })
 
 const tableFor = (feed: string) => `_stage_products_${feed.replace(/[^a-z0-9_]/g, "_")}`
 const sqlString = (value: string) => `'${value.replace(/'/g, "''")}'`
@@ -78,27 +80,34 @@ const judge = (
   Effect.gen(function* () {
     const currency = feed.options.currency ?? null
     // The staging table is TEMP (writer connection only): read it inside a transaction.
-    const flagged = yield* db.transaction((tx) =>
-      tx.query<StagedRecord & { k: number; first_k: number | null }>(`
-      WITH dups AS (SELECT id, min(rowid) AS first_k FROM ${table} WHERE id IS NOT NULL GROUP BY id HAVING count(*) > 1)
-      SELECT s.rowid::BIGINT AS k, ${STAGED_COLUMNS.map((c) => `s.${c}`).join(", ")}, d.first_k::BIGINT AS first_k
-      FROM ${table} s LEFT JOIN dups d ON s.id = d.id AND s.rowid <> d.first_k
-      WHERE NOT s.ok OR d.first_k IS NOT NULL
-      ORDER BY k`)
+    // Two narrow queries rather than one join carrying every column of every
+    // row: repeated ids first (usually none), then only the rows to judge.
+    const { flagged, firstOf } = yield* db.transaction((tx) =>
+      Effect.gen(function* () {
+        const repeats = yield* tx.queryAs(
+          RepeatRow,
+          `WITH firsts AS (SELECT id, min(rowid) AS first_k FROM ${table} WHERE id IS NOT NULL GROUP BY id HAVING count(*) > 1)
+          SELECT s.rowid::INTEGER AS k, f.first_k::INTEGER AS first_k FROM ${table} s JOIN firsts f ON s.id = f.id AND s.rowid <> f.first_k`
+        )
+        const flagged = yield* tx.query<StagedRecord & { k: number }>(
+          `SELECT rowid::INTEGER AS k, ${STAGED_COLUMNS.join(", ")} FROM ${table}
+          WHERE NOT ok${repeats.length > 0 ? ` OR id IN (SELECT id FROM ${table} GROUP BY id HAVING count(*) > 1)` : ""} ORDER BY k`
+        )
+        return { flagged, firstOf: new Map(repeats.map((r) => [r.k, r.first_k])) }
+      })
     )
     const validate = productRecordValidator(currency, staged.rename)
     const rejections: Array<Rejection> = [...staged.structural]
     const rejectedKeys: Array<number> = []
     for (const row of flagged) {
-      const k = Number(row.k)
+      const k = row.k
       const record = {} as StagedRecord
       for (const column of STAGED_COLUMNS) record[column] = row[column]
+      const first = firstOf.get(k)
       const reason =
         validate(record) ??
-        (row.first_k !== null
-          ? `duplicate id ${record.id} (first on line ${staged.lineOf(Number(row.first_k))})`
-          : undefined)
-      if (reason === undefined) continue // the pre-check is stricter than the Schema here: the Schema decides, the row loads
+        (first !== undefined ? `duplicate id ${record.id} (first on line ${staged.lineOf(first)})` : undefined)
+      if (reason === undefined) continue // the first of a repeated id, or a row the Schema accepts: it loads
       rejectedKeys.push(k)
       rejections.push({ line: staged.lineOf(k), reason, raw: JSON.stringify(record) })
     }
@@ -132,7 +141,9 @@ const parsedProducts = (table: string, feed: FeedDefinition) => {
             $now::TIMESTAMPTZ BETWEEN ${timestamp("split_part(sale_price_effective_date, '/', 1)")}
                                   AND ${timestamp("split_part(sale_price_effective_date, '/', 2)")}, false)
         ) AS on_sale,
-        replace(lower(availability), ' ', '_') AS availability,
+        -- most feeds already write the stored spelling: skip lower() and replace() for those
+        CASE WHEN availability IN ('in_stock', 'out_of_stock', 'preorder', 'backorder') THEN availability
+          ELSE replace(lower(availability), ' ', '_') END AS availability,
         lower(condition) AS condition,
         color, size, item_group_id
       FROM ${table}

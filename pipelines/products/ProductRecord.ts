@@ -7,10 +7,12 @@ import { describeIssues, fieldIssues, rule } from "../Rejections.ts"
 // as one vectorised DuckDB expression, so a million valid rows are admitted
 // without a million JS objects. Rows the pre-check flags are fetched and run
 // through the Schema, which decides (a flagged row it accepts still loads) and
-// gives the reason. The pre-check must flag at least everything it rejects;
-// test/pipelines/productRecord.test.ts checks that on generated rows. Both
+// gives the reason. The pre-check must flag everything the Schema rejects,
+// and should flag nothing else (each flagged row costs a trip into JS);
+// test/pipelines/productRecord.test.ts checks both on generated rows. Both
 // sides share the regular expressions below (written in the subset where JS
-// and RE2 agree: no \s, no \d, no lookaround, no flags).
+// and RE2 agree: no \s, no \d, no lookaround, no flags), except where the SQL
+// side spells one more cheaply (see `httpUrl`).
 
 export const STAGED_COLUMNS = [
   "id",
@@ -155,27 +157,52 @@ const sqlList = (values: ReadonlyArray<string>) => values.map(sqlString).join(",
 const fullMatch = (column: string, pattern: string) => `regexp_full_match(${column}, ${sqlString(pattern)})`
 const maybe = (column: string, test: string) => `(${column} IS NULL OR ${test})`
 
+// The spellings below halve the pre-check's cost (232 -> 114 ms CPU per 200k
+// feed rows, where it was a tenth of the whole load); each admits exactly what
+// the Schema rule admits.
+
+/** At most `limit` characters: the byte length bounds the character count, so most values skip the count. */
+const atMostChars = (column: string, limit: number) =>
+  `(strlen(${column}) <= ${limit} OR length(${column}) <= ${limit})`
+
+/**
+ * PATTERNS.url without a regular expression over the whole value: the scheme
+ * and a first host character (anchored, so RE2 stops early), then no
+ * whitespace anywhere (a byte search). Same language as the full match.
+ */
+const httpUrl = (column: string) =>
+  `regexp_matches(${column}, '^https?://[^ \\t\\r\\n/?#]') AND NOT (contains(${column}, ' ') OR contains(${column}, chr(9)) OR contains(${column}, chr(10)) OR contains(${column}, chr(13)))`
+
+/**
+ * One of `values` (lower-case ASCII keywords), in any letter case: PATTERNS.keyword
+ * demands ASCII, which holds exactly when the byte and character counts agree.
+ * The exact spelling, by far the commonest, is tested first.
+ */
+const keyword = (column: string, values: ReadonlyArray<string>) =>
+  `(${column} IN (${sqlList(values)}) OR (lower(${column}) IN (${sqlList(values)}) AND strlen(${column}) = length(${column})))`
+
 /** The Schema rule above as one DuckDB boolean expression over a staged row (true = certainly valid). */
 export const sqlPrecheck = (defaultCurrency: string | null) =>
   [
-    `id IS NOT NULL AND length(id) <= ${LIMITS.id}`,
-    `title IS NOT NULL AND length(title) <= ${LIMITS.title}`,
-    maybe("description", `length(description) <= ${LIMITS.description}`),
-    `link IS NOT NULL AND ${fullMatch("link", PATTERNS.url)}`,
-    maybe("image_link", fullMatch("image_link", PATTERNS.url)),
+    `id IS NOT NULL AND ${atMostChars("id", LIMITS.id)}`,
+    `title IS NOT NULL AND ${atMostChars("title", LIMITS.title)}`,
+    maybe("description", atMostChars("description", LIMITS.description)),
+    `link IS NOT NULL AND ${httpUrl("link")}`,
+    maybe("image_link", httpUrl("image_link")),
     maybe("gtin", fullMatch("gtin", PATTERNS.gtin)),
     `store IS NOT NULL`,
     `price IS NOT NULL AND ${fullMatch("price", PATTERNS.price)}`,
     maybe("sale_price", fullMatch("sale_price", PATTERNS.price)),
     maybe("sale_price_effective_date", fullMatch("sale_price_effective_date", DATE_RANGE)),
-    `availability IS NOT NULL AND ${fullMatch("availability", PATTERNS.keyword)} AND lower(availability) IN (${sqlList(AVAILABILITY)})`,
-    maybe("condition", `${fullMatch("condition", PATTERNS.keyword)} AND lower(condition) IN (${sqlList(CONDITIONS)})`),
+    `availability IS NOT NULL AND ${keyword("availability", AVAILABILITY)}`,
+    maybe("condition", keyword("condition", CONDITIONS)),
     maybe("was_price", fullMatch("was_price", PATTERNS.price)),
     maybe("currency", fullMatch("currency", PATTERNS.currency)),
-    maybe("color", `length(color) <= ${LIMITS.color}`),
-    maybe("size", `length(size) <= ${LIMITS.size}`),
-    maybe("item_group_id", `length(item_group_id) <= ${LIMITS.item_group_id}`),
-    `coalesce(nullif(regexp_extract(price, ' ([A-Z]{3})$', 1), ''), currency, ${defaultCurrency === null ? "NULL" : sqlString(defaultCurrency)}) IS NOT NULL`
+    maybe("color", atMostChars("color", LIMITS.color)),
+    maybe("size", atMostChars("size", LIMITS.size)),
+    maybe("item_group_id", atMostChars("item_group_id", LIMITS.item_group_id)),
+    // a price that matched PATTERNS.price carries a currency exactly when it has a space
+    ...(defaultCurrency === null ? [`contains(price, ' ') OR currency IS NOT NULL`] : [])
   ]
     .map((test) => `(${test})`)
     .join("\n    AND ")
