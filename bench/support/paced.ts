@@ -8,6 +8,7 @@
 // which on a 2-core machine would measure the client.
 // Arguments: one JSON object { url, paths, rate, seconds, connections, headers }.
 import { connect, type Socket } from "node:net"
+import { monitorEventLoopDelay } from "node:perf_hooks"
 
 interface PacedArgs {
   readonly url: string
@@ -108,6 +109,9 @@ await Promise.all(
   )
 )
 
+const clientLoop = monitorEventLoopDelay({ resolution: 1 })
+clientLoop.enable()
+const cpuBefore = process.cpuUsage()
 const started = performance.now()
 let queued = 0
 const tick = () => {
@@ -119,6 +123,8 @@ const tick = () => {
 tick()
 await done
 const elapsed = (performance.now() - started) / 1000
+const cpu = process.cpuUsage(cpuBefore)
+clientLoop.disable()
 for (const conn of conns) conn.socket.destroy()
 latencies.sort((a, b) => a - b)
 const pct = (p: number) =>
@@ -138,6 +144,9 @@ process.stdout.write(
     s4xx: count(400, 500),
     s5xx: count(500, 600),
     errors,
-    timeouts: 0
+    timeouts: 0,
+    clientCores: (cpu.user + cpu.system) / 1e6 / elapsed,
+    clientLoopP99Ms: clientLoop.percentile(99) / 1e6,
+    clientLoopMaxMs: clientLoop.max / 1e6
   }) + "\n"
 )

@@ -1,0 +1,86 @@
+import { readdirSync, readFileSync } from "node:fs"
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks"
+
+// Where a phase's time goes inside this process (the server): CPU per thread
+// group read from /proc/self/task (Linux; main thread, click worker,
+// libuv-worker = DuckDB's threads and the fs/thread pool, V8 helpers), GC
+// pauses, and the event loop's delay. Everything a request can wait on that
+// is ours, measured the same way for every server the bench runs.
+const TICK_MS = 10 // USER_HZ is 100 on Linux
+
+const threadTicks = (): Map<string, number> => {
+  const byName = new Map<string, number>()
+  let tasks: Array<string> = []
+  try {
+    tasks = readdirSync("/proc/self/task")
+  } catch {
+    return byName // not Linux: no per-thread figures
+  }
+  for (const task of tasks) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, "latin1")
+      // "tid (comm) state ..." ; comm may hold spaces, so split after the last ')'
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"))
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+      const ticks = Number(fields[11]) + Number(fields[12]) // utime + stime (fields 14, 15)
+      byName.set(name, (byName.get(name) ?? 0) + ticks)
+    } catch {
+      // the thread ended between readdir and read
+    }
+  }
+  return byName
+}
+
+export interface PhaseProfile {
+  readonly seconds: number
+  /** Share of one core per thread group, e.g. { MainThread: 0.41, WorkerThread: 0.12 } */
+  readonly cores: ReadonlyMap<string, number>
+  readonly gcCount: number
+  readonly gcTotalMs: number
+  readonly gcMaxMs: number
+  readonly loopP99Ms: number
+  readonly loopP999Ms: number
+  readonly loopMaxMs: number
+}
+
+export const startProbe = () => {
+  const started = performance.now()
+  const before = threadTicks()
+  const gc: Array<number> = []
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gc.push(entry.duration)
+  })
+  observer.observe({ entryTypes: ["gc"] })
+  const delay = monitorEventLoopDelay({ resolution: 1 })
+  delay.enable()
+  return {
+    stop: (): PhaseProfile => {
+      delay.disable()
+      observer.disconnect()
+      const seconds = (performance.now() - started) / 1000
+      const cores = new Map<string, number>()
+      for (const [name, ticks] of threadTicks()) {
+        const used = ((ticks - (before.get(name) ?? 0)) * TICK_MS) / 1000 / seconds
+        if (used > 0) cores.set(name, used)
+      }
+      const ms = (ns: number) => ns / 1e6
+      return {
+        seconds,
+        cores,
+        gcCount: gc.length,
+        gcTotalMs: gc.reduce((a, b) => a + b, 0),
+        gcMaxMs: Math.max(0, ...gc),
+        loopP99Ms: ms(delay.percentile(99)),
+        loopP999Ms: ms(delay.percentile(99.9)),
+        loopMaxMs: ms(delay.max)
+      }
+    }
+  }
+}
+
+export const describeProfile = (p: PhaseProfile) =>
+  `server threads (cores): ${[...p.cores]
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, used]) => `${name} ${used.toFixed(2)}`)
+    .join(", ")}; GC ${p.gcCount} pauses, ${p.gcTotalMs.toFixed(0)} ms total, max ${p.gcMaxMs.toFixed(1)} ms; ` +
+  `event-loop delay p99 ${p.loopP99Ms.toFixed(1)} ms, p99.9 ${p.loopP999Ms.toFixed(1)} ms, max ${p.loopMaxMs.toFixed(1)} ms`
