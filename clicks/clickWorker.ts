@@ -1,7 +1,7 @@
 import { closeSync, fdatasyncSync, fsyncSync, openSync, writeSync } from "node:fs"
 import { parentPort, workerData } from "node:worker_threads"
 import { botVerdict } from "../domain/clicks/botVerdict.ts"
-import { lowerThisThread } from "../infra/threadPriority.ts"
+import { CLICK_WORKER_NICE, lowerThisThread } from "../infra/threadPriority.ts"
 import { UniqueWindow } from "../domain/clicks/UniqueWindow.ts"
 import { VisitorHasher } from "../domain/clicks/VisitorHasher.ts"
 import { openSegment, removeSegment, segmentPath, type StoredClick } from "./ClickJournal.ts"
@@ -16,11 +16,7 @@ import type { FromWorker, ToWorker, WorkerStart } from "./workerMessages.ts"
 // together share one fdatasync, after which their memory goes back to the
 // redirect. A segment is sealed (handed to the DuckDB writer) every SEAL_MS.
 const SEAL_MS = 100
-// Below the event loop (nice 0), so a redirect never waits for a click batch
-// on a contended core; not as low as DuckDB's apply (BACKGROUND_NICE): the
-// crash window needs the journal written within CRASH_WINDOW_MS even at peak.
-const WORKER_NICE = 5
-lowerThisThread(WORKER_NICE)
+lowerThisThread(CLICK_WORKER_NICE)
 
 const port = parentPort!
 const { dir, firstSeq } = workerData as WorkerStart

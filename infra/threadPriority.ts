@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs"
-import { setPriority } from "node:os"
+import { getPriority, setPriority } from "node:os"
 
 // Background threads of this process at a lower scheduling priority, so the
 // event loop that answers requests wins a contended core. On Linux a thread
@@ -7,15 +7,33 @@ import { setPriority } from "node:os"
 // that thread only (raising niceness needs no privilege). Elsewhere, or
 // without /proc, nothing changes.
 
-/** Nice value of the threads that apply batches (DuckDB's, the libuv pool's). */
+/** How much nicer than the event loop the threads that apply batches run (DuckDB's, the libuv pool's). */
 export const BACKGROUND_NICE = 10
+/**
+ * The click worker: below the event loop, so a redirect never waits for a
+ * click batch on a contended core, but above BACKGROUND_NICE: the crash
+ * window needs the journal written within CRASH_WINDOW_MS even at peak.
+ */
+export const CLICK_WORKER_NICE = 5
+
+// Relative to the main thread (its id is the process id), so a service
+// started under `nice` keeps the same order, and calling twice changes nothing.
+const niceAbove = (by: number): number => {
+  try {
+    return Math.min(19, getPriority(process.pid) + by)
+  } catch {
+    return by
+  }
+}
 
 /**
- * Renices every thread of this process named `name` (Linux `comm`; DuckDB's
+ * Makes every thread of this process named `name` `by` nicer than the main
+ * thread (Linux `comm`; DuckDB's
  * threads inherit "libuv-worker" from the pool thread that opened the
  * database). Returns how many threads were changed.
  */
-export const lowerThreadsNamed = (name: string, nice: number): number => {
+export const lowerThreadsNamed = (name: string, by: number): number => {
+  const nice = niceAbove(by)
   let tasks: Array<string>
   try {
     tasks = readdirSync("/proc/self/task")
@@ -35,10 +53,10 @@ export const lowerThreadsNamed = (name: string, nice: number): number => {
   return changed
 }
 
-/** Lowers the calling thread's priority (call it inside a worker thread: only that thread changes). */
-export const lowerThisThread = (nice: number): boolean => {
+/** Makes the calling thread `by` nicer than the main thread (call it inside a worker thread: only that thread changes). */
+export const lowerThisThread = (by: number): boolean => {
   try {
-    setPriority(nice)
+    setPriority(niceAbove(by))
     return true
   } catch {
     return false

@@ -114,11 +114,21 @@ clientLoop.enable()
 const cpuBefore = process.cpuUsage()
 const started = performance.now()
 let queued = 0
+// Between sends the client sleeps in the kernel (Atomics.wait, at most
+// NAP_MS, then the event loop reads what arrived) instead of spinning on
+// setImmediate: a spinning client took a whole core of the two, from
+// whichever server it measured.
+const NAP_MS = 0.1
+const nap = new Int32Array(new SharedArrayBuffer(4))
 const tick = () => {
-  const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * args.rate))
+  const now = performance.now()
+  const due = Math.min(total, Math.floor(((now - started) / 1000) * args.rate))
   while (queued < due) waiting.push(started + (queued++ / args.rate) * 1000)
   for (const conn of conns) if (conn.scheduled === undefined && waiting.length > 0) dispatch(conn)
-  if (queued < total) setImmediate(tick)
+  if (queued >= total) return
+  const untilNext = started + (queued / args.rate) * 1000 - performance.now()
+  if (untilNext > 0) Atomics.wait(nap, 0, 0, Math.min(NAP_MS, untilNext))
+  setImmediate(tick)
 }
 tick()
 await done
