@@ -95,7 +95,7 @@ const paced = async (label: string, url: string, rate: number): Promise<PacedTri
   console.log(
     `  ${describeProfile(profile)}; journal applies ${trial.applies} taking ${(trial.applySeconds * 1000).toFixed(0)} ms; ` +
       `load generator ${result.clientCores?.toFixed(2)} cores, its event-loop delay p99 ${result.clientLoopP99Ms?.toFixed(1)} ms, ` +
-      `max ${result.clientLoopMaxMs?.toFixed(1)} ms; ${load()}`
+      `max ${result.clientLoopMaxMs?.toFixed(1)} ms, it waited for a core ${result.clientRunQueueMs?.toFixed(0)} ms; ${load()}`
   )
   return trial
 }

@@ -9,6 +9,7 @@
 // Arguments: one JSON object { url, paths, rate, seconds, connections, headers }.
 import { connect, type Socket } from "node:net"
 import { monitorEventLoopDelay } from "node:perf_hooks"
+import { runQueueWaitNs } from "./phaseProbe.ts"
 
 interface PacedArgs {
   readonly url: string
@@ -112,6 +113,7 @@ await Promise.all(
 const clientLoop = monitorEventLoopDelay({ resolution: 1 })
 clientLoop.enable()
 const cpuBefore = process.cpuUsage()
+const waitBefore = runQueueWaitNs()
 const started = performance.now()
 let queued = 0
 // Between sends the client sleeps in the kernel (Atomics.wait, at most
@@ -157,6 +159,7 @@ process.stdout.write(
     timeouts: 0,
     clientCores: (cpu.user + cpu.system) / 1e6 / elapsed,
     clientLoopP99Ms: clientLoop.percentile(99) / 1e6,
-    clientLoopMaxMs: clientLoop.max / 1e6
+    clientLoopMaxMs: clientLoop.max / 1e6,
+    clientRunQueueMs: (runQueueWaitNs() - waitBefore) / 1e6
   }) + "\n"
 )

@@ -3,10 +3,20 @@ import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks"
 
 // Where a phase's time goes inside this process (the server): CPU per thread
 // group read from /proc/self/task (Linux; main thread, click worker,
-// libuv-worker = DuckDB's threads and the fs/thread pool, V8 helpers), GC
-// pauses, and the event loop's delay. Everything a request can wait on that
-// is ours, measured the same way for every server the bench runs.
+// libuv-worker = DuckDB's threads and the fs/thread pool, V8 helpers), how
+// long the event loop waited for a core while runnable (schedstat: CPU
+// contention, ours or other processes'), GC pauses, and the event loop's
+// delay. Measured the same way for every server the bench runs.
 const TICK_MS = 10 // USER_HZ is 100 on Linux
+
+/** Nanoseconds a thread waited on the run queue (runnable, no core), from /proc schedstat. */
+export const runQueueWaitNs = (path = "/proc/thread-self/schedstat"): number => {
+  try {
+    return Number(readFileSync(path, "latin1").split(" ")[1])
+  } catch {
+    return Number.NaN
+  }
+}
 
 const threadTicks = (): Map<string, number> => {
   const byName = new Map<string, number>()
@@ -41,11 +51,14 @@ export interface PhaseProfile {
   readonly loopP99Ms: number
   readonly loopP999Ms: number
   readonly loopMaxMs: number
+  /** Time the event loop was runnable but had no core (ms), and that per second of the phase. */
+  readonly loopRunQueueMs: number
 }
 
 export const startProbe = () => {
   const started = performance.now()
   const before = threadTicks()
+  const waitBefore = runQueueWaitNs()
   const gc: Array<number> = []
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) gc.push(entry.duration)
@@ -72,7 +85,8 @@ export const startProbe = () => {
         gcMaxMs: Math.max(0, ...gc),
         loopP99Ms: ms(delay.percentile(99)),
         loopP999Ms: ms(delay.percentile(99.9)),
-        loopMaxMs: ms(delay.max)
+        loopMaxMs: ms(delay.max),
+        loopRunQueueMs: ms(runQueueWaitNs() - waitBefore)
       }
     }
   }
@@ -83,4 +97,5 @@ export const describeProfile = (p: PhaseProfile) =>
     .sort((a, b) => b[1] - a[1])
     .map(([name, used]) => `${name} ${used.toFixed(2)}`)
     .join(", ")}; GC ${p.gcCount} pauses, ${p.gcTotalMs.toFixed(0)} ms total, max ${p.gcMaxMs.toFixed(1)} ms; ` +
-  `event-loop delay p99 ${p.loopP99Ms.toFixed(1)} ms, p99.9 ${p.loopP999Ms.toFixed(1)} ms, max ${p.loopMaxMs.toFixed(1)} ms`
+  `event-loop delay p99 ${p.loopP99Ms.toFixed(1)} ms, p99.9 ${p.loopP999Ms.toFixed(1)} ms, max ${p.loopMaxMs.toFixed(1)} ms; ` +
+  `event loop waited for a core ${p.loopRunQueueMs.toFixed(0)} ms (${(p.loopRunQueueMs / p.seconds).toFixed(0)} ms/s)`

@@ -19,6 +19,8 @@ export interface LoadResult {
   readonly clientCores?: number
   readonly clientLoopP99Ms?: number
   readonly clientLoopMaxMs?: number
+  /** Time the load generator was runnable but had no core (ms). */
+  readonly clientRunQueueMs?: number
 }
 
 const script = fileURLToPath(new URL("./load.ts", import.meta.url))
