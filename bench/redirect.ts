@@ -211,6 +211,15 @@ try {
       `${verdict(oursHalf.p99 < TARGET_P99_MS)}; p50 ${oursHalf.p50} ms, p99.9 ${oursHalf.p999} ms (p99/p99.9 per trial: ${oursHalf.each}); ` +
       `bare node:http at the same rate: p50 ${bareHalf.p50} ms, p99 ${bareHalf.p99} ms, p99.9 ${bareHalf.p999} ms (${bareHalf.each})`
   )
+  // Each trial pair ran back to back, so their ratio cancels most of what
+  // other processes did to the machine at the time.
+  const pairRatios = oursTrials.map((t, i) => t.result.p99 / bareTrials[i].result.p99)
+  const waitPerSecond = (trials: ReadonlyArray<PacedTrial>) =>
+    median(trials.map((t) => t.profile.loopRunQueueMs / t.profile.seconds)).toFixed(0)
+  console.log(
+    `p99 ours/bare per trial pair: ${pairRatios.map((r) => r.toFixed(2)).join(", ")} (median ${median(pairRatios).toFixed(2)}); ` +
+      `event loop waiting for a core (median ms per s): ours ${waitPerSecond(oursTrials)}, bare ${waitPerSecond(bareTrials)}`
+  )
   console.log(
     `clicks: peak phases ${answered} answers counted by the client, ${afterPeak.n} rows; paced phases ${pacedAnswered} redirects, ` +
       `${pacedRows} new rows; bots ${afterPaced.bots}; dropped ${dropped}: ${verdict(clicksOk)}`
