@@ -3,7 +3,6 @@ import { Worker } from "node:worker_threads"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { Database } from "../infra/Database.ts"
 import { Metrics } from "../infra/Metrics.ts"
-import { BACKGROUND_NICE, lowerThreadsNamed } from "../infra/threadPriority.ts"
 import { insertSegments, journalDir, replayJournal, type Segment } from "./ClickJournal.ts"
 import { ClickPage } from "./ClickPage.ts"
 import type { FromWorker, ToWorker, WorkerStart } from "./workerMessages.ts"
@@ -84,10 +83,6 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       let page = new ClickPage()
       const { lastSeq, clicks: replayedClicks } = yield* replayJournal(db, dir)
       replayed.inc(replayedClicks)
-      // DuckDB has started its threads by now (they carry the pool's name):
-      // applying journal segments must never take a core from the event loop.
-      const reniced = lowerThreadsNamed("libuv-worker", BACKGROUND_NICE)
-      yield* Effect.logDebug("background threads at lower priority", { threads: reniced, nice: BACKGROUND_NICE })
 
       // ---- the worker ----------------------------------------------------------
       // Should the worker die (a defect), the clicks it held in memory are

@@ -1,7 +1,6 @@
 import { closeSync, fdatasyncSync, fsyncSync, openSync, writeSync } from "node:fs"
 import { parentPort, workerData } from "node:worker_threads"
 import { botVerdict } from "../domain/clicks/botVerdict.ts"
-import { CLICK_WORKER_NICE, lowerThisThread } from "../infra/threadPriority.ts"
 import { UniqueWindow } from "../domain/clicks/UniqueWindow.ts"
 import { VisitorHasher } from "../domain/clicks/VisitorHasher.ts"
 import { openSegment, removeSegment, segmentPath, type StoredClick } from "./ClickJournal.ts"
@@ -16,7 +15,6 @@ import type { FromWorker, ToWorker, WorkerStart } from "./workerMessages.ts"
 // together share one fdatasync, after which their memory goes back to the
 // redirect. A segment is sealed (handed to the DuckDB writer) every SEAL_MS.
 const SEAL_MS = 100
-lowerThisThread(CLICK_WORKER_NICE)
 
 const port = parentPort!
 const { dir, firstSeq } = workerData as WorkerStart

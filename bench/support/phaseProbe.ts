@@ -18,6 +18,30 @@ export const runQueueWaitNs = (path = "/proc/thread-self/schedstat"): number => 
   }
 }
 
+/** CPU ticks per process name across the machine (/proc/[pid]/stat): who else took the cores. */
+const processTicks = (): Map<string, number> => {
+  const byName = new Map<string, number>()
+  let pids: Array<string> = []
+  try {
+    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name))
+  } catch {
+    return byName
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "latin1")
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+      const ticks = Number(fields[11]) + Number(fields[12])
+      const name =
+        pid === String(process.pid) ? "(this process)" : stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"))
+      byName.set(name, (byName.get(name) ?? 0) + ticks)
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return byName
+}
+
 const threadTicks = (): Map<string, number> => {
   const byName = new Map<string, number>()
   let tasks: Array<string> = []
@@ -53,11 +77,14 @@ export interface PhaseProfile {
   readonly loopMaxMs: number
   /** Time the event loop was runnable but had no core (ms), and that per second of the phase. */
   readonly loopRunQueueMs: number
+  /** The busiest processes of the machine during the phase (share of one core), this one included. */
+  readonly machine: ReadonlyArray<readonly [string, number]>
 }
 
 export const startProbe = () => {
   const started = performance.now()
   const before = threadTicks()
+  const machineBefore = processTicks()
   const waitBefore = runQueueWaitNs()
   const gc: Array<number> = []
   const observer = new PerformanceObserver((list) => {
@@ -86,7 +113,15 @@ export const startProbe = () => {
         loopP99Ms: ms(delay.percentile(99)),
         loopP999Ms: ms(delay.percentile(99.9)),
         loopMaxMs: ms(delay.max),
-        loopRunQueueMs: ms(runQueueWaitNs() - waitBefore)
+        loopRunQueueMs: ms(runQueueWaitNs() - waitBefore),
+        machine: [...processTicks()]
+          .map(([name, ticks]): [string, number] => [
+            name,
+            ((ticks - (machineBefore.get(name) ?? 0)) * TICK_MS) / 1000 / seconds
+          ])
+          .filter(([, used]) => used >= 0.05)
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 6)
       }
     }
   }
@@ -98,4 +133,5 @@ export const describeProfile = (p: PhaseProfile) =>
     .map(([name, used]) => `${name} ${used.toFixed(2)}`)
     .join(", ")}; GC ${p.gcCount} pauses, ${p.gcTotalMs.toFixed(0)} ms total, max ${p.gcMaxMs.toFixed(1)} ms; ` +
   `event-loop delay p99 ${p.loopP99Ms.toFixed(1)} ms, p99.9 ${p.loopP999Ms.toFixed(1)} ms, max ${p.loopMaxMs.toFixed(1)} ms; ` +
-  `event loop waited for a core ${p.loopRunQueueMs.toFixed(0)} ms (${(p.loopRunQueueMs / p.seconds).toFixed(0)} ms/s)`
+  `event loop waited for a core ${p.loopRunQueueMs.toFixed(0)} ms (${(p.loopRunQueueMs / p.seconds).toFixed(0)} ms/s); ` +
+  `busiest processes (cores): ${p.machine.map(([name, used]) => `${name} ${used.toFixed(2)}`).join(", ")}`
