@@ -31,6 +31,8 @@ const IDLE_MS = 100
 // on disk meanwhile: the crash guarantee does not depend on this cadence.
 const APPLY_REST = 9
 const MAX_REST_MS = 2_000
+/** How long the DuckDB writer rests after an apply that took `applyMs`. */
+export const restAfterApply = (applyMs: number) => Math.min(MAX_REST_MS, Math.max(IDLE_MS, applyMs * APPLY_REST))
 
 export interface ClickRecorderShape {
   /** Appends a click's raw facts; synchronous and allocation-free, for the redirect. */
@@ -249,7 +251,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
               })
             }
             const applied = yield* Effect.uninterruptible(insertSealed)
-            yield* Effect.sleep(applied ? Math.min(MAX_REST_MS, Math.max(IDLE_MS, lastFlushMs * APPLY_REST)) : IDLE_MS)
+            yield* Effect.sleep(applied ? restAfterApply(lastFlushMs) : IDLE_MS)
           })
         )
       )

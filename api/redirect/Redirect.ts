@@ -59,7 +59,8 @@ const trackingIdOf = (url: string): string | undefined => {
 const header = (raw: ReadonlyArray<string>, name: string): string | undefined => {
   for (let i = 0; i < raw.length; i += 2) {
     const key = raw[i]
-    if (key.length === name.length && key.toLowerCase() === name) return raw[i + 1]
+    // most clients send lower-case names: compare before allocating a lower-cased copy
+    if (key.length === name.length && (key === name || key.toLowerCase() === name)) return raw[i + 1]
   }
   return undefined
 }
