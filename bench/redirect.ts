@@ -4,9 +4,12 @@
 // PASS/FAIL against the targets:
 // - peak req/s of each (median of BENCH_ROUNDS alternating rounds) and the
 //   ratio (target >= 0.8x), plus server CPU per request (robust to load);
-// - p99 (target < 5 ms) and p99.9 at half of our peak rate (an evenly paced
-//   open-loop load, every request awaited), bare node at the same rate, and
-//   this process's event-loop delay during our paced phase;
+// - p50, p99 (target < 5 ms) and p99.9 at half of our peak rate (an evenly
+//   paced open-loop load, every request awaited) in BENCH_TRIALS trials per
+//   server, ours and bare alternating, each trial printed with where the time
+//   went (phaseProbe: CPU per thread, GC, event-loop delay, time runnable
+//   without a core, the machine's busiest processes; the load generator's own
+//   CPU and waiting); medians, and the p99 ratio of each back-to-back pair;
 // - every click answered is in DuckDB (peak and paced phases, no drops);
 // - SIGTERM under load: `npm start` in a child process, 0 clicks lost;
 // - SIGKILL under load: every click answered more than CRASH_WINDOW_MS before
