@@ -18,52 +18,38 @@ export const runQueueWaitNs = (path = "/proc/thread-self/schedstat"): number => 
   }
 }
 
-/** CPU ticks per process name across the machine (/proc/[pid]/stat): who else took the cores. */
-const processTicks = (): Map<string, number> => {
+/**
+ * CPU ticks (utime + stime) per name over the entries of a /proc folder:
+ * `/proc` (processes; this one named "(this process)") or `/proc/self/task`
+ * (this process's threads). Not Linux: empty.
+ */
+const ticksByName = (folder: string): Map<string, number> => {
   const byName = new Map<string, number>()
-  let pids: Array<string> = []
+  let entries: Array<string> = []
   try {
-    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name))
+    entries = readdirSync(folder).filter((name) => /^\d+$/.test(name))
   } catch {
     return byName
   }
-  for (const pid of pids) {
+  for (const id of entries) {
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "latin1")
+      const stat = readFileSync(`${folder}/${id}/stat`, "latin1")
+      // "id (comm) state ...": comm may hold spaces, so split after the last ')'
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-      const ticks = Number(fields[11]) + Number(fields[12])
+      const ticks = Number(fields[11]) + Number(fields[12]) // fields 14 and 15
       const name =
-        pid === String(process.pid) ? "(this process)" : stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"))
+        folder === "/proc" && id === String(process.pid)
+          ? "(this process)"
+          : stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"))
       byName.set(name, (byName.get(name) ?? 0) + ticks)
     } catch {
-      // the process ended meanwhile
+      // it ended between readdir and read
     }
   }
   return byName
 }
-
-const threadTicks = (): Map<string, number> => {
-  const byName = new Map<string, number>()
-  let tasks: Array<string> = []
-  try {
-    tasks = readdirSync("/proc/self/task")
-  } catch {
-    return byName // not Linux: no per-thread figures
-  }
-  for (const task of tasks) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${task}/stat`, "latin1")
-      // "tid (comm) state ..." ; comm may hold spaces, so split after the last ')'
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"))
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-      const ticks = Number(fields[11]) + Number(fields[12]) // utime + stime (fields 14, 15)
-      byName.set(name, (byName.get(name) ?? 0) + ticks)
-    } catch {
-      // the thread ended between readdir and read
-    }
-  }
-  return byName
-}
+const processTicks = () => ticksByName("/proc")
+const threadTicks = () => ticksByName("/proc/self/task")
 
 export interface PhaseProfile {
   readonly seconds: number
