@@ -1,23 +1,20 @@
 import { Effect, Schema } from "effect"
-import { Count, Text } from "../infra/columns.ts"
+import { Text } from "../infra/columns.ts"
 import type { Tx } from "../infra/Database.ts"
+import { CLICK_PARTITION_DAYS_AHEAD } from "../infra/postgres/migrate.ts"
 
 // PostgreSQL keeps clicks in one partition per UTC day (plus a DEFAULT one,
 // so no click is ever refused). Every replica runs this maintenance; an
 // advisory lock taken for the transaction makes them take turns.
-// - ahead: the next DAYS_AHEAD days get their partition before their first
-//   click. A day whose clicks already landed in DEFAULT (the service was down
-//   longer than that) moves them into its new partition in the same
-//   transaction, since PostgreSQL refuses a partition whose rows sit in DEFAULT.
+// - ahead: the coming days get their partition before their first
+//   click (start-up makes them too, but a replica may run for weeks).
 // - retention: partitions wholly older than the cutoff are dropped (instant,
 //   no row-by-row DELETE, no bloat); DEFAULT's old rows are deleted.
-export const DAYS_AHEAD = 7
 export const DAY_MS = 86_400_000
 /** pg_advisory_xact_lock key of click-partition maintenance ("clickprt" in ASCII). */
 export const PARTITION_LOCK = 0x636c69636b707274n
 
 const PartitionRow = Schema.Struct({ name: Text, bound: Text })
-const CountRow = Schema.Struct({ n: Count })
 
 export interface Partition {
   readonly name: string
@@ -37,7 +34,6 @@ export const parseBound = (bound: string): Partition["range"] => {
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`
 const literalUtc = (ms: number) => `'${new Date(ms).toISOString()}'`
 export const dayStart = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS
-const partitionName = (from: number) => `clicks_${new Date(from).toISOString().slice(0, 10).replaceAll("-", "")}`
 
 export const listPartitions = (tx: Tx) =>
   Effect.gen(function* () {
@@ -51,40 +47,19 @@ export const listPartitions = (tx: Tx) =>
     return rows.map((row): Partition => ({ name: row.name, range: parseBound(row.bound) }))
   })
 
-/** Creates the missing day partitions from `today` to `today + DAYS_AHEAD`; returns their names. */
+/**
+ * Makes the day partitions of `today` .. `today + CLICK_PARTITION_DAYS_AHEAD` that are
+ * missing (create_click_partitions, migration 0001, which also moves a day's
+ * clicks out of DEFAULT first); returns the names it created.
+ */
 export const ensurePartitions = (tx: Tx, now: number) =>
   Effect.gen(function* () {
     yield* tx.run(`SELECT pg_advisory_xact_lock(${PARTITION_LOCK})`)
-    const partitions = yield* listPartitions(tx)
-    const fallback = partitions.find((p) => p.range === undefined)
-    const created: Array<string> = []
-    for (let day = 0; day <= DAYS_AHEAD; day++) {
-      const from = dayStart(now) + day * DAY_MS
-      const to = from + DAY_MS
-      if (partitions.some((p) => p.range !== undefined && p.range.from < to && p.range.to > from)) continue
-      const name = partitionName(from)
-      const between = `clicked_at >= ${literalUtc(from)} AND clicked_at < ${literalUtc(to)}`
-      const stranded =
-        fallback === undefined
-          ? 0
-          : (yield* tx.queryAs(CountRow, `SELECT count(*) AS n FROM ${quoteIdent(fallback.name)} WHERE ${between}`))[0]
-              .n
-      if (fallback !== undefined && stranded > 0) {
-        yield* tx.run(
-          `CREATE TEMP TABLE clicks_stranded ON COMMIT DROP AS
-           WITH moved AS (DELETE FROM ${quoteIdent(fallback.name)} WHERE ${between} RETURNING *) SELECT * FROM moved`
-        )
-      }
-      yield* tx.run(
-        `CREATE TABLE ${quoteIdent(name)} PARTITION OF clicks FOR VALUES FROM (${literalUtc(from)}) TO (${literalUtc(to)})`
-      )
-      if (stranded > 0) {
-        yield* tx.run("INSERT INTO clicks SELECT * FROM clicks_stranded")
-        yield* tx.run("DROP TABLE clicks_stranded")
-      }
-      created.push(name)
-    }
-    return created
+    const before = new Set((yield* listPartitions(tx)).map((p) => p.name))
+    yield* tx.run(`SELECT create_click_partitions(CAST($1 AS DATE), ${CLICK_PARTITION_DAYS_AHEAD})`, [
+      new Date(dayStart(now)).toISOString().slice(0, 10)
+    ])
+    return (yield* listPartitions(tx)).map((p) => p.name).filter((name) => !before.has(name))
   })
 
 /** Drops the day partitions wholly before `cutoff` and deletes DEFAULT's rows before it; returns the dropped names. */
