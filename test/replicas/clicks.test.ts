@@ -2,8 +2,7 @@ import { Effect, Option, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ClickRecorder } from "../../clicks/ClickRecorder.ts"
 import { Database } from "../../infra/Database.ts"
-import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
-import { insertCatalog } from "../support/catalogFixture.ts"
+import { newTrackingId } from "../../domain/links/trackingId.ts"
 import { getJson, postJson } from "../support/http.ts"
 import { freshDatabaseUrl } from "../support/postgres.ts"
 import { startService, type RunningService } from "../support/TestService.ts"
@@ -42,16 +41,27 @@ describe("clicks across two replicas on one PostgreSQL", () => {
     const databaseUrl = Option.some(Redacted.make(await freshDatabaseUrl()))
     a = await startService({ databaseUrl, trustProxy: true })
     b = await startService({ databaseUrl, trustProxy: true })
-    await a.run(Effect.andThen(insertCatalog(), Effect.flatMap(ProgramMatcher, (m) => m.reload)))
-    key = (await postJson(`${a.url}/api/v1/partners/register`, { name: "Replicated", email: "r@x.example" })).body
-      .api_key
-    trackingId = (
-      await postJson(
-        `${a.url}/api/v1/links/match`,
-        { url: "https://example-store.com/p/replicas" },
-        { authorization: `Bearer ${key}` }
+    const registered = (
+      await postJson(`${a.url}/api/v1/partners/register`, { name: "Replicated", email: "r@x.example" })
+    ).body
+    key = registered.api_key
+    // The link as the link service stores it (the click path reads nothing else of the catalog).
+    trackingId = newTrackingId()
+    await a.run(
+      Effect.flatMap(Database, (db) =>
+        db.run(
+          `INSERT INTO tracking_links (id, partner_id, tag, original_url, normalized_url, destination_url, affiliate_url, source, created_at)
+           VALUES ($1, $2, $3, $4, $4, $4, $5, 'match', now())`,
+          [
+            trackingId,
+            registered.partner.id,
+            registered.partner.tag,
+            "https://example-store.com/p/replicas",
+            `https://network.example/click?sub=${trackingId}`
+          ]
+        )
       )
-    ).body.link.tracking_id
+    )
   })
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()])
