@@ -9,7 +9,7 @@ import { startService, type RunningService } from "../support/TestService.ts"
 
 // Two replicas (two whole services, each with its own DATA_DIR and click
 // journal) on one PostgreSQL database: what they must agree on is decided
-// there. PostgreSQL only (tests/support/postgresSuites.ts): two processes
+// there. PostgreSQL only (*.postgres.test.ts): two processes
 // cannot share one DuckDB file.
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
 
