@@ -74,7 +74,11 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       let stored = 0
       let droppedSinceLog = 0
       metrics.gauge("click_queue_depth", "Clicks in memory, not yet journaled", () => accepted - journaled)
-      metrics.gauge("click_journal_backlog", "Journaled clicks not yet written to the database", () => journaled - stored)
+      metrics.gauge(
+        "click_journal_backlog",
+        "Journaled clicks not yet written to the database",
+        () => journaled - stored
+      )
       metrics.gauge("click_queue_capacity", "Click queue capacity", () => capacity)
       metrics.gauge("click_flush_last_seconds", "Duration of the last click batch write", () => lastFlushMs / 1000)
 

@@ -21,9 +21,7 @@ const insertClickAt = (at: Date, trackingId: string) =>
 const storedIds = (service: RunningService) =>
   service.run(
     Effect.flatMap(Database, (db) =>
-      db.query<{ tracking_id: string }>(
-        "SELECT tracking_id FROM clicks WHERE tag = 'retention' ORDER BY tracking_id"
-      )
+      db.query<{ tracking_id: string }>("SELECT tracking_id FROM clicks WHERE tag = 'retention' ORDER BY tracking_id")
     )
   )
 
