@@ -7,11 +7,12 @@ import type { DatabaseError, DatabaseShape } from "../infra/Database.ts"
 // The click journal: append-only segment files under DATA_DIR/click-journal,
 // one JSON line per stored click (already hashed and judged: no raw IP ever
 // reaches the disk). The click worker appends and fdatasyncs a group of
-// clicks every few milliseconds, then seals the segment; the recorder inserts
-// sealed segments into DuckDB straight from the files (read_json, on DuckDB's
-// threads) and records the last inserted segment number in the same
-// transaction, so a segment is stored exactly once even if we crash between
-// COMMIT and deleting its file. On start every segment left over is replayed.
+// clicks every few milliseconds, then seals the segment; the recorder stores
+// sealed segments through a JournalStore (DuckDB: straight from the files with
+// read_json, on DuckDB's threads; PostgreSQL: PostgresJournalStore.ts) and
+// records the last stored segment number in the same transaction, so a
+// segment is stored exactly once even if we crash between COMMIT and deleting
+// its file. On start every segment left over is replayed.
 const SeqRow = Schema.Struct({ seq: Count })
 
 export const journalDir = (dataDir: string) => join(dataDir, "click-journal")
