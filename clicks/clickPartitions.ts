@@ -1,18 +1,17 @@
 import { Effect, Schema } from "effect"
 import { Text } from "../infra/columns.ts"
 import type { Tx } from "../infra/Database.ts"
-import { CLICK_PARTITION_DAYS_AHEAD } from "../infra/postgres/migrate.ts"
+import { CLICK_PARTITION_DAYS_AHEAD, MIGRATION_LOCK } from "../infra/postgres/migrate.ts"
 
 // PostgreSQL keeps clicks in one partition per UTC day (plus a DEFAULT one,
-// so no click is ever refused). Every replica runs this maintenance; an
-// advisory lock taken for the transaction makes them take turns.
+// so no click is ever refused). Every replica runs this maintenance; the
+// migration lock, taken for the transaction, makes them take turns with each
+// other and with a replica starting up (migrations make partitions too).
 // - ahead: the coming days get their partition before their first
 //   click (start-up makes them too, but a replica may run for weeks).
 // - retention: partitions wholly older than the cutoff are dropped (instant,
 //   no row-by-row DELETE, no bloat); DEFAULT's old rows are deleted.
 export const DAY_MS = 86_400_000
-/** pg_advisory_xact_lock key of click-partition maintenance ("clickprt" in ASCII). */
-export const PARTITION_LOCK = 0x636c69636b707274n
 
 const PartitionRow = Schema.Struct({ name: Text, bound: Text })
 
@@ -54,7 +53,7 @@ export const listPartitions = (tx: Tx) =>
  */
 export const ensurePartitions = (tx: Tx, now: number) =>
   Effect.gen(function* () {
-    yield* tx.run(`SELECT pg_advisory_xact_lock(${PARTITION_LOCK})`)
+    yield* tx.run(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`)
     const before = new Set((yield* listPartitions(tx)).map((p) => p.name))
     yield* tx.run(`SELECT create_click_partitions(CAST($1 AS DATE), ${CLICK_PARTITION_DAYS_AHEAD})`, [
       new Date(dayStart(now)).toISOString().slice(0, 10)
@@ -65,7 +64,7 @@ export const ensurePartitions = (tx: Tx, now: number) =>
 /** Drops the day partitions wholly before `cutoff` and deletes DEFAULT's rows before it; returns the dropped names. */
 export const dropPartitionsBefore = (tx: Tx, cutoff: number) =>
   Effect.gen(function* () {
-    yield* tx.run(`SELECT pg_advisory_xact_lock(${PARTITION_LOCK})`)
+    yield* tx.run(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`)
     const dropped: Array<string> = []
     for (const partition of yield* listPartitions(tx)) {
       if (partition.range === undefined) {
