@@ -2,8 +2,10 @@
 // Clicks into PostgreSQL against the DuckDB baseline, in one run:
 // - the same redirect load (BENCH_SECONDS, default 5; BENCH_CONNECTIONS, 50)
 //   on a service on DuckDB and one on PostgreSQL: req/s, p99, clicks stored
-//   vs answered (every answered click must be stored), and the click writer's
-//   time per stored click (click_flush_seconds_total / clicks_written_total);
+//   vs answered (every answered click must be stored), the click writer's
+//   time per stored click (click_flush_seconds_total / clicks_written_total)
+//   and the event loop's CPU per request (on PostgreSQL it also reads, judges
+//   and COPY-encodes the journal, which DuckDB's read_json does on its threads);
 // - how a journal batch goes into PostgreSQL: COPY straight into the
 //   partitioned `clicks` vs COPY into a TEMP table then one INSERT ... SELECT
 //   (BENCH_BATCH rows, default 5,000; median of 5 rounds each).
@@ -31,6 +33,7 @@ const load = () =>
 console.log(`machine load average: ${load()}`)
 const external = process.env.BENCH_DATABASE_URL || undefined
 const embedded = external === undefined ? await startEmbeddedPostgres() : undefined
+await embedded?.started
 const databaseUrl = await (async () => {
   if (embedded === undefined) return external!
   const admin = connectPostgres(embedded.url, 1)
@@ -48,6 +51,7 @@ const redirectLoad = async (label: string, overrides: Parameters<typeof startBen
   try {
     await service.run(seedLinks)
     await runLoad({ url: service.url, paths, connections: CONNECTIONS, seconds: 2, headers: HEADERS })
+    const loopBefore = process.threadCpuUsage()
     const result = await runLoad({
       url: service.url,
       paths,
@@ -61,15 +65,18 @@ const redirectLoad = async (label: string, overrides: Parameters<typeof startBen
         return (yield* (yield* Database).query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM clicks"))[0].n
       })
     )
+    const loop = process.threadCpuUsage(loopBefore)
     const metrics = await (await fetch(`${service.url}/metrics`)).text()
     const writeUs = (metric(metrics, "click_flush_seconds_total") * 1e6) / metric(metrics, "clicks_written_total")
     const answered = metric(metrics, "clicks_received_total")
+    // This thread only: redirects, and on PostgreSQL reading, judging and COPY-encoding the journal.
+    const loopUs = (loop.user + loop.system) / Math.max(1, result.total)
     console.log(
       `${label.padEnd(10)} ${result.requestsPerSecond.toFixed(0).padStart(6)} req/s  p99 ${String(result.p99).padStart(4)} ms` +
         `  clicks answered ${answered}, stored ${stored} (${stored === answered ? "PASS" : "FAIL"})` +
-        `  writer ${writeUs.toFixed(1)} µs/click  (load ${load()})`
+        `  writer ${writeUs.toFixed(1)} µs/click  event loop ${loopUs.toFixed(1)} µs/req  (load ${load()})`
     )
-    return { rps: result.requestsPerSecond, p99: result.p99, writeUs }
+    return { rps: result.requestsPerSecond, p99: result.p99, writeUs, loopUs }
   } finally {
     await service.close()
     service.remove()
@@ -136,7 +143,8 @@ try {
   const duck = await redirectLoad("DuckDB", {})
   const pg = await redirectLoad("PostgreSQL", { databaseUrl: Option.some(Redacted.make(databaseUrl)) })
   console.log(
-    `PostgreSQL / DuckDB: req/s ${(pg.rps / duck.rps).toFixed(2)}x, writer time per click ${(pg.writeUs / duck.writeUs).toFixed(2)}x`
+    `PostgreSQL / DuckDB: req/s ${(pg.rps / duck.rps).toFixed(2)}x, writer time per click ${(pg.writeUs / duck.writeUs).toFixed(2)}x, ` +
+      `event-loop CPU per request ${(pg.loopUs / duck.loopUs).toFixed(2)}x`
   )
   await copyPaths()
 } finally {
