@@ -7,7 +7,7 @@ import { duckdbJournalStore, journalDir, replayJournal, type Segment } from "./C
 import { ClickPage } from "./ClickPage.ts"
 import { postgresJournalStore } from "./PostgresJournalStore.ts"
 import { replicaId } from "./replicaId.ts"
-import { sharedSalts } from "./sharedSalts.ts"
+import { SALT_REFRESH, sharedSalts } from "./sharedSalts.ts"
 import type { FromWorker, ToWorker, WorkerStart } from "./workerMessages.ts"
 
 // Clicks leave the redirect as raw facts appended to a page of bytes (no
@@ -28,7 +28,6 @@ export const COMMIT_MS = 10
 /** Clicks answered longer ago than this before a SIGKILL are stored (journal committed). */
 export const CRASH_WINDOW_MS = 250
 const IDLE_MS = 100
-const SALT_REFRESH = "1 hour"
 
 export interface ClickRecorderShape {
   /** Appends a click's raw facts; synchronous and allocation-free, for the redirect. */

@@ -11,6 +11,8 @@ import type { DatabaseError, DatabaseShape } from "../infra/Database.ts"
 // be recomputed from an IP once the day is over. The price of sharing: while
 // a day lasts, whoever can read the database can.
 const DAY_MS = 86_400_000
+/** How often a replica refreshes them (tomorrow's is known all day, so hours of outage do no harm). */
+export const SALT_REFRESH = "1 hour"
 const SaltRow = Schema.Struct({ day: Text, salt: Text })
 
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10)
