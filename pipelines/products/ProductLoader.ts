@@ -1,6 +1,7 @@
 import { Clock, Effect } from "effect"
 import { CountRow } from "../../infra/columns.ts"
-import { Database, type DatabaseShape } from "../../infra/Database.ts"
+import { Database, type DatabaseShape, Staging } from "../../infra/Database.ts"
+import { byFeed, CatalogPublisher, type CatalogPublisherShape, type PublishStep } from "../publish/CatalogPublisher.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedDefinition } from "../FeedConfig.ts"
 import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
@@ -139,14 +140,22 @@ const parsedProducts = (table: string, feed: FeedDefinition) => {
     SELECT *, CASE WHEN on_sale THEN sale_price ELSE price END AS current_price FROM p`
 }
 
+/** What a products run publishes: the feed's products, and the price observations this run made. */
+const publishedBy = (feed: string, runId: string): ReadonlyArray<PublishStep> => [
+  ...byFeed(feed, ["products"]),
+  { table: "price_history", copy: { where: "run_id = $1", params: [runId] } }
+]
+
 const replaceProducts = (
-  db: DatabaseShape,
+  publisher: CatalogPublisherShape,
   feed: FeedDefinition,
   runId: string,
   table: string,
   rejectedKeys: ReadonlyArray<number>
 ) =>
-  db.transaction((tx) =>
+  publisher.replace(
+    feed.name,
+    (tx) =>
     Effect.gen(function* () {
       // Rejected rows leave the staging table (few, usually none) rather than
       // being filtered out of every row of the insert below.
@@ -220,30 +229,37 @@ const replaceProducts = (
       })
       yield* tx.run(`DROP TABLE ${old}`)
       return { loaded: loaded[0].n, vanished: deleted[0].n }
-    })
+    }),
+    () => publishedBy(feed.name, runId)
   )
 
-export const loadProducts = (db: DatabaseShape, input: LoadInput): Effect.Effect<LoadResult, PipelineError> => {
+/** Stages and judges in `staging`, records rejections in `db` (the system of record), replaces and publishes. */
+export const loadProducts = (
+  { db, staging, publisher }: { db: DatabaseShape; staging: DatabaseShape; publisher: CatalogPublisherShape },
+  input: LoadInput
+): Effect.Effect<LoadResult, PipelineError> => {
   const { feed, runId } = input
   const table = tableFor(feed.name)
   const loadError = (message: string) => new PipelineError({ feed: feed.name, stage: "load", message })
-  const dropStaging = db.run(`DROP TABLE IF EXISTS ${table}`).pipe(Effect.ignore)
+  const dropStaging = staging.run(`DROP TABLE IF EXISTS ${table}`).pipe(Effect.ignore)
   return Effect.gen(function* () {
-    const staged = yield* timed("stage", feed.name, stage(db, input, table))
+    const staged = yield* timed("stage", feed.name, stage(staging, input, table))
     input.progress(staged.rowsRead)
-    const { rejections, rejectedKeys } = yield* timed("judge", feed.name, judge(db, feed, table, staged)).pipe(
+    const { rejections, rejectedKeys } = yield* timed("judge", feed.name, judge(staging, feed, table, staged)).pipe(
       Effect.mapError((e) => loadError(e.message))
     )
     yield* recordRejections(db, runId, feed.name, rejections)
     yield* checkThreshold(feed, staged.rowsRead, rejections.length)
-    const { loaded } = yield* timed("replace", feed.name, replaceProducts(db, feed, runId, table, rejectedKeys)).pipe(
-      Effect.mapError((e) => loadError(e.message))
+    const { loaded } = yield* timed(
+      "replace",
+      feed.name,
+      replaceProducts(publisher, feed, runId, table, rejectedKeys)
     )
     return { rowsRead: staged.rowsRead, rowsLoaded: loaded, rowsRejected: rejections.length }
   }).pipe(Effect.ensuring(dropStaging))
 }
 
 export const ProductLoader = Effect.gen(function* () {
-  const db = yield* Database
-  return { kind: "products", load: (input) => loadProducts(db, input) } satisfies FeedLoader
+  const stores = { db: yield* Database, staging: yield* Staging, publisher: yield* CatalogPublisher }
+  return { kind: "products", load: (input) => loadProducts(stores, input) } satisfies FeedLoader
 })
