@@ -2,7 +2,7 @@ import { Context, Deferred, Effect, Layer, Schema } from "effect"
 import { ConversionLedger } from "../conversions/ConversionLedger.ts"
 import { newTrackingId } from "../domain/links/trackingId.ts"
 import { CountRow, NullableNumber, NullableText, NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
-import { Database, DatabaseError, jsonList, jsonRows } from "../infra/Database.ts"
+import { Database, DatabaseError } from "../infra/Database.ts"
 
 // Stored tracking links. One row per (partner or anonymous, tag, normalised
 // URL): asking again returns the same link (the dedup index enforces it; the
@@ -186,7 +186,7 @@ export class TrackingLinks extends Context.Service<
             const existing = yield* tx.queryAs(
               LinkRow,
               `SELECT ${COLUMNS} FROM tracking_links t
-               JOIN ${jsonRows("$1", { p: "INTEGER", t: "VARCHAR", u: "VARCHAR" })} k
+               JOIN ${tx.jsonRows("$1", { p: "INTEGER", t: "VARCHAR", u: "VARCHAR" })} k
                  ON COALESCE(t.partner_id, 0) = k.p AND t.tag = k.t AND t.normalized_url = k.u`,
               [
                 JSON.stringify(
@@ -208,7 +208,7 @@ export class TrackingLinks extends Context.Service<
                 LinkRow,
                 `INSERT INTO tracking_links (${INSERTED})
                  SELECT i, p, t, o, n, d, a, pr, nw, pd, s, now()
-                 FROM ${jsonRows("$1", {
+                 FROM ${tx.jsonRows("$1", {
                    i: "VARCHAR",
                    p: "INTEGER",
                    t: "VARCHAR",
@@ -338,7 +338,7 @@ export class TrackingLinks extends Context.Service<
             const latest = yield* db.queryAs(
               ChangeRow,
               `SELECT tracking_id, changed_at, old_program_id, new_program_id, reason FROM link_program_changes
-               WHERE tracking_id IN ${jsonList("$1")}
+               WHERE tracking_id IN ${db.jsonList("$1")}
                QUALIFY row_number() OVER (PARTITION BY tracking_id ORDER BY changed_at DESC) = 1`,
               [JSON.stringify(rows.map((row) => row.id))]
             )
@@ -376,12 +376,12 @@ export class TrackingLinks extends Context.Service<
               yield* tx.run(
                 `UPDATE tracking_links t SET program_id = c.np, network_id = c.nn, affiliate_url = c.na,
                    unaffiliated_at = CASE WHEN c.np IS NULL THEN coalesce(t.unaffiliated_at, $2::TIMESTAMPTZ) END
-                 FROM ${jsonRows("$1", CHANGE_COLUMNS)} c WHERE t.id = c.i`,
+                 FROM ${tx.jsonRows("$1", CHANGE_COLUMNS)} c WHERE t.id = c.i`,
                 [rows, at.toISOString()]
               )
               yield* tx.run(
                 `INSERT INTO link_program_changes
-                 SELECT i, $2::TIMESTAMPTZ, op, "on", np, nn, r, oa, na FROM ${jsonRows("$1", CHANGE_COLUMNS)}`,
+                 SELECT i, $2::TIMESTAMPTZ, op, "on", np, nn, r, oa, na FROM ${tx.jsonRows("$1", CHANGE_COLUMNS)}`,
                 [rows, at.toISOString()]
               )
             })
