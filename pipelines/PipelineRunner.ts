@@ -1,6 +1,7 @@
 import { Cause, Clock, Context, Effect, Exit, Layer } from "effect"
 import { randomBytes } from "node:crypto"
-import { Database, type DatabaseShape, Staging } from "../infra/Database.ts"
+import { Database, type DatabaseShape } from "../infra/Database.ts"
+import { Staging } from "../infra/Staging.ts"
 import { Metrics } from "../infra/Metrics.ts"
 import { SearchSync } from "./search/SearchSync.ts"
 import { FeedBusy, PipelineError, UnknownFeed } from "./errors.ts"

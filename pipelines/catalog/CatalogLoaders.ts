@@ -1,5 +1,6 @@
 import { Clock, Effect } from "effect"
-import { Database, type DatabaseError, type DatabaseShape, Staging, type Tx } from "../../infra/Database.ts"
+import { Database, type DatabaseError, type DatabaseShape, type Tx } from "../../infra/Database.ts"
+import { Staging } from "../../infra/Staging.ts"
 import { byFeed, CatalogPublisher, type CatalogPublisherShape } from "../publish/CatalogPublisher.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
@@ -18,15 +19,12 @@ const docsTable = "_stage_catalog_docs"
 const withDocs = <A>(tx: Tx, docs: ReadonlyArray<unknown>, use: Effect.Effect<A, DatabaseError>) =>
   Effect.gen(function* () {
     yield* tx.run(`CREATE OR REPLACE TEMP TABLE ${docsTable} (doc JSON)`)
-    yield* tx.append(
-      docsTable,
-      (appender) => {
-        for (const doc of docs) {
-          appender.appendVarchar(JSON.stringify(doc))
-          appender.endRow()
-        }
+    yield* tx.append(docsTable, (appender) => {
+      for (const doc of docs) {
+        appender.appendVarchar(JSON.stringify(doc))
+        appender.endRow()
       }
-    )
+    })
     const result = yield* use
     yield* tx.run(`DROP TABLE ${docsTable}`)
     return result

@@ -1,5 +1,6 @@
 import { Effect, Result, Schema } from "effect"
-import { Database, type DatabaseShape, Staging } from "../../infra/Database.ts"
+import { Database, type DatabaseShape } from "../../infra/Database.ts"
+import { Staging } from "../../infra/Staging.ts"
 import { CatalogPublisher, type CatalogPublisherShape, type PublishStep } from "../publish/CatalogPublisher.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
@@ -123,18 +124,15 @@ const loadPriceHistory = (
           yield* tx.run(
             "CREATE OR REPLACE TEMP TABLE _stage_prices (product_id VARCHAR, observed_at VARCHAR, price VARCHAR, currency VARCHAR)"
           )
-          yield* tx.append(
-            "_stage_prices",
-            (appender) => {
-              for (const row of valid) {
-                appender.appendVarchar(row.product_id)
-                appender.appendVarchar(row.observed_at)
-                appender.appendVarchar(row.price)
-                appender.appendVarchar(row.currency)
-                appender.endRow()
-              }
+          yield* tx.append("_stage_prices", (appender) => {
+            for (const row of valid) {
+              appender.appendVarchar(row.product_id)
+              appender.appendVarchar(row.observed_at)
+              appender.appendVarchar(row.price)
+              appender.appendVarchar(row.currency)
+              appender.endRow()
             }
-          )
+          })
           yield* tx.run(
             `INSERT INTO price_history
            SELECT product_id, observed_at::TIMESTAMPTZ, price::DECIMAL(18,4), currency, $1 FROM _stage_prices`,

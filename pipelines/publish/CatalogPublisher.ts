@@ -1,5 +1,6 @@
 import { Context, Effect, Layer } from "effect"
-import { Database, type DatabaseError, type Params, Staging, type Tx } from "../../infra/Database.ts"
+import { Database, type DatabaseError, type Params, type Tx } from "../../infra/Database.ts"
+import { Staging } from "../../infra/Staging.ts"
 import { PipelineError } from "../errors.ts"
 import { catalogChanged } from "./catalogChanged.ts"
 import { copyStagedRows } from "./copyStagedRows.ts"
@@ -85,9 +86,7 @@ export class CatalogPublisher extends Context.Service<CatalogPublisher, CatalogP
                 Effect.tap((result) => publish(tx, steps(result)).pipe(Effect.mapError(failAt("publish"))))
               )
             )
-            .pipe(
-              Effect.mapError((error) => (error instanceof PipelineError ? error : failAt("load")(error)))
-            )
+            .pipe(Effect.mapError((error) => (error instanceof PipelineError ? error : failAt("load")(error))))
         }
       })
     })

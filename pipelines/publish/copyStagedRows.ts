@@ -13,7 +13,7 @@ export const PAGE_ROWS = 50_000
 const ColumnRow = Schema.Struct({ name: Schema.String, type: Schema.String })
 
 /** The target's column order (COPY without a column list fills the table in its own order). */
-const targetColumns = (target: Tx, table: string) =>
+export const tableColumns = (target: Tx, table: string) =>
   target.queryAs(
     ColumnRow,
     `SELECT column_name AS name, data_type AS type FROM information_schema.columns
@@ -21,10 +21,10 @@ const targetColumns = (target: Tx, table: string) =>
     [table]
   )
 
-const quoted = (column: string) => `"${column.replace(/"/g, '""')}"`
+export const quoted = (column: string) => `"${column.replace(/"/g, '""')}"`
 
 /** DuckDB SQL rendering one staged column as PostgreSQL input text (NULL stays NULL). */
-const asPostgresText = (column: string, stagedType: string) => {
+export const asPostgresText = (column: string, stagedType: string) => {
   const c = quoted(column)
   if (stagedType.endsWith("[]")) {
     // A text[] literal: every element double-quoted, backslashes and quotes escaped.
@@ -37,7 +37,6 @@ const asPostgresText = (column: string, stagedType: string) => {
 /** The key each page continues after (DuckDB's rowid: stable inside the staging transaction). */
 const KEY = "_copy_key"
 
-
 export const copyStagedRows = (
   staged: Tx,
   target: Tx,
@@ -46,14 +45,17 @@ export const copyStagedRows = (
   params: Params
 ): Effect.Effect<void, DatabaseError> =>
   Effect.gen(function* () {
-    const columns = yield* targetColumns(target, table)
+    const columns = yield* tableColumns(target, table)
     const stagedTypes = new Map(
-      (yield* targetColumns(staged, table)).map((column) => [column.name, column.type] as const)
+      (yield* tableColumns(staged, table)).map((column) => [column.name, column.type] as const)
     )
     const list = Array.isArray(params) ? params : []
     const after = `$${list.length + 1}`
     const select = `SELECT rowid AS ${KEY}, ${columns
-      .map((column) => `${asPostgresText(column.name, stagedTypes.get(column.name) ?? "VARCHAR")} AS ${quoted(column.name)}`)
+      .map(
+        (column) =>
+          `${asPostgresText(column.name, stagedTypes.get(column.name) ?? "VARCHAR")} AS ${quoted(column.name)}`
+      )
       .join(", ")} FROM ${table} WHERE (${where}) AND rowid > ${after} ORDER BY rowid LIMIT ${PAGE_ROWS}`
     let last = -1n
     for (;;) {

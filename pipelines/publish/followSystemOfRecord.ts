@@ -61,15 +61,12 @@ const copyTable = (source: DatabaseShape, staged: Tx, table: string) =>
         [after]
       )
       if (page.length === 0) return
-      yield* staged.append(
-        DOCS,
-        (appender) => {
+      yield* staged.append(DOCS, (appender) => {
         for (const row of page) {
           appender.appendVarchar(row.doc)
           appender.endRow()
         }
-        }
-      )
+      })
       yield* staged.run(insert)
       yield* staged.run(`DELETE FROM ${DOCS}`)
       after = page[page.length - 1].k
@@ -78,10 +75,7 @@ const copyTable = (source: DatabaseShape, staged: Tx, table: string) =>
   })
 
 /** Brings staging's catalog level with the system of record's; nothing to do when they are one store. */
-export const followSystemOfRecord = (
-  db: DatabaseShape,
-  staging: DatabaseShape
-): Effect.Effect<void, DatabaseError> =>
+export const followSystemOfRecord = (db: DatabaseShape, staging: DatabaseShape): Effect.Effect<void, DatabaseError> =>
   Effect.gen(function* () {
     if (db.dialect === staging.dialect) return
     const [recorded, staged] = [yield* counts(db), yield* counts(staging)]
