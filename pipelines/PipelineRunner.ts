@@ -1,14 +1,12 @@
 import { Cause, Clock, Context, Effect, Exit, Layer } from "effect"
 import { randomBytes } from "node:crypto"
 import { Database, type DatabaseShape } from "../infra/Database.ts"
-import { Staging } from "../infra/Staging.ts"
 import { Metrics } from "../infra/Metrics.ts"
 import { SearchSync } from "./search/SearchSync.ts"
 import { FeedBusy, PipelineError, UnknownFeed } from "./errors.ts"
 import { FEED_KINDS, type FeedDefinition, FeedsConfig } from "./FeedConfig.ts"
 import { FeedLoaders } from "./FeedLoaders.ts"
 import { FeedSource } from "./FeedSource.ts"
-import { followSystemOfRecord } from "./publish/followSystemOfRecord.ts"
 
 // Runs feeds: one run = fetch -> (skip if unchanged) -> load (the kind's
 // loader) -> search sync -> record. The runner owns the run record in
@@ -20,7 +18,7 @@ import { followSystemOfRecord } from "./publish/followSystemOfRecord.ts"
 // loaded data stays, and feed_state is not advanced, so the next run of the
 // feed does not skip and resyncs the index. Run records, rejected rows and
 // feed_state live in the system of record (the API reads them); with
-// PostgreSQL, staging first follows it (followSystemOfRecord.ts).
+// PostgreSQL, staging follows it before any run (StagingFollows).
 
 export type Trigger = "startup" | "schedule" | "manual"
 export type RunStatus = "running" | "succeeded" | "failed" | "skipped" | "interrupted"
@@ -101,7 +99,6 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
           )
         }
       }
-      yield* followSystemOfRecord(db, yield* Staging).pipe(Effect.orDie)
       // Runs left "running" by a process that died cannot still be running.
       yield* db
         .run(

@@ -9,6 +9,7 @@ import { FeedSource } from "./FeedSource.ts"
 import { isCatalogEmpty, PipelineRunner } from "./PipelineRunner.ts"
 import { PriceHistoryLoader } from "./prices/PriceHistoryLoader.ts"
 import { CatalogPublisher } from "./publish/CatalogPublisher.ts"
+import { StagingFollows } from "./publish/followSystemOfRecord.ts"
 import { ProductLoader } from "./products/ProductLoader.ts"
 import { CronTicker, Scheduler } from "./Scheduler.ts"
 
@@ -60,10 +61,12 @@ export const StartupIngest = Layer.effectDiscard(
 /**
  * Runner + the catalog loaders and other features' `loaders` (registered
  * before the runner starts) + feed config + source, without schedules (the
- * CLI's in-process mode, tests).
+ * CLI's in-process mode, tests); staging follows the system of record before
+ * anything runs.
  */
 export const coreWith = <E, R>(loaders: Layer.Layer<never, E, R>) =>
-  PipelineRunner.layer.pipe(
+  StagingFollows.pipe(
+    Layer.provideMerge(PipelineRunner.layer),
     Layer.provideMerge(Layer.mergeAll(PipelineLoaders, loaders)),
     Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layer, CatalogPublisher.layer))
   )

@@ -1,5 +1,6 @@
-import { Effect, Schema } from "effect"
-import type { DatabaseError, DatabaseShape, Tx } from "../../infra/Database.ts"
+import { Effect, Layer, Schema } from "effect"
+import { Database, type DatabaseError, type DatabaseShape, type Tx } from "../../infra/Database.ts"
+import { Staging } from "../../infra/Staging.ts"
 
 // At a worker's start, staging (DuckDB) must hold the catalog the system of
 // record (PostgreSQL) holds: the loaders diff a feed against its staged rows
@@ -95,3 +96,15 @@ export const followSystemOfRecord = (db: DatabaseShape, staging: DatabaseShape):
       Effect.annotateLogs({ event: "staging_followed", rows: recorded, ms: Math.round(performance.now() - started) })
     )
   })
+
+/**
+ * Staging follows the system of record, once, in the process that runs
+ * feeds, before its first run (build it before the startup ingest and the
+ * schedules). A failure stops the start: loads against a stale staging copy
+ * would publish wrong first-seen dates and price history.
+ */
+export const StagingFollows = Layer.effectDiscard(
+  Effect.gen(function* () {
+    yield* followSystemOfRecord(yield* Database, yield* Staging).pipe(Effect.orDie)
+  })
+)
