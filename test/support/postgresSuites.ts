@@ -9,5 +9,8 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/infra/database.test.ts",
   "test/pipelines/products.test.ts",
   "test/pipelines/atomic.test.ts",
-  "test/pipelines/admin.test.ts"
+  "test/pipelines/admin.test.ts",
+  "test/pipelines/sources.test.ts",
+  "test/pipelines/cli.test.ts",
+  "test/pipelines/networkApis.test.ts"
 ]
