@@ -48,7 +48,8 @@ const PARTNER_COLUMNS = `id, name, tag, email, app_url, description,
 
 const TagRow = Schema.Struct({ tag: Text })
 
-const MAX_TAG_ATTEMPTS = 5
+// n registrations racing for one name need at most n attempts each.
+const MAX_TAG_ATTEMPTS = 20
 
 const toPartner = (row: PartnerRow): Partner => ({
   id: row.id,
