@@ -8,12 +8,11 @@
 //           (history facts computed in SQL, batches read, sent, awaited);
 //   rerun   SearchSync.syncProducts() again with nothing changed.
 // The products are not loaded through a feed pipeline (bench:ingest does that).
-import type { DuckDBAppender } from "@duckdb/node-api"
 import { Effect, Exit, Layer, Scope } from "effect"
 import { rmSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { parseArgs } from "node:util"
-import { Database } from "../infra/Database.ts"
+import { Database, type RowAppender } from "../infra/Database.ts"
 import { startMeili } from "../infra/MeiliServer.ts"
 import { SearchEngine } from "../infra/SearchEngine.ts"
 import { Metrics } from "../infra/Metrics.ts"
@@ -44,9 +43,9 @@ const load = Effect.gen(function* () {
     currency VARCHAR, price DOUBLE, sale DOUBLE, cur DOUBLE, rrp DOUBLE, availability VARCHAR, cond VARCHAR,
     color VARCHAR, size VARCHAR, item_group VARCHAR)`)
   yield* db.run("CREATE TEMP TABLE bench_history (id VARCHAR, at_ms DOUBLE, price DOUBLE, currency VARCHAR)")
-  const text = (appender: DuckDBAppender, value: string | null) =>
+  const text = (appender: RowAppender, value: string | null) =>
     value === null ? appender.appendNull() : appender.appendVarchar(value)
-  const num = (appender: DuckDBAppender, value: number | null) =>
+  const num = (appender: RowAppender, value: number | null) =>
     value === null ? appender.appendNull() : appender.appendDouble(value)
   yield* db.append("bench_products", (a) => {
     for (const p of products) {

@@ -2,7 +2,7 @@ import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { formatDecimal, parseDecimal, type Ratio, type Scaled } from "../domain/money/Decimal.ts"
 import { parseShare, revenueFor } from "../domain/money/RevenueSplit.ts"
 import { NullableNumber, NullableText, NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
-import { Database, type DatabaseError, jsonList, type JsonColumnType, jsonRows, type Tx } from "../infra/Database.ts"
+import { Database, type DatabaseError, type JsonColumnType, type Tx } from "../infra/Database.ts"
 import { attributionColumns, moneyColumns } from "./conversionColumns.ts"
 import { type ConversionRecord, conversionId, STATUSES } from "./ConversionRecord.ts"
 import { ReportingRates, type ReportingRatesShape } from "./ReportingRates.ts"
@@ -175,7 +175,7 @@ const lookupLinks = (tx: Tx, refs: ReadonlyArray<string>) =>
     const rows = yield* tx.queryAs(
       LinkRow,
       `SELECT t.id AS tracking_id, t.partner_id, t.tag, p.revenue_share::VARCHAR AS share
-       FROM tracking_links t LEFT JOIN partners p ON p.id = t.partner_id WHERE t.id IN ${jsonList("$1")}`,
+       FROM tracking_links t LEFT JOIN partners p ON p.id = t.partner_id WHERE t.id IN ${tx.jsonList("$1")}`,
       [JSON.stringify(refs)]
     )
     for (const row of rows) links.set(row.tracking_id, row)
@@ -194,7 +194,7 @@ const lookupStored = (tx: Tx, ids: ReadonlyArray<string>) =>
                 order_amount_reporting::VARCHAR AS order_amount_reporting, revenue_share::VARCHAR AS revenue_share,
                 partner_share::VARCHAR AS partner_share, platform_share::VARCHAR AS platform_share, status, event_at,
                 network_updated_at, attributed_at
-         FROM conversions WHERE id IN ${jsonList("$1")}`,
+         FROM conversions WHERE id IN ${tx.jsonList("$1")}`,
         [JSON.stringify(ids)]
       )
       for (const read of rows) {
@@ -318,7 +318,7 @@ const buildRow = (
   }
 }
 
-// A batch travels as ONE JSON text parameter (jsonRows). Every value is text
+// A batch travels as ONE JSON text parameter (tx.jsonRows). Every value is text
 // and cast in SQL, so decimals stay exact.
 const allText = (columns: ReadonlyArray<string>): Record<string, JsonColumnType> =>
   Object.fromEntries(columns.map((column) => [column, "VARCHAR"]))
@@ -336,7 +336,7 @@ const writeRows = (tx: Tx, rows: ReadonlyArray<Row>) =>
         .join(", ")
       return tx.run(
         `INSERT INTO conversions (${COLUMNS.join(", ")})
-       SELECT ${columns.join(", ")} FROM ${jsonRows("$1", allText(COLUMNS))}
+       SELECT ${columns.join(", ")} FROM ${tx.jsonRows("$1", allText(COLUMNS))}
        ON CONFLICT (id) DO UPDATE SET ${updates}`,
         [
           JSON.stringify(
@@ -369,7 +369,7 @@ const writeEvents = (tx: Tx, events: ReadonlyArray<Event>) =>
         `INSERT INTO conversion_events (${EVENT_COLUMNS.join(", ")})
        SELECT conversion_id, previous_status, status, order_amount::DECIMAL(18,4), commission::DECIMAL(18,4),
               seen_at::TIMESTAMPTZ, source
-       FROM ${jsonRows("$1", allText(EVENT_COLUMNS))}`,
+       FROM ${tx.jsonRows("$1", allText(EVENT_COLUMNS))}`,
         [JSON.stringify(chunk.map((event) => Object.fromEntries(EVENT_COLUMNS.map((column, i) => [column, event[i]]))))]
       ),
     { discard: true }
@@ -464,7 +464,7 @@ export const reattributeConversions = (tx: Tx, rates: ReportingRatesShape, onlyR
               currency, status, event_at, network_updated_at, source
        FROM conversions
        WHERE tracking_id IS NULL AND click_ref IN (${
-         onlyRefs === undefined ? "SELECT id FROM tracking_links" : `SELECT * FROM ${jsonList("$1")}`
+         onlyRefs === undefined ? "SELECT id FROM tracking_links" : `SELECT * FROM ${tx.jsonList("$1")}`
        })`,
       onlyRefs === undefined ? [] : [JSON.stringify(onlyRefs)]
     )
@@ -509,7 +509,7 @@ export class ConversionLedger extends Context.Service<ConversionLedger, Conversi
           Effect.gen(function* () {
             if (trackingIds.length === 0) return 0
             const named = yield* db.query(
-              `SELECT 1 FROM conversions WHERE tracking_id IS NULL AND click_ref IN ${jsonList("$1")} LIMIT 1`,
+              `SELECT 1 FROM conversions WHERE tracking_id IS NULL AND click_ref IN ${db.jsonList("$1")} LIMIT 1`,
               [JSON.stringify(trackingIds)]
             )
             return named.length === 0

@@ -55,10 +55,16 @@ export interface AppConfigShape {
   readonly duckdbMemoryLimit: Option.Option<string>
   /** Seconds the AI deal lists count as fresh; 0 computes every request. */
   readonly aiDealsCacheSeconds: number
+  /** PostgreSQL as the store (postgres:// or postgresql://); `None` keeps the embedded DuckDB file. */
+  readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
+  /** PostgreSQL connections this process opens at most. */
+  readonly databasePoolSize: number
 }
 
 /** POSTBACK_SECRETS default for development: `{"dev":"dev-postback-secret"}` (network "dev" only). */
 export const DEV_POSTBACK_SECRET = "dev-postback-secret"
+
+const POSTGRES_URL = /^postgres(ql)?:\/\//
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app/infra/AppConfig") {
   static readonly fromEnv = Effect.gen(function* () {
@@ -100,6 +106,17 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
     const duckdbThreads = yield* Config.option(Config.Int("DUCKDB_THREADS"))
     const duckdbMemoryLimit = yield* Config.option(Config.String("DUCKDB_MEMORY_LIMIT"))
     const aiDealsCacheSeconds = yield* Config.Int("AI_DEALS_CACHE_SECONDS").pipe(Config.withDefault(30))
+    const databaseUrl = yield* Config.option(
+      Config.schema(
+        Schema.Redacted(
+          Schema.String.check(
+            Schema.isPattern(POSTGRES_URL, { message: "DATABASE_URL must start with postgres:// or postgresql://" })
+          )
+        ),
+        "DATABASE_URL"
+      )
+    )
+    const databasePoolSize = yield* Config.Int("DATABASE_POOL_SIZE").pipe(Config.withDefault(10))
     return {
       port,
       host,
@@ -132,7 +149,9 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       llmTimeoutMs,
       duckdbThreads,
       duckdbMemoryLimit,
-      aiDealsCacheSeconds
+      aiDealsCacheSeconds,
+      databaseUrl,
+      databasePoolSize
     } satisfies AppConfigShape
   })
 
@@ -170,6 +189,8 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       duckdbThreads: Option.none(),
       duckdbMemoryLimit: Option.none(),
       aiDealsCacheSeconds: 30,
+      databaseUrl: Option.none(),
+      databasePoolSize: 10,
       ...overrides
     })
 }

@@ -1,9 +1,10 @@
-import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection, type DuckDBValue } from "@duckdb/node-api"
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from "@duckdb/node-api"
 import { Context, Effect, Layer, Option, Result, Schema, Semaphore } from "effect"
 import { mkdirSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import { dirname, join } from "node:path"
 import { AppConfig } from "./AppConfig.ts"
+import { makePgDatabase } from "./PgDatabase.ts"
 import { migrate } from "./schema.ts"
 
 export class DatabaseError extends Schema.TaggedError<DatabaseError>()("DatabaseError", {
@@ -14,25 +15,40 @@ export class DatabaseError extends Schema.TaggedError<DatabaseError>()("Database
 export type Row = Record<string, unknown>
 export type Params = ReadonlyArray<DuckDBValue> | Record<string, DuckDBValue>
 
-// The storage seam. A second implementation (PostgreSQL) must provide:
-// - `query`/`queryAs`/`run` with `$1..$n` parameters, rows as plain objects
-//   keyed by column name with JS values (text, number, boolean, Date,
-//   arrays), failures as DatabaseError. Positional parameters are what both
-//   dialects read; the pipelines' staging SQL (ProductLoader, PipelineRunner,
-//   PriceHistoryLoader) also binds named ones (`$feed`), which PostgreSQL
-//   lacks: rewrite them to positions as ai/deals' `bind` does, or keep that
-//   SQL on the DuckDB staging side. `listValue` (ai/deals) is the one
-//   DuckDB-only value a second implementation maps to an array;
-// - `transaction` with one writer at a time and readers that keep their
-//   snapshot until COMMIT;
-// - `append` (DuckDB's Appender; COPY on PostgreSQL);
-// - its own `jsonRows` and `jsonList` below (PostgreSQL: `json_to_recordset`
-//   and `json_array_elements_text`): the SQL fragments that turn one JSON text
+// The storage seam, with two implementations: DuckDB (below; the embedded
+// default) and PostgreSQL (PgDatabase.ts, when DATABASE_URL is set).
+// - `query`/`queryAs`/`run` bind `$1..$n`; rows are plain objects with the
+//   same JS value types on both (PgDatabase.ts maps PostgreSQL's types to what
+//   DuckDB's `getRowObjectsJS()` gives). Named parameters (`$feed`) are
+//   DuckDB-only: that SQL belongs to the pipelines' staging side (`Staging`).
+// - `transaction`: one writer at a time per process; readers keep their
+//   snapshot until COMMIT.
+// - `append`: DuckDB's Appender; COPY FROM STDIN on PostgreSQL.
+// - `jsonRows`/`jsonList`: the dialect's SQL that turns one JSON text
 //   parameter into a table, which is how every bulk write binds its batch.
 // Row schemas (`queryAs`) and `filters` are dialect-neutral and shared.
 
+export type Dialect = "duckdb" | "postgres"
+
+/**
+ * The Appender methods the code base uses. DuckDB's `DuckDBAppender`
+ * satisfies it as is; PostgreSQL's buffers the rows for one COPY. Send
+ * timestamps and decimals with `appendVarchar` (ISO-8601, decimal text): both
+ * stores cast text to the column's type, exactly.
+ */
+export interface RowAppender {
+  appendVarchar(value: string): void
+  appendInteger(value: number): void
+  appendBigInt(value: bigint): void
+  appendDouble(value: number): void
+  appendBoolean(value: boolean): void
+  appendNull(): void
+  endRow(): void
+}
+
 /** The operations available inside a transaction (one connection, one writer). */
 export interface Tx {
+  readonly dialect: Dialect
   /** Raw rows, unchecked: for callers that only count rows or pass them through untouched. Prefer `queryAs`. */
   query<T = Row>(sql: string, params?: Params): Effect.Effect<Array<T>, DatabaseError>
   /**
@@ -46,14 +62,27 @@ export interface Tx {
   ): Effect.Effect<ReadonlyArray<S["Type"]>, DatabaseError>
   run(sql: string, params?: Params): Effect.Effect<void, DatabaseError>
   /**
-   * DuckDB's Appender: the fastest bulk insert; flushed and closed for you.
-   * `temp`: the table is a TEMP table of this connection (never written to the file).
+   * The fastest bulk insert (DuckDB's Appender, PostgreSQL's COPY): `fill`
+   * appends every column of each row in table order; flushed for you.
+   * `temp`: the table is a TEMP table of this connection (never written to the
+   * file); on PostgreSQL only inside a transaction, whose connection holds it.
    */
   append(
     table: string,
-    fill: (appender: DuckDBAppender) => void,
+    fill: (appender: RowAppender) => void,
     options?: { readonly temp?: boolean }
   ): Effect.Effect<void, DatabaseError>
+  /**
+   * A batch as ONE JSON text parameter, read as a table in SQL: binding
+   * thousands of scalar or list parameters costs far more (measured on
+   * DuckDB: 5,000 rows in ~0.1 s this way, ~1 s as lists). Returns the table
+   * expression (columns named as in `columns`) for `FROM`/`JOIN`; bind
+   * `jsonRowsParam(rows)` at `placeholder`. Send decimals and timestamps as
+   * VARCHAR and cast in SQL, so they stay exact.
+   */
+  jsonRows(placeholder: string, columns: Readonly<Record<string, JsonColumnType>>): string
+  /** A list of texts as one JSON parameter, for `x IN ${tx.jsonList("$1")}`; bind `JSON.stringify(values)`. */
+  jsonList(placeholder: string): string
 }
 
 export interface DatabaseShape extends Tx {
@@ -64,11 +93,11 @@ export interface DatabaseShape extends Tx {
    * until it lands, which is what makes feed replacement atomic for them.
    */
   transaction<A, E, R>(f: (tx: Tx) => Effect.Effect<A, E, R>): Effect.Effect<A, E | DatabaseError, R>
-  /** The underlying file path, or ":memory:". */
+  /** The underlying file path, ":memory:", or (PostgreSQL) the URL without its password. */
   readonly path: string
 }
 
-const toError = (sql: string) => (cause: unknown) =>
+export const toError = (sql: string) => (cause: unknown) =>
   new DatabaseError({
     message: `${cause instanceof Error ? cause.message : String(cause)} [sql: ${sql.slice(0, 200)}]`,
     cause
@@ -81,7 +110,7 @@ export type RowSchema = Schema.Decoder<unknown>
  * Decodes all rows of one query at once (one Schema run per query, not per
  * row); the issue's path names the row index and the column.
  */
-const decodeRows = <S extends RowSchema>(row: S, sql: string) => {
+export const decodeRows = <S extends RowSchema>(row: S, sql: string) => {
   const decode = Schema.decodeUnknownResult(Schema.Array(row))
   return (rows: Array<Row>): Effect.Effect<ReadonlyArray<S["Type"]>, DatabaseError> => {
     const result = decode(rows)
@@ -118,6 +147,9 @@ const readRows = (connection: DuckDBConnection, sql: string, params?: Params) =>
 const makeTx = (connection: DuckDBConnection, settle: boolean): Tx => {
   const statement = <A>(effect: Effect.Effect<A, DatabaseError>) => (settle ? Effect.uninterruptible(effect) : effect)
   return {
+    dialect: "duckdb",
+    jsonRows: duckJsonRows,
+    jsonList: duckJsonList,
     // The one unchecked step: the caller names the row type it expects.
     query: <T = Row>(sql: string, params?: Params) =>
       statement(readRows(connection, sql, params)).pipe(Effect.map((rows) => rows as Array<T>)),
@@ -209,6 +241,9 @@ export class Database extends Context.Service<Database, DatabaseShape>()("app/in
         )
 
       return Database.of({
+        dialect: "duckdb",
+        jsonRows: duckJsonRows,
+        jsonList: duckJsonList,
         path,
         query: (sql, params) => reader().query(sql, params),
         queryAs: (row, sql, params) => reader().queryAs(row, sql, params),
@@ -220,11 +255,14 @@ export class Database extends Context.Service<Database, DatabaseShape>()("app/in
       })
     })
 
-  /** The service's DuckDB file under DATA_DIR. */
+  /** PostgreSQL when DATABASE_URL is set; otherwise the service's DuckDB file under DATA_DIR. */
   static readonly layer = Layer.effect(
     Database,
     Effect.gen(function* () {
       const config = yield* AppConfig
+      if (Option.isSome(config.databaseUrl)) {
+        return yield* makePgDatabase({ url: config.databaseUrl.value, poolSize: config.databasePoolSize })
+      }
       const threads = Option.getOrElse(config.duckdbThreads, defaultThreads)
       const memoryLimit = Option.getOrElse(config.duckdbMemoryLimit, () => DEFAULT_MEMORY_LIMIT)
       return yield* Database.make(`${config.dataDir}/catalog.duckdb`, 4, threads, memoryLimit)
@@ -260,18 +298,9 @@ export const filters = (params: Array<DuckDBValue> = []) => {
 /** A column type both dialects spell alike. */
 export type JsonColumnType = "VARCHAR" | "INTEGER" | "BIGINT" | "BOOLEAN" | "DOUBLE"
 
-/**
- * A batch as ONE JSON text parameter, read as a table in SQL: binding
- * thousands of scalar or list parameters costs DuckDB and the Node binding far
- * more (measured: 5,000 rows in ~0.1 s this way, ~1 s as lists). Returns the
- * table expression (columns named as in `columns`) for `FROM`/`JOIN`; bind
- * `jsonRowsParam(rows)` at `placeholder`. Send decimals and timestamps as
- * VARCHAR and cast in SQL, so they stay exact.
- */
-export const jsonRows = (placeholder: string, columns: Readonly<Record<string, JsonColumnType>>) =>
-  `(SELECT unnest(from_json(${placeholder}::JSON, '${JSON.stringify([columns])}'), recursive := true))`
-
 export const jsonRowsParam = (rows: ReadonlyArray<Readonly<Record<string, DuckDBValue>>>) => JSON.stringify(rows)
 
-/** A list of texts as one JSON parameter, for `x IN ${jsonList("$1")}`; bind `JSON.stringify(values)`. */
-export const jsonList = (placeholder: string) => `(SELECT unnest(from_json(${placeholder}::JSON, '["VARCHAR"]')))`
+const duckJsonRows = (placeholder: string, columns: Readonly<Record<string, JsonColumnType>>) =>
+  `(SELECT unnest(from_json(${placeholder}::JSON, '${JSON.stringify([columns])}'), recursive := true))`
+
+const duckJsonList = (placeholder: string) => `(SELECT unnest(from_json(${placeholder}::JSON, '["VARCHAR"]')))`

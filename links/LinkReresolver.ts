@@ -4,7 +4,7 @@ import { affiliateUrlFor, resolveUrl } from "../domain/matching/resolve.ts"
 import { isUsableNetwork } from "../domain/matching/selectProgram.ts"
 import { isSafeRedirectTarget } from "../domain/matching/submittedUrl.ts"
 import { NullableText, Text } from "../infra/columns.ts"
-import { Database, type DatabaseError, jsonList } from "../infra/Database.ts"
+import { Database, type DatabaseError } from "../infra/Database.ts"
 import { ProgramMatcher } from "./ProgramMatcher.ts"
 import { type LinkReassignment, TrackingLinks } from "./TrackingLinks.ts"
 
@@ -96,7 +96,7 @@ export class LinkReresolver extends Context.Service<
         const stored = yield* db.queryAs(
           StoredLink,
           `SELECT id, destination_url, affiliate_url, program_id, network_id FROM tracking_links
-           WHERE program_id IN ${jsonList("$1")} OR unaffiliated_at IS NOT NULL`,
+           WHERE program_id IN ${db.jsonList("$1")} OR unaffiliated_at IS NOT NULL`,
           [JSON.stringify([...reasons.keys()])]
         )
         const changes: Array<LinkReassignment> = []

@@ -2,7 +2,7 @@ import { Context, Deferred, Effect, Layer, Schema } from "effect"
 import { ConversionLedger } from "../conversions/ConversionLedger.ts"
 import { newTrackingId } from "../domain/links/trackingId.ts"
 import { CountRow, NullableNumber, NullableText, NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
-import { Database, DatabaseError, jsonList, jsonRows, type Tx } from "../infra/Database.ts"
+import { Database, DatabaseError, type Tx } from "../infra/Database.ts"
 import { announceLinkChanges, followLinkChanges } from "./LinkChangeVersion.ts"
 
 // Stored tracking links. One row per (partner or anonymous, tag, normalised
@@ -223,7 +223,7 @@ export class TrackingLinks extends Context.Service<
         tx.queryAs(
           LinkRow,
           `SELECT ${COLUMNS} FROM tracking_links t
-           JOIN ${jsonRows("$1", { p: "INTEGER", t: "VARCHAR", u: "VARCHAR" })} k
+           JOIN ${tx.jsonRows("$1", { p: "INTEGER", t: "VARCHAR", u: "VARCHAR" })} k
              ON COALESCE(t.partner_id, 0) = k.p AND t.tag = k.t AND t.normalized_url = k.u`,
           [JSON.stringify(keys.map((link) => ({ p: link.partnerId ?? 0, t: link.tag, u: link.normalizedUrl })))]
         )
@@ -253,7 +253,7 @@ export class TrackingLinks extends Context.Service<
               LinkRow,
               `INSERT INTO tracking_links (${INSERTED})
                SELECT i, p, t, o, n, d, a, pr, nw, pd, s, now()
-               FROM ${jsonRows("$1", NEW_LINK_COLUMNS)}
+               FROM ${tx.jsonRows("$1", NEW_LINK_COLUMNS)}
                ${skipDuplicateLinks(tx)}
                RETURNING ${COLUMNS}`,
               [
@@ -383,7 +383,7 @@ export class TrackingLinks extends Context.Service<
               ChangeRow,
               `SELECT tracking_id, changed_at, old_program_id, new_program_id, reason FROM (
                  SELECT *, row_number() OVER (PARTITION BY tracking_id ORDER BY changed_at DESC) AS latest
-                 FROM link_program_changes WHERE tracking_id IN ${jsonList("$1")}
+                 FROM link_program_changes WHERE tracking_id IN ${db.jsonList("$1")}
                ) changes WHERE latest = 1`,
               [JSON.stringify(rows.map((row) => row.id))]
             )
@@ -434,7 +434,7 @@ export class TrackingLinks extends Context.Service<
                 TrackingIdRow,
                 `UPDATE tracking_links t SET program_id = c.np, network_id = c.nn, affiliate_url = c.na,
                    unaffiliated_at = CASE WHEN c.np IS NULL THEN coalesce(t.unaffiliated_at, $2::TIMESTAMPTZ) END
-                 FROM ${jsonRows("$1", CHANGE_COLUMNS)} c
+                 FROM ${tx.jsonRows("$1", CHANGE_COLUMNS)} c
                  WHERE t.id = c.i AND t.program_id IS NOT DISTINCT FROM c.op AND t.affiliate_url = c.oa
                  RETURNING t.id`,
                 [rows(changes), at.toISOString()]
@@ -444,7 +444,7 @@ export class TrackingLinks extends Context.Service<
               if (recorded.length === 0) return { recorded, version: undefined }
               yield* tx.run(
                 `INSERT INTO link_program_changes
-                 SELECT i, $2::TIMESTAMPTZ, op, ow, np, nn, r, oa, na FROM ${jsonRows("$1", CHANGE_COLUMNS)}`,
+                 SELECT i, $2::TIMESTAMPTZ, op, ow, np, nn, r, oa, na FROM ${tx.jsonRows("$1", CHANGE_COLUMNS)}`,
                 [rows(recorded), at.toISOString()]
               )
               return { recorded, version: yield* announceLinkChanges(tx) }

@@ -1,0 +1,182 @@
+import { DuckDBListValue, type DuckDBValue } from "@duckdb/node-api"
+import { Effect, Redacted, Semaphore } from "effect"
+import { Readable } from "node:stream"
+import { pipeline } from "node:stream/promises"
+import type postgres from "postgres"
+import {
+  DatabaseError,
+  type DatabaseShape,
+  decodeRows,
+  type JsonColumnType,
+  type Params,
+  type Row,
+  toError,
+  type Tx
+} from "./Database.ts"
+import { connectPostgres, type ReservedSql, type Sql } from "./postgres/client.ts"
+import { CopyRows } from "./postgres/copyRows.ts"
+import { migratePostgres } from "./postgres/migrate.ts"
+
+// PostgreSQL behind the same seam as DuckDB (Database.ts), over postgres.js,
+// which is wrapped here once (the pool and its type mapping: postgres/client.ts).
+
+const JSON_TYPES: Readonly<Record<JsonColumnType, string>> = {
+  VARCHAR: "text",
+  INTEGER: "integer",
+  BIGINT: "bigint",
+  BOOLEAN: "boolean",
+  DOUBLE: "double precision"
+}
+
+const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`
+
+export const pgJsonRows = (placeholder: string, columns: Readonly<Record<string, JsonColumnType>>) => {
+  const definition = Object.entries(columns)
+    .map(([name, type]) => `${quoteIdent(name)} ${JSON_TYPES[type]}`)
+    .join(", ")
+  return `(SELECT * FROM json_to_recordset(${placeholder}::json) AS r(${definition}))`
+}
+
+export const pgJsonList = (placeholder: string) => `(SELECT json_array_elements_text(${placeholder}::json))`
+
+type PgValue = string | number | boolean | bigint | Date | null | ReadonlyArray<PgValue>
+
+// DuckDB's list values (ai/deals' `listValue`) become plain arrays.
+const toPg = (value: DuckDBValue): PgValue => {
+  if (value instanceof DuckDBListValue) return value.items.map(toPg)
+  if (value === null || typeof value !== "object" || value instanceof Date) return value
+  return String(value)
+}
+
+const positional = (sql: string, params: Params | undefined): Effect.Effect<Array<PgValue>, DatabaseError> => {
+  if (params === undefined) return Effect.succeed([])
+  if (!Array.isArray(params)) {
+    return Effect.fail(
+      new DatabaseError({
+        message: `named parameters are DuckDB-only; this SQL belongs to the staging side [sql: ${sql.slice(0, 200)}]`,
+        cause: undefined
+      })
+    )
+  }
+  return Effect.succeed(params.map(toPg))
+}
+
+// A table name goes into COPY unquoted (it may carry a schema); anything
+// else than plain identifiers is refused rather than spliced into SQL.
+const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/
+
+/**
+ * Runs statements on `sql` (the pool, or one reserved connection inside a
+ * transaction). `settle`: statements finish before an interruption lands, as
+ * on DuckDB; readers stay interruptible and cancel their query server-side.
+ */
+const makeTx = (sql: Sql | ReservedSql, settle: boolean): Tx => {
+  const statement = <A>(effect: Effect.Effect<A, DatabaseError>) => (settle ? Effect.uninterruptible(effect) : effect)
+  const execute = (text: string, params: Params | undefined) =>
+    statement(
+      positional(text, params).pipe(
+        Effect.flatMap((values) =>
+          Effect.tryPromise({
+            try: (signal) => {
+              // postgres.js types its parameters loosely; PgValue is what it serialises.
+              const query = sql.unsafe<Array<Row>>(text, values as Array<postgres.ParameterOrJSON<never>>)
+              signal.addEventListener("abort", () => void query.cancel())
+              return query.then((rows): Array<Row> => rows)
+            },
+            catch: toError(text)
+          })
+        )
+      )
+    )
+  return {
+    dialect: "postgres",
+    jsonRows: pgJsonRows,
+    jsonList: pgJsonList,
+    query: <T = Row>(text: string, params?: Params) =>
+      execute(text, params).pipe(Effect.map((rows) => rows as Array<T>)),
+    queryAs: (row, text, params) => execute(text, params).pipe(Effect.flatMap(decodeRows(row, text))),
+    run: (text, params) => Effect.asVoid(execute(text, params)),
+    append: (table, fill, options) =>
+      statement(
+        Effect.tryPromise({
+          try: async () => {
+            if (!TABLE_NAME.test(table)) throw new Error(`not a table name: ${table}`)
+            // pg_temp names this connection's TEMP table, as DuckDB's "temp" catalog does.
+            const target = options?.temp === true ? `pg_temp.${table}` : table
+            const rows = new CopyRows()
+            fill(rows)
+            const chunks = rows.finish()
+            if (chunks.length === 0) return
+            const stream = await sql.unsafe(`COPY ${target} FROM STDIN`).writable()
+            await pipeline(Readable.from(chunks), stream)
+          },
+          catch: toError(`COPY ${table}`)
+        })
+      )
+  }
+}
+
+/** The URL without its password, for logs and `path`. */
+const describe = (url: string) => {
+  const parsed = new URL(url)
+  parsed.password = ""
+  return parsed.toString()
+}
+
+export interface PgOptions {
+  readonly url: Redacted.Redacted<string>
+  readonly poolSize: number
+}
+
+/** Opens a pool, applies the migrations (infra/postgres/migrate.ts) and serves the seam. */
+export const makePgDatabase = (options: PgOptions) =>
+  Effect.gen(function* () {
+    const url = Redacted.value(options.url)
+    const sql = yield* Effect.acquireRelease(
+      Effect.sync(() => connectPostgres(url, options.poolSize)),
+      (sql) => Effect.promise(() => sql.end({ timeout: 5 }))
+    )
+    yield* migratePostgres(sql)
+    const pool = makeTx(sql, false)
+    // Transactions stay serialised per process, as on DuckDB: the features'
+    // read-then-write transactions (dedup checks, journal positions) were
+    // written for one writer at a time, and a per-process queue keeps that
+    // until each is ported to rely on constraints alone. Other processes are
+    // not serialised by it: what must hold across replicas lives in the database.
+    const writeLock = yield* Semaphore.make(1)
+
+    const transaction = <A, E, R>(f: (tx: Tx) => Effect.Effect<A, E, R>) =>
+      writeLock.withPermits(1)(
+        Effect.uninterruptibleMask((restore) =>
+          Effect.acquireUseRelease(
+            Effect.tryPromise({ try: () => sql.reserve(), catch: toError("reserve a connection") }),
+            (connection) =>
+              Effect.gen(function* () {
+                const tx = makeTx(connection, true)
+                yield* tx.run("BEGIN")
+                const exit = yield* Effect.exit(restore(f(tx)))
+                if (exit._tag === "Success") yield* tx.run("COMMIT")
+                else yield* tx.run("ROLLBACK").pipe(Effect.ignore)
+                return yield* exit
+              }),
+            (connection) => Effect.sync(() => connection.release())
+          )
+        )
+      )
+
+    return {
+      ...pool,
+      path: describe(url),
+      // A TEMP table belongs to one connection, and the pool's are interchangeable.
+      append: (table, fill, appendOptions) =>
+        appendOptions?.temp === true
+          ? Effect.fail(
+              new DatabaseError({
+                message: `append to TEMP table ${table} outside a transaction: on PostgreSQL a TEMP table lives on the transaction's connection`,
+                cause: undefined
+              })
+            )
+          : pool.append(table, fill),
+      transaction
+    } satisfies DatabaseShape
+  })
