@@ -7,6 +7,7 @@ import { HttpServer } from "effect/http"
 import { inject } from "vitest"
 import { AppConfig, type AppConfigShape } from "../../infra/AppConfig.ts"
 import { makeService } from "../../service.ts"
+import { freshDatabaseUrl, testStore } from "./postgres.ts"
 
 export type ServiceContext = Layer.Success<ReturnType<typeof makeService>>
 
@@ -26,7 +27,11 @@ export const tempDir = (prefix = "svc-") => {
   return { dir, rm: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
-/** Config pointing at the shared test Meilisearch with an index prefix of its own. */
+/**
+ * Config pointing at the shared test Meilisearch with an index prefix of its
+ * own; in the postgres project (TEST_STORE=postgres) at the test file's own
+ * PostgreSQL database.
+ */
 export const testConfig = (dataDir: string, overrides: Partial<AppConfigShape> = {}): AppConfigShape => {
   let config!: AppConfigShape
   Effect.runSync(
@@ -39,6 +44,7 @@ export const testConfig = (dataDir: string, overrides: Partial<AppConfigShape> =
           meiliUrl: Option.some(inject("meiliUrl")),
           meiliMasterKey: Option.some(Redacted.make(inject("meiliKey"))),
           meiliIndexPrefix: `t${randomBytes(4).toString("hex")}_`,
+          ...postgresStore(process.env.TEST_FILE_DATABASE_URL),
           ...overrides
         })
       )
@@ -47,13 +53,18 @@ export const testConfig = (dataDir: string, overrides: Partial<AppConfigShape> =
   return config
 }
 
+const postgresStore = (url: string | undefined): Partial<AppConfigShape> =>
+  testStore() === "postgres" && url !== undefined ? { databaseUrl: Option.some(Redacted.make(url)) } : {}
+
 /**
- * Starts the whole service for real: DuckDB in a temp folder, the shared test
+ * Starts the whole service for real: DuckDB in a temp folder (in the postgres
+ * project: a fresh PostgreSQL database of its own), the shared test
  * Meilisearch under a unique index prefix, HTTP on a free loopback port.
  */
 export const startService = async (overrides: Partial<AppConfigShape> = {}): Promise<RunningService> => {
   const temp = tempDir()
-  const config = testConfig(temp.dir, overrides)
+  const store = testStore() === "postgres" ? postgresStore(await freshDatabaseUrl()) : {}
+  const config = testConfig(temp.dir, { ...store, ...overrides })
   const scope = Effect.runSync(Scope.make())
   const context = await Effect.runPromise(Layer.buildWithScope(makeService(Layer.succeed(AppConfig, config)), scope))
   const server = Context.get(context, HttpServer.HttpServer)

@@ -10,6 +10,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     meiliUrl: string
     meiliKey: string
+    /** Superuser URL of the test PostgreSQL (postgres project only: postgresGlobalSetup.ts; use test/support/postgres.ts). */
+    pgUrl: string
   }
 }
 

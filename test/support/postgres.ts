@@ -1,0 +1,26 @@
+import { randomBytes } from "node:crypto"
+import { inject } from "vitest"
+import { connectPostgres } from "../../infra/postgres/client.ts"
+
+/** Which store this test run exercises: the postgres vitest project sets TEST_STORE=postgres. */
+export const testStore = (): "duckdb" | "postgres" => (process.env.TEST_STORE === "postgres" ? "postgres" : "duckdb")
+
+/**
+ * A new, empty database on the test PostgreSQL, and its URL: each service or
+ * test gets its own, so test files run in parallel. Dropped with the server
+ * at the end of the run (on a TEST_DATABASE_URL server they stay: names start
+ * with `t_`).
+ */
+export const freshDatabaseUrl = async (): Promise<string> => {
+  const serverUrl = inject("pgUrl")
+  const name = `t_${randomBytes(8).toString("hex")}`
+  const sql = connectPostgres(serverUrl, 1)
+  try {
+    await sql.unsafe(`CREATE DATABASE ${name}`)
+  } finally {
+    await sql.end()
+  }
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  return url.toString()
+}

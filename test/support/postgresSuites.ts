@@ -1,0 +1,7 @@
+// The test files the `postgres` vitest project runs (with TEST_STORE=postgres,
+// against the suite's own PostgreSQL). Append your suite's glob here once it
+// passes on PostgreSQL; it keeps running on DuckDB in the `duckdb` project.
+// Files named *.postgres.test.ts run in the postgres project only.
+export const POSTGRES_ONLY = "test/**/*.postgres.test.ts"
+
+export const postgresSuites: ReadonlyArray<string> = [POSTGRES_ONLY, "test/infra/database.test.ts"]
