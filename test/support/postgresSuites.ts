@@ -4,4 +4,10 @@
 // Files named *.postgres.test.ts run in the postgres project only.
 export const POSTGRES_ONLY = "test/**/*.postgres.test.ts"
 
-export const postgresSuites: ReadonlyArray<string> = [POSTGRES_ONLY, "test/infra/database.test.ts"]
+export const postgresSuites: ReadonlyArray<string> = [
+  POSTGRES_ONLY,
+  "test/infra/database.test.ts",
+  // links and partners (f1links)
+  "test/links/match.test.ts",
+  "test/links/reassign.test.ts"
+]
