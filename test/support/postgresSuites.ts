@@ -9,5 +9,7 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/infra/database.test.ts",
   // links and partners (f1links)
   "test/links/match.test.ts",
-  "test/links/reassign.test.ts"
+  "test/links/reassign.test.ts",
+  "test/links/samples.test.ts",
+  "test/links/reresolution.test.ts"
 ]
