@@ -149,3 +149,41 @@ describe("partners and links across two replicas on one PostgreSQL", () => {
     expect(changes[0].n).toBe(1)
   })
 })
+
+describe("rate limits across two replicas on one PostgreSQL", () => {
+  let a: RunningService
+  let b: RunningService
+  const limit = { perMinute: 6, burst: 4 } // one token back every 10 s: none during the test
+
+  beforeAll(async () => {
+    a = await startService({ rateLimitPerKey: limit, rateLimitRegister: limit })
+    b = await startService({ databaseUrl: a.config.databaseUrl, rateLimitPerKey: limit, rateLimitRegister: limit })
+  })
+  afterAll(async () => {
+    await b?.close()
+    await a?.close()
+  })
+
+  it("a key's burst is spent across both replicas together, not once per replica", async () => {
+    const key = (await postJson(`${a.url}/api/v1/partners/register`, { name: "Limited", email: "l@x.example" })).body
+      .api_key
+    const list = (service: RunningService) =>
+      fetch(`${service.url}/api/v1/links`, { headers: { authorization: `Bearer ${key}` } })
+    const statuses: Array<number> = []
+    for (const service of [a, b, a, b, a, b]) statuses.push((await list(service)).status)
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429])
+    const limited = await list(b)
+    expect(limited.headers.get("retry-after")).toMatch(/^([1-9]|10)$/)
+    expect((await limited.json()).error).toMatchObject({ code: "rate_limited", details: { scope: "key" } })
+  })
+
+  it("registrations per IP are counted across replicas (one burst of 4, then 429 on both)", async () => {
+    const register = (service: RunningService, i: number) =>
+      postJson(`${service.url}/api/v1/partners/register`, { name: `Reg ${i}`, email: `reg${i}@x.example` })
+    // the previous test registered once from this IP: 3 tokens left
+    const statuses = [(await register(a, 1)).status, (await register(b, 2)).status, (await register(a, 3)).status]
+    expect(statuses).toEqual([200, 200, 200])
+    expect((await register(b, 4)).status).toBe(429)
+    expect((await register(a, 5)).status).toBe(429)
+  })
+})
