@@ -6,7 +6,7 @@ import { MISSING_TTL_MS } from "../../links/LinkCache.ts"
 import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
 import { TrackingLinks } from "../../links/TrackingLinks.ts"
 import { insertCatalog } from "../support/catalogFixture.ts"
-import { postJson } from "../support/http.ts"
+import { getJson, postJson } from "../support/http.ts"
 import { startService, type RunningService } from "../support/TestService.ts"
 
 // Two replicas (two whole services) on ONE PostgreSQL database: what the
@@ -167,14 +167,13 @@ describe("rate limits across two replicas on one PostgreSQL", () => {
   it("a key's burst is spent across both replicas together, not once per replica", async () => {
     const key = (await postJson(`${a.url}/api/v1/partners/register`, { name: "Limited", email: "l@x.example" })).body
       .api_key
-    const list = (service: RunningService) =>
-      fetch(`${service.url}/api/v1/links`, { headers: { authorization: `Bearer ${key}` } })
+    const list = (service: RunningService) => getJson(`${service.url}/api/v1/links`, { authorization: `Bearer ${key}` })
     const statuses: Array<number> = []
     for (const service of [a, b, a, b, a, b]) statuses.push((await list(service)).status)
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429])
     const limited = await list(b)
     expect(limited.headers.get("retry-after")).toMatch(/^([1-9]|10)$/)
-    expect((await limited.json()).error).toMatchObject({ code: "rate_limited", details: { scope: "key" } })
+    expect(limited.body.error).toMatchObject({ code: "rate_limited", details: { scope: "key" } })
   })
 
   it("registrations per IP are counted across replicas (one burst of 4, then 429 on both)", async () => {
