@@ -14,5 +14,6 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/links/match.test.ts",
   "test/links/reassign.test.ts",
   "test/links/samples.test.ts",
-  "test/links/reresolution.test.ts"
+  "test/links/reresolution.test.ts",
+  "test/links/partners.test.ts"
 ]
