@@ -15,5 +15,6 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/links/reassign.test.ts",
   "test/links/samples.test.ts",
   "test/links/reresolution.test.ts",
-  "test/links/partners.test.ts"
+  "test/links/partners.test.ts",
+  "test/partners/partnersLayerTest.test.ts"
 ]
