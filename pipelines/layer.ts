@@ -8,6 +8,7 @@ import { FeedLoaders, registerLoader } from "./FeedLoaders.ts"
 import { FeedSource } from "./FeedSource.ts"
 import { isCatalogEmpty, PipelineRunner } from "./PipelineRunner.ts"
 import { PriceHistoryLoader } from "./prices/PriceHistoryLoader.ts"
+import { CatalogPublisher } from "./publish/CatalogPublisher.ts"
 import { ProductLoader } from "./products/ProductLoader.ts"
 import { CronTicker, Scheduler } from "./Scheduler.ts"
 
@@ -64,7 +65,7 @@ export const StartupIngest = Layer.effectDiscard(
 export const coreWith = <E, R>(loaders: Layer.Layer<never, E, R>) =>
   PipelineRunner.layer.pipe(
     Layer.provideMerge(Layer.mergeAll(PipelineLoaders, loaders)),
-    Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layer))
+    Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layer, CatalogPublisher.layer))
   )
 
 /** What the server runs over the core: the startup ingest, then the cron schedules. */
