@@ -1,23 +1,39 @@
 import { Effect, Schema } from "effect"
-import type { DatabaseError, Params, Tx } from "../../infra/Database.ts"
+import { type DatabaseError, jsonRowsParam, type Params, type Tx } from "../../infra/Database.ts"
 
 // Copies rows of one table from the staging transaction (DuckDB) into the
-// system of record's transaction (PostgreSQL's COPY, through `append`).
-// Every value travels as PostgreSQL input text, rendered by DuckDB in SQL:
-// COPY hands each column's text to that column's input function, so numbers
-// stay exact, timestamps keep their offset, and lists become array literals.
+// system of record's transaction (PostgreSQL). Every value travels as
+// PostgreSQL input text, rendered by DuckDB in SQL, and is cast to the
+// column's type by PostgreSQL, so numbers stay exact, timestamps keep their
+// offset and lists become arrays.
+//
+// Each page is ONE `INSERT ... SELECT` over a JSON text parameter, not COPY:
+// postgres.js 3.4 never settles a COPY FROM STDIN the server rejects
+// (porsager/postgres#1173), so a constraint violation during a publish would
+// hang the run with its transaction open instead of failing it. The bench
+// (bench:ingest --postgres) measures both.
 
-/** Rows per COPY: bounds the memory one page of a 1M-row feed takes in Node. */
-export const PAGE_ROWS = 50_000
+/** Rows per statement: bounds the memory one page of a 1M-row feed takes in Node. */
+export const PAGE_ROWS = 20_000
 
 const ColumnRow = Schema.Struct({ name: Schema.String, type: Schema.String })
+export type Column = typeof ColumnRow.Type
 
-/** The target's column order (COPY without a column list fills the table in its own order). */
-export const tableColumns = (target: Tx, table: string) =>
-  target.queryAs(
+/** A staged (DuckDB) table's columns and their DuckDB types. */
+export const stagedColumns = (staged: Tx, table: string) =>
+  staged.queryAs(
     ColumnRow,
     `SELECT column_name AS name, data_type AS type FROM information_schema.columns
      WHERE table_name = $1 AND table_schema = current_schema() ORDER BY ordinal_position`,
+    [table]
+  )
+
+/** A PostgreSQL table's columns in table order, with their exact types (`numeric(18,4)`, `text[]`). */
+export const postgresColumns = (target: Tx, table: string) =>
+  target.queryAs(
+    ColumnRow,
+    `SELECT attname AS name, format_type(atttypid, atttypmod) AS type FROM pg_attribute
+     WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped ORDER BY attnum`,
     [table]
   )
 
@@ -37,6 +53,44 @@ export const asPostgresText = (column: string, stagedType: string) => {
 /** The key each page continues after (DuckDB's rowid: stable inside the staging transaction). */
 const KEY = "_copy_key"
 
+export type TextRow = Record<string, string | null>
+
+/**
+ * Reads the staged rows of `table` matching `where` page by page, each value
+ * as PostgreSQL input text for the target's `columns`, and hands each page to `write`.
+ */
+export const stagedPages = (
+  staged: Tx,
+  table: string,
+  columns: ReadonlyArray<Column>,
+  where: string,
+  params: Params,
+  write: (rows: ReadonlyArray<TextRow>) => Effect.Effect<void, DatabaseError>
+): Effect.Effect<void, DatabaseError> =>
+  Effect.gen(function* () {
+    const stagedTypes = new Map((yield* stagedColumns(staged, table)).map((c) => [c.name, c.type] as const))
+    const list = Array.isArray(params) ? params : []
+    const select = `SELECT rowid AS ${KEY}, ${columns
+      .map((c) => `${asPostgresText(c.name, stagedTypes.get(c.name) ?? "VARCHAR")} AS ${quoted(c.name)}`)
+      .join(", ")} FROM ${table} WHERE (${where}) AND rowid > $${list.length + 1} ORDER BY rowid LIMIT ${PAGE_ROWS}`
+    let after = -1n
+    for (;;) {
+      const rows = yield* staged.query<TextRow & { [KEY]: bigint }>(select, [...list, after])
+      if (rows.length === 0) return
+      after = rows[rows.length - 1][KEY]
+      yield* write(rows.map(({ [KEY]: _, ...row }) => row))
+      if (rows.length < PAGE_ROWS) return
+    }
+  })
+
+/** One page as one INSERT: the JSON text parameter read as a table of texts, cast to each column's type. */
+const insertPage = (target: Tx, table: string, columns: ReadonlyArray<Column>) => {
+  const texts = target.jsonRows("$1", Object.fromEntries(columns.map((c) => [c.name, "VARCHAR" as const])))
+  const sql = `INSERT INTO ${table} (${columns.map((c) => quoted(c.name)).join(", ")})
+    SELECT ${columns.map((c) => `CAST(r.${quoted(c.name)} AS ${c.type})`).join(", ")} FROM ${texts} r`
+  return (rows: ReadonlyArray<TextRow>) => target.run(sql, [jsonRowsParam(rows)])
+}
+
 export const copyStagedRows = (
   staged: Tx,
   target: Tx,
@@ -45,33 +99,6 @@ export const copyStagedRows = (
   params: Params
 ): Effect.Effect<void, DatabaseError> =>
   Effect.gen(function* () {
-    const columns = yield* tableColumns(target, table)
-    const stagedTypes = new Map(
-      (yield* tableColumns(staged, table)).map((column) => [column.name, column.type] as const)
-    )
-    const list = Array.isArray(params) ? params : []
-    const after = `$${list.length + 1}`
-    const select = `SELECT rowid AS ${KEY}, ${columns
-      .map(
-        (column) =>
-          `${asPostgresText(column.name, stagedTypes.get(column.name) ?? "VARCHAR")} AS ${quoted(column.name)}`
-      )
-      .join(", ")} FROM ${table} WHERE (${where}) AND rowid > ${after} ORDER BY rowid LIMIT ${PAGE_ROWS}`
-    let last = -1n
-    for (;;) {
-      const rows = yield* staged.query<Record<string, string | bigint | null>>(select, [...list, last])
-      if (rows.length === 0) return
-      yield* target.append(table, (appender) => {
-        for (const row of rows) {
-          for (const column of columns) {
-            const value = row[column.name]
-            if (value === null || value === undefined) appender.appendNull()
-            else appender.appendVarchar(String(value))
-          }
-          appender.endRow()
-        }
-      })
-      last = BigInt(rows[rows.length - 1][KEY] ?? last)
-      if (rows.length < PAGE_ROWS) return
-    }
+    const columns = yield* postgresColumns(target, table)
+    yield* stagedPages(staged, table, columns, where, params, insertPage(target, table, columns))
   })

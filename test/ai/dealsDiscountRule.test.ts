@@ -1,4 +1,3 @@
-import { listValue } from "@duckdb/node-api"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -38,8 +37,8 @@ describe("SQL discount rule = deal.ts", () => {
       Effect.gen(function* () {
         yield* insertProducts(products)
         const db = yield* Database
-        const discounts = bind(discountAtLeastSql, { ids: listValue(ids), min_discount: 0 })
-        const rows = bind(productRowsSql, { ids: listValue(ids) })
+        const discounts = bind(discountAtLeastSql(db), { ids: JSON.stringify(ids), min_discount: 0 })
+        const rows = bind(productRowsSql(db), { ids: JSON.stringify(ids) })
         return [
           yield* db.query<{ id: string; discount: number; kind: string | null }>(discounts.sql, discounts.params),
           yield* db.query<ProductRow>(rows.sql, rows.params)

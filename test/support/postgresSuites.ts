@@ -7,6 +7,10 @@ export const POSTGRES_ONLY = "test/**/*.postgres.test.ts"
 export const postgresSuites: ReadonlyArray<string> = [
   POSTGRES_ONLY,
   "test/infra/database.test.ts",
+  "test/pipelines/catalog.test.ts",
+  "test/pipelines/products.test.ts",
+  "test/pipelines/atomic.test.ts",
+  "test/pipelines/admin.test.ts",
   "test/links/clickRetention.test.ts",
   "test/links/crash.test.ts",
   "test/links/redirect.test.ts",
