@@ -20,5 +20,6 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/links/samples.test.ts",
   "test/links/reresolution.test.ts",
   "test/links/partners.test.ts",
-  "test/partners/partnersLayerTest.test.ts"
+  "test/partners/partnersLayerTest.test.ts",
+  "test/links/catalog.test.ts"
 ]
