@@ -96,8 +96,8 @@ export class LinkCache<E, T extends RedirectTarget = RedirectTarget> {
     }
   }
 
-  /** Forgets everything (links changed elsewhere, and which ones is not known). */
-  clear(): void {
+  /** Forgets everything (another process changed links it cannot name to us). */
+  invalidateAll(): void {
     this.#generation++
     this.#entries.clear()
     this.#missing.clear()

@@ -32,6 +32,8 @@ export class RedirectLinks extends Context.Service<
     readonly cache: LinkCache<DatabaseError, CachedRedirect>
     /** Forgets a tracking id's cached destination (and feed ids resolved to it). */
     invalidate(trackingId: string): void
+    /** Forgets every cached destination (links changed by another process). */
+    invalidateAll(): void
   }
 >()("app/links/RedirectLinks") {
   static readonly layer = Layer.effect(
@@ -64,14 +66,18 @@ export class RedirectLinks extends Context.Service<
       // destination from the next click; moved by another replica, within
       // LINK_CHANGES_POLL_MS (which links is not known there: forget them all).
       links.onReassigned((reassigned) => {
-        if (reassigned === "all") cache.clear()
+        if (reassigned === "all") cache.invalidateAll()
         else for (const id of reassigned) cache.invalidate(id)
       })
 
       metrics.gauge("link_cache_hits_total", "Link cache hits", () => cache.hits)
       metrics.gauge("link_cache_misses_total", "Link cache misses (DuckDB reads, coalesced)", () => cache.misses)
       metrics.gauge("link_cache_entries", "Links held in the redirect cache", () => cache.size)
-      return RedirectLinks.of({ cache, invalidate: (trackingId) => cache.invalidate(trackingId) })
+      return RedirectLinks.of({
+        cache,
+        invalidate: (trackingId) => cache.invalidate(trackingId),
+        invalidateAll: () => cache.invalidateAll()
+      })
     })
   )
 }

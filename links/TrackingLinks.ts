@@ -189,6 +189,8 @@ export class TrackingLinks extends Context.Service<
      * here, or "all" when another replica reassigned links (which ones is not polled).
      */
     onReassigned(listener: (reassigned: Reassigned) => void): void
+    /** Forgets the repeat-match memo (another process may have reassigned links). */
+    forgetMemo(): void
   }
 >()("app/links/TrackingLinks") {
   static readonly layer = Layer.effect(
@@ -463,7 +465,8 @@ export class TrackingLinks extends Context.Service<
         reassign,
         onReassigned: (listener) => {
           listeners.push(listener)
-        }
+        },
+        forgetMemo: () => known.clear()
       })
     })
   )
