@@ -238,10 +238,11 @@ export class TrackingLinks extends Context.Service<
         db.transaction((tx) =>
           Effect.gen(function* () {
             const results = new Map<string, Created>()
-            for (const row of yield* findByKeys(
+            const existing = yield* findByKeys(
               tx,
               batch.map((item) => item.link)
-            )) {
+            )
+            for (const row of existing) {
               const link = toLink(row)
               results.set(keyOf(link), { link, created: false })
             }
@@ -445,7 +446,8 @@ export class TrackingLinks extends Context.Service<
               const recorded = changes.filter((change) => ids.has(change.trackingId))
               if (recorded.length === 0) return { recorded, version: undefined }
               yield* tx.run(
-                `INSERT INTO link_program_changes
+                `INSERT INTO link_program_changes (tracking_id, changed_at, old_program_id, old_network_id,
+                   new_program_id, new_network_id, reason, old_affiliate_url, new_affiliate_url)
                  SELECT i, $2::TIMESTAMPTZ, op, ow, np, nn, r, oa, na FROM ${tx.jsonRows("$1", CHANGE_COLUMNS)}`,
                 [rows(recorded), at.toISOString()]
               )
