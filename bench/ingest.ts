@@ -163,7 +163,7 @@ const main = async () => {
     process.stderr.write(`generating ${rows} products into ${file} ...\n`)
     await writeProducts({ format: "gmc-tsv", count: rows, seed: 1, out: file, stores: selectStores("us") })
   }
-  if (values.postgres) return comparePostgres({ file, work, rows, loadOnly, seconds, times })
+  if (values.postgres) return comparePostgres({ work, rows, loadOnly, seconds, times })
   process.stderr.write(`feed: ${file} (${(statSync(file).size / 1e6).toFixed(0)} MB, ${rows} rows), ${machineLoad()}\n`)
 
   // 1. the floor

@@ -1,29 +1,26 @@
 import { Effect, Exit, Redacted, Scope } from "effect"
-import { createReadStream } from "node:fs"
 import { join } from "node:path"
-import { pipeline } from "node:stream/promises"
-import { Database, type DatabaseShape } from "../infra/Database.ts"
-import { makePgDatabase } from "../infra/PgDatabase.ts"
-import { connectPostgres } from "../infra/postgres/client.ts"
 import {
-  asPostgresText,
-  copyStagedRows,
-  postgresColumns,
-  quoted,
-  stagedColumns,
-  stagedPages
-} from "../pipelines/publish/copyStagedRows.ts"
+  Database,
+  type DatabaseError,
+  type DatabaseShape,
+  jsonRowsParam,
+  quoteColumn,
+  type Tx
+} from "../infra/Database.ts"
+import { makePgDatabase } from "../infra/PgDatabase.ts"
+import { type Column, copyStagedRows, stagedTextQuery, tableColumns } from "../pipelines/publish/copyStagedRows.ts"
 import { startEmbeddedPostgres } from "./support/embeddedPostgres.ts"
 import { machineLoad } from "./support/machineLoad.ts"
 
 // bench:ingest --postgres: the same feed file loaded into DuckDB alone and
 // with PostgreSQL as the system of record (DuckDB staging, then the publish),
-// then three ways of moving a feed's staged rows into PostgreSQL, each in
-// one transaction that deletes the feed's rows first (what a publish does):
-//   a. pages read from DuckDB into Node, each ONE INSERT over a JSON text
-//      parameter (what CatalogPublisher ships: errors surface, see copyStagedRows.ts);
-//   b. the same pages through the seam's append (RowAppender -> COPY text);
-//   c. DuckDB `COPY ... TO` a CSV file, streamed into `COPY ... FROM STDIN (FORMAT csv)`.
+// then three ways of moving a feed's staged rows into PostgreSQL, each in one
+// transaction that deletes the feed's rows first (what a publish does):
+//   a. DuckDB `COPY (...) TO` a CSV file, loaded by COPY FROM STDIN (shipped:
+//      pipelines/publish/copyStagedRows.ts);
+//   b. pages of rows read from DuckDB into Node, each ONE INSERT over a JSON text parameter;
+//   c. the same pages through the seam's append (RowAppender -> COPY text format).
 
 interface Timed<A> {
   readonly value: A
@@ -36,7 +33,6 @@ interface Loaded {
 }
 
 interface Context {
-  readonly file: string
   readonly work: string
   readonly rows: number
   readonly loadOnly: (databaseUrl?: string) => Promise<Loaded>
@@ -51,60 +47,66 @@ const timed = async <A>(f: () => Promise<A>): Promise<Timed<A>> => {
 }
 
 const FEED_ROWS = "feed = 'bench'"
+const PAGE_ROWS = 20_000
 
-/** a. the shipped path (CatalogPublisher's copy), in one PostgreSQL transaction. */
-const viaInsert = (staging: DatabaseShape, pg: DatabaseShape) =>
+type TextRow = Record<string, string | null>
+type Writer = (
+  pg: Tx
+) => (columns: ReadonlyArray<Column>, rows: ReadonlyArray<TextRow>) => Effect.Effect<void, DatabaseError>
+
+/** One transaction: delete the feed's rows, then write the staged ones page by page with `write`. */
+const viaPages = (staging: DatabaseShape, pg: DatabaseShape, write: Writer) =>
   pg.transaction((tx) =>
     Effect.gen(function* () {
       yield* tx.run(`DELETE FROM products WHERE ${FEED_ROWS}`)
-      yield* copyStagedRows(staging, tx, "products", FEED_ROWS, [])
+      const columns = yield* tableColumns(tx, "products")
+      const select = stagedTextQuery(yield* tableColumns(staging, "products"), columns, "products", FEED_ROWS)
+      const page = `SELECT * FROM (${select.replace("SELECT ", "SELECT rowid AS _k, ")}) WHERE _k > $1 ORDER BY _k LIMIT ${PAGE_ROWS}`
+      let after = -1n
+      for (;;) {
+        const rows = yield* staging.query<TextRow & { _k: bigint }>(page, [after])
+        if (rows.length === 0) return
+        after = rows[rows.length - 1]._k
+        yield* write(tx)(
+          columns,
+          rows.map(({ _k, ...row }) => row)
+        )
+        if (rows.length < PAGE_ROWS) return
+      }
     })
   )
 
-/** b. the same pages through the seam's append (COPY text format). */
-const viaAppender = (staging: DatabaseShape, pg: DatabaseShape) =>
-  pg.transaction((tx) =>
-    Effect.gen(function* () {
-      yield* tx.run(`DELETE FROM products WHERE ${FEED_ROWS}`)
-      const columns = yield* postgresColumns(tx, "products")
-      yield* stagedPages(staging, "products", columns, FEED_ROWS, [], (rows) =>
-        tx.append("products", (appender) => {
-          for (const row of rows) {
-            for (const column of columns) {
-              const value = row[column.name]
-              if (value === null || value === undefined) appender.appendNull()
-              else appender.appendVarchar(value)
-            }
-            appender.endRow()
-          }
-        })
-      )
-    })
+const insertJson: Writer = (pg) => (columns, rows) => {
+  const texts = pg.jsonRows("$1", Object.fromEntries(columns.map((c) => [c.name, "VARCHAR" as const])))
+  return pg.run(
+    `INSERT INTO products (${columns.map((c) => quoteColumn(c.name)).join(", ")})
+     SELECT ${columns.map((c) => `CAST(r.${quoteColumn(c.name)} AS ${pgType(c.type)})`).join(", ")} FROM ${texts} r`,
+    [jsonRowsParam(rows)]
   )
-
-/** c. DuckDB writes a CSV of PostgreSQL input text; postgres.js streams it into COPY. */
-const viaCsv = async (staging: DatabaseShape, pg: DatabaseShape, url: string, csv: string) => {
-  const columns = await Effect.runPromise(postgresColumns(pg, "products"))
-  const stagedTypes = new Map(
-    (await Effect.runPromise(stagedColumns(staging, "products"))).map((c) => [c.name, c.type] as const)
-  )
-  const select = columns.map((c) => asPostgresText(c.name, stagedTypes.get(c.name) ?? "VARCHAR")).join(", ")
-  await Effect.runPromise(
-    staging.run(`COPY (SELECT ${select} FROM products WHERE ${FEED_ROWS}) TO '${csv}' (FORMAT csv, HEADER false)`)
-  )
-  const sql = connectPostgres(url, 1)
-  try {
-    await sql.begin(async (tx) => {
-      await tx.unsafe(`DELETE FROM products WHERE ${FEED_ROWS}`)
-      const target = await tx
-        .unsafe(`COPY products (${columns.map((c) => quoted(c.name)).join(", ")}) FROM STDIN (FORMAT csv)`)
-        .writable()
-      await pipeline(createReadStream(csv), target)
-    })
-  } finally {
-    await sql.end()
-  }
 }
+
+// information_schema names an array type ARRAY; every list column here is text[].
+const pgType = (type: string) => (type === "ARRAY" ? "text[]" : type)
+
+const appendCopy: Writer = (pg) => (columns, rows) =>
+  pg.append("products", (appender) => {
+    for (const row of rows) {
+      for (const column of columns) {
+        const value = row[column.name]
+        if (value === null || value === undefined) appender.appendNull()
+        else appender.appendVarchar(value)
+      }
+      appender.endRow()
+    }
+  })
+
+const viaCsv = (staging: DatabaseShape, pg: DatabaseShape, directory: string) =>
+  pg.transaction((tx) =>
+    Effect.gen(function* () {
+      yield* tx.run(`DELETE FROM products WHERE ${FEED_ROWS}`)
+      yield* copyStagedRows(staging, tx, "products", FEED_ROWS, [], directory)
+    })
+  )
 
 export const comparePostgres = async ({ work, rows, loadOnly, seconds, times }: Context) => {
   const duck = await loadOnly()
@@ -115,17 +117,17 @@ export const comparePostgres = async ({ work, rows, loadOnly, seconds, times }: 
     const pg = await loadOnly(server.url)
     process.stderr.write(`into PostgreSQL: ${seconds(pg.loaded.ms)} (${pg.loaded.load})\n`)
 
-    // The two publish paths, over the staging file the PostgreSQL run left.
+    // The three publish paths, over the staging file the PostgreSQL run left.
     const staging = await Effect.runPromise(
       Database.make(join(work, "pg", "staging.duckdb")).pipe(Scope.provide(scope))
     )
     const pgDb = await Effect.runPromise(
       makePgDatabase({ url: Redacted.make(server.url), poolSize: 2 }).pipe(Scope.provide(scope))
     )
-    const insert = await timed(() => Effect.runPromise(viaInsert(staging, pgDb)))
-    const appender = await timed(() => Effect.runPromise(viaAppender(staging, pgDb)))
-    const csv = await timed(() => viaCsv(staging, pgDb, server.url, join(work, "publish.csv")))
-    const insertAgain = await timed(() => Effect.runPromise(viaInsert(staging, pgDb)))
+    const csv = await timed(() => Effect.runPromise(viaCsv(staging, pgDb, join(work, "publish"))))
+    const insert = await timed(() => Effect.runPromise(viaPages(staging, pgDb, insertJson)))
+    const append = await timed(() => Effect.runPromise(viaPages(staging, pgDb, appendCopy)))
+    const csvAgain = await timed(() => Effect.runPromise(viaCsv(staging, pgDb, join(work, "publish"))))
 
     const line = (label: string, ms: number, base: number | null, load: string) =>
       console.log(
@@ -141,10 +143,10 @@ export const comparePostgres = async ({ work, rows, loadOnly, seconds, times }: 
       duck.fetched.ms + duck.loaded.ms,
       pg.loaded.load
     )
-    line("publish a: INSERT over JSON pages (shipped)", insert.ms, null, insert.load)
-    line("publish b: the same pages via append (COPY text)", appender.ms, insert.ms, appender.load)
-    line("publish c: DuckDB COPY TO csv + COPY FROM STDIN csv", csv.ms, insert.ms, csv.load)
-    line("publish a again (order effects)", insertAgain.ms, insert.ms, insertAgain.load)
+    line("publish a: DuckDB COPY TO csv + COPY FROM STDIN (shipped)", csv.ms, null, csv.load)
+    line("publish b: 20k-row pages through Node, INSERT over JSON", insert.ms, csv.ms, insert.load)
+    line("publish c: the same pages via the seam's append (COPY)", append.ms, csv.ms, append.load)
+    line("publish a again (order effects)", csvAgain.ms, csv.ms, csvAgain.load)
     console.log(
       `rows loaded: DuckDB ${duck.loaded.value.rowsLoaded}, PostgreSQL ${pg.loaded.value.rowsLoaded}; ratios: the PostgreSQL load vs the DuckDB baseline, publish b and c vs publish a`
     )

@@ -13,7 +13,8 @@ import type { DatabaseError, DatabaseShape } from "../infra/Database.ts"
 // records the last stored segment number in the same transaction, so a
 // segment is stored exactly once even if we crash between COMMIT and deleting
 // its file. On start every segment left over is replayed.
-const SeqRow = Schema.Struct({ seq: Count })
+/** `applied_seq AS seq`. */
+export const SeqRow = Schema.Struct({ seq: Count })
 
 export const journalDir = (dataDir: string) => join(dataDir, "click-journal")
 

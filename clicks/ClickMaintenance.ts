@@ -6,7 +6,7 @@ import { Metrics } from "../infra/Metrics.ts"
 import { DAY_MS, dayStart, dropPartitionsBefore, ensurePartitions } from "./clickPartitions.ts"
 
 // Click housekeeping, at start and then hourly (idempotent, so every replica
-// may run it; PostgreSQL's steps take an advisory lock):
+// may run it; PostgreSQL's partition steps take the migration lock):
 // - PostgreSQL: day partitions for the week ahead; unique-click windows that
 //   have ended (an hour old: the next click of that visitor is unique anyway);
 // - CLICK_RETENTION_DAYS (unset: keep every click; the partner statistics'

@@ -1,8 +1,7 @@
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import { readFile } from "node:fs/promises"
-import { Count } from "../infra/columns.ts"
 import type { DatabaseShape } from "../infra/Database.ts"
-import type { JournalStore, StoredClick } from "./ClickJournal.ts"
+import { type JournalStore, SeqRow, type StoredClick } from "./ClickJournal.ts"
 import { decideUniques } from "./uniqueClicks.ts"
 
 // PostgreSQL, shared by replicas that each keep their own journal (their own
@@ -11,11 +10,11 @@ import { decideUniques } from "./uniqueClicks.ts"
 // written with COPY, and THIS replica's last stored segment recorded, all in
 // one transaction, so a segment is stored exactly once even if the process
 // dies between COMMIT and unlinking the file.
-const SeqRow = Schema.Struct({ seq: Count })
-
 /**
  * Our own file, written by clickWorker.ts one JSON object per line (a torn
- * tail was cut by repairTail): read off the event loop, parsed as one array.
+ * tail was cut by repairTail): read asynchronously, parsed as one array on the
+ * event loop (with the COPY encoding, about 3 µs a click measured; DuckDB's
+ * read_json does this on its own threads).
  */
 const readSegment = (path: string) =>
   Effect.map(

@@ -3,6 +3,8 @@
 // at the front and pruning stops at the first live one. Memory is bounded by
 // `maxEntries`: past it the oldest windows are forgotten early (which can only
 // over-count uniques, never lose a click).
+export const UNIQUE_WINDOW_MS = 3_600_000
+
 export class UniqueWindow {
   readonly #windowMs: number
   readonly #maxEntries: number
@@ -34,8 +36,6 @@ export class UniqueWindow {
     }
   }
 }
-
-export const UNIQUE_WINDOW_MS = 3_600_000
 
 /**
  * The same rule for a store that keeps one window start per visitor and link

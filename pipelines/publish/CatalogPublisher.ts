@@ -1,4 +1,6 @@
 import { Context, Effect, Layer } from "effect"
+import { join } from "node:path"
+import { AppConfig } from "../../infra/AppConfig.ts"
 import { Database, type DatabaseError, type Params, type Tx } from "../../infra/Database.ts"
 import { Staging } from "../../infra/Staging.ts"
 import { PipelineError } from "../errors.ts"
@@ -8,7 +10,8 @@ import { copyStagedRows } from "./copyStagedRows.ts"
 // Loaders stage and check a feed in DuckDB (Staging) and replace its rows
 // there in one transaction. With PostgreSQL as the system of record, the same
 // feed's rows are then published to it: ONE PostgreSQL transaction per feed
-// deletes the rows the feed replaces and COPYs the staged ones in. It runs
+// deletes the rows the feed replaces and COPYs the staged ones in
+// (copyStagedRows.ts). It runs
 // INSIDE the staging transaction, before that one commits, so a failed publish
 // rolls both back and neither store changes: PostgreSQL keeps the old rows and
 // the next run diffs against the same old staging rows (price history stays
@@ -58,6 +61,8 @@ export class CatalogPublisher extends Context.Service<CatalogPublisher, CatalogP
       const db = yield* Database
       const staging = yield* Staging
       const copies = db.dialect !== staging.dialect
+      // The CSV files a publish passes between the stores, removed after each copy.
+      const directory = join((yield* AppConfig).dataDir, "tmp", "publish")
 
       const publish = (staged: Tx, steps: ReadonlyArray<PublishStep>) =>
         copies
@@ -67,7 +72,7 @@ export class CatalogPublisher extends Context.Service<CatalogPublisher, CatalogP
                   if (step.remove !== undefined) {
                     yield* tx.run(`DELETE FROM ${step.table} WHERE ${step.remove.where}`, step.remove.params)
                   }
-                  yield* copyStagedRows(staged, tx, step.table, step.copy.where, step.copy.params)
+                  yield* copyStagedRows(staged, tx, step.table, step.copy.where, step.copy.params, directory)
                 }
                 yield* catalogChanged(tx)
               })

@@ -3,6 +3,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { bind, discountAtLeastSql, productRowsSql } from "../../ai/deals/dealQueries.ts"
 import { Database } from "../../infra/Database.ts"
+import { testDatabaseLayer } from "../support/testDatabase.ts"
 import { productDocument, type ProductRow } from "../../readModel/documents.ts"
 import { type FixtureProduct, insertProducts, productId } from "../support/catalogFixtures.ts"
 
@@ -43,7 +44,7 @@ describe("SQL discount rule = deal.ts", () => {
           yield* db.query<{ id: string; discount: number; kind: string | null }>(discounts.sql, discounts.params),
           yield* db.query<ProductRow>(rows.sql, rows.params)
         ] as const
-      }).pipe(Effect.provide(Database.layerMemory))
+      }).pipe(Effect.provide(testDatabaseLayer()))
     )
     const now = new Date()
     const fromDomain = new Map(
