@@ -17,6 +17,7 @@ import { pruneSharedBuckets, takeShared } from "./SharedBuckets.ts"
 export type RateLimitScope = "key" | "ip" | "register"
 
 const PRUNE_EVERY = "1 minute"
+
 export class RateLimits extends Context.Service<
   RateLimits,
   {
