@@ -15,5 +15,14 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/pipelines/admin.test.ts",
   "test/pipelines/sources.test.ts",
   "test/pipelines/cli.test.ts",
-  "test/pipelines/networkApis.test.ts"
+  "test/pipelines/networkApis.test.ts",
+  "test/pipelines/catalog.test.ts",
+  // links and partners (f1links)
+  "test/links/match.test.ts",
+  "test/links/reassign.test.ts",
+  "test/links/samples.test.ts",
+  "test/links/reresolution.test.ts",
+  "test/links/partners.test.ts",
+  "test/partners/partnersLayerTest.test.ts",
+  "test/links/catalog.test.ts"
 ]
