@@ -38,6 +38,6 @@ export const seedSampleLinks = (tx: Pick<Tx, "run">) =>
 /** Ledger over the project's store (an in-memory DuckDB, or a fresh PostgreSQL database) and the repository's config/rates.json (reporting in USD). */
 export const ledgerLayer = ConversionLedger.layer.pipe(
   Layer.provideMerge(ReportingRates.layer),
-  Layer.provideMerge(testDatabaseLayer),
+  Layer.provideMerge(testDatabaseLayer()),
   Layer.provide(AppConfig.layerWith({ dataDir: "unused" }))
 )

@@ -4,15 +4,16 @@ import { makePgDatabase } from "../../infra/PgDatabase.ts"
 import { freshDatabaseUrl, testStore } from "./postgres.ts"
 
 /**
- * The `Database` of this vitest project's store, for tests below the service:
- * an in-memory DuckDB, or (postgres project) a fresh PostgreSQL database per build.
+ * The store of this test run, without the rest of the service: DuckDB in
+ * memory, or (postgres project) a fresh PostgreSQL database, migrated.
  */
-export const testDatabaseLayer: Layer.Layer<Database, unknown> =
+export const testDatabaseLayer = (): Layer.Layer<Database> =>
   testStore() === "postgres"
     ? Layer.effect(
         Database,
         Effect.promise(freshDatabaseUrl).pipe(
-          Effect.flatMap((url) => makePgDatabase({ url: Redacted.make(url), poolSize: 4 }))
+          Effect.flatMap((url) => makePgDatabase({ url: Redacted.make(url), poolSize: 2 })),
+          Effect.orDie
         )
       )
-    : Database.layerMemory
+    : Database.layerMemory.pipe(Layer.orDie)
