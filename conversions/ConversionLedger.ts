@@ -359,9 +359,7 @@ const writeRows = (tx: Tx, rows: ReadonlyArray<Row>) =>
   Effect.forEach(
     chunks(rows, CHUNK),
     (chunk) => tx.run(...insertChunk(tx, chunk, `ON CONFLICT (id) DO UPDATE SET ${UPDATES}`)),
-    {
-      discard: true
-    }
+    { discard: true }
   )
 
 /** Rows of new ids; returns the ids this transaction created (the others exist: another writer was first). */
