@@ -1,9 +1,8 @@
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
-import { ConversionLedger } from "../../conversions/ConversionLedger.ts"
-import { parseReport } from "../../conversions/reports/index.ts"
 import { Database } from "../../infra/Database.ts"
 import { type RunningService, startService } from "../support/TestService.ts"
+import { conversionBeforeItsLink } from "./fixtures.ts"
 
 // The scheduled re-attribution pass runs once for the cluster: only in the
 // process holding the pipeline WorkerLock (ROLE=worker or all), never in an
@@ -30,26 +29,7 @@ const trackingIdOf = (service: RunningService, id: string) =>
 describe("re-attribution schedule with several replicas", () => {
   it("does not run in ROLE=api replicas; runs in the ROLE=worker holding the WorkerLock", async () => {
     const api = await start({ role: "api" })
-    // An unattributed conversion, then its link written behind the service's back (as a restored backup would).
-    await api.run(
-      Effect.gen(function* () {
-        const report = parseReport(
-          "generic",
-          "transaction_id,click_ref,order_amount,commission,currency,status,event_time\n" +
-            "LATE-1,RestoredLink1,80.00,4.00,USD,pending,2026-11-20T10:00:00Z\n",
-          { network: "dev" }
-        )
-        yield* (yield* ConversionLedger).upsert(
-          report.records.map(({ record }) => record),
-          "dev-report"
-        )
-        yield* (yield* Database).run(
-          `INSERT INTO tracking_links (id, partner_id, tag, original_url, normalized_url, destination_url, affiliate_url, source, created_at)
-           VALUES ('RestoredLink1', NULL, 'anon', 'https://shop.example.com/', 'https://shop.example.com/',
-                   'https://shop.example.com/', 'https://shop.example.com/', 'match', now())`
-        )
-      })
-    )
+    await api.run(conversionBeforeItsLink("LATE-1", "RestoredLink1"))
     const databaseUrl = api.config.databaseUrl
     const secondApi = await start({ role: "api", databaseUrl })
     // Time for a start-up pass, had one been started: it takes milliseconds.

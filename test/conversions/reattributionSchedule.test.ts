@@ -1,12 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { ConversionLedger } from "../../conversions/ConversionLedger.ts"
-import { parseReport } from "../../conversions/reports/index.ts"
 import { ReattributionSchedule } from "../../conversions/ReattributionSchedule.ts"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { Database } from "../../infra/Database.ts"
-import { ledgerLayer } from "./fixtures.ts"
+import { conversionBeforeItsLink, ledgerLayer } from "./fixtures.ts"
 
 // The safety net: a link that appears without passing through TrackingLinks
 // (another replica wrote it, a backup was restored) is found by the schedule:
@@ -35,24 +33,9 @@ const eventuallyTrackingIdOf = (id: string) =>
     return attributed
   })
 
-/** An unattributed conversion naming `linkId`, then that link written straight into the table. */
 const conversionThenLink = (txId: string, linkId: string) =>
   Effect.gen(function* () {
-    const report = parseReport(
-      "generic",
-      "transaction_id,click_ref,order_amount,commission,currency,status,event_time\n" +
-        `${txId},${linkId},80.00,4.00,USD,pending,2026-11-20T10:00:00Z\n`,
-      { network: "dev" }
-    )
-    yield* (yield* ConversionLedger).upsert(
-      report.records.map(({ record }) => record),
-      "dev-report"
-    )
-    yield* (yield* Database).run(
-      `INSERT INTO tracking_links (id, partner_id, tag, original_url, normalized_url, destination_url, affiliate_url, source, created_at)
-       VALUES ($1, NULL, 'anon', $2, $2, $2, $2, 'match', now())`,
-      [linkId, `https://shop.example.com/${linkId}`]
-    )
+    yield* conversionBeforeItsLink(txId, linkId)
     assert.strictEqual(yield* trackingIdOf(`dev:${txId}`), null)
   })
 
