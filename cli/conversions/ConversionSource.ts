@@ -59,7 +59,7 @@ export const httpSource = (url: string, token: string | undefined): ConversionSo
   }
 }
 
-/** Reads through `open`ed store, in a scope of its own; `close` releases it. */
+/** Reads the store `open` gives, in a scope of its own; `close` releases it. */
 const storeSource = async (
   describe: string,
   open: Effect.Effect<DatabaseShape, DatabaseError, Scope.Scope>,
