@@ -10,8 +10,8 @@ import { freshDatabaseUrl } from "../support/postgres.ts"
 
 // Two processes on one PostgreSQL: another writer holds a conversion the
 // ledger's batch needs and then asks for one the ledger holds. PostgreSQL
-// aborts one of the two to break the deadlock (the ledger, which waited
-// first); the ledger runs its transaction again and the batch lands once.
+// aborts one of the two to break the deadlock (here the ledger); the ledger
+// runs its transaction again and the batch lands once.
 const scope = Effect.runSync(Scope.make())
 let other: DatabaseShape
 let ledger: ConversionLedger["Service"]
@@ -62,6 +62,9 @@ describe("the ledger on PostgreSQL under a deadlock", () => {
     const rival = run(
       other.transaction((tx) =>
         Effect.gen(function* () {
+          // The session that waits deadlock_timeout first checks for the cycle and aborts itself: the rival waits
+          // longer, so the ledger is always the one PostgreSQL aborts (the suite's server runs as a superuser).
+          yield* tx.run("SET LOCAL deadlock_timeout = '10s'")
           yield* lockedFor(tx, "dev:M-1")
           yield* Deferred.await(ledgerWaits)
           // The ledger holds A-1 and waits for M-1: asking for A-1 closes the cycle.
