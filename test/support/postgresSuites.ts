@@ -35,5 +35,15 @@ export const postgresSuites: ReadonlyArray<string> = [
   // the MCP request that should find the per-IP bucket empty is let through.
   "test/mcp/mcp.test.ts",
   "test/mcp/ucpMapping.test.ts",
-  "test/system.test.ts"
+  "test/system.test.ts",
+  // conversions
+  "test/conversions/pipeline.test.ts",
+  "test/conversions/lateRevenue.test.ts",
+  "test/conversions/cli.test.ts",
+  "test/conversions/http.test.ts",
+  "test/conversions/ledger.test.ts",
+  "test/conversions/loader.test.ts",
+  "test/conversions/money.test.ts",
+  "test/conversions/reattributionSchedule.test.ts",
+  "test/conversions/reports.test.ts"
 ]
