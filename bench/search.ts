@@ -1,4 +1,4 @@
-// npm run bench:search -- [--products N] [--duration S] [--connections C] [--rebuild]
+// npm run bench:search -- [--products N] [--duration S] [--connections C] [--rebuild] [--dir D] [--profile]
 //
 // Intent search over a generated catalog (default 1,000,000 products, taken
 // through the real pipeline: feed file, DuckDB, SearchSync's one document per
@@ -27,20 +27,24 @@ import { freePort, startMeili } from "../infra/MeiliServer.ts"
 import { DOCUMENT_VERSION } from "../readModel/documents.ts"
 import { productSettings, settingsHash } from "../readModel/settings.ts"
 import { machineLoad } from "./support/machineLoad.ts"
-import { benchFeedFile, ingestCatalog } from "./support/pipelineCatalog.ts"
+import { benchFeedFile, editionsFor, ingestCatalog } from "./support/pipelineCatalog.ts"
 
 const { values } = parseArgs({
   options: {
     products: { type: "string", default: "1000000" },
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "8" },
-    rebuild: { type: "boolean", default: false }
+    rebuild: { type: "boolean", default: false },
+    // another folder lets a second size be built while one runs
+    dir: { type: "string", default: "data/var/bench-search" },
+    // a V8 CPU profile of the service (DIR/profile/*.cpuprofile), summarised by bench/support/cpuProfile.ts
+    profile: { type: "boolean", default: false }
   }
 })
 const N = Number(values.products)
 const DURATION = Number(values.duration)
 const CONNECTIONS = Number(values.connections)
-const DIR = resolve("data/var/bench-search")
+const DIR = resolve(values.dir)
 const MASTER_KEY = "bench-search-local-master-key"
 const PREFIX = "bench_"
 const UID = `${PREFIX}products`
@@ -122,7 +126,12 @@ const SERVICE_DIR = join(DIR, "service")
  */
 const buildIndex = async (url: string) => {
   const marker = join(DIR, `index-${N}.json`)
-  const wanted = JSON.stringify({ n: N, settings: settingsHash(productSettings), version: DOCUMENT_VERSION })
+  const wanted = JSON.stringify({
+    n: N,
+    editions: editionsFor(N),
+    settings: settingsHash(productSettings),
+    version: DOCUMENT_VERSION
+  })
   const stored = existsSync(marker) ? (JSON.parse(readFileSync(marker, "utf8")) as { models?: number }) : undefined
   if (!values.rebuild && stored !== undefined && JSON.stringify({ ...stored, models: undefined }) === wanted) {
     const stats = await meiliFetch(url, `/indexes/${UID}/stats`).catch(() => undefined)
@@ -156,7 +165,8 @@ const buildIndex = async (url: string) => {
 
 const startServiceProcess = async (meiliUrl: string) => {
   const port = await Effect.runPromise(freePort)
-  const child = spawn(process.execPath, ["main.ts"], {
+  const profile = values.profile ? ["--cpu-prof", `--cpu-prof-dir=${join(DIR, "profile")}`] : []
+  const child = spawn(process.execPath, [...profile, "main.ts"], {
     env: {
       ...process.env,
       PORT: String(port),

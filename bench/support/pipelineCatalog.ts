@@ -23,16 +23,31 @@ import { selectStores } from "../../scripts/products/stores.ts"
 export const BENCH_FEED = "bench"
 
 /**
+ * Editions per model (makeGenerator) for a catalog of N products: one per
+ * 5,500 products keeps the samples' ~13 offers per model at any size (without
+ * them 1M products form ~540 models of ~1,900 offers each).
+ */
+export const editionsFor = (products: number) => Math.max(1, Math.round(products / 5_500))
+
+/**
  * Streams N products (seed 7, US, UK and EU stores in one feed, so a model's
  * offers span stores and currencies as in the samples) to a gmc-tsv file
  * under `dir`, once: later runs reuse it.
  */
 export const benchFeedFile = async (dir: string, products: number) => {
   mkdirSync(dir, { recursive: true })
-  const file = join(dir, `${BENCH_FEED}-${products}.tsv`)
+  const editions = editionsFor(products)
+  const file = join(dir, `${BENCH_FEED}-${products}-e${editions}.tsv`)
   if (!existsSync(file)) {
     const part = `${file}.part`
-    await writeProducts({ format: "gmc-tsv", count: products, seed: 7, out: part, stores: selectStores("us,gb,eu") })
+    await writeProducts({
+      format: "gmc-tsv",
+      count: products,
+      seed: 7,
+      out: part,
+      stores: selectStores("us,gb,eu"),
+      editions
+    })
     renameSync(part, file)
   }
   return file
