@@ -1,9 +1,7 @@
 import { Effect, Layer, ManagedRuntime, References, Scope, Exit } from "effect"
 import { execFileSync } from "node:child_process"
-import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs"
-import { once } from "node:events"
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs"
 import { join, resolve } from "node:path"
-import { createInterface } from "node:readline"
 import { parseArgs } from "node:util"
 import { randomBytes } from "node:crypto"
 import { AppConfig } from "../infra/AppConfig.ts"
@@ -30,7 +28,7 @@ import { machineLoad } from "./support/machineLoad.ts"
 //      stage), in a process of its own so it never counts in our peak RSS
 //   2. our pipeline run (fetch = sha256 of the file, load into DuckDB, sync to Meilisearch)
 //   3. direct Meilisearch addDocuments of the very documents our sync sent
-//      (exported from our index first, untimed), same settings, same batch size
+//      (exported from our index first, untimed), same settings, same batches
 //   4. a re-run of the unchanged feed
 // `--no-search` stops after the DuckDB part (fetch + load, no Meilisearch);
 // `--steps` logs the loader's step timings.
