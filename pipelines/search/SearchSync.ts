@@ -230,10 +230,19 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
              )`
           )
           yield* db.run(
+            // Ranked on the narrow model ids, stored in rank order: each batch's
+            // range then reads a few row groups (zone maps), not the whole wide
+            // table once per batch as an unordered table made it.
             `CREATE OR REPLACE TABLE ${MODELS_TABLE} AS
-             SELECT k.model_id, dense_rank() OVER (ORDER BY k.model_id) AS model_rank, w.*
-             FROM ${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id)
-             WHERE k.model_id IN (SELECT model_id FROM ${AFFECTED_TABLE})`
+             WITH ranked AS (
+               SELECT model_id, row_number() OVER (ORDER BY model_id) AS model_rank FROM (
+                 SELECT DISTINCT k.model_id FROM ${KEYS_TABLE} k
+                 WHERE k.model_id IN (SELECT model_id FROM ${AFFECTED_TABLE})
+               )
+             )
+             SELECT k.model_id, r.model_rank, w.*
+             FROM ${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id) JOIN ranked r ON r.model_id = k.model_id
+             ORDER BY r.model_rank`
           )
           const counts = yield* db.query<{ models: number; gone: number }>(
             `SELECT (SELECT count(DISTINCT model_id) FROM ${MODELS_TABLE})::INTEGER AS models,
