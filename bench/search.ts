@@ -90,9 +90,6 @@ const log = (message: string) => process.stdout.write(`${message}\n`)
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 /** The parts of Meilisearch's answers this bench reads. */
 interface MeiliAnswer {
-  readonly taskUid: number
-  readonly status?: string
-  readonly error?: unknown
   readonly numberOfDocuments: number
   readonly hits: ReadonlyArray<Record<string, unknown>>
   readonly facetDistribution: Record<string, Record<string, number>>
@@ -105,15 +102,6 @@ const meiliFetch = async (url: string, path: string, init: RequestInit = {}): Pr
   const body = (await response.json()) as MeiliAnswer
   if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`)
   return body
-}
-const waitTask = async (url: string, uid: number) => {
-  for (;;) {
-    const task = await meiliFetch(url, `/tasks/${uid}`)
-    if (task.status === "succeeded") return task
-    if (task.status === "failed" || task.status === "canceled")
-      throw new Error(`task ${uid}: ${JSON.stringify(task.error)}`)
-    await new Promise((r) => setTimeout(r, 200))
-  }
 }
 
 const SERVICE_DIR = join(DIR, "service")
