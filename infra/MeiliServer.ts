@@ -133,8 +133,6 @@ export const spawnMeili = (options: MeiliOptions & { readonly binary: string; re
       join(options.dataDir, "dumps"),
       "--snapshot-dir",
       join(options.dataDir, "snapshots"),
-      "--master-key",
-      options.masterKey,
       "--env",
       "development",
       "--no-analytics",
@@ -144,7 +142,14 @@ export const spawnMeili = (options: MeiliOptions & { readonly binary: string; re
     // Its own process group (detached), so a Ctrl-C in the terminal reaches
     // only us: we stop the child in order at shutdown instead of watching it
     // die mid-shutdown and restarting it.
-    const spawnOptions: SpawnOptions = { stdio: ["ignore", "ignore", "pipe"], detached: true }
+    // The master key goes in the environment, not argv: argv is readable by
+    // every user through /proc, and a random base64url key that begins with
+    // "-" (1 start in 64) was parsed as an unknown flag and Meilisearch exited.
+    const spawnOptions: SpawnOptions = {
+      stdio: ["ignore", "ignore", "pipe"],
+      detached: true,
+      env: { ...process.env, MEILI_MASTER_KEY: options.masterKey }
+    }
     const child =
       SETPRIV === undefined
         ? spawn(options.binary, args, spawnOptions)
