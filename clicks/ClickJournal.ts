@@ -1,18 +1,20 @@
 import { Effect, Schema } from "effect"
 import { closeSync, mkdirSync, openSync, readdirSync, readSync, statSync, truncateSync, unlinkSync } from "node:fs"
 import { join } from "node:path"
-import { Count, CountRow } from "../infra/columns.ts"
-import type { DatabaseShape } from "../infra/Database.ts"
+import { Count } from "../infra/columns.ts"
+import type { DatabaseError, DatabaseShape } from "../infra/Database.ts"
 
 // The click journal: append-only segment files under DATA_DIR/click-journal,
 // one JSON line per stored click (already hashed and judged: no raw IP ever
 // reaches the disk). The click worker appends and fdatasyncs a group of
-// clicks every few milliseconds, then seals the segment; the recorder inserts
-// sealed segments into DuckDB straight from the files (read_json, on DuckDB's
-// threads) and records the last inserted segment number in the same
-// transaction, so a segment is stored exactly once even if we crash between
-// COMMIT and deleting its file. On start every segment left over is replayed.
-const SeqRow = Schema.Struct({ seq: Count })
+// clicks every few milliseconds, then seals the segment; the recorder stores
+// sealed segments through a JournalStore (DuckDB: straight from the files with
+// read_json, on DuckDB's threads; PostgreSQL: PostgresJournalStore.ts) and
+// records the last stored segment number in the same transaction, so a
+// segment is stored exactly once even if we crash between COMMIT and deleting
+// its file. On start every segment left over is replayed.
+/** `applied_seq AS seq`. */
+export const SeqRow = Schema.Struct({ seq: Count })
 
 export const journalDir = (dataDir: string) => join(dataDir, "click-journal")
 
@@ -92,27 +94,44 @@ export const insertSegmentsSql = (paths: ReadonlyArray<string>) =>
    FROM read_json([${paths.map(literal).join(", ")}], format = 'newline_delimited',
      columns = {a: 'BIGINT', i: 'VARCHAR', p: 'INTEGER', t: 'VARCHAR', h: 'VARCHAR', u: 'VARCHAR', r: 'VARCHAR', b: 'BOOLEAN', w: 'VARCHAR', q: 'BOOLEAN'})`
 
-/**
- * Stores segments in one transaction together with the number of the last
- * one: a segment whose number is not above it is already stored.
- */
-export const insertSegments = (db: DatabaseShape, segments: ReadonlyArray<Segment>) =>
-  db.transaction((tx) =>
-    Effect.gen(function* () {
-      yield* tx.run(insertSegmentsSql(segments.map((s) => s.path)))
-      yield* tx.run("UPDATE click_journal_state SET applied_seq = $1", [segments.at(-1)!.seq])
-    })
-  )
+/** Where the journal's segments are stored: the clicks table, and the number of the last segment stored. */
+export interface JournalStore {
+  /** The number of the last segment stored (0: none yet). */
+  readonly appliedSeq: Effect.Effect<number, DatabaseError>
+  /**
+   * Stores segments in one transaction together with the number of the last
+   * one: a segment whose number is not above it is already stored. Returns
+   * the clicks stored.
+   */
+  store(segments: ReadonlyArray<Segment>): Effect.Effect<number, DatabaseError>
+}
+
+const InsertedRow = Schema.Struct({ Count })
+
+/** DuckDB: one process owns the file, so one journal and one `applied_seq` row. */
+export const duckdbJournalStore = (db: DatabaseShape): JournalStore => ({
+  appliedSeq: Effect.map(
+    db.queryAs(SeqRow, "SELECT applied_seq AS seq FROM click_journal_state"),
+    (rows) => rows[0]?.seq ?? 0
+  ),
+  store: (segments) =>
+    db.transaction((tx) =>
+      Effect.gen(function* () {
+        const inserted = yield* tx.queryAs(InsertedRow, insertSegmentsSql(segments.map((s) => s.path)))
+        yield* tx.run("UPDATE click_journal_state SET applied_seq = $1", [segments.at(-1)!.seq])
+        return inserted[0]?.Count ?? 0
+      })
+    )
+})
 
 /**
  * Start-up: stores whatever a crash left in the journal (cutting a torn last
  * line), drops segments already stored, and returns the highest segment
  * number seen, so the worker starts after it.
  */
-export const replayJournal = (db: DatabaseShape, dir: string) =>
+export const replayJournal = (store: JournalStore, dir: string) =>
   Effect.gen(function* () {
-    const count = Effect.map(db.queryAs(CountRow, "SELECT count(*) AS n FROM clicks"), (rows) => rows[0].n)
-    const applied = (yield* db.queryAs(SeqRow, "SELECT applied_seq AS seq FROM click_journal_state"))[0]?.seq ?? 0
+    const applied = yield* store.appliedSeq
     const leftover: Array<Segment> = []
     let lastSeq = applied
     for (const segment of listSegments(dir)) {
@@ -121,10 +140,8 @@ export const replayJournal = (db: DatabaseShape, dir: string) =>
       else leftover.push(segment)
     }
     if (leftover.length === 0) return { lastSeq, clicks: 0 }
-    const before = yield* count
-    yield* insertSegments(db, leftover)
+    const clicks = yield* store.store(leftover)
     for (const segment of leftover) removeSegment(segment.path)
-    const clicks = (yield* count) - before
     yield* Effect.logInfo("click journal replayed", { segments: leftover.length, clicks })
     return { lastSeq, clicks }
   })

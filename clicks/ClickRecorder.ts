@@ -3,8 +3,11 @@ import { Worker } from "node:worker_threads"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { Database } from "../infra/Database.ts"
 import { Metrics } from "../infra/Metrics.ts"
-import { insertSegments, journalDir, replayJournal, type Segment } from "./ClickJournal.ts"
+import { duckdbJournalStore, journalDir, replayJournal, type Segment } from "./ClickJournal.ts"
 import { ClickPage } from "./ClickPage.ts"
+import { postgresJournalStore } from "./PostgresJournalStore.ts"
+import { replicaId } from "./replicaId.ts"
+import { SALT_REFRESH, sharedSalts } from "./sharedSalts.ts"
 import type { FromWorker, ToWorker, WorkerStart } from "./workerMessages.ts"
 
 // Clicks leave the redirect as raw facts appended to a page of bytes (no
@@ -12,7 +15,8 @@ import type { FromWorker, ToWorker, WorkerStart } from "./workerMessages.ts"
 // page goes to the click worker thread, which hashes, judges and journals
 // the clicks with one fdatasync per group (ClickJournal), then seals a
 // segment every ~100 ms; one background fiber inserts sealed segments into
-// DuckDB. So a click answered more than CRASH_WINDOW_MS before the process
+// the database (DuckDB: read_json; PostgreSQL: COPY, uniques decided there,
+// see PostgresJournalStore). So a click answered more than CRASH_WINDOW_MS before the process
 // is killed is on disk and is stored on the next start (replay), and nothing
 // here ever blocks the event loop on a disk write or a batch encoding.
 //
@@ -35,9 +39,9 @@ export interface ClickRecorderShape {
     userAgent: string | undefined,
     referrer: string | undefined
   ): void
-  /** Stores everything recorded so far in DuckDB (tests, shutdown). */
+  /** Stores everything recorded so far in the database (tests, shutdown). */
   readonly flush: Effect.Effect<void>
-  /** Clicks accepted but not yet in DuckDB. */
+  /** Clicks accepted but not yet in the database. */
   readonly depth: () => number
 }
 
@@ -55,7 +59,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       const capacity = config.clickQueueSize
       const dir = journalDir(config.dataDir)
 
-      const written = metrics.counter("clicks_written_total", "Clicks written to DuckDB")
+      const written = metrics.counter("clicks_written_total", "Clicks written to the database")
       const received = metrics.counter("clicks_received_total", "Clicks accepted into the queue")
       const dropped = metrics.counter("clicks_dropped_total", "Clicks dropped because the queue was full")
       const failures = metrics.counter("click_flush_failures_total", "Failed click batch writes (retried)")
@@ -69,12 +73,23 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       let stored = 0
       let droppedSinceLog = 0
       metrics.gauge("click_queue_depth", "Clicks in memory, not yet journaled", () => accepted - journaled)
-      metrics.gauge("click_journal_backlog", "Journaled clicks not yet written to DuckDB", () => journaled - stored)
+      metrics.gauge(
+        "click_journal_backlog",
+        "Journaled clicks not yet written to the database",
+        () => journaled - stored
+      )
       metrics.gauge("click_queue_capacity", "Click queue capacity", () => capacity)
       metrics.gauge("click_flush_last_seconds", "Duration of the last click batch write", () => lastFlushMs / 1000)
 
+      // One process owns a DuckDB file, so the worker's in-memory window
+      // decides uniques; replicas sharing PostgreSQL need the database to
+      // decide them, and one visitor-hash salt.
+      const shared = db.dialect === "postgres"
+      const store = shared ? postgresJournalStore(db, replicaId(config.dataDir)) : duckdbJournalStore(db)
+      let salts = shared ? yield* sharedSalts(db) : []
+
       let page = new ClickPage()
-      const { lastSeq, clicks: replayedClicks } = yield* replayJournal(db, dir)
+      const { lastSeq, clicks: replayedClicks } = yield* replayJournal(store, dir)
       replayed.inc(replayedClicks)
 
       // ---- the worker ----------------------------------------------------------
@@ -118,7 +133,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       }
       const startWorker = (): Worker => {
         const started = new Worker(new URL("./clickWorker.ts", import.meta.url), {
-          workerData: { dir, firstSeq: nextSeq } satisfies WorkerStart
+          workerData: { dir, firstSeq: nextSeq, uniqueInMemory: !shared, salts } satisfies WorkerStart
         })
         started.on("message", onMessage)
         started.on("error", (error) => {
@@ -173,7 +188,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
           if (sealed.length === 0) return false
           const batch = sealed.slice()
           const started = performance.now()
-          const exit = yield* Effect.exit(insertSegments(db, batch))
+          const exit = yield* Effect.exit(store.store(batch))
           if (exit._tag === "Failure") {
             failures.inc()
             yield* Effect.logError("click batch write failed; will retry", exit.cause)
@@ -246,6 +261,19 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
           })
         )
       )
+
+      // Tomorrow's salt is fetched hours before midnight; a failed refresh keeps the known ones.
+      if (shared) {
+        yield* Effect.forkScoped(
+          Effect.forever(
+            Effect.gen(function* () {
+              yield* Effect.sleep(SALT_REFRESH)
+              salts = yield* sharedSalts(db)
+              worker.postMessage({ kind: "salts", salts } satisfies ToWorker)
+            }).pipe(Effect.catchCause((cause) => Effect.logError("click salt refresh failed; will retry", cause)))
+          )
+        )
+      }
 
       return ClickRecorder.of({ record, flush: flushAll, depth: () => accepted - stored })
     })

@@ -17,8 +17,9 @@ import type { FromWorker, ToWorker, WorkerStart } from "./workerMessages.ts"
 const SEAL_MS = 100
 
 const port = parentPort!
-const { dir, firstSeq } = workerData as WorkerStart
+const { dir, firstSeq, uniqueInMemory, salts } = workerData as WorkerStart
 const hasher = new VisitorHasher()
+hasher.share(salts)
 const unique = new UniqueWindow()
 
 let seq = firstSeq
@@ -38,7 +39,7 @@ const encode = (bytes: ArrayBuffer, used: number) => {
     const ipHash = hasher.hash(click.ip)
     const verdict = botVerdict(click.userAgent ?? undefined)
     // Bots never take a human's unique slot.
-    const isUnique = !verdict.isBot && unique.firstIn(`${ipHash} ${click.trackingId}`, click.atMs)
+    const isUnique = !verdict.isBot && uniqueInMemory && unique.firstIn(`${ipHash} ${click.trackingId}`, click.atMs)
     const row: StoredClick = {
       a: click.atMs,
       i: click.trackingId,
@@ -116,6 +117,8 @@ port.on("message", (message: ToWorker) => {
     }
   } else if (message.kind === "stored") {
     for (const path of message.paths) removeSegment(path)
+  } else if (message.kind === "salts") {
+    hasher.share(message.salts)
   } else {
     commit()
     if (unsaved.length === 0 && rows > 0) seal()

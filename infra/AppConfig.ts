@@ -59,6 +59,8 @@ export interface AppConfigShape {
   readonly trustProxy: boolean
   /** Click queue capacity; overflow is counted and logged. */
   readonly clickQueueSize: number
+  /** Days of clicks kept before the current UTC day (CLICK_RETENTION_DAYS); `None` keeps every click. */
+  readonly clickRetentionDays: Option.Option<number>
   /** Tracking-link LRU entries kept for the redirect. */
   readonly linkCacheSize: number
   /** OpenAI-compatible chat-completions endpoint for generated copy; `None` uses the template generator only. */
@@ -122,6 +124,9 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
     const rateLimitRegister = yield* rate("RATE_LIMIT_REGISTER", 5, 5)
     const trustProxy = yield* Config.Boolean("TRUST_PROXY").pipe(Config.withDefault(false))
     const clickQueueSize = yield* Config.Int("CLICK_QUEUE_SIZE").pipe(Config.withDefault(100_000))
+    const clickRetentionDays = yield* Config.option(
+      Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), "CLICK_RETENTION_DAYS")
+    )
     const linkCacheSize = yield* Config.Int("LINK_CACHE_SIZE").pipe(Config.withDefault(100_000))
     const llmBaseUrl = yield* Config.option(Config.URL("LLM_BASE_URL"))
     const llmApiKey = yield* Config.option(Config.Redacted("LLM_API_KEY"))
@@ -170,6 +175,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       rateLimitRegister,
       trustProxy,
       clickQueueSize,
+      clickRetentionDays,
       linkCacheSize,
       llmBaseUrl: Option.map(llmBaseUrl, (url) => url.toString().replace(/\/+$/, "")),
       llmApiKey,
@@ -211,6 +217,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       rateLimitRegister: { perMinute: 60_000, burst: 10_000 },
       trustProxy: false,
       clickQueueSize: 100_000,
+      clickRetentionDays: Option.none(),
       linkCacheSize: 10_000,
       llmBaseUrl: Option.none(),
       llmApiKey: Option.none(),

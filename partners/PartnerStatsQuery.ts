@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { CountRow, Integer, NullableText, Text } from "../infra/columns.ts"
-import { Database, type DatabaseError } from "../infra/Database.ts"
+import { Database, type DatabaseError, type DatabaseShape } from "../infra/Database.ts"
 import { PublicUrl } from "../infra/PublicUrl.ts"
 import type { Partner } from "./Partners.ts"
 import type { PartnerStats } from "./StatsSchema.ts"
@@ -8,10 +8,17 @@ import type { PartnerStats } from "./StatsSchema.ts"
 // The statistics behind GET /api/v1/partners/me, straight from the clicks and
 // conversions tables (conversions are written by the conversions feature; we
 // only read them). Three grouped queries: totals, per link, per day.
+type Dialect = DatabaseShape["dialect"]
 const DAYS = 30
 const MAX_LINKS = 100
 const RECENT_LATE = 20
-const isoSql = (column: string) => `strftime(${column} AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ')`
+
+// A UTC timestamp as ISO 8601 text, second precision. The one spelling the
+// dialects do not share: DuckDB has strftime only, PostgreSQL to_char only.
+const isoSql = (dialect: Dialect, column: string) =>
+  dialect === "postgres"
+    ? `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`
+    : `strftime(${column} AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ')`
 
 // Per-group click and conversion aggregates; `key` is the grouping expression.
 const clickAgg = `count(*) FILTER (WHERE NOT is_bot) AS clicks,
@@ -37,7 +44,8 @@ const figures = `coalesce(c.clicks, 0)::INTEGER AS clicks, coalesce(c.unique_cli
   CASE WHEN coalesce(c.clicks, 0) = 0 THEN '0.0000'
        ELSE round((coalesce(v.rev_pending, 0) + coalesce(v.rev_approved, 0)) * 100 / c.clicks, 4)::DECIMAL(18,4)::VARCHAR END AS epc,
   CASE WHEN coalesce(c.clicks, 0) = 0 THEN 0.0
-       ELSE round((coalesce(v.pending, 0) + coalesce(v.approved, 0)) / c.clicks, 6)::DOUBLE END AS conversion_rate`
+       ELSE CAST(CAST(CAST(coalesce(v.pending, 0) + coalesce(v.approved, 0) AS DOUBLE PRECISION) / c.clicks AS DECIMAL(18,6))
+                 AS DOUBLE PRECISION) END AS conversion_rate`
 
 // The `figures` columns (never NULL: each is coalesced in SQL).
 const figureColumns = {
@@ -119,6 +127,7 @@ export class PartnerStatsQuery extends Context.Service<
     Effect.gen(function* () {
       const db = yield* Database
       const publicUrl = yield* PublicUrl
+      const iso = (column: string) => isoSql(db.dialect, column)
       const forPartner = (partner: Partner) =>
         Effect.gen(function* () {
           const id = partner.id
@@ -135,7 +144,7 @@ export class PartnerStatsQuery extends Context.Service<
                 LinkRow,
                 `WITH c AS (SELECT tracking_id, ${clickAgg} FROM clicks WHERE partner_id = $1 GROUP BY tracking_id),
                     v AS (SELECT tracking_id, ${conversionAgg} FROM conversions WHERE partner_id = $1 GROUP BY tracking_id)
-               SELECT l.id, l.destination_url, l.program_id, l.network_id, strftime(l.created_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS created_at, ${figures}
+               SELECT l.id, l.destination_url, l.program_id, l.network_id, ${iso("l.created_at")} AS created_at, ${figures}
                FROM tracking_links l LEFT JOIN c ON c.tracking_id = l.id LEFT JOIN v ON v.tracking_id = l.id
                WHERE l.partner_id = $1
                ORDER BY clicks DESC, l.created_at DESC, l.id LIMIT ${MAX_LINKS}`,
@@ -144,12 +153,12 @@ export class PartnerStatsQuery extends Context.Service<
               db.queryAs(CountRow, "SELECT count(*)::INTEGER AS n FROM tracking_links WHERE partner_id = $1", [id]),
               db.queryAs(
                 DayRow,
-                `WITH d AS (SELECT CAST(current_date - CAST(i AS INTEGER) AS DATE) AS day FROM range(${DAYS}) t(i)),
+                `WITH d AS (SELECT CAST(current_date - CAST(i AS INTEGER) AS DATE) AS day FROM generate_series(0, ${DAYS - 1}) AS t(i)),
                     c AS (SELECT CAST(clicked_at AT TIME ZONE 'UTC' AS DATE) AS day, ${clickAgg} FROM clicks
                           WHERE partner_id = $1 AND clicked_at >= current_date - ${DAYS} GROUP BY 1),
                     v AS (SELECT CAST(event_at AT TIME ZONE 'UTC' AS DATE) AS day, ${conversionAgg} FROM conversions
                           WHERE partner_id = $1 AND event_at >= current_date - ${DAYS} GROUP BY 1)
-               SELECT strftime(d.day, '%Y-%m-%d') AS date, ${figures}
+               SELECT CAST(d.day AS VARCHAR) AS date, ${figures}
                FROM d LEFT JOIN c ON c.day = d.day LEFT JOIN v ON v.day = d.day ORDER BY d.day DESC`,
                 [id]
               ),
@@ -164,14 +173,14 @@ export class PartnerStatsQuery extends Context.Service<
                       coalesce(sum(partner_share) FILTER (WHERE status = 'pending'), 0)::DECIMAL(18,4)::VARCHAR AS pending,
                       coalesce(sum(partner_share) FILTER (WHERE status = 'approved'), 0)::DECIMAL(18,4)::VARCHAR AS approved,
                       coalesce(sum(partner_share) FILTER (WHERE status IN ('pending', 'approved')), 0)::DECIMAL(18,4)::VARCHAR AS total,
-                      ${isoSql("max(attributed_at)")} AS last_attributed_at
+                      ${iso("max(attributed_at)")} AS last_attributed_at
                FROM conversions WHERE partner_id = $1 AND attributed_at > created_at`,
                 [id]
               ),
               db.queryAs(
                 RecentLateRow,
-                `SELECT id, tracking_id, status, partner_share::VARCHAR AS partner_share, ${isoSql("event_at")} AS event_at,
-                      ${isoSql("created_at")} AS first_seen_at, ${isoSql("attributed_at")} AS attributed_at
+                `SELECT id, tracking_id, status, partner_share::VARCHAR AS partner_share, ${iso("event_at")} AS event_at,
+                      ${iso("created_at")} AS first_seen_at, ${iso("attributed_at")} AS attributed_at
                FROM conversions WHERE partner_id = $1 AND attributed_at > created_at
                ORDER BY attributed_at DESC, id LIMIT ${RECENT_LATE}`,
                 [id]

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { RateLimiter } from "../../partners/RateLimiter.ts"
 import { LinkCache } from "../../links/LinkCache.ts"
-import { UniqueWindow } from "../../domain/clicks/UniqueWindow.ts"
+import { judgeWindow, UniqueWindow } from "../../domain/clicks/UniqueWindow.ts"
 import { VisitorHasher } from "../../domain/clicks/VisitorHasher.ts"
 import { dedupeTag, tagBaseFromName } from "../../domain/links/partnerTag.ts"
 import { TAG_PATTERN } from "../../domain/links/feedTrackingId.ts"
@@ -22,6 +22,25 @@ describe("UniqueWindow", () => {
     for (let i = 0; i < 1000; i++) w.firstIn(`k${i}`, i)
     expect(w.size).toBeLessThanOrEqual(100)
   })
+  it("judgeWindow (the stored-window form) gives the same verdicts, batch by batch", () => {
+    const times = [0, 1, 59 * 60_000, 60 * 60_000, 60 * 60_000 + 5, 2 * 60 * 60_000 - 1, 3 * 60 * 60_000]
+    const memory = new UniqueWindow(3_600_000)
+    const expected = times.map((at) => memory.firstIn("v L", at))
+    expect(expected).toEqual([true, false, false, true, false, false, true])
+    // The same clicks in batches of 2, the start carried between them as a store would.
+    let start: number | undefined
+    const judged: Array<boolean> = []
+    for (let i = 0; i < times.length; i += 2) {
+      const batch = judgeWindow(start, times.slice(i, i + 2), 3_600_000)
+      judged.push(...batch.unique)
+      start = batch.start
+    }
+    expect(judged).toEqual(expected)
+    expect(start).toBe(3 * 60 * 60_000)
+  })
+  it("judgeWindow counts a click older than the stored start as a repeat", () => {
+    expect(judgeWindow(10 * 60_000, [5 * 60_000]).unique).toEqual([false])
+  })
 })
 
 describe("VisitorHasher", () => {
@@ -34,6 +53,19 @@ describe("VisitorHasher", () => {
     expect(hasher.hash("203.0.113.10")).not.toBe(a)
     now = Date.parse("2026-11-23T00:00:01Z")
     expect(hasher.hash("203.0.113.9")).not.toBe(a)
+  })
+  it("hashes alike in two processes that share the day's salt, and apart without it", () => {
+    const now = () => Date.parse("2026-11-22T10:00:00Z")
+    const salts = [{ day: "2026-11-22", salt: Buffer.alloc(32, 7).toString("base64") }]
+    const a = new VisitorHasher(now)
+    const b = new VisitorHasher(now)
+    const alone = new VisitorHasher(now)
+    const before = a.hash("203.0.113.9")
+    a.share(salts)
+    b.share(salts)
+    expect(a.hash("203.0.113.9")).toBe(b.hash("203.0.113.9"))
+    expect(a.hash("203.0.113.9")).not.toBe(before)
+    expect(alone.hash("203.0.113.9")).not.toBe(a.hash("203.0.113.9"))
   })
 })
 

@@ -1,13 +1,15 @@
-import { Effect, Exit, Layer, Scope, Context } from "effect"
+import { Context, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, inject, it } from "vitest"
 import { journalDir, segmentPath, type StoredClick } from "../../clicks/ClickJournal.ts"
 import { CRASH_WINDOW_MS } from "../../clicks/ClickRecorder.ts"
 import { Database } from "../../infra/Database.ts"
-import { AppConfig } from "../../infra/AppConfig.ts"
+import { AppConfig, type AppConfigShape } from "../../infra/AppConfig.ts"
+import { replicaId } from "../../clicks/replicaId.ts"
 import { makeService } from "../../service.ts"
 import { startClickTrail, trailNumbers } from "../support/clickTrail.ts"
+import { freshDatabaseUrl, testStore } from "../support/postgres.ts"
 import { startServerProcess } from "../support/serverProcess.ts"
 import { tempDir, testConfig } from "../support/TestService.ts"
 
@@ -15,11 +17,15 @@ const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like 
 const LINK = "CRASHLINK001"
 
 /** Runs `f` against the service built in-process on `dataDir` (start-up replays the click journal), then closes it. */
-const withService = async <A>(dataDir: string, f: Effect.Effect<A, unknown, Database>) => {
+const withService = async <A>(
+  dataDir: string,
+  f: Effect.Effect<A, unknown, Database>,
+  overrides: Partial<AppConfigShape> = {}
+) => {
   const scope = Effect.runSync(Scope.make())
   try {
     const context = await Effect.runPromise(
-      Layer.buildWithScope(makeService(Layer.succeed(AppConfig, testConfig(dataDir))), scope)
+      Layer.buildWithScope(makeService(Layer.succeed(AppConfig, testConfig(dataDir, overrides))), scope)
     )
     return await Effect.runPromise(Effect.provide(f, Context.pick(Database)(context)))
   } finally {
@@ -32,6 +38,27 @@ const storedReferrers = (dataDir: string) =>
     dataDir,
     Effect.flatMap(Database, (db) => db.query<{ referrer: string | null }>("SELECT referrer FROM clicks"))
   )
+
+// The last journal segment stored: one row on DuckDB, one per replica (DATA_DIR) on PostgreSQL.
+const setAppliedSeq = (dataDir: string, seq: number) =>
+  Effect.flatMap(Database, (db) =>
+    db.dialect === "postgres"
+      ? db.run("INSERT INTO click_journal_replicas VALUES ($1, $2, now())", [replicaId(dataDir), seq])
+      : db.run("UPDATE click_journal_state SET applied_seq = $1", [seq])
+  )
+const appliedSeq = (dataDir: string) =>
+  Effect.flatMap(Database, (db) =>
+    db.dialect === "postgres"
+      ? db.query<{ seq: number }>(
+          "SELECT applied_seq::INTEGER AS seq FROM click_journal_replicas WHERE replica_id = $1",
+          [replicaId(dataDir)]
+        )
+      : db.query<{ seq: number }>("SELECT applied_seq::INTEGER AS seq FROM click_journal_state")
+  )
+
+/** On PostgreSQL a database of the test's own (the file's one holds the other test's clicks). */
+const ownStore = async (): Promise<Partial<AppConfigShape>> =>
+  testStore() === "postgres" ? { databaseUrl: Option.some(Redacted.make(await freshDatabaseUrl())) } : {}
 
 describe("clicks survive a crash (click journal)", () => {
   const temp = tempDir("crash-")
@@ -48,7 +75,9 @@ describe("clicks survive a crash (click journal)", () => {
         )
       )
     )
+    const { databaseUrl } = testConfig(temp.dir)
     const server = await startServerProcess({
+      ...(Option.isSome(databaseUrl) ? { DATABASE_URL: Redacted.value(databaseUrl.value) } : {}),
       DATA_DIR: temp.dir,
       MEILI_URL: inject("meiliUrl"),
       MEILI_MASTER_KEY: inject("meiliKey"),
@@ -97,11 +126,9 @@ describe("clicks survive a crash (click journal)", () => {
 
   it("replays a segment once: one already stored (crash between COMMIT and unlink) is skipped, a torn last line is cut", async () => {
     const dir = tempDir("replay-")
+    const store = await ownStore()
     try {
-      await withService(
-        dir.dir,
-        Effect.flatMap(Database, (db) => db.run("UPDATE click_journal_state SET applied_seq = 4"))
-      )
+      await withService(dir.dir, setAppliedSeq(dir.dir, 4), store)
       const line = (n: number) =>
         JSON.stringify({
           a: Date.now(),
@@ -124,9 +151,10 @@ describe("clicks survive a crash (click journal)", () => {
         Effect.flatMap(Database, (db) =>
           Effect.all([
             db.query<{ referrer: string }>("SELECT referrer FROM clicks ORDER BY referrer"),
-            db.query<{ seq: number }>("SELECT applied_seq::INTEGER AS seq FROM click_journal_state")
+            appliedSeq(dir.dir)
           ])
-        )
+        ),
+        store
       )
       expect(stored[0].map((r) => r.referrer)).toEqual(["https://trail.example/2", "https://trail.example/3"])
       expect(stored[1]).toEqual([{ seq: 5 }])

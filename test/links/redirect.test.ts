@@ -1,7 +1,8 @@
 import { DuckDBInstance } from "@duckdb/node-api"
-import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { Context, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import { HttpServer } from "effect/http"
-import { AppConfig } from "../../infra/AppConfig.ts"
+import { AppConfig, type AppConfigShape } from "../../infra/AppConfig.ts"
+import { connectPostgres } from "../../infra/postgres/client.ts"
 import { makeService } from "../../service.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ClickRecorder } from "../../clicks/ClickRecorder.ts"
@@ -322,14 +323,34 @@ describe("discovery-feed tracking ids", () => {
   })
 })
 
+/** Clicks of a link in the store of a service already closed: its DuckDB file, or its PostgreSQL database. */
+const countAfterClose = async (config: AppConfigShape, dataDir: string, trackingId: string) => {
+  const sql = "SELECT count(*)::INTEGER AS n FROM clicks WHERE tracking_id = $1"
+  if (Option.isSome(config.databaseUrl)) {
+    const pg = connectPostgres(Redacted.value(config.databaseUrl.value), 1)
+    try {
+      return (await pg.unsafe<Array<{ n: number }>>(sql, [trackingId]))[0].n
+    } finally {
+      await pg.end()
+    }
+  }
+  const instance = await DuckDBInstance.create(`${dataDir}/catalog.duckdb`)
+  const connection = await instance.connect()
+  try {
+    return Number((await connection.runAndReadAll(sql, [trackingId])).getRowObjectsJS()[0].n)
+  } finally {
+    connection.closeSync()
+    instance.closeSync()
+  }
+}
+
 describe("clicks under load and shutdown", () => {
   it("records every concurrent click exactly once and loses none on shutdown", async () => {
-    // Built by hand (not startService) so the DuckDB file outlives the service.
+    // Built by hand (not startService) so the store outlives the service.
     const temp = tempDir()
     const scope = Effect.runSync(Scope.make())
-    const context = await Effect.runPromise(
-      Layer.buildWithScope(makeService(Layer.succeed(AppConfig, testConfig(temp.dir))), scope)
-    )
+    const config = testConfig(temp.dir)
+    const context = await Effect.runPromise(Layer.buildWithScope(makeService(Layer.succeed(AppConfig, config)), scope))
     const server = Context.get(context, HttpServer.HttpServer)
     const base = `http://127.0.0.1:${server.address._tag === "UnixPathAddress" ? 0 : server.address.port}`
     await Effect.runPromise(
@@ -354,17 +375,8 @@ describe("clicks under load and shutdown", () => {
     await Promise.all(Array.from({ length: 50 }, worker))
     // Close at once: whatever is still queued must be drained by the finalizer.
     await Effect.runPromise(Scope.close(scope, Exit.void))
-    const instance = await DuckDBInstance.create(`${temp.dir}/catalog.duckdb`)
-    const connection = await instance.connect()
-    const rows = (
-      await connection.runAndReadAll("SELECT count(*)::INTEGER AS n FROM clicks WHERE tracking_id = $1", [
-        link.tracking_id
-      ])
-    ).getRowObjectsJS()
-    connection.closeSync()
-    instance.closeSync()
+    expect(await countAfterClose(config, temp.dir, link.tracking_id)).toBe(N)
     temp.rm()
-    expect(rows[0].n).toBe(N)
   })
 
   it("with TRUST_PROXY, the first X-Forwarded-For address is the visitor", async () => {

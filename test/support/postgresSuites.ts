@@ -4,4 +4,10 @@
 // Files named *.postgres.test.ts run in the postgres project only.
 export const POSTGRES_ONLY = "test/**/*.postgres.test.ts"
 
-export const postgresSuites: ReadonlyArray<string> = [POSTGRES_ONLY, "test/infra/database.test.ts"]
+export const postgresSuites: ReadonlyArray<string> = [
+  POSTGRES_ONLY,
+  "test/infra/database.test.ts",
+  "test/links/clickRetention.test.ts",
+  "test/links/crash.test.ts",
+  "test/links/redirect.test.ts"
+]
