@@ -1,4 +1,4 @@
-import { Effect, Layer, ManagedRuntime, References, Scope, Exit } from "effect"
+import { Effect, Layer, ManagedRuntime, Option, Redacted, References, Scope, Exit } from "effect"
 import { execFileSync } from "node:child_process"
 import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs"
 import { once } from "node:events"
@@ -16,6 +16,9 @@ import { FeedLoaders } from "../pipelines/FeedLoaders.ts"
 import { FeedSource } from "../pipelines/FeedSource.ts"
 import { PipelineLoaders } from "../pipelines/layer.ts"
 import { PipelineRunner, type RunSummary } from "../pipelines/PipelineRunner.ts"
+import { CatalogPublisher } from "../pipelines/publish/CatalogPublisher.ts"
+import { Staging } from "../infra/Staging.ts"
+import { comparePostgres } from "./ingestPostgres.ts"
 import { BATCH_SIZE, SearchSync } from "../pipelines/search/SearchSync.ts"
 import { PRODUCTS_INDEX } from "../readModel/indexes.ts"
 import { productSettings } from "../readModel/settings.ts"
@@ -35,6 +38,10 @@ import { machineLoad } from "./support/machineLoad.ts"
 //   4. a re-run of the unchanged feed
 // `--no-search` stops after the DuckDB part (fetch + load, no Meilisearch);
 // `--steps` logs the loader's step timings.
+// `--postgres` (no Meilisearch either) starts its own embedded PostgreSQL and
+// loads the same file twice, into DuckDB alone and with PostgreSQL as the
+// system of record (staging in DuckDB + the publish), then times the two
+// ways of moving the staged rows into PostgreSQL (bench/ingestPostgres.ts).
 // The feed (scripts/generate-products.ts, seed 1) is generated under
 // data/var/bench/ once and reused. Meilisearch is a fresh embedded server on
 // a free port with a temp data folder. Every figure carries the machine load.
@@ -44,6 +51,7 @@ const { values } = parseArgs({
     rows: { type: "string", default: "1000000" },
     keep: { type: "boolean", default: false },
     "no-search": { type: "boolean", default: false },
+    postgres: { type: "boolean", default: false },
     // the loader's per-step timings (its Debug logs)
     steps: { type: "boolean", default: false }
   }
@@ -92,12 +100,22 @@ const feed = feedDefinition({
 })
 const quietLogs = Layer.succeed(References.MinimumLogLevel, values.steps ? "Debug" : "Warn")
 
-/** Fetch (sha256 of the file) and load into DuckDB, as the runner does, without the runner's search sync. */
-const duckdbOnly = async () => {
+/**
+ * Fetch (sha256 of the file) and load, as the runner does, without the
+ * runner's search sync: into DuckDB, or (`databaseUrl`) into PostgreSQL
+ * through staging.
+ */
+const loadOnly = async (databaseUrl?: string) => {
   const layer = PipelineLoaders.pipe(
-    Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer)),
+    Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, CatalogPublisher.layer)),
+    Layer.provideMerge(Staging.layer),
     Layer.provideMerge(Layer.mergeAll(Database.layer, Metrics.layer)),
-    Layer.provideMerge(AppConfig.layerWith({ dataDir: work })),
+    Layer.provideMerge(
+      AppConfig.layerWith({
+        dataDir: databaseUrl === undefined ? work : join(work, "pg"),
+        databaseUrl: databaseUrl === undefined ? Option.none() : Option.some(Redacted.make(databaseUrl))
+      })
+    ),
     Layer.provideMerge(quietLogs)
   )
   const runtime = ManagedRuntime.make(layer)
@@ -157,6 +175,7 @@ const main = async () => {
     process.stderr.write(`generating ${rows} products into ${file} ...\n`)
     await writeProducts({ format: "gmc-tsv", count: rows, seed: 1, out: file, stores: selectStores("us") })
   }
+  if (values.postgres) return comparePostgres({ work, rows, loadOnly, seconds, times })
   process.stderr.write(`feed: ${file} (${(statSync(file).size / 1e6).toFixed(0)} MB, ${rows} rows), ${machineLoad()}\n`)
 
   // 1. the floor (our read options), and DuckDB's defaults for reference
@@ -183,7 +202,7 @@ const main = async () => {
 
   if (!withSearch) {
     // 2. our fetch + load only
-    const { fetched, loaded } = await duckdbOnly()
+    const { fetched, loaded } = await loadOnly()
     const result = loaded.value
     print(
       [
@@ -220,13 +239,15 @@ const main = async () => {
     startMeili({ dataDir: join(work, "meili"), masterKey: randomBytes(16).toString("hex") }).pipe(Scope.provide(scope))
   )
   const infra = Layer.mergeAll(
-    Database.layer,
+    Staging.layer,
     SearchEngine.layerFor(meili.url, meili.masterKey, "bench_"),
     Metrics.layer
-  )
+  ).pipe(Layer.provideMerge(Database.layer))
   const layer = PipelineRunner.layer.pipe(
     Layer.provideMerge(PipelineLoaders),
-    Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layerWith([feed]))),
+    Layer.provideMerge(
+      Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layerWith([feed]), CatalogPublisher.layer)
+    ),
     Layer.provideMerge(SearchSync.layer),
     Layer.provideMerge(infra),
     Layer.provideMerge(AppConfig.layerWith({ dataDir: work })),

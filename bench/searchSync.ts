@@ -14,6 +14,7 @@ import { join, resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { Database, type RowAppender } from "../infra/Database.ts"
 import { startMeili } from "../infra/MeiliServer.ts"
+import { Staging } from "../infra/Staging.ts"
 import { SearchEngine } from "../infra/SearchEngine.ts"
 import { Metrics } from "../infra/Metrics.ts"
 import { modelDocuments } from "../readModel/modelDocuments.ts"
@@ -103,7 +104,10 @@ const main = async () => {
     const meili = await Effect.runPromise(
       startMeili({ dataDir: join(DIR, "meili"), masterKey: KEY }).pipe(Scope.provide(scope))
     )
+    // Staging IS the database here (DuckDB alone).
+    const staging = Layer.effect(Staging, Effect.service(Database))
     const layer = SearchSync.layer.pipe(
+      Layer.provideMerge(staging),
       Layer.provideMerge(
         Layer.mergeAll(Database.layerMemory, SearchEngine.layerFor(meili.url, KEY, "sync_"), Metrics.layer)
       )

@@ -73,6 +73,14 @@ export interface Tx {
     options?: { readonly temp?: boolean }
   ): Effect.Effect<void, DatabaseError>
   /**
+   * Loads a CSV file (no header; an unquoted empty field is NULL, `""` an
+   * empty text) into `columns` of `table`: DuckDB's COPY FROM the file,
+   * PostgreSQL's COPY FROM STDIN streamed from it. The bulk path between the
+   * two stores (DuckDB writes such a file with `COPY (...) TO`): measured 5x
+   * faster than appending the same rows through Node (bench:ingest --postgres).
+   */
+  copyFromCsv(table: string, columns: ReadonlyArray<string>, file: string): Effect.Effect<void, DatabaseError>
+  /**
    * A batch as ONE JSON text parameter, read as a table in SQL: binding
    * thousands of scalar or list parameters costs far more (measured on
    * DuckDB: 5,000 rows in ~0.1 s this way, ~1 s as lists). Returns the table
@@ -176,9 +184,23 @@ const makeTx = (connection: DuckDBConnection, settle: boolean): Tx => {
           },
           catch: toError(`APPEND ${table}`)
         })
-      )
+      ),
+    copyFromCsv: (table, columns, file) =>
+      statement(
+        Effect.tryPromise({
+          try: () =>
+            connection.run(
+              `COPY ${table} (${columns.map(quoteColumn).join(", ")}) FROM '${file.replaceAll("'", "''")}'
+               (FORMAT csv, HEADER false, ALLOW_QUOTED_NULLS false)`
+            ),
+          catch: toError(`COPY ${table} FROM ${file}`)
+        })
+      ).pipe(Effect.asVoid)
   }
 }
+
+/** A column name in SQL, quoted (both dialects quote with double quotes). */
+export const quoteColumn = (name: string) => `"${name.replaceAll('"', '""')}"`
 
 /**
  * DuckDB's worker threads: one core fewer than the machine has (at least one).
@@ -251,6 +273,7 @@ export class Database extends Context.Service<Database, DatabaseShape>()("app/in
         // lock so they never race a running transaction.
         run: (sql, params) => writeLock.withPermits(1)(writer.run(sql, params)),
         append: (table, fill, options) => writeLock.withPermits(1)(writer.append(table, fill, options)),
+        copyFromCsv: (table, columns, file) => writeLock.withPermits(1)(writer.copyFromCsv(table, columns, file)),
         transaction
       })
     })

@@ -3,12 +3,14 @@ import { DataDirLayer } from "./DataDir.ts"
 import { Database } from "./Database.ts"
 import { Metrics } from "./Metrics.ts"
 import { SearchEngine } from "./SearchEngine.ts"
+import { Staging } from "./Staging.ts"
 
 // The infrastructure of a process that owns DATA_DIR (the server, or an
 // operator command running in-process): DATA_DIR is made private and locked
 // first, so DuckDB and Meilisearch files are created 0600 and never by two
 // processes at once.
-export const InfraLayer = Layer.mergeAll(Database.layer, SearchEngine.layer).pipe(
+export const InfraLayer = Layer.mergeAll(Staging.layer, SearchEngine.layer).pipe(
+  Layer.provideMerge(Database.layer),
   Layer.provideMerge(Metrics.layer),
   Layer.provideMerge(DataDirLayer)
 )

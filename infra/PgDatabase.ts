@@ -1,7 +1,7 @@
 import { DuckDBListValue, type DuckDBValue } from "@duckdb/node-api"
 import { Effect, Redacted, Semaphore } from "effect"
+import { createReadStream } from "node:fs"
 import { Readable } from "node:stream"
-import { pipeline } from "node:stream/promises"
 import type postgres from "postgres"
 import {
   DatabaseError,
@@ -9,11 +9,13 @@ import {
   decodeRows,
   type JsonColumnType,
   type Params,
+  quoteColumn,
   type Row,
   toError,
   type Tx
 } from "./Database.ts"
 import { connectPostgres, type ReservedSql, type Sql } from "./postgres/client.ts"
+import { copyIn } from "./postgres/copyIn.ts"
 import { CopyRows } from "./postgres/copyRows.ts"
 import { migratePostgres } from "./postgres/migrate.ts"
 
@@ -106,10 +108,23 @@ const makeTx = (sql: Sql | ReservedSql, settle: boolean): Tx => {
             fill(rows)
             const chunks = rows.finish()
             if (chunks.length === 0) return
-            const stream = await sql.unsafe(`COPY ${target} FROM STDIN`).writable()
-            await pipeline(Readable.from(chunks), stream)
+            await copyIn(sql, `COPY ${target} FROM STDIN`, Readable.from(chunks))
           },
           catch: toError(`COPY ${table}`)
+        })
+      ),
+    copyFromCsv: (table, columns, file) =>
+      statement(
+        Effect.tryPromise({
+          try: () => {
+            if (!TABLE_NAME.test(table)) throw new Error(`not a table name: ${table}`)
+            return copyIn(
+              sql,
+              `COPY ${table} (${columns.map(quoteColumn).join(", ")}) FROM STDIN (FORMAT csv)`,
+              createReadStream(file)
+            )
+          },
+          catch: toError(`COPY ${table} FROM ${file}`)
         })
       )
   }

@@ -121,7 +121,8 @@ export class FeedSource extends Context.Service<FeedSource, FeedSourceShape>()("
       const stateOf = (feed: FeedDefinition) =>
         db
           .query<FeedState>(
-            `SELECT etag, last_modified, content_sha256, epoch_ms(last_success_at) AS last_success_ms
+            `SELECT etag, last_modified, content_sha256,
+             CAST(extract(epoch FROM last_success_at) * 1000 AS DOUBLE PRECISION) AS last_success_ms
            FROM feed_state WHERE feed = $1`,
             [feed.name]
           )

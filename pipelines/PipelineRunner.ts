@@ -13,9 +13,12 @@ import { FeedSource } from "./FeedSource.ts"
 // pipeline_runs, the per-feed lock, the feed_state bookkeeping and one JSON
 // log line at the start and end of each run.
 //
-// DuckDB is the source of truth: when the search sync fails, the run fails
-// but the newly loaded DuckDB data stays, and feed_state is not advanced, so
-// the next run of the feed does not skip and resyncs the index.
+// The system of record (DuckDB, or PostgreSQL with DuckDB as staging) is the
+// source of truth: when the search sync fails, the run fails but the newly
+// loaded data stays, and feed_state is not advanced, so the next run of the
+// feed does not skip and resyncs the index. Run records, rejected rows and
+// feed_state live in the system of record (the API reads them); with
+// PostgreSQL, staging follows it before any run (StagingFollows).
 
 export type Trigger = "startup" | "schedule" | "manual"
 export type RunStatus = "running" | "succeeded" | "failed" | "skipped" | "interrupted"
@@ -103,19 +106,19 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
 
       const record = (summary: RunSummary) =>
         db.run(
-          `UPDATE pipeline_runs SET status = $status, finished_at = $finished::TIMESTAMPTZ, rows_read = $read, rows_loaded = $loaded,
-             rows_rejected = $rejected, documents_upserted = $upserted, documents_deleted = $deleted, error = $error WHERE id = $id`,
-          {
-            id: summary.id,
-            status: summary.status,
-            finished: summary.finishedAt,
-            read: summary.rowsRead,
-            loaded: summary.rowsLoaded,
-            rejected: summary.rowsRejected,
-            upserted: summary.documentsUpserted,
-            deleted: summary.documentsDeleted,
-            error: summary.error
-          }
+          `UPDATE pipeline_runs SET status = $2, finished_at = $3::TIMESTAMPTZ, rows_read = $4, rows_loaded = $5,
+             rows_rejected = $6, documents_upserted = $7, documents_deleted = $8, error = $9 WHERE id = $1`,
+          [
+            summary.id,
+            summary.status,
+            summary.finishedAt,
+            summary.rowsRead,
+            summary.rowsLoaded,
+            summary.rowsRejected,
+            summary.documentsUpserted,
+            summary.documentsDeleted,
+            summary.error
+          ]
         )
 
       const execute = (
@@ -189,7 +192,7 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
                   new PipelineError({
                     feed: feed.name,
                     stage: "sync",
-                    message: `${error.message} (the DuckDB data is loaded; the next run resyncs the index)`
+                    message: `${error.message} (the catalog data is loaded; the next run resyncs the index)`
                   })
               )
             )
@@ -202,17 +205,11 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
           }
           yield* db
             .run(
-              `INSERT INTO feed_state VALUES ($feed, $etag, $modified, $sha, $run, now())
+              `INSERT INTO feed_state VALUES ($1, $2, $3, $4, $5, now())
              ON CONFLICT (feed) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
                content_sha256 = excluded.content_sha256, last_success_run_id = excluded.last_success_run_id,
                last_success_at = excluded.last_success_at`,
-              {
-                feed: feed.name,
-                etag: fetched.etag ?? null,
-                modified: fetched.lastModified ?? null,
-                sha: fetched.sha256,
-                run: runId
-              }
+              [feed.name, fetched.etag ?? null, fetched.lastModified ?? null, fetched.sha256, runId]
             )
             .pipe(
               Effect.mapError((error) => new PipelineError({ feed: feed.name, stage: "load", message: error.message }))

@@ -81,6 +81,9 @@ export const lastRuns = (db: DatabaseShape) =>
   db
     .queryAs(
       RunRow,
-      "SELECT * FROM pipeline_runs QUALIFY row_number() OVER (PARTITION BY feed ORDER BY started_at DESC, id DESC) = 1"
+      // No QUALIFY (DuckDB-only): a run is its feed's latest when no later run of the feed exists.
+      `SELECT * FROM pipeline_runs r WHERE NOT EXISTS (
+         SELECT 1 FROM pipeline_runs later WHERE later.feed = r.feed
+           AND (later.started_at > r.started_at OR (later.started_at = r.started_at AND later.id > r.id)))`
     )
     .pipe(Effect.map((rows) => new Map(rows.map((row) => [row.feed, toSummary(row)]))))

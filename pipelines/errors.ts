@@ -8,12 +8,13 @@ export class FeedConfigError extends Schema.TaggedError<FeedConfigError>()("Feed
 /**
  * A run could not complete. `stage` says where: the source (unreachable, HTTP
  * error, HTML page, truncated gzip), the parse (missing columns, wrong
- * delimiter), validation (too many rejected rows), the load, or the search
- * sync. Whatever the stage, the feed's previous data stays served.
+ * delimiter), validation (too many rejected rows), the load (into staging),
+ * the publish (staged rows into PostgreSQL) or the search sync. Whatever the
+ * stage, the feed's previous data stays served.
  */
 export class PipelineError extends Schema.TaggedError<PipelineError>()("PipelineError", {
   feed: Schema.String,
-  stage: Schema.Literals(["fetch", "parse", "validate", "load", "sync"]),
+  stage: Schema.Literals(["fetch", "parse", "validate", "load", "publish", "sync"]),
   message: Schema.String,
   /** Worth retrying (network failure, 5xx); the source retry schedule reads it. */
   retryable: Schema.optional(Schema.Boolean),

@@ -8,6 +8,8 @@ import { FeedLoaders, registerLoader } from "./FeedLoaders.ts"
 import { FeedSource } from "./FeedSource.ts"
 import { isCatalogEmpty, PipelineRunner, StaleRunsInterrupted } from "./PipelineRunner.ts"
 import { PriceHistoryLoader } from "./prices/PriceHistoryLoader.ts"
+import { CatalogPublisher } from "./publish/CatalogPublisher.ts"
+import { StagingFollows } from "./publish/followSystemOfRecord.ts"
 import { ProductLoader } from "./products/ProductLoader.ts"
 import { CronTicker, Scheduler } from "./Scheduler.ts"
 import { WorkerLock } from "./WorkerLock.ts"
@@ -60,16 +62,20 @@ const StartupIngest = Layer.effectDiscard(
 const runnerWith = <E, R>(loaders: Layer.Layer<never, E, R>) =>
   PipelineRunner.layer.pipe(
     Layer.provideMerge(Layer.mergeAll(PipelineLoaders, loaders)),
-    Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layer))
+    Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layer, CatalogPublisher.layer))
   )
+
+/** What the process that runs feeds does first: stale runs marked interrupted, staging level with the system of record. */
+const WhenRunningFeeds = Layer.mergeAll(StaleRunsInterrupted, StagingFollows)
 
 /**
  * Runner + the catalog loaders and other features' `loaders` (registered
  * before the runner starts) + feed config + source, without schedules (the
- * CLI's in-process mode, tests).
+ * CLI's in-process mode, tests); staging follows the system of record before
+ * anything runs.
  */
 export const coreWith = <E, R>(loaders: Layer.Layer<never, E, R>) =>
-  StaleRunsInterrupted.pipe(Layer.provideMerge(runnerWith(loaders)))
+  WhenRunningFeeds.pipe(Layer.provideMerge(runnerWith(loaders)))
 
 /** What the server runs over the core: the startup ingest, then the cron schedules. */
 export const Schedules = Layer.mergeAll(StartupIngest, Scheduler.layer.pipe(Layer.provide(CronTicker.layer)))
@@ -117,7 +123,7 @@ export const layer = <E1, R1, E2, R2>(loaders: Layer.Layer<never, E1, R1>, after
             Layer.provideMerge(Layer.succeed(WorkerLock, WorkerLock.notHere))
           )
         : whenWorkerLockHeld(
-            Schedules.pipe(Layer.provideMerge(afterCore), Layer.provideMerge(StaleRunsInterrupted))
+            Schedules.pipe(Layer.provideMerge(afterCore), Layer.provideMerge(WhenRunningFeeds))
           ).pipe(Layer.provideMerge(WorkerLock.layer))
     )
   ).pipe(Layer.provideMerge(CatalogReadiness.layer), Layer.provideMerge(runnerWith(loaders)))

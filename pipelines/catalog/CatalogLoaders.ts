@@ -1,6 +1,7 @@
 import { Clock, Effect } from "effect"
-import { bumpCatalogVersion } from "../../infra/CatalogVersion.ts"
 import { Database, type DatabaseError, type DatabaseShape, type Tx } from "../../infra/Database.ts"
+import { Staging } from "../../infra/Staging.ts"
+import { byFeed, CatalogPublisher, type CatalogPublisherShape } from "../publish/CatalogPublisher.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
 import { checkThreshold, type Rejection, recordRejections } from "../Rejections.ts"
@@ -8,10 +9,10 @@ import { readJsonl } from "./readJsonl.ts"
 import { NetworkRecord, ProgramRecord } from "./records.ts"
 
 // Networks and programmes: JSONL catalog feeds, validated line by line with
-// Schema, then swapped in one transaction like every other feed. Valid records
-// travel to DuckDB as JSON text through the Appender into a temp table and
-// are unpacked by SQL, which keeps list and JSON columns out of the
-// Appender's type juggling.
+// Schema, then swapped in one staging transaction like every other feed and
+// published (CatalogPublisher). Valid records travel to DuckDB as JSON text
+// through the Appender into a temp table and are unpacked by SQL, which keeps
+// list and JSON columns out of the Appender's type juggling.
 
 const docsTable = "_stage_catalog_docs"
 
@@ -93,13 +94,24 @@ const dedupe = <T>(records: ReadonlyArray<{ line: number; value: T }>, key: (val
   return { kept, rejections }
 }
 
+interface Stores {
+  readonly db: DatabaseShape
+  readonly staging: DatabaseShape
+  readonly publisher: CatalogPublisherShape
+}
+
+const stores = Effect.gen(function* () {
+  return { db: yield* Database, staging: yield* Staging, publisher: yield* CatalogPublisher } satisfies Stores
+})
+
 const loadCatalog = <T>(
-  db: DatabaseShape,
+  { db, publisher }: Stores,
   input: LoadInput,
   parsed: { valid: Array<{ line: number; value: T }>; rejections: Array<Rejection>; rowsRead: number },
   key: (value: T) => string,
   extraCheck: (value: T) => string | undefined,
-  replace: (tx: Tx, feed: string, now: string, docs: ReadonlyArray<T>) => Effect.Effect<void, DatabaseError>
+  replace: (tx: Tx, feed: string, now: string, docs: ReadonlyArray<T>) => Effect.Effect<void, DatabaseError>,
+  published: ReadonlyArray<string>
 ): Effect.Effect<LoadResult, PipelineError> =>
   Effect.gen(function* () {
     const { feed, runId } = input
@@ -115,26 +127,29 @@ const loadCatalog = <T>(
     yield* recordRejections(db, runId, feed.name, rejections)
     yield* checkThreshold(feed, parsed.rowsRead, rejections.length)
     const loadedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
-    yield* db
-      .transaction((tx) => Effect.andThen(replace(tx, feed.name, loadedAt, kept), bumpCatalogVersion(tx)))
-      .pipe(Effect.mapError((error) => new PipelineError({ feed: feed.name, stage: "load", message: error.message })))
+    yield* publisher.replace(
+      feed.name,
+      (tx) => replace(tx, feed.name, loadedAt, kept),
+      () => byFeed(feed.name, published)
+    )
     return { rowsRead: parsed.rowsRead, rowsLoaded: kept.length, rowsRejected: rejections.length }
   })
 
 export const NetworkLoader = Effect.gen(function* () {
-  const db = yield* Database
+  const using = yield* stores
   return {
     kind: "networks",
     load: (input) =>
       readJsonl(input, NetworkRecord).pipe(
         Effect.flatMap((parsed) =>
           loadCatalog(
-            db,
+            using,
             input,
             parsed,
             (n) => n.id,
             () => undefined,
-            replaceNetworks
+            replaceNetworks,
+            ["networks"]
           )
         )
       )
@@ -142,14 +157,14 @@ export const NetworkLoader = Effect.gen(function* () {
 })
 
 export const ProgramLoader = Effect.gen(function* () {
-  const db = yield* Database
+  const using = yield* stores
   return {
     kind: "programs",
     load: (input) =>
       Effect.gen(function* () {
         const parsed = yield* readJsonl(input, ProgramRecord)
         // A programme must belong to a network we know, once any network is loaded.
-        const networks = yield* db
+        const networks = yield* using.staging
           .query<{ id: string }>("SELECT id FROM networks")
           .pipe(
             Effect.mapError(
@@ -162,12 +177,13 @@ export const ProgramLoader = Effect.gen(function* () {
             ? `network_id: unknown network ${program.network_id}`
             : undefined
         return yield* loadCatalog(
-          db,
+          using,
           input,
           parsed,
           (p) => `${p.network_id}:${p.merchant_id}`,
           unknownNetwork,
-          replacePrograms
+          replacePrograms,
+          ["program_domains", "programs"]
         )
       })
   } satisfies FeedLoader

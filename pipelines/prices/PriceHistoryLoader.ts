@@ -1,6 +1,7 @@
 import { Effect, Result, Schema } from "effect"
-import { bumpCatalogVersion } from "../../infra/CatalogVersion.ts"
 import { Database, type DatabaseShape } from "../../infra/Database.ts"
+import { Staging } from "../../infra/Staging.ts"
+import { CatalogPublisher, type CatalogPublisherShape, type PublishStep } from "../publish/CatalogPublisher.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
 import { readFirstLine, splitHeader } from "../products/stageDelimited.ts"
@@ -10,7 +11,19 @@ import { checkThreshold, describeIssues, type Rejection, recordRejections, rule 
 // a CSV: the history the deals logic needs before our own observations
 // accumulate. A run replaces everything this feed imported before (rows of
 // price_history whose run belongs to this feed); observations the product
-// pipelines made are never touched.
+// pipelines made are never touched. The feed's earlier runs are listed from
+// pipeline_runs in the system of record (staging has no run records).
+
+const PriorRun = Schema.Struct({ id: Schema.String })
+
+/** This run's observations replace those of the feed's earlier runs. */
+const publishedBy = (feed: string, runId: string): ReadonlyArray<PublishStep> => [
+  {
+    table: "price_history",
+    remove: { where: "run_id IN (SELECT id FROM pipeline_runs WHERE feed = $1 AND id <> $2)", params: [feed, runId] },
+    copy: { where: "run_id = $1", params: [runId] }
+  }
+]
 
 const REQUIRED = ["observed_at", "price"]
 
@@ -48,7 +61,16 @@ const observation = (row: ReturnType<typeof PriceRow>["Type"], defaultCurrency: 
   }
 }
 
-const loadPriceHistory = (db: DatabaseShape, input: LoadInput): Effect.Effect<LoadResult, PipelineError> => {
+interface Stores {
+  readonly db: DatabaseShape
+  readonly staging: DatabaseShape
+  readonly publisher: CatalogPublisherShape
+}
+
+const loadPriceHistory = (
+  { db, staging, publisher }: Stores,
+  input: LoadInput
+): Effect.Effect<LoadResult, PipelineError> => {
   const { feed, runId } = input
   const fail = (stage: "parse" | "load", message: string) => new PipelineError({ feed: feed.name, stage, message })
   return Effect.gen(function* () {
@@ -68,7 +90,7 @@ const loadPriceHistory = (db: DatabaseShape, input: LoadInput): Effect.Effect<Lo
       )
     }
     const spec = `{${columns.map((c) => `'${c.replace(/'/g, "''")}': 'VARCHAR'`).join(", ")}}`
-    const rows = yield* db
+    const rows = yield* staging
       .query<Record<string, string | null>>(
         `SELECT ${idColumn} AS product_id, ${REQUIRED.join(", ")}, ${columns.includes("currency") ? "currency" : "NULL AS currency"}
        FROM read_csv($file, delim=',', quote='"', escape='"', header=true, auto_detect=false, columns=${spec},
@@ -87,13 +109,18 @@ const loadPriceHistory = (db: DatabaseShape, input: LoadInput): Effect.Effect<Lo
     })
     yield* recordRejections(db, runId, feed.name, rejections)
     yield* checkThreshold(feed, rows.length, rejections.length)
-    yield* db
-      .transaction((tx) =>
+    const priorRuns = yield* db
+      .queryAs(PriorRun, "SELECT id FROM pipeline_runs WHERE feed = $1 AND id <> $2", [feed.name, runId])
+      .pipe(Effect.mapError((error) => fail("load", error.message)))
+    yield* publisher.replace(
+      feed.name,
+      (tx) =>
         Effect.gen(function* () {
-          yield* tx.run(
-            "DELETE FROM price_history WHERE run_id IN (SELECT id FROM pipeline_runs WHERE feed = $1 AND id <> $2)",
-            [feed.name, runId]
-          )
+          if (priorRuns.length > 0) {
+            yield* tx.run(`DELETE FROM price_history WHERE run_id IN ${tx.jsonList("$1")}`, [
+              JSON.stringify(priorRuns.map((run) => run.id))
+            ])
+          }
           yield* tx.run(
             "CREATE OR REPLACE TEMP TABLE _stage_prices (product_id VARCHAR, observed_at VARCHAR, price VARCHAR, currency VARCHAR)"
           )
@@ -112,15 +139,14 @@ const loadPriceHistory = (db: DatabaseShape, input: LoadInput): Effect.Effect<Lo
             [runId]
           )
           yield* tx.run("DROP TABLE _stage_prices")
-          yield* bumpCatalogVersion(tx)
-        })
-      )
-      .pipe(Effect.mapError((error) => fail("load", error.message)))
+        }),
+      () => publishedBy(feed.name, runId)
+    )
     return { rowsRead: rows.length, rowsLoaded: valid.length, rowsRejected: rejections.length }
   })
 }
 
 export const PriceHistoryLoader = Effect.gen(function* () {
-  const db = yield* Database
-  return { kind: "price_history", load: (input) => loadPriceHistory(db, input) } satisfies FeedLoader
+  const stores = { db: yield* Database, staging: yield* Staging, publisher: yield* CatalogPublisher }
+  return { kind: "price_history", load: (input) => loadPriceHistory(stores, input) } satisfies FeedLoader
 })

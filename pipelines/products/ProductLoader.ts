@@ -1,7 +1,8 @@
 import { Clock, Effect, Schema } from "effect"
 import { CountRow } from "../../infra/columns.ts"
-import { bumpCatalogVersion } from "../../infra/CatalogVersion.ts"
 import { Database, type DatabaseShape } from "../../infra/Database.ts"
+import { Staging } from "../../infra/Staging.ts"
+import { byFeed, CatalogPublisher, type CatalogPublisherShape, type PublishStep } from "../publish/CatalogPublisher.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedDefinition } from "../FeedConfig.ts"
 import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
@@ -151,50 +152,58 @@ const parsedProducts = (table: string, feed: FeedDefinition) => {
     SELECT *, CASE WHEN on_sale THEN sale_price ELSE price END AS current_price FROM p`
 }
 
+/** What a products run publishes: the feed's products, and the price observations this run made. */
+const publishedBy = (feed: string, runId: string): ReadonlyArray<PublishStep> => [
+  ...byFeed(feed, ["products"]),
+  { table: "price_history", copy: { where: "run_id = $1", params: [runId] } }
+]
+
 const replaceProducts = (
-  db: DatabaseShape,
+  publisher: CatalogPublisherShape,
   feed: FeedDefinition,
   runId: string,
   table: string,
   rejectedKeys: ReadonlyArray<number>
 ) =>
-  db.transaction((tx) =>
-    Effect.gen(function* () {
-      // Rejected rows leave the staging table (few, usually none) rather than
-      // being filtered out of every row of the insert below.
-      for (let i = 0; i < rejectedKeys.length; i += 1000) {
-        yield* tx.run(
-          `DELETE FROM ${table} WHERE rowid IN (${rejectedKeys
-            .slice(i, i + 1000)
-            .map((k) => Math.trunc(k))
-            .join(", ")})`
-        )
-      }
-      const params = { feed: feed.name, now: new Date(yield* Clock.currentTimeMillis).toISOString(), run: runId }
-      // One pass writes the new rows: keep what we need of the old ones
-      // (first seen, last change, price) aside, delete, insert the transformed
-      // staging rows, then diff prices against the kept ones.
-      const old = `${table}_old`
-      yield* timed(
-        "replace.keep",
-        feed.name,
-        tx.run(
-          `
+  publisher.replace(
+    feed.name,
+    (tx) =>
+      Effect.gen(function* () {
+        // Rejected rows leave the staging table (few, usually none) rather than
+        // being filtered out of every row of the insert below.
+        for (let i = 0; i < rejectedKeys.length; i += 1000) {
+          yield* tx.run(
+            `DELETE FROM ${table} WHERE rowid IN (${rejectedKeys
+              .slice(i, i + 1000)
+              .map((k) => Math.trunc(k))
+              .join(", ")})`
+          )
+        }
+        const params = { feed: feed.name, now: new Date(yield* Clock.currentTimeMillis).toISOString(), run: runId }
+        // One pass writes the new rows: keep what we need of the old ones
+        // (first seen, last change, price) aside, delete, insert the transformed
+        // staging rows, then diff prices against the kept ones.
+        const old = `${table}_old`
+        yield* timed(
+          "replace.keep",
+          feed.name,
+          tx.run(
+            `
         CREATE OR REPLACE TEMP TABLE ${old} AS
         SELECT id, first_seen_at, updated_at, content_hash, current_price, currency FROM products WHERE feed = $feed`,
-          { feed: params.feed }
+            { feed: params.feed }
+          )
         )
-      )
-      yield* timed(
-        "replace.delete",
-        feed.name,
-        tx.run(`DELETE FROM products WHERE feed = $feed`, { feed: params.feed })
-      )
-      yield* timed(
-        "replace.insert",
-        feed.name,
-        tx.run(
-          `
+        yield* timed(
+          "replace.delete",
+          feed.name,
+          tx.run(`DELETE FROM products WHERE feed = $feed`, { feed: params.feed })
+        )
+        yield* timed(
+          "replace.insert",
+          feed.name,
+          tx.run(
+            `
         INSERT INTO products (id, feed, item_id, title, description, link, image_link, brand, gtin, mpn, category, product_type,
           google_product_category, store, store_domain, currency, price, sale_price, current_price, feed_was_price, availability,
           condition, color, size, item_group_id, content_hash, first_seen_at, updated_at)
@@ -208,55 +217,57 @@ const replaceProducts = (
           condition, color, size, item_group_id, h.content_hash, coalesce(o.first_seen_at, $now::TIMESTAMPTZ),
           CASE WHEN o.content_hash = h.content_hash THEN o.updated_at ELSE $now::TIMESTAMPTZ END
         FROM h LEFT JOIN ${old} o ON o.id = h.id`,
-          { feed: params.feed, now: params.now }
+            { feed: params.feed, now: params.now }
+          )
         )
-      )
-      yield* timed(
-        "replace.history",
-        feed.name,
-        tx.run(
-          `
+        yield* timed(
+          "replace.history",
+          feed.name,
+          tx.run(
+            `
         INSERT INTO price_history
         SELECT p.id, $now::TIMESTAMPTZ, p.current_price, p.currency, $run FROM products p LEFT JOIN ${old} o ON o.id = p.id
         WHERE p.feed = $feed AND (o.id IS NULL OR o.current_price <> p.current_price OR o.currency <> p.currency)`,
-          { feed: params.feed, now: params.now, run: runId }
+            { feed: params.feed, now: params.now, run: runId }
+          )
         )
-      )
-      const deleted = yield* tx.queryAs(
-        CountRow,
-        `SELECT count(*)::INTEGER AS n FROM ${old} o WHERE NOT EXISTS (SELECT 1 FROM products p WHERE p.feed = $feed AND p.id = o.id)`,
-        { feed: params.feed }
-      )
-      const loaded = yield* tx.queryAs(CountRow, `SELECT count(*)::INTEGER AS n FROM products WHERE feed = $feed`, {
-        feed: params.feed
-      })
-      yield* tx.run(`DROP TABLE ${old}`)
-      yield* bumpCatalogVersion(tx)
-      return { loaded: loaded[0].n, vanished: deleted[0].n }
-    })
+        const deleted = yield* tx.queryAs(
+          CountRow,
+          `SELECT count(*)::INTEGER AS n FROM ${old} o WHERE NOT EXISTS (SELECT 1 FROM products p WHERE p.feed = $feed AND p.id = o.id)`,
+          { feed: params.feed }
+        )
+        const loaded = yield* tx.queryAs(CountRow, `SELECT count(*)::INTEGER AS n FROM products WHERE feed = $feed`, {
+          feed: params.feed
+        })
+        yield* tx.run(`DROP TABLE ${old}`)
+        return { loaded: loaded[0].n, vanished: deleted[0].n }
+      }),
+    () => publishedBy(feed.name, runId)
   )
 
-export const loadProducts = (db: DatabaseShape, input: LoadInput): Effect.Effect<LoadResult, PipelineError> => {
+/** Stages and judges in `staging`, records rejections in `db` (the system of record), replaces and publishes. */
+export const loadProducts = (
+  { db, staging, publisher }: { db: DatabaseShape; staging: DatabaseShape; publisher: CatalogPublisherShape },
+  input: LoadInput
+): Effect.Effect<LoadResult, PipelineError> => {
   const { feed, runId } = input
   const table = tableFor(feed.name)
   const loadError = (message: string) => new PipelineError({ feed: feed.name, stage: "load", message })
-  const dropStaging = db.run(`DROP TABLE IF EXISTS ${table}`).pipe(Effect.ignore)
+  const dropStaging = staging.run(`DROP TABLE IF EXISTS ${table}`).pipe(Effect.ignore)
   return Effect.gen(function* () {
-    const staged = yield* timed("stage", feed.name, stage(db, input, table))
+    const staged = yield* timed("stage", feed.name, stage(staging, input, table))
     input.progress(staged.rowsRead)
-    const { rejections, rejectedKeys } = yield* timed("judge", feed.name, judge(db, feed, table, staged)).pipe(
+    const { rejections, rejectedKeys } = yield* timed("judge", feed.name, judge(staging, feed, table, staged)).pipe(
       Effect.mapError((e) => loadError(e.message))
     )
     yield* recordRejections(db, runId, feed.name, rejections)
     yield* checkThreshold(feed, staged.rowsRead, rejections.length)
-    const { loaded } = yield* timed("replace", feed.name, replaceProducts(db, feed, runId, table, rejectedKeys)).pipe(
-      Effect.mapError((e) => loadError(e.message))
-    )
+    const { loaded } = yield* timed("replace", feed.name, replaceProducts(publisher, feed, runId, table, rejectedKeys))
     return { rowsRead: staged.rowsRead, rowsLoaded: loaded, rowsRejected: rejections.length }
   }).pipe(Effect.ensuring(dropStaging))
 }
 
 export const ProductLoader = Effect.gen(function* () {
-  const db = yield* Database
-  return { kind: "products", load: (input) => loadProducts(db, input) } satisfies FeedLoader
+  const stores = { db: yield* Database, staging: yield* Staging, publisher: yield* CatalogPublisher }
+  return { kind: "products", load: (input) => loadProducts(stores, input) } satisfies FeedLoader
 })

@@ -1,7 +1,8 @@
 import { Clock, Context, Effect, Layer, Semaphore } from "effect"
 import type { Settings } from "meilisearch"
 import { randomBytes } from "node:crypto"
-import { Database, type DatabaseError } from "../../infra/Database.ts"
+import { type DatabaseError } from "../../infra/Database.ts"
+import { Staging } from "../../infra/Staging.ts"
 import { SearchEngine, SearchError } from "../../infra/SearchEngine.ts"
 import { groupKey } from "../../domain/catalog/modelKey.ts"
 import { DOCUMENT_VERSION, productDocument, type ProductRow } from "../../readModel/documents.ts"
@@ -11,7 +12,8 @@ import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../..
 import { productSettings, programSettings, settingsHash } from "../../readModel/settings.ts"
 import { PRODUCTS_INDEX, PROGRAMS_INDEX } from "../../readModel/indexes.ts"
 
-// Keeps the Meilisearch indexes in step with DuckDB (the source of truth).
+// Keeps the Meilisearch indexes in step with the catalog, read from staging
+// (DuckDB: the source of truth, or PostgreSQL's published copy).
 //
 // - Products: one document per model (modelDocuments.ts). Each product's
 //   hash and model, and each model's hash, are kept in `search_sync_state`,
@@ -87,7 +89,9 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
   static readonly layer = Layer.effect(
     SearchSync,
     Effect.gen(function* () {
-      const db = yield* Database
+      // Staging: the catalog as published (staging IS the Database without
+      // PostgreSQL), with the DuckDB SQL below and the sync state beside it.
+      const db = yield* Staging
       const search = yield* SearchEngine
       // One sync per index at a time: two feeds finishing together must not
       // both decide to rebuild, or interleave their state writes.

@@ -2,6 +2,7 @@ import { Effect, Fiber } from "effect"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Staging } from "../../infra/Staging.ts"
 import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
 import { products, query, runFeed, startWithFeeds, tsv } from "./support.ts"
 import { tempDir } from "../support/TestService.ts"
@@ -78,10 +79,11 @@ describe("atomic feed replacement", () => {
       "SELECT status, error FROM pipeline_runs WHERE feed = 'big' ORDER BY started_at DESC LIMIT 1"
     )
     expect(last.status).toBe("interrupted")
-    // no staging table outlives its run
-    expect(await query(env.service, "SELECT table_name FROM duckdb_tables() WHERE table_name LIKE '_stage%'")).toEqual(
-      []
+    // no staging table outlives its run (staging: the DuckDB file, also beside PostgreSQL)
+    const stagingTables = await env.service.run(
+      Staging.use((staging) => staging.query("SELECT table_name FROM duckdb_tables() WHERE table_name LIKE '_stage%'"))
     )
+    expect(stagingTables).toEqual([])
 
     writeFileSync(file, tsv(products(N, 0, "n/a")))
     const failing = runFeed(env.service, "big")

@@ -155,7 +155,7 @@ describe("product feeds", () => {
     expect(ids.map((r) => r.id)).toEqual(["strict:P0", "strict:P1", "strict:P2"])
     const history = await query<{ product_id: string; prices: Array<string> }>(
       env.service,
-      "SELECT product_id, list(price::VARCHAR ORDER BY observed_at) AS prices FROM price_history WHERE product_id LIKE 'strict:%' GROUP BY product_id ORDER BY product_id"
+      "SELECT product_id, array_agg(CAST(price AS VARCHAR) ORDER BY observed_at) AS prices FROM price_history WHERE product_id LIKE 'strict:%' GROUP BY product_id ORDER BY product_id"
     )
     // P0 first seen at 10.00 and unchanged; P1 went 10 -> 12; P2 10 -> 7; P3..P8 were seen once and vanished
     expect(history.filter((h) => ["strict:P0", "strict:P1", "strict:P2"].includes(h.product_id))).toEqual([

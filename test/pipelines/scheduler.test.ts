@@ -14,6 +14,8 @@ import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
 import { ProductLoader } from "../../pipelines/products/ProductLoader.ts"
 import { CronTicker, nextRuns, Scheduler, type Ticker } from "../../pipelines/Scheduler.ts"
 import { SearchSync } from "../../pipelines/search/SearchSync.ts"
+import { CatalogPublisher } from "../../pipelines/publish/CatalogPublisher.ts"
+import { Staging } from "../../infra/Staging.ts"
 import { products, tsv } from "./support.ts"
 import { tempDir } from "../support/TestService.ts"
 
@@ -66,8 +68,11 @@ const layerWith = (ticker: Ticker, schedulesEnabled: boolean) => {
   )
   const core = PipelineRunner.layer.pipe(
     Layer.provideMerge(registerLoader(ProductLoader)),
-    Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layerWith(feeds))),
-    Layer.provideMerge(SearchSync.layer)
+    Layer.provideMerge(
+      Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layerWith(feeds), CatalogPublisher.layer)
+    ),
+    Layer.provideMerge(SearchSync.layer),
+    Layer.provideMerge(Staging.layer)
   )
   return Scheduler.layer.pipe(
     Layer.provideMerge(core),

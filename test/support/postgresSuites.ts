@@ -9,5 +9,8 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/infra/database.test.ts",
   "test/links/clickRetention.test.ts",
   "test/links/crash.test.ts",
-  "test/links/redirect.test.ts"
+  "test/links/redirect.test.ts",
+  "test/pipelines/products.test.ts",
+  "test/pipelines/atomic.test.ts",
+  "test/pipelines/admin.test.ts"
 ]
