@@ -111,7 +111,7 @@ try {
     )
 
   const floor = await timeSql(`SELECT
-    (SELECT count(*) FROM clicks WHERE clicked_at > now() - INTERVAL 7 DAY AND NOT is_bot),
+    (SELECT count(*) FROM clicks WHERE clicked_at > now() - INTERVAL '7 days' AND NOT is_bot),
     (SELECT count(*) FROM products WHERE availability <> 'out_of_stock' AND current_price > 0),
     (SELECT count(*) FROM price_history WHERE price > 0)`)
   const naive = await timeSql(
@@ -135,10 +135,11 @@ try {
     )
   const values = { now: new Date().toISOString(), category: "sports", min_discount: 20, limit: 50, offset: 0 }
   const all = { category: undefined, minDiscount: 0 }
-  await timeQuery("trending", trendingSql(all), values)
-  await timeQuery("trending min_discount", trendingSql({ ...all, minDiscount: 20 }), values)
-  await timeQuery("price drops", priceDropsSql(all), values)
-  await timeQuery("stores", storesSql(all), values)
+  const store = await service.run(Database.use(Effect.succeed))
+  await timeQuery("trending", trendingSql(store, all), values)
+  await timeQuery("trending min_discount", trendingSql(store, { ...all, minDiscount: 20 }), values)
+  await timeQuery("price drops", priceDropsSql(store, all), values)
+  await timeQuery("stores", storesSql(store, all), values)
   for (const query of ["", "?category=sports", "?min_discount=20"]) {
     const result = await timeRequest(query)
     console.log(

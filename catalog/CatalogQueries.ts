@@ -3,9 +3,9 @@ import { hostCandidates } from "../domain/matching/hostCandidates.ts"
 import { Bool, CountRow, Integer, NullableNumber, NullableText, Text, TextList } from "../infra/columns.ts"
 import { Database, type DatabaseError, filters } from "../infra/Database.ts"
 
-// Catalog browsing straight from DuckDB (small tables; filters as bound
+// Catalog browsing straight from the store (small tables; filters as bound
 // parameters): GET /api/v1/networks, GET /api/v1/programs and the MCP tool
-// find_programs, one query each.
+// find_programs, one query each. The same SQL on DuckDB and PostgreSQL.
 
 export const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
@@ -117,7 +117,10 @@ export class CatalogQueries extends Context.Service<
               .toLowerCase()
               .replace(/^https?:\/\//, "")
               .replace(/[/:?#].*$/, "")
-            add((p) => `list_has_any(p.domains, ${p}::VARCHAR[])`, JSON.stringify(hostCandidates(host)))
+            add(
+              (p) => `EXISTS (SELECT 1 FROM unnest(p.domains) AS listed(domain) WHERE domain IN ${db.jsonList(p)})`,
+              JSON.stringify(hostCandidates(host))
+            )
           }
           const rows = yield* db.queryAs(
             ProgramRow,

@@ -4,10 +4,10 @@ import { catalogIdOf, productDocument, type ProductDocument, type ProductRow } f
 import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../readModel/productFactsSql.ts"
 
 // The landing page's fallback when Meilisearch cannot answer: the same
-// document the search sync would send, built from DuckDB (the source of
+// document the search sync would send, built from the store (the source of
 // truth) for this one product. A shopper who followed a link must not meet a
 // 503 for a product we hold.
-const ONE_PRODUCT_SQL = `WITH ${productFactsCtes("WHERE id = $1")}
+export const ONE_PRODUCT_SQL = `WITH ${productFactsCtes("WHERE id = $1")}
   SELECT ${PRODUCT_ROW_COLUMNS} FROM p ${PRODUCT_FACT_JOINS}`
 
 export const landingDocumentFromCatalog = (db: DatabaseShape, documentId: string) => {

@@ -2,8 +2,12 @@ import { Deferred, Effect, Exit } from "effect"
 
 // A bounded LRU of trackingId -> redirect target, filled on miss by `loader`,
 // with in-flight coalescing: a burst of clicks on a cold link makes one
-// DuckDB read, not one per click. Unknown ids are remembered briefly too, so
-// a flood of made-up ids cannot turn into a flood of queries.
+// store read, not one per click. Unknown ids are remembered for MISSING_TTL_MS,
+// so a flood of one made-up id costs one query per interval; kept short
+// because with several replicas a link may be created on another one right
+// after this one was asked for its id (a link restored or copied with its id):
+// it redirects here at most MISSING_TTL_MS later. A link never asked for here
+// is read from the store on its first click, so it redirects at once.
 export interface RedirectTarget {
   /** Validated absolute http(s) URL without CR/LF. */
   readonly location: string
@@ -13,7 +17,7 @@ export interface RedirectTarget {
   readonly tag: string
 }
 
-const MISSING_TTL_MS = 30_000
+export const MISSING_TTL_MS = 2_000
 
 export class LinkCache<E, T extends RedirectTarget = RedirectTarget> {
   readonly #capacity: number

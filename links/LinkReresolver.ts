@@ -74,7 +74,9 @@ export class LinkReresolver extends Context.Service<
       const db = yield* Database
       const matcher = yield* ProgramMatcher
       const links = yield* TrackingLinks
-      // One pass at a time (start-up and feed runs may overlap): two would record every change twice.
+      // One pass at a time in this process (start-up and feed runs may
+      // overlap); passes on other replicas are made harmless by `reassign`,
+      // which moves only links still as this pass read them.
       const onePass = yield* Semaphore.make(1)
 
       const run = Effect.gen(function* () {
@@ -137,15 +139,17 @@ export class LinkReresolver extends Context.Service<
           )
         }
         // Short write transactions: link creation and click batches queue behind each one.
+        // Counted as applied: a link another pass moved first is not this pass's change.
         const at = new Date(yield* Clock.currentTimeMillis)
+        const applied: Array<LinkReassignment> = []
         for (let i = 0; i < changes.length; i += WRITE_CHUNK)
-          yield* links.reassign(changes.slice(i, i + WRITE_CHUNK), at)
+          applied.push(...(yield* links.reassign(changes.slice(i, i + WRITE_CHUNK), at)))
         return {
           unusablePrograms: reasons.size,
           examined: stored.length,
-          moved: changes.filter((c) => c.oldProgramId !== null && c.newProgramId !== null).length,
-          unaffiliated: changes.filter((c) => c.newProgramId === null).length,
-          reaffiliated: changes.filter((c) => c.oldProgramId === null).length,
+          moved: applied.filter((c) => c.oldProgramId !== null && c.newProgramId !== null).length,
+          unaffiliated: applied.filter((c) => c.newProgramId === null).length,
+          reaffiliated: applied.filter((c) => c.oldProgramId === null).length,
           ms: Math.round(performance.now() - started)
         } satisfies ReresolutionSummary
       })

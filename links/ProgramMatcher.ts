@@ -7,7 +7,7 @@ import { Database, type DatabaseError } from "../infra/Database.ts"
 import { Metrics } from "../infra/Metrics.ts"
 
 // The networks and programmes catalog, held in memory so a match costs no
-// DuckDB query. The pipelines replace the catalog tables atomically; we notice
+// store query. The pipelines replace the catalog tables atomically; we notice
 // through a cheap version probe (row counts and max(updated_at)) run at most
 // every RECHECK_MS, and `reload` forces a re-read right after a feed load.
 const RECHECK_MS = 3_000
@@ -30,8 +30,8 @@ const parseJsonObject = (value: unknown): Record<string, unknown> => {
 }
 
 const VERSION_SQL = `SELECT concat_ws('|',
-  (SELECT count(*) FROM networks), (SELECT max(updated_at) FROM networks)::VARCHAR,
-  (SELECT count(*) FROM programs), (SELECT max(updated_at) FROM programs)::VARCHAR,
+  (SELECT count(*) FROM networks), CAST((SELECT max(updated_at) FROM networks) AS VARCHAR),
+  (SELECT count(*) FROM programs), CAST((SELECT max(updated_at) FROM programs) AS VARCHAR),
   (SELECT count(*) FROM program_domains)) AS version`
 
 const VersionRow = Schema.Struct({ version: NullableText })
@@ -64,26 +64,33 @@ const ProgramRow = Schema.Struct({
   domains: TextList
 })
 
+const ProgramDomainRow = Schema.Struct({ program_id: Text, domain: Text })
+
 const load = (db: Database["Service"]) =>
   Effect.gen(function* () {
     const version = (yield* db.queryAs(VersionRow, VERSION_SQL))[0]?.version ?? ""
     const networks = yield* db.queryAs(
       NetworkRow,
       `SELECT id, name, status, click_hosts, deep_link_template, subid_param, unwrap_params, confidence,
-              account_params::VARCHAR AS account_params FROM networks`
+              CAST(account_params AS VARCHAR) AS account_params FROM networks`
     )
     // Domains come from program_domains (the matcher's lookup table, one row
-    // per domain) together with the programme's own list, so either source works.
+    // per domain) together with the programme's own list, so either source
+    // works; merged here, as the two dialects spell list functions differently.
     const programs = yield* db.queryAs(
       ProgramRow,
-      `SELECT p.id, p.network_id, p.merchant_id, p.name, p.country, p.commission_type,
-              p.commission_rate::DOUBLE AS commission_rate, p.status, p.deep_link_allowed,
-              p.epc::DOUBLE AS epc, p.cookie_days, p.link_params::VARCHAR AS link_params,
-              list_distinct(list_concat(p.domains, coalesce(d.domains, []))) AS domains
-       FROM programs p
-       LEFT JOIN (SELECT program_id, list(domain) AS domains FROM program_domains GROUP BY program_id) d
-         ON d.program_id = p.id`
+      `SELECT id, network_id, merchant_id, name, country, commission_type,
+              CAST(commission_rate AS DOUBLE PRECISION) AS commission_rate, status, deep_link_allowed,
+              CAST(epc AS DOUBLE PRECISION) AS epc, cookie_days, CAST(link_params AS VARCHAR) AS link_params, domains
+       FROM programs`
     )
+    const domainRows = yield* db.queryAs(ProgramDomainRow, "SELECT program_id, domain FROM program_domains")
+    const extraDomains = new Map<string, Array<string>>()
+    for (const { program_id, domain } of domainRows) {
+      const list = extraDomains.get(program_id)
+      if (list === undefined) extraDomains.set(program_id, [domain])
+      else list.push(domain)
+    }
     const catalogNetworks: Array<CatalogNetwork> = networks.map((row) => ({
       id: row.id,
       name: row.name,
@@ -100,7 +107,7 @@ const load = (db: Database["Service"]) =>
       networkId: row.network_id,
       merchantId: row.merchant_id,
       name: row.name,
-      domains: row.domains,
+      domains: [...new Set([...row.domains, ...(extraDomains.get(row.id) ?? [])])],
       country: row.country,
       commissionType: row.commission_type,
       commissionRate: row.commission_rate,

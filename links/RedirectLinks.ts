@@ -62,9 +62,12 @@ export class RedirectLinks extends Context.Service<
       const cache = new LinkCache(config.linkCacheSize, (id: string) =>
         id.startsWith("f.") ? loadFeed(id) : loadStored(id)
       )
-      // A link moved to another programme (or none) redirects to its new destination from the next click.
-      links.onReassigned((ids) => {
-        for (const id of ids) cache.invalidate(id)
+      // A link moved to another programme (or none) redirects to its new
+      // destination from the next click; moved by another replica, within
+      // LINK_CHANGES_POLL_MS (which links is not known there: forget them all).
+      links.onReassigned((reassigned) => {
+        if (reassigned === "all") cache.invalidateAll()
+        else for (const id of reassigned) cache.invalidate(id)
       })
 
       metrics.gauge("link_cache_hits_total", "Link cache hits", () => cache.hits)

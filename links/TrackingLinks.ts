@@ -2,12 +2,12 @@ import { Context, Deferred, Effect, Layer, Schema } from "effect"
 import { ConversionLedger } from "../conversions/ConversionLedger.ts"
 import { newTrackingId } from "../domain/links/trackingId.ts"
 import { CountRow, NullableNumber, NullableText, NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
-import { bumpCatalogVersion } from "../infra/CatalogVersion.ts"
-import { Database, DatabaseError } from "../infra/Database.ts"
+import { Database, DatabaseError, type Tx } from "../infra/Database.ts"
+import { announceLinkChanges, followLinkChanges } from "./LinkChangeVersion.ts"
 
 // Stored tracking links. One row per (partner or anonymous, tag, normalised
-// URL): asking again returns the same link (the dedup index enforces it; the
-// serialised writer transaction makes the check-then-insert race-free).
+// URL): asking again returns the same link, on any replica. The unique index
+// tracking_links_dedup decides (see skipDuplicateLinks), never this process's memory.
 export interface TrackingLink {
   readonly id: string
   readonly partnerId: number | null
@@ -37,6 +37,9 @@ export interface LinkReassignment {
   readonly newAffiliateUrl: string
   readonly reason: string
 }
+
+/** Tracking ids reassigned by this process, or "all": some, by another replica. */
+export type Reassigned = ReadonlyArray<string> | "all"
 
 /** The latest reassignment of a link, as GET /api/v1/links shows it. */
 export interface LinkChange {
@@ -116,10 +119,41 @@ const ChangeRow = Schema.Struct({
   reason: Text
 })
 
+const NEW_LINK_COLUMNS = {
+  i: "VARCHAR",
+  p: "INTEGER",
+  t: "VARCHAR",
+  o: "VARCHAR",
+  n: "VARCHAR",
+  d: "VARCHAR",
+  a: "VARCHAR",
+  pr: "VARCHAR",
+  nw: "VARCHAR",
+  pd: "VARCHAR",
+  s: "VARCHAR"
+} as const
+
+/** One link per (partner or anonymous, tag, normalised URL): the dedup index's key. */
+const linkKey = (partnerId: number | null, tag: string, normalizedUrl: string) =>
+  `${partnerId ?? 0}\u0000${tag}\u0000${normalizedUrl}`
+
+/**
+ * PostgreSQL: two replicas inserting the same key at once both pass the
+ * lookup; the unique index tracking_links_dedup lets one row in and this
+ * clause makes the other insert skip it (its caller then reads the winner).
+ * DuckDB: omitted, as its ON CONFLICT cannot name an expression index and
+ * mishandles one whose key holds a NULL; there one process owns the file and
+ * its writer transactions are serialised, so the lookup already decides.
+ */
+const skipDuplicateLinks = (tx: Tx) =>
+  tx.dialect === "postgres" ? "ON CONFLICT (COALESCE(partner_id, 0), tag, normalized_url) DO NOTHING" : ""
+
+const TrackingIdRow = Schema.Struct({ id: Text })
+
 const CHANGE_COLUMNS = {
   i: "VARCHAR",
   op: "VARCHAR",
-  on: "VARCHAR",
+  ow: "VARCHAR",
   oa: "VARCHAR",
   np: "VARCHAR",
   nn: "VARCHAR",
@@ -144,10 +178,17 @@ export class TrackingLinks extends Context.Service<
     /**
      * Moves links to other programmes (or none) and records each change, in one
      * transaction; then tells every `onReassigned` listener (the redirect's cache).
+     * Only links still on their `old*` programme and URL move: returns the changes applied.
      */
-    reassign(changes: ReadonlyArray<LinkReassignment>, at: Date): Effect.Effect<void, DatabaseError>
-    /** Called with the ids of reassigned links after their change is committed. */
-    onReassigned(listener: (trackingIds: ReadonlyArray<string>) => void): void
+    reassign(
+      changes: ReadonlyArray<LinkReassignment>,
+      at: Date
+    ): Effect.Effect<ReadonlyArray<LinkReassignment>, DatabaseError>
+    /**
+     * Called after a change is committed: with the ids of links reassigned
+     * here, or "all" when another replica reassigned links (which ones is not polled).
+     */
+    onReassigned(listener: (reassigned: Reassigned) => void): void
     /** Forgets the repeat-match memo (another process may have reassigned links). */
     forgetMemo(): void
   }
@@ -179,23 +220,27 @@ export class TrackingLinks extends Context.Service<
       let writing = false
       const scope = yield* Effect.scope
 
-      // Two statements per batch whatever its size: one lookup of the keys
-      // already stored, one multi-row INSERT of the rest (rows as one JSON parameter).
+      const keyOf = (row: TrackingLink) => linkKey(row.partnerId, row.tag, row.normalizedUrl)
+      const findByKeys = (tx: Tx, keys: ReadonlyArray<NewLink>) =>
+        tx.queryAs(
+          LinkRow,
+          `SELECT ${COLUMNS} FROM tracking_links t
+           JOIN ${tx.jsonRows("$1", { p: "INTEGER", t: "VARCHAR", u: "VARCHAR" })} k
+             ON COALESCE(t.partner_id, 0) = k.p AND t.tag = k.t AND t.normalized_url = k.u`,
+          [JSON.stringify(keys.map((link) => ({ p: link.partnerId ?? 0, t: link.tag, u: link.normalizedUrl })))]
+        )
+
+      // One lookup of the keys already stored, one multi-row INSERT of the
+      // rest (rows as one JSON parameter) whatever the batch size; a third
+      // statement only when another replica inserted one of the keys between
+      // the two (PostgreSQL: the unique index decides, ON CONFLICT skips it).
       const insertBatch = (batch: ReadonlyArray<Pending>) =>
         db.transaction((tx) =>
           Effect.gen(function* () {
             const results = new Map<string, Created>()
-            const keyOf = (row: TrackingLink) => `${row.partnerId ?? 0}\u0000${row.tag}\u0000${row.normalizedUrl}`
-            const existing = yield* tx.queryAs(
-              LinkRow,
-              `SELECT ${COLUMNS} FROM tracking_links t
-               JOIN ${tx.jsonRows("$1", { p: "INTEGER", t: "VARCHAR", u: "VARCHAR" })} k
-                 ON COALESCE(t.partner_id, 0) = k.p AND t.tag = k.t AND t.normalized_url = k.u`,
-              [
-                JSON.stringify(
-                  batch.map((item) => ({ p: item.link.partnerId ?? 0, t: item.link.tag, u: item.link.normalizedUrl }))
-                )
-              ]
+            const existing = yield* findByKeys(
+              tx,
+              batch.map((item) => item.link)
             )
             for (const row of existing) {
               const link = toLink(row)
@@ -206,28 +251,20 @@ export class TrackingLinks extends Context.Service<
               if (!results.has(item.key) && !fresh.has(item.key))
                 fresh.set(item.key, { id: item.link.id ?? newTrackingId(), link: item.link })
             }
-            if (fresh.size > 0) {
-              const rows = yield* tx.queryAs(
-                LinkRow,
-                `INSERT INTO tracking_links (${INSERTED})
-                 SELECT i, p, t, o, n, d, a, pr, nw, pd, s, now()
-                 FROM ${tx.jsonRows("$1", {
-                   i: "VARCHAR",
-                   p: "INTEGER",
-                   t: "VARCHAR",
-                   o: "VARCHAR",
-                   n: "VARCHAR",
-                   d: "VARCHAR",
-                   a: "VARCHAR",
-                   pr: "VARCHAR",
-                   nw: "VARCHAR",
-                   pd: "VARCHAR",
-                   s: "VARCHAR"
-                 })}
-                 RETURNING ${COLUMNS}`,
-                [
-                  JSON.stringify(
-                    [...fresh.values()].map(({ id, link }) => ({
+            if (fresh.size === 0) return results
+            const rows = yield* tx.queryAs(
+              LinkRow,
+              `INSERT INTO tracking_links (${INSERTED})
+               SELECT i, p, t, o, n, d, a, pr, nw, pd, s, now()
+               FROM ${tx.jsonRows("$1", NEW_LINK_COLUMNS)}
+               ${skipDuplicateLinks(tx)}
+               RETURNING ${COLUMNS}`,
+              [
+                JSON.stringify(
+                  // Key order: two replicas inserting overlapping batches take the index locks in the same order (no deadlock).
+                  [...fresh.entries()]
+                    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+                    .map(([, { id, link }]) => ({
                       i: id,
                       p: link.partnerId,
                       t: link.tag,
@@ -240,12 +277,19 @@ export class TrackingLinks extends Context.Service<
                       pd: link.productId,
                       s: link.source
                     }))
-                  )
-                ]
-              )
-              for (const row of rows) {
+                )
+              ]
+            )
+            for (const row of rows) {
+              const link = toLink(row)
+              results.set(keyOf(link), { link, created: true })
+            }
+            // Read committed: this statement sees the row the other replica committed.
+            const lost = [...fresh.entries()].flatMap(([key, { link }]) => (results.has(key) ? [] : [link]))
+            if (lost.length > 0) {
+              for (const row of yield* findByKeys(tx, lost)) {
                 const link = toLink(row)
-                results.set(keyOf(link), { link, created: true })
+                results.set(keyOf(link), { link, created: false })
               }
             }
             return results
@@ -302,7 +346,7 @@ export class TrackingLinks extends Context.Service<
 
       const getOrCreate = (link: NewLink) =>
         Effect.gen(function* () {
-          const key = `${link.partnerId ?? 0}\u0000${link.tag}\u0000${link.normalizedUrl}`
+          const key = linkKey(link.partnerId, link.tag, link.normalizedUrl)
           const memo = known.get(key)
           if (memo !== undefined) return { link: memo, created: false }
           // Not in memory (new, or made before a restart): the batch writer
@@ -340,9 +384,10 @@ export class TrackingLinks extends Context.Service<
           if (rows.length > 0) {
             const latest = yield* db.queryAs(
               ChangeRow,
-              `SELECT tracking_id, changed_at, old_program_id, new_program_id, reason FROM link_program_changes
-               WHERE tracking_id IN ${db.jsonList("$1")}
-               QUALIFY row_number() OVER (PARTITION BY tracking_id ORDER BY changed_at DESC) = 1`,
+              `SELECT tracking_id, changed_at, old_program_id, new_program_id, reason FROM (
+                 SELECT *, row_number() OVER (PARTITION BY tracking_id ORDER BY changed_at DESC) AS latest
+                 FROM link_program_changes WHERE tracking_id IN ${db.jsonList("$1")}
+               ) changes WHERE latest = 1`,
               [JSON.stringify(rows.map((row) => row.id))]
             )
             for (const row of latest) {
@@ -357,44 +402,62 @@ export class TrackingLinks extends Context.Service<
           return { rows: rows.map(toLink), total: total[0]?.n ?? 0, changes }
         })
 
-      const listeners: Array<(trackingIds: ReadonlyArray<string>) => void> = []
+      const listeners: Array<(reassigned: Reassigned) => void> = []
+      const tell = (reassigned: Reassigned) => {
+        // Repeat matches must not answer from the memo with the old affiliate URL.
+        known.clear()
+        for (const listener of listeners) listener(reassigned)
+      }
+
+      const otherReplicas = yield* followLinkChanges(db, () => tell("all"))
+
       const reassign = (changes: ReadonlyArray<LinkReassignment>, at: Date) =>
         Effect.gen(function* () {
-          if (changes.length === 0) return
-          const rows = JSON.stringify(
-            changes.map((change) => ({
-              i: change.trackingId,
-              op: change.oldProgramId,
-              on: change.oldNetworkId,
-              oa: change.oldAffiliateUrl,
-              np: change.newProgramId,
-              nn: change.newNetworkId,
-              na: change.newAffiliateUrl,
-              r: change.reason
-            }))
-          )
-          yield* db.transaction((tx) =>
+          if (changes.length === 0) return []
+          const rows = (list: ReadonlyArray<LinkReassignment>) =>
+            JSON.stringify(
+              list.map((change) => ({
+                i: change.trackingId,
+                op: change.oldProgramId,
+                ow: change.oldNetworkId,
+                oa: change.oldAffiliateUrl,
+                np: change.newProgramId,
+                nn: change.newNetworkId,
+                na: change.newAffiliateUrl,
+                r: change.reason
+              }))
+            )
+          const applied = yield* db.transaction((tx) =>
             Effect.gen(function* () {
+              // Only links still as the caller read them move: a second pass
+              // (another replica's start-up, an overlapping feed run) that
+              // computed the same change finds them moved and records nothing.
               // unaffiliated_at keeps the first time a link lost its programme while it stays without one.
-              yield* tx.run(
+              const moved = yield* tx.queryAs(
+                TrackingIdRow,
                 `UPDATE tracking_links t SET program_id = c.np, network_id = c.nn, affiliate_url = c.na,
                    unaffiliated_at = CASE WHEN c.np IS NULL THEN coalesce(t.unaffiliated_at, $2::TIMESTAMPTZ) END
-                 FROM ${tx.jsonRows("$1", CHANGE_COLUMNS)} c WHERE t.id = c.i`,
-                [rows, at.toISOString()]
+                 FROM ${tx.jsonRows("$1", CHANGE_COLUMNS)} c
+                 WHERE t.id = c.i AND t.program_id IS NOT DISTINCT FROM c.op AND t.affiliate_url = c.oa
+                 RETURNING t.id`,
+                [rows(changes), at.toISOString()]
               )
+              const ids = new Set(moved.map((row) => row.id))
+              const recorded = changes.filter((change) => ids.has(change.trackingId))
+              if (recorded.length === 0) return { recorded, version: undefined }
               yield* tx.run(
-                `INSERT INTO link_program_changes
-                 SELECT i, $2::TIMESTAMPTZ, op, "on", np, nn, r, oa, na FROM ${tx.jsonRows("$1", CHANGE_COLUMNS)}`,
-                [rows, at.toISOString()]
+                `INSERT INTO link_program_changes (tracking_id, changed_at, old_program_id, old_network_id,
+                   new_program_id, new_network_id, reason, old_affiliate_url, new_affiliate_url)
+                 SELECT i, $2::TIMESTAMPTZ, op, ow, np, nn, r, oa, na FROM ${tx.jsonRows("$1", CHANGE_COLUMNS)}`,
+                [rows(recorded), at.toISOString()]
               )
-              // other processes forget their cached destinations (links/CatalogChanges.ts)
-              yield* bumpCatalogVersion(tx)
+              return { recorded, version: yield* announceLinkChanges(tx) }
             })
           )
-          // Repeat matches must not answer from the memo with the old affiliate URL.
-          known.clear()
-          const ids = changes.map((change) => change.trackingId)
-          for (const listener of listeners) listener(ids)
+          if (applied.recorded.length === 0) return applied.recorded
+          otherReplicas.ownChange(applied.version)
+          tell(applied.recorded.map((change) => change.trackingId))
+          return applied.recorded
         })
 
       return TrackingLinks.of({

@@ -2,7 +2,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 import { dedupeTag, tagBaseFromName } from "../domain/links/partnerTag.ts"
 import { Integer, NullableText, Text, Timestamp } from "../infra/columns.ts"
-import { Database, type DatabaseError } from "../infra/Database.ts"
+import { Database, DatabaseError } from "../infra/Database.ts"
 
 // Partners and their API keys. The key is shown once at registration; only
 // its sha256 is stored. A lookup hashes the presented key, finds the row by
@@ -43,7 +43,13 @@ const PartnerRow = Schema.Struct({
 })
 type PartnerRow = typeof PartnerRow.Type
 
+const PARTNER_COLUMNS = `id, name, tag, email, app_url, description,
+  CAST(revenue_share AS DOUBLE PRECISION) AS revenue_share, created_at, key_hash`
+
 const TagRow = Schema.Struct({ tag: Text })
+
+// n registrations racing for one name need at most n attempts each.
+const MAX_TAG_ATTEMPTS = 20
 
 const toPartner = (row: PartnerRow): Partner => ({
   id: row.id,
@@ -68,28 +74,39 @@ export class Partners extends Context.Service<
     Partners,
     Effect.gen(function* () {
       const db = yield* Database
-      // Authenticated partners, by key hash: saves a DuckDB read per request.
-      // Partners are never deleted or re-keyed, so entries cannot go stale.
+      // Authenticated partners, by key hash: saves a store read per request.
+      // Partners are never deleted or re-keyed, so entries cannot go stale;
+      // a key registered on another replica is a miss here, read from the store.
       const byHash = new Map<string, Partner>()
 
+      // The tag is unique in the database: a registration racing another for
+      // the same tag (on another replica) inserts nothing and picks the next free one.
       const register = (input: Registration) =>
         db.transaction((tx) =>
           Effect.gen(function* () {
             const base = tagBaseFromName(input.name)
-            const taken = yield* tx.queryAs(TagRow, "SELECT tag FROM partners WHERE tag = $1 OR tag LIKE $2", [
-              base,
-              `${base}-%`
-            ])
-            const tag = dedupeTag(base, new Set(taken.map((row) => row.tag)))
             const apiKey = `ak_${randomBytes(32).toString("base64url")}`
-            const rows = yield* tx.queryAs(
-              PartnerRow,
-              `INSERT INTO partners (name, email, app_url, description, tag, key_hash, key_prefix, created_at)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, now())
-               RETURNING id, name, tag, email, app_url, description, revenue_share::DOUBLE AS revenue_share, created_at, key_hash`,
-              [input.name, input.email, input.appUrl, input.description, tag, hashKey(apiKey), apiKey.slice(0, 7)]
-            )
-            return { partner: toPartner(rows[0]), apiKey }
+            for (let attempt = 1; ; attempt++) {
+              const taken = yield* tx.queryAs(TagRow, "SELECT tag FROM partners WHERE tag = $1 OR tag LIKE $2", [
+                base,
+                `${base}-%`
+              ])
+              const tag = dedupeTag(base, new Set(taken.map((row) => row.tag)))
+              const rows = yield* tx.queryAs(
+                PartnerRow,
+                `INSERT INTO partners (name, email, app_url, description, tag, key_hash, key_prefix, created_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, now())
+                 ON CONFLICT (tag) DO NOTHING
+                 RETURNING ${PARTNER_COLUMNS}`,
+                [input.name, input.email, input.appUrl, input.description, tag, hashKey(apiKey), apiKey.slice(0, 7)]
+              )
+              if (rows.length > 0) return { partner: toPartner(rows[0]), apiKey }
+              if (attempt === MAX_TAG_ATTEMPTS)
+                return yield* new DatabaseError({
+                  message: `no free partner tag after ${attempt} attempts`,
+                  cause: tag
+                })
+            }
           })
         )
 
@@ -98,12 +115,9 @@ export class Partners extends Context.Service<
           const hash = hashKey(key)
           const cached = byHash.get(hash)
           if (cached !== undefined) return cached
-          const rows = yield* db.queryAs(
-            PartnerRow,
-            `SELECT id, name, tag, email, app_url, description, revenue_share::DOUBLE AS revenue_share, created_at, key_hash
-             FROM partners WHERE key_hash = $1`,
-            [hash]
-          )
+          const rows = yield* db.queryAs(PartnerRow, `SELECT ${PARTNER_COLUMNS} FROM partners WHERE key_hash = $1`, [
+            hash
+          ])
           const row = rows[0]
           if (row === undefined) return undefined
           const same = timingSafeEqual(Buffer.from(row.key_hash, "hex"), Buffer.from(hash, "hex"))

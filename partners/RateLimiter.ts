@@ -1,7 +1,8 @@
 // In-memory token buckets, one per key ("key:<hash>", "ip:<addr>", ...).
 // A bucket holds up to `burst` tokens and refills at perMinute/60 per second;
 // a request takes one token or is told how many seconds until one is back.
-// Per process: behind several replicas each enforces its own share.
+// This process's memory: the buckets on DuckDB (one process), and the
+// fallback on PostgreSQL when the shared buckets cannot be read (RateLimits.ts).
 export interface RateLimit {
   readonly perMinute: number
   readonly burst: number

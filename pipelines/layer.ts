@@ -122,8 +122,8 @@ export const layer = <E1, R1, E2, R2>(loaders: Layer.Layer<never, E1, R1>, after
         ? Layer.effectDiscard(Effect.flatMap(CatalogReadiness, (readiness) => readiness.markReady)).pipe(
             Layer.provideMerge(Layer.succeed(WorkerLock, WorkerLock.notHere))
           )
-        : whenWorkerLockHeld(
-            Schedules.pipe(Layer.provideMerge(afterCore), Layer.provideMerge(WhenRunningFeeds))
-          ).pipe(Layer.provideMerge(WorkerLock.layer))
+        : whenWorkerLockHeld(Schedules.pipe(Layer.provideMerge(afterCore), Layer.provideMerge(WhenRunningFeeds))).pipe(
+            Layer.provideMerge(WorkerLock.layer)
+          )
     )
   ).pipe(Layer.provideMerge(CatalogReadiness.layer), Layer.provideMerge(runnerWith(loaders)))

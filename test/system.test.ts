@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { MAX_BODY_BYTES } from "../api/ErrorResponses.ts"
 import { getJson, postJson } from "./support/http.ts"
+import { testStore } from "./support/postgres.ts"
 import { startService, type RunningService } from "./support/TestService.ts"
 
 describe("system endpoints over real HTTP", () => {
@@ -10,11 +11,15 @@ describe("system endpoints over real HTTP", () => {
   })
   afterAll(() => service.close())
 
-  it("answers /health and /ready with DuckDB and Meilisearch reachable", async () => {
+  it("answers /health and /ready with the store (DuckDB or PostgreSQL) and Meilisearch reachable", async () => {
     expect((await getJson(`${service.url}/health`)).body).toEqual({ status: "ok" })
     const ready = await fetch(`${service.url}/ready`)
     expect(ready.status).toBe(200)
-    expect(await ready.json()).toEqual({ status: "ready", checks: { duckdb: true, meilisearch: true, catalog: true } })
+    expect(await ready.json()).toEqual({
+      status: "ready",
+      store: testStore(),
+      checks: { database: true, meilisearch: true, catalog: true }
+    })
   })
 
   it("serves the OpenAPI document and the docs page", async () => {

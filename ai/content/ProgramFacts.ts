@@ -2,14 +2,14 @@ import { Clock, Context, Effect, Layer } from "effect"
 import type { ProductFact } from "../../domain/copy/facts.ts"
 import { type CopyFacts, storeName } from "../../domain/copy/facts.ts"
 import type { CatalogProgram } from "../../domain/matching/catalog.ts"
-import { Database, type DatabaseError } from "../../infra/Database.ts"
+import { Database, type DatabaseError, type DatabaseShape } from "../../infra/Database.ts"
 import { productDocument, type ProductRow } from "../../readModel/documents.ts"
 import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../../readModel/productFactsSql.ts"
 import { hasVerifiedSaving } from "../../discovery/present.ts"
 import { round2 } from "../../domain/money/round2.ts"
 
 // A programme's facts for copy: its store and its best current products, read
-// from DuckDB. Prices and savings go through the very code the discovery feed
+// from the store (DuckDB or PostgreSQL). Prices and savings go through the very code the discovery feed
 // uses (productDocument -> dealFacts over price history), so copy never shows
 // a saving the feed would not: the feed's own "was" price is never used.
 
@@ -30,11 +30,15 @@ const STOCK_RANK: Record<string, number> = { in_stock: 0, preorder: 1, backorder
 
 // Products of the programme's store: store_domain (or, when a feed has none,
 // the link's host) equal to one of its domains or a subdomain of one.
-const PRODUCTS_SQL = `
+// The link's host by regexp_replace, which both dialects spell alike (DuckDB's
+// regexp_extract has no PostgreSQL twin). Product links are http(s), so it
+// always matches; anything else would stay whole instead of becoming "".
+const LINK_HOST = `regexp_replace(link, '^https?://([^/:?#]+).*$', '\\1')`
+const productsSql = (db: DatabaseShape) => `
   WITH ${productFactsCtes(`WHERE EXISTS (
-    SELECT 1 FROM unnest($1::VARCHAR[]) AS d(domain)
-    WHERE lower(coalesce(store_domain, regexp_extract(link, '^https?://([^/:?#]+)', 1))) IN (d.domain, 'www.' || d.domain)
-       OR lower(coalesce(store_domain, regexp_extract(link, '^https?://([^/:?#]+)', 1))) LIKE '%.' || d.domain
+    SELECT 1 FROM ${db.jsonList("$1")} AS d(domain)
+    WHERE lower(coalesce(store_domain, ${LINK_HOST})) IN (d.domain, 'www.' || d.domain)
+       OR lower(coalesce(store_domain, ${LINK_HOST})) LIKE '%.' || d.domain
   )`)}
   SELECT ${PRODUCT_ROW_COLUMNS}
   FROM p
@@ -78,7 +82,7 @@ export class ProgramFacts extends Context.Service<
       >()
       const read = Effect.fn("ProgramFacts.read")(function* (program: CatalogProgram) {
         const domains = [...new Set(program.domains.map(normaliseDomain).filter((d) => d.length > 0))]
-        const rows = domains.length === 0 ? [] : yield* db.query<ProductRow>(PRODUCTS_SQL, [JSON.stringify(domains)])
+        const rows = domains.length === 0 ? [] : yield* db.query<ProductRow>(productsSql(db), [JSON.stringify(domains)])
         const now = new Date(yield* Clock.currentTimeMillis)
         const ranked = rows
           .map((row) => productDocument(row, now))

@@ -98,7 +98,7 @@ export class PromoCopy extends Context.Service<
         const { catalog } = yield* matcher.current
         const program = programById(catalog, request.programId)
         if (program === undefined) {
-          // The matcher's catalog holds programmes by domain: one without any is only in DuckDB.
+          // The matcher's catalog holds programmes by domain: one without any is only in the store.
           const rows = yield* db.queryAs(IdRow, "SELECT id FROM programs WHERE id = $1", [request.programId])
           return rows.length > 0
             ? ({ kind: "no_store_domain" } satisfies Unlinkable)

@@ -1,4 +1,3 @@
-import { listValue } from "@duckdb/node-api"
 import { Clock, Context, Effect, Layer } from "effect"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { Database, type DatabaseError } from "../../infra/Database.ts"
@@ -14,7 +13,7 @@ import { type TrendingRanking, trendingList } from "./trendingList.ts"
 export type { CommissionRanking, PriceDropRanking, TrendingRanking }
 
 // Deal discovery for partners' agents (GET /api/v1/ai/deals): three ranked
-// lists computed in DuckDB, then the shown products read once (with their
+// lists computed in the store (DuckDB or PostgreSQL), then the shown products read once (with their
 // price facts) and turned into the discovery feed's documents, so a deal
 // here looks exactly like one from /api/deals.
 
@@ -72,7 +71,7 @@ export class DealDiscovery extends Context.Service<
         ids.length === 0
           ? Effect.succeed(new Map<string, ProductDocument>())
           : reader
-              .rows<ProductRow>(productRowsSql, { ids: listValue([...ids]) })
+              .rows<ProductRow>(productRowsSql(db), { ids: JSON.stringify(ids) })
               .pipe(Effect.map((rows) => new Map(rows.map((row) => [row.id, productDocument(row, now)]))))
 
       // One offer per product, as in /api/deals: the same mower listed three

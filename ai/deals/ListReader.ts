@@ -1,4 +1,3 @@
-import { listValue } from "@duckdb/node-api"
 import { Effect, Schema } from "effect"
 import { Text } from "../../infra/columns.ts"
 import type { Database, DatabaseError, RowSchema } from "../../infra/Database.ts"
@@ -37,7 +36,7 @@ export const makeListReader = (db: Database["Service"]) => {
   })
 
   const discountAtLeast = (ids: ReadonlyArray<string>, minDiscount: number) =>
-    query(IdRow, discountAtLeastSql, { ids: listValue([...ids]), min_discount: minDiscount }).pipe(
+    query(IdRow, discountAtLeastSql(db), { ids: JSON.stringify(ids), min_discount: minDiscount }).pipe(
       Effect.map((rows) => new Set(rows.map((row) => row.id)))
     )
 
@@ -69,5 +68,5 @@ export const makeListReader = (db: Database["Service"]) => {
       return kept.slice(0, want)
     })
 
-  return { query, rows, common, keepDiscounted }
+  return { db, query, rows, common, keepDiscounted }
 }

@@ -1,4 +1,5 @@
 import type { DuckDBValue } from "@duckdb/node-api"
+import type { Tx } from "../../infra/Database.ts"
 import {
   MIN_DISCOUNT_FULL,
   MIN_DISCOUNT_PARTIAL,
@@ -13,11 +14,15 @@ import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../..
 // The SQL of deal discovery. Every value that comes from a request (the
 // time, the category, the minimum discount, the limit, lists of ids) is a
 // bound parameter; the only text spliced in is fixed fragments and the
-// numeric constants of domain/deals. Each query aggregates in DuckDB and
+// numeric constants of domain/deals. Each query aggregates in the store and
 // returns at most `limit` rows (a few more for high_commission).
 //
-// Time differences are epoch_ms arithmetic: date_diff on TIMESTAMPTZ goes
+// Time differences are epoch arithmetic: date_diff on TIMESTAMPTZ goes
 // through ICU calendar code and cost twice the whole click aggregation.
+//
+// One text for DuckDB and PostgreSQL (standard INTERVAL literals, FLOAT8,
+// lists of ids as one JSON parameter through the store's jsonList/jsonRows);
+// the two places the dialects differ are the helpers in `dialectSql` below.
 //
 // Parameters are named ($now, $category, ...) and bound by `bind`, which
 // numbers only those a statement uses (DuckDB refuses unused ones). $now is
@@ -28,17 +33,37 @@ export interface Filters {
   readonly minDiscount: number
 }
 
+/** What the SQL builders need of the store: its dialect and its JSON batch fragments. */
+export type DealSql = Pick<Tx, "dialect" | "jsonList" | "jsonRows">
+
+const dialectSql = {
+  duckdb: {
+    // epoch_ms is 3-4x cheaper than extract(epoch ...) on DuckDB (3M
+    // TIMESTAMPTZ values: 55 vs 190 ms), and trending runs it once per click.
+    epochMs: (at: string) => `epoch_ms(${at})`,
+    // List lambdas: no correlated unnest per product row.
+    categoryLevels: (alias: string) =>
+      `list_transform(list_filter(list_concat([${alias}.category], string_split(coalesce(${alias}.product_type, ''), '>')),
+         x -> x IS NOT NULL), x -> lower(trim(x)))`
+  },
+  postgres: {
+    epochMs: (at: string) => `(extract(epoch FROM ${at}) * 1000)::FLOAT8`,
+    // No lambdas on PostgreSQL: the levels as an ARRAY subquery over unnest.
+    categoryLevels: (alias: string) =>
+      `ARRAY(SELECT lower(trim(x)) FROM unnest(array_prepend(${alias}.category,
+         string_to_array(coalesce(${alias}.product_type, ''), '>'))) AS levels(x) WHERE x IS NOT NULL)`
+  }
+} as const
+
 /**
  * Category matching of /api/deals: the category or any level of the
  * merchant's product_type path, case-insensitively (the index's `categories`).
  */
-const categoryMatch = (alias: string) =>
-  `list_contains(list_transform(list_filter(list_concat([${alias}.category], string_split(coalesce(${alias}.product_type, ''), '>')),
-     x -> x IS NOT NULL), x -> lower(trim(x))), $category)`
+const categoryMatch = (db: DealSql, alias: string) => `$category = ANY(${dialectSql[db.dialect].categoryLevels(alias)})`
 
 /** Products a list may show: in stock (or orderable), in the category. */
-export const productScope = (alias: string, filters: Filters) =>
-  `${alias}.availability <> 'out_of_stock'${filters.category === undefined ? "" : ` AND ${categoryMatch(alias)}`}`
+export const productScope = (db: DealSql, alias: string, filters: Filters) =>
+  `${alias}.availability <> 'out_of_stock'${filters.category === undefined ? "" : ` AND ${categoryMatch(db, alias)}`}`
 
 /**
  * The discount deal.ts would compute (discountPercent over the trusted
@@ -46,18 +71,18 @@ export const productScope = (alias: string, filters: Filters) =>
  * before LIMIT. Needs productFactsCtes' p, s and ref. `is_deal` mirrors
  * dealFacts().isDeal except for availability, which productScope handles.
  */
-const DISCOUNT_CTE = `
+const discountCte = (db: DealSql) => `
   d AS (
     SELECT id, kind, ref_price,
       CASE WHEN kind IS NULL OR ref_price <= 0 OR cur >= ref_price THEN 0
            ELSE floor((ref_price - cur) / ref_price * 100 + 1e-9) END AS discount
     FROM (
-      SELECT p.id, p.current_price::DOUBLE AS cur, ref.ref_price::DOUBLE AS ref_price,
+      SELECT p.id, p.current_price::FLOAT8 AS cur, ref.ref_price::FLOAT8 AS ref_price,
         CASE WHEN ref.ref_price IS NULL THEN NULL
-             WHEN (epoch_ms(s.since) - epoch_ms(s.first_at)) / 86400000.0 >= ${REFERENCE_WINDOW_DAYS} THEN 'full'
+             WHEN ${daysBetween(db, "s.first_at", "s.since")} >= ${REFERENCE_WINDOW_DAYS} THEN 'full'
              WHEN ref.ref_days >= ${MIN_PRIOR_DAYS} THEN 'partial' END AS kind
       FROM p LEFT JOIN s ON s.product_id = p.id LEFT JOIN ref ON ref.product_id = p.id
-    )
+    ) facts
   ),
   dd AS (
     SELECT *, kind IS NOT NULL AND discount >= CASE kind WHEN 'full' THEN ${MIN_DISCOUNT_FULL} ELSE ${MIN_DISCOUNT_PARTIAL} END
@@ -66,6 +91,13 @@ const DISCOUNT_CTE = `
   )`
 
 const NOW = "$now::TIMESTAMPTZ"
+/** Bound once as a double: PostgreSQL would otherwise type it from its first use. */
+const MIN_DISCOUNT = "$min_discount::FLOAT8"
+
+const daysBetween = (db: DealSql, from: string, to: string) => {
+  const epochMs = dialectSql[db.dialect].epochMs
+  return `(${epochMs(to)} - ${epochMs(from)}) / 86400000.0`
+}
 
 /**
  * A necessary condition for a discount of at least $min_discount, cheap to
@@ -74,33 +106,32 @@ const NOW = "$now::TIMESTAMPTZ"
  * Lists filtered by discount rank these candidates, then confirm each batch
  * with the exact rule (discountAtLeastSql).
  */
-const mayHaveDiscount = (alias: string, historyFilter: string, percent = "$min_discount") => `${alias}.id IN (
+const mayHaveDiscount = (alias: string, historyFilter: string, percent = MIN_DISCOUNT) => `${alias}.id IN (
     SELECT hpr.id
-    FROM (SELECT product_id, max(price)::DOUBLE AS hi, count(*) AS n FROM price_history ${historyFilter} GROUP BY product_id) hh
+    FROM (SELECT product_id, max(price)::FLOAT8 AS hi, count(*) AS n FROM price_history ${historyFilter} GROUP BY product_id) hh
     JOIN products hpr ON hpr.id = hh.product_id
-    WHERE hh.n >= 2 AND hpr.current_price::DOUBLE <= hh.hi * (1 - ${percent} / 100.0) + 1e-6)`
+    WHERE hh.n >= 2 AND hpr.current_price::FLOAT8 <= hh.hi * (1 - ${percent} / 100.0) + 1e-6)`
 
 /**
  * Trending, one batch ($offset, $limit) in rank order.
  * Clicks are read for WINDOW_DAYS only, joined to their link for the
  * product and aggregated per product in one pass.
  */
-export const trendingSql = (filters: Filters) => `
+export const trendingSql = (db: DealSql, filters: Filters) => `
   WITH c AS (
     SELECT l.product_id AS id,
-      sum(exp(-ln(2) * (epoch_ms(${NOW}) - epoch_ms(k.clicked_at)) / ${HALF_LIFE_HOURS * 3_600_000}.0)) AS score,
-      count(*) FILTER (WHERE k.clicked_at > ${NOW} - INTERVAL ${COMPARE_HOURS} HOUR)::INTEGER AS clicks_24h,
-      count(*) FILTER (WHERE k.clicked_at <= ${NOW} - INTERVAL ${COMPARE_HOURS} HOUR
-        AND k.clicked_at > ${NOW} - INTERVAL ${2 * COMPARE_HOURS} HOUR)::INTEGER AS clicks_prev_24h,
+      sum(exp(-ln(2) * (${dialectSql[db.dialect].epochMs(NOW)} - ${dialectSql[db.dialect].epochMs("k.clicked_at")}) / ${HALF_LIFE_HOURS * 3_600_000}.0))::FLOAT8 AS score,
+      count(*) FILTER (WHERE k.clicked_at > ${NOW} - INTERVAL '${COMPARE_HOURS} hours')::INTEGER AS clicks_24h,
+      count(*) FILTER (WHERE k.clicked_at <= ${NOW} - INTERVAL '${COMPARE_HOURS} hours'
+        AND k.clicked_at > ${NOW} - INTERVAL '${2 * COMPARE_HOURS} hours')::INTEGER AS clicks_prev_24h,
       count(*)::INTEGER AS clicks_window
     FROM clicks k JOIN (SELECT id, product_id FROM tracking_links WHERE product_id IS NOT NULL) l ON l.id = k.tracking_id
-    WHERE k.clicked_at > ${NOW} - INTERVAL ${WINDOW_DAYS} DAY AND k.clicked_at <= ${NOW} AND NOT k.is_bot
+    WHERE k.clicked_at > ${NOW} - INTERVAL '${WINDOW_DAYS} days' AND k.clicked_at <= ${NOW} AND NOT k.is_bot
     GROUP BY l.product_id
-    HAVING clicks_24h > 0 AND clicks_24h >= clicks_prev_24h
   )
   SELECT c.id, c.score, c.clicks_24h, c.clicks_prev_24h, c.clicks_window
   FROM c JOIN products pr ON pr.id = c.id
-  WHERE ${productScope("pr", filters)}
+  WHERE c.clicks_24h > 0 AND c.clicks_24h >= c.clicks_prev_24h AND ${productScope(db, "pr", filters)}
     ${filters.minDiscount > 0 ? `AND ${mayHaveDiscount("c", "WHERE product_id IN (SELECT id FROM c)")}` : ""}
   ORDER BY c.score DESC, c.clicks_24h DESC, c.id
   LIMIT $limit OFFSET $offset`
@@ -112,16 +143,16 @@ export const trendingSql = (filters: Filters) => `
  * product has none) that may be 10% (or min_discount) below an earlier
  * price: full history is then read for those only.
  */
-export const priceDropsSql = (filters: Filters) => `
-  WITH recent AS (SELECT DISTINCT product_id FROM price_history WHERE observed_at > ${NOW} - INTERVAL ${RECENT_DROP_DAYS} DAY),
-  ${productFactsCtes(`WHERE ${productScope("products", filters)} AND id IN (SELECT product_id FROM recent)
-      AND ${mayHaveDiscount("products", "WHERE product_id IN (SELECT product_id FROM recent)", `greatest($min_discount, ${MIN_DISCOUNT_FULL})`)}`)},
-  ${DISCOUNT_CTE},
+export const priceDropsSql = (db: DealSql, filters: Filters) => `
+  WITH recent AS (SELECT DISTINCT product_id FROM price_history WHERE observed_at > ${NOW} - INTERVAL '${RECENT_DROP_DAYS} days'),
+  ${productFactsCtes(`WHERE ${productScope(db, "products", filters)} AND id IN (SELECT product_id FROM recent)
+      AND ${mayHaveDiscount("products", "WHERE product_id IN (SELECT product_id FROM recent)", `greatest(${MIN_DISCOUNT}, ${MIN_DISCOUNT_FULL})`)}`)},
+  ${discountCte(db)},
   m AS (
-    SELECT h.product_id, h.price::DOUBLE AS price,
-      epoch_ms(h.until) - epoch_ms(greatest(h.obs_at, s.since - INTERVAL ${MEDIAN_WINDOW_DAYS} DAY)) AS dur
+    SELECT h.product_id, h.price::FLOAT8 AS price,
+      ${dialectSql[db.dialect].epochMs("h.until")} - ${dialectSql[db.dialect].epochMs(`greatest(h.obs_at, s.since - INTERVAL '${MEDIAN_WINDOW_DAYS} days')`)} AS dur
     FROM h JOIN s USING (product_id)
-    WHERE h.obs_at < s.since AND h.until > s.since - INTERVAL ${MEDIAN_WINDOW_DAYS} DAY
+    WHERE h.obs_at < s.since AND h.until > s.since - INTERVAL '${MEDIAN_WINDOW_DAYS} days'
   ),
   med AS (
     SELECT product_id, min(price) FILTER (WHERE cum * 2 >= total) AS median_90d, count(*)::INTEGER AS observations_90d
@@ -129,74 +160,72 @@ export const priceDropsSql = (filters: Filters) => `
       SELECT *, sum(dur) OVER (PARTITION BY product_id ORDER BY price ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS cum,
         sum(dur) OVER (PARTITION BY product_id) AS total
       FROM m
-    ) GROUP BY product_id
+    ) running GROUP BY product_id
   ),
   n30 AS (SELECT product_id, count(*)::INTEGER AS observations_30d FROM w GROUP BY product_id)
-  SELECT p.id, p.current_price::DOUBLE AS current, dd.ref_price AS low_30d, med.median_90d, dd.discount::INTEGER AS discount,
+  SELECT p.id, p.current_price::FLOAT8 AS current, dd.ref_price AS low_30d, med.median_90d, dd.discount::INTEGER AS discount,
     dd.kind AS reference_kind, coalesce(n30.observations_30d, 0) AS observations_30d,
     coalesce(med.observations_90d, 0) AS observations_90d,
-    (epoch_ms(s.since) - epoch_ms(s.first_at)) / 86400000.0 AS history_days, s.since
+    ${daysBetween(db, "s.first_at", "s.since")} AS history_days, s.since
   FROM p JOIN dd ON dd.id = p.id JOIN s ON s.product_id = p.id
   LEFT JOIN med ON med.product_id = p.id LEFT JOIN n30 ON n30.product_id = p.id
-  WHERE dd.is_deal AND dd.discount >= $min_discount AND s.since > ${NOW} - INTERVAL ${RECENT_DROP_DAYS} DAY
-  ORDER BY (med.median_90d - p.current_price::DOUBLE) / med.median_90d DESC NULLS LAST, dd.discount DESC, p.id
+  WHERE dd.is_deal AND dd.discount >= ${MIN_DISCOUNT} AND s.since > ${NOW} - INTERVAL '${RECENT_DROP_DAYS} days'
+  ORDER BY (med.median_90d - p.current_price::FLOAT8) / med.median_90d DESC NULLS LAST, dd.discount DESC, p.id
   LIMIT $limit`
 
 /** Each (store domain, store) in scope with one sample link, for programme resolution.  */
-export const storesSql = (filters: Filters) => `
+export const storesSql = (db: DealSql, filters: Filters) => `
   SELECT store_domain, store, min(link) AS link
   FROM products
-  WHERE store_domain IS NOT NULL AND ${productScope("products", filters)}
+  WHERE store_domain IS NOT NULL AND ${productScope(db, "products", filters)}
   GROUP BY store_domain, store`
 
 /**
  * Human clicks and counted conversions (pending or approved) per programme
  * over CONVERSION_WINDOW_DAYS.
  */
-export const conversionStatsSql = `
-  WITH links AS (SELECT id, program_id FROM tracking_links WHERE program_id IN (SELECT unnest($program_ids::VARCHAR[]))),
+export const conversionStatsSql = (db: DealSql) => `
+  WITH ids AS (SELECT DISTINCT program_id FROM ${db.jsonList("$program_ids")} AS listed(program_id)),
+  links AS (SELECT id, program_id FROM tracking_links WHERE program_id IN (SELECT program_id FROM ids)),
   k AS (
     SELECT l.program_id, count(*)::INTEGER AS clicks FROM clicks c JOIN links l ON l.id = c.tracking_id
-    WHERE NOT c.is_bot AND c.clicked_at > ${NOW} - INTERVAL ${CONVERSION_WINDOW_DAYS} DAY AND c.clicked_at <= ${NOW}
+    WHERE NOT c.is_bot AND c.clicked_at > ${NOW} - INTERVAL '${CONVERSION_WINDOW_DAYS} days' AND c.clicked_at <= ${NOW}
     GROUP BY l.program_id
   ),
   v AS (
     SELECT l.program_id, count(*)::INTEGER AS conversions FROM conversions c JOIN links l ON l.id = c.tracking_id
-    WHERE c.status IN ('pending', 'approved') AND c.event_at > ${NOW} - INTERVAL ${CONVERSION_WINDOW_DAYS} DAY
+    WHERE c.status IN ('pending', 'approved') AND c.event_at > ${NOW} - INTERVAL '${CONVERSION_WINDOW_DAYS} days'
       AND c.event_at <= ${NOW}
     GROUP BY l.program_id
   )
   SELECT ids.program_id, coalesce(k.clicks, 0) AS clicks, coalesce(v.conversions, 0) AS conversions,
-    any_value(pg.commission_currency) AS commission_currency
-  FROM (SELECT unnest($program_ids::VARCHAR[]) AS program_id) ids
-  LEFT JOIN k USING (program_id) LEFT JOIN v USING (program_id) LEFT JOIN programs pg ON pg.id = ids.program_id
-  GROUP BY ALL`
+    (SELECT min(pg.commission_currency) FROM programs pg WHERE pg.id = ids.program_id) AS commission_currency
+  FROM ids LEFT JOIN k USING (program_id) LEFT JOIN v USING (program_id)`
 
 /**
  * High commission, one batch ($offset, $limit) in rank order. The per-store earnings formula comes as
  * parallel lists (store domain, store, per-price-unit, fixed, programme id).
  */
-export const highCommissionSql = (filters: Filters) => `
+export const highCommissionSql = (db: DealSql, filters: Filters) => `
   WITH f AS (
-    SELECT unnest($store_domains::VARCHAR[]) AS store_domain, unnest($stores::VARCHAR[]) AS store, unnest($per_unit::DOUBLE[]) AS per_unit,
-      unnest($fixed::DOUBLE[]) AS fixed, unnest($formula_programs::VARCHAR[]) AS program_id
+    SELECT * FROM ${db.jsonRows("$formulas", { store_domain: "VARCHAR", store: "VARCHAR", per_unit: "DOUBLE", fixed: "DOUBLE", program_id: "VARCHAR" })} formulas
   )
-  SELECT pr.id, pr.link, pr.current_price::DOUBLE AS price, f.program_id,
-    pr.current_price::DOUBLE * f.per_unit + f.fixed AS earnings
+  SELECT pr.id, pr.link, pr.current_price::FLOAT8 AS price, f.program_id,
+    pr.current_price::FLOAT8 * f.per_unit + f.fixed AS earnings
   FROM products pr JOIN f ON f.store_domain = pr.store_domain AND f.store = pr.store
-  WHERE ${productScope("pr", filters)}
+  WHERE ${productScope(db, "pr", filters)}
     ${filters.minDiscount > 0 ? `AND ${mayHaveDiscount("pr", "")}` : ""}
   ORDER BY earnings DESC, pr.id
   LIMIT $limit OFFSET $offset`
 
 /** Which of $ids have a trusted discount of at least $min_discount (the exact rule of deal.ts), and its kind. */
-export const discountAtLeastSql = `
-  WITH ${productFactsCtes("WHERE id IN (SELECT unnest($ids::VARCHAR[]))")}, ${DISCOUNT_CTE}
-  SELECT id, discount::INTEGER AS discount, kind FROM d WHERE discount >= $min_discount`
+export const discountAtLeastSql = (db: DealSql) => `
+  WITH ${productFactsCtes(`WHERE id IN ${db.jsonList("$ids")}`)}, ${discountCte(db)}
+  SELECT id, discount::INTEGER AS discount, kind FROM d WHERE discount >= ${MIN_DISCOUNT}`
 
 /** The catalog rows (with price facts) of the products a response shows.  */
-export const productRowsSql = `
-  WITH ${productFactsCtes("WHERE id IN (SELECT unnest($ids::VARCHAR[]))")}
+export const productRowsSql = (db: DealSql) => `
+  WITH ${productFactsCtes(`WHERE id IN ${db.jsonList("$ids")}`)}
   SELECT ${PRODUCT_ROW_COLUMNS} FROM p ${PRODUCT_FACT_JOINS}`
 
 /** Replaces `$name` markers with positional parameters, in order of first use, and lists their values. */

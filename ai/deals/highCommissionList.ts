@@ -1,4 +1,3 @@
-import { listValue } from "@duckdb/node-api"
 import { Effect, Schema } from "effect"
 import {
   type ConversionEstimate,
@@ -11,6 +10,7 @@ import type { Selection } from "../../domain/matching/selectProgram.ts"
 import type { ProgramMatcher } from "../../links/ProgramMatcher.ts"
 import { conversionStatsSql, highCommissionSql, storesSql } from "./dealQueries.ts"
 import { Numeric, NullableText, Text } from "../../infra/columns.ts"
+import { jsonRowsParam } from "../../infra/Database.ts"
 import { type ListReader, type ListsQuery } from "./ListReader.ts"
 
 const StatsRow = Schema.Struct({
@@ -56,7 +56,7 @@ export const highCommissionList = (reader: ListReader, matcher: ProgramMatcher["
   const conversionStats = (now: string, programIds: ReadonlyArray<string>) =>
     programIds.length === 0
       ? Effect.succeed(new Map<string, ProgramStats>())
-      : reader.query(StatsRow, conversionStatsSql, { now, program_ids: listValue([...programIds]) }).pipe(
+      : reader.query(StatsRow, conversionStatsSql(reader.db), { now, program_ids: JSON.stringify(programIds) }).pipe(
           Effect.map(
             (rows) =>
               new Map(
@@ -77,7 +77,7 @@ export const highCommissionList = (reader: ListReader, matcher: ProgramMatcher["
   return (request: ListsQuery) =>
     Effect.gen(function* () {
       const values = reader.common(request)
-      const stores = yield* reader.query(StoreRow, storesSql(request), values)
+      const stores = yield* reader.query(StoreRow, storesSql(reader.db, request), values)
       const groups: Array<{ domain: string; store: string; selection: Selection }> = []
       for (const row of stores) {
         const selection = yield* resolveSelection(row.link)
@@ -92,16 +92,19 @@ export const highCommissionList = (reader: ListReader, matcher: ProgramMatcher["
       const formulas = groups.map((group) => formulaOf(group.selection, statsOf(group.selection.program.id).conversion))
       const rows = yield* reader.keepDiscounted(
         (offset, size) =>
-          reader.query(CandidateRow, highCommissionSql(request), {
+          reader.query(CandidateRow, highCommissionSql(reader.db, request), {
             ...values,
             offset,
             limit: size,
-            store_domains: listValue(groups.map((group) => group.domain)),
-            stores: listValue(groups.map((group) => group.store)),
-            // As text: a JS list of numbers is bound as INTEGER[] when its first is whole.
-            per_unit: listValue(formulas.map((formula) => String(formula.perPriceUnit))),
-            fixed: listValue(formulas.map((formula) => String(formula.fixed))),
-            formula_programs: listValue(groups.map((group) => group.selection.program.id))
+            formulas: jsonRowsParam(
+              groups.map((group, i) => ({
+                store_domain: group.domain,
+                store: group.store,
+                per_unit: formulas[i].perPriceUnit,
+                fixed: formulas[i].fixed,
+                program_id: group.selection.program.id
+              }))
+            )
           }),
         request.limit * COMMISSION_OVERFETCH,
         request.minDiscount

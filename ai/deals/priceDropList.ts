@@ -34,7 +34,7 @@ const PriceDropRow = Schema.Struct({
 })
 
 export const priceDropList = (reader: ListReader) => (request: ListsQuery) =>
-  reader.query(PriceDropRow, priceDropsSql(request), reader.common(request)).pipe(
+  reader.query(PriceDropRow, priceDropsSql(reader.db, request), reader.common(request)).pipe(
     Effect.map((rows) =>
       rows.map((row) => {
         const current = row.current

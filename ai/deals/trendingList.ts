@@ -26,7 +26,7 @@ export const trendingList = (reader: ListReader) => (request: ListsQuery) =>
   reader
     .keepDiscounted(
       (offset, size) =>
-        reader.query(TrendingRow, trendingSql(request), { ...reader.common(request), offset, limit: size }),
+        reader.query(TrendingRow, trendingSql(reader.db, request), { ...reader.common(request), offset, limit: size }),
       request.limit,
       request.minDiscount
     )

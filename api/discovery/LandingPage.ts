@@ -10,8 +10,8 @@ import { DEALS_DEFAULT_TAG } from "./Http.ts"
 import { RETRY_AFTER_SECONDS } from "./unavailable.ts"
 
 // GET /deals/{id}: the HTML page behind links.landing. Rendered from the
-// index document (one getDocument), so it normally costs no DuckDB read; when
-// Meilisearch cannot answer, the same document is built from DuckDB. `?tag=`
+// index document (one getDocument), so it normally costs no store read; when
+// Meilisearch cannot answer, the same document is built from the store (DuckDB or PostgreSQL). `?tag=`
 // keeps the attribution of the feed request that linked here.
 
 const html = (body: string, status: number, headers: Record<string, string> = {}) =>
@@ -32,10 +32,10 @@ export const LandingPageRoute = Layer.unwrap(
         const id = params.id ?? ""
         const tagParam = new URL(request.url, "http://x").searchParams.get("tag")
         const tag = tagParam !== null && TAG_PATTERN.test(tagParam) ? tagParam : DEALS_DEFAULT_TAG
-        // None: neither Meilisearch nor DuckDB could answer (503); Some(None): no such deal (404).
+        // None: neither Meilisearch nor the store could answer (503); Some(None): no such deal (404).
         const found = yield* discovery.document(id).pipe(
           Effect.catchTag("SearchError", (error) =>
-            Effect.logWarning("landing page: search unavailable, reading the product from DuckDB").pipe(
+            Effect.logWarning("landing page: search unavailable, reading the product from the store").pipe(
               Effect.annotateLogs({ reason: error.message }),
               Effect.andThen(landingDocumentFromCatalog(db, id))
             )

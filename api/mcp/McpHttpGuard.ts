@@ -34,7 +34,7 @@ export const McpHttpGuard = HttpRouter.middleware(
           partner !== undefined
             ? ["key" as const, `key:${partner.id}`]
             : ["ip" as const, `ip:${clientIp(request, config.trustProxy)}`]
-        const verdict = (scope === "key" ? limits.perKey : limits.perIp).take(bucket)
+        const verdict = yield* limits.take(scope, bucket)
         return verdict.allowed ? yield* httpEffect : limits.tooMany(scope, verdict)
       })
   })

@@ -4,7 +4,9 @@ import { ServiceUnavailable } from "../errors.ts"
 
 export const Readiness = Schema.Struct({
   status: Schema.Literals(["ready", "not_ready"]),
-  checks: Schema.Struct({ duckdb: Schema.Boolean, meilisearch: Schema.Boolean, catalog: Schema.Boolean })
+  /** Which system of record this process uses: the embedded DuckDB file, or PostgreSQL (DATABASE_URL). */
+  store: Schema.Literals(["duckdb", "postgres"]),
+  checks: Schema.Struct({ database: Schema.Boolean, meilisearch: Schema.Boolean, catalog: Schema.Boolean })
 })
 
 export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
@@ -17,7 +19,7 @@ export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
       error: ServiceUnavailable
     }).annotate(
       OpenApi.Description,
-      "Readiness: DuckDB answers a query, Meilisearch reports healthy and the first ingest of an empty catalog has finished (503 otherwise: code not_ready or ingesting)."
+      "Readiness: the store (DuckDB, or PostgreSQL with DATABASE_URL) answers a query, Meilisearch reports healthy and the first ingest of an empty catalog has finished (503 otherwise: code not_ready or ingesting)."
     ),
     HttpApiEndpoint.get("metrics", "/metrics", {
       success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/plain; version=0.0.4" }))

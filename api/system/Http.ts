@@ -15,7 +15,7 @@ export const SystemHandlers = HttpApiBuilder.group(
     const search = yield* SearchEngine
     const metrics = yield* Metrics
     const catalog = yield* CatalogReadiness
-    const duckdbOk = db.query("SELECT 1").pipe(
+    const databaseOk = db.query("SELECT 1").pipe(
       Effect.timeout("1 second"),
       Effect.as(true),
       Effect.orElseSucceed(() => false)
@@ -24,14 +24,15 @@ export const SystemHandlers = HttpApiBuilder.group(
       .handle("health", () => Effect.succeed({ status: "ok" as const }))
       .handle("ready", () =>
         Effect.gen(function* () {
-          const [duckdb, meilisearch] = yield* Effect.all([duckdbOk, search.healthy], { concurrency: 2 })
-          const checks = { duckdb, meilisearch, catalog: catalog.isReady() }
-          if (duckdb && meilisearch && checks.catalog) return { status: "ready" as const, checks }
+          const [database, meilisearch] = yield* Effect.all([databaseOk, search.healthy], { concurrency: 2 })
+          const checks = { database, meilisearch, catalog: catalog.isReady() }
+          if (database && meilisearch && checks.catalog) return { status: "ready" as const, store: db.dialect, checks }
+          const details = { store: db.dialect, ...checks }
           return yield* new ServiceUnavailable({
             error:
-              duckdb && meilisearch
-                ? { code: "ingesting", message: "the first ingest of the catalog is still running", details: checks }
-                : { code: "not_ready", message: "a dependency is not reachable", details: checks }
+              database && meilisearch
+                ? { code: "ingesting", message: "the first ingest of the catalog is still running", details }
+                : { code: "not_ready", message: "a dependency is not reachable", details }
           })
         })
       )

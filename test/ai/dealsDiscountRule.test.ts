@@ -1,9 +1,9 @@
-import { listValue } from "@duckdb/node-api"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { bind, discountAtLeastSql, productRowsSql } from "../../ai/deals/dealQueries.ts"
 import { Database } from "../../infra/Database.ts"
+import { testDatabaseLayer } from "../support/testDatabase.ts"
 import { productDocument, type ProductRow } from "../../readModel/documents.ts"
 import { type FixtureProduct, insertProducts, productId } from "../support/catalogFixtures.ts"
 
@@ -38,13 +38,13 @@ describe("SQL discount rule = deal.ts", () => {
       Effect.gen(function* () {
         yield* insertProducts(products)
         const db = yield* Database
-        const discounts = bind(discountAtLeastSql, { ids: listValue(ids), min_discount: 0 })
-        const rows = bind(productRowsSql, { ids: listValue(ids) })
+        const discounts = bind(discountAtLeastSql(db), { ids: JSON.stringify(ids), min_discount: 0 })
+        const rows = bind(productRowsSql(db), { ids: JSON.stringify(ids) })
         return [
           yield* db.query<{ id: string; discount: number; kind: string | null }>(discounts.sql, discounts.params),
           yield* db.query<ProductRow>(rows.sql, rows.params)
         ] as const
-      }).pipe(Effect.provide(Database.layerMemory))
+      }).pipe(Effect.provide(testDatabaseLayer()))
     )
     const now = new Date()
     const fromDomain = new Map(

@@ -37,6 +37,15 @@ describe("partners: registration, keys, authentication", () => {
     expect(c.body.partner.tag).toMatch(/^[a-z0-9][a-z0-9_-]{0,63}$/)
   })
 
+  it("gives concurrent registrations of one name distinct tags (the unique tag decides, not a read)", async () => {
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => register(service, { name: "Race Team", email: `r${i}@x.example` }))
+    )
+    expect(results.map((res) => res.status)).toEqual([200, 200, 200, 200, 200, 200])
+    const tags = results.map((res) => res.body.partner.tag).sort()
+    expect(tags).toEqual(["race-team", "race-team-2", "race-team-3", "race-team-4", "race-team-5", "race-team-6"])
+  })
+
   it("stores only a hash of the key: the key appears nowhere in the partners table", async () => {
     const res = await register(service, { name: "Secret Keeper", email: "s@x.example" })
     const key: string = res.body.api_key

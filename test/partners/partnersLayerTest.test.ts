@@ -1,12 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { Database } from "../../infra/Database.ts"
 import { API_KEY_PATTERN, Partners } from "../../partners/Partners.ts"
 import * as PartnersFeature from "../../partners/layer.ts"
+import { testDatabaseLayer } from "../support/testDatabase.ts"
 
-// Partners.layerTest stands in for the DuckDB-backed Partners in handler
-// tests; the same scenario runs on both so the stand-in cannot drift.
+// Partners.layerTest stands in for the store-backed Partners in handler
+// tests; the same scenario runs on both so the stand-in cannot drift (on
+// DuckDB, and in the postgres project on a PostgreSQL database of its own).
 
 const scenario = Effect.gen(function* () {
   const partners = yield* Partners
@@ -29,7 +30,7 @@ const scenario = Effect.gen(function* () {
 describe("Partners.layerTest", () => {
   it.effect("behaves as Partners.layer: tags deduplicated, keys found by hash, unknown keys not", () =>
     Effect.gen(function* () {
-      const real = yield* scenario.pipe(Effect.provide(Partners.layer.pipe(Layer.provide(Database.layerMemory))))
+      const real = yield* scenario.pipe(Effect.provide(Partners.layer.pipe(Layer.provide(testDatabaseLayer()))))
       const fake = yield* scenario.pipe(Effect.provide(PartnersFeature.layerTest))
       expect(fake).toEqual(real)
       expect(fake.tags).toEqual(["deal-hunter", "deal-hunter-2", "zoe-s-shop"])

@@ -8,7 +8,7 @@ import { RateLimits } from "../../partners/RateLimits.ts"
 // The link service's token buckets read Effect's Clock: TestClock drives the
 // refill, so the rule is checked without waiting for real time to pass.
 
-const limits = RateLimits.layer.pipe(
+const limits = RateLimits.layerLocal.pipe(
   Layer.provide(
     Layer.mergeAll(
       Metrics.layer,
@@ -20,24 +20,25 @@ const limits = RateLimits.layer.pipe(
 describe("RateLimits on the Clock", () => {
   it.effect("a drained bucket refills at perMinute/60 per second of Clock time", () =>
     Effect.gen(function* () {
-      const { perKey } = yield* RateLimits
-      expect(perKey.take("key:a")).toEqual({ allowed: true })
-      expect(perKey.take("key:a")).toEqual({ allowed: true })
-      expect(perKey.take("key:a")).toEqual({ allowed: false, retryAfterSeconds: 1 })
+      const limits = yield* RateLimits
+      const take = (bucket: string) => limits.take("key", bucket)
+      expect(yield* take("key:a")).toEqual({ allowed: true })
+      expect(yield* take("key:a")).toEqual({ allowed: true })
+      expect(yield* take("key:a")).toEqual({ allowed: false, retryAfterSeconds: 1 })
       // other keys have buckets of their own
-      expect(perKey.take("key:b")).toEqual({ allowed: true })
+      expect(yield* take("key:b")).toEqual({ allowed: true })
 
       yield* TestClock.adjust("500 millis")
-      expect(perKey.take("key:a")).toEqual({ allowed: false, retryAfterSeconds: 1 })
+      expect(yield* take("key:a")).toEqual({ allowed: false, retryAfterSeconds: 1 })
       yield* TestClock.adjust("600 millis")
-      expect(perKey.take("key:a")).toEqual({ allowed: true })
-      expect(perKey.take("key:a").allowed).toBe(false)
+      expect(yield* take("key:a")).toEqual({ allowed: true })
+      expect((yield* take("key:a")).allowed).toBe(false)
 
       // a long idle refills up to the burst, not beyond
       yield* TestClock.adjust("1 hour")
-      expect(perKey.take("key:a")).toEqual({ allowed: true })
-      expect(perKey.take("key:a")).toEqual({ allowed: true })
-      expect(perKey.take("key:a").allowed).toBe(false)
+      expect(yield* take("key:a")).toEqual({ allowed: true })
+      expect(yield* take("key:a")).toEqual({ allowed: true })
+      expect((yield* take("key:a")).allowed).toBe(false)
     }).pipe(Effect.provide(limits))
   )
 })

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { Database } from "../../infra/Database.ts"
 
-// Networks and programmes written straight into DuckDB (columns of
-// infra/schema.ts), for link-service tests that must not depend on the
+// Networks and programmes written straight into the store (columns of
+// infra/schema.ts; the same SQL on PostgreSQL), for link-service tests that must not depend on the
 // catalog pipelines. Templates follow shared/reference/affiliate-networks.md.
 
 export interface FixtureNetwork {
@@ -278,7 +278,10 @@ export const insertCatalog = (
         for (const n of networks) {
           yield* tx.run("DELETE FROM networks WHERE id = $1", [n.id])
           yield* tx.run(
-            `INSERT INTO networks VALUES ($1, $2, $3, NULL, $4::VARCHAR[], $5, $6, $7::VARCHAR[], $8, NULL, ['global'], $9::JSON, 'fixture', now())`,
+            `INSERT INTO networks (id, name, status, website, click_hosts, deep_link_template, subid_param,
+               unwrap_params, confidence, successor_id, regions, account_params, feed, updated_at)
+             VALUES ($1, $2, $3, NULL, ARRAY${tx.jsonList("$4")}, $5, $6, ARRAY${tx.jsonList("$7")}, $8, NULL,
+               ARRAY['global'], $9::JSON, 'fixture', now())`,
             [
               n.id,
               n.name ?? n.id.toUpperCase(),
@@ -297,7 +300,11 @@ export const insertCatalog = (
           yield* tx.run("DELETE FROM programs WHERE id = $1", [id])
           yield* tx.run("DELETE FROM program_domains WHERE program_id = $1", [id])
           yield* tx.run(
-            `INSERT INTO programs VALUES ($1, $2, $3, $4, $5::VARCHAR[], $6, 'General', $7, $8, 'USD', 30, $9, $10, $11, $12::JSON, 'fixture', now())`,
+            `INSERT INTO programs (id, network_id, merchant_id, name, domains, country, category, commission_type,
+               commission_rate, commission_currency, cookie_days, status, deep_link_allowed, epc, link_params, feed,
+               updated_at)
+             VALUES ($1, $2, $3, $4, ARRAY${tx.jsonList("$5")}, $6, 'General', $7, $8, 'USD', 30, $9, $10, $11,
+               $12::JSON, 'fixture', now())`,
             [
               id,
               p.networkId,

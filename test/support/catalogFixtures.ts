@@ -1,10 +1,13 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { createHash } from "node:crypto"
-import { Database } from "../../infra/Database.ts"
+import { Database, type DatabaseShape } from "../../infra/Database.ts"
+import { Staging } from "../../infra/Staging.ts"
 
-// Writes products and price history straight into DuckDB, for tests of what
-// reads the catalog (search sync, discovery feed) without going through a
-// feed pipeline. Columns follow infra/schema.ts.
+// Writes products and price history straight into the store, for tests of
+// what reads the catalog (search sync, discovery feed) without going through
+// a feed pipeline. Columns follow infra/schema.ts (the same order on
+// PostgreSQL). With PostgreSQL the rows also go to staging (when the service
+// runs one), as a feed's publish leaves them: the search sync reads staging.
 
 export interface FixtureProduct {
   readonly feed?: string
@@ -35,10 +38,21 @@ const DAY = 86_400_000
 
 export const productId = (product: FixtureProduct) => `${product.feed ?? "fixture"}:${product.itemId}`
 
+/** The system of record, and staging when it is a separate DuckDB file. */
+const catalogStores = Effect.gen(function* () {
+  const db = yield* Database
+  const staging = yield* Effect.serviceOption(Staging)
+  return Option.isSome(staging) && staging.value !== db ? [db, staging.value] : [db]
+})
+
 export const insertProducts = (products: ReadonlyArray<FixtureProduct>) =>
   Effect.gen(function* () {
-    const db = yield* Database
     const now = Date.now()
+    for (const db of yield* catalogStores) yield* writeProducts(db, products, now)
+  })
+
+const writeProducts = (db: DatabaseShape, products: ReadonlyArray<FixtureProduct>, now: number) =>
+  Effect.gen(function* () {
     yield* db.transaction((tx) =>
       Effect.gen(function* () {
         for (const product of products) {
@@ -96,6 +110,7 @@ export const insertProducts = (products: ReadonlyArray<FixtureProduct>) =>
 
 export const deleteProducts = (ids: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const db = yield* Database
-    for (const id of ids) yield* db.run("DELETE FROM products WHERE id = $1", [id])
+    for (const db of yield* catalogStores) {
+      for (const id of ids) yield* db.run("DELETE FROM products WHERE id = $1", [id])
+    }
   })

@@ -7,10 +7,19 @@ export const POSTGRES_ONLY = "test/**/*.postgres.test.ts"
 export const postgresSuites: ReadonlyArray<string> = [
   POSTGRES_ONLY,
   "test/infra/database.test.ts",
+  "test/pipelines/catalog.test.ts",
+  "test/pipelines/products.test.ts",
+  "test/pipelines/atomic.test.ts",
+  "test/pipelines/admin.test.ts",
   "test/links/clickRetention.test.ts",
   "test/links/crash.test.ts",
   "test/links/redirect.test.ts",
-  "test/pipelines/products.test.ts",
-  "test/pipelines/atomic.test.ts",
-  "test/pipelines/admin.test.ts"
+  // links and partners (f1links)
+  "test/links/match.test.ts",
+  "test/links/reassign.test.ts",
+  "test/links/samples.test.ts",
+  "test/links/reresolution.test.ts",
+  "test/links/partners.test.ts",
+  "test/partners/partnersLayerTest.test.ts",
+  "test/links/catalog.test.ts"
 ]

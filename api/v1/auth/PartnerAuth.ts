@@ -66,7 +66,7 @@ const makeResolver = Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const header = request.headers["authorization"]
       if (header === undefined && !required) {
-        const verdict = limits.perIp.take(`ip:${clientIp(request, config.trustProxy)}`)
+        const verdict = yield* limits.take("ip", `ip:${clientIp(request, config.trustProxy)}`)
         return verdict.allowed ? caller(undefined) : limited(limits.tooMany("ip", verdict))
       }
       if (header === undefined) return yield* unauthorized("an API key is required: Authorization: Bearer <api key>")
@@ -78,7 +78,7 @@ const makeResolver = Effect.gen(function* () {
       }
       const partner = yield* partners.authenticate(key).pipe(Effect.mapError(() => lookupFailed))
       if (partner === undefined) return yield* unauthorized("unknown API key")
-      const verdict = limits.perKey.take(`key:${partner.id}`)
+      const verdict = yield* limits.take("key", `key:${partner.id}`)
       return verdict.allowed ? caller(partner) : limited(limits.tooMany("key", verdict))
     })
 })
@@ -114,22 +114,20 @@ export const OptionalPartnerAuthLayer = Layer.effect(
 )
 
 // One per-IP limiter check, shared by the two IP-limited middlewares.
-const ipLimit = (pick: "perIp" | "register") =>
+const ipLimit = (scope: "ip" | "register") =>
   Effect.gen(function* () {
     const limits = yield* RateLimits
     const config = yield* AppConfig
-    const limiter = limits[pick]
-    const scope = pick === "perIp" ? "ip" : "register"
     return Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
-      const verdict = limiter.take(`${scope}:${clientIp(request, config.trustProxy)}`)
+      const verdict = yield* limits.take(scope, `${scope}:${clientIp(request, config.trustProxy)}`)
       return verdict.allowed ? undefined : limits.tooMany(scope, verdict)
     })
   })
 
 export const IpRateLimitLayer = Layer.effect(
   IpRateLimit,
-  Effect.map(ipLimit("perIp"), (check) =>
+  Effect.map(ipLimit("ip"), (check) =>
     IpRateLimit.of((httpEffect) =>
       Effect.flatMap(check, (limited) => (limited === undefined ? httpEffect : Effect.succeed(limited)))
     )

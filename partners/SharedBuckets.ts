@@ -1,0 +1,45 @@
+import { Effect, Schema } from "effect"
+import { Bool, Numeric } from "../infra/columns.ts"
+import type { Database, DatabaseError } from "../infra/Database.ts"
+import type { RateLimit, Verdict } from "./RateLimiter.ts"
+
+// The token buckets of RateLimiter.ts, kept in PostgreSQL so that N API
+// replicas enforce ONE limit per key or IP, not N times it. One statement
+// per request: the upsert refills the bucket from the time elapsed (the
+// database's clock, the same for every replica), takes a token when there is
+// one, and says whether it did; concurrent requests on one bucket queue on
+// its row lock. The table is UNLOGGED (no WAL per request; emptied by a
+// server crash, which only forgives recent use). `full_at` is when the bucket
+// is full again, after which the row carries no information and is pruned.
+
+const Taken = Schema.Struct({ allowed: Bool, tokens: Numeric })
+
+const refill = "LEAST($2::float8, b.tokens + extract(epoch FROM now() - b.at) * $3::float8)"
+
+const TAKE_SQL = `INSERT INTO rate_limit_buckets AS b (key, tokens, at, allowed, full_at)
+  VALUES ($1, CASE WHEN $2::float8 >= 1 THEN $2::float8 - 1 ELSE $2::float8 END, now(), $2::float8 >= 1,
+          now() + make_interval(secs => CASE WHEN $2::float8 >= 1 AND $3::float8 > 0 THEN 1 / $3::float8 ELSE 0 END))
+  ON CONFLICT (key) DO UPDATE SET
+    tokens = ${refill} - CASE WHEN ${refill} >= 1 THEN 1 ELSE 0 END,
+    allowed = ${refill} >= 1,
+    at = now(),
+    full_at = now() + make_interval(secs => CASE WHEN $3::float8 > 0
+      THEN ($2::float8 - (${refill} - CASE WHEN ${refill} >= 1 THEN 1 ELSE 0 END)) / $3::float8 ELSE 0 END)
+  RETURNING allowed, tokens`
+
+/** Takes one token from the shared bucket `key` (PostgreSQL only). */
+export const takeShared = (
+  db: Database["Service"],
+  limit: RateLimit,
+  key: string
+): Effect.Effect<Verdict, DatabaseError> =>
+  Effect.map(db.queryAs(Taken, TAKE_SQL, [key, limit.burst, limit.perMinute / 60]), ([row]): Verdict => {
+    if (row === undefined || row.allowed) return { allowed: true }
+    const perSecond = limit.perMinute / 60
+    const wait = perSecond > 0 ? (1 - row.tokens) / perSecond : 60
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(wait)) }
+  })
+
+/** Forgets buckets that are full again (they would start full anyway). */
+export const pruneSharedBuckets = (db: Database["Service"]) =>
+  db.run("DELETE FROM rate_limit_buckets WHERE full_at < now()")
