@@ -30,7 +30,7 @@ describe("discovery feed: colour/size variants are one product (sample catalog)"
     const rows = await service.run(
       Database.use((db) =>
         db.query<Row>(
-          "SELECT id, title, gtin, color, size, condition FROM products WHERE list_contains($1::VARCHAR[], id)",
+          `SELECT id, title, gtin, color, size, condition FROM products WHERE id IN ${db.jsonList("$1")}`,
           [JSON.stringify(ids)]
         )
       )

@@ -21,5 +21,16 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/links/reresolution.test.ts",
   "test/links/partners.test.ts",
   "test/partners/partnersLayerTest.test.ts",
-  "test/links/catalog.test.ts"
+  "test/links/catalog.test.ts",
+  // catalog reads: browse, deals, landing pages, AI tools, MCP, /ready (f4reads);
+  // the ones that register partners or match links need f1links's PostgreSQL
+  // Partners and ProgramMatcher.
+  "test/catalog/**/*.test.ts",
+  "test/discovery/**/*.test.ts",
+  "test/ai/**/*.test.ts",
+  // limits.test.ts waits: on PostgreSQL's shared rate-limit buckets (f1links)
+  // the MCP request that should find the per-IP bucket empty is let through.
+  "test/mcp/mcp.test.ts",
+  "test/mcp/ucpMapping.test.ts",
+  "test/system.test.ts"
 ]
