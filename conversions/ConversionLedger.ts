@@ -182,6 +182,14 @@ const lookupLinks = (tx: Tx, refs: ReadonlyArray<string>) =>
     return links
   })
 
+/**
+ * PostgreSQL: the rows read are locked until COMMIT, in id order, so a writer
+ * on another replica waits and then reads what this one wrote. DuckDB has no
+ * row locks and needs none: one process, one writer (Database.transaction).
+ */
+const lockedInIdOrder = (tx: Tx) => (tx.dialect === "postgres" ? "ORDER BY id FOR UPDATE" : "")
+
+/** The stored rows of `ids`, read locked (see lockedInIdOrder). */
 const lookupStored = (tx: Tx, ids: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const stored = new Map<string, Stored>()
@@ -194,7 +202,7 @@ const lookupStored = (tx: Tx, ids: ReadonlyArray<string>) =>
                 order_amount_reporting::VARCHAR AS order_amount_reporting, revenue_share::VARCHAR AS revenue_share,
                 partner_share::VARCHAR AS partner_share, platform_share::VARCHAR AS platform_share, status, event_at,
                 network_updated_at, attributed_at
-         FROM conversions WHERE id IN ${tx.jsonList("$1")}`,
+         FROM conversions WHERE id IN ${tx.jsonList("$1")} ${lockedInIdOrder(tx)}`,
         [JSON.stringify(ids)]
       )
       for (const read of rows) {
@@ -323,32 +331,53 @@ const buildRow = (
 const allText = (columns: ReadonlyArray<string>): Record<string, JsonColumnType> =>
   Object.fromEntries(columns.map((column) => [column, "VARCHAR"]))
 
+const CAST_COLUMNS = COLUMNS.map((column) => {
+  const cast = CASTS[column]
+  return `${column}${cast === undefined ? "" : `::${cast}`}`
+}).join(", ")
+const UPDATES = COLUMNS.filter((column) => column !== "id" && column !== "created_at")
+  .map((column) => `${column} = EXCLUDED.${column}`)
+  .join(", ")
+
+/** `INSERT … SELECT` of one chunk of rows, bound as one JSON parameter; `conflict` ends the statement. */
+const insertChunk = (tx: Tx, chunk: ReadonlyArray<Row>, conflict: string) =>
+  [
+    `INSERT INTO conversions (${COLUMNS.join(", ")})
+     SELECT ${CAST_COLUMNS} FROM ${tx.jsonRows("$1", allText(COLUMNS))}
+     ${conflict}`,
+    [
+      JSON.stringify(
+        chunk.map((row) =>
+          Object.fromEntries(COLUMNS.map((column) => [column, row[column] === null ? null : String(row[column])]))
+        )
+      )
+    ]
+  ] as const
+
+/** Rows of ids that exist (read locked): the upsert only confirms them. */
 const writeRows = (tx: Tx, rows: ReadonlyArray<Row>) =>
   Effect.forEach(
     chunks(rows, CHUNK),
-    (chunk) => {
-      const columns = COLUMNS.map((column) => {
-        const cast = CASTS[column]
-        return `${column}${cast === undefined ? "" : `::${cast}`}`
-      })
-      const updates = COLUMNS.filter((column) => column !== "id" && column !== "created_at")
-        .map((column) => `${column} = EXCLUDED.${column}`)
-        .join(", ")
-      return tx.run(
-        `INSERT INTO conversions (${COLUMNS.join(", ")})
-       SELECT ${columns.join(", ")} FROM ${tx.jsonRows("$1", allText(COLUMNS))}
-       ON CONFLICT (id) DO UPDATE SET ${updates}`,
-        [
-          JSON.stringify(
-            chunk.map((row) =>
-              Object.fromEntries(COLUMNS.map((column) => [column, row[column] === null ? null : String(row[column])]))
-            )
-          )
-        ]
-      )
-    },
-    { discard: true }
+    (chunk) => tx.run(...insertChunk(tx, chunk, `ON CONFLICT (id) DO UPDATE SET ${UPDATES}`)),
+    {
+      discard: true
+    }
   )
+
+/** Rows of new ids; returns the ids this transaction created (the others exist: another writer was first). */
+const insertNew = (tx: Tx, rows: ReadonlyArray<Row>) =>
+  Effect.gen(function* () {
+    const created = new Set<string>()
+    for (const chunk of chunks(rows, CHUNK)) {
+      const returned = yield* tx.queryAs(
+        CreatedRow,
+        ...insertChunk(tx, chunk, "ON CONFLICT (id) DO NOTHING RETURNING id")
+      )
+      for (const { id } of returned) created.add(id)
+    }
+    return created
+  })
+const CreatedRow = Schema.Struct({ id: Text })
 
 const EVENT_COLUMNS = [
   "conversion_id",
@@ -375,6 +404,54 @@ const writeEvents = (tx: Tx, events: ReadonlyArray<Event>) =>
     { discard: true }
   )
 
+type Decision =
+  | { readonly kind: "stale" }
+  | { readonly kind: "unchanged" }
+  | { readonly kind: "rejected"; readonly reason: string }
+  | { readonly kind: "write"; readonly isNew: boolean; readonly row: Row; readonly event: Event | undefined }
+
+/** What one record does to the ledger, given the row stored under its id (if any). */
+const decide = (
+  rates: ReportingRatesShape,
+  record: ConversionRecord,
+  link: Link | undefined,
+  previous: Stored | undefined,
+  source: string,
+  now: Date
+): Decision => {
+  if (previous !== undefined && isStale(previous, record)) return { kind: "stale" }
+  const row = buildRow(rates, record, link, previous, source, now)
+  if (typeof row === "string") return { kind: "rejected", reason: row }
+  if (previous !== undefined && previous.signature === signatureOf(row)) return { kind: "unchanged" }
+  const moved =
+    previous === undefined ||
+    previous.status !== row.status ||
+    previous.commission !== row.commission ||
+    previous.order_amount !== row.order_amount ||
+    previous.currency !== row.currency
+  const event: Event | undefined = moved
+    ? [
+        row.id as string,
+        previous?.status ?? null,
+        row.status as string,
+        row.order_amount as string,
+        row.commission as string,
+        now.toISOString(),
+        source
+      ]
+    : undefined
+  return { kind: "write", isNew: previous === undefined, row, event }
+}
+
+/**
+ * Writes every record in one transaction. Across replicas the database
+ * decides (PostgreSQL's transactions of two processes do not queue behind
+ * each other): rows that exist are read locked (`lookupStored`), and a new
+ * id is created by `INSERT … ON CONFLICT DO NOTHING RETURNING`, so of two
+ * replicas receiving the same postback at once exactly one creates the row
+ * and appends its creation event; the other finds the row committed, re-reads
+ * it locked and treats its record as an update (usually unchanged).
+ */
 export const upsertConversions = (
   tx: Tx,
   rates: ReportingRatesShape,
@@ -387,65 +464,54 @@ export const upsertConversions = (
       ...new Set([...latest.values()].flatMap(({ record }) => (record.clickRef === null ? [] : [record.clickRef])))
     ]
     const links = yield* lookupLinks(tx, refs)
-    const stored = yield* lookupStored(tx, [...latest.keys()])
     const now = new Date(yield* Clock.currentTimeMillis)
-    const rows: Array<Row> = []
+    const decideAll = (ids: ReadonlyArray<string>, stored: ReadonlyMap<string, Stored>) =>
+      ids.map((id) => {
+        const { record } = latest.get(id)!
+        const link = record.clickRef === null ? undefined : links.get(record.clickRef)
+        return [id, decide(rates, record, link, stored.get(id), source, now)] as const
+      })
+    // Sorted: every writer locks and inserts ids in the same order, so two
+    // batches sharing ids wait for one another instead of deadlocking.
+    const ids = [...latest.keys()].sort()
+    const decisions = new Map(decideAll(ids, yield* lookupStored(tx, ids)))
+
+    const fresh = [...decisions.values()].flatMap((decision) =>
+      decision.kind === "write" && decision.isNew ? [decision.row] : []
+    )
+    const created = yield* insertNew(tx, fresh)
+    const raced = fresh.flatMap((row) => (created.has(row.id as string) ? [] : [row.id as string]))
+    if (raced.length > 0)
+      for (const [id, decision] of decideAll(raced, yield* lookupStored(tx, raced))) decisions.set(id, decision)
+
+    const updates: Array<Row> = []
     const events: Array<Event> = []
     const rejected: Array<{ index: number; reason: string }> = []
     let inserted = 0,
       updated = 0,
       unchanged = 0,
       stale = 0
-    for (const [id, { record, index }] of latest) {
-      const previous = stored.get(id)
-      if (previous !== undefined && isStale(previous, record)) {
-        stale++
-        continue
-      }
-      const row = buildRow(
-        rates,
-        record,
-        record.clickRef === null ? undefined : links.get(record.clickRef),
-        previous,
-        source,
-        now
-      )
-      if (typeof row === "string") {
-        rejected.push({ index, reason: row })
-        continue
-      }
-      if (previous !== undefined && previous.signature === signatureOf(row)) {
-        unchanged++
-        continue
-      }
-      rows.push(row)
-      if (previous === undefined) inserted++
-      else updated++
-      const moved =
-        previous === undefined ||
-        previous.status !== row.status ||
-        previous.commission !== row.commission ||
-        previous.order_amount !== row.order_amount ||
-        previous.currency !== row.currency
-      if (moved) {
-        events.push([
-          id,
-          previous?.status ?? null,
-          row.status as string,
-          row.order_amount as string,
-          row.commission as string,
-          now.toISOString(),
-          source
-        ])
+    for (const [id, decision] of decisions) {
+      if (decision.kind === "rejected") rejected.push({ index: latest.get(id)!.index, reason: decision.reason })
+      else if (decision.kind === "stale") stale++
+      else if (decision.kind === "unchanged") unchanged++
+      else {
+        if (decision.isNew) inserted++
+        else {
+          updated++
+          updates.push(decision.row)
+        }
+        if (decision.event !== undefined) events.push(decision.event)
       }
     }
-    yield* writeRows(tx, rows)
+    yield* writeRows(tx, updates)
     yield* writeEvents(tx, events)
+    rejected.sort((a, b) => a.index - b.index)
     const rejectedIndexes = new Set(rejected.map(({ index }) => index))
-    const ids = records.flatMap((record, index) =>
+    const written = records.flatMap((record, index) =>
       rejectedIndexes.has(index) ? [] : [conversionId(record.network, record.networkTxId)]
     )
-    return { inserted, updated, unchanged, stale, rejected, ids }
+    return { inserted, updated, unchanged, stale, rejected, ids: written }
   })
 
 /**
@@ -458,6 +524,7 @@ export const reattributeConversions = (tx: Tx, rates: ReportingRatesShape, onlyR
   Effect.gen(function* () {
     if (onlyRefs !== undefined && onlyRefs.length === 0) return 0
     // Restricted to given ids (links just made), the lookup needs no join with tracking_links.
+    // Read locked: a postback changing one of these rows meanwhile on another replica is not rolled back.
     const rows = yield* tx.queryAs(
       UnattributedRow,
       `SELECT network_id, network_tx_id, click_ref, order_amount::VARCHAR AS order_amount, commission::VARCHAR AS commission,
@@ -465,7 +532,7 @@ export const reattributeConversions = (tx: Tx, rates: ReportingRatesShape, onlyR
        FROM conversions
        WHERE tracking_id IS NULL AND click_ref IN (${
          onlyRefs === undefined ? "SELECT id FROM tracking_links" : `SELECT * FROM ${tx.jsonList("$1")}`
-       })`,
+       }) ${lockedInIdOrder(tx)}`,
       onlyRefs === undefined ? [] : [JSON.stringify(onlyRefs)]
     )
     if (rows.length === 0) return 0

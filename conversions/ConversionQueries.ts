@@ -5,9 +5,10 @@ import { attributionColumns, moneyColumns } from "./conversionColumns.ts"
 import { type ConversionStatus, STATUSES } from "./ConversionRecord.ts"
 
 // Operator read models over the conversions table (admin endpoints and the
-// CLI). Money leaves DuckDB as text (::VARCHAR) so it stays exact; totals are
-// summed by DuckDB's DECIMAL arithmetic. Statistics count only pending and
-// approved conversions; declined/reversed carry zero shares anyway.
+// CLI). Money leaves the store as text (::VARCHAR) so it stays exact; totals
+// are summed by its DECIMAL arithmetic (an empty sum is 0::DECIMAL(18,4), so
+// both stores print "0.0000"). Statistics count only pending and approved
+// conversions; declined/reversed carry zero shares anyway.
 export interface ConversionFilter {
   readonly status?: ConversionStatus | undefined
   /** true: only unattributed; false: only attributed; undefined: both. */
@@ -112,18 +113,18 @@ export const makeConversionQueries = (db: Pick<Database["Service"], "queryAs">):
       )
       const [unattributed] = yield* db.queryAs(
         UnattributedRow,
-        `SELECT count(*)::INTEGER AS conversions, coalesce(sum(commission_reporting), 0)::VARCHAR AS commission
+        `SELECT count(*)::INTEGER AS conversions, coalesce(sum(commission_reporting), 0::DECIMAL(18,4))::VARCHAR AS commission
          FROM conversions WHERE tracking_id IS NULL AND status IN ('pending', 'approved') AND reporting_currency = $1`,
         [reportingCurrency]
       )
       const [revenue] = yield* db.queryAs(
         RevenueRow,
-        `SELECT coalesce(sum(platform_share) FILTER (WHERE status = 'pending'), 0)::VARCHAR AS platform_pending,
-                coalesce(sum(platform_share) FILTER (WHERE status = 'approved'), 0)::VARCHAR AS platform_approved,
-                coalesce(sum(platform_share) FILTER (WHERE status IN ('pending', 'approved')), 0)::VARCHAR AS platform_total,
-                coalesce(sum(partner_share) FILTER (WHERE status = 'pending'), 0)::VARCHAR AS partner_pending,
-                coalesce(sum(partner_share) FILTER (WHERE status = 'approved'), 0)::VARCHAR AS partner_approved,
-                coalesce(sum(partner_share) FILTER (WHERE status IN ('pending', 'approved')), 0)::VARCHAR AS partner_total
+        `SELECT coalesce(sum(platform_share) FILTER (WHERE status = 'pending'), 0::DECIMAL(18,4))::VARCHAR AS platform_pending,
+                coalesce(sum(platform_share) FILTER (WHERE status = 'approved'), 0::DECIMAL(18,4))::VARCHAR AS platform_approved,
+                coalesce(sum(platform_share) FILTER (WHERE status IN ('pending', 'approved')), 0::DECIMAL(18,4))::VARCHAR AS platform_total,
+                coalesce(sum(partner_share) FILTER (WHERE status = 'pending'), 0::DECIMAL(18,4))::VARCHAR AS partner_pending,
+                coalesce(sum(partner_share) FILTER (WHERE status = 'approved'), 0::DECIMAL(18,4))::VARCHAR AS partner_approved,
+                coalesce(sum(partner_share) FILTER (WHERE status IN ('pending', 'approved')), 0::DECIMAL(18,4))::VARCHAR AS partner_total
          FROM conversions WHERE reporting_currency = $1`,
         [reportingCurrency]
       )

@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs"
 import { ConversionLedger } from "../../conversions/ConversionLedger.ts"
 import { ReportingRates } from "../../conversions/ReportingRates.ts"
 import { AppConfig } from "../../infra/AppConfig.ts"
-import { Database, type Tx } from "../../infra/Database.ts"
+import type { Tx } from "../../infra/Database.ts"
+import { testDatabaseLayer } from "../support/testDatabase.ts"
 
 // The sample links the sample reports refer to (data/samples/reports/README.md).
 export const SAMPLE_LINKS = [
@@ -34,9 +35,9 @@ export const seedSampleLinks = (tx: Pick<Tx, "run">) =>
     }
   })
 
-/** Ledger over an in-memory DuckDB and the repository's config/rates.json (reporting in USD). */
+/** Ledger over the project's store (an in-memory DuckDB, or a fresh PostgreSQL database) and the repository's config/rates.json (reporting in USD). */
 export const ledgerLayer = ConversionLedger.layer.pipe(
   Layer.provideMerge(ReportingRates.layer),
-  Layer.provideMerge(Database.layerMemory),
+  Layer.provideMerge(testDatabaseLayer()),
   Layer.provide(AppConfig.layerWith({ dataDir: "unused" }))
 )

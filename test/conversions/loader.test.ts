@@ -6,11 +6,12 @@ import { ConversionReportLoader } from "../../conversions/ConversionReportLoader
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { Database } from "../../infra/Database.ts"
 import { feedDefinition } from "../../pipelines/FeedConfig.ts"
+import { testDatabaseLayer } from "../support/testDatabase.ts"
 import { tempDir } from "../support/TestService.ts"
 import { sampleReport, seedSampleLinks } from "./fixtures.ts"
 
 const temp = tempDir("conv-loader-")
-const env = Database.layerMemory.pipe(Layer.provideMerge(AppConfig.layerWith({ dataDir: temp.dir })))
+const env = testDatabaseLayer().pipe(Layer.provideMerge(AppConfig.layerWith({ dataDir: temp.dir })))
 const sampleFile = (name: string) => new URL(`../../data/samples/reports/${name}`, import.meta.url).pathname
 
 const run = (feed: Parameters<typeof feedDefinition>[0], file: string, runId: string, gzip = false) =>

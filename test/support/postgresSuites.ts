@@ -32,5 +32,6 @@ export const postgresSuites: ReadonlyArray<string> = [
   // the MCP request that should find the per-IP bucket empty is let through.
   "test/mcp/mcp.test.ts",
   "test/mcp/ucpMapping.test.ts",
-  "test/system.test.ts"
+  "test/system.test.ts",
+  "test/conversions/*.test.ts"
 ]
