@@ -88,7 +88,7 @@ describe("one worker and two API replicas on one PostgreSQL and one Meilisearch"
       const deals = await getJson(`${replica.url}/api/deals`)
       expect(deals.status).toBe(200)
       expect(deals.body.deals.length).toBeGreaterThan(0)
-      const landing = await fetch(`${replica.url}/deals/${encodeURIComponent(deals.body.deals[0].id)}`)
+      const landing = await fetch(`${replica.url}/deals/${encodeURIComponent(search.body.results[0].id)}`)
       expect(landing.status).toBe(200)
       expect(landing.headers.get("content-type")).toContain("text/html")
     }
@@ -116,7 +116,7 @@ describe("one worker and two API replicas on one PostgreSQL and one Meilisearch"
     await waitFor(async () => {
       const me = await getJson(`${a.url}/api/v1/partners/me`, { authorization: `Bearer ${apiKey}` })
       expect(me.status).toBe(200)
-      expect(me.body.stats.clicks).toBe(1)
+      expect(me.body.totals.clicks).toBe(1)
     })
   })
 
@@ -131,7 +131,7 @@ describe("one worker and two API replicas on one PostgreSQL and one Meilisearch"
     }
     await waitFor(async () => {
       const me = await getJson(`${a.url}/api/v1/partners/me`, { authorization: `Bearer ${apiKey}` })
-      expect(me.body.stats).toMatchObject({ clicks: 7, unique_clicks: 1 })
+      expect(me.body.totals).toMatchObject({ clicks: 7, unique_clicks: 1 })
     })
   })
 
@@ -179,7 +179,7 @@ describe("one worker and two API replicas on one PostgreSQL and one Meilisearch"
       expect(fromA.body.inserted + fromB.body.inserted).toBe(1)
     }
     const conversions = await getJson(`${b.url}/admin/conversions?limit=100`, ADMIN)
-    const ids = conversions.body.conversions.map((row: { id: string }) => row.id)
+    const ids = conversions.body.data.map((row: { id: string }) => row.id)
     expect(ids.filter((id: string) => id.startsWith("awin:CLUSTER-")).sort()).toEqual(
       [0, 1, 2, 3, 4].map((round) => `awin:CLUSTER-${round}`)
     )

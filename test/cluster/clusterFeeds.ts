@@ -14,7 +14,7 @@ export interface ClusterFeeds {
 }
 
 /**
- * The sample networks, programmes and one product feed, in a feeds config of
+ * The sample networks, programmes, one product feed and the price history, in a feeds config of
  * the test's own: the programmes file is a copy the test may change, so a
  * second run of that feed is a real catalog change.
  */
@@ -30,6 +30,13 @@ export const writeClusterFeeds = (dir: string): ClusterFeeds => {
       format: "gmc-tsv",
       location: join(samples, "products", "us-electronics-and-home.tsv"),
       options: { storeColumn: "custom_label_0", country: "US" }
+    },
+    // Deals are prices below the product's own 30-day low: they need the history.
+    {
+      name: "price-history",
+      kind: "price_history",
+      format: "price-history-csv",
+      location: join(samples, "price-history.csv")
     }
   ].map((feed) => ({ ...feed, schedule: "0 3 * * *" }))
   const configPath = join(dir, "feeds.json")
