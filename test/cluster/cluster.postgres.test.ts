@@ -236,9 +236,10 @@ describe("one worker and two API replicas on one PostgreSQL and one Meilisearch"
       >`SELECT referrer FROM clicks WHERE tracking_id = ${trackingId}`
       const stored = trailNumbers(rows.map((row) => row.referrer))
       const lost = answeredOnA.filter((n) => !stored.has(n))
+      const oldestLost = Math.max(0, ...lost.map((n) => killedAt - onA.answeredAt[n]))
       console.log(
         `SIGKILL of A: A answered ${answeredOnA.length} (${due.length} more than ${CRASH_WINDOW_MS} ms before the kill), ` +
-          `lost ${lost.length}; B answered ${answeredOnB.length}/${onB.sent()}, ${afterKill.length} after the kill, longest pause ${longestPause} ms`
+          `lost ${lost.length}, answered at most ${oldestLost} ms before the kill; B answered ${answeredOnB.length}/${onB.sent()}, ${afterKill.length} after the kill, longest pause ${longestPause} ms`
       )
       expect(answeredOnA.length).toBeGreaterThan(100)
       expect(due.filter((n) => !stored.has(n))).toEqual([])
