@@ -29,10 +29,9 @@ describe("discovery feed: colour/size variants are one product (sample catalog)"
     const ids = deals.map((deal) => catalogIdOf(deal.id)!)
     const rows = await service.run(
       Database.use((db) =>
-        db.query<Row>(
-          `SELECT id, title, gtin, color, size, condition FROM products WHERE id IN ${db.jsonList("$1")}`,
-          [JSON.stringify(ids)]
-        )
+        db.query<Row>(`SELECT id, title, gtin, color, size, condition FROM products WHERE id IN ${db.jsonList("$1")}`, [
+          JSON.stringify(ids)
+        ])
       )
     )
     const byId = new Map(rows.map((row) => [row.id, row]))
