@@ -76,8 +76,8 @@ export interface Tx {
    * Loads a CSV file (no header; an unquoted empty field is NULL, `""` an
    * empty text) into `columns` of `table`: DuckDB's COPY FROM the file,
    * PostgreSQL's COPY FROM STDIN streamed from it. The bulk path between the
-   * two stores (DuckDB writes such a file with `COPY (...) TO`): measured 5x
-   * faster than appending the same rows through Node (bench:ingest --postgres).
+   * two stores (DuckDB writes such a file with `COPY (...) TO`): measured
+   * 2.8-5.4x faster than appending the same rows through Node (bench:ingest --postgres).
    */
   copyFromCsv(table: string, columns: ReadonlyArray<string>, file: string): Effect.Effect<void, DatabaseError>
   /**

@@ -1,7 +1,7 @@
 import { Clock, Effect } from "effect"
-import { Database, type DatabaseError, type DatabaseShape, type Tx } from "../../infra/Database.ts"
-import { Staging } from "../../infra/Staging.ts"
-import { byFeed, CatalogPublisher, type CatalogPublisherShape } from "../publish/CatalogPublisher.ts"
+import type { DatabaseError, Tx } from "../../infra/Database.ts"
+import { byFeed } from "../publish/CatalogPublisher.ts"
+import { type LoaderStores, loaderStores } from "../publish/LoaderStores.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
 import { checkThreshold, type Rejection, recordRejections } from "../Rejections.ts"
@@ -94,18 +94,8 @@ const dedupe = <T>(records: ReadonlyArray<{ line: number; value: T }>, key: (val
   return { kept, rejections }
 }
 
-interface Stores {
-  readonly db: DatabaseShape
-  readonly staging: DatabaseShape
-  readonly publisher: CatalogPublisherShape
-}
-
-const stores = Effect.gen(function* () {
-  return { db: yield* Database, staging: yield* Staging, publisher: yield* CatalogPublisher } satisfies Stores
-})
-
 const loadCatalog = <T>(
-  { db, publisher }: Stores,
+  { db, publisher }: LoaderStores,
   input: LoadInput,
   parsed: { valid: Array<{ line: number; value: T }>; rejections: Array<Rejection>; rowsRead: number },
   key: (value: T) => string,
@@ -136,7 +126,7 @@ const loadCatalog = <T>(
   })
 
 export const NetworkLoader = Effect.gen(function* () {
-  const using = yield* stores
+  const using = yield* loaderStores
   return {
     kind: "networks",
     load: (input) =>
@@ -157,7 +147,7 @@ export const NetworkLoader = Effect.gen(function* () {
 })
 
 export const ProgramLoader = Effect.gen(function* () {
-  const using = yield* stores
+  const using = yield* loaderStores
   return {
     kind: "programs",
     load: (input) =>

@@ -1,7 +1,6 @@
 import { Effect, Result, Schema } from "effect"
-import { Database, type DatabaseShape } from "../../infra/Database.ts"
-import { Staging } from "../../infra/Staging.ts"
-import { CatalogPublisher, type CatalogPublisherShape, type PublishStep } from "../publish/CatalogPublisher.ts"
+import type { PublishStep } from "../publish/CatalogPublisher.ts"
+import { type LoaderStores, loaderStores } from "../publish/LoaderStores.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
 import { readFirstLine, splitHeader } from "../products/stageDelimited.ts"
@@ -61,14 +60,8 @@ const observation = (row: ReturnType<typeof PriceRow>["Type"], defaultCurrency: 
   }
 }
 
-interface Stores {
-  readonly db: DatabaseShape
-  readonly staging: DatabaseShape
-  readonly publisher: CatalogPublisherShape
-}
-
 const loadPriceHistory = (
-  { db, staging, publisher }: Stores,
+  { db, staging, publisher }: LoaderStores,
   input: LoadInput
 ): Effect.Effect<LoadResult, PipelineError> => {
   const { feed, runId } = input
@@ -147,6 +140,6 @@ const loadPriceHistory = (
 }
 
 export const PriceHistoryLoader = Effect.gen(function* () {
-  const stores = { db: yield* Database, staging: yield* Staging, publisher: yield* CatalogPublisher }
+  const stores = yield* loaderStores
   return { kind: "price_history", load: (input) => loadPriceHistory(stores, input) } satisfies FeedLoader
 })

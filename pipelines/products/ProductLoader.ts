@@ -1,8 +1,8 @@
 import { Clock, Effect, Schema } from "effect"
 import { CountRow } from "../../infra/columns.ts"
-import { Database, type DatabaseShape } from "../../infra/Database.ts"
-import { Staging } from "../../infra/Staging.ts"
-import { byFeed, CatalogPublisher, type CatalogPublisherShape, type PublishStep } from "../publish/CatalogPublisher.ts"
+import type { DatabaseShape } from "../../infra/Database.ts"
+import { byFeed, type CatalogPublisherShape, type PublishStep } from "../publish/CatalogPublisher.ts"
+import { type LoaderStores, loaderStores } from "../publish/LoaderStores.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedDefinition } from "../FeedConfig.ts"
 import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
@@ -247,7 +247,7 @@ const replaceProducts = (
 
 /** Stages and judges in `staging`, records rejections in `db` (the system of record), replaces and publishes. */
 export const loadProducts = (
-  { db, staging, publisher }: { db: DatabaseShape; staging: DatabaseShape; publisher: CatalogPublisherShape },
+  { db, staging, publisher }: LoaderStores,
   input: LoadInput
 ): Effect.Effect<LoadResult, PipelineError> => {
   const { feed, runId } = input
@@ -268,6 +268,6 @@ export const loadProducts = (
 }
 
 export const ProductLoader = Effect.gen(function* () {
-  const stores = { db: yield* Database, staging: yield* Staging, publisher: yield* CatalogPublisher }
+  const stores = yield* loaderStores
   return { kind: "products", load: (input) => loadProducts(stores, input) } satisfies FeedLoader
 })

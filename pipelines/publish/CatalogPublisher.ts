@@ -11,12 +11,12 @@ import { copyStagedRows } from "./copyStagedRows.ts"
 // there in one transaction. With PostgreSQL as the system of record, the same
 // feed's rows are then published to it: ONE PostgreSQL transaction per feed
 // deletes the rows the feed replaces and COPYs the staged ones in
-// (copyStagedRows.ts). It runs
-// INSIDE the staging transaction, before that one commits, so a failed publish
-// rolls both back and neither store changes: PostgreSQL keeps the old rows and
-// the next run diffs against the same old staging rows (price history stays
-// complete). Should the staging COMMIT itself fail after PostgreSQL's, the
-// next worker start brings staging level again (followSystemOfRecord.ts).
+// (copyStagedRows.ts). It runs INSIDE the staging transaction, before that
+// one commits, so a failed publish rolls both back and neither store changes:
+// PostgreSQL keeps the old rows and the next run diffs against the same old
+// staging rows (price history stays complete). Should the staging COMMIT
+// itself fail after PostgreSQL's, the next worker start finds the row counts
+// apart and copies PostgreSQL's catalog into staging (followSystemOfRecord.ts).
 // With DuckDB alone, Staging IS the Database and nothing is copied.
 
 /** One table's share of a feed's publish; conditions use `$1..$n` over their own `params`. */
@@ -29,8 +29,6 @@ export interface PublishStep {
 }
 
 export interface CatalogPublisherShape {
-  /** True when publishing copies rows into another store (PostgreSQL). */
-  readonly copies: boolean
   /**
    * Runs `replace` in one staging transaction, then publishes `steps(result)`
    * in one transaction of the system of record (with the catalog version
@@ -80,7 +78,6 @@ export class CatalogPublisher extends Context.Service<CatalogPublisher, CatalogP
           : catalogChanged(staged)
 
       return CatalogPublisher.of({
-        copies,
         replace: (feed, replace, steps) => {
           const failAt = (stage: "load" | "publish") => (error: DatabaseError) =>
             new PipelineError({ feed, stage, message: error.message })

@@ -11,7 +11,8 @@ import { type DatabaseError, type Params, quoteColumn, type Tx } from "../../inf
 // rendered by DuckDB in SQL, and COPY hands it to the column's input
 // function, so numbers stay exact, timestamps keep their offset and lists
 // become arrays. Measured at 200k products against the alternatives that page
-// rows through Node (bench:ingest --postgres): about 5x faster than either.
+// rows through Node (bench:ingest --postgres, two runs): 2.8-5.4x faster than
+// the seam's append, 4.8-7.4x faster than INSERTs over JSON pages.
 
 const ColumnRow = Schema.Struct({ name: Schema.String, type: Schema.String })
 export type Column = typeof ColumnRow.Type

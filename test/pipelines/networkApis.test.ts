@@ -182,7 +182,7 @@ describe("feeds from the networks' APIs", () => {
     const span = async (lastSuccessHoursAgo: number) => {
       await query(
         env.service,
-        `UPDATE feed_state SET last_success_at = now() - INTERVAL (${lastSuccessHoursAgo}) HOUR WHERE feed = 'awin-api'`
+        `UPDATE feed_state SET last_success_at = now() - CAST('${lastSuccessHoursAgo} hours' AS INTERVAL) WHERE feed = 'awin-api'`
       )
       await runFeed(env.service, "awin-api")
       const { query: params } = awin.requests.at(-1)!

@@ -31,6 +31,13 @@ describe("publishing feeds to PostgreSQL", () => {
       })
     )
   const write = (rows: ReadonlyArray<TsvProduct>) => writeFileSync(file, tsv(rows))
+  /** P0 at 12.00, P1 titled "Poison" (refused by the constraint the refusal test adds), P2 at `p2`. */
+  const writeWithPoison = (p2: string) =>
+    write([
+      { id: "P0", price: "12.00 USD" },
+      { id: "P1", title: "Poison" },
+      { id: "P2", price: p2 }
+    ])
 
   beforeAll(async () => {
     write(products(3, 0, "10.00 USD"))
@@ -69,11 +76,7 @@ describe("publishing feeds to PostgreSQL", () => {
     await env.service.run(
       Database.use((db) => db.run("ALTER TABLE products ADD CONSTRAINT no_poison CHECK (title <> 'Poison')"))
     )
-    write([
-      { id: "P0", price: "12.00 USD" },
-      { id: "P1", title: "Poison" },
-      { id: "P2", price: "10.00 USD" }
-    ])
+    writeWithPoison("10.00 USD")
     const failed = await runFeed(env.service, "shop")
     expect(failed.status).toBe("failed")
     expect(failed.error).toMatch(/^publish: .*no_poison/)
@@ -119,11 +122,7 @@ describe("publishing feeds to PostgreSQL", () => {
     // The unchanged file is skipped (feed_state lives in PostgreSQL); a price
     // change is then observed once, against the copied rows, and first-seen dates stay.
     expect((await runFeed(worker.service, "shop")).status).toBe("skipped")
-    write([
-      { id: "P0", price: "12.00 USD" },
-      { id: "P1", title: "Poison" },
-      { id: "P2", price: "11.00 USD" }
-    ])
+    writeWithPoison("11.00 USD")
     const run = await runFeed(worker.service, "shop")
     expect(run.status).toBe("succeeded")
     const history = await both(worker.service, HISTORY)

@@ -33,5 +33,8 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/mcp/mcp.test.ts",
   "test/mcp/ucpMapping.test.ts",
   "test/system.test.ts",
-  "test/conversions/*.test.ts"
+  "test/conversions/*.test.ts",
+  "test/pipelines/sources.test.ts",
+  "test/pipelines/cli.test.ts",
+  "test/pipelines/networkApis.test.ts"
 ]
