@@ -117,10 +117,12 @@ const mayHaveDiscount = (alias: string, historyFilter: string, percent = MIN_DIS
  * Clicks are read for WINDOW_DAYS only, joined to their link for the
  * product and aggregated per product in one pass.
  */
-export const trendingSql = (db: DealSql, filters: Filters) => `
-  WITH c AS (
+export const trendingSql = (db: DealSql, filters: Filters) => {
+  const { epochMs } = dialectSql[db.dialect]
+  return `
+  WITH counted AS (
     SELECT l.product_id AS id,
-      sum(exp(-ln(2) * (${dialectSql[db.dialect].epochMs(NOW)} - ${dialectSql[db.dialect].epochMs("k.clicked_at")}) / ${HALF_LIFE_HOURS * 3_600_000}.0))::FLOAT8 AS score,
+      sum(exp(-ln(2) * (${epochMs(NOW)} - ${epochMs("k.clicked_at")}) / ${HALF_LIFE_HOURS * 3_600_000}.0))::FLOAT8 AS score,
       count(*) FILTER (WHERE k.clicked_at > ${NOW} - INTERVAL '${COMPARE_HOURS} hours')::INTEGER AS clicks_24h,
       count(*) FILTER (WHERE k.clicked_at <= ${NOW} - INTERVAL '${COMPARE_HOURS} hours'
         AND k.clicked_at > ${NOW} - INTERVAL '${2 * COMPARE_HOURS} hours')::INTEGER AS clicks_prev_24h,
@@ -128,13 +130,16 @@ export const trendingSql = (db: DealSql, filters: Filters) => `
     FROM clicks k JOIN (SELECT id, product_id FROM tracking_links WHERE product_id IS NOT NULL) l ON l.id = k.tracking_id
     WHERE k.clicked_at > ${NOW} - INTERVAL '${WINDOW_DAYS} days' AND k.clicked_at <= ${NOW} AND NOT k.is_bot
     GROUP BY l.product_id
-  )
+  ),
+  -- Gaining products only (a filter on the counts, not HAVING: PostgreSQL's HAVING cannot name them).
+  c AS (SELECT * FROM counted WHERE clicks_24h > 0 AND clicks_24h >= clicks_prev_24h)
   SELECT c.id, c.score, c.clicks_24h, c.clicks_prev_24h, c.clicks_window
   FROM c JOIN products pr ON pr.id = c.id
-  WHERE c.clicks_24h > 0 AND c.clicks_24h >= c.clicks_prev_24h AND ${productScope(db, "pr", filters)}
+  WHERE ${productScope(db, "pr", filters)}
     ${filters.minDiscount > 0 ? `AND ${mayHaveDiscount("c", "WHERE product_id IN (SELECT id FROM c)")}` : ""}
   ORDER BY c.score DESC, c.clicks_24h DESC, c.id
   LIMIT $limit OFFSET $offset`
+}
 
 /**
  * Price drops.
@@ -143,14 +148,16 @@ export const trendingSql = (db: DealSql, filters: Filters) => `
  * product has none) that may be 10% (or min_discount) below an earlier
  * price: full history is then read for those only.
  */
-export const priceDropsSql = (db: DealSql, filters: Filters) => `
+export const priceDropsSql = (db: DealSql, filters: Filters) => {
+  const { epochMs } = dialectSql[db.dialect]
+  return `
   WITH recent AS (SELECT DISTINCT product_id FROM price_history WHERE observed_at > ${NOW} - INTERVAL '${RECENT_DROP_DAYS} days'),
   ${productFactsCtes(`WHERE ${productScope(db, "products", filters)} AND id IN (SELECT product_id FROM recent)
       AND ${mayHaveDiscount("products", "WHERE product_id IN (SELECT product_id FROM recent)", `greatest(${MIN_DISCOUNT}, ${MIN_DISCOUNT_FULL})`)}`)},
   ${discountCte(db)},
   m AS (
     SELECT h.product_id, h.price::FLOAT8 AS price,
-      ${dialectSql[db.dialect].epochMs("h.until")} - ${dialectSql[db.dialect].epochMs(`greatest(h.obs_at, s.since - INTERVAL '${MEDIAN_WINDOW_DAYS} days')`)} AS dur
+      ${epochMs("h.until")} - ${epochMs(`greatest(h.obs_at, s.since - INTERVAL '${MEDIAN_WINDOW_DAYS} days')`)} AS dur
     FROM h JOIN s USING (product_id)
     WHERE h.obs_at < s.since AND h.until > s.since - INTERVAL '${MEDIAN_WINDOW_DAYS} days'
   ),
@@ -172,6 +179,7 @@ export const priceDropsSql = (db: DealSql, filters: Filters) => `
   WHERE dd.is_deal AND dd.discount >= ${MIN_DISCOUNT} AND s.since > ${NOW} - INTERVAL '${RECENT_DROP_DAYS} days'
   ORDER BY (med.median_90d - p.current_price::FLOAT8) / med.median_90d DESC NULLS LAST, dd.discount DESC, p.id
   LIMIT $limit`
+}
 
 /** Each (store domain, store) in scope with one sample link, for programme resolution.  */
 export const storesSql = (db: DealSql, filters: Filters) => `
