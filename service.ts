@@ -37,8 +37,11 @@ const CatalogChanges = Layer.unwrap(
 export const makeService = <E, R>(config: Layer.Layer<AppConfig, E, R>) =>
   Http.pipe(
     Layer.provideMerge(CatalogChanges),
-    // every feature's feed kinds; links re-resolve after catalog loads (ROLE decides what runs: pipelines/layer.ts)
-    Layer.provideMerge(Pipelines.layer(Conversions.loaders, Links.afterCatalogLoads)),
+    // every feature's feed kinds; links re-resolve after catalog loads; conversions re-attribute on a schedule
+    // (these two only where the WorkerLock is held: ROLE decides what runs, pipelines/layer.ts)
+    Layer.provideMerge(
+      Pipelines.layer(Conversions.loaders, Layer.mergeAll(Links.afterCatalogLoads, Conversions.workerSchedules))
+    ),
     Layer.provideMerge(Features),
     Layer.provideMerge(InfraLayer),
     Layer.provideMerge(config)

@@ -10,6 +10,7 @@ import {
   type ConversionSource,
   fileSource,
   httpSource,
+  postgresSource,
   serverAnswers
 } from "./conversions/ConversionSource.ts"
 import { operatorEnv } from "./operator/OperatorEnv.ts"
@@ -116,6 +117,10 @@ const conversions = Command.make(
           let close = async () => {}
           if (Option.isSome(flags.server) || (await serverAnswers(url))) {
             source = httpSource(url, env.adminToken)
+          } else if (env.databaseUrl !== undefined) {
+            const opened = await postgresSource(env.databaseUrl, env.reportingCurrency)
+            source = opened.source
+            close = opened.close
           } else {
             const file = resolve(env.dataDir, "catalog.duckdb")
             if (!existsSync(file)) throw new CliError(`no server answers at ${url} and there is no database at ${file}`)

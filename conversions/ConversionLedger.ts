@@ -2,7 +2,7 @@ import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { formatDecimal, parseDecimal, type Ratio, type Scaled } from "../domain/money/Decimal.ts"
 import { parseShare, revenueFor } from "../domain/money/RevenueSplit.ts"
 import { NullableNumber, NullableText, NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
-import { Database, type DatabaseError, type JsonColumnType, type Tx } from "../infra/Database.ts"
+import { Database, DatabaseError, type JsonColumnType, type Tx } from "../infra/Database.ts"
 import { attributionColumns, moneyColumns } from "./conversionColumns.ts"
 import { type ConversionRecord, conversionId, STATUSES } from "./ConversionRecord.ts"
 import { ReportingRates, type ReportingRatesShape } from "./ReportingRates.ts"
@@ -359,9 +359,7 @@ const writeRows = (tx: Tx, rows: ReadonlyArray<Row>) =>
   Effect.forEach(
     chunks(rows, CHUNK),
     (chunk) => tx.run(...insertChunk(tx, chunk, `ON CONFLICT (id) DO UPDATE SET ${UPDATES}`)),
-    {
-      discard: true
-    }
+    { discard: true }
   )
 
 /** Rows of new ids; returns the ids this transaction created (the others exist: another writer was first). */
@@ -560,6 +558,24 @@ export const reattributeConversions = (tx: Tx, rates: ReportingRatesShape, onlyR
     return updated
   })
 
+/**
+ * PostgreSQL's deadlock error. Ledger writers lock in id order, but a report
+ * load locks its batch, then the unattributed rows it re-attributes: a
+ * postback batch naming rows of both can wait on it while it waits on the
+ * postback. PostgreSQL then aborts one transaction; it rolled back whole, so
+ * it is run again.
+ */
+const isDeadlock = (error: unknown) =>
+  error instanceof DatabaseError &&
+  typeof error.cause === "object" &&
+  error.cause !== null &&
+  "code" in error.cause &&
+  error.cause.code === "40P01"
+
+/** `transaction` run again (up to 3 times) when PostgreSQL aborted it to break a deadlock. */
+export const retryingDeadlocks = <A, E, R>(transaction: Effect.Effect<A, E, R>) =>
+  Effect.retry(transaction, { times: 3, while: isDeadlock })
+
 export class ConversionLedger extends Context.Service<ConversionLedger, ConversionLedgerShape>()(
   "app/conversions/ConversionLedger"
 ) {
@@ -569,8 +585,9 @@ export class ConversionLedger extends Context.Service<ConversionLedger, Conversi
       const db = yield* Database
       const rates = yield* ReportingRates
       return ConversionLedger.of({
-        upsert: (records, source) => db.transaction((tx) => upsertConversions(tx, rates, records, source)),
-        reattribute: () => db.transaction((tx) => reattributeConversions(tx, rates)),
+        upsert: (records, source) =>
+          retryingDeadlocks(db.transaction((tx) => upsertConversions(tx, rates, records, source))),
+        reattribute: () => retryingDeadlocks(db.transaction((tx) => reattributeConversions(tx, rates))),
         // Nearly always nothing names a new link: a reader's look first, so link creation does not queue for the writer.
         reattributeLinks: (trackingIds) =>
           Effect.gen(function* () {
@@ -581,7 +598,7 @@ export class ConversionLedger extends Context.Service<ConversionLedger, Conversi
             )
             return named.length === 0
               ? 0
-              : yield* db.transaction((tx) => reattributeConversions(tx, rates, trackingIds))
+              : yield* retryingDeadlocks(db.transaction((tx) => reattributeConversions(tx, rates, trackingIds)))
           })
       })
     })

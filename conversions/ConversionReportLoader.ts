@@ -6,7 +6,7 @@ import { Database } from "../infra/Database.ts"
 import { PipelineError } from "../pipelines/errors.ts"
 import type { FeedLoader, LoadInput } from "../pipelines/FeedLoaders.ts"
 import { checkThreshold, type Rejection, recordRejections } from "../pipelines/Rejections.ts"
-import { reattributeConversions, unstorable, upsertConversions } from "./ConversionLedger.ts"
+import { reattributeConversions, retryingDeadlocks, unstorable, upsertConversions } from "./ConversionLedger.ts"
 import { parseReport, type ReportFormat, ReportError } from "./reports/index.ts"
 import { ReportingRates } from "./ReportingRates.ts"
 
@@ -69,8 +69,8 @@ export const ConversionReportLoader = Effect.gen(function* () {
       yield* recordRejections(db, runId, feed.name, rejections)
       yield* checkThreshold(feed, report.rowsRead, rejections.length)
 
-      const result = yield* db
-        .transaction((tx) =>
+      const result = yield* retryingDeadlocks(
+        db.transaction((tx) =>
           Effect.gen(function* () {
             const loaded = yield* upsertConversions(
               tx,
@@ -81,7 +81,7 @@ export const ConversionReportLoader = Effect.gen(function* () {
             return { ...loaded, reattributed: yield* reattributeConversions(tx, rates) }
           })
         )
-        .pipe(Effect.mapError((error) => fail("load", error.message)))
+      ).pipe(Effect.mapError((error) => fail("load", error.message)))
       yield* Effect.logInfo("conversions report loaded").pipe(
         Effect.annotateLogs({
           event: "conversions_loaded",

@@ -6,8 +6,9 @@ import { ConversionLedger } from "./ConversionLedger.ts"
 // arrive, when a report changes, and when a link they name is created here.
 // A link can still appear another way (written by another replica or a
 // restored backup, inserted by an operator), so every INTERVAL the whole set
-// of unattributed conversions is matched against the links again. One
-// DuckDB query when nothing is pending (a scan of unattributed rows).
+// of unattributed conversions is matched against the links again. It runs
+// only in the process holding the WorkerLock (conversions/layer.ts). One
+// query when nothing is pending (a scan of unattributed rows).
 export const REATTRIBUTION_INTERVAL = Duration.minutes(15)
 
 export const ReattributionSchedule = Layer.effectDiscard(

@@ -1,16 +1,18 @@
-import { Effect } from "effect"
+import { Effect, Exit, Redacted, Scope } from "effect"
 import {
   makeConversionQueries,
   type ConversionFilter,
   type ConversionItem,
   type RevenueSummary
 } from "../../conversions/ConversionQueries.ts"
-import { Database } from "../../infra/Database.ts"
+import { Database, type DatabaseError, type DatabaseShape } from "../../infra/Database.ts"
+import { makePgDatabase } from "../../infra/PgDatabase.ts"
 import { adminCall, serverAnswers } from "../operator/AdminHttp.ts"
 
 // Where the operator command reads conversions from. DuckDB allows one
 // writer process, so while a server runs the command goes through its admin
-// endpoints; with no server it opens the database file itself.
+// endpoints; with no server it opens the database file itself, or
+// PostgreSQL when DATABASE_URL names it.
 
 export interface ConversionPage {
   readonly data: ReadonlyArray<ConversionItem>
@@ -57,22 +59,22 @@ export const httpSource = (url: string, token: string | undefined): ConversionSo
   }
 }
 
-/** Opens the DuckDB file directly (only when no server owns it); `close` releases it. */
-export const fileSource = async (path: string, reportingCurrency: string) => {
-  const { Exit, Scope } = await import("effect")
+/** Reads the store `open` gives, in a scope of its own; `close` releases it. */
+const storeSource = async (
+  describe: string,
+  open: Effect.Effect<DatabaseShape, DatabaseError, Scope.Scope>,
+  failed: (error: DatabaseError) => string,
+  reportingCurrency: string
+) => {
   const scope = Effect.runSync(Scope.make())
-  const db = await Effect.runPromise(Scope.provide(Database.make(path, 1), scope)).catch((error: Error) => {
-    throw new CliError(
-      /lock/i.test(error.message)
-        ? `${path} is locked by another process (a running server?): start it, or pass --server and ADMIN_TOKEN`
-        : `cannot open ${path}: ${error.message}`
-    )
+  const db = await Effect.runPromise(Scope.provide(open, scope)).catch((error: DatabaseError) => {
+    throw new CliError(failed(error))
   })
   const queries = makeConversionQueries(db)
   const run = <A>(effect: Effect.Effect<A, { readonly message: string }>) =>
     Effect.runPromise(effect.pipe(Effect.mapError((error) => new CliError(error.message))))
   const source: ConversionSource = {
-    describe: `file ${path}`,
+    describe,
     list: async (filter, limit, offset) => {
       const { items, total } = await run(queries.list(filter, { limit, offset }))
       return {
@@ -83,4 +85,28 @@ export const fileSource = async (path: string, reportingCurrency: string) => {
     summary: () => run(queries.summary(reportingCurrency))
   }
   return { source, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
+}
+
+/** Opens the DuckDB file directly (only when no server owns it). */
+export const fileSource = (path: string, reportingCurrency: string) =>
+  storeSource(
+    `file ${path}`,
+    Database.make(path, 1),
+    (error) =>
+      /lock/i.test(error.message)
+        ? `${path} is locked by another process (a running server?): start it, or pass --server and ADMIN_TOKEN`
+        : `cannot open ${path}: ${error.message}`,
+    reportingCurrency
+  )
+
+/** Reads PostgreSQL (DATABASE_URL) directly: unlike the DuckDB file, it serves any number of processes. */
+export const postgresSource = (url: string, reportingCurrency: string) => {
+  const shown = new URL(url)
+  shown.password = ""
+  return storeSource(
+    `PostgreSQL ${shown.host}${shown.pathname}`,
+    makePgDatabase({ url: Redacted.make(url), poolSize: 1 }),
+    (error) => `cannot connect to DATABASE_URL (${shown.host}${shown.pathname}): ${error.message}`,
+    reportingCurrency
+  )
 }

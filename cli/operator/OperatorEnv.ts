@@ -13,11 +13,14 @@ export interface OperatorEnv {
   readonly adminToken: string | undefined
   /** REPORTING_CURRENCY, upper-cased. */
   readonly reportingCurrency: string
+  /** DATABASE_URL (PostgreSQL as the store); unset or empty is `undefined`. */
+  readonly databaseUrl: string | undefined
 }
 
 export const operatorEnv = (env: NodeJS.ProcessEnv = process.env): OperatorEnv => ({
   serverUrl: `http://${env.HOST ?? "127.0.0.1"}:${env.PORT ?? "3000"}`,
   dataDir: resolve(env.DATA_DIR ?? "data/var"),
   adminToken: env.ADMIN_TOKEN === undefined || env.ADMIN_TOKEN === "" ? undefined : env.ADMIN_TOKEN,
-  reportingCurrency: (env.REPORTING_CURRENCY ?? "USD").toUpperCase()
+  reportingCurrency: (env.REPORTING_CURRENCY ?? "USD").toUpperCase(),
+  databaseUrl: env.DATABASE_URL === undefined || env.DATABASE_URL === "" ? undefined : env.DATABASE_URL
 })

@@ -1,4 +1,4 @@
-import { Effect, Exit, Layer, Scope } from "effect"
+import { Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import { execFile } from "node:child_process"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -8,6 +8,7 @@ import { ReportingRates } from "../../conversions/ReportingRates.ts"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { Database } from "../../infra/Database.ts"
 import { freePort } from "../../infra/MeiliServer.ts"
+import { freshDatabaseUrl, testStore } from "../support/postgres.ts"
 import { type RunningService, startService, tempDir } from "../support/TestService.ts"
 import { sampleReport, seedSampleLinks } from "./fixtures.ts"
 
@@ -66,9 +67,10 @@ describe("npm run conversions", () => {
     expect(result.stderr).toMatch(/set ADMIN_TOKEN/)
   })
 
-  it("opens the DuckDB file directly when no server runs", async () => {
+  it("reads the store directly when no server runs: the DuckDB file, or PostgreSQL named by DATABASE_URL", async () => {
     const temp = tempDir("conv-cli-")
     try {
+      const databaseUrl = testStore() === "postgres" ? await freshDatabaseUrl() : undefined
       const scope = Effect.runSync(Scope.make())
       await Effect.runPromise(
         Effect.gen(function* () {
@@ -80,7 +82,12 @@ describe("npm run conversions", () => {
             ConversionLedger.layer.pipe(
               Layer.provideMerge(ReportingRates.layer),
               Layer.provideMerge(Database.layer),
-              Layer.provide(AppConfig.layerWith({ dataDir: temp.dir }))
+              Layer.provide(
+                AppConfig.layerWith({
+                  dataDir: temp.dir,
+                  databaseUrl: databaseUrl === undefined ? Option.none() : Option.some(Redacted.make(databaseUrl))
+                })
+              )
             )
           ),
           Scope.provide(scope)
@@ -91,9 +98,11 @@ describe("npm run conversions", () => {
       const result = await cli(["--status", "reversed", "--json"], {
         DATA_DIR: temp.dir,
         PORT: String(port),
-        ADMIN_TOKEN: ""
+        ADMIN_TOKEN: "",
+        DATABASE_URL: databaseUrl ?? ""
       })
       expect(result.code).toBe(0)
+      // On PostgreSQL no DuckDB file exists under DATA_DIR: these rows can only come from DATABASE_URL.
       expect(JSON.parse(result.stdout).conversions.data.map((c: any) => c.id)).toEqual(["awin:412770004"])
     } finally {
       temp.rm()

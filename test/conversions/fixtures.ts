@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs"
 import { ConversionLedger } from "../../conversions/ConversionLedger.ts"
 import { ReportingRates } from "../../conversions/ReportingRates.ts"
 import { AppConfig } from "../../infra/AppConfig.ts"
-import type { Tx } from "../../infra/Database.ts"
+import { parseReport } from "../../conversions/reports/index.ts"
+import { Database, type Tx } from "../../infra/Database.ts"
 import { testDatabaseLayer } from "../support/testDatabase.ts"
 
 // The sample links the sample reports refer to (data/samples/reports/README.md).
@@ -41,3 +42,27 @@ export const ledgerLayer = ConversionLedger.layer.pipe(
   Layer.provideMerge(testDatabaseLayer()),
   Layer.provide(AppConfig.layerWith({ dataDir: "unused" }))
 )
+
+/**
+ * An unattributed conversion `dev:{txId}` naming `linkId`, then that link
+ * written straight into tracking_links, past TrackingLinks (as a restored
+ * backup or an operator would): only a re-attribution pass can match them.
+ */
+export const conversionBeforeItsLink = (txId: string, linkId: string) =>
+  Effect.gen(function* () {
+    const report = parseReport(
+      "generic",
+      "transaction_id,click_ref,order_amount,commission,currency,status,event_time\n" +
+        `${txId},${linkId},80.00,4.00,USD,pending,2026-11-20T10:00:00Z\n`,
+      { network: "dev" }
+    )
+    yield* (yield* ConversionLedger).upsert(
+      report.records.map(({ record }) => record),
+      "dev-report"
+    )
+    yield* (yield* Database).run(
+      `INSERT INTO tracking_links (id, partner_id, tag, original_url, normalized_url, destination_url, affiliate_url, source, created_at)
+       VALUES ($1, NULL, 'anon', $2, $2, $2, $2, 'match', now())`,
+      [linkId, `https://shop.example.com/${linkId}`]
+    )
+  })
