@@ -1,9 +1,7 @@
 import { Effect, Layer, ManagedRuntime, Option, Redacted, References, Scope, Exit } from "effect"
 import { execFileSync } from "node:child_process"
-import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs"
-import { once } from "node:events"
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs"
 import { join, resolve } from "node:path"
-import { createInterface } from "node:readline"
 import { parseArgs } from "node:util"
 import { randomBytes } from "node:crypto"
 import { AppConfig } from "../infra/AppConfig.ts"
@@ -19,7 +17,8 @@ import { PipelineRunner, type RunSummary } from "../pipelines/PipelineRunner.ts"
 import { CatalogPublisher } from "../pipelines/publish/CatalogPublisher.ts"
 import { Staging } from "../infra/Staging.ts"
 import { comparePostgres } from "./ingestPostgres.ts"
-import { BATCH_SIZE, SearchSync } from "../pipelines/search/SearchSync.ts"
+import { SearchSync } from "../pipelines/search/SearchSync.ts"
+import { addDocumentsFrom, exportDocuments } from "./support/directAdd.ts"
 import { PRODUCTS_INDEX } from "../readModel/indexes.ts"
 import { productSettings } from "../readModel/settings.ts"
 import { writeProducts } from "../scripts/generate-products.ts"
@@ -34,7 +33,7 @@ import { machineLoad } from "./support/machineLoad.ts"
 //      peak RSS
 //   2. our pipeline run (fetch = sha256 of the file, load into DuckDB, sync to Meilisearch)
 //   3. direct Meilisearch addDocuments of the very documents our sync sent
-//      (exported from our index first, untimed), same settings, same batch size
+//      (exported from our index first, untimed), same settings, same batches
 //   4. a re-run of the unchanged feed
 // `--no-search` stops after the DuckDB part (fetch + load, no Meilisearch);
 // `--steps` logs the loader's step timings.
@@ -290,15 +289,7 @@ const main = async () => {
     // 3. direct addDocuments of the same documents
     const engine = await runtime.runPromise(SearchEngine.use((engine) => Effect.succeed(engine)))
     const exported = join(work, "documents.ndjson")
-    const out = createWriteStream(exported)
-    const ours = engine.client.index(engine.indexUid(PRODUCTS_INDEX))
-    for (let offset = 0; ; offset += 10_000) {
-      const page = await ours.getDocuments({ offset, limit: 10_000 })
-      for (const doc of page.results) out.write(JSON.stringify(doc) + "\n")
-      if (page.results.length < 10_000) break
-    }
-    out.end()
-    await once(out, "finish")
+    await exportDocuments(engine.client.index(engine.indexUid(PRODUCTS_INDEX)), exported)
     const directUid = engine.indexUid("direct")
     await runtime.runPromise(
       engine.task("create direct", (client) => client.createIndex(directUid, { primaryKey: "id" }))
@@ -306,32 +297,7 @@ const main = async () => {
     await runtime.runPromise(
       engine.task("settings direct", (client) => client.index(directUid).updateSettings(productSettings))
     )
-    const direct = await timed(async () => {
-      const index = engine.client.index(directUid)
-      const pending: Array<Promise<unknown>> = []
-      let batch: Array<unknown> = []
-      let sent = 0
-      const send = () => {
-        const docs = batch
-        batch = []
-        sent += docs.length
-        pending.push(
-          index
-            .addDocuments(docs as Array<Record<string, unknown>>)
-            .waitTask({ timeout: 3_600_000, interval: 50 })
-            .then((task) => {
-              if (task.status !== "succeeded") throw new Error(`direct addDocuments task ${task.uid} ${task.status}`)
-            })
-        )
-      }
-      for await (const line of createInterface({ input: createReadStream(exported) })) {
-        batch.push(JSON.parse(line))
-        if (batch.length === BATCH_SIZE) send()
-      }
-      if (batch.length > 0) send()
-      await Promise.all(pending)
-      return sent
-    })
+    const direct = await timed(() => addDocumentsFrom(engine.client.index(directUid), exported))
     process.stderr.write(`direct addDocuments: ${direct.value} documents in ${seconds(direct.ms)} (${direct.load})\n`)
 
     // 4. the unchanged feed again

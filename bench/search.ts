@@ -1,8 +1,8 @@
-// npm run bench:search -- [--products N] [--duration S] [--connections C] [--rebuild]
+// npm run bench:search -- [--products N] [--duration S] [--connections C] [--rebuild] [--dir D] [--profile]
 //
-// Intent search over a generated catalog (default 1,000,000 products, indexed
-// as one document per product model, as SearchSync writes them), side by
-// side in one run:
+// Intent search over a generated catalog (default 1,000,000 products, taken
+// through the real pipeline: feed file, DuckDB, SearchSync's one document per
+// product model), side by side in one run:
 //   direct  the Meilisearch query our service sends for each phrase, POSTed
 //           straight to Meilisearch (the floor);
 //   api     GET /api/search over HTTP on the real service (child process,
@@ -10,13 +10,13 @@
 // Latency is measured with one connection (no queueing), throughput with
 // several; ratios api/direct are printed, with the Meilisearch requests per
 // search (from /metrics) and the duplicate models per answer (must be 0).
-// The index lives under
-// data/var/bench-search and is reused by later runs unless --rebuild.
+// The feed, DuckDB and index live under data/var/bench-search and are reused
+// by later runs of the same size unless --rebuild.
 // @ts-expect-error autocannon ships no types
 import autocannonUntyped from "autocannon"
 import { Effect, Exit, Scope } from "effect"
 import { spawn } from "node:child_process"
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import http from "node:http"
 import { loadavg } from "node:os"
 import { join, resolve } from "node:path"
@@ -24,29 +24,30 @@ import { parseArgs } from "node:util"
 import { attemptParams, searchAttempts } from "../discovery/relaxation.ts"
 import { parseIntent } from "../domain/intent/parseIntent.ts"
 import { freePort, startMeili } from "../infra/MeiliServer.ts"
-import { DOCUMENT_VERSION, type ProductDocument } from "../readModel/documents.ts"
-import { modelDocuments } from "../readModel/modelDocuments.ts"
+import { DOCUMENT_VERSION } from "../readModel/documents.ts"
 import { productSettings, settingsHash } from "../readModel/settings.ts"
-import { makeGenerator } from "../scripts/products/product.ts"
-import { selectStores } from "../scripts/products/stores.ts"
-import { benchDocument, productsWithoutHistory } from "./searchCatalog.ts"
+import { machineLoad } from "./support/machineLoad.ts"
+import { benchFeedFile, editionsFor, ingestCatalog } from "./support/pipelineCatalog.ts"
 
 const { values } = parseArgs({
   options: {
     products: { type: "string", default: "1000000" },
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "8" },
-    rebuild: { type: "boolean", default: false }
+    rebuild: { type: "boolean", default: false },
+    // another folder lets a second size be built while one runs
+    dir: { type: "string", default: "data/var/bench-search" },
+    // a V8 CPU profile of the service (DIR/profile/*.cpuprofile), summarised by bench/support/cpuProfile.ts
+    profile: { type: "boolean", default: false }
   }
 })
 const N = Number(values.products)
 const DURATION = Number(values.duration)
 const CONNECTIONS = Number(values.connections)
-const DIR = resolve("data/var/bench-search")
+const DIR = resolve(values.dir)
 const MASTER_KEY = "bench-search-local-master-key"
 const PREFIX = "bench_"
 const UID = `${PREFIX}products`
-const BATCH = 20_000
 
 const QUERIES = [
   "wireless earbuds under $100 for running",
@@ -86,11 +87,9 @@ const autocannon = autocannonUntyped as (options: {
 }) => Promise<LoadResult>
 
 const log = (message: string) => process.stdout.write(`${message}\n`)
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
 /** The parts of Meilisearch's answers this bench reads. */
 interface MeiliAnswer {
-  readonly taskUid: number
-  readonly status?: string
-  readonly error?: unknown
   readonly numberOfDocuments: number
   readonly hits: ReadonlyArray<Record<string, unknown>>
   readonly facetDistribution: Record<string, Record<string, number>>
@@ -104,87 +103,62 @@ const meiliFetch = async (url: string, path: string, init: RequestInit = {}): Pr
   if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`)
   return body
 }
-const waitTask = async (url: string, uid: number) => {
-  for (;;) {
-    const task = await meiliFetch(url, `/tasks/${uid}`)
-    if (task.status === "succeeded") return task
-    if (task.status === "failed" || task.status === "canceled")
-      throw new Error(`task ${uid}: ${JSON.stringify(task.error)}`)
-    await new Promise((r) => setTimeout(r, 200))
-  }
-}
 
+const SERVICE_DIR = join(DIR, "service")
+
+/**
+ * The catalog through the real pipeline: the generated feed streamed to a
+ * file, loaded into the service's DuckDB (SERVICE_DIR) and synced by
+ * SearchSync as model documents into this bench's Meilisearch. Reused by
+ * later runs unless --rebuild or the documents' shape changed.
+ */
 const buildIndex = async (url: string) => {
-  const marker = join(DIR, "index.json")
-  const wanted = JSON.stringify({ n: N, settings: settingsHash(productSettings), version: DOCUMENT_VERSION })
+  const marker = join(DIR, `index-${N}.json`)
+  const wanted = JSON.stringify({
+    n: N,
+    editions: editionsFor(N),
+    settings: settingsHash(productSettings),
+    version: DOCUMENT_VERSION
+  })
   const stored = existsSync(marker) ? (JSON.parse(readFileSync(marker, "utf8")) as { models?: number }) : undefined
   if (!values.rebuild && stored !== undefined && JSON.stringify({ ...stored, models: undefined }) === wanted) {
     const stats = await meiliFetch(url, `/indexes/${UID}/stats`).catch(() => undefined)
     if (stats?.numberOfDocuments === stored.models) {
-      log(`index ${UID}: reusing ${N.toLocaleString()} documents from an earlier run`)
+      log(`index ${UID}: reusing ${stored.models?.toLocaleString()} model documents (${N.toLocaleString()} products)`)
       return
     }
   }
-  await fetch(`${url}/indexes/${UID}`, { method: "DELETE", headers: { authorization: `Bearer ${MASTER_KEY}` } })
-    .then((r) => r.json() as Promise<{ taskUid?: number }>)
-    .then((t) => (t.taskUid === undefined ? undefined : waitTask(url, t.taskUid).catch(() => undefined)))
-  await waitTask(
-    url,
-    (await meiliFetch(url, "/indexes", { method: "POST", body: JSON.stringify({ uid: UID, primaryKey: "id" }) }))
-      .taskUid
-  )
-  await waitTask(
-    url,
-    (await meiliFetch(url, `/indexes/${UID}/settings`, { method: "PATCH", body: JSON.stringify(productSettings) }))
-      .taskUid
-  )
-  const started = performance.now()
-  // Three feeds' worth of stores (US, UK, EU), like the samples.
-  const feeds = [
-    ["bench-us", selectStores("us")],
-    ["bench-uk", selectStores("gb")],
-    ["bench-eu", selectStores("eu")]
-  ] as const
-  const generators = feeds.map(([feed, stores]) => ({ feed, gen: makeGenerator(7, stores) }))
-  // Models span feeds and stores, so every offer is generated before the
-  // models are built (held in memory: fine at the sample size, ~2 GB at 1M).
-  const offers: Array<ProductDocument> = []
-  for (let i = 0; i < N; i++) {
-    const { feed, gen } = generators[i % generators.length]
-    offers.push(benchDocument(feed, gen.product(Math.floor(i / generators.length))))
-  }
-  const models = modelDocuments(offers)
-  log(`  ${N.toLocaleString()} offers -> ${models.length.toLocaleString()} model documents`)
-  let last = 0
-  for (let start = 0; start < models.length; start += BATCH) {
-    const lines = models.slice(start, start + BATCH).map((doc) => JSON.stringify(doc))
-    const task = await meiliFetch(url, `/indexes/${UID}/documents?primaryKey=id`, {
-      method: "POST",
-      body: lines.join("\n"),
-      headers: { "content-type": "application/x-ndjson" }
-    })
-    last = task.taskUid
-    if ((start / BATCH) % 10 === 0) log(`  enqueued ${(start + lines.length).toLocaleString()} documents`)
-  }
-  log(`  all enqueued in ${((performance.now() - started) / 1000).toFixed(1)} s; waiting for indexing...`)
-  await waitTask(url, last)
-  const stats = await meiliFetch(url, `/indexes/${UID}/stats`)
+  rmSync(SERVICE_DIR, { recursive: true, force: true })
+  for (const stale of readdirSync(DIR).filter((name) => /^index-\d+\.json$/.test(name))) rmSync(join(DIR, stale))
+  let started = performance.now()
+  const file = await benchFeedFile(join(DIR, "feeds"), N)
+  log(`feed ${file}: ${N.toLocaleString()} products in ${seconds(performance.now() - started)} (${machineLoad()})`)
+  started = performance.now()
+  const summary = await ingestCatalog(file, {
+    dataDir: SERVICE_DIR,
+    meiliUrl: url,
+    masterKey: MASTER_KEY,
+    indexPrefix: PREFIX
+  })
+  const t = summary.timings
   log(
-    `index ${UID}: ${stats.numberOfDocuments.toLocaleString()} model documents (${N.toLocaleString()} offers) in ${((performance.now() - started) / 1000).toFixed(1)} s` +
-      (productsWithoutHistory > 0
-        ? ` (${productsWithoutHistory} products without price history: the generator's history check failed)`
-        : "")
+    `pipeline: ${summary.rowsLoaded.toLocaleString()} products loaded (${summary.rowsRejected} rejected), ` +
+      `${summary.documentsUpserted.toLocaleString()} model documents synced in ${seconds(performance.now() - started)}` +
+      (t === undefined ? "" : ` (load ${seconds(t.loadMs)}, sync ${seconds(t.syncMs)})`) +
+      ` (${machineLoad()})`
   )
-  writeFileSync(marker, JSON.stringify({ ...JSON.parse(wanted), models: models.length }))
+  const stats = await meiliFetch(url, `/indexes/${UID}/stats`)
+  writeFileSync(marker, JSON.stringify({ ...JSON.parse(wanted), models: stats.numberOfDocuments }))
 }
 
 const startServiceProcess = async (meiliUrl: string) => {
   const port = await Effect.runPromise(freePort)
-  const child = spawn(process.execPath, ["main.ts"], {
+  const profile = values.profile ? ["--cpu-prof", `--cpu-prof-dir=${join(DIR, "profile")}`] : []
+  const child = spawn(process.execPath, [...profile, "main.ts"], {
     env: {
       ...process.env,
       PORT: String(port),
-      DATA_DIR: join(DIR, "service"),
+      DATA_DIR: SERVICE_DIR,
       MEILI_URL: meiliUrl,
       MEILI_MASTER_KEY: MASTER_KEY,
       MEILI_INDEX_PREFIX: PREFIX,
@@ -396,7 +370,6 @@ const main = async () => {
       await new Promise((r) => service!.child.once("exit", r))
     }
     await Effect.runPromise(Scope.close(scope, Exit.void))
-    rmSync(join(DIR, "service"), { recursive: true, force: true })
   }
 }
 

@@ -160,11 +160,18 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
       )
       const failures = metrics.counter("search_failures_total", "Product searches that failed (answered 503)")
 
-      const run = (q: string, params: SearchParams): Effect.Effect<SearchResponse<ModelDocument>, SearchError> =>
+      /** One Meilisearch query; `counted` queries are a search's own round trips (the vocabulary's refresh is not). */
+      const run = (
+        q: string,
+        params: SearchParams,
+        counted = true
+      ): Effect.Effect<SearchResponse<ModelDocument>, SearchError> =>
         Effect.tryPromise({
           try: (signal) => {
-            queriesSent.inc()
-            roundTrips.inc()
+            if (counted) {
+              queriesSent.inc()
+              roundTrips.inc()
+            }
             return engine.client.index(uid).search<ModelDocument>(q, params, { signal })
           },
           catch: toSearchError("search")
@@ -179,7 +186,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
       let loadedAt = 0
       let refreshing = false
       const refreshVocabulary = Effect.gen(function* () {
-        const response = yield* run("", { limit: 0, facets: ["categories", "brand"] })
+        const response = yield* run("", { limit: 0, facets: ["categories", "brand"] }, false)
         const names = (facet: string) => Object.keys(response.facetDistribution?.[facet] ?? {})
         vocabulary = { categories: names("categories"), brands: names("brand") }
         loadedAt = yield* Clock.currentTimeMillis

@@ -451,6 +451,7 @@ export class TrackingLinks extends Context.Service<
                  SELECT i, $2::TIMESTAMPTZ, op, ow, np, nn, r, oa, na FROM ${tx.jsonRows("$1", CHANGE_COLUMNS)}`,
                 [rows(recorded), at.toISOString()]
               )
+              // other replicas forget their cached destinations (LinkChangeVersion.ts)
               return { recorded, version: yield* announceLinkChanges(tx) }
             })
           )

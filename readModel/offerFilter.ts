@@ -21,9 +21,33 @@ const unquote = (token: string): string | number | boolean => {
   return Number.isFinite(number) ? number : token
 }
 
+/**
+ * Small memo for per-offer strings on the search path: offers of one model
+ * (and of popular models) repeat their titles, brands and category paths,
+ * so a search folds or splits each once, not once per offer and request.
+ */
+const memo = <A>(size: number, compute: (key: string) => A) => {
+  const values = new Map<string, A>()
+  return (key: string): A => {
+    let value = values.get(key)
+    if (value === undefined) {
+      if (values.size >= size) values.clear()
+      value = compute(key)
+      values.set(key, value)
+    }
+    return value
+  }
+}
+
+const levelsOf = memo(5_000, (key) => {
+  const [category, productType] = key.split("\u0000")
+  return categoryLevels(category, productType)
+})
+
 const valuesOf = (offer: ProductDocument | EmbeddedOffer, field: string): ReadonlyArray<unknown> => {
   // an embedded offer leaves its category levels to be derived
-  if (field === "categories" && !("categories" in offer)) return categoryLevels(offer.category, offer.product_type)
+  if (field === "categories" && !("categories" in offer))
+    return levelsOf(`${offer.category ?? ""}\u0000${offer.product_type ?? ""}`)
   // the field name comes from a filter string, so it is read as a plain property
   const value: unknown = Reflect.get(offer, field)
   return Array.isArray(value) ? value : [value]
@@ -103,6 +127,7 @@ export const offerMatches = (offer: Filterable, filter: string | undefined) =>
 /** Lower case without accents, as Meilisearch compares words ("Günstig" holds "guns"). */
 const folded = (text: string) =>
   (/^[\x00-\x7f]*$/.test(text) ? text : text.normalize("NFD").replace(/\p{M}/gu, "")).toLowerCase()
+const foldedField = memo(20_000, folded)
 
 /**
  * The offer of a model a result shows: among the offers that pass the whole
@@ -124,7 +149,10 @@ export const offerFor = (
   const words = folded(q)
     .split(/\s+/)
     .filter((word) => word.length > 1)
+  const clauses = clausesOf(filter)
+  const passes = (offer: EmbeddedOffer) => clauses.every((clause) => clause(offer))
   const descriptions = new Map<number, string>()
+  // A query word has no spaces, so it is named by one field or not at all.
   const wordsNamed = (offer: EmbeddedOffer) => {
     if (words.length === 0) return 0
     let description = descriptions.get(offer.description_at)
@@ -132,14 +160,23 @@ export const offerFor = (
       description = folded(model.description[offer.description_at] ?? "")
       descriptions.set(offer.description_at, description)
     }
-    const text = `${folded([offer.title, offer.brand, offer.category, offer.product_type, offer.store].join(" "))} ${description}`
-    return words.reduce((n, word) => n + (text.includes(word) ? 1 : 0), 0)
+    const fields = [offer.title, offer.brand, offer.category, offer.product_type, offer.store].map((field) =>
+      field === null ? "" : foldedField(field)
+    )
+    let n = 0
+    for (const word of words) if (description.includes(word) || fields.some((field) => field.includes(word))) n++
+    return n
   }
-  const named = offers.map((offer) => (offerMatches(offer, filter) ? wordsNamed(offer) : -1))
-  const most = Math.max(...named)
+  const by = sort?.[0]
+  const ordered = by === "price:asc" || by === "deal_score:desc"
+  // Best first, unsorted: the first passing offer that names every word is the
+  // answer (no later one names more), so most models cost one or two offers.
+  if (!ordered) for (const offer of offers) if (passes(offer) && wordsNamed(offer) === words.length) return offer
+  const named = offers.map((offer) => (passes(offer) ? wordsNamed(offer) : -1))
+  let most = -1
+  for (const n of named) if (n > most) most = n
   if (most < 0 || (most === 0 && offers.some((offer, i) => named[i] < 0 && wordsNamed(offer) > 0))) return undefined
   const pool = offers.filter((_, i) => named[i] === most)
-  const by = sort?.[0]
   if (by === "price:asc") return pool.reduce((a, b) => (b.price < a.price ? b : a))
   if (by === "deal_score:desc") return pool.reduce((a, b) => (b.deal_score > a.deal_score ? b : a))
   return pool[0] // offer_list is best first

@@ -27,6 +27,8 @@ export interface WriteOptions {
   readonly stores: ReadonlyArray<Store>
   /** XML channel title. */
   readonly title?: string
+  /** Editions per model (makeGenerator): more distinct models at scale; default 1. */
+  readonly editions?: number
 }
 
 const DEFAULT_STORES: Readonly<Record<FeedFormat, string>> = { "gmc-tsv": "us", "gmc-xml": "gb", "awin-csv": "eu" }
@@ -77,7 +79,7 @@ export const writeProducts = async (
   opts: WriteOptions,
   onProduct?: (p: Product) => void
 ): Promise<{ rows: number }> => {
-  const gen = makeGenerator(opts.seed, opts.stores)
+  const gen = makeGenerator(opts.seed, opts.stores, opts.editions)
   const enc = encoder(opts.format, encoderContext(opts.title))
   const file = createWriteStream(opts.out)
   const gzip = opts.out.endsWith(".gz") ? createGzip({ level: 6 }) : null

@@ -59,7 +59,8 @@ const trackingIdOf = (url: string): string | undefined => {
 const header = (raw: ReadonlyArray<string>, name: string): string | undefined => {
   for (let i = 0; i < raw.length; i += 2) {
     const key = raw[i]
-    if (key.length === name.length && key.toLowerCase() === name) return raw[i + 1]
+    // most clients send lower-case names: compare before allocating a lower-cased copy
+    if (key.length === name.length && (key === name || key.toLowerCase() === name)) return raw[i + 1]
   }
   return undefined
 }
@@ -157,9 +158,11 @@ export class RedirectHotPath extends Context.Service<
 export const serverWithHotPath = (handle: (req: IncomingMessage, res: ServerResponse) => boolean): Server => {
   const server = createServer()
   const emit = server.emit
-  server.emit = function (this: Server, event: string | symbol, ...args: Array<unknown>) {
-    if (event === "request" && handle(args[0] as IncomingMessage, args[1] as ServerResponse)) return true
-    return Reflect.apply(emit, this, [event, ...args])
+  // Named parameters and `arguments` rather than a rest array: no array
+  // allocated per emitted event on the hot path.
+  server.emit = function (this: Server, event: string | symbol, req?: unknown, res?: unknown) {
+    if (event === "request" && handle(req as IncomingMessage, res as ServerResponse)) return true
+    return Reflect.apply(emit, this, arguments)
   } as typeof emit
   return server
 }

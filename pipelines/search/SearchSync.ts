@@ -7,6 +7,7 @@ import { SearchEngine, SearchError } from "../../infra/SearchEngine.ts"
 import { groupKey } from "../../domain/catalog/modelKey.ts"
 import { DOCUMENT_VERSION, productDocument, type ProductRow } from "../../readModel/documents.ts"
 import { modelDocumentId, modelDocuments } from "../../readModel/modelDocuments.ts"
+import { BATCH_SIZE, modelBatches } from "./modelBatches.ts"
 import { programDocuments } from "./programDocuments.ts"
 import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../../readModel/productFactsSql.ts"
 import { productSettings, programSettings, settingsHash } from "../../readModel/settings.ts"
@@ -38,8 +39,6 @@ export interface SearchSyncShape {
   syncPrograms(): Effect.Effect<SyncResult, SyncError>
 }
 
-/** Documents per addDocuments call: big enough to amortise HTTP and task overhead. */
-export const BATCH_SIZE = 20_000
 /** Enqueue requests in flight while the next batch is read from DuckDB. */
 const SEND_CONCURRENCY = 2
 const TASK_TIMEOUT_MS = 30 * 60_000
@@ -235,10 +234,19 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
              )`
           )
           yield* db.run(
+            // Ranked on the narrow model ids, stored in rank order: each batch's
+            // range then reads a few row groups (zone maps), not the whole wide
+            // table once per batch as an unordered table made it.
             `CREATE OR REPLACE TABLE ${MODELS_TABLE} AS
-             SELECT k.model_id, dense_rank() OVER (ORDER BY k.model_id) AS model_rank, w.*
-             FROM ${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id)
-             WHERE k.model_id IN (SELECT model_id FROM ${AFFECTED_TABLE})`
+             WITH ranked AS (
+               SELECT model_id, row_number() OVER (ORDER BY model_id) AS model_rank FROM (
+                 SELECT DISTINCT k.model_id FROM ${KEYS_TABLE} k
+                 WHERE k.model_id IN (SELECT model_id FROM ${AFFECTED_TABLE})
+               )
+             )
+             SELECT k.model_id, r.model_rank, w.*
+             FROM ${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id) JOIN ranked r ON r.model_id = k.model_id
+             ORDER BY r.model_rank`
           )
           const counts = yield* db.query<{ models: number; gone: number }>(
             `SELECT (SELECT count(DISTINCT model_id) FROM ${MODELS_TABLE})::INTEGER AS models,
@@ -248,19 +256,20 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
           return { models: counts[0]?.models ?? 0, gone: counts[0]?.gone ?? 0 }
         })
 
-      /** Streams the affected models to Meilisearch, BATCH_SIZE models per call; returns the enqueued task uids. */
-      const sendModels = (uid: string, models: number) =>
+      /** Streams the affected models to Meilisearch in batches (modelBatches.ts); returns the enqueued task uids. */
+      const sendModels = (uid: string) =>
         Effect.gen(function* () {
           const now = new Date(yield* Clock.currentTimeMillis)
-          const starts: Array<number> = []
-          for (let start = 0; start < models; start += BATCH_SIZE) starts.push(start)
+          const counts = yield* db.query<{ offers: number }>(
+            `SELECT count(*)::INTEGER AS offers FROM ${MODELS_TABLE} GROUP BY model_rank ORDER BY model_rank`
+          )
           return yield* Effect.forEach(
-            starts,
-            (start) =>
+            modelBatches(counts.map((row) => row.offers)),
+            ({ from, to }) =>
               db
                 .query<ProductRow>(`SELECT * FROM ${MODELS_TABLE} WHERE model_rank > $1 AND model_rank <= $2`, [
-                  start,
-                  start + BATCH_SIZE
+                  from,
+                  to
                 ])
                 .pipe(
                   Effect.flatMap((rows) =>
@@ -284,7 +293,10 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
                FROM ${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id)`
             )
             yield* tx.run(
-              `INSERT INTO search_sync_state SELECT '${PRODUCTS_INDEX}', model_id, NULL, md5(string_agg(hash, ',' ORDER BY id))
+              // An order-free digest of the model's offer hashes: an ordered string_agg
+              // over 1M offers ran DuckDB out of its 1 GB memory limit.
+              `INSERT INTO search_sync_state SELECT '${PRODUCTS_INDEX}', model_id, NULL,
+                 md5(count(*)::VARCHAR || ':' || sum(hash(hash))::VARCHAR)
                FROM ${MODELS_TABLE} GROUP BY model_id`
             )
             if (rebuilt) {
@@ -301,7 +313,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
         const built = yield* createFresh(PRODUCTS_INDEX, productSettings)
         return yield* Effect.gen(function* () {
           const { models } = yield* modelState(false)
-          yield* awaitTasks(`fill ${built}`, yield* sendModels(built, models))
+          yield* awaitTasks(`fill ${built}`, yield* sendModels(built))
           yield* swapIn(PRODUCTS_INDEX, built)
           const previous = yield* stateCount(PRODUCTS_INDEX)
           yield* recordProducts(true)
@@ -312,7 +324,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
       const deltaProducts = Effect.gen(function* () {
         const uid = search.indexUid(PRODUCTS_INDEX)
         const { models, gone } = yield* modelState(true)
-        const tasks = yield* sendModels(uid, models)
+        const tasks = yield* sendModels(uid)
         const goneIds = yield* db.query<{ model_id: string }>(
           `SELECT model_id FROM ${AFFECTED_TABLE} a WHERE NOT EXISTS (SELECT 1 FROM ${MODELS_TABLE} m WHERE m.model_id = a.model_id)`
         )

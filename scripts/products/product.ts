@@ -206,8 +206,15 @@ const APPAREL_SIZES = ["XS", "S", "M", "L", "XL", "XXL"]
  * Builds a deterministic product generator: product(i) depends only on the
  * seed, the store list and i, so rows can be produced in any order and a
  * benchmark can call it without writing a file.
+ *
+ * `editions` widens the catalog: the model list holds a few hundred models,
+ * so at 1M rows every model would be sold ~2,000 times, which no real
+ * catalog resembles. With editions E > 1 each row also draws one of E
+ * editions of its model (a series number in the model code, so its own
+ * title, GTIN and item group), giving about E times as many models. 1 (the
+ * default) leaves every row exactly as before.
  */
-export const makeGenerator = (seed: number, stores: ReadonlyArray<Store>): Generator => {
+export const makeGenerator = (seed: number, stores: ReadonlyArray<Store>, editions = 1): Generator => {
   const mixes = stores.map(mixFor)
   const storeCumulative: Array<number> = []
   let total = 0
@@ -249,7 +256,9 @@ export const makeGenerator = (seed: number, stores: ReadonlyArray<Store>): Gener
     const genderWord = gender === "male" ? "Men's" : gender === "female" ? "Women's" : null
     const isBook = leaf.kind === "book"
     const paperback = isBook && rng() < 0.55
-    const model = modelCode.replaceAll("{v}", v)
+    // drawn from its own hash, not rng(), so the rest of the row is the same with or without editions
+    const edition = editions > 1 ? 1 + (mixSeed(seed ^ 0x5eed, index) % editions) : 0
+    const model = modelCode.replaceAll("{v}", v) + (edition > 0 ? ` S${edition}` : "")
     const nameV = name.replaceAll("{v}", v)
 
     // Condition: refurbished and used only make sense for electronics.
@@ -263,7 +272,8 @@ export const makeGenerator = (seed: number, stores: ReadonlyArray<Store>): Gener
 
     // Everything that depends only on what is sold (not on the row) is cached:
     // the same product gets the same title, GTIN and MPN in every store.
-    const identityKey = `${entry.leafIndex}|${mi}|${v}|${color}|${gender}|${paperback}|${condition}`
+    const modelIndex = edition > 0 ? `${mi}|${edition}` : `${mi}`
+    const identityKey = `${entry.leafIndex}|${modelIndex}|${v}|${color}|${gender}|${paperback}|${condition}`
     let identity = identities.get(identityKey)
     if (identity === undefined) {
       let title = isBook
@@ -371,7 +381,7 @@ export const makeGenerator = (seed: number, stores: ReadonlyArray<Store>): Gener
     const size = sizes !== null ? sizes[Math.floor(rng() * sizes.length)] : null
     const hasGroup = variant !== null || color !== null || sizes !== null
     const itemGroupId = hasGroup
-      ? `${store.key}-G${hashString(`${entry.leafIndex}|${mi}|${genderWord}`) % 1_000_000}`
+      ? `${store.key}-G${hashString(`${entry.leafIndex}|${modelIndex}|${genderWord}`) % 1_000_000}`
       : null
 
     return {

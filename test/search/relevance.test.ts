@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Effect } from "effect"
 import { Metrics } from "../../infra/Metrics.ts"
-import { ROUND_TRIPS } from "../../discovery/DiscoverySearch.ts"
+import { DiscoverySearch, ROUND_TRIPS } from "../../discovery/DiscoverySearch.ts"
 import { getJson } from "../support/http.ts"
 import { startSampleService } from "../support/sampleService.ts"
 import type { RunningService } from "../support/TestService.ts"
@@ -202,6 +202,13 @@ describe("intent search relevance on the sample catalog", () => {
       expect(guidance).toMatch(/Nothing matched: nothing with price at most 5 USD; the cheapest match is \d+\.\d\d USD/)
       // the whole ladder and the probes went in one multi-search
       expect(await roundTrips()).toBe(before + 3)
+    })
+
+    it("the vocabulary's background refresh is not counted as a search's round trip", async () => {
+      const before = await roundTrips()
+      const vocabulary = await service.run(DiscoverySearch.use((discovery) => discovery.refreshVocabulary))
+      expect(vocabulary.categories.length).toBeGreaterThan(0)
+      expect(await roundTrips()).toBe(before)
     })
 
     it("relaxes in order and says what it relaxed", async () => {

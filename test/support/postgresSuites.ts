@@ -7,13 +7,16 @@ export const POSTGRES_ONLY = "test/**/*.postgres.test.ts"
 export const postgresSuites: ReadonlyArray<string> = [
   POSTGRES_ONLY,
   "test/infra/database.test.ts",
-  "test/pipelines/catalog.test.ts",
-  "test/pipelines/products.test.ts",
-  "test/pipelines/atomic.test.ts",
-  "test/pipelines/admin.test.ts",
   "test/links/clickRetention.test.ts",
   "test/links/crash.test.ts",
   "test/links/redirect.test.ts",
+  "test/pipelines/products.test.ts",
+  "test/pipelines/atomic.test.ts",
+  "test/pipelines/admin.test.ts",
+  "test/pipelines/sources.test.ts",
+  "test/pipelines/cli.test.ts",
+  "test/pipelines/networkApis.test.ts",
+  "test/pipelines/catalog.test.ts",
   // links and partners (f1links)
   "test/links/match.test.ts",
   "test/links/reassign.test.ts",
@@ -33,11 +36,9 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/mcp/mcp.test.ts",
   "test/mcp/ucpMapping.test.ts",
   "test/system.test.ts",
-  "test/pipelines/sources.test.ts",
-  "test/pipelines/cli.test.ts",
-  "test/pipelines/networkApis.test.ts",
-  // conversions (f3conversions); pipeline.test.ts and lateRevenue.test.ts join once the
-  // pipelines' feed_state SQL (f5pipelines) and partner registration (f1links) run on PostgreSQL
+  // conversions
+  "test/conversions/pipeline.test.ts",
+  "test/conversions/lateRevenue.test.ts",
   "test/conversions/cli.test.ts",
   "test/conversions/http.test.ts",
   "test/conversions/ledger.test.ts",

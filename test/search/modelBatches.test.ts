@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest"
+import { modelBatches } from "../../pipelines/search/modelBatches.ts"
+
+describe("modelBatches", () => {
+  it("cuts consecutive ranks at the model limit", () => {
+    expect(modelBatches([1, 1, 1, 1, 1], 2, 100)).toEqual([
+      { from: 0, to: 2 },
+      { from: 2, to: 4 },
+      { from: 4, to: 5 }
+    ])
+  })
+
+  it("cuts before the offer limit is passed, and sends a model over it alone", () => {
+    expect(modelBatches([3, 3, 3, 12, 1, 1], 100, 7)).toEqual([
+      { from: 0, to: 2 },
+      { from: 2, to: 3 },
+      { from: 3, to: 4 },
+      { from: 4, to: 6 }
+    ])
+  })
+
+  it("covers every model exactly once, within both limits unless a model alone exceeds them", () => {
+    const offers = Array.from({ length: 1_000 }, (_, i) => 1 + ((i * 7919) % 97))
+    const batches = modelBatches(offers, 50, 500)
+    expect(batches[0].from).toBe(0)
+    expect(batches.at(-1)!.to).toBe(offers.length)
+    for (const [i, batch] of batches.entries()) {
+      if (i > 0) expect(batch.from).toBe(batches[i - 1].to)
+      const size = offers.slice(batch.from, batch.to).reduce((a, b) => a + b, 0)
+      expect(batch.to - batch.from).toBeLessThanOrEqual(50)
+      if (batch.to - batch.from > 1) expect(size).toBeLessThanOrEqual(500)
+    }
+  })
+
+  it("has nothing to send for no models", () => {
+    expect(modelBatches([])).toEqual([])
+  })
+})
