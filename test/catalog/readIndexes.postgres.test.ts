@@ -7,7 +7,7 @@ import { Database, type DatabaseShape } from "../../infra/Database.ts"
 import { makePgDatabase } from "../../infra/PgDatabase.ts"
 import { freshDatabaseUrl } from "../support/postgres.ts"
 
-// The API's catalog reads on PostgreSQL use the indexes of migration 0007
+// The API's catalog reads on PostgreSQL use the indexes of migration 0005
 // (DuckDB needed none: its zone maps prune by themselves). A catalog large
 // enough that a sequential scan costs more than the index, then EXPLAIN.
 
