@@ -5,7 +5,7 @@ import {
   type DatabaseError,
   type DatabaseShape,
   jsonRowsParam,
-  quoteColumn,
+  quoteIdent,
   type Tx
 } from "../infra/Database.ts"
 import { makePgDatabase } from "../infra/PgDatabase.ts"
@@ -79,8 +79,8 @@ const viaPages = (staging: DatabaseShape, pg: DatabaseShape, write: Writer) =>
 const insertJson: Writer = (pg) => (columns, rows) => {
   const texts = pg.jsonRows("$1", Object.fromEntries(columns.map((c) => [c.name, "VARCHAR" as const])))
   return pg.run(
-    `INSERT INTO products (${columns.map((c) => quoteColumn(c.name)).join(", ")})
-     SELECT ${columns.map((c) => `CAST(r.${quoteColumn(c.name)} AS ${pgType(c.type)})`).join(", ")} FROM ${texts} r`,
+    `INSERT INTO products (${columns.map((c) => quoteIdent(c.name)).join(", ")})
+     SELECT ${columns.map((c) => `CAST(r.${quoteIdent(c.name)} AS ${pgType(c.type)})`).join(", ")} FROM ${texts} r`,
     [jsonRowsParam(rows)]
   )
 }

@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { Text } from "../infra/columns.ts"
-import type { Tx } from "../infra/Database.ts"
+import { quoteIdent, type Tx } from "../infra/Database.ts"
 import { CLICK_PARTITION_DAYS_AHEAD, MIGRATION_LOCK } from "../infra/postgres/migrate.ts"
 
 // PostgreSQL keeps clicks in one partition per UTC day (plus a DEFAULT one,
@@ -30,7 +30,6 @@ export const parseBound = (bound: string): Partition["range"] => {
   return match === null ? undefined : { from: boundMs(match[1]), to: boundMs(match[2]) }
 }
 
-const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`
 const literalUtc = (ms: number) => `'${new Date(ms).toISOString()}'`
 export const dayStart = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS
 

@@ -190,7 +190,7 @@ const makeTx = (connection: DuckDBConnection, settle: boolean): Tx => {
         Effect.tryPromise({
           try: () =>
             connection.run(
-              `COPY ${table} (${columns.map(quoteColumn).join(", ")}) FROM '${file.replaceAll("'", "''")}'
+              `COPY ${table} (${columns.map(quoteIdent).join(", ")}) FROM '${file.replaceAll("'", "''")}'
                (FORMAT csv, HEADER false, ALLOW_QUOTED_NULLS false)`
             ),
           catch: toError(`COPY ${table} FROM ${file}`)
@@ -199,8 +199,8 @@ const makeTx = (connection: DuckDBConnection, settle: boolean): Tx => {
   }
 }
 
-/** A column name in SQL, quoted (both dialects quote with double quotes). */
-export const quoteColumn = (name: string) => `"${name.replaceAll('"', '""')}"`
+/** An identifier (column, table) in SQL, quoted: both dialects quote with double quotes. */
+export const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`
 
 /**
  * DuckDB's worker threads: one core fewer than the machine has (at least one).

@@ -9,7 +9,7 @@ import {
   decodeRows,
   type JsonColumnType,
   type Params,
-  quoteColumn,
+  quoteIdent,
   type Row,
   toError,
   type Tx
@@ -29,8 +29,6 @@ const JSON_TYPES: Readonly<Record<JsonColumnType, string>> = {
   BOOLEAN: "boolean",
   DOUBLE: "double precision"
 }
-
-const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`
 
 export const pgJsonRows = (placeholder: string, columns: Readonly<Record<string, JsonColumnType>>) => {
   const definition = Object.entries(columns)
@@ -120,7 +118,7 @@ const makeTx = (sql: Sql | ReservedSql, settle: boolean): Tx => {
             if (!TABLE_NAME.test(table)) throw new Error(`not a table name: ${table}`)
             return copyIn(
               sql,
-              `COPY ${table} (${columns.map(quoteColumn).join(", ")}) FROM STDIN (FORMAT csv)`,
+              `COPY ${table} (${columns.map(quoteIdent).join(", ")}) FROM STDIN (FORMAT csv)`,
               createReadStream(file)
             )
           },

@@ -2,7 +2,7 @@ import { Effect, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import { mkdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
-import { type DatabaseError, type Params, quoteColumn, type Tx } from "../../infra/Database.ts"
+import { type DatabaseError, type Params, quoteIdent, type Tx } from "../../infra/Database.ts"
 
 // Copies rows of one table from the staging transaction (DuckDB) into the
 // system of record's transaction (PostgreSQL): DuckDB writes them to a CSV
@@ -28,7 +28,7 @@ export const tableColumns = (tx: Tx, table: string) =>
 
 /** DuckDB SQL rendering one staged column as PostgreSQL input text (NULL stays NULL). */
 export const asPostgresText = (column: string, stagedType: string) => {
-  const c = quoteColumn(column)
+  const c = quoteIdent(column)
   if (stagedType.endsWith("[]")) {
     // A text[] literal: every element double-quoted, backslashes and quotes escaped.
     const element = `CASE WHEN x IS NULL THEN 'NULL' ELSE '"' || replace(replace(x, '\\', '\\\\'), '"', '\\"') || '"' END`
@@ -46,7 +46,7 @@ export const stagedTextQuery = (
 ) => {
   const types = new Map(stagedTypes.map((c) => [c.name, c.type] as const))
   const texts = targetColumns.map(
-    (c) => `${asPostgresText(c.name, types.get(c.name) ?? "VARCHAR")} AS ${quoteColumn(c.name)}`
+    (c) => `${asPostgresText(c.name, types.get(c.name) ?? "VARCHAR")} AS ${quoteIdent(c.name)}`
   )
   return `SELECT ${texts.join(", ")} FROM ${table} WHERE ${where}`
 }

