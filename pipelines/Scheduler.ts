@@ -3,6 +3,7 @@ import cron from "node-cron"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { FeedsConfig } from "./FeedConfig.ts"
 import { PipelineRunner } from "./PipelineRunner.ts"
+import { WorkerLock } from "./WorkerLock.ts"
 
 // Cron schedules for feeds. node-cron decides *when* (UTC, noOverlap); the
 // tick source is a service of its own so tests fire ticks by hand instead of
@@ -57,6 +58,7 @@ export class Scheduler extends Context.Service<Scheduler, { readonly armed: Read
       const feeds = yield* FeedsConfig
       const runner = yield* PipelineRunner
       const ticker = yield* CronTicker
+      const lock = yield* WorkerLock
       if (!config.schedulesEnabled) {
         yield* Effect.logDebug("schedules disabled (SCHEDULES_ENABLED=false)")
         return Scheduler.of({ armed: [] })
@@ -67,6 +69,15 @@ export class Scheduler extends Context.Service<Scheduler, { readonly armed: Read
         if (!feed.enabled || feed.schedule === undefined) continue
         const schedule = feed.schedule
         const tick = () => {
+          // A worker that lost the pipeline lock starts nothing until it holds it again (WorkerLock.ts).
+          if (!lock.isHeld()) {
+            fork(
+              Effect.logWarning("scheduled run skipped: this worker does not hold the pipeline lock").pipe(
+                Effect.annotateLogs({ event: "run_skipped_lock_lost", feed: feed.name })
+              )
+            )
+            return
+          }
           fork(
             runner.run(feed.name, "schedule").pipe(
               Effect.catchTag("FeedBusy", (busy) =>

@@ -1,4 +1,4 @@
-import { Context, Deferred, Duration, Effect, Layer, Option, Redacted, Schedule, type Scope } from "effect"
+import { Context, Deferred, Duration, Effect, Layer, Option, Redacted, type Scope } from "effect"
 import postgres from "postgres"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { DatabaseError } from "../infra/Database.ts"
@@ -8,56 +8,65 @@ import { DatabaseError } from "../infra/Database.ts"
 // session advisory lock on a connection it holds for its lifetime; a second
 // one waits, retrying, and says so once. The lock goes with the session: a
 // worker that dies (even SIGKILL) frees it when PostgreSQL drops its
-// connection. On DuckDB the service.pid lock of DATA_DIR already allows one
-// process, so the lock is held at once.
+// connection. That cuts both ways: a session PostgreSQL drops while we live
+// (a server restart, a network cut, an idle timeout) takes the lock with it,
+// and a waiting worker may take it. So the holder checks every few seconds
+// that its session still holds the lock; once it does not, it starts no new
+// run (isHeld() is false: schedules skip, /admin/ingest answers 409) until
+// it takes the lock again. On DuckDB the service.pid lock of DATA_DIR already
+// allows one process, so the lock is held at once.
 
 /** pg_try_advisory_lock key of the pipeline worker: "AFFPI" in ASCII; any process of this service agrees on it. */
 export const PIPELINE_LOCK_KEY = 0x41_46_46_50_49
 
 const RETRY = Duration.seconds(3)
 
-/** What the lock needs from PostgreSQL: one query on a connection held until the scope closes. */
+/** What the lock needs from PostgreSQL: queries on one session, held until the scope closes. */
 export interface HeldConnection {
   tryAdvisoryLock(key: number): Effect.Effect<boolean, DatabaseError>
+  /** Whether this connection's session holds the lock now (false after PostgreSQL dropped the session). */
+  holdsAdvisoryLock(key: number): Effect.Effect<boolean, DatabaseError>
 }
+
+// pg_locks shows a bigint advisory key as its high and low 32 bits, objsubid 1.
+const HOLDS_ADVISORY_LOCK = `SELECT EXISTS (
+  SELECT 1 FROM pg_locks
+  WHERE locktype = 'advisory' AND granted AND pid = pg_backend_pid() AND objsubid = 1
+    AND classid::bigint = ($1::bigint >> 32) AND objid::bigint = ($1::bigint & 4294967295)
+) AS held`
 
 const pgError = (what: string) => (cause: unknown) =>
   new DatabaseError({ message: `${what}: ${cause instanceof Error ? cause.message : String(cause)}`, cause })
 
 /**
- * Reserves one connection of a postgres.js pool for the scope (`sql.reserve()`);
- * the PostgreSQL seam can hand its own pool here instead of a dedicated client.
+ * The lock's session: a postgres.js client of its own with ONE connection, so
+ * every lock query runs on the same session while it lives, and is never
+ * shared with other queries. Its connection is never recycled (postgres.js
+ * would end it after 30-60 min by default, taking the lock along); after
+ * PostgreSQL drops it the next query opens a new session, where the check
+ * finds the lock gone. (Not `sql.reserve()`: a reserved connection whose
+ * socket closed throws an uncaught TypeError at its next query.) Ending the
+ * client at scope close ends the session, which frees the lock.
  */
-export const reservePostgresConnection = (
-  sql: postgres.Sql
-): Effect.Effect<HeldConnection, DatabaseError, Scope.Scope> =>
+export const lockConnection = (url: string): Effect.Effect<HeldConnection, never, Scope.Scope> =>
   Effect.map(
     Effect.acquireRelease(
-      Effect.tryPromise({ try: () => sql.reserve(), catch: pgError("reserve a connection for the pipeline lock") }),
-      // A pooled connection outlives the scope: unlock first, or the lock would stay with the pool.
-      (reserved) =>
-        Effect.promise(() =>
-          reserved`SELECT pg_advisory_unlock_all()`.then(
-            () => undefined,
-            () => undefined
-          )
-        ).pipe(Effect.ensuring(Effect.sync(() => reserved.release())))
+      Effect.sync(() => postgres(url, { max: 1, max_lifetime: null, idle_timeout: 0, onnotice: () => {} })),
+      (sql) => Effect.promise(() => sql.end({ timeout: 5 }))
     ),
-    (reserved) => ({
+    (sql) => ({
       tryAdvisoryLock: (key) =>
         Effect.tryPromise({
-          try: () => reserved<Array<{ locked: boolean }>>`SELECT pg_try_advisory_lock(${key}::bigint) AS locked`,
+          try: () => sql<Array<{ locked: boolean }>>`SELECT pg_try_advisory_lock(${key}::bigint) AS locked`,
           catch: pgError("pg_try_advisory_lock")
-        }).pipe(Effect.map((rows) => rows[0]?.locked === true))
+        }).pipe(Effect.map((rows) => rows[0]?.locked === true)),
+      holdsAdvisoryLock: (key) =>
+        Effect.tryPromise({
+          try: () => sql.unsafe<Array<{ held: boolean }>>(HOLDS_ADVISORY_LOCK, [key]),
+          catch: pgError("check the pipeline lock")
+        }).pipe(Effect.map((rows) => rows[0]?.held === true))
     })
   )
-
-/** A one-connection postgres.js client of its own: the lock's session must not be shared with queries. */
-const dedicatedConnection = (url: Redacted.Redacted<string>) =>
-  Effect.acquireRelease(
-    Effect.sync(() => postgres(Redacted.value(url), { max: 1, onnotice: () => {} })),
-    (sql) => Effect.promise(() => sql.end({ timeout: 5 }))
-  ).pipe(Effect.flatMap(reservePostgresConnection))
 
 export class WorkerLock extends Context.Service<
   WorkerLock,
@@ -68,18 +77,23 @@ export class WorkerLock extends Context.Service<
     readonly awaitHeld: Effect.Effect<void>
   }
 >()("app/pipelines/WorkerLock") {
-  /** Takes the lock on `connection`, retrying every few seconds in the background while another worker holds it. */
-  static readonly make = (connection: HeldConnection) =>
+  /**
+   * Takes the lock on `connection`, retrying every `every` in the background
+   * while another worker holds it, and checks as often that it is still held.
+   */
+  static readonly make = (connection: HeldConnection, every: Duration.Input = RETRY) =>
     Effect.gen(function* () {
       const held = yield* Deferred.make<void>()
       let isHeld = false
       let waitingLogged = false
+      const annotate = Effect.annotateLogs({ key: PIPELINE_LOCK_KEY })
       const attempt = Effect.gen(function* () {
         if (yield* connection.tryAdvisoryLock(PIPELINE_LOCK_KEY)) return true
         if (!waitingLogged) {
           waitingLogged = true
           yield* Effect.logWarning("another worker holds the pipeline lock; waiting").pipe(
-            Effect.annotateLogs({ event: "pipeline_lock_waiting", key: PIPELINE_LOCK_KEY })
+            Effect.annotateLogs({ event: "pipeline_lock_waiting" }),
+            annotate
           )
         }
         return false
@@ -90,24 +104,35 @@ export class WorkerLock extends Context.Service<
       )
       const acquired = Effect.gen(function* () {
         isHeld = true
+        waitingLogged = false
         yield* Effect.logInfo("pipeline lock acquired; schedules and feeds start").pipe(
-          Effect.annotateLogs({ event: "pipeline_lock_acquired", key: PIPELINE_LOCK_KEY })
+          Effect.annotateLogs({ event: "pipeline_lock_acquired" }),
+          annotate
         )
         yield* Deferred.succeed(held, undefined)
       })
+      // A check that cannot reach PostgreSQL counts as lost: the session it
+      // asks about is most likely gone, and running a feed on a worker that
+      // may not hold the lock is the one thing this lock is for.
+      const stillHeld = connection
+        .holdsAdvisoryLock(PIPELINE_LOCK_KEY)
+        .pipe(Effect.catch((error) => Effect.logWarning("pipeline lock check failed", error).pipe(Effect.as(false))))
+      const lost = Effect.gen(function* () {
+        isHeld = false
+        yield* Effect.logError(
+          "pipeline lock lost (its PostgreSQL session was dropped): no new runs until it is taken again"
+        ).pipe(Effect.annotateLogs({ event: "pipeline_lock_lost" }), annotate)
+      })
+      const step = Effect.gen(function* () {
+        if (!isHeld) {
+          if (yield* attempt) yield* acquired
+        } else if (!(yield* stillHeld)) yield* lost
+      })
       // The first attempt is made while the layer builds, so an uncontended
-      // worker starts its schedules in line, as on DuckDB; only a waiting one
-      // goes on retrying in the background.
+      // worker starts its schedules in line, as on DuckDB; the rest (waiting,
+      // watching) runs in the background.
       if (yield* attempt) yield* acquired
-      else
-        yield* Effect.forkScoped(
-          Effect.sleep(RETRY).pipe(
-            Effect.andThen(
-              attempt.pipe(Effect.repeat({ schedule: Schedule.spaced(RETRY), until: (locked) => locked }))
-            ),
-            Effect.andThen(acquired)
-          )
-        )
+      yield* Effect.forkScoped(Effect.forever(Effect.andThen(Effect.sleep(every), step)))
       return WorkerLock.of({ isHeld: () => isHeld, awaitHeld: Deferred.await(held) })
     })
 
@@ -123,7 +148,7 @@ export class WorkerLock extends Context.Service<
     Effect.gen(function* () {
       const config = yield* AppConfig
       if (Option.isNone(config.databaseUrl)) return WorkerLock.held
-      return yield* WorkerLock.make(yield* dedicatedConnection(config.databaseUrl.value))
+      return yield* WorkerLock.make(yield* lockConnection(Redacted.value(config.databaseUrl.value)))
     })
   )
 }

@@ -1,10 +1,10 @@
-import { Effect, Exit, Option, Redacted, Scope } from "effect"
+import { type Duration, Effect, Exit, Option, Redacted, Scope } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import postgres from "postgres"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BUMP_CATALOG_VERSION_SQL, READ_CATALOG_VERSION_SQL } from "../../infra/CatalogVersion.ts"
-import { reservePostgresConnection, WorkerLock } from "../../pipelines/WorkerLock.ts"
+import { lockConnection, WorkerLock } from "../../pipelines/WorkerLock.ts"
 import { type EmbeddedPostgresServer, startEmbeddedPostgres } from "../support/embeddedPostgres.ts"
 import { getJson, postJson } from "../support/http.ts"
 import { startService } from "../support/TestService.ts"
@@ -31,10 +31,10 @@ afterAll(async () => {
 })
 
 /** A WorkerLock on its own reserved connection, in a scope standing for one worker process. */
-const startWorker = async () => {
+const startWorker = async (every?: Duration.Input) => {
   const scope = Effect.runSync(Scope.make())
   const lock = await Effect.runPromise(
-    Effect.flatMap(reservePostgresConnection(sql), WorkerLock.make).pipe(Scope.provide(scope))
+    Effect.flatMap(lockConnection(url), (connection) => WorkerLock.make(connection, every)).pipe(Scope.provide(scope))
   )
   return { lock, stop: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }
@@ -57,6 +57,50 @@ describe("WorkerLock on PostgreSQL", () => {
     >`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted`
     expect(holders[0]!.n).toBe(1)
     await second.stop()
+  }, 30_000)
+})
+
+const lockHolders = () => sql<Array<{ pid: number }>>`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted`
+const waitUntil = async (condition: () => boolean, ms: number) => {
+  const started = performance.now()
+  while (!condition() && performance.now() - started < ms) await new Promise((resolve) => setTimeout(resolve, 20))
+  return condition()
+}
+
+describe("WorkerLock when PostgreSQL drops the holder's session", () => {
+  it("the holder notices within its check interval, starts nothing, and takes the lock again when it is free", async () => {
+    const worker = await startWorker("200 millis")
+    try {
+      await Effect.runPromise(worker.lock.awaitHeld.pipe(Effect.timeout("5 seconds")))
+      const [holder] = await lockHolders()
+      await sql`SELECT pg_terminate_backend(${holder!.pid})`
+      expect(await waitUntil(() => !worker.lock.isHeld(), 2_000)).toBe(true) // lost: no new runs
+      expect(await waitUntil(() => worker.lock.isHeld(), 5_000)).toBe(true) // free again: retaken
+      const holders = await lockHolders()
+      expect(holders).toHaveLength(1)
+      expect(holders[0]!.pid).not.toBe(holder!.pid) // on a new session
+    } finally {
+      await worker.stop()
+    }
+  }, 30_000)
+
+  it("with a second worker waiting, exactly one of them holds the lock afterwards", async () => {
+    const first = await startWorker("200 millis")
+    const second = await startWorker("200 millis")
+    try {
+      await Effect.runPromise(first.lock.awaitHeld.pipe(Effect.timeout("5 seconds")))
+      expect(second.lock.isHeld()).toBe(false)
+      const [holder] = await lockHolders()
+      await sql`SELECT pg_terminate_backend(${holder!.pid})`
+      expect(await waitUntil(() => !first.lock.isHeld() || second.lock.isHeld(), 2_000)).toBe(true)
+      // Give both the time to settle (each tries every 200 ms), then one holder only, in each's own view and PostgreSQL's.
+      await new Promise((resolve) => setTimeout(resolve, 1_000))
+      expect([first.lock.isHeld(), second.lock.isHeld()].filter(Boolean)).toHaveLength(1)
+      expect(await lockHolders()).toHaveLength(1)
+    } finally {
+      await first.stop()
+      await second.stop()
+    }
   }, 30_000)
 })
 

@@ -16,6 +16,7 @@ import { CronTicker, nextRuns, Scheduler, type Ticker } from "../../pipelines/Sc
 import { SearchSync } from "../../pipelines/search/SearchSync.ts"
 import { CatalogPublisher } from "../../pipelines/publish/CatalogPublisher.ts"
 import { Staging } from "../../infra/Staging.ts"
+import { WorkerLock } from "../../pipelines/WorkerLock.ts"
 import { products, tsv } from "./support.ts"
 import { tempDir } from "../support/TestService.ts"
 
@@ -36,7 +37,7 @@ const manualTicker = () => {
 const files = tempDir("schedule-")
 afterAll(() => files.rm())
 
-const layerWith = (ticker: Ticker, schedulesEnabled: boolean) => {
+const layerWith = (ticker: Ticker, schedulesEnabled: boolean, lock = WorkerLock.held) => {
   const file = join(files.dir, "shop.tsv")
   writeFileSync(file, tsv(products(3000)))
   const feeds = [
@@ -77,6 +78,7 @@ const layerWith = (ticker: Ticker, schedulesEnabled: boolean) => {
   return Scheduler.layer.pipe(
     Layer.provideMerge(core),
     Layer.provide(Layer.succeed(CronTicker, ticker)),
+    Layer.provide(Layer.succeed(WorkerLock, lock)),
     Layer.provideMerge(infra),
     Layer.provideMerge(config)
   )
@@ -124,6 +126,26 @@ describe("Scheduler", () => {
     ])
     // the layer's scope closed: schedules disarmed
     expect(armed.size).toBe(0)
+  })
+
+  it("a worker that lost the pipeline lock skips its ticks; once it holds the lock again a tick runs", async () => {
+    const { ticker, fire } = manualTicker()
+    let held = false
+    const lock = WorkerLock.of({ isHeld: () => held, awaitHeld: Effect.void })
+    const program = Effect.gen(function* () {
+      const runner = yield* PipelineRunner
+      fire("hourly") // lost: nothing starts
+      yield* Effect.sleep("50 millis")
+      expect(runner.live()).toEqual([])
+      expect(yield* runsOf).toEqual([])
+      held = true
+      fire("hourly")
+      while (runner.live().length === 0) yield* Effect.sleep("1 millis")
+      while (runner.live().length > 0) yield* Effect.sleep("5 millis")
+      return yield* runsOf
+    })
+    const runs = await Effect.runPromise(program.pipe(Effect.provide(layerWith(ticker, true, lock))))
+    expect(runs).toEqual([{ feed: "hourly", trigger: "schedule", status: "succeeded" }])
   })
 
   it("arms nothing with SCHEDULES_ENABLED=false", async () => {
