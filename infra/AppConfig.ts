@@ -114,10 +114,14 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
     ).pipe(Config.withDefault({ dev: DEV_POSTBACK_SECRET }))
     const ingestOnStart = yield* Config.Boolean("INGEST_ON_START").pipe(Config.withDefault(true))
     const schedulesEnabled = yield* Config.Boolean("SCHEDULES_ENABLED").pipe(Config.withDefault(true))
+    // 0 is a limit (no refill; no requests at all); a negative one is refused
+    // at startup rather than turned into a bucket that drains or fills itself.
+    const rateField = (name: string, fallback: number) =>
+      Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), name).pipe(Config.withDefault(fallback))
     const rate = (name: string, perMinute: number, burst: number) =>
       Effect.all({
-        perMinute: Config.Int(`${name}_PER_MINUTE`).pipe(Config.withDefault(perMinute)),
-        burst: Config.Int(`${name}_BURST`).pipe(Config.withDefault(burst))
+        perMinute: rateField(`${name}_PER_MINUTE`, perMinute),
+        burst: rateField(`${name}_BURST`, burst)
       })
     const rateLimitPerKey = yield* rate("RATE_LIMIT_KEY", 600, 120)
     const rateLimitPerIp = yield* rate("RATE_LIMIT_IP", 300, 60)

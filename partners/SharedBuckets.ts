@@ -15,16 +15,21 @@ import type { RateLimit, Verdict } from "./RateLimiter.ts"
 const Taken = Schema.Struct({ allowed: Bool, tokens: Numeric })
 
 const refill = "LEAST($2::float8, b.tokens + extract(epoch FROM now() - b.at) * $3::float8)"
+const left = `${refill} - CASE WHEN ${refill} >= 1 THEN 1 ELSE 0 END`
+
+// A limit without refill (perMinute 0) is never full again once a token is
+// taken: 'infinity', or the pruner would hand the bucket back full.
+const fullAt = (missing: string) =>
+  `CASE WHEN $3::float8 > 0 THEN now() + make_interval(secs => (${missing}) / $3::float8) ELSE 'infinity' END`
 
 const TAKE_SQL = `INSERT INTO rate_limit_buckets AS b (key, tokens, at, allowed, full_at)
   VALUES ($1, CASE WHEN $2::float8 >= 1 THEN $2::float8 - 1 ELSE $2::float8 END, now(), $2::float8 >= 1,
-          now() + make_interval(secs => CASE WHEN $2::float8 >= 1 AND $3::float8 > 0 THEN 1 / $3::float8 ELSE 0 END))
+          ${fullAt("CASE WHEN $2::float8 >= 1 THEN 1 ELSE 0 END")})
   ON CONFLICT (key) DO UPDATE SET
-    tokens = ${refill} - CASE WHEN ${refill} >= 1 THEN 1 ELSE 0 END,
+    tokens = ${left},
     allowed = ${refill} >= 1,
     at = now(),
-    full_at = now() + make_interval(secs => CASE WHEN $3::float8 > 0
-      THEN ($2::float8 - (${refill} - CASE WHEN ${refill} >= 1 THEN 1 ELSE 0 END)) / $3::float8 ELSE 0 END)
+    full_at = ${fullAt(`$2::float8 - (${left})`)}
   RETURNING allowed, tokens`
 
 /** Takes one token from the shared bucket `key` (PostgreSQL only). */

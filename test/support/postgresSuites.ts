@@ -31,9 +31,8 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/catalog/**/*.test.ts",
   "test/discovery/**/*.test.ts",
   "test/ai/**/*.test.ts",
-  // limits.test.ts waits: on PostgreSQL's shared rate-limit buckets (f1links)
-  // the MCP request that should find the per-IP bucket empty is let through.
   "test/mcp/mcp.test.ts",
+  "test/mcp/limits.test.ts",
   "test/mcp/ucpMapping.test.ts",
   "test/system.test.ts",
   // conversions

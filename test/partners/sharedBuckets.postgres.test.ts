@@ -1,0 +1,91 @@
+import { Effect, Exit, Redacted, Scope } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Database } from "../../infra/Database.ts"
+import { makePgDatabase } from "../../infra/PgDatabase.ts"
+import type { RateLimit } from "../../partners/RateLimiter.ts"
+import { pruneSharedBuckets, takeShared } from "../../partners/SharedBuckets.ts"
+import { freshDatabaseUrl } from "../support/postgres.ts"
+
+// The shared token buckets' statement on its own, against a real PostgreSQL:
+// two pools on one database stand for two API replicas. Elapsed time is
+// simulated by moving a bucket's `at` (and `full_at`) back, as the refill reads
+// the database's clock, which a test cannot advance.
+describe("shared rate-limit buckets (PostgreSQL)", () => {
+  const scope = Effect.runSync(Scope.make())
+  let replicaA: Database["Service"]
+  let replicaB: Database["Service"]
+  afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
+  beforeAll(async () => {
+    const url = Redacted.make(await freshDatabaseUrl())
+    const open = () => Effect.runPromise(makePgDatabase({ url, poolSize: 8 }).pipe(Scope.provide(scope)))
+    replicaA = await open()
+    replicaB = await open()
+  })
+
+  const take = (db: Database["Service"], limit: RateLimit, key: string) => Effect.runPromise(takeShared(db, limit, key))
+  const allowedCount = (verdicts: ReadonlyArray<{ readonly allowed: boolean }>) =>
+    verdicts.filter((verdict) => verdict.allowed).length
+  /** Pretends `seconds` passed since the bucket was last used. */
+  const age = (key: string, seconds: number) =>
+    Effect.runPromise(
+      replicaA.run(
+        "UPDATE rate_limit_buckets SET at = at - make_interval(secs => $2), full_at = full_at - make_interval(secs => $2) WHERE key = $1",
+        [key, seconds]
+      )
+    )
+  const prune = () => Effect.runPromise(pruneSharedBuckets(replicaA))
+
+  it("grants exactly the burst to concurrent first requests from two replicas, whatever their order", async () => {
+    const limit = { perMinute: 1, burst: 4 }
+    const verdicts = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => take(i % 2 === 0 ? replicaA : replicaB, limit, "ip:192.0.2.1"))
+    )
+    expect(allowedCount(verdicts)).toBe(4)
+    for (const verdict of verdicts) if (!verdict.allowed) expect(verdict.retryAfterSeconds).toBe(60)
+  })
+
+  it("refuses once the burst is spent and refills at perMinute/60 per second of the database's clock", async () => {
+    const limit = { perMinute: 6, burst: 2 } // one token every 10 s
+    const key = "key:refill"
+    expect(allowedCount([await take(replicaA, limit, key), await take(replicaB, limit, key)])).toBe(2)
+    expect(await take(replicaA, limit, key)).toEqual({ allowed: false, retryAfterSeconds: 10 })
+    await age(key, 5)
+    expect(await take(replicaB, limit, key)).toEqual({ allowed: false, retryAfterSeconds: 5 })
+    await age(key, 5)
+    expect(await take(replicaB, limit, key)).toEqual({ allowed: true })
+    expect((await take(replicaA, limit, key)).allowed).toBe(false)
+    // a long idle refills up to the burst, not beyond
+    await age(key, 3600)
+    const afterIdle = [
+      await take(replicaA, limit, key),
+      await take(replicaB, limit, key),
+      await take(replicaA, limit, key)
+    ]
+    expect(afterIdle.map((verdict) => verdict.allowed)).toEqual([true, true, false])
+  })
+
+  it("pruning forgets full buckets only: a drained bucket stays drained", async () => {
+    const limit = { perMinute: 6, burst: 1 }
+    await take(replicaA, limit, "ip:drained")
+    await take(replicaA, limit, "ip:full")
+    await age("ip:full", 10) // full again: its row carries nothing
+    await prune()
+    const keys = await Effect.runPromise(
+      replicaA.query<{ key: string }>(
+        "SELECT key FROM rate_limit_buckets WHERE key LIKE 'ip:%full' OR key = 'ip:drained'"
+      )
+    )
+    expect(keys.map((row) => row.key)).toEqual(["ip:drained"])
+    expect((await take(replicaB, limit, "ip:drained")).allowed).toBe(false)
+    expect((await take(replicaB, limit, "ip:full")).allowed).toBe(true)
+  })
+
+  it("a limit with no refill (perMinute 0) is not forgiven by pruning", async () => {
+    // In memory (RateLimiter.ts) such a bucket never refills; the shared one must not either.
+    const limit = { perMinute: 0, burst: 1 }
+    expect(await take(replicaA, limit, "register:no-refill")).toEqual({ allowed: true })
+    expect(await take(replicaB, limit, "register:no-refill")).toEqual({ allowed: false, retryAfterSeconds: 60 })
+    await prune()
+    expect(await take(replicaA, limit, "register:no-refill")).toEqual({ allowed: false, retryAfterSeconds: 60 })
+  })
+})
