@@ -24,7 +24,11 @@ import type { FromWorker, ToWorker, WorkerStart } from "./workerMessages.ts"
 // journaled); past it a click is dropped, counted (clicks_dropped_total) and
 // logged at most once per writer cycle: never silently. A backlog for DuckDB
 // waits on disk, in the journal. SIGTERM drains everything (finalizer).
-export const COMMIT_MS = 10
+// 25 ms (was 10): each group commit costs the worker a write and an
+// fdatasync (~130-230 µs of CPU measured, whatever the group's size), so 40
+// commits a second instead of 100 save ~0.2 µs a click at our peak rate, and
+// a click still reaches the disk well inside CRASH_WINDOW_MS.
+export const COMMIT_MS = 25
 /** Clicks answered longer ago than this before a SIGKILL are stored (journal committed). */
 export const CRASH_WINDOW_MS = 250
 const IDLE_MS = 100
