@@ -10,7 +10,10 @@
 //   RATE clicks/s against 10 ms groups (the previous cadence);
 // - DuckDB's apply of a segment (the service's own duckdbJournalStore:
 //   read_json + INSERT + applied_seq + COMMIT) against read_csv with explicit
-//   columns of the same clicks (an alternative format, measured and rejected).
+//   columns of the same clicks (an alternative format, measured and rejected:
+//   with the worker writing CSV lines the encode cost 1.02-1.04x of JSON's and
+//   the whole apply 0.93-0.95x of read_json's, ~0.03 µs a click in all: not
+//   worth a second journal format).
 // BENCH_CLICKS (8,500: ~0.25 s of clicks at half our peak) per segment; BENCH_ROUNDS (15) medians.
 import { Effect, Exit, Scope } from "effect"
 import { createHmac, randomBytes } from "node:crypto"
@@ -170,7 +173,11 @@ try {
     }
   }
   line("DuckDB apply of a segment (read_json)", median(samples.json), median(samples.csv), "read_csv")
-  console.log(`DuckDB apply wall time per segment: median ${median(samples.jsonMs).toFixed(1)} ms (${machineLoad()})`)
+  // The slowest applies are the ones whose COMMIT also checkpoints the WAL into the table.
+  console.log(
+    `DuckDB apply wall time per segment: median ${median(samples.jsonMs).toFixed(1)} ms, ` +
+      `max ${Math.max(...samples.jsonMs).toFixed(1)} ms (${machineLoad()})`
+  )
 } finally {
   await Effect.runPromise(Scope.close(scope, Exit.void))
   rmSync(dir, { recursive: true, force: true })
