@@ -150,18 +150,30 @@ try {
   const db = await Effect.runPromise(Scope.provide(Database.make(join(dir, "clicks.duckdb"), 1, 1), scope))
   const store = duckdbJournalStore(db)
   let seq = 0
-  const applyJson = async () => {
-    seq++
-    writeFileSync(segmentPath(dir, seq), lines)
-    await Effect.runPromise(store.store([{ seq, path: segmentPath(dir, seq) }]))
-    rmSync(segmentPath(dir, seq))
+  /** Stores `clicks` clicks as one apply of the writer (one segment per 8,500 clicks, as many as it takes). */
+  const applyJson = async (clicks = CLICKS) => {
+    const segments: Array<{ seq: number; path: string }> = []
+    for (let left = clicks; left > 0; left -= CLICKS) {
+      const path = segmentPath(dir, ++seq)
+      const part = left >= CLICKS ? lines : lines.split("\n", left).join("\n") + "\n"
+      writeFileSync(path, part)
+      segments.push({ seq, path })
+    }
+    await Effect.runPromise(store.store(segments))
+    for (const segment of segments) rmSync(segment.path)
   }
-  const applyCsv = () => Effect.runPromise(db.transaction((tx) => tx.run(csvInsert)))
+  // The same transaction as the store's, with read_csv in place of read_json.
+  const applyCsv = () =>
+    Effect.runPromise(
+      db.transaction((tx) =>
+        Effect.andThen(tx.run(csvInsert), tx.run("UPDATE click_journal_state SET applied_seq = $1", [++seq]))
+      )
+    )
   const samples = { json: [] as Array<number>, csv: [] as Array<number>, jsonMs: [] as Array<number> }
   for (let round = -2; round < ROUNDS; round++) {
     // interleaved, so both see the same machine and the same table size
     for (const [kind, apply] of [
-      ["json", applyJson],
+      ["json", () => applyJson()],
       ["csv", applyCsv]
     ] as const) {
       const before = cpuUs()
@@ -177,6 +189,19 @@ try {
   console.log(
     `DuckDB apply wall time per segment: median ${median(samples.jsonMs).toFixed(1)} ms, ` +
       `max ${Math.max(...samples.jsonMs).toFixed(1)} ms (${machineLoad()})`
+  )
+  // Each apply has a fixed cost (statement, applied_seq, COMMIT): what the writer's cadence trades.
+  const sizes = [Math.round(CLICKS / 4), CLICKS, CLICKS * 3]
+  const bySize = new Map(sizes.map((size) => [size, [] as Array<number>]))
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const size of sizes) {
+      const before = cpuUs()
+      await applyJson(size)
+      bySize.get(size)!.push((cpuUs() - before) / size)
+    }
+  }
+  console.log(
+    `DuckDB apply CPU by clicks per apply: ${sizes.map((size) => `${size}: ${median(bySize.get(size)!).toFixed(2)} µs/click`).join(", ")} (${machineLoad()})`
   )
 } finally {
   await Effect.runPromise(Scope.close(scope, Exit.void))
