@@ -46,7 +46,7 @@ const IDLE_MS = 100
 // click), so there a busy service keeps the 100 ms cadence: a second of
 // clicks at once would stall the redirect.
 const BUSY_CLICKS = 1_000
-export const BUSY_REST_MS = 1_000
+const BUSY_REST_MS = 1_000
 const APPLY_REST = 9
 const MAX_REST_MS = 2_000
 /** How long the writer rests after an apply of `clicks` clicks that took `applyMs`. */
