@@ -64,6 +64,8 @@ const done = new Promise<void>((resolve) => {
   finish = resolve
 })
 
+// First in, first out: every socket keeps being used, so none idles past the
+// server's keep-alive timeout and gets closed under the client.
 const idle: Array<Conn> = []
 
 const dispatch = (conn: Conn, now: number) => {
@@ -78,7 +80,7 @@ const dispatch = (conn: Conn, now: number) => {
 const sendDue = (now: number) => {
   const due = Math.min(total, Math.floor((now - started) / intervalMs) + 1)
   if (due > queued) queued = due
-  while (sent < queued && idle.length > 0) dispatch(idle.pop()!, now)
+  while (sent < queued && idle.length > 0) dispatch(idle.shift()!, now)
 }
 
 const CRLFCRLF = Buffer.from("\r\n\r\n")
