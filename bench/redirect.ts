@@ -97,7 +97,8 @@ const paced = async (label: string, url: string, rate: number): Promise<PacedTri
   report(label, result)
   console.log(
     `  ${describeProfile(profile)}; journal applies ${trial.applies} taking ${(trial.applySeconds * 1000).toFixed(0)} ms; ` +
-      `load generator ${result.clientCores?.toFixed(2)} cores, its event-loop delay p99 ${result.clientLoopP99Ms?.toFixed(1)} ms, ` +
+      `load generator ${result.clientCores?.toFixed(2)} cores (${result.clientCpuPerRequestUs?.toFixed(1)} µs per request), ` +
+      `its sends late by p50 ${result.sendLagP50Ms} ms, p99 ${result.sendLagP99Ms} ms, its event-loop delay p99 ${result.clientLoopP99Ms?.toFixed(1)} ms, ` +
       `max ${result.clientLoopMaxMs?.toFixed(1)} ms, it waited for a core ${result.clientRunQueueMs?.toFixed(0)} ms; ${load()}`
   )
   return trial

@@ -1,26 +1,21 @@
 import { closeSync, fdatasyncSync, fsyncSync, openSync, writeSync } from "node:fs"
 import { parentPort, workerData } from "node:worker_threads"
-import { botVerdict } from "../domain/clicks/botVerdict.ts"
-import { UniqueWindow } from "../domain/clicks/UniqueWindow.ts"
-import { VisitorHasher } from "../domain/clicks/VisitorHasher.ts"
-import { openSegment, removeSegment, segmentPath, type StoredClick } from "./ClickJournal.ts"
-import { readClicks } from "./ClickPage.ts"
+import { ClickEncoder } from "./ClickEncoder.ts"
+import { openSegment, removeSegment, segmentPath } from "./ClickJournal.ts"
 import type { FromWorker, ToWorker, WorkerStart } from "./workerMessages.ts"
 
 // The click worker: everything a click costs beyond appending its raw facts
 // happens here, off the event loop that answers redirects. For each page of
-// raw clicks: hash the IP (daily salt, kept only in this thread's memory),
-// judge bots, decide uniqueness, encode one JSON line per click and append
-// the lines to the open journal segment. Group commit: pages that arrived
+// raw clicks: hash, judge and encode them (ClickEncoder) and append the lines
+// to the open journal segment. Group commit: pages that arrived
 // together share one fdatasync, after which their memory goes back to the
 // redirect. A segment is sealed (handed to the DuckDB writer) every SEAL_MS.
 const SEAL_MS = 100
 
 const port = parentPort!
 const { dir, firstSeq, uniqueInMemory, salts } = workerData as WorkerStart
-const hasher = new VisitorHasher()
-hasher.share(salts)
-const unique = new UniqueWindow()
+const encoder = new ClickEncoder(uniqueInMemory)
+encoder.hasher.share(salts)
 
 let seq = firstSeq
 let fd = -1
@@ -33,29 +28,6 @@ let pageClicks = 0
 let commitScheduled = false
 
 const post = (message: FromWorker, transfer: Array<ArrayBuffer> = []) => port.postMessage(message, transfer)
-
-const encode = (bytes: ArrayBuffer, used: number) => {
-  readClicks(new Uint8Array(bytes), used, (click) => {
-    const ipHash = hasher.hash(click.ip)
-    const verdict = botVerdict(click.userAgent ?? undefined)
-    // Bots never take a human's unique slot.
-    const isUnique = !verdict.isBot && uniqueInMemory && unique.firstIn(`${ipHash} ${click.trackingId}`, click.atMs)
-    const row: StoredClick = {
-      a: click.atMs,
-      i: click.trackingId,
-      p: click.partnerId,
-      t: click.tag,
-      h: ipHash,
-      u: click.userAgent,
-      r: click.referrer,
-      b: verdict.isBot,
-      w: verdict.reason,
-      q: isUnique
-    }
-    unsaved += JSON.stringify(row) + "\n"
-    unsavedRows++
-  })
-}
 
 const syncFolder = (path: string) => {
   const folder = openSync(path, "r")
@@ -106,7 +78,9 @@ const seal = () => {
 
 port.on("message", (message: ToWorker) => {
   if (message.kind === "page") {
-    encode(message.bytes, message.used)
+    const { lines, rows: encoded } = encoder.encode(message.bytes, message.used)
+    unsaved += lines
+    unsavedRows += encoded
     pages.push(message.bytes)
     pageClicks += message.count
     // Pages already queued behind this one are encoded before the commit
@@ -118,7 +92,7 @@ port.on("message", (message: ToWorker) => {
   } else if (message.kind === "stored") {
     for (const path of message.paths) removeSegment(path)
   } else if (message.kind === "salts") {
-    hasher.share(message.salts)
+    encoder.hasher.share(message.salts)
   } else {
     commit()
     if (unsaved.length === 0 && rows > 0) seal()

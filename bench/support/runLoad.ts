@@ -21,6 +21,10 @@ export interface LoadResult {
   readonly clientLoopMaxMs?: number
   /** Time the load generator was runnable but had no core (ms). */
   readonly clientRunQueueMs?: number
+  /** The paced client's CPU per request (µs), and how late its sends left against their schedule (ms). */
+  readonly clientCpuPerRequestUs?: number
+  readonly sendLagP50Ms?: number
+  readonly sendLagP99Ms?: number
 }
 
 const script = fileURLToPath(new URL("./load.ts", import.meta.url))

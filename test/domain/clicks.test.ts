@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { createHmac } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { RateLimiter } from "../../partners/RateLimiter.ts"
 import { LinkCache } from "../../links/LinkCache.ts"
@@ -66,6 +67,21 @@ describe("VisitorHasher", () => {
     expect(a.hash("203.0.113.9")).toBe(b.hash("203.0.113.9"))
     expect(a.hash("203.0.113.9")).not.toBe(before)
     expect(alone.hash("203.0.113.9")).not.toBe(a.hash("203.0.113.9"))
+  })
+  it("is HMAC-SHA256 of the IP under the day's salt, as replicas running createHmac compute it", () => {
+    let now = Date.parse("2026-11-22T23:59:59Z")
+    const today = Buffer.alloc(32, 7)
+    const tomorrow = Buffer.alloc(32, 9)
+    const hasher = new VisitorHasher(() => now)
+    hasher.share([
+      { day: "2026-11-22", salt: today.toString("base64") },
+      { day: "2026-11-23", salt: tomorrow.toString("base64") }
+    ])
+    const hmac = (salt: Buffer, ip: string) => createHmac("sha256", salt).update(ip).digest("base64url").slice(0, 22)
+    for (const ip of ["203.0.113.9", "2001:db8::1", "unknown", "10.0.0.1"])
+      expect(hasher.hash(ip)).toBe(hmac(today, ip))
+    now += 2_000
+    expect(hasher.hash("203.0.113.9")).toBe(hmac(tomorrow, "203.0.113.9"))
   })
 })
 
