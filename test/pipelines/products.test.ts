@@ -150,12 +150,13 @@ describe("product feeds", () => {
         { id: "P2", price: "7.00 USD" }
       ])
     )
-    expect((await runFeed(env.service, "strict")).status).toBe("succeeded")
+    const second = await runFeed(env.service, "strict")
+    expect(second.status).toBe("succeeded")
     const ids = await query<{ id: string }>(env.service, "SELECT id FROM products WHERE feed = 'strict' ORDER BY id")
     expect(ids.map((r) => r.id)).toEqual(["strict:P0", "strict:P1", "strict:P2"])
     const history = await query<{ product_id: string; prices: Array<string> }>(
       env.service,
-      "SELECT product_id, array_agg(CAST(price AS VARCHAR) ORDER BY observed_at) AS prices FROM price_history WHERE product_id LIKE 'strict:%' GROUP BY product_id ORDER BY product_id"
+      "SELECT product_id, array_agg(CAST(price AS VARCHAR) ORDER BY observed_at) AS prices FROM price_observations WHERE product_id LIKE 'strict:%' GROUP BY product_id ORDER BY product_id"
     )
     // P0 first seen at 10.00 and unchanged; P1 went 10 -> 12; P2 10 -> 7; P3..P8 were seen once and vanished
     expect(history.filter((h) => ["strict:P0", "strict:P1", "strict:P2"].includes(h.product_id))).toEqual([
@@ -163,6 +164,22 @@ describe("product feeds", () => {
       { product_id: "strict:P1", prices: ["10.0000", "12.0000"] },
       { product_id: "strict:P2", prices: ["10.0000", "7.0000"] }
     ])
+    // A product's first observation is held in its row of products; a vanished
+    // product's moves to price_history, written by the run that saw it vanish.
+    const vanished = ["P3", "P4", "P5", "P6", "P7", "P8"].map((id) => `strict:${id}`)
+    expect(history.filter((h) => vanished.includes(h.product_id))).toEqual(
+      vanished.map((id) => ({ product_id: id, prices: ["10.0000"] }))
+    )
+    // ... at the time it was made: before this run started (P1's and P2's changes are this run's own)
+    const written = await query<{ product_id: string; earlier: boolean }>(
+      env.service,
+      `SELECT product_id, observed_at < (SELECT started_at FROM pipeline_runs WHERE id = $1) AS earlier
+       FROM price_history WHERE run_id = $1 ORDER BY product_id`,
+      [second.id]
+    )
+    expect(written).toEqual(
+      ["strict:P1", "strict:P2", ...vanished].map((id) => ({ product_id: id, earlier: vanished.includes(id) }))
+    )
   })
 
   it("loads an Awin CSV (gzip) by column name: stock flags, currency column, untrusted was-price", async () => {
