@@ -260,6 +260,23 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
       changed_at TIMESTAMPTZ NOT NULL
     )`,
     `INSERT INTO catalog_version SELECT 1, 0, current_timestamp WHERE NOT EXISTS (SELECT 1 FROM catalog_version)`
+  ],
+  [
+    // 6: a product's first price observation lives in its own row of products
+    // (first_price, first_currency, at first_seen_at) rather than in a row of
+    // price_history: writing 1M history rows and their index entries cost
+    // ~15% of a new feed's load. ProductLoader moves it into price_history
+    // when the product vanishes. NULL: the first observation is in
+    // price_history already (rows loaded before this version, fixtures).
+    `ALTER TABLE products ADD COLUMN first_price DECIMAL(18,4)`,
+    `ALTER TABLE products ADD COLUMN first_currency VARCHAR`,
+    // Every price observation, for the readers of price history (deals,
+    // landing pages, the search documents' price facts). The PostgreSQL twin
+    // is infra/postgres/migrations/0006_first_price_in_products.sql.
+    `CREATE VIEW price_observations AS
+      SELECT product_id, observed_at, price, currency FROM price_history
+      UNION ALL
+      SELECT id, first_seen_at, first_price, first_currency FROM products WHERE first_price IS NOT NULL`
   ]
 ]
 

@@ -17,10 +17,15 @@ export const productFactsCtes = (productsFilter: string) => `
   -- Price changes only: a repeated observation of the same price (a feed
   -- re-read, or history loaded around a load-time observation) does not
   -- restart "the current price started at".
+  -- The observations are the price_observations view's, its products half
+  -- read from p (already filtered) rather than from products again.
   h0 AS (
-    SELECT ph.product_id, ph.observed_at AS obs_at, ph.price,
-      lag(ph.price) OVER (PARTITION BY ph.product_id ORDER BY ph.observed_at) AS prev
-    FROM price_history ph WHERE ph.product_id IN (SELECT id FROM p)
+    SELECT product_id, obs_at, price, lag(price) OVER (PARTITION BY product_id ORDER BY obs_at) AS prev
+    FROM (
+      SELECT ph.product_id, ph.observed_at AS obs_at, ph.price FROM price_history ph WHERE ph.product_id IN (SELECT id FROM p)
+      UNION ALL
+      SELECT id, first_seen_at, first_price FROM p WHERE first_price IS NOT NULL
+    ) observed
   ),
   h AS (
     SELECT product_id, obs_at, price,

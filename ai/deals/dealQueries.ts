@@ -108,7 +108,7 @@ const daysBetween = (db: DealSql, from: string, to: string) => {
  */
 const mayHaveDiscount = (alias: string, historyFilter: string, percent = MIN_DISCOUNT) => `${alias}.id IN (
     SELECT hpr.id
-    FROM (SELECT product_id, max(price)::FLOAT8 AS hi, count(*) AS n FROM price_history ${historyFilter} GROUP BY product_id) hh
+    FROM (SELECT product_id, max(price)::FLOAT8 AS hi, count(*) AS n FROM price_observations ${historyFilter} GROUP BY product_id) hh
     JOIN products hpr ON hpr.id = hh.product_id
     WHERE hh.n >= 2 AND hpr.current_price::FLOAT8 <= hh.hi * (1 - ${percent} / 100.0) + 1e-6)`
 
@@ -144,14 +144,14 @@ export const trendingSql = (db: DealSql, filters: Filters) => {
 /**
  * Price drops.
  * Candidates are products with a price observation in the last
- * RECENT_DROP_DAYS (price_history holds one row per change, so an unchanged
+ * RECENT_DROP_DAYS (price_observations holds one row per change, so an unchanged
  * product has none) that may be 10% (or min_discount) below an earlier
  * price: full history is then read for those only.
  */
 export const priceDropsSql = (db: DealSql, filters: Filters) => {
   const { epochMs } = dialectSql[db.dialect]
   return `
-  WITH recent AS (SELECT DISTINCT product_id FROM price_history WHERE observed_at > ${NOW} - INTERVAL '${RECENT_DROP_DAYS} days'),
+  WITH recent AS (SELECT DISTINCT product_id FROM price_observations WHERE observed_at > ${NOW} - INTERVAL '${RECENT_DROP_DAYS} days'),
   ${productFactsCtes(`WHERE ${productScope(db, "products", filters)} AND id IN (SELECT product_id FROM recent)
       AND ${mayHaveDiscount("products", "WHERE product_id IN (SELECT product_id FROM recent)", `greatest(${MIN_DISCOUNT}, ${MIN_DISCOUNT_FULL})`)}`)},
   ${discountCte(db)},

@@ -152,7 +152,7 @@ const parsedProducts = (table: string, feed: FeedDefinition) => {
     SELECT *, CASE WHEN on_sale THEN sale_price ELSE price END AS current_price FROM p`
 }
 
-/** What a products run publishes: the feed's products, and the price observations this run made. */
+/** What a products run publishes: the feed's products, and the rows of price_history this run wrote. */
 const publishedBy = (feed: string, runId: string): ReadonlyArray<PublishStep> => [
   ...byFeed(feed, ["products"]),
   { table: "price_history", copy: { where: "run_id = $1", params: [runId] } }
@@ -190,7 +190,8 @@ const replaceProducts = (
           tx.run(
             `
         CREATE OR REPLACE TEMP TABLE ${old} AS
-        SELECT id, first_seen_at, updated_at, content_hash, current_price, currency FROM products WHERE feed = $feed`,
+        SELECT id, first_seen_at, updated_at, content_hash, current_price, currency, first_price, first_currency
+        FROM products WHERE feed = $feed`,
             { feed: params.feed }
           )
         )
@@ -206,7 +207,7 @@ const replaceProducts = (
             `
         INSERT INTO products (id, feed, item_id, title, description, link, image_link, brand, gtin, mpn, category, product_type,
           google_product_category, store, store_domain, currency, price, sale_price, current_price, feed_was_price, availability,
-          condition, color, size, item_group_id, content_hash, first_seen_at, updated_at)
+          condition, color, size, item_group_id, content_hash, first_seen_at, updated_at, first_price, first_currency)
         WITH n AS (${parsedProducts(table, feed)}),
         -- DuckDB's 64-bit hash, not md5: it only has to notice a change, and md5 cost ~15% of the load at 1M rows
         h AS (SELECT *, hash(title, description, link, image_link, brand, gtin, mpn, category, product_type,
@@ -215,7 +216,9 @@ const replaceProducts = (
         SELECT h.id, $feed, item_id, title, description, link, image_link, brand, gtin, mpn, category, product_type,
           google_product_category, store, store_domain, h.currency, price, sale_price, h.current_price, feed_was_price, availability,
           condition, color, size, item_group_id, h.content_hash, coalesce(o.first_seen_at, $now::TIMESTAMPTZ),
-          CASE WHEN o.content_hash = h.content_hash THEN o.updated_at ELSE $now::TIMESTAMPTZ END
+          CASE WHEN o.content_hash = h.content_hash THEN o.updated_at ELSE $now::TIMESTAMPTZ END,
+          CASE WHEN o.id IS NULL THEN h.current_price ELSE o.first_price END,
+          CASE WHEN o.id IS NULL THEN h.currency ELSE o.first_currency END
         FROM h LEFT JOIN ${old} o ON o.id = h.id`,
             { feed: params.feed, now: params.now }
           )
@@ -226,21 +229,27 @@ const replaceProducts = (
           tx.run(
             `
         INSERT INTO price_history
-        SELECT p.id, $now::TIMESTAMPTZ, p.current_price, p.currency, $run FROM products p LEFT JOIN ${old} o ON o.id = p.id
-        WHERE p.feed = $feed AND (o.id IS NULL OR o.current_price <> p.current_price OR o.currency <> p.currency)`,
+        SELECT p.id, $now::TIMESTAMPTZ, p.current_price, p.currency, $run FROM products p JOIN ${old} o ON o.id = p.id
+        WHERE p.feed = $feed AND (o.current_price <> p.current_price OR o.currency <> p.currency)`,
             { feed: params.feed, now: params.now, run: runId }
           )
         )
-        const deleted = yield* tx.queryAs(
-          CountRow,
-          `SELECT count(*)::INTEGER AS n FROM ${old} o WHERE NOT EXISTS (SELECT 1 FROM products p WHERE p.feed = $feed AND p.id = o.id)`,
-          { feed: params.feed }
+        // A vanished product's first observation leaves with its row of
+        // products: keep it in price_history, as the product's later ones are.
+        // It is written by this run (so this run publishes it) but keeps the
+        // time it was made.
+        yield* tx.run(
+          `
+        INSERT INTO price_history
+        SELECT o.id, o.first_seen_at, o.first_price, o.first_currency, $run FROM ${old} o
+        WHERE o.first_price IS NOT NULL AND NOT EXISTS (SELECT 1 FROM products p WHERE p.feed = $feed AND p.id = o.id)`,
+          { feed: params.feed, run: runId }
         )
         const loaded = yield* tx.queryAs(CountRow, `SELECT count(*)::INTEGER AS n FROM products WHERE feed = $feed`, {
           feed: params.feed
         })
         yield* tx.run(`DROP TABLE ${old}`)
-        return { loaded: loaded[0].n, vanished: deleted[0].n }
+        return { loaded: loaded[0].n }
       }),
     () => publishedBy(feed.name, runId)
   )

@@ -1,7 +1,10 @@
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { gzipSync } from "node:zlib"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Database } from "../../infra/Database.ts"
+import { Staging } from "../../infra/Staging.ts"
 import { count, products, query, rejected, runFeed, startWithFeeds, tsv } from "./support.ts"
 import { tempDir } from "../support/TestService.ts"
 
@@ -150,18 +153,83 @@ describe("product feeds", () => {
         { id: "P2", price: "7.00 USD" }
       ])
     )
-    expect((await runFeed(env.service, "strict")).status).toBe("succeeded")
+    const second = await runFeed(env.service, "strict")
+    expect(second.status).toBe("succeeded")
     const ids = await query<{ id: string }>(env.service, "SELECT id FROM products WHERE feed = 'strict' ORDER BY id")
     expect(ids.map((r) => r.id)).toEqual(["strict:P0", "strict:P1", "strict:P2"])
     const history = await query<{ product_id: string; prices: Array<string> }>(
       env.service,
-      "SELECT product_id, array_agg(CAST(price AS VARCHAR) ORDER BY observed_at) AS prices FROM price_history WHERE product_id LIKE 'strict:%' GROUP BY product_id ORDER BY product_id"
+      "SELECT product_id, array_agg(CAST(price AS VARCHAR) ORDER BY observed_at) AS prices FROM price_observations WHERE product_id LIKE 'strict:%' GROUP BY product_id ORDER BY product_id"
     )
     // P0 first seen at 10.00 and unchanged; P1 went 10 -> 12; P2 10 -> 7; P3..P8 were seen once and vanished
     expect(history.filter((h) => ["strict:P0", "strict:P1", "strict:P2"].includes(h.product_id))).toEqual([
       { product_id: "strict:P0", prices: ["10.0000"] },
       { product_id: "strict:P1", prices: ["10.0000", "12.0000"] },
       { product_id: "strict:P2", prices: ["10.0000", "7.0000"] }
+    ])
+    // A product's first observation is held in its row of products; a vanished
+    // product's moves to price_history, written by the run that saw it vanish.
+    const vanished = ["P3", "P4", "P5", "P6", "P7", "P8"].map((id) => `strict:${id}`)
+    expect(history.filter((h) => vanished.includes(h.product_id))).toEqual(
+      vanished.map((id) => ({ product_id: id, prices: ["10.0000"] }))
+    )
+    // ... at the time it was made: before this run started (P1's and P2's changes are this run's own)
+    const written = await query<{ product_id: string; earlier: boolean }>(
+      env.service,
+      `SELECT product_id, observed_at < (SELECT started_at FROM pipeline_runs WHERE id = $1) AS earlier
+       FROM price_history WHERE run_id = $1 ORDER BY product_id`,
+      [second.id]
+    )
+    expect(written).toEqual(
+      ["strict:P1", "strict:P2", ...vanished].map((id) => ({ product_id: id, earlier: vanished.includes(id) }))
+    )
+  })
+
+  it("keeps first observations written before schema 6 in price_history: none is doubled, later changes still add one", async () => {
+    // The strict feed as schema 5 left it: every first observation a row of price_history, first_price NULL.
+    await env.service.run(
+      Effect.gen(function* () {
+        const db = yield* Database
+        const staging = yield* Staging
+        for (const store of staging === db ? [db] : [db, staging]) {
+          yield* store.run(
+            `INSERT INTO price_history SELECT id, first_seen_at, first_price, first_currency, 'before-6' FROM products
+             WHERE feed = 'strict' AND first_price IS NOT NULL`
+          )
+          yield* store.run("UPDATE products SET first_price = NULL, first_currency = NULL WHERE feed = 'strict'")
+        }
+      })
+    )
+    writeFileSync(
+      path("strict.tsv"),
+      tsv([
+        { id: "P0", price: "9.00 USD" },
+        { id: "P1", price: "12.00 USD" },
+        { id: "P9", price: "5.00 USD" }
+      ])
+    )
+    expect((await runFeed(env.service, "strict")).status).toBe("succeeded")
+    const observed = await query<{ product_id: string; prices: Array<string> }>(
+      env.service,
+      `SELECT product_id, array_agg(CAST(price AS VARCHAR) ORDER BY observed_at) AS prices FROM price_observations
+       WHERE product_id IN ('strict:P0', 'strict:P1', 'strict:P2', 'strict:P9') GROUP BY product_id ORDER BY product_id`
+    )
+    // P0 changed, P1 did not, P2 vanished (its first observation was in price_history already), P9 is new
+    expect(observed).toEqual([
+      { product_id: "strict:P0", prices: ["10.0000", "9.0000"] },
+      { product_id: "strict:P1", prices: ["10.0000", "12.0000"] },
+      { product_id: "strict:P2", prices: ["10.0000", "7.0000"] },
+      { product_id: "strict:P9", prices: ["5.0000"] }
+    ])
+    expect(
+      await query(
+        env.service,
+        "SELECT id, CAST(first_price AS VARCHAR) AS first FROM products WHERE feed = 'strict' ORDER BY id"
+      )
+    ).toEqual([
+      { id: "strict:P0", first: null },
+      { id: "strict:P1", first: null },
+      { id: "strict:P9", first: "5.0000" }
     ])
   })
 

@@ -18,8 +18,12 @@ describe("publishing feeds to PostgreSQL", () => {
   let env: Awaited<ReturnType<typeof startWithFeeds>>
 
   const PRODUCTS = "SELECT id, CAST(current_price AS VARCHAR) AS price, title FROM products ORDER BY id"
-  const HISTORY =
-    "SELECT product_id, CAST(price AS VARCHAR) AS price, run_id FROM price_history ORDER BY product_id, observed_at, run_id"
+  // Every price observation: the rows of price_history, and the first
+  // observations products hold (first_price at first_seen_at, no run id).
+  const HISTORY = `SELECT product_id, CAST(price AS VARCHAR) AS price, run_id FROM (
+      SELECT product_id, observed_at, price, run_id FROM price_history
+      UNION ALL SELECT id, first_seen_at, first_price, NULL FROM products WHERE first_price IS NOT NULL
+    ) observed ORDER BY product_id, observed_at, run_id`
   const FIRST_SEEN = "SELECT id, first_seen_at, updated_at FROM products ORDER BY id"
   /** The same query on the system of record and on staging. */
   const both = (service: RunningService, sql: string) =>

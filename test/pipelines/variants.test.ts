@@ -241,7 +241,9 @@ describe("schema upgrade: a DATA_DIR of the previous version", () => {
       Database.use((db) =>
         db.transaction((tx) =>
           Effect.gen(function* () {
-            for (const column of ["color", "size", "item_group_id"])
+            // (and without what later versions added to products: version 6's first observation)
+            yield* tx.run("DROP VIEW price_observations")
+            for (const column of ["color", "size", "item_group_id", "first_price", "first_currency"])
               yield* tx.run(`ALTER TABLE products DROP COLUMN ${column}`)
             yield* tx.run("DELETE FROM schema_version WHERE version >= 2")
             // the previous code hashed rows without the variant columns, and its documents (DOCUMENT_VERSION) differently
@@ -257,7 +259,7 @@ describe("schema upgrade: a DATA_DIR of the previous version", () => {
     await first.close()
 
     const second = await boot(config)
-    expect(await sql(second, "SELECT max(version) AS v FROM schema_version")).toEqual([{ v: 5 }]) // 2 and every later version
+    expect(await sql(second, "SELECT max(version) AS v FROM schema_version")).toEqual([{ v: 6 }]) // 2 and every later version
     // data kept, new columns empty until the feed runs again
     expect(await sql(second, "SELECT id, color FROM products ORDER BY id")).toEqual([
       { id: "shop:E1", color: null },

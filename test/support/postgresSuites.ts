@@ -17,6 +17,7 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/pipelines/cli.test.ts",
   "test/pipelines/networkApis.test.ts",
   "test/pipelines/catalog.test.ts",
+  "test/pipelines/firstObservation.test.ts",
   // links and partners (f1links)
   "test/links/match.test.ts",
   "test/links/reassign.test.ts",
