@@ -1,7 +1,6 @@
 import type { Hit, SearchParams } from "meilisearch"
 import { describePrice, quote, type Intent } from "../domain/intent/parseIntent.ts"
-import type { ProductDocument } from "../readModel/documents.ts"
-import { RETRIEVED_FIELDS } from "../readModel/modelDocuments.ts"
+import { DEAL_FIELDS, type DealOffer } from "../readModel/modelDocuments.ts"
 import { productSettings } from "../readModel/settings.ts"
 
 // The relaxation ladder of an intent search, as plain data. The strict
@@ -108,7 +107,7 @@ export const searchAttempts = (intent: Intent, category: string | undefined): Re
 export const attemptParams = (attempt: Attempt, limit: number): SearchParams => ({
   filter: and([...attempt.filters, ...(attempt.inStock ? ["in_stock = true"] : [])]),
   limit: Math.ceil(limit * OVERFETCH),
-  attributesToRetrieve: RETRIEVED_FIELDS,
+  attributesToRetrieve: DEAL_FIELDS,
   matchingStrategy: attempt.strategy,
   ...(attempt.sort ? { sort: [...attempt.sort] } : {}),
   // where the words matched, so a hit found only by its description can be told apart (namesTheProduct)
@@ -139,7 +138,7 @@ export const constraintProbes = (intent: Intent, loosest: Attempt): ReadonlyArra
       q: loosest.q,
       filter: and(loosest.filters.filter(keep)),
       limit: 1,
-      attributesToRetrieve: RETRIEVED_FIELDS,
+      attributesToRetrieve: DEAL_FIELDS,
       matchingStrategy: loosest.strategy,
       ...(sort ? { sort } : {})
     }
@@ -160,7 +159,7 @@ const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${curr
 export const unmetConstraint = (
   intent: Intent,
   categoryParam: string | undefined,
-  probes: ReadonlyArray<{ readonly probe: Probe; readonly hit: ProductDocument | undefined; readonly total: number }>
+  probes: ReadonlyArray<{ readonly probe: Probe; readonly hit: DealOffer | undefined; readonly total: number }>
 ): string | undefined => {
   const found = (kind: Probe["kind"]) => probes.find((p) => p.probe.kind === kind && p.hit !== undefined)?.hit
   const price = intent.price

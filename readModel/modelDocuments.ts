@@ -72,6 +72,54 @@ export interface ModelVariants {
 /** The fields a search reads back: the filter arrays stay in the index. */
 export const RETRIEVED_FIELDS = ["id", "model_key", "description", "offers", "stores", "colors", "sizes", "offer_list"]
 
+/**
+ * What an offer choice reads (offerFilter.ts: the fields the service's
+ * filters name, the words a result must name, the sorts) and what a Deal
+ * shows. The searches that answer with Deals read back only these of each
+ * offer (Meilisearch selects nested fields): the link, price history details
+ * and the rest are ~45% of an offer's bytes, which Meilisearch would write
+ * and the service parse for every offer of every hit, to show one.
+ */
+export const DEAL_OFFER_FIELDS = [
+  "id",
+  "title",
+  "brand",
+  "category",
+  "product_type",
+  "store",
+  "store_domain",
+  "image",
+  "price",
+  "currency",
+  "feed_was_price",
+  "availability",
+  "in_stock",
+  "reference_price",
+  "reference_observed_at",
+  "discount",
+  "is_deal",
+  "deal_score",
+  "price_checked_at",
+  "description_at"
+] as const satisfies ReadonlyArray<keyof EmbeddedOffer>
+
+/** The fields the Deal searches read back (RETRIEVED_FIELDS with each offer cut to DEAL_OFFER_FIELDS). */
+export const DEAL_FIELDS = [
+  ...RETRIEVED_FIELDS.filter((field) => field !== "offer_list"),
+  ...DEAL_OFFER_FIELDS.map((field) => `offer_list.${field}`)
+]
+
+/** An offer as the Deal searches read it back. */
+export type EmbeddedDealOffer = Pick<EmbeddedOffer, (typeof DEAL_OFFER_FIELDS)[number]>
+
+/** A model document as the Deal searches read it back. */
+export type DealModel = Pick<
+  ModelDocument,
+  "id" | "model_key" | "description" | "offers" | "stores" | "colors" | "sizes"
+> & {
+  readonly offer_list: ReadonlyArray<EmbeddedDealOffer>
+}
+
 export const modelDocumentId = (modelKey: string) => createHash("md5").update(modelKey).digest("hex")
 
 type OfferFacts = Pick<ProductDocument, "in_stock" | "reference_price" | "price" | "discount" | "id">
@@ -149,11 +197,15 @@ export const modelDocuments = (offers: ReadonlyArray<ProductDocument>): Array<Mo
   return [...groups.values()].map(modelDocument)
 }
 
-/** An embedded offer as the full offer document the endpoints render. */
-export const offerDocument = (
+/** What an embedded offer leaves to its model or derives (offerDocument puts it back). */
+type OfferDocumentOf<O> = Omit<O, "description_at"> &
+  Pick<ProductDocument, "product_id" | "group_key" | "categories" | "description">
+
+/** An embedded offer as the offer document the endpoints render (with the fields it was read back with). */
+export const offerDocument = <O extends Pick<EmbeddedOffer, "id" | "category" | "product_type" | "description_at">>(
   model: Pick<ModelDocument, "description" | "model_key">,
-  { description_at, ...offer }: EmbeddedOffer
-): ProductDocument => ({
+  { description_at, ...offer }: O
+): OfferDocumentOf<O> => ({
   ...offer,
   product_id: catalogIdOf(offer.id) ?? offer.id,
   group_key: model.model_key,
@@ -170,3 +222,6 @@ export const variantsOf = (model: Pick<ModelDocument, "colors" | "sizes" | "offe
 
 /** An offer as a search result shows it: the offer document and what the rest of its model offers. */
 export type ShownOffer = ProductDocument & { readonly variants?: ModelVariants }
+
+/** An offer as a Deal search shows it (read back with DEAL_FIELDS); every ShownOffer is one. */
+export type DealOffer = OfferDocumentOf<EmbeddedDealOffer> & { readonly variants?: ModelVariants }

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PublicUrl } from "../../infra/PublicUrl.ts"
-import type { ProductDocument } from "../../readModel/documents.ts"
+import type { DealOffer } from "../../readModel/modelDocuments.ts"
 import { Api } from "../Api.ts"
 import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
 import { disclosureFor, presentDeal } from "../../discovery/present.ts"
@@ -23,7 +23,7 @@ export const DiscoveryHandlers = HttpApiBuilder.group(
   Effect.fn(function* (handlers) {
     const discovery = yield* DiscoverySearch
     const publicUrl = yield* PublicUrl
-    const present = (documents: ReadonlyArray<ProductDocument>, tag: string) =>
+    const present = (documents: ReadonlyArray<DealOffer>, tag: string) =>
       documents.map((doc) => presentDeal(doc, { base: publicUrl.base, tag }))
 
     return handlers
