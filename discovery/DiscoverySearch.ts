@@ -6,7 +6,6 @@ import { Metrics } from "../infra/Metrics.ts"
 import { SearchEngine, SearchError, toSearchError } from "../infra/SearchEngine.ts"
 import { catalogIdOf, type ProductDocument } from "../readModel/documents.ts"
 import {
-  DEAL_FIELDS,
   type DealModel,
   type DealOffer,
   type EmbeddedDealOffer,
@@ -258,7 +257,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           const params: SearchParams = {
             filter: and(filters),
             limit: Math.ceil(query.limit * OVERFETCH),
-            attributesToRetrieve: DEAL_FIELDS,
+            attributesToRetrieve: RETRIEVED_FIELDS,
             // Without a phrase the best deals come first; with one, relevance
             // (ties broken by deal score in the ranking rules).
             ...(intent === undefined || intent.broadQuery === "" ? { sort: ["deal_score:desc"] } : {})

@@ -126,10 +126,10 @@ const answerOf = <M>(offerFields: ReadonlyArray<readonly [string, Kind]>) => {
   }
 }
 
-/** An answer read back with DEAL_FIELDS, or what is wrong with it. */
+/** An answer as the Deal searches read it (DEAL_OFFER_FIELDS of each offer checked), or what is wrong with it. */
 export const dealAnswerOf = answerOf<DealModel>(DEAL_OFFER)
 
-/** An answer read back with RETRIEVED_FIELDS (whole offers), or what is wrong with it. */
+/** An answer whose whole offers are read (the catalog tools), or what is wrong with it. */
 export const modelAnswerOf = answerOf<ModelDocument>(WHOLE_OFFER)
 
 /** The values of one facet in an answer (none when it was not asked for). */
