@@ -22,7 +22,6 @@ import http from "node:http"
 import { loadavg } from "node:os"
 import { join, resolve } from "node:path"
 import { parseArgs } from "node:util"
-import { SEARCH_DEFAULT_LIMIT } from "../api/discovery/Http.ts"
 import { searchBody } from "../discovery/DiscoverySearch.ts"
 import { attemptParams, searchAttempts } from "../discovery/relaxation.ts"
 import { parseIntent } from "../domain/intent/parseIntent.ts"
@@ -49,6 +48,8 @@ const DURATION = Number(values.duration)
 const CONNECTIONS = Number(values.connections)
 const DIR = resolve(values.dir)
 const MASTER_KEY = "bench-search-local-master-key"
+/** /api/search's default limit (SEARCH_DEFAULT_LIMIT in api/discovery/Http.ts; benches may not import api/). */
+const SEARCH_LIMIT = 8
 const PREFIX = "bench_"
 const UID = `${PREFIX}products`
 
@@ -304,7 +305,7 @@ const main = async () => {
     for (const phrase of QUERIES) {
       const intent = parseIntent(phrase, vocabulary)
       const attempt = searchAttempts(intent, undefined)[0]
-      const body = searchBody(attempt.q, attemptParams(attempt, SEARCH_DEFAULT_LIMIT))
+      const body = searchBody(attempt.q, attemptParams(attempt, SEARCH_LIMIT))
       const probe = await meiliFetch(meili.url, `/indexes/${UID}/search`, { method: "POST", body })
       log(`  ${phrase.padEnd(48)} -> ${String(probe.hits.length).padStart(2)} hits  ${body}`)
       direct.push({
