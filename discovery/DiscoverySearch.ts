@@ -184,19 +184,20 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
         params: SearchParams,
         read: (answer: unknown) => ModelAnswer<M> | string,
         counted = true
-      ): Effect.Effect<ModelAnswer<M>, SearchError> => {
-        if (counted) {
-          queriesSent.inc()
-          roundTrips.inc()
-        }
-        return engine.search(uid, searchBody(q, params)).pipe(
+      ): Effect.Effect<ModelAnswer<M>, SearchError> =>
+        Effect.suspend(() => {
+          if (counted) {
+            queriesSent.inc()
+            roundTrips.inc()
+          }
+          return engine.search(uid, searchBody(q, params))
+        }).pipe(
           Effect.flatMap((answer) => readAnswer(read, answer)),
           withinDeadline("search"),
           // No products index yet (nothing ingested): an empty catalog, not an outage.
           Effect.catchIf(indexMissing, () => Effect.succeed(empty)),
           Effect.tapError(() => Effect.sync(() => failures.inc()))
         )
-      }
 
       let vocabulary: Vocabulary = { categories: [], brands: [] }
       let loadedAt = 0

@@ -11,8 +11,8 @@ import type { EmbeddedOffer, ModelDocument } from "./modelDocuments.ts"
 
 /**
  * The fields a filter reads: an offer document, or an offer embedded in a
- * model document (whole, or as the Deal searches read it back). A field the
- * offer was read back without counts as absent.
+ * model document (whole, or the part of one a Deal search reads). A field
+ * the offer does not carry counts as absent.
  */
 type Filterable = Pick<ProductDocument, "category" | "product_type"> & { readonly categories?: ReadonlyArray<string> }
 
