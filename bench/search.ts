@@ -3,8 +3,9 @@
 // Intent search over a generated catalog (default 1,000,000 products, taken
 // through the real pipeline: feed file, DuckDB, SearchSync's one document per
 // product model), side by side in one run:
-//   direct  the Meilisearch query our service sends for each phrase, POSTed
-//           straight to Meilisearch (the floor);
+//   direct  the Meilisearch query our service sends for each phrase (the
+//           same body, built by the same searchBody), POSTed straight to
+//           Meilisearch (the floor);
 //   api     GET /api/search over HTTP on the real service (child process,
 //           same Meilisearch), which parses the phrase, queries and renders.
 // Latency is measured with one connection (no queueing), throughput with
@@ -21,6 +22,7 @@ import http from "node:http"
 import { loadavg } from "node:os"
 import { join, resolve } from "node:path"
 import { parseArgs } from "node:util"
+import { searchBody } from "../discovery/DiscoverySearch.ts"
 import { attemptParams, searchAttempts } from "../discovery/relaxation.ts"
 import { parseIntent } from "../domain/intent/parseIntent.ts"
 import { freePort, startMeili } from "../infra/MeiliServer.ts"
@@ -46,6 +48,8 @@ const DURATION = Number(values.duration)
 const CONNECTIONS = Number(values.connections)
 const DIR = resolve(values.dir)
 const MASTER_KEY = "bench-search-local-master-key"
+/** /api/search's default limit (SEARCH_DEFAULT_LIMIT in api/discovery/Http.ts; benches may not import api/). */
+const SEARCH_LIMIT = 8
 const PREFIX = "bench_"
 const UID = `${PREFIX}products`
 
@@ -75,7 +79,7 @@ interface LoadRequest {
 }
 interface LoadResult {
   readonly latency: { readonly p50: number; readonly p99: number }
-  readonly requests: { readonly average: number }
+  readonly requests: { readonly average: number; readonly total: number }
   readonly errors: number
   readonly non2xx: number
 }
@@ -186,15 +190,41 @@ interface Measured {
   readonly p99: number
   readonly rps: number
   readonly errors: number
+  /** Requests answered in the run. */
+  readonly count: number
+  /** CPU time (ms, user + system) each watched process used in the run. */
+  readonly cpuMs: ReadonlyArray<number>
 }
 
+/**
+ * CPU time a process has used (ms), from /proc/PID/stat (Linux; 10 ms ticks).
+ * Divided by the requests of a run it is the CPU per search: a figure that
+ * depends far less on machine load than latency or req/s.
+ */
+const cpuMsOf = (pid: number | undefined): number => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return Number.NaN
+  }
+}
+/** The processes whose CPU each run records: [Meilisearch, the service]. */
+let watched: Array<number | undefined> = []
+const cpuNow = () => watched.map(cpuMsOf)
+const cpuSince = (before: ReadonlyArray<number>) => cpuNow().map((ms, i) => ms - before[i])
+
 const measure = async (url: string, requests: Array<LoadRequest>, connections: number): Promise<Measured> => {
+  const before = cpuNow()
   const result = await autocannon({ url, connections, duration: DURATION, requests })
   return {
     p50: result.latency.p50,
     p99: result.latency.p99,
     rps: result.requests.average,
-    errors: result.errors + result.non2xx
+    errors: result.errors + result.non2xx,
+    count: result.requests.total,
+    cpuMs: cpuSince(before)
   }
 }
 
@@ -227,6 +257,7 @@ const once = (base: string, request: LoadRequest) =>
   })
 
 const sequential = async (base: string, requests: Array<LoadRequest>): Promise<Measured> => {
+  const before = cpuNow()
   const times: Array<number> = []
   const until = performance.now() + DURATION * 1000
   for (let i = 0; performance.now() < until; i++) {
@@ -236,7 +267,14 @@ const sequential = async (base: string, requests: Array<LoadRequest>): Promise<M
   }
   times.sort((a, b) => a - b)
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]
-  return { p50: at(0.5), p99: at(0.99), rps: times.length / DURATION, errors: 0 }
+  return {
+    p50: at(0.5),
+    p99: at(0.99),
+    rps: times.length / DURATION,
+    errors: 0,
+    count: times.length,
+    cpuMs: cpuSince(before)
+  }
 }
 
 const main = async () => {
@@ -249,6 +287,7 @@ const main = async () => {
     )
     await buildIndex(meili.url)
     service = await startServiceProcess(meili.url)
+    watched = [meili.process.pid, service.child.pid]
 
     // The service's own vocabulary (category and brand facets), so the direct
     // queries are exactly the first query the service sends per phrase.
@@ -266,7 +305,7 @@ const main = async () => {
     for (const phrase of QUERIES) {
       const intent = parseIntent(phrase, vocabulary)
       const attempt = searchAttempts(intent, undefined)[0]
-      const body = JSON.stringify({ q: attempt.q, ...attemptParams(attempt, 8) })
+      const body = searchBody(attempt.q, attemptParams(attempt, SEARCH_LIMIT))
       const probe = await meiliFetch(meili.url, `/indexes/${UID}/search`, { method: "POST", body })
       log(`  ${phrase.padEnd(48)} -> ${String(probe.hits.length).padStart(2)} hits  ${body}`)
       direct.push({
@@ -321,7 +360,9 @@ const main = async () => {
       p50: (x.p50 + y.p50) / 2,
       p99: (x.p99 + y.p99) / 2,
       rps: (x.rps + y.rps) / 2,
-      errors: 0
+      errors: x.errors + y.errors,
+      count: x.count + y.count,
+      cpuMs: x.cpuMs.map((ms, i) => ms + y.cpuMs[i])
     })
     const directLatency = avg(d1, d2)
     const apiLatency = avg(a1, a2)
@@ -330,8 +371,8 @@ const main = async () => {
     const al1 = await measure(service.url, api, CONNECTIONS)
     const dl2 = await measure(meili.url, direct, CONNECTIONS)
     const al2 = await measure(service.url, api, CONNECTIONS)
-    const directLoad = { ...avg(dl1, dl2), errors: dl1.errors + dl2.errors }
-    const apiLoad = { ...avg(al1, al2), errors: al1.errors + al2.errors }
+    const directLoad = avg(dl1, dl2)
+    const apiLoad = avg(al1, al2)
     log(
       `  runs (req/s): direct ${dl1.rps.toFixed(0)}, ${dl2.rps.toFixed(0)}; api ${al1.rps.toFixed(0)}, ${al2.rps.toFixed(0)}`
     )
@@ -358,6 +399,20 @@ const main = async () => {
     log(`p99 latency api/direct:    ${(apiLatency.p99 / directLatency.p99).toFixed(2)}x`)
     log(
       `Meilisearch requests per search: ${tripsPerSearch.toFixed(2)}; duplicate models in answers: ${duplicates} ${duplicates === 0 ? "OK" : "MISSED"}`
+    )
+    // CPU per search over every measured run of a path (sequential and loaded)
+    const perSearch = (runs: ReadonlyArray<Measured>, process: number) =>
+      runs.reduce((ms, run) => ms + run.cpuMs[process], 0) / runs.reduce((n, run) => n + run.count, 0)
+    const directRuns = [d1, d2, dl1, dl2]
+    const apiRuns = [a1, a2, al1, al2]
+    const meiliDirect = perSearch(directRuns, 0)
+    const meiliApi = perSearch(apiRuns, 0)
+    const ours = perSearch(apiRuns, 1)
+    log(
+      `CPU per search (ms): Meilisearch ${meiliDirect.toFixed(2)} direct, ${meiliApi.toFixed(2)} via the api; ` +
+        `the service ${ours.toFixed(2)}; ` +
+        `throughput ratio the CPU allows when cores are the limit (Meilisearch / (Meilisearch + service)): ` +
+        `${(meiliDirect / (meiliApi + ours)).toFixed(2)}x`
     )
     log(
       `load average (1, 5, 15 min): ${loadavg()

@@ -1,17 +1,21 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import type { SearchParams, SearchResponse } from "meilisearch"
+import type { SearchParams } from "meilisearch"
 import { parseIntent, type Intent } from "../domain/intent/parseIntent.ts"
 import type { Vocabulary } from "../domain/intent/vocabulary.ts"
 import { Metrics } from "../infra/Metrics.ts"
 import { SearchEngine, SearchError, toSearchError } from "../infra/SearchEngine.ts"
 import { catalogIdOf, type ProductDocument } from "../readModel/documents.ts"
 import {
+  type DealModel,
+  type DealOffer,
+  type EmbeddedDealOffer,
   type ModelDocument,
   offerDocument,
   RETRIEVED_FIELDS,
   type ShownOffer,
   variantsOf
 } from "../readModel/modelDocuments.ts"
+import { dealAnswerOf, facetValues, type ModelAnswer, modelAnswerOf } from "../readModel/modelHits.ts"
 import { offerFor } from "../readModel/offerFilter.ts"
 import { PRODUCTS_INDEX } from "../readModel/indexes.ts"
 import {
@@ -71,7 +75,7 @@ export interface FoundModel {
 }
 
 export interface IntentResult {
-  readonly documents: ReadonlyArray<ShownOffer>
+  readonly documents: ReadonlyArray<DealOffer>
   readonly intent: Intent
   /** True when nothing in stock matched and out-of-stock products are shown. */
   readonly includesOutOfStock: boolean
@@ -84,7 +88,7 @@ export interface IntentResult {
 }
 
 export interface DiscoverySearchShape {
-  deals(query: DealsQuery): Effect.Effect<{ documents: ReadonlyArray<ShownOffer>; intent?: Intent }, SearchError>
+  deals(query: DealsQuery): Effect.Effect<{ documents: ReadonlyArray<DealOffer>; intent?: Intent }, SearchError>
   search(query: IntentQuery): Effect.Effect<IntentResult, SearchError>
   /** One offer per model, the best meeting the filters; `total` counts models. */
   products(query: ProductsQuery): Effect.Effect<{ documents: ReadonlyArray<ShownOffer>; total: number }, SearchError>
@@ -98,6 +102,19 @@ export interface DiscoverySearchShape {
   readonly refreshVocabulary: Effect.Effect<Vocabulary, SearchError>
 }
 
+/**
+ * A search answer as `read` checked it; a document of another shape is an
+ * error the caller answers 503 (the index needs a rebuild), not a crash.
+ */
+const readAnswer = <M>(read: (answer: unknown) => ModelAnswer<M> | string, answer: unknown) => {
+  const checked = read(answer)
+  return typeof checked === "string"
+    ? Effect.fail(
+        new SearchError({ message: `search: unexpected document in the index (${checked})`, unavailable: true })
+      )
+    : Effect.succeed(checked)
+}
+
 /** Fails a Meilisearch call that outlives SEARCH_TIMEOUT as "unavailable" (503 at the edge). */
 const withinDeadline = (what: string) =>
   Effect.timeoutOrElse({
@@ -109,29 +126,27 @@ const withinDeadline = (what: string) =>
 const indexMissing = (error: SearchError) =>
   (error.cause as { cause?: { code?: string } } | undefined)?.cause?.code === "index_not_found"
 
-const empty: SearchResponse<ModelDocument> = {
-  hits: [],
-  query: "",
-  processingTimeMs: 0,
-  limit: 0,
-  offset: 0,
-  estimatedTotalHits: 0
-}
+const empty = { hits: [], estimatedTotalHits: 0 }
+
+/** The request body of one search: built here, so the bench sends Meilisearch exactly what the service sends. */
+export const searchBody = (q: string, params: SearchParams) => JSON.stringify({ q, ...params })
 
 /** A model hit as the offer it shows (offerFilter.ts), or none when no single offer meets the filter. */
-const shownOffer = (hit: ModelDocument, params: SearchParams, q = ""): ShownOffer | undefined => {
-  const shown = offerFor(hit, params.filter as string | undefined, params.sort, q)
+function shownOffer(hit: ModelDocument, params: SearchParams, q?: string): ShownOffer | undefined
+function shownOffer(hit: DealModel, params: SearchParams, q?: string): DealOffer | undefined
+function shownOffer(hit: DealModel, params: SearchParams, q = ""): DealOffer | undefined {
+  const shown = offerFor<EmbeddedDealOffer>(hit, params.filter as string | undefined, params.sort, q)
   return shown === undefined ? undefined : { ...offerDocument(hit, shown), variants: variantsOf(hit) }
 }
 
 /** The offers shown for a page of model hits, at most `limit`. */
 const shownOffers = (
-  hits: ReadonlyArray<ModelDocument>,
+  hits: ReadonlyArray<DealModel>,
   q: string,
   params: SearchParams,
   limit: number
-): Array<ShownOffer> => {
-  const out: Array<ShownOffer> = []
+): Array<DealOffer> => {
+  const out: Array<DealOffer> = []
   for (const hit of hits) {
     if (out.length >= limit) break
     const shown = shownOffer(hit, params, q)
@@ -160,22 +175,24 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
       )
       const failures = metrics.counter("search_failures_total", "Product searches that failed (answered 503)")
 
-      /** One Meilisearch query; `counted` queries are a search's own round trips (the vocabulary's refresh is not). */
-      const run = (
+      /**
+       * One Meilisearch query, its answer checked by `read` (modelHits.ts); `counted`
+       * queries are a search's own round trips (the vocabulary's refresh is not).
+       */
+      const run = <M>(
         q: string,
         params: SearchParams,
+        read: (answer: unknown) => ModelAnswer<M> | string,
         counted = true
-      ): Effect.Effect<SearchResponse<ModelDocument>, SearchError> =>
-        Effect.tryPromise({
-          try: (signal) => {
-            if (counted) {
-              queriesSent.inc()
-              roundTrips.inc()
-            }
-            return engine.client.index(uid).search<ModelDocument>(q, params, { signal })
-          },
-          catch: toSearchError("search")
+      ): Effect.Effect<ModelAnswer<M>, SearchError> =>
+        Effect.suspend(() => {
+          if (counted) {
+            queriesSent.inc()
+            roundTrips.inc()
+          }
+          return engine.search(uid, searchBody(q, params))
         }).pipe(
+          Effect.flatMap((answer) => readAnswer(read, answer)),
           withinDeadline("search"),
           // No products index yet (nothing ingested): an empty catalog, not an outage.
           Effect.catchIf(indexMissing, () => Effect.succeed(empty)),
@@ -186,9 +203,8 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
       let loadedAt = 0
       let refreshing = false
       const refreshVocabulary = Effect.gen(function* () {
-        const response = yield* run("", { limit: 0, facets: ["categories", "brand"] }, false)
-        const names = (facet: string) => Object.keys(response.facetDistribution?.[facet] ?? {})
-        vocabulary = { categories: names("categories"), brands: names("brand") }
+        const response = yield* run("", { limit: 0, facets: ["categories", "brand"] }, dealAnswerOf, false)
+        vocabulary = { categories: facetValues(response, "categories"), brands: facetValues(response, "brand") }
         loadedAt = yield* Clock.currentTimeMillis
         return vocabulary
       })
@@ -248,7 +264,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             ...(intent === undefined || intent.broadQuery === "" ? { sort: ["deal_score:desc"] } : {})
           }
           const q = intent?.broadQuery ?? ""
-          const response = yield* run(q, params)
+          const response = yield* run(q, params, dealAnswerOf)
           return { documents: shownOffers(response.hits, q, params, query.limit), ...(intent ? { intent } : {}) }
         })
 
@@ -267,15 +283,18 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             try: (signal) => {
               queriesSent.inc(queries.length)
               roundTrips.inc()
-              return engine.client.multiSearch<{ queries: typeof queries }, ModelDocument>({ queries }, { signal })
+              return engine.client.multiSearch({ queries }, { signal })
             },
             catch: toSearchError("multi-search")
           }).pipe(
+            Effect.flatMap((response) =>
+              Effect.forEach(response.results, (result) => readAnswer(dealAnswerOf, result))
+            ),
             withinDeadline("multi-search"),
-            Effect.catchIf(indexMissing, () => Effect.succeed({ results: [] as Array<SearchResponse<ModelDocument>> })),
+            Effect.catchIf(indexMissing, () => Effect.succeed([])),
             Effect.tapError(() => Effect.sync(() => failures.inc()))
           )
-          const results = response.results
+          const results = response
           for (const [index, attempt] of steps.entries()) {
             const documents = shownOffers(results[index]?.hits ?? [], attempt.q, stepParams[index], limit)
             if (documents.length > 0) {
@@ -315,11 +334,11 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           const ladder = searchAttempts(intent, query.category)
           const strict = ladder[0]
           const params = attemptParams(strict, query.limit)
-          const response = yield* run(strict.q, params)
+          const response = yield* run(strict.q, params, dealAnswerOf)
           // One pass over the hits: each shown offer is chosen once, then filed
           // by whether the product's own fields (not only its description) matched.
-          const named: Array<ShownOffer> = []
-          const describedOnly: Array<ShownOffer> = []
+          const named: Array<DealOffer> = []
+          const describedOnly: Array<DealOffer> = []
           for (const hit of response.hits) {
             if (named.length >= query.limit) break
             const list = namesTheProduct(hit) ? named : describedOnly
@@ -351,7 +370,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             offset: query.offset,
             attributesToRetrieve: RETRIEVED_FIELDS
           }
-          const response = yield* run(query.q, params)
+          const response = yield* run(query.q, params, modelAnswerOf)
           return {
             models: response.hits.flatMap((hit) => {
               const shown = shownOffer(hit, params, query.q)
@@ -372,11 +391,11 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
       const modelOf = (id: string) =>
         catalogIdOf(id) === undefined
           ? Effect.succeed(Option.none<FoundModel>())
-          : run("", {
-              filter: `offer_ids = ${JSON.stringify(id)}`,
-              limit: 1,
-              attributesToRetrieve: RETRIEVED_FIELDS
-            }).pipe(
+          : run(
+              "",
+              { filter: `offer_ids = ${JSON.stringify(id)}`, limit: 1, attributesToRetrieve: RETRIEVED_FIELDS },
+              modelAnswerOf
+            ).pipe(
               Effect.map((response) => {
                 const hit = response.hits[0]
                 const offers = hit?.offer_list.map((offer) => offerDocument(hit, offer)) ?? []

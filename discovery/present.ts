@@ -2,7 +2,7 @@ import { feedTrackingId } from "../domain/links/feedTrackingId.ts"
 import { formatPrice } from "../domain/money/formatPrice.ts"
 import { round2 } from "../domain/money/round2.ts"
 import type { ProductDocument } from "../readModel/documents.ts"
-import type { ShownOffer } from "../readModel/modelDocuments.ts"
+import type { DealOffer } from "../readModel/modelDocuments.ts"
 import type { Deal } from "./schemas.ts"
 
 // Turns index documents into the feed's Deal objects. Pure: the base URL
@@ -38,10 +38,10 @@ export const availabilityText = (availability: string) => AVAILABILITY_WORDS[ava
  * price is actually below it: a 30-day low under today's price is history,
  * not an "original price".
  */
-export const hasVerifiedSaving = (doc: ProductDocument) =>
+export const hasVerifiedSaving = (doc: Pick<ProductDocument, "reference_price" | "price" | "discount">) =>
   doc.reference_price !== null && doc.reference_price > doc.price && doc.discount > 0
 
-export const buyingChecks = (doc: ProductDocument): Array<string> => {
+export const buyingChecks = (doc: DealOffer): Array<string> => {
   const checks = [
     `Confirm the price at checkout is ${formatMoney(doc.price, doc.currency)}; it was last checked on ${day(doc.price_checked_at)}.`
   ]
@@ -70,7 +70,7 @@ export const buyingChecks = (doc: ProductDocument): Array<string> => {
   return checks
 }
 
-export const assistantInstructions = (doc: ProductDocument) =>
+export const assistantInstructions = (doc: DealOffer) =>
   `Show the disclosure next to the link. Link to the product only through links.tracked. ` +
   `Quote the price exactly as given (${formatMoney(doc.price, doc.currency)}) and say it was checked on ` +
   `${day(doc.price_checked_at)} and may have changed. ` +
@@ -87,7 +87,7 @@ export interface PresentOptions {
 
 export const landingPath = (id: string) => `/deals/${id}`
 
-export const presentDeal = (doc: ShownOffer, options: PresentOptions): Deal => ({
+export const presentDeal = (doc: DealOffer, options: PresentOptions): Deal => ({
   id: doc.id,
   title: doc.title,
   description: doc.description,

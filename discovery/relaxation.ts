@@ -1,7 +1,6 @@
 import type { Hit, SearchParams } from "meilisearch"
 import { describePrice, quote, type Intent } from "../domain/intent/parseIntent.ts"
-import type { ProductDocument } from "../readModel/documents.ts"
-import { RETRIEVED_FIELDS } from "../readModel/modelDocuments.ts"
+import { type DealOffer, RETRIEVED_FIELDS } from "../readModel/modelDocuments.ts"
 import { productSettings } from "../readModel/settings.ts"
 
 // The relaxation ladder of an intent search, as plain data. The strict
@@ -160,7 +159,7 @@ const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${curr
 export const unmetConstraint = (
   intent: Intent,
   categoryParam: string | undefined,
-  probes: ReadonlyArray<{ readonly probe: Probe; readonly hit: ProductDocument | undefined; readonly total: number }>
+  probes: ReadonlyArray<{ readonly probe: Probe; readonly hit: DealOffer | undefined; readonly total: number }>
 ): string | undefined => {
   const found = (kind: Probe["kind"]) => probes.find((p) => p.probe.kind === kind && p.hit !== undefined)?.hit
   const price = intent.price

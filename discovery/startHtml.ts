@@ -1,4 +1,4 @@
-import type { ProductDocument } from "../readModel/documents.ts"
+import type { DealOffer } from "../readModel/modelDocuments.ts"
 import { escapeHtml, htmlDocument } from "./pageShell.ts"
 import {
   AMAZON_DISCLOSURE,
@@ -103,7 +103,7 @@ export interface CardLinks {
   readonly tracked: string
 }
 
-const reference = (doc: ProductDocument) => {
+const reference = (doc: DealOffer) => {
   if (doc.reference_price === null) return "No earlier price history yet."
   const low = escapeHtml(formatMoney(doc.reference_price, doc.currency))
   return hasVerifiedSaving(doc)
@@ -111,7 +111,7 @@ const reference = (doc: ProductDocument) => {
     : `Not a discount: the lowest price in the 30 days before was ${low}.`
 }
 
-const card = (doc: ProductDocument, links: CardLinks, index: number) => {
+const card = (doc: DealOffer, links: CardLinks, index: number) => {
   const titleId = `result-${index}`
   const disclosure = isAmazon(doc)
     ? `We earn a commission if you buy through this link. ${AMAZON_DISCLOSURE}`
@@ -132,7 +132,7 @@ export interface ResultsView {
   /** How the search read the phrase, e.g. "price at most 100 USD". */
   readonly interpretation: string
   readonly includesOutOfStock: boolean
-  readonly results: ReadonlyArray<{ readonly doc: ProductDocument; readonly links: CardLinks }>
+  readonly results: ReadonlyArray<{ readonly doc: DealOffer; readonly links: CardLinks }>
 }
 
 export const resultsPage = ({ query, interpretation, includesOutOfStock, results }: ResultsView) => {

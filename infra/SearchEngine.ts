@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { AppConfig } from "./AppConfig.ts"
 import { superviseMeili } from "./MeiliSupervisor.ts"
 import { Metrics } from "./Metrics.ts"
-import { meiliHttpClient } from "./meiliHttpClient.ts"
+import { meiliHttpClient, meiliRequest } from "./meiliHttpClient.ts"
 
 export class SearchError extends Schema.TaggedError<SearchError>()("SearchError", {
   message: Schema.String,
@@ -50,6 +50,13 @@ export interface SearchEngineShape {
   readonly url: string
   /** Index uids carry MEILI_INDEX_PREFIX so several instances (or test files) share one server safely. */
   indexUid(name: string): string
+  /**
+   * POSTs a serialized search body to an index and returns the parsed answer
+   * as it came: the hot path of every product search, so it skips the client
+   * (see meiliRequest) and leaves decoding to the caller, who knows which
+   * fields it asked for. Interruption aborts the request.
+   */
+  search(indexUid: string, body: string): Effect.Effect<unknown, SearchError>
   /** Runs a client call, turning rejections into a typed SearchError. */
   use<A>(what: string, f: (client: Meilisearch) => Promise<A>): Effect.Effect<A, SearchError>
   /**
@@ -72,10 +79,28 @@ const make = (url: string, apiKey: string, prefix: string): SearchEngineShape =>
   const client = new Meilisearch({ host: url, apiKey, timeout: 120_000, httpClient: meiliHttpClient })
   const use = <A>(what: string, f: (client: Meilisearch) => Promise<A>) =>
     Effect.tryPromise({ try: () => f(client), catch: toSearchError(what) })
+  const headers = {
+    "content-type": "application/json",
+    ...(apiKey === "" ? {} : { authorization: `Bearer ${apiKey}` })
+  }
+  const searchUrls = new Map<string, URL>()
+  const searchUrl = (indexUid: string) => {
+    let found = searchUrls.get(indexUid)
+    if (found === undefined) {
+      found = new URL(`indexes/${encodeURIComponent(indexUid)}/search`, url.endsWith("/") ? url : `${url}/`)
+      searchUrls.set(indexUid, found)
+    }
+    return found
+  }
   return {
     client,
     url,
     indexUid: (name) => `${prefix}${name}`,
+    search: (indexUid, body) =>
+      Effect.tryPromise({
+        try: (signal) => meiliRequest(searchUrl(indexUid), "POST", headers, body, signal),
+        catch: toSearchError("search")
+      }),
     use,
     task: (what, f, timeoutMs = 600_000) =>
       use(what, (client) => f(client).waitTask({ timeout: timeoutMs, interval: 25 })).pipe(

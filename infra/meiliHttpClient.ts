@@ -24,27 +24,34 @@ const headersOf = (init: RequestInit | undefined): Record<string, string> => {
   return out
 }
 
-export const meiliHttpClient = (input: string | URL | Request, init?: RequestInit): Promise<unknown> => {
-  const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url)
-  const body = typeof init?.body === "string" ? init.body : init?.body == null ? undefined : String(init.body)
-  const headers = headersOf(init)
-  if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body))
-  const transport = url.protocol === "https:" ? https : http
+/**
+ * One request to Meilisearch, its JSON answer parsed. The search path calls
+ * this directly with headers it built once: the client's own request
+ * plumbing (URL and Headers objects per call) showed in the search profile.
+ */
+export const meiliRequest = (
+  url: URL,
+  method: string,
+  headers: Readonly<Record<string, string>>,
+  body: string | undefined,
+  signal?: AbortSignal
+): Promise<unknown> => {
+  const secure = url.protocol === "https:"
   return new Promise((resolve, reject) => {
-    const request = transport.request(
+    const request = (secure ? https : http).request(
       url,
       {
-        method: init?.method ?? "GET",
-        headers,
-        agent: url.protocol === "https:" ? agents.https : agents.http,
-        ...(init?.signal ? { signal: init.signal } : {})
+        method,
+        headers: body === undefined ? headers : { ...headers, "content-length": Buffer.byteLength(body) },
+        agent: secure ? agents.https : agents.http,
+        ...(signal ? { signal } : {})
       },
       (response) => {
         const chunks: Array<Buffer> = []
         response.on("data", (chunk: Buffer) => chunks.push(chunk))
         response.on("error", (error) => reject(new MeilisearchRequestError(url.toString(), error)))
         response.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8")
+          const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString("utf8")
           let parsed: unknown
           try {
             parsed = text === "" ? undefined : JSON.parse(text)
@@ -64,3 +71,12 @@ export const meiliHttpClient = (input: string | URL | Request, init?: RequestIni
     request.end(body)
   })
 }
+
+export const meiliHttpClient = (input: string | URL | Request, init?: RequestInit): Promise<unknown> =>
+  meiliRequest(
+    new URL(typeof input === "string" || input instanceof URL ? input : input.url),
+    init?.method ?? "GET",
+    headersOf(init),
+    typeof init?.body === "string" ? init.body : init?.body == null ? undefined : String(init.body),
+    init?.signal ?? undefined
+  )

@@ -9,7 +9,14 @@ import type { EmbeddedOffer, ModelDocument } from "./modelDocuments.ts"
 // `field != value`, `field IN [values]` or `field <op> number`. A clause it
 // cannot read is treated as met (Meilisearch already applied it to the model).
 
-type Clause = (offer: ProductDocument | EmbeddedOffer) => boolean
+/**
+ * The fields a filter reads: an offer document, or an offer embedded in a
+ * model document (whole, or the part of one a Deal search reads). A field
+ * the offer does not carry counts as absent.
+ */
+type Filterable = Pick<ProductDocument, "category" | "product_type"> & { readonly categories?: ReadonlyArray<string> }
+
+type Clause = (offer: Filterable) => boolean
 
 const VALUE = String.raw`"(?:[^"\\]|\\.)*"|[^\s\],]+`
 const CLAUSE = new RegExp(String.raw`^\s*([a-z_]+)\s*(=|!=|>=|<=|>|<|IN)\s*(\[.*\]|${VALUE})\s*$`, "s")
@@ -44,9 +51,9 @@ const levelsOf = memo(5_000, (key) => {
   return categoryLevels(category, productType)
 })
 
-const valuesOf = (offer: ProductDocument | EmbeddedOffer, field: string): ReadonlyArray<unknown> => {
+const valuesOf = (offer: Filterable, field: string): ReadonlyArray<unknown> => {
   // an embedded offer leaves its category levels to be derived
-  if (field === "categories" && !("categories" in offer))
+  if (field === "categories" && offer.categories === undefined)
     return levelsOf(`${offer.category ?? ""}\u0000${offer.product_type ?? ""}`)
   // the field name comes from a filter string, so it is read as a plain property
   const value: unknown = Reflect.get(offer, field)
@@ -117,9 +124,6 @@ const clausesOf = (filter: string | undefined): ReadonlyArray<Clause> => {
   return clauses
 }
 
-/** The fields a filter reads: an offer document, or an offer embedded in a model document. */
-type Filterable = ProductDocument | EmbeddedOffer
-
 /** True when one offer passes every clause of the filter. */
 export const offerMatches = (offer: Filterable, filter: string | undefined) =>
   clausesOf(filter).every((clause) => clause(offer))
@@ -128,6 +132,13 @@ export const offerMatches = (offer: Filterable, filter: string | undefined) =>
 const folded = (text: string) =>
   (/^[\x00-\x7f]*$/.test(text) ? text : text.normalize("NFD").replace(/\p{M}/gu, "")).toLowerCase()
 const foldedField = memo(20_000, folded)
+
+/** What the offer choice reads of an offer besides the filter's fields. */
+type ChoosableOffer = Filterable &
+  Pick<
+    EmbeddedOffer,
+    "title" | "brand" | "category" | "product_type" | "store" | "price" | "deal_score" | "description_at"
+  >
 
 /**
  * The offer of a model a result shows: among the offers that pass the whole
@@ -139,21 +150,21 @@ const foldedField = memo(20_000, folded)
  * EUR offer's store names "guns", the USD offer does not): then the model
  * does not match.
  */
-export const offerFor = (
-  model: Pick<ModelDocument, "offer_list" | "description">,
+export const offerFor = <O extends ChoosableOffer>(
+  model: { readonly offer_list: ReadonlyArray<O>; readonly description: ModelDocument["description"] },
   filter: string | undefined,
   sort?: ReadonlyArray<string>,
   q = ""
-): EmbeddedOffer | undefined => {
+): O | undefined => {
   const offers = model.offer_list
   const words = folded(q)
     .split(/\s+/)
     .filter((word) => word.length > 1)
   const clauses = clausesOf(filter)
-  const passes = (offer: EmbeddedOffer) => clauses.every((clause) => clause(offer))
+  const passes = (offer: O) => clauses.every((clause) => clause(offer))
   const descriptions = new Map<number, string>()
   // A query word has no spaces, so it is named by one field or not at all.
-  const wordsNamed = (offer: EmbeddedOffer) => {
+  const wordsNamed = (offer: O) => {
     if (words.length === 0) return 0
     let description = descriptions.get(offer.description_at)
     if (description === undefined) {
