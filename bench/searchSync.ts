@@ -67,6 +67,13 @@ const main = async () => {
     log(`direct: ${direct.value.toLocaleString()} documents in ${seconds(direct.ms)} (${direct.load})`)
 
     const rerun = await sync()
+    for (const [name, run] of [
+      ["first run", first],
+      ["unchanged", rerun]
+    ] as const) {
+      log(`\nphases, ${name} (${run.load}):`)
+      for (const phase of run.value.phases ?? []) log(`  ${phase.name.padEnd(40)} ${seconds(phase.ms).padStart(8)}`)
+    }
     const ratio = first.ms / direct.ms
     log(`\nbench:search-sync, ${N.toLocaleString()} products (${first.value.upserted.toLocaleString()} models)`)
     log(`| step                                   | time     | documents | load           |`)
@@ -78,6 +85,9 @@ const main = async () => {
     row("SearchSync.syncProducts (unchanged)", rerun.ms, rerun.value.upserted, rerun.load)
     log(`\nsync/direct: ${ratio.toFixed(2)}x (target <= 1.2x) ${ratio <= 1.2 ? "OK" : "MISSED"}`)
     log(`unchanged/first: ${((rerun.ms / first.ms) * 100).toFixed(1)}%`)
+    log(
+      `peak RSS of this process (DuckDB, the sync, the direct sender): ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`
+    )
   } finally {
     await runtime.dispose()
     await Effect.runPromise(Scope.close(scope, Exit.void))

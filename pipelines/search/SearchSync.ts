@@ -29,6 +29,13 @@ import { PRODUCTS_INDEX, PROGRAMS_INDEX } from "../../readModel/indexes.ts"
 export interface SyncResult {
   readonly upserted: number
   readonly deleted: number
+  /** Where a products sync's time went, in order (milliseconds per phase). */
+  readonly phases?: ReadonlyArray<SyncPhase>
+}
+
+export interface SyncPhase {
+  readonly name: string
+  readonly ms: number
 }
 
 export type SyncError = SearchError | DatabaseError
@@ -78,6 +85,17 @@ const workQuery = `
   FROM p
   ${PRODUCT_FACT_JOINS}
 `
+
+/** Runs `effect`, recording how long it took as phase `name`. */
+const timedPhase =
+  (phases: Array<SyncPhase>, name: string) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.gen(function* () {
+      const started = yield* Clock.currentTimeMillis
+      const value = yield* effect
+      phases.push({ name, ms: (yield* Clock.currentTimeMillis) - started })
+      return value
+    })
 
 const notFoundCode = (error: SearchError) => {
   const cause = error.cause as { cause?: { code?: string } } | undefined
@@ -193,9 +211,9 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
 
       // ---- products: one document per model ---------------------------------
 
-      const modelState = (changedOnly: boolean) =>
+      const modelState = (changedOnly: boolean, phases: Array<SyncPhase>) =>
         Effect.gen(function* () {
-          yield* db.run(workQuery)
+          yield* db.run(workQuery).pipe(timedPhase(phases, "work table"))
           // Product -> model: an unchanged product keeps the model it had (its
           // key is built from fields its hash covers); the others are keyed now.
           yield* db.run(`CREATE OR REPLACE TABLE ${KEYS_TABLE} (id VARCHAR, model_id VARCHAR, changed BOOLEAN)`)
@@ -206,22 +224,27 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
                WHERE split_part(st.hash, ':', 1) = w.hash`
             )
           }
-          const changed = yield* db.query<KeyRow>(
-            `SELECT w.id, w.title, w.gtin, w.color, w.size, w.condition FROM ${WORK_TABLE} w
+          const changed = yield* db
+            .query<KeyRow>(
+              `SELECT w.id, w.title, w.gtin, w.color, w.size, w.condition FROM ${WORK_TABLE} w
              WHERE NOT EXISTS (SELECT 1 FROM ${KEYS_TABLE} k WHERE k.id = w.id)`
-          )
-          yield* db.append(KEYS_TABLE, (appender) => {
-            for (const row of changed) {
-              appender.appendVarchar(row.id)
-              appender.appendVarchar(modelDocumentId(groupKey(row.gtin, row.title, row)))
-              appender.appendBoolean(true)
-              appender.endRow()
-            }
-          })
+            )
+            .pipe(timedPhase(phases, "read key fields"))
+          yield* db
+            .append(KEYS_TABLE, (appender) => {
+              for (const row of changed) {
+                appender.appendVarchar(row.id)
+                appender.appendVarchar(modelDocumentId(groupKey(row.gtin, row.title, row)))
+                appender.appendBoolean(true)
+                appender.endRow()
+              }
+            })
+            .pipe(timedPhase(phases, "key in JS"))
           // Models to send: those of changed products, before and after, and
           // those that lost a product. Everything when rebuilding.
-          yield* db.run(
-            `CREATE OR REPLACE TABLE ${AFFECTED_TABLE} AS
+          yield* db
+            .run(
+              `CREATE OR REPLACE TABLE ${AFFECTED_TABLE} AS
              SELECT DISTINCT model_id FROM (
                SELECT model_id FROM ${KEYS_TABLE} WHERE changed
                ${
@@ -232,12 +255,14 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
                    : ""
                }
              )`
-          )
-          yield* db.run(
-            // Ranked on the narrow model ids, stored in rank order: each batch's
-            // range then reads a few row groups (zone maps), not the whole wide
-            // table once per batch as an unordered table made it.
-            `CREATE OR REPLACE TABLE ${MODELS_TABLE} AS
+            )
+            .pipe(timedPhase(phases, "affected models"))
+          yield* db
+            .run(
+              // Ranked on the narrow model ids, stored in rank order: each batch's
+              // range then reads a few row groups (zone maps), not the whole wide
+              // table once per batch as an unordered table made it.
+              `CREATE OR REPLACE TABLE ${MODELS_TABLE} AS
              WITH ranked AS (
                SELECT model_id, row_number() OVER (ORDER BY model_id) AS model_rank FROM (
                  SELECT DISTINCT k.model_id FROM ${KEYS_TABLE} k
@@ -247,7 +272,8 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
              SELECT k.model_id, r.model_rank, w.*
              FROM ${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id) JOIN ranked r ON r.model_id = k.model_id
              ORDER BY r.model_rank`
-          )
+            )
+            .pipe(timedPhase(phases, "ranked model table"))
           const counts = yield* db.query<{ models: number; gone: number }>(
             `SELECT (SELECT count(DISTINCT model_id) FROM ${MODELS_TABLE})::INTEGER AS models,
                (SELECT count(*) FROM ${AFFECTED_TABLE} a
@@ -257,9 +283,16 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
         })
 
       /** Streams the affected models to Meilisearch in batches (modelBatches.ts); returns the enqueued task uids. */
-      const sendModels = (uid: string) =>
+      const sendModels = (uid: string, phases: Array<SyncPhase>) =>
         Effect.gen(function* () {
-          const now = new Date(yield* Clock.currentTimeMillis)
+          const started = yield* Clock.currentTimeMillis
+          const now = new Date(started)
+          let first = true
+          const enqueued = Effect.gen(function* () {
+            if (!first) return
+            first = false
+            phases.push({ name: "first batch enqueued (into sending)", ms: (yield* Clock.currentTimeMillis) - started })
+          })
           const counts = yield* db.query<{ offers: number }>(
             `SELECT count(*)::INTEGER AS offers FROM ${MODELS_TABLE} GROUP BY model_rank ORDER BY model_rank`
           )
@@ -274,7 +307,8 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
                 .pipe(
                   Effect.flatMap((rows) =>
                     enqueueAdd(uid, modelDocuments(rows.map((row) => productDocument(row, now))))
-                  )
+                  ),
+                  Effect.tap(() => enqueued)
                 ),
             { concurrency: SEND_CONCURRENCY }
           )
@@ -310,21 +344,24 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
         )
 
       const rebuildProducts = Effect.gen(function* () {
-        const built = yield* createFresh(PRODUCTS_INDEX, productSettings)
+        const phases: Array<SyncPhase> = []
+        const built = yield* createFresh(PRODUCTS_INDEX, productSettings).pipe(timedPhase(phases, "create index"))
         return yield* Effect.gen(function* () {
-          const { models } = yield* modelState(false)
-          yield* awaitTasks(`fill ${built}`, yield* sendModels(built))
-          yield* swapIn(PRODUCTS_INDEX, built)
+          const { models } = yield* modelState(false, phases)
+          const tasks = yield* sendModels(built, phases).pipe(timedPhase(phases, "build and enqueue batches"))
+          yield* awaitTasks(`fill ${built}`, tasks).pipe(timedPhase(phases, "wait for indexing"))
+          yield* swapIn(PRODUCTS_INDEX, built).pipe(timedPhase(phases, "swap"))
           const previous = yield* stateCount(PRODUCTS_INDEX)
-          yield* recordProducts(true)
-          return { upserted: models, deleted: Math.max(0, previous - models) }
+          yield* recordProducts(true).pipe(timedPhase(phases, "record state"))
+          return { upserted: models, deleted: Math.max(0, previous - models), phases }
         }).pipe(Effect.onError(() => dropBuild(built)))
       })
 
       const deltaProducts = Effect.gen(function* () {
         const uid = search.indexUid(PRODUCTS_INDEX)
-        const { models, gone } = yield* modelState(true)
-        const tasks = yield* sendModels(uid)
+        const phases: Array<SyncPhase> = []
+        const { models, gone } = yield* modelState(true, phases)
+        const tasks = yield* sendModels(uid, phases).pipe(timedPhase(phases, "build and enqueue batches"))
         const goneIds = yield* db.query<{ model_id: string }>(
           `SELECT model_id FROM ${AFFECTED_TABLE} a WHERE NOT EXISTS (SELECT 1 FROM ${MODELS_TABLE} m WHERE m.model_id = a.model_id)`
         )
@@ -336,9 +373,9 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
             )
           )
         }
-        yield* awaitTasks(`sync ${uid}`, tasks)
-        yield* recordProducts(false)
-        return { upserted: models, deleted: gone }
+        yield* awaitTasks(`sync ${uid}`, tasks).pipe(timedPhase(phases, "wait for indexing"))
+        yield* recordProducts(false).pipe(timedPhase(phases, "record state"))
+        return { upserted: models, deleted: gone, phases }
       })
 
       // Models span feeds (one model at several stores), so every sync reads
