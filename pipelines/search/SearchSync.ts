@@ -1,12 +1,12 @@
 import { Clock, Context, Effect, Layer, Semaphore } from "effect"
 import type { Settings } from "meilisearch"
 import { randomBytes } from "node:crypto"
-import { type DatabaseError } from "../../infra/Database.ts"
+import { type DatabaseError, type RowAppender } from "../../infra/Database.ts"
 import { Staging } from "../../infra/Staging.ts"
 import { SearchEngine, SearchError } from "../../infra/SearchEngine.ts"
 import { groupKey } from "../../domain/catalog/modelKey.ts"
 import { DOCUMENT_VERSION, productDocument, type ProductRow } from "../../readModel/documents.ts"
-import { modelDocumentId, modelDocuments } from "../../readModel/modelDocuments.ts"
+import { modelDocuments } from "../../readModel/modelDocuments.ts"
 import { BATCH_SIZE, modelBatches } from "./modelBatches.ts"
 import { programDocuments } from "./programDocuments.ts"
 import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../../readModel/productFactsSql.ts"
@@ -51,14 +51,14 @@ const SEND_CONCURRENCY = 2
 const TASK_TIMEOUT_MS = 30 * 60_000
 const WORK_TABLE = "search_sync_work_products"
 const KEYS_TABLE = "search_sync_work_keys"
+const INPUT_KEYS_TABLE = "search_sync_work_input_keys"
 const AFFECTED_TABLE = "search_sync_work_affected"
 const MODELS_TABLE = "search_sync_work_models"
 /** Sync state of each product (its hash and model, as 'hash:model id'); `products` rows are per model. */
 const OFFERS_STATE = "products:offers"
 
 /** The fields the model key is built from. */
-interface KeyRow {
-  readonly id: string
+interface KeyInput {
   readonly title: string
   readonly gtin: string | null
   readonly color: string | null
@@ -72,18 +72,46 @@ const settingsKey = (index: string) => `${index}:settings`
 // hash of everything its offer is built from. Recency enters the hash in
 // whole days (capped), so a deal's score refreshes without resending the
 // whole catalog daily.
-const workQuery = `
-  CREATE OR REPLACE TABLE ${WORK_TABLE} AS
-  WITH ${productFactsCtes("")}
-  SELECT ${PRODUCT_ROW_COLUMNS},
-    md5(concat_ws('|', '${DOCUMENT_VERSION}', p.content_hash, p.current_price::VARCHAR, p.availability,
+const offerHash = `md5(concat_ws('|', '${DOCUMENT_VERSION}', p.content_hash, p.current_price::VARCHAR, p.availability,
       p.updated_at::DATE::VARCHAR, coalesce(ref.ref_price::VARCHAR, '-'), coalesce(ref.ref_at::DATE::VARCHAR, '-'),
       coalesce((ref.ref_days >= 3)::VARCHAR, '-'), coalesce(low.low90::VARCHAR, '-'),
       least(floor(date_diff('hour', coalesce(s.since, p.updated_at), now()) / 24), 15)::VARCHAR,
       least(floor(date_diff('hour', coalesce(s.first_at, now()), coalesce(s.since, now())) / 24), 30)::VARCHAR
-    )) AS hash
+    )) AS hash`
+
+/** The product's row in the table of keyed inputs (null-safe: most inputs lack a colour, size or GTIN). */
+const inputKeyJoin = (products: string) =>
+  `JOIN ${INPUT_KEYS_TABLE} ik ON ik.title = ${products}.title AND ik.gtin IS NOT DISTINCT FROM ${products}.gtin
+     AND ik.color IS NOT DISTINCT FROM ${products}.color AND ik.size IS NOT DISTINCT FROM ${products}.size
+     AND ik.condition IS NOT DISTINCT FROM ${products}.condition`
+
+// The work table of a delta: every product with its hash, unkeyed (an
+// unchanged product keeps the model its state names).
+const workQuery = `
+  CREATE OR REPLACE TABLE ${WORK_TABLE} AS
+  WITH ${productFactsCtes("")}
+  SELECT ${PRODUCT_ROW_COLUMNS}, ${offerHash}
   FROM p
   ${PRODUCT_FACT_JOINS}
+`
+
+// The work table of a rebuild, which sends every model: each product with its
+// model (key, id, rank) and stored in rank order, so batches can be read
+// from it at once, by rank range (zone maps: a batch reads a few row groups).
+// One sort of the wide rows, where a separate model table sorted them again.
+const keyedWorkQuery = `
+  CREATE OR REPLACE TABLE ${WORK_TABLE} AS
+  WITH ${productFactsCtes("")},
+  ranked AS (
+    SELECT model_key, md5(model_key) AS model_id, row_number() OVER (ORDER BY md5(model_key)) AS model_rank
+    FROM (SELECT DISTINCT model_key FROM ${INPUT_KEYS_TABLE})
+  )
+  SELECT r.model_id, r.model_rank, ${PRODUCT_ROW_COLUMNS}, ${offerHash}, r.model_key
+  FROM p
+  ${inputKeyJoin("p")}
+  JOIN ranked r ON r.model_key = ik.model_key
+  ${PRODUCT_FACT_JOINS}
+  ORDER BY r.model_rank
 `
 
 /** Runs `effect`, recording how long it took as phase `name`. */
@@ -211,49 +239,76 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
 
       // ---- products: one document per model ---------------------------------
 
-      const modelState = (changedOnly: boolean, phases: Array<SyncPhase>) =>
+      /**
+       * Keys each distinct (title, GTIN, colour, size, condition) of `products`
+       * once (`products`: a FROM clause), into the table of keyed inputs: the key is a pure function of them
+       * and models repeat them across stores (200k products: 84k inputs).
+       */
+      const keyInputs = (products: string, phases: Array<SyncPhase>) =>
+        Effect.gen(function* () {
+          const inputs = yield* db
+            .query<KeyInput>(`SELECT DISTINCT title, gtin, color, size, condition FROM ${products}`)
+            .pipe(timedPhase(phases, "read key inputs"))
+          yield* db.run(
+            `CREATE OR REPLACE TABLE ${INPUT_KEYS_TABLE}
+             (title VARCHAR, gtin VARCHAR, color VARCHAR, size VARCHAR, condition VARCHAR, model_key VARCHAR)`
+          )
+          const text = (appender: RowAppender, value: string | null) =>
+            value === null ? appender.appendNull() : appender.appendVarchar(value)
+          yield* db
+            .append(INPUT_KEYS_TABLE, (appender) => {
+              for (const input of inputs) {
+                text(appender, input.title)
+                text(appender, input.gtin)
+                text(appender, input.color)
+                text(appender, input.size)
+                text(appender, input.condition)
+                appender.appendVarchar(groupKey(input.gtin, input.title, input))
+                appender.endRow()
+              }
+            })
+            .pipe(timedPhase(phases, `key ${inputs.length} inputs in JS`))
+        })
+
+      /** A rebuild: every product keyed, the work table in model order. */
+      const allModels = (phases: Array<SyncPhase>) =>
+        Effect.gen(function* () {
+          yield* keyInputs("products", phases)
+          yield* db.run(keyedWorkQuery).pipe(timedPhase(phases, "work table, keyed and in model order"))
+          const counts = yield* db.query<{ models: number }>(
+            `SELECT count(DISTINCT model_id)::INTEGER AS models FROM ${WORK_TABLE}`
+          )
+          return counts[0]?.models ?? 0
+        })
+
+      /** A delta: the models some offer of which is new, changed or gone, into the model table. */
+      const changedModels = (phases: Array<SyncPhase>) =>
         Effect.gen(function* () {
           yield* db.run(workQuery).pipe(timedPhase(phases, "work table"))
           // Product -> model: an unchanged product keeps the model it had (its
           // key is built from fields its hash covers); the others are keyed now.
-          yield* db.run(`CREATE OR REPLACE TABLE ${KEYS_TABLE} (id VARCHAR, model_id VARCHAR, changed BOOLEAN)`)
-          if (changedOnly) {
-            yield* db.run(
-              `INSERT INTO ${KEYS_TABLE} SELECT w.id, split_part(st.hash, ':', 2), false FROM ${WORK_TABLE} w
-               JOIN search_sync_state st ON st.index_name = '${OFFERS_STATE}' AND st.id = w.id
-               WHERE split_part(st.hash, ':', 1) = w.hash`
-            )
-          }
-          const changed = yield* db
-            .query<KeyRow>(
-              `SELECT w.id, w.title, w.gtin, w.color, w.size, w.condition FROM ${WORK_TABLE} w
-             WHERE NOT EXISTS (SELECT 1 FROM ${KEYS_TABLE} k WHERE k.id = w.id)`
-            )
-            .pipe(timedPhase(phases, "read key fields"))
-          yield* db
-            .append(KEYS_TABLE, (appender) => {
-              for (const row of changed) {
-                appender.appendVarchar(row.id)
-                appender.appendVarchar(modelDocumentId(groupKey(row.gtin, row.title, row)))
-                appender.appendBoolean(true)
-                appender.endRow()
-              }
-            })
-            .pipe(timedPhase(phases, "key in JS"))
+          yield* db.run(
+            `CREATE OR REPLACE TABLE ${KEYS_TABLE} AS
+             SELECT w.id, split_part(st.hash, ':', 2) AS model_id, false AS changed FROM ${WORK_TABLE} w
+             JOIN search_sync_state st ON st.index_name = '${OFFERS_STATE}' AND st.id = w.id
+             WHERE split_part(st.hash, ':', 1) = w.hash`
+          )
+          const unkeyed = `NOT EXISTS (SELECT 1 FROM ${KEYS_TABLE} k WHERE k.id = w.id)`
+          yield* keyInputs(`${WORK_TABLE} w WHERE ${unkeyed}`, phases)
+          yield* db.run(
+            `INSERT INTO ${KEYS_TABLE} SELECT w.id, md5(ik.model_key), true FROM ${WORK_TABLE} w ${inputKeyJoin("w")}
+             WHERE ${unkeyed}`
+          )
           // Models to send: those of changed products, before and after, and
-          // those that lost a product. Everything when rebuilding.
+          // those that lost a product.
           yield* db
             .run(
               `CREATE OR REPLACE TABLE ${AFFECTED_TABLE} AS
              SELECT DISTINCT model_id FROM (
                SELECT model_id FROM ${KEYS_TABLE} WHERE changed
-               ${
-                 changedOnly
-                   ? `UNION ALL SELECT split_part(st.hash, ':', 2) FROM search_sync_state st
+               UNION ALL SELECT split_part(st.hash, ':', 2) FROM search_sync_state st
                WHERE st.index_name = '${OFFERS_STATE}'
-                 AND NOT EXISTS (SELECT 1 FROM ${KEYS_TABLE} k WHERE k.id = st.id AND NOT k.changed)`
-                   : ""
-               }
+                 AND NOT EXISTS (SELECT 1 FROM ${KEYS_TABLE} k WHERE k.id = st.id AND NOT k.changed)
              )`
             )
             .pipe(timedPhase(phases, "affected models"))
@@ -282,56 +337,68 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
           return { models: counts[0]?.models ?? 0, gone: counts[0]?.gone ?? 0 }
         })
 
-      /** Streams the affected models to Meilisearch in batches (modelBatches.ts); returns the enqueued task uids. */
-      const sendModels = (uid: string, phases: Array<SyncPhase>) =>
+      /** Streams the models of `table` to Meilisearch in batches (modelBatches.ts); returns the enqueued task uids. */
+      const sendModels = (uid: string, table: string, phases: Array<SyncPhase>) =>
         Effect.gen(function* () {
           const started = yield* Clock.currentTimeMillis
           const now = new Date(started)
-          let first = true
-          const enqueued = Effect.gen(function* () {
-            if (!first) return
-            first = false
-            phases.push({ name: "first batch enqueued (into sending)", ms: (yield* Clock.currentTimeMillis) - started })
-          })
+          // Summed over batches, which overlap (SEND_CONCURRENCY): where the sending time goes.
+          const spent = { read: 0, build: 0, enqueue: 0 }
+          let firstAt: number | undefined
           const counts = yield* db.query<{ offers: number }>(
-            `SELECT count(*)::INTEGER AS offers FROM ${MODELS_TABLE} GROUP BY model_rank ORDER BY model_rank`
+            `SELECT count(*)::INTEGER AS offers FROM ${table} GROUP BY model_rank ORDER BY model_rank`
           )
-          return yield* Effect.forEach(
+          const tasks = yield* Effect.forEach(
             modelBatches(counts.map((row) => row.offers)),
             ({ from, to }) =>
-              db
-                .query<ProductRow>(`SELECT * FROM ${MODELS_TABLE} WHERE model_rank > $1 AND model_rank <= $2`, [
-                  from,
-                  to
-                ])
-                .pipe(
-                  Effect.flatMap((rows) =>
-                    enqueueAdd(uid, modelDocuments(rows.map((row) => productDocument(row, now))))
-                  ),
-                  Effect.tap(() => enqueued)
-                ),
+              Effect.gen(function* () {
+                const t0 = yield* Clock.currentTimeMillis
+                const rows = yield* db.query<ProductRow>(
+                  `SELECT * FROM ${table} WHERE model_rank > $1 AND model_rank <= $2`,
+                  [from, to]
+                )
+                const t1 = yield* Clock.currentTimeMillis
+                const documents = modelDocuments(rows.map((row) => productDocument(row, now)))
+                const t2 = yield* Clock.currentTimeMillis
+                const task = yield* enqueueAdd(uid, documents)
+                const t3 = yield* Clock.currentTimeMillis
+                spent.read += t1 - t0
+                spent.build += t2 - t1
+                spent.enqueue += t3 - t2
+                firstAt ??= t3 - started
+                return task
+              }),
             { concurrency: SEND_CONCURRENCY }
           )
+          phases.push(
+            { name: "first batch enqueued (after counts)", ms: firstAt ?? 0 },
+            { name: "  batches: read rows (summed)", ms: spent.read },
+            { name: "  batches: build documents (summed)", ms: spent.build },
+            { name: "  batches: JSON + HTTP enqueue (summed)", ms: spent.enqueue }
+          )
+          return tasks
         })
 
       /** Records what was sent: every product's hash and model, every affected model's hash. */
-      const recordProducts = (rebuilt: boolean) =>
-        db.transaction((tx) =>
+      const recordProducts = (rebuilt: boolean) => {
+        // A rebuild's work table holds every product's model; a delta's models are in their own tables.
+        const offers = rebuilt ? WORK_TABLE : `${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id)`
+        const models = rebuilt ? WORK_TABLE : MODELS_TABLE
+        return db.transaction((tx) =>
           Effect.gen(function* () {
             yield* tx.run(
               `DELETE FROM search_sync_state WHERE index_name = '${OFFERS_STATE}'
                  OR (index_name = '${PRODUCTS_INDEX}' AND (${rebuilt ? "TRUE" : `id IN (SELECT model_id FROM ${AFFECTED_TABLE})`}))`
             )
             yield* tx.run(
-              `INSERT INTO search_sync_state SELECT '${OFFERS_STATE}', w.id, w.feed, w.hash || ':' || k.model_id
-               FROM ${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id)`
+              `INSERT INTO search_sync_state SELECT '${OFFERS_STATE}', id, feed, hash || ':' || model_id FROM ${offers}`
             )
             yield* tx.run(
               // An order-free digest of the model's offer hashes: an ordered string_agg
               // over 1M offers ran DuckDB out of its 1 GB memory limit.
               `INSERT INTO search_sync_state SELECT '${PRODUCTS_INDEX}', model_id, NULL,
                  md5(count(*)::VARCHAR || ':' || sum(hash(hash))::VARCHAR)
-               FROM ${MODELS_TABLE} GROUP BY model_id`
+               FROM ${models} GROUP BY model_id`
             )
             if (rebuilt) {
               yield* tx.run("DELETE FROM search_sync_state WHERE index_name = $1", [settingsKey(PRODUCTS_INDEX)])
@@ -342,13 +409,16 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
             }
           })
         )
+      }
 
       const rebuildProducts = Effect.gen(function* () {
         const phases: Array<SyncPhase> = []
         const built = yield* createFresh(PRODUCTS_INDEX, productSettings).pipe(timedPhase(phases, "create index"))
         return yield* Effect.gen(function* () {
-          const { models } = yield* modelState(false, phases)
-          const tasks = yield* sendModels(built, phases).pipe(timedPhase(phases, "build and enqueue batches"))
+          const models = yield* allModels(phases)
+          const tasks = yield* sendModels(built, WORK_TABLE, phases).pipe(
+            timedPhase(phases, "build and enqueue batches")
+          )
           yield* awaitTasks(`fill ${built}`, tasks).pipe(timedPhase(phases, "wait for indexing"))
           yield* swapIn(PRODUCTS_INDEX, built).pipe(timedPhase(phases, "swap"))
           const previous = yield* stateCount(PRODUCTS_INDEX)
@@ -360,8 +430,8 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
       const deltaProducts = Effect.gen(function* () {
         const uid = search.indexUid(PRODUCTS_INDEX)
         const phases: Array<SyncPhase> = []
-        const { models, gone } = yield* modelState(true, phases)
-        const tasks = yield* sendModels(uid, phases).pipe(timedPhase(phases, "build and enqueue batches"))
+        const { models, gone } = yield* changedModels(phases)
+        const tasks = yield* sendModels(uid, MODELS_TABLE, phases).pipe(timedPhase(phases, "build and enqueue batches"))
         const goneIds = yield* db.query<{ model_id: string }>(
           `SELECT model_id FROM ${AFFECTED_TABLE} a WHERE NOT EXISTS (SELECT 1 FROM ${MODELS_TABLE} m WHERE m.model_id = a.model_id)`
         )
@@ -387,7 +457,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
               const result = (yield* canDelta(PRODUCTS_INDEX, productSettings))
                 ? yield* deltaProducts
                 : yield* rebuildProducts
-              for (const table of [WORK_TABLE, KEYS_TABLE, AFFECTED_TABLE, MODELS_TABLE])
+              for (const table of [WORK_TABLE, INPUT_KEYS_TABLE, KEYS_TABLE, AFFECTED_TABLE, MODELS_TABLE])
                 yield* db.run(`DROP TABLE IF EXISTS ${table}`)
               return result
             })
