@@ -353,9 +353,11 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
             ({ from, to }) =>
               Effect.gen(function* () {
                 const t0 = yield* Clock.currentTimeMillis
+                // Literal bounds (our own integers): DuckDB prunes row groups by zone
+                // maps only for constants, and a bound parameter made each batch scan
+                // the whole table.
                 const rows = yield* db.query<ProductRow>(
-                  `SELECT * FROM ${table} WHERE model_rank > $1 AND model_rank <= $2`,
-                  [from, to]
+                  `SELECT * FROM ${table} WHERE model_rank > ${from} AND model_rank <= ${to}`
                 )
                 const t1 = yield* Clock.currentTimeMillis
                 const documents = modelDocuments(rows.map((row) => productDocument(row, now)))
