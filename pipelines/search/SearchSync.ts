@@ -5,10 +5,11 @@ import { type DatabaseError, type RowAppender } from "../../infra/Database.ts"
 import { Staging } from "../../infra/Staging.ts"
 import { SearchEngine, SearchError } from "../../infra/SearchEngine.ts"
 import { groupKey } from "../../domain/catalog/modelKey.ts"
-import { DOCUMENT_VERSION, productDocument, type ProductRow } from "../../readModel/documents.ts"
+import { DOCUMENT_VERSION, productDocument } from "../../readModel/documents.ts"
 import { modelDocuments } from "../../readModel/modelDocuments.ts"
 import { BATCH_SIZE, modelBatches } from "./modelBatches.ts"
 import { programDocuments } from "./programDocuments.ts"
+import { productRowOf, productRowsJsonSql } from "./productRowsJson.ts"
 import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../../readModel/productFactsSql.ts"
 import { productSettings, programSettings, settingsHash } from "../../readModel/settings.ts"
 import { PRODUCTS_INDEX, PROGRAMS_INDEX } from "../../readModel/indexes.ts"
@@ -356,11 +357,11 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
                 // Literal bounds (our own integers): DuckDB prunes row groups by zone
                 // maps only for constants, and a bound parameter made each batch scan
                 // the whole table.
-                const rows = yield* db.query<ProductRow>(
-                  `SELECT * FROM ${table} WHERE model_rank > ${from} AND model_rank <= ${to}`
+                const rows = yield* db.query<{ row: string }>(
+                  productRowsJsonSql(table, `model_rank > ${from} AND model_rank <= ${to}`)
                 )
                 const t1 = yield* Clock.currentTimeMillis
-                const documents = modelDocuments(rows.map((row) => productDocument(row, now)))
+                const documents = modelDocuments(rows.map(({ row }) => productDocument(productRowOf(row), now)))
                 const t2 = yield* Clock.currentTimeMillis
                 const task = yield* enqueueAdd(uid, documents)
                 const t3 = yield* Clock.currentTimeMillis
