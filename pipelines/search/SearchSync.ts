@@ -7,7 +7,7 @@ import { SearchEngine, SearchError } from "../../infra/SearchEngine.ts"
 import { groupKey } from "../../domain/catalog/modelKey.ts"
 import { DOCUMENT_VERSION, productDocument } from "../../readModel/documents.ts"
 import { modelDocuments } from "../../readModel/modelDocuments.ts"
-import { BATCH_SIZE, modelBatches } from "./modelBatches.ts"
+import { BATCH_SIZE, batchChunks, type ModelBatch, modelBatches } from "./modelBatches.ts"
 import { programDocuments } from "./programDocuments.ts"
 import { productRowOf, productRowsJsonSql } from "./productRowsJson.ts"
 import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../../readModel/productFactsSql.ts"
@@ -55,6 +55,7 @@ const KEYS_TABLE = "search_sync_work_keys"
 const INPUT_KEYS_TABLE = "search_sync_work_input_keys"
 const AFFECTED_TABLE = "search_sync_work_affected"
 const MODELS_TABLE = "search_sync_work_models"
+const CHUNK_TABLE = "search_sync_work_chunk"
 /** Sync state of each product (its hash and model, as 'hash:model id'); `products` rows are per model. */
 const OFFERS_STATE = "products:offers"
 
@@ -97,9 +98,7 @@ const workQuery = `
 `
 
 // The work table of a rebuild, which sends every model: each product with its
-// model (key, id, rank) and stored in rank order, so batches can be read
-// from it at once, by rank range (zone maps: a batch reads a few row groups).
-// One sort of the wide rows, where a separate model table sorted them again.
+// model (key, id, rank), unordered; sendModels sorts it chunk by chunk.
 const keyedWorkQuery = `
   CREATE OR REPLACE TABLE ${WORK_TABLE} AS
   WITH ${productFactsCtes("")},
@@ -112,7 +111,6 @@ const keyedWorkQuery = `
   ${inputKeyJoin("p")}
   JOIN ranked r ON r.model_key = ik.model_key
   ${PRODUCT_FACT_JOINS}
-  ORDER BY r.model_rank
 `
 
 /** Runs `effect`, recording how long it took as phase `name`. */
@@ -338,43 +336,72 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
           return { models: counts[0]?.models ?? 0, gone: counts[0]?.gone ?? 0 }
         })
 
-      /** Streams the models of `table` to Meilisearch in batches (modelBatches.ts); returns the enqueued task uids. */
-      const sendModels = (uid: string, table: string, phases: Array<SyncPhase>) =>
+      /**
+       * Streams the models of `table` to Meilisearch in batches (modelBatches.ts);
+       * returns the enqueued task uids. A table in rank order is read at once; an
+       * unordered one (a rebuild's) chunk by chunk: each chunk's rows are sorted
+       * into a table of their own while the previous chunk is being sent, so
+       * Meilisearch gets its first batch after one chunk's sort, not all of them.
+       */
+      const sendModels = (uid: string, table: string, inRankOrder: boolean, phases: Array<SyncPhase>) =>
         Effect.gen(function* () {
           const started = yield* Clock.currentTimeMillis
           const now = new Date(started)
-          // Summed over batches, which overlap (SEND_CONCURRENCY): where the sending time goes.
-          const spent = { read: 0, build: 0, enqueue: 0 }
+          // Summed over batches and chunks, which overlap: where the sending time goes.
+          const spent = { chunk: 0, read: 0, build: 0, enqueue: 0 }
           let firstAt: number | undefined
+          const since = (from: number) => Clock.currentTimeMillis.pipe(Effect.map((at) => at - from))
+
+          const sendBatch = (source: string, { from, to }: ModelBatch) =>
+            Effect.gen(function* () {
+              const t0 = yield* Clock.currentTimeMillis
+              // Literal bounds (our own integers): DuckDB prunes row groups by zone
+              // maps only for constants; a bound parameter made each batch scan
+              // the whole table.
+              const rows = yield* db.query<{ row: string }>(
+                productRowsJsonSql(source, `model_rank > ${from} AND model_rank <= ${to}`)
+              )
+              const t1 = yield* Clock.currentTimeMillis
+              const documents = modelDocuments(rows.map(({ row }) => productDocument(productRowOf(row), now)))
+              const t2 = yield* Clock.currentTimeMillis
+              const task = yield* enqueueAdd(uid, documents)
+              const t3 = yield* Clock.currentTimeMillis
+              spent.read += t1 - t0
+              spent.build += t2 - t1
+              spent.enqueue += t3 - t2
+              firstAt ??= t3 - started
+              return task
+            })
+          const sendBatches = (source: string, batches: ReadonlyArray<ModelBatch>) =>
+            Effect.forEach(batches, (batch) => sendBatch(source, batch), { concurrency: SEND_CONCURRENCY })
+
+          const sendChunk = (batches: ReadonlyArray<ModelBatch>, index: number) =>
+            Effect.gen(function* () {
+              const chunkTable = `${CHUNK_TABLE}_${index}`
+              const t0 = yield* Clock.currentTimeMillis
+              yield* db.run(
+                `CREATE OR REPLACE TABLE ${chunkTable} AS SELECT * FROM ${table}
+                 WHERE model_rank > ${batches[0].from} AND model_rank <= ${batches[batches.length - 1].to}
+                 ORDER BY model_rank`
+              )
+              spent.chunk += yield* since(t0)
+              return yield* sendBatches(chunkTable, batches).pipe(
+                Effect.ensuring(db.run(`DROP TABLE IF EXISTS ${chunkTable}`).pipe(Effect.ignore))
+              )
+            })
+
           const counts = yield* db.query<{ offers: number }>(
             `SELECT count(*)::INTEGER AS offers FROM ${table} GROUP BY model_rank ORDER BY model_rank`
           )
-          const tasks = yield* Effect.forEach(
-            modelBatches(counts.map((row) => row.offers)),
-            ({ from, to }) =>
-              Effect.gen(function* () {
-                const t0 = yield* Clock.currentTimeMillis
-                // Literal bounds (our own integers): DuckDB prunes row groups by zone
-                // maps only for constants, and a bound parameter made each batch scan
-                // the whole table.
-                const rows = yield* db.query<{ row: string }>(
-                  productRowsJsonSql(table, `model_rank > ${from} AND model_rank <= ${to}`)
-                )
-                const t1 = yield* Clock.currentTimeMillis
-                const documents = modelDocuments(rows.map(({ row }) => productDocument(productRowOf(row), now)))
-                const t2 = yield* Clock.currentTimeMillis
-                const task = yield* enqueueAdd(uid, documents)
-                const t3 = yield* Clock.currentTimeMillis
-                spent.read += t1 - t0
-                spent.build += t2 - t1
-                spent.enqueue += t3 - t2
-                firstAt ??= t3 - started
-                return task
-              }),
-            { concurrency: SEND_CONCURRENCY }
-          )
+          const offersPerModel = counts.map((row) => row.offers)
+          const batches = modelBatches(offersPerModel)
+          const tasks = inRankOrder
+            ? yield* sendBatches(table, batches)
+            : // Two chunks at a time: one is sorted (the writer) while the other is read and sent.
+              (yield* Effect.forEach(batchChunks(batches, offersPerModel), sendChunk, { concurrency: 2 })).flat()
           phases.push(
             { name: "first batch enqueued (after counts)", ms: firstAt ?? 0 },
+            { name: "  chunks: sort into their tables (summed)", ms: spent.chunk },
             { name: "  batches: read rows (summed)", ms: spent.read },
             { name: "  batches: build documents (summed)", ms: spent.build },
             { name: "  batches: JSON + HTTP enqueue (summed)", ms: spent.enqueue }
@@ -419,7 +446,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
         const built = yield* createFresh(PRODUCTS_INDEX, productSettings).pipe(timedPhase(phases, "create index"))
         return yield* Effect.gen(function* () {
           const models = yield* allModels(phases)
-          const tasks = yield* sendModels(built, WORK_TABLE, phases).pipe(
+          const tasks = yield* sendModels(built, WORK_TABLE, false, phases).pipe(
             timedPhase(phases, "build and enqueue batches")
           )
           yield* awaitTasks(`fill ${built}`, tasks).pipe(timedPhase(phases, "wait for indexing"))
@@ -434,7 +461,9 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
         const uid = search.indexUid(PRODUCTS_INDEX)
         const phases: Array<SyncPhase> = []
         const { models, gone } = yield* changedModels(phases)
-        const tasks = yield* sendModels(uid, MODELS_TABLE, phases).pipe(timedPhase(phases, "build and enqueue batches"))
+        const tasks = yield* sendModels(uid, MODELS_TABLE, true, phases).pipe(
+          timedPhase(phases, "build and enqueue batches")
+        )
         const goneIds = yield* db.query<{ model_id: string }>(
           `SELECT model_id FROM ${AFFECTED_TABLE} a WHERE NOT EXISTS (SELECT 1 FROM ${MODELS_TABLE} m WHERE m.model_id = a.model_id)`
         )
@@ -460,8 +489,13 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
               const result = (yield* canDelta(PRODUCTS_INDEX, productSettings))
                 ? yield* deltaProducts
                 : yield* rebuildProducts
+              // Chunk tables are dropped as they are sent; these are the ones a killed process left.
+              const chunks = yield* db.query<{ name: string }>(
+                `SELECT table_name AS name FROM duckdb_tables() WHERE table_name LIKE '${CHUNK_TABLE}_%'`
+              )
               for (const table of [WORK_TABLE, INPUT_KEYS_TABLE, KEYS_TABLE, AFFECTED_TABLE, MODELS_TABLE])
                 yield* db.run(`DROP TABLE IF EXISTS ${table}`)
+              for (const { name } of chunks) yield* db.run(`DROP TABLE IF EXISTS ${name}`)
               return result
             })
           )
