@@ -68,6 +68,17 @@ interface KeyInput {
   readonly condition: string | null
 }
 
+/**
+ * Where sendModels reads: `ranks` has a row (model_rank) per offer, `rows` (a
+ * FROM clause) the offers' rows with model_id, model_rank, hash and the
+ * ProductRow columns; unless `inRankOrder`, they are sorted chunk by chunk.
+ */
+interface ModelSource {
+  readonly ranks: string
+  readonly rows: string
+  readonly inRankOrder: boolean
+}
+
 const settingsKey = (index: string) => `${index}:settings`
 
 // One row per product: the catalog row, its price-history facts and the
@@ -87,29 +98,14 @@ const inputKeyJoin = (products: string) =>
      AND ik.color IS NOT DISTINCT FROM ${products}.color AND ik.size IS NOT DISTINCT FROM ${products}.size
      AND ik.condition IS NOT DISTINCT FROM ${products}.condition`
 
-// The work table of a delta: every product with its hash, unkeyed (an
-// unchanged product keeps the model its state names).
+// The work table: every product with its hash, unkeyed (a rebuild keys the
+// products meanwhile; in a delta an unchanged product keeps the model its
+// state names).
 const workQuery = `
   CREATE OR REPLACE TABLE ${WORK_TABLE} AS
   WITH ${productFactsCtes("")}
   SELECT ${PRODUCT_ROW_COLUMNS}, ${offerHash}
   FROM p
-  ${PRODUCT_FACT_JOINS}
-`
-
-// The work table of a rebuild, which sends every model: each product with its
-// model (key, id, rank), unordered; sendModels sorts it chunk by chunk.
-const keyedWorkQuery = `
-  CREATE OR REPLACE TABLE ${WORK_TABLE} AS
-  WITH ${productFactsCtes("")},
-  ranked AS (
-    SELECT model_key, md5(model_key) AS model_id, row_number() OVER (ORDER BY md5(model_key)) AS model_rank
-    FROM (SELECT DISTINCT model_key FROM ${INPUT_KEYS_TABLE})
-  )
-  SELECT r.model_id, r.model_rank, ${PRODUCT_ROW_COLUMNS}, ${offerHash}, r.model_key
-  FROM p
-  ${inputKeyJoin("p")}
-  JOIN ranked r ON r.model_key = ik.model_key
   ${PRODUCT_FACT_JOINS}
 `
 
@@ -248,34 +244,55 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
           const inputs = yield* db
             .query<KeyInput>(`SELECT DISTINCT title, gtin, color, size, condition FROM ${products}`)
             .pipe(timedPhase(phases, "read key inputs"))
+          // Keyed before the append takes the writer, so a rebuild keys while DuckDB builds the work table.
+          const keys = yield* Effect.sync(() => inputs.map((input) => groupKey(input.gtin, input.title, input))).pipe(
+            timedPhase(phases, `key ${inputs.length} inputs in JS`)
+          )
           yield* db.run(
             `CREATE OR REPLACE TABLE ${INPUT_KEYS_TABLE}
              (title VARCHAR, gtin VARCHAR, color VARCHAR, size VARCHAR, condition VARCHAR, model_key VARCHAR)`
           )
           const text = (appender: RowAppender, value: string | null) =>
             value === null ? appender.appendNull() : appender.appendVarchar(value)
-          yield* db
-            .append(INPUT_KEYS_TABLE, (appender) => {
-              for (const input of inputs) {
-                text(appender, input.title)
-                text(appender, input.gtin)
-                text(appender, input.color)
-                text(appender, input.size)
-                text(appender, input.condition)
-                appender.appendVarchar(groupKey(input.gtin, input.title, input))
-                appender.endRow()
-              }
-            })
-            .pipe(timedPhase(phases, `key ${inputs.length} inputs in JS`))
+          yield* db.append(INPUT_KEYS_TABLE, (appender) => {
+            for (const [i, input] of inputs.entries()) {
+              text(appender, input.title)
+              text(appender, input.gtin)
+              text(appender, input.color)
+              text(appender, input.size)
+              text(appender, input.condition)
+              appender.appendVarchar(keys[i])
+              appender.endRow()
+            }
+          })
         })
 
-      /** A rebuild: every product keyed, the work table in model order. */
+      /**
+       * A rebuild: the work table (DuckDB) and the keys (JS) at once, then each
+       * product's model (key, id, rank) in a narrow table beside the work table.
+       */
       const allModels = (phases: Array<SyncPhase>) =>
         Effect.gen(function* () {
-          yield* keyInputs("products", phases)
-          yield* db.run(keyedWorkQuery).pipe(timedPhase(phases, "work table, keyed and in model order"))
+          yield* Effect.all(
+            [
+              db.run(workQuery).pipe(timedPhase(phases, "work table (beside the keying)")),
+              keyInputs("products", phases)
+            ],
+            { concurrency: 2 }
+          ).pipe(timedPhase(phases, "work table and keys"))
+          yield* db
+            .run(
+              `CREATE OR REPLACE TABLE ${KEYS_TABLE} AS
+               WITH ranked AS (
+                 SELECT model_key, md5(model_key) AS model_id, row_number() OVER (ORDER BY md5(model_key)) AS model_rank
+                 FROM (SELECT DISTINCT model_key FROM ${INPUT_KEYS_TABLE})
+               )
+               SELECT w.id, r.model_id, true AS changed, r.model_key, r.model_rank
+               FROM ${WORK_TABLE} w ${inputKeyJoin("w")} JOIN ranked r ON r.model_key = ik.model_key`
+            )
+            .pipe(timedPhase(phases, "product models"))
           const counts = yield* db.query<{ models: number }>(
-            `SELECT count(DISTINCT model_id)::INTEGER AS models FROM ${WORK_TABLE}`
+            `SELECT count(DISTINCT model_id)::INTEGER AS models FROM ${KEYS_TABLE}`
           )
           return counts[0]?.models ?? 0
         })
@@ -343,7 +360,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
        * into a table of their own while the previous chunk is being sent, so
        * Meilisearch gets its first batch after one chunk's sort, not all of them.
        */
-      const sendModels = (uid: string, table: string, inRankOrder: boolean, phases: Array<SyncPhase>) =>
+      const sendModels = (uid: string, source: ModelSource, phases: Array<SyncPhase>) =>
         Effect.gen(function* () {
           const started = yield* Clock.currentTimeMillis
           const now = new Date(started)
@@ -380,7 +397,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
               const chunkTable = `${CHUNK_TABLE}_${index}`
               const t0 = yield* Clock.currentTimeMillis
               yield* db.run(
-                `CREATE OR REPLACE TABLE ${chunkTable} AS SELECT * FROM ${table}
+                `CREATE OR REPLACE TABLE ${chunkTable} AS SELECT * FROM ${source.rows}
                  WHERE model_rank > ${batches[0].from} AND model_rank <= ${batches[batches.length - 1].to}
                  ORDER BY model_rank`
               )
@@ -391,12 +408,12 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
             })
 
           const counts = yield* db.query<{ offers: number }>(
-            `SELECT count(*)::INTEGER AS offers FROM ${table} GROUP BY model_rank ORDER BY model_rank`
+            `SELECT count(*)::INTEGER AS offers FROM ${source.ranks} GROUP BY model_rank ORDER BY model_rank`
           )
           const offersPerModel = counts.map((row) => row.offers)
           const batches = modelBatches(offersPerModel)
-          const tasks = inRankOrder
-            ? yield* sendBatches(table, batches)
+          const tasks = source.inRankOrder
+            ? yield* sendBatches(source.rows, batches)
             : // Two chunks at a time: one is sorted (the writer) while the other is read and sent.
               (yield* Effect.forEach(batchChunks(batches, offersPerModel), sendChunk, { concurrency: 2 })).flat()
           phases.push(
@@ -411,9 +428,9 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
 
       /** Records what was sent: every product's hash and model, every affected model's hash. */
       const recordProducts = (rebuilt: boolean) => {
-        // A rebuild's work table holds every product's model; a delta's models are in their own tables.
-        const offers = rebuilt ? WORK_TABLE : `${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id)`
-        const models = rebuilt ? WORK_TABLE : MODELS_TABLE
+        const offers = `${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id)`
+        // A delta's model table holds only the affected models.
+        const models = rebuilt ? offers : MODELS_TABLE
         return db.transaction((tx) =>
           Effect.gen(function* () {
             yield* tx.run(
@@ -446,9 +463,15 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
         const built = yield* createFresh(PRODUCTS_INDEX, productSettings).pipe(timedPhase(phases, "create index"))
         return yield* Effect.gen(function* () {
           const models = yield* allModels(phases)
-          const tasks = yield* sendModels(built, WORK_TABLE, false, phases).pipe(
-            timedPhase(phases, "build and enqueue batches")
-          )
+          const tasks = yield* sendModels(
+            built,
+            {
+              ranks: KEYS_TABLE,
+              rows: `(SELECT k.model_id, k.model_rank, w.*, k.model_key FROM ${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id)) AS keyed`,
+              inRankOrder: false
+            },
+            phases
+          ).pipe(timedPhase(phases, "build and enqueue batches"))
           yield* awaitTasks(`fill ${built}`, tasks).pipe(timedPhase(phases, "wait for indexing"))
           yield* swapIn(PRODUCTS_INDEX, built).pipe(timedPhase(phases, "swap"))
           const previous = yield* stateCount(PRODUCTS_INDEX)
@@ -461,9 +484,11 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
         const uid = search.indexUid(PRODUCTS_INDEX)
         const phases: Array<SyncPhase> = []
         const { models, gone } = yield* changedModels(phases)
-        const tasks = yield* sendModels(uid, MODELS_TABLE, true, phases).pipe(
-          timedPhase(phases, "build and enqueue batches")
-        )
+        const tasks = yield* sendModels(
+          uid,
+          { ranks: MODELS_TABLE, rows: MODELS_TABLE, inRankOrder: true },
+          phases
+        ).pipe(timedPhase(phases, "build and enqueue batches"))
         const goneIds = yield* db.query<{ model_id: string }>(
           `SELECT model_id FROM ${AFFECTED_TABLE} a WHERE NOT EXISTS (SELECT 1 FROM ${MODELS_TABLE} m WHERE m.model_id = a.model_id)`
         )
