@@ -369,6 +369,8 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
           let firstAt: number | undefined
           const since = (from: number) => Clock.currentTimeMillis.pipe(Effect.map((at) => at - from))
 
+          // At most SEND_CONCURRENCY batches in memory at once, across chunks too.
+          const inFlight = yield* Semaphore.make(SEND_CONCURRENCY)
           const sendBatch = (source: string, { from, to }: ModelBatch) =>
             Effect.gen(function* () {
               const t0 = yield* Clock.currentTimeMillis
@@ -388,7 +390,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
               spent.enqueue += t3 - t2
               firstAt ??= t3 - started
               return task
-            })
+            }).pipe(inFlight.withPermits(1))
           const sendBatches = (source: string, batches: ReadonlyArray<ModelBatch>) =>
             Effect.forEach(batches, (batch) => sendBatch(source, batch), { concurrency: SEND_CONCURRENCY })
 
