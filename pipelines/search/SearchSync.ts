@@ -354,7 +354,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
         })
 
       /**
-       * Streams the models of `table` to Meilisearch in batches (modelBatches.ts);
+       * Streams the models of `source` to Meilisearch in batches (modelBatches.ts);
        * returns the enqueued task uids. A table in rank order is read at once; an
        * unordered one (a rebuild's) chunk by chunk: each chunk's rows are sorted
        * into a table of their own while the previous chunk is being sent, so
@@ -367,18 +367,17 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
           // Summed over batches and chunks, which overlap: where the sending time goes.
           const spent = { chunk: 0, read: 0, build: 0, enqueue: 0 }
           let firstAt: number | undefined
-          const since = (from: number) => Clock.currentTimeMillis.pipe(Effect.map((at) => at - from))
 
           // At most SEND_CONCURRENCY batches in memory at once, across chunks too.
           const inFlight = yield* Semaphore.make(SEND_CONCURRENCY)
-          const sendBatch = (source: string, { from, to }: ModelBatch) =>
+          const sendBatch = (table: string, { from, to }: ModelBatch) =>
             Effect.gen(function* () {
               const t0 = yield* Clock.currentTimeMillis
               // Literal bounds (our own integers): DuckDB prunes row groups by zone
               // maps only for constants; a bound parameter made each batch scan
               // the whole table.
               const rows = yield* db.query<{ row: string }>(
-                productRowsJsonSql(source, `model_rank > ${from} AND model_rank <= ${to}`)
+                productRowsJsonSql(table, `model_rank > ${from} AND model_rank <= ${to}`)
               )
               const t1 = yield* Clock.currentTimeMillis
               const documents = modelDocuments(rows.map(({ row }) => productDocument(productRowOf(row), now)))
@@ -391,8 +390,8 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
               firstAt ??= t3 - started
               return task
             }).pipe(inFlight.withPermits(1))
-          const sendBatches = (source: string, batches: ReadonlyArray<ModelBatch>) =>
-            Effect.forEach(batches, (batch) => sendBatch(source, batch), { concurrency: SEND_CONCURRENCY })
+          const sendBatches = (table: string, batches: ReadonlyArray<ModelBatch>) =>
+            Effect.forEach(batches, (batch) => sendBatch(table, batch), { concurrency: SEND_CONCURRENCY })
 
           const sendChunk = (batches: ReadonlyArray<ModelBatch>, index: number) =>
             Effect.gen(function* () {
@@ -403,7 +402,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
                  WHERE model_rank > ${batches[0].from} AND model_rank <= ${batches[batches.length - 1].to}
                  ORDER BY model_rank`
               )
-              spent.chunk += yield* since(t0)
+              spent.chunk += (yield* Clock.currentTimeMillis) - t0
               return yield* sendBatches(chunkTable, batches).pipe(
                 Effect.ensuring(db.run(`DROP TABLE IF EXISTS ${chunkTable}`).pipe(Effect.ignore))
               )
