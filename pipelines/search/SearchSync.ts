@@ -81,9 +81,8 @@ interface ModelSource {
 
 const settingsKey = (index: string) => `${index}:settings`
 
-// One row per product: the catalog row, its price-history facts and the
-// hash of everything its offer is built from. Recency enters the hash in
-// whole days (capped), so a deal's score refreshes without resending the
+// The hash of everything a product's offer is built from. Recency enters it
+// in whole days (capped), so a deal's score refreshes without resending the
 // whole catalog daily.
 const offerHash = `md5(concat_ws('|', '${DOCUMENT_VERSION}', p.content_hash, p.current_price::VARCHAR, p.availability,
       p.updated_at::DATE::VARCHAR, coalesce(ref.ref_price::VARCHAR, '-'), coalesce(ref.ref_at::DATE::VARCHAR, '-'),
@@ -98,9 +97,9 @@ const inputKeyJoin = (products: string) =>
      AND ik.color IS NOT DISTINCT FROM ${products}.color AND ik.size IS NOT DISTINCT FROM ${products}.size
      AND ik.condition IS NOT DISTINCT FROM ${products}.condition`
 
-// The work table: every product with its hash, unkeyed (a rebuild keys the
-// products meanwhile; in a delta an unchanged product keeps the model its
-// state names).
+// The work table, one row per product: the catalog row, its price-history
+// facts and its hash, unkeyed (a rebuild keys the products meanwhile; in a
+// delta an unchanged product keeps the model its state names).
 const workQuery = `
   CREATE OR REPLACE TABLE ${WORK_TABLE} AS
   WITH ${productFactsCtes("")}
