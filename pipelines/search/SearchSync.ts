@@ -1,6 +1,7 @@
 import { Clock, Context, Effect, Layer, Semaphore } from "effect"
 import type { Settings } from "meilisearch"
 import { randomBytes } from "node:crypto"
+import { availableParallelism } from "node:os"
 import { type DatabaseError, type RowAppender } from "../../infra/Database.ts"
 import { Staging } from "../../infra/Staging.ts"
 import { SearchEngine, SearchError } from "../../infra/SearchEngine.ts"
@@ -272,12 +273,22 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
        */
       const allModels = (phases: Array<SyncPhase>) =>
         Effect.gen(function* () {
-          yield* Effect.all(
-            [
-              db.run(workQuery).pipe(timedPhase(phases, "work table (beside the keying)")),
-              keyInputs("products", phases)
-            ],
-            { concurrency: 2 }
+          // Meilisearch idles until the first batch: meanwhile DuckDB may use every core.
+          const configured = yield* db.query<{ threads: number }>(
+            "SELECT current_setting('threads')::INTEGER AS threads"
+          )
+          const threads = configured[0]?.threads ?? 1
+          yield* Effect.acquireUseRelease(
+            db.run(`SET threads = ${Math.max(threads, availableParallelism())}`),
+            () =>
+              Effect.all(
+                [
+                  db.run(workQuery).pipe(timedPhase(phases, "work table (beside the keying)")),
+                  keyInputs("products", phases)
+                ],
+                { concurrency: 2 }
+              ),
+            () => db.run(`SET threads = ${threads}`).pipe(Effect.ignore)
           ).pipe(timedPhase(phases, "work table and keys"))
           yield* db
             .run(
