@@ -13,6 +13,7 @@ import { Effect, Exit, Scope } from "effect"
 import { mkdirSync, rmSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { parseArgs } from "node:util"
+import { DEFAULT_MEMORY_LIMIT as DUCKDB_MEMORY_LIMIT } from "../infra/Database.ts"
 import { startMeili } from "../infra/MeiliServer.ts"
 import { SearchEngine } from "../infra/SearchEngine.ts"
 import { SearchSync } from "../pipelines/search/SearchSync.ts"
@@ -53,9 +54,12 @@ const main = async () => {
     log(
       `${loaded.value.rowsLoaded.toLocaleString()} products loaded into DuckDB by the product loader in ${seconds(loaded.ms)} (${loaded.load})`
     )
+    const loadPeakMb = process.resourceUsage().maxRSS / 1024
     const sync = () => timed(() => runtime.runPromise(SearchSync.use((s) => s.syncProducts())))
     const first = await sync()
     log(`sync: ${first.value.upserted.toLocaleString()} model documents in ${seconds(first.ms)} (${first.load})`)
+    // Before the direct sender holds its batches: the peak of loading and syncing alone.
+    const syncPeakMb = process.resourceUsage().maxRSS / 1024
 
     const engine = await runtime.runPromise(SearchEngine.use((engine) => Effect.succeed(engine)))
     const exported = join(DIR, "run", "documents.ndjson")
@@ -67,6 +71,13 @@ const main = async () => {
     log(`direct: ${direct.value.toLocaleString()} documents in ${seconds(direct.ms)} (${direct.load})`)
 
     const rerun = await sync()
+    for (const [name, run] of [
+      ["first run", first],
+      ["unchanged", rerun]
+    ] as const) {
+      log(`\nphases, ${name} (${run.load}):`)
+      for (const phase of run.value.phases ?? []) log(`  ${phase.name.padEnd(40)} ${seconds(phase.ms).padStart(8)}`)
+    }
     const ratio = first.ms / direct.ms
     log(`\nbench:search-sync, ${N.toLocaleString()} products (${first.value.upserted.toLocaleString()} models)`)
     log(`| step                                   | time     | documents | load           |`)
@@ -78,6 +89,11 @@ const main = async () => {
     row("SearchSync.syncProducts (unchanged)", rerun.ms, rerun.value.upserted, rerun.load)
     log(`\nsync/direct: ${ratio.toFixed(2)}x (target <= 1.2x) ${ratio <= 1.2 ? "OK" : "MISSED"}`)
     log(`unchanged/first: ${((rerun.ms / first.ms) * 100).toFixed(1)}%`)
+    log(`peak RSS: ${loadPeakMb.toFixed(0)} MB through the load (DuckDB memory limit ${DUCKDB_MEMORY_LIMIT})`)
+    log(`peak RSS: ${syncPeakMb.toFixed(0)} MB through the load and the sync`)
+    log(
+      `peak RSS: ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB for the whole run (with the direct sender's batches)`
+    )
   } finally {
     await runtime.dispose()
     await Effect.runPromise(Scope.close(scope, Exit.void))

@@ -88,6 +88,8 @@ export interface ProductRow {
   readonly color?: string | null
   readonly size?: string | null
   readonly item_group_id?: string | null
+  /** The row's group key when the query already keyed it (the search sync keys each distinct title/variant once). */
+  readonly model_key?: string | null
   readonly updated_at: Date
   readonly since: Date | null
   readonly first_at: Date | null
@@ -136,7 +138,8 @@ export const productDocument = (row: ProductRow, now: Date): ProductDocument => 
     categories: categoryLevels(row.category, row.product_type),
     store: row.store,
     store_domain: row.store_domain,
-    group_key: groupKey(row.gtin, row.title, { color: row.color, size: row.size, condition: row.condition }),
+    group_key:
+      row.model_key ?? groupKey(row.gtin, row.title, { color: row.color, size: row.size, condition: row.condition }),
     link: row.link,
     image: row.image_link,
     price: current,

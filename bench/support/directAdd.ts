@@ -41,7 +41,10 @@ export const addDocumentsFrom = async (index: Index, file: string) => {
         .addDocuments(documents)
         .waitTask({ timeout: 3_600_000, interval: 50 })
         .then((task) => {
-          if (task.status !== "succeeded") throw new Error(`direct addDocuments task ${task.uid} ${task.status}`)
+          if (task.status !== "succeeded")
+            throw new Error(
+              `direct addDocuments task ${task.uid} ${task.status}: ${task.error?.message ?? "no message"}`
+            )
         })
     )
   }

@@ -1,14 +1,16 @@
 import { Clock, Context, Effect, Layer, Semaphore } from "effect"
 import type { Settings } from "meilisearch"
 import { randomBytes } from "node:crypto"
-import { type DatabaseError } from "../../infra/Database.ts"
+import { availableParallelism } from "node:os"
+import { type DatabaseError, type RowAppender } from "../../infra/Database.ts"
 import { Staging } from "../../infra/Staging.ts"
 import { SearchEngine, SearchError } from "../../infra/SearchEngine.ts"
 import { groupKey } from "../../domain/catalog/modelKey.ts"
-import { DOCUMENT_VERSION, productDocument, type ProductRow } from "../../readModel/documents.ts"
-import { modelDocumentId, modelDocuments } from "../../readModel/modelDocuments.ts"
-import { BATCH_SIZE, modelBatches } from "./modelBatches.ts"
+import { DOCUMENT_VERSION, productDocument } from "../../readModel/documents.ts"
+import { modelDocuments } from "../../readModel/modelDocuments.ts"
+import { BATCH_SIZE, batchChunks, type ModelBatch, modelBatches } from "./modelBatches.ts"
 import { programDocuments } from "./programDocuments.ts"
+import { productRowOf, productRowsJsonSql } from "./productRowsJson.ts"
 import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../../readModel/productFactsSql.ts"
 import { productSettings, programSettings, settingsHash } from "../../readModel/settings.ts"
 import { PRODUCTS_INDEX, PROGRAMS_INDEX } from "../../readModel/indexes.ts"
@@ -29,6 +31,13 @@ import { PRODUCTS_INDEX, PROGRAMS_INDEX } from "../../readModel/indexes.ts"
 export interface SyncResult {
   readonly upserted: number
   readonly deleted: number
+  /** Where a products sync's time went, in order (milliseconds per phase). */
+  readonly phases?: ReadonlyArray<SyncPhase>
+}
+
+export interface SyncPhase {
+  readonly name: string
+  readonly ms: number
 }
 
 export type SyncError = SearchError | DatabaseError
@@ -44,14 +53,15 @@ const SEND_CONCURRENCY = 2
 const TASK_TIMEOUT_MS = 30 * 60_000
 const WORK_TABLE = "search_sync_work_products"
 const KEYS_TABLE = "search_sync_work_keys"
+const INPUT_KEYS_TABLE = "search_sync_work_input_keys"
 const AFFECTED_TABLE = "search_sync_work_affected"
 const MODELS_TABLE = "search_sync_work_models"
+const CHUNK_TABLE = "search_sync_work_chunk"
 /** Sync state of each product (its hash and model, as 'hash:model id'); `products` rows are per model. */
 const OFFERS_STATE = "products:offers"
 
 /** The fields the model key is built from. */
-interface KeyRow {
-  readonly id: string
+interface KeyInput {
   readonly title: string
   readonly gtin: string | null
   readonly color: string | null
@@ -59,25 +69,56 @@ interface KeyRow {
   readonly condition: string | null
 }
 
+/**
+ * Where sendModels reads: `ranks` has a row (model_rank) per offer, `rows` (a
+ * FROM clause) the offers' rows with model_id, model_rank, hash and the
+ * ProductRow columns; unless `inRankOrder`, they are sorted chunk by chunk.
+ */
+interface ModelSource {
+  readonly ranks: string
+  readonly rows: string
+  readonly inRankOrder: boolean
+}
+
 const settingsKey = (index: string) => `${index}:settings`
 
-// One row per product: the catalog row, its price-history facts and the
-// hash of everything its offer is built from. Recency enters the hash in
-// whole days (capped), so a deal's score refreshes without resending the
+// The hash of everything a product's offer is built from. Recency enters it
+// in whole days (capped), so a deal's score refreshes without resending the
 // whole catalog daily.
-const workQuery = `
-  CREATE OR REPLACE TABLE ${WORK_TABLE} AS
-  WITH ${productFactsCtes("")}
-  SELECT ${PRODUCT_ROW_COLUMNS},
-    md5(concat_ws('|', '${DOCUMENT_VERSION}', p.content_hash, p.current_price::VARCHAR, p.availability,
+const offerHash = `md5(concat_ws('|', '${DOCUMENT_VERSION}', p.content_hash, p.current_price::VARCHAR, p.availability,
       p.updated_at::DATE::VARCHAR, coalesce(ref.ref_price::VARCHAR, '-'), coalesce(ref.ref_at::DATE::VARCHAR, '-'),
       coalesce((ref.ref_days >= 3)::VARCHAR, '-'), coalesce(low.low90::VARCHAR, '-'),
       least(floor(date_diff('hour', coalesce(s.since, p.updated_at), now()) / 24), 15)::VARCHAR,
       least(floor(date_diff('hour', coalesce(s.first_at, now()), coalesce(s.since, now())) / 24), 30)::VARCHAR
-    )) AS hash
+    )) AS hash`
+
+/** The product's row in the table of keyed inputs (null-safe: most inputs lack a colour, size or GTIN). */
+const inputKeyJoin = (products: string) =>
+  `JOIN ${INPUT_KEYS_TABLE} ik ON ik.title = ${products}.title AND ik.gtin IS NOT DISTINCT FROM ${products}.gtin
+     AND ik.color IS NOT DISTINCT FROM ${products}.color AND ik.size IS NOT DISTINCT FROM ${products}.size
+     AND ik.condition IS NOT DISTINCT FROM ${products}.condition`
+
+// The work table, one row per product: the catalog row, its price-history
+// facts and its hash, unkeyed (a rebuild keys the products meanwhile; in a
+// delta an unchanged product keeps the model its state names).
+const workQuery = `
+  CREATE OR REPLACE TABLE ${WORK_TABLE} AS
+  WITH ${productFactsCtes("")}
+  SELECT ${PRODUCT_ROW_COLUMNS}, ${offerHash}
   FROM p
   ${PRODUCT_FACT_JOINS}
 `
+
+/** Runs `effect`, recording how long it took as phase `name`. */
+const timedPhase =
+  (phases: Array<SyncPhase>, name: string) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+    Effect.gen(function* () {
+      const started = yield* Clock.currentTimeMillis
+      const value = yield* effect
+      phases.push({ name, ms: (yield* Clock.currentTimeMillis) - started })
+      return value
+    })
 
 const notFoundCode = (error: SearchError) => {
   const cause = error.cause as { cause?: { code?: string } } | undefined
@@ -193,51 +234,116 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
 
       // ---- products: one document per model ---------------------------------
 
-      const modelState = (changedOnly: boolean) =>
+      /**
+       * Keys each distinct (title, GTIN, colour, size, condition) of `products`
+       * once (`products`: a FROM clause), into the table of keyed inputs: the key is a pure function of them
+       * and models repeat them across stores (200k products: 84k inputs).
+       */
+      const keyInputs = (products: string, phases: Array<SyncPhase>) =>
         Effect.gen(function* () {
-          yield* db.run(workQuery)
-          // Product -> model: an unchanged product keeps the model it had (its
-          // key is built from fields its hash covers); the others are keyed now.
-          yield* db.run(`CREATE OR REPLACE TABLE ${KEYS_TABLE} (id VARCHAR, model_id VARCHAR, changed BOOLEAN)`)
-          if (changedOnly) {
-            yield* db.run(
-              `INSERT INTO ${KEYS_TABLE} SELECT w.id, split_part(st.hash, ':', 2), false FROM ${WORK_TABLE} w
-               JOIN search_sync_state st ON st.index_name = '${OFFERS_STATE}' AND st.id = w.id
-               WHERE split_part(st.hash, ':', 1) = w.hash`
-            )
-          }
-          const changed = yield* db.query<KeyRow>(
-            `SELECT w.id, w.title, w.gtin, w.color, w.size, w.condition FROM ${WORK_TABLE} w
-             WHERE NOT EXISTS (SELECT 1 FROM ${KEYS_TABLE} k WHERE k.id = w.id)`
+          const inputs = yield* db
+            .query<KeyInput>(`SELECT DISTINCT title, gtin, color, size, condition FROM ${products}`)
+            .pipe(timedPhase(phases, "read key inputs"))
+          // Keyed before the append takes the writer, so a rebuild keys while DuckDB builds the work table.
+          const keys = yield* Effect.sync(() => inputs.map((input) => groupKey(input.gtin, input.title, input))).pipe(
+            timedPhase(phases, `key ${inputs.length} inputs in JS`)
           )
-          yield* db.append(KEYS_TABLE, (appender) => {
-            for (const row of changed) {
-              appender.appendVarchar(row.id)
-              appender.appendVarchar(modelDocumentId(groupKey(row.gtin, row.title, row)))
-              appender.appendBoolean(true)
+          yield* db.run(
+            `CREATE OR REPLACE TABLE ${INPUT_KEYS_TABLE}
+             (title VARCHAR, gtin VARCHAR, color VARCHAR, size VARCHAR, condition VARCHAR, model_key VARCHAR)`
+          )
+          const text = (appender: RowAppender, value: string | null) =>
+            value === null ? appender.appendNull() : appender.appendVarchar(value)
+          yield* db.append(INPUT_KEYS_TABLE, (appender) => {
+            for (const [i, input] of inputs.entries()) {
+              text(appender, input.title)
+              text(appender, input.gtin)
+              text(appender, input.color)
+              text(appender, input.size)
+              text(appender, input.condition)
+              appender.appendVarchar(keys[i])
               appender.endRow()
             }
           })
-          // Models to send: those of changed products, before and after, and
-          // those that lost a product. Everything when rebuilding.
+        })
+
+      /**
+       * A rebuild: the work table (DuckDB) and the keys (JS) at once, then each
+       * product's model (key, id, rank) in a narrow table beside the work table.
+       */
+      const allModels = (phases: Array<SyncPhase>) =>
+        Effect.gen(function* () {
+          // Meilisearch idles until the first batch: meanwhile DuckDB may use every core.
+          const configured = yield* db.query<{ threads: number }>(
+            "SELECT current_setting('threads')::INTEGER AS threads"
+          )
+          const threads = configured[0]?.threads ?? 1
+          yield* Effect.acquireUseRelease(
+            db.run(`SET threads = ${Math.max(threads, availableParallelism())}`),
+            () =>
+              Effect.all(
+                [
+                  db.run(workQuery).pipe(timedPhase(phases, "work table (beside the keying)")),
+                  keyInputs("products", phases)
+                ],
+                { concurrency: 2 }
+              ),
+            () => db.run(`SET threads = ${threads}`).pipe(Effect.ignore)
+          ).pipe(timedPhase(phases, "work table and keys"))
+          yield* db
+            .run(
+              `CREATE OR REPLACE TABLE ${KEYS_TABLE} AS
+               WITH ranked AS (
+                 SELECT model_key, md5(model_key) AS model_id, row_number() OVER (ORDER BY md5(model_key)) AS model_rank
+                 FROM (SELECT DISTINCT model_key FROM ${INPUT_KEYS_TABLE})
+               )
+               SELECT w.id, r.model_id, true AS changed, r.model_key, r.model_rank
+               FROM ${WORK_TABLE} w ${inputKeyJoin("w")} JOIN ranked r ON r.model_key = ik.model_key`
+            )
+            .pipe(timedPhase(phases, "product models"))
+          const counts = yield* db.query<{ models: number }>(
+            `SELECT count(DISTINCT model_id)::INTEGER AS models FROM ${KEYS_TABLE}`
+          )
+          return counts[0]?.models ?? 0
+        })
+
+      /** A delta: the models some offer of which is new, changed or gone, into the model table. */
+      const changedModels = (phases: Array<SyncPhase>) =>
+        Effect.gen(function* () {
+          yield* db.run(workQuery).pipe(timedPhase(phases, "work table"))
+          // Product -> model: an unchanged product keeps the model it had (its
+          // key is built from fields its hash covers); the others are keyed now.
           yield* db.run(
-            `CREATE OR REPLACE TABLE ${AFFECTED_TABLE} AS
+            `CREATE OR REPLACE TABLE ${KEYS_TABLE} AS
+             SELECT w.id, split_part(st.hash, ':', 2) AS model_id, false AS changed FROM ${WORK_TABLE} w
+             JOIN search_sync_state st ON st.index_name = '${OFFERS_STATE}' AND st.id = w.id
+             WHERE split_part(st.hash, ':', 1) = w.hash`
+          )
+          const unkeyed = `NOT EXISTS (SELECT 1 FROM ${KEYS_TABLE} k WHERE k.id = w.id)`
+          yield* keyInputs(`${WORK_TABLE} w WHERE ${unkeyed}`, phases)
+          yield* db.run(
+            `INSERT INTO ${KEYS_TABLE} SELECT w.id, md5(ik.model_key), true FROM ${WORK_TABLE} w ${inputKeyJoin("w")}
+             WHERE ${unkeyed}`
+          )
+          // Models to send: those of changed products, before and after, and
+          // those that lost a product.
+          yield* db
+            .run(
+              `CREATE OR REPLACE TABLE ${AFFECTED_TABLE} AS
              SELECT DISTINCT model_id FROM (
                SELECT model_id FROM ${KEYS_TABLE} WHERE changed
-               ${
-                 changedOnly
-                   ? `UNION ALL SELECT split_part(st.hash, ':', 2) FROM search_sync_state st
+               UNION ALL SELECT split_part(st.hash, ':', 2) FROM search_sync_state st
                WHERE st.index_name = '${OFFERS_STATE}'
-                 AND NOT EXISTS (SELECT 1 FROM ${KEYS_TABLE} k WHERE k.id = st.id AND NOT k.changed)`
-                   : ""
-               }
+                 AND NOT EXISTS (SELECT 1 FROM ${KEYS_TABLE} k WHERE k.id = st.id AND NOT k.changed)
              )`
-          )
-          yield* db.run(
-            // Ranked on the narrow model ids, stored in rank order: each batch's
-            // range then reads a few row groups (zone maps), not the whole wide
-            // table once per batch as an unordered table made it.
-            `CREATE OR REPLACE TABLE ${MODELS_TABLE} AS
+            )
+            .pipe(timedPhase(phases, "affected models"))
+          yield* db
+            .run(
+              // Ranked on the narrow model ids, stored in rank order: each batch's
+              // range then reads a few row groups (zone maps), not the whole wide
+              // table once per batch as an unordered table made it.
+              `CREATE OR REPLACE TABLE ${MODELS_TABLE} AS
              WITH ranked AS (
                SELECT model_id, row_number() OVER (ORDER BY model_id) AS model_rank FROM (
                  SELECT DISTINCT k.model_id FROM ${KEYS_TABLE} k
@@ -247,7 +353,8 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
              SELECT k.model_id, r.model_rank, w.*
              FROM ${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id) JOIN ranked r ON r.model_id = k.model_id
              ORDER BY r.model_rank`
-          )
+            )
+            .pipe(timedPhase(phases, "ranked model table"))
           const counts = yield* db.query<{ models: number; gone: number }>(
             `SELECT (SELECT count(DISTINCT model_id) FROM ${MODELS_TABLE})::INTEGER AS models,
                (SELECT count(*) FROM ${AFFECTED_TABLE} a
@@ -256,48 +363,100 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
           return { models: counts[0]?.models ?? 0, gone: counts[0]?.gone ?? 0 }
         })
 
-      /** Streams the affected models to Meilisearch in batches (modelBatches.ts); returns the enqueued task uids. */
-      const sendModels = (uid: string) =>
+      /**
+       * Streams the models of `source` to Meilisearch in batches (modelBatches.ts);
+       * returns the enqueued task uids. A table in rank order is read at once; an
+       * unordered one (a rebuild's) chunk by chunk: each chunk's rows are sorted
+       * into a table of their own while the previous chunk is being sent, so
+       * Meilisearch gets its first batch after one chunk's sort, not all of them.
+       */
+      const sendModels = (uid: string, source: ModelSource, phases: Array<SyncPhase>) =>
         Effect.gen(function* () {
-          const now = new Date(yield* Clock.currentTimeMillis)
+          const started = yield* Clock.currentTimeMillis
+          const now = new Date(started)
+          // Summed over batches and chunks, which overlap: where the sending time goes.
+          const spent = { chunk: 0, read: 0, build: 0, enqueue: 0 }
+          let firstAt: number | undefined
+
+          // At most SEND_CONCURRENCY batches in memory at once, across chunks too.
+          const inFlight = yield* Semaphore.make(SEND_CONCURRENCY)
+          const sendBatch = (table: string, { from, to }: ModelBatch) =>
+            Effect.gen(function* () {
+              const t0 = yield* Clock.currentTimeMillis
+              // Literal bounds (our own integers): DuckDB prunes row groups by zone
+              // maps only for constants; a bound parameter made each batch scan
+              // the whole table.
+              const rows = yield* db.query<{ row: string }>(
+                productRowsJsonSql(table, `model_rank > ${from} AND model_rank <= ${to}`)
+              )
+              const t1 = yield* Clock.currentTimeMillis
+              const documents = modelDocuments(rows.map(({ row }) => productDocument(productRowOf(row), now)))
+              const t2 = yield* Clock.currentTimeMillis
+              const task = yield* enqueueAdd(uid, documents)
+              const t3 = yield* Clock.currentTimeMillis
+              spent.read += t1 - t0
+              spent.build += t2 - t1
+              spent.enqueue += t3 - t2
+              firstAt ??= t3 - started
+              return task
+            }).pipe(inFlight.withPermits(1))
+          const sendBatches = (table: string, batches: ReadonlyArray<ModelBatch>) =>
+            Effect.forEach(batches, (batch) => sendBatch(table, batch), { concurrency: SEND_CONCURRENCY })
+
+          const sendChunk = (batches: ReadonlyArray<ModelBatch>, index: number) =>
+            Effect.gen(function* () {
+              const chunkTable = `${CHUNK_TABLE}_${index}`
+              const t0 = yield* Clock.currentTimeMillis
+              yield* db.run(
+                `CREATE OR REPLACE TABLE ${chunkTable} AS SELECT * FROM ${source.rows}
+                 WHERE model_rank > ${batches[0].from} AND model_rank <= ${batches[batches.length - 1].to}
+                 ORDER BY model_rank`
+              )
+              spent.chunk += (yield* Clock.currentTimeMillis) - t0
+              return yield* sendBatches(chunkTable, batches).pipe(
+                Effect.ensuring(db.run(`DROP TABLE IF EXISTS ${chunkTable}`).pipe(Effect.ignore))
+              )
+            })
+
           const counts = yield* db.query<{ offers: number }>(
-            `SELECT count(*)::INTEGER AS offers FROM ${MODELS_TABLE} GROUP BY model_rank ORDER BY model_rank`
+            `SELECT count(*)::INTEGER AS offers FROM ${source.ranks} GROUP BY model_rank ORDER BY model_rank`
           )
-          return yield* Effect.forEach(
-            modelBatches(counts.map((row) => row.offers)),
-            ({ from, to }) =>
-              db
-                .query<ProductRow>(`SELECT * FROM ${MODELS_TABLE} WHERE model_rank > $1 AND model_rank <= $2`, [
-                  from,
-                  to
-                ])
-                .pipe(
-                  Effect.flatMap((rows) =>
-                    enqueueAdd(uid, modelDocuments(rows.map((row) => productDocument(row, now))))
-                  )
-                ),
-            { concurrency: SEND_CONCURRENCY }
+          const offersPerModel = counts.map((row) => row.offers)
+          const batches = modelBatches(offersPerModel)
+          const tasks = source.inRankOrder
+            ? yield* sendBatches(source.rows, batches)
+            : // Two chunks at a time: one is sorted (the writer) while the other is read and sent.
+              (yield* Effect.forEach(batchChunks(batches, offersPerModel), sendChunk, { concurrency: 2 })).flat()
+          phases.push(
+            { name: "first batch enqueued (after counts)", ms: firstAt ?? 0 },
+            { name: "  chunks: sort into their tables (summed)", ms: spent.chunk },
+            { name: "  batches: read rows (summed)", ms: spent.read },
+            { name: "  batches: build documents (summed)", ms: spent.build },
+            { name: "  batches: JSON + HTTP enqueue (summed)", ms: spent.enqueue }
           )
+          return tasks
         })
 
       /** Records what was sent: every product's hash and model, every affected model's hash. */
-      const recordProducts = (rebuilt: boolean) =>
-        db.transaction((tx) =>
+      const recordProducts = (rebuilt: boolean) => {
+        const offers = `${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id)`
+        // A delta's model table holds only the affected models.
+        const models = rebuilt ? offers : MODELS_TABLE
+        return db.transaction((tx) =>
           Effect.gen(function* () {
             yield* tx.run(
               `DELETE FROM search_sync_state WHERE index_name = '${OFFERS_STATE}'
                  OR (index_name = '${PRODUCTS_INDEX}' AND (${rebuilt ? "TRUE" : `id IN (SELECT model_id FROM ${AFFECTED_TABLE})`}))`
             )
             yield* tx.run(
-              `INSERT INTO search_sync_state SELECT '${OFFERS_STATE}', w.id, w.feed, w.hash || ':' || k.model_id
-               FROM ${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id)`
+              `INSERT INTO search_sync_state SELECT '${OFFERS_STATE}', id, feed, hash || ':' || model_id FROM ${offers}`
             )
             yield* tx.run(
               // An order-free digest of the model's offer hashes: an ordered string_agg
               // over 1M offers ran DuckDB out of its 1 GB memory limit.
               `INSERT INTO search_sync_state SELECT '${PRODUCTS_INDEX}', model_id, NULL,
                  md5(count(*)::VARCHAR || ':' || sum(hash(hash))::VARCHAR)
-               FROM ${MODELS_TABLE} GROUP BY model_id`
+               FROM ${models} GROUP BY model_id`
             )
             if (rebuilt) {
               yield* tx.run("DELETE FROM search_sync_state WHERE index_name = $1", [settingsKey(PRODUCTS_INDEX)])
@@ -308,23 +467,39 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
             }
           })
         )
+      }
 
       const rebuildProducts = Effect.gen(function* () {
-        const built = yield* createFresh(PRODUCTS_INDEX, productSettings)
+        const phases: Array<SyncPhase> = []
+        const built = yield* createFresh(PRODUCTS_INDEX, productSettings).pipe(timedPhase(phases, "create index"))
         return yield* Effect.gen(function* () {
-          const { models } = yield* modelState(false)
-          yield* awaitTasks(`fill ${built}`, yield* sendModels(built))
-          yield* swapIn(PRODUCTS_INDEX, built)
+          const models = yield* allModels(phases)
+          const tasks = yield* sendModels(
+            built,
+            {
+              ranks: KEYS_TABLE,
+              rows: `(SELECT k.model_id, k.model_rank, w.*, k.model_key FROM ${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id)) AS keyed`,
+              inRankOrder: false
+            },
+            phases
+          ).pipe(timedPhase(phases, "build and enqueue batches"))
+          yield* awaitTasks(`fill ${built}`, tasks).pipe(timedPhase(phases, "wait for indexing"))
+          yield* swapIn(PRODUCTS_INDEX, built).pipe(timedPhase(phases, "swap"))
           const previous = yield* stateCount(PRODUCTS_INDEX)
-          yield* recordProducts(true)
-          return { upserted: models, deleted: Math.max(0, previous - models) }
+          yield* recordProducts(true).pipe(timedPhase(phases, "record state"))
+          return { upserted: models, deleted: Math.max(0, previous - models), phases }
         }).pipe(Effect.onError(() => dropBuild(built)))
       })
 
       const deltaProducts = Effect.gen(function* () {
         const uid = search.indexUid(PRODUCTS_INDEX)
-        const { models, gone } = yield* modelState(true)
-        const tasks = yield* sendModels(uid)
+        const phases: Array<SyncPhase> = []
+        const { models, gone } = yield* changedModels(phases)
+        const tasks = yield* sendModels(
+          uid,
+          { ranks: MODELS_TABLE, rows: MODELS_TABLE, inRankOrder: true },
+          phases
+        ).pipe(timedPhase(phases, "build and enqueue batches"))
         const goneIds = yield* db.query<{ model_id: string }>(
           `SELECT model_id FROM ${AFFECTED_TABLE} a WHERE NOT EXISTS (SELECT 1 FROM ${MODELS_TABLE} m WHERE m.model_id = a.model_id)`
         )
@@ -336,9 +511,9 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
             )
           )
         }
-        yield* awaitTasks(`sync ${uid}`, tasks)
-        yield* recordProducts(false)
-        return { upserted: models, deleted: gone }
+        yield* awaitTasks(`sync ${uid}`, tasks).pipe(timedPhase(phases, "wait for indexing"))
+        yield* recordProducts(false).pipe(timedPhase(phases, "record state"))
+        return { upserted: models, deleted: gone, phases }
       })
 
       // Models span feeds (one model at several stores), so every sync reads
@@ -350,8 +525,13 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
               const result = (yield* canDelta(PRODUCTS_INDEX, productSettings))
                 ? yield* deltaProducts
                 : yield* rebuildProducts
-              for (const table of [WORK_TABLE, KEYS_TABLE, AFFECTED_TABLE, MODELS_TABLE])
+              // Chunk tables are dropped as they are sent; these are the ones a killed process left.
+              const chunks = yield* db.query<{ name: string }>(
+                `SELECT table_name AS name FROM duckdb_tables() WHERE table_name LIKE '${CHUNK_TABLE}_%'`
+              )
+              for (const table of [WORK_TABLE, INPUT_KEYS_TABLE, KEYS_TABLE, AFFECTED_TABLE, MODELS_TABLE])
                 yield* db.run(`DROP TABLE IF EXISTS ${table}`)
+              for (const { name } of chunks) yield* db.run(`DROP TABLE IF EXISTS ${name}`)
               return result
             })
           )

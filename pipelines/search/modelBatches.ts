@@ -39,3 +39,35 @@ export const modelBatches = (
   if (offersPerModel.length > from) batches.push({ from, to: offersPerModel.length })
   return batches
 }
+
+/**
+ * Offers per chunk of a rebuild: the rows of a chunk's batches are sorted into
+ * a table of their own while the previous chunk is sent. One sort of all 1M
+ * rows (~700 MB) spilled past DuckDB's memory limit and kept Meilisearch idle
+ * until it was done; a 200k-row chunk sorts in memory.
+ */
+export const OFFERS_PER_CHUNK = 200_000
+
+/** Consecutive batches grouped into chunks of at most `maxOffers` offers (a batch over it goes alone). */
+export const batchChunks = (
+  batches: ReadonlyArray<ModelBatch>,
+  offersPerModel: ReadonlyArray<number>,
+  maxOffers = OFFERS_PER_CHUNK
+): Array<Array<ModelBatch>> => {
+  const chunks: Array<Array<ModelBatch>> = []
+  let chunk: Array<ModelBatch> = []
+  let offers = 0
+  for (const batch of batches) {
+    let size = 0
+    for (let rank = batch.from; rank < batch.to; rank++) size += offersPerModel[rank]
+    if (chunk.length > 0 && offers + size > maxOffers) {
+      chunks.push(chunk)
+      chunk = []
+      offers = 0
+    }
+    chunk.push(batch)
+    offers += size
+  }
+  if (chunk.length > 0) chunks.push(chunk)
+  return chunks
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { modelBatches } from "../../pipelines/search/modelBatches.ts"
+import { batchChunks, modelBatches } from "../../pipelines/search/modelBatches.ts"
 
 describe("modelBatches", () => {
   it("cuts consecutive ranks at the model limit", () => {
@@ -34,5 +34,18 @@ describe("modelBatches", () => {
 
   it("has nothing to send for no models", () => {
     expect(modelBatches([])).toEqual([])
+  })
+
+  it("groups consecutive batches into chunks within the offer limit, a batch over it alone", () => {
+    const offers = [3, 3, 3, 12, 1, 1]
+    const batches = modelBatches(offers, 100, 7)
+    expect(batchChunks(batches, offers, 8)).toEqual([
+      [{ from: 0, to: 2 }],
+      [{ from: 2, to: 3 }],
+      [{ from: 3, to: 4 }],
+      [{ from: 4, to: 6 }]
+    ])
+    expect(batchChunks(batches, offers, 100)).toEqual([batches])
+    expect(batchChunks(batches, offers, 15).flat()).toEqual(batches)
   })
 })

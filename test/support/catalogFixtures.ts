@@ -32,6 +32,10 @@ export interface FixtureProduct {
   /** Variant attributes (a colour or size makes the row group by model in search). */
   readonly color?: string
   readonly size?: string
+  readonly gtin?: string
+  /** 'new' unless set. */
+  readonly condition?: string
+  readonly itemGroupId?: string
 }
 
 const DAY = 86_400_000
@@ -62,8 +66,8 @@ const writeProducts = (db: DatabaseShape, products: ReadonlyArray<FixtureProduct
           const hash = createHash("sha1").update(JSON.stringify(product)).digest("hex")
           yield* tx.run("DELETE FROM products WHERE id = $1", [id])
           yield* tx.run(
-            `INSERT INTO products VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, NULL, $9, $10, NULL, $11, $12, $13,
-               $14, $15, $16, $17, $18, 'new', $19, now(), now(), $20, $21, NULL, NULL, NULL)`,
+            `INSERT INTO products VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $22, NULL, $9, $10, NULL, $11, $12, $13,
+               $14, $15, $16, $17, $18, $23, $19, now(), now(), $20, $21, $24, NULL, NULL)`,
             [
               id,
               product.feed ?? "fixture",
@@ -85,7 +89,10 @@ const writeProducts = (db: DatabaseShape, products: ReadonlyArray<FixtureProduct
               product.availability ?? "in_stock",
               hash,
               product.color ?? null,
-              product.size ?? null
+              product.size ?? null,
+              product.gtin ?? null,
+              product.condition ?? "new",
+              product.itemGroupId ?? null
             ]
           )
           yield* tx.run("DELETE FROM price_history WHERE product_id = $1", [id])
