@@ -32,21 +32,24 @@ export const COMMIT_MS = 25
 /** Clicks answered longer ago than this before a SIGKILL are stored (journal committed). */
 export const CRASH_WINDOW_MS = 250
 const IDLE_MS = 100
-// Every apply costs DuckDB a fixed ~6 ms of CPU (the statement, applied_seq,
-// the COMMIT) on top of ~1 µs a click: measured with bench:click-cost, 3.85
-// µs a click in applies of 2,125 clicks, 1.48 at 8,500, 1.00 at 25,500. So a
-// busy service (an apply of BUSY_CLICKS or more) rests at least BUSY_REST_MS
-// and stores a second of clicks at once, where 100 ms rests spent up to 3x
-// the CPU per click; a quiet one still applies every IDLE_MS. Past that, the
-// writer rests APPLY_REST times as long as its last apply took, so DuckDB
+// Every apply costs DuckDB a fixed few ms of CPU (the statement, applied_seq,
+// the COMMIT) on top of ~0.8 µs a click: measured with bench:click-cost and
+// a 64MB checkpoint threshold (infra/Database.ts), 2.31 µs a click in applies
+// of 2,125 clicks, 1.01 at 8,500, 0.85 at 25,500. So a busy service (an apply
+// of BUSY_CLICKS or more) rests at least BUSY_REST_MS and stores ~a quarter
+// of a second of clicks at once; a quiet one still applies every IDLE_MS.
+// Longer rests cost less CPU per click but make each apply a longer burst on
+// the core the event loop shares: at half our redirect peak, p99 per trial
+// was 12.2/12.5/7.5 ms with 1 s rests and 7.3/4.0/2.7, 8.6/3.2/10.1 ms with
+// 250 ms (bench:redirect, quiet machine, noisy from run to run). Past that,
+// the writer rests APPLY_REST times as long as its last apply took, so DuckDB
 // spends at most ~1/(1 + APPLY_REST) of the time applying. The journal holds
 // the backlog on disk meanwhile: the crash guarantee does not depend on this
-// cadence, only how soon clicks show in statistics (within ~1-2 s).
+// cadence, only how soon clicks show in statistics (well within a second).
 // On PostgreSQL a batch is parsed and encoded on the event loop (~3 µs a
-// click), so there a busy service keeps the 100 ms cadence: a second of
-// clicks at once would stall the redirect.
+// click), so there a busy service keeps the 100 ms cadence.
 const BUSY_CLICKS = 1_000
-const BUSY_REST_MS = 1_000
+const BUSY_REST_MS = 250
 const APPLY_REST = 9
 const MAX_REST_MS = 2_000
 /** How long the writer rests after an apply of `clicks` clicks that took `applyMs`. */

@@ -219,6 +219,18 @@ export const defaultThreads = () => Math.max(1, availableParallelism() - 1)
  */
 export const DEFAULT_MEMORY_LIMIT = "1GB"
 
+/**
+ * How much write-ahead log DuckDB gathers before it checkpoints it into the
+ * file (its default is 16MB). Measured with click applies of 36k clicks (a
+ * second of clicks at half our redirect peak) into one table, CPU per click
+ * with the final CHECKPOINT counted: 16MB 1.60 µs, 32MB 1.18, 64MB 1.15,
+ * 128MB 1.19, 256MB 1.19; the slowest apply 252, 131, 186, 331, 591 ms. Small
+ * checkpoints rewrite the table's unfinished row group over and over; large
+ * ones stall the one writer for longer and make the WAL replayed at start
+ * longer.
+ */
+export const CHECKPOINT_THRESHOLD = "64MB"
+
 /** Where DuckDB spills past its memory limit: beside the database file, under DATA_DIR. */
 export const spillDirectory = (path: string) => join(dirname(path), "duckdb-spill")
 
@@ -227,7 +239,11 @@ export class Database extends Context.Service<Database, DatabaseShape>()("app/in
   static readonly make = (path: string, readers = 4, threads = defaultThreads(), memoryLimit = DEFAULT_MEMORY_LIMIT) =>
     Effect.gen(function* () {
       if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true })
-      const options: Record<string, string> = { threads: String(threads), memory_limit: memoryLimit }
+      const options: Record<string, string> = {
+        threads: String(threads),
+        memory_limit: memoryLimit,
+        checkpoint_threshold: CHECKPOINT_THRESHOLD
+      }
       if (path !== ":memory:") options.temp_directory = spillDirectory(path)
       const instance = yield* Effect.acquireRelease(
         Effect.tryPromise({ try: () => DuckDBInstance.create(path, options), catch: toError(`open ${path}`) }),
