@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { readFile } from "node:fs/promises"
-import type { DatabaseShape } from "../infra/Database.ts"
+import { appendTextOrNull, type DatabaseShape } from "../infra/Database.ts"
 import { type JournalStore, SeqRow, type StoredClick } from "./ClickJournal.ts"
 import { decideUniques } from "./uniqueClicks.ts"
 
@@ -42,13 +42,10 @@ export const postgresJournalStore = (db: DatabaseShape, replica: string): Journa
                 else appender.appendInteger(click.p)
                 appender.appendVarchar(click.t)
                 appender.appendVarchar(click.h)
-                if (click.u === null) appender.appendNull()
-                else appender.appendVarchar(click.u)
-                if (click.r === null) appender.appendNull()
-                else appender.appendVarchar(click.r)
+                appendTextOrNull(appender, click.u)
+                appendTextOrNull(appender, click.r)
                 appender.appendBoolean(click.b)
-                if (click.w === null) appender.appendNull()
-                else appender.appendVarchar(click.w)
+                appendTextOrNull(appender, click.w)
                 appender.appendBoolean(unique[index])
                 appender.endRow()
               })

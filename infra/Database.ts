@@ -46,6 +46,10 @@ export interface RowAppender {
   endRow(): void
 }
 
+/** A nullable text column's value: NULL, or the string. */
+export const appendTextOrNull = (appender: RowAppender, value: string | null | undefined) =>
+  value === null || value === undefined ? appender.appendNull() : appender.appendVarchar(value)
+
 /** The operations available inside a transaction (one connection, one writer). */
 export interface Tx {
   readonly dialect: Dialect

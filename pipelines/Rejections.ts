@@ -1,5 +1,5 @@
 import { Effect, Schema, SchemaIssue } from "effect"
-import type { DatabaseShape } from "../infra/Database.ts"
+import { appendTextOrNull, type DatabaseShape } from "../infra/Database.ts"
 import { PipelineError } from "./errors.ts"
 import type { FeedDefinition } from "./FeedConfig.ts"
 
@@ -104,8 +104,7 @@ export const recordRejections = (
             appender.appendVarchar(feed)
             appender.appendBigInt(BigInt(rejection.line))
             appender.appendVarchar(rejection.reason.slice(0, RAW_LIMIT))
-            if (rejection.raw === undefined) appender.appendNull()
-            else appender.appendVarchar(rejection.raw.slice(0, RAW_LIMIT))
+            appendTextOrNull(appender, rejection.raw?.slice(0, RAW_LIMIT))
             appender.endRow()
           }
         })

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { DatabaseShape } from "../../infra/Database.ts"
+import { appendTextOrNull, type DatabaseShape } from "../../infra/Database.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedDefinition } from "../FeedConfig.ts"
 import { STAGED_COLUMNS, type StagedRecord } from "./ProductRecord.ts"
@@ -34,9 +34,7 @@ export const stageXml = (
         for (const record of batch) {
           record.store ??= feed.options.store ?? null
           for (const column of STAGED_COLUMNS) {
-            const value = record[column]
-            if (value === null) appender.appendNull()
-            else appender.appendVarchar(value)
+            appendTextOrNull(appender, record[column])
           }
           appender.endRow()
         }

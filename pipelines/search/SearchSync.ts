@@ -2,7 +2,7 @@ import { Clock, Context, Effect, Layer, Semaphore } from "effect"
 import type { Settings } from "meilisearch"
 import { randomBytes } from "node:crypto"
 import { availableParallelism } from "node:os"
-import { type DatabaseError, type RowAppender } from "../../infra/Database.ts"
+import { appendTextOrNull, type DatabaseError } from "../../infra/Database.ts"
 import { Staging } from "../../infra/Staging.ts"
 import { SearchEngine, SearchError } from "../../infra/SearchEngine.ts"
 import { groupKey } from "../../domain/catalog/modelKey.ts"
@@ -252,15 +252,13 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
             `CREATE OR REPLACE TABLE ${INPUT_KEYS_TABLE}
              (title VARCHAR, gtin VARCHAR, color VARCHAR, size VARCHAR, condition VARCHAR, model_key VARCHAR)`
           )
-          const text = (appender: RowAppender, value: string | null) =>
-            value === null ? appender.appendNull() : appender.appendVarchar(value)
           yield* db.append(INPUT_KEYS_TABLE, (appender) => {
             for (const [i, input] of inputs.entries()) {
-              text(appender, input.title)
-              text(appender, input.gtin)
-              text(appender, input.color)
-              text(appender, input.size)
-              text(appender, input.condition)
+              appendTextOrNull(appender, input.title)
+              appendTextOrNull(appender, input.gtin)
+              appendTextOrNull(appender, input.color)
+              appendTextOrNull(appender, input.size)
+              appendTextOrNull(appender, input.condition)
               appender.appendVarchar(keys[i])
               appender.endRow()
             }
