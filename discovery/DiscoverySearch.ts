@@ -8,10 +8,11 @@ import { catalogIdOf, type ProductDocument } from "../readModel/documents.ts"
 import {
   type DealModel,
   type DealOffer,
+  DEAL_RETRIEVED_FIELDS,
   type EmbeddedDealOffer,
-  type ModelDocument,
+  MODEL_RETRIEVED_FIELDS,
+  type ModelHit,
   offerDocument,
-  RETRIEVED_FIELDS,
   type ShownOffer,
   variantsOf
 } from "../readModel/modelDocuments.ts"
@@ -132,7 +133,7 @@ const empty = { hits: [], estimatedTotalHits: 0 }
 export const searchBody = (q: string, params: SearchParams) => JSON.stringify({ q, ...params })
 
 /** A model hit as the offer it shows (offerFilter.ts), or none when no single offer meets the filter. */
-function shownOffer(hit: ModelDocument, params: SearchParams, q?: string): ShownOffer | undefined
+function shownOffer(hit: ModelHit, params: SearchParams, q?: string): ShownOffer | undefined
 function shownOffer(hit: DealModel, params: SearchParams, q?: string): DealOffer | undefined
 function shownOffer(hit: DealModel, params: SearchParams, q = ""): DealOffer | undefined {
   const shown = offerFor<EmbeddedDealOffer>(hit, params.filter as string | undefined, params.sort, q)
@@ -258,7 +259,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           const params: SearchParams = {
             filter: and(filters),
             limit: Math.ceil(query.limit * OVERFETCH),
-            attributesToRetrieve: RETRIEVED_FIELDS,
+            attributesToRetrieve: DEAL_RETRIEVED_FIELDS,
             // Without a phrase the best deals come first; with one, relevance
             // (ties broken by deal score in the ranking rules).
             ...(intent === undefined || intent.broadQuery === "" ? { sort: ["deal_score:desc"] } : {})
@@ -368,7 +369,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             filter: and(query.filters),
             limit: query.limit,
             offset: query.offset,
-            attributesToRetrieve: RETRIEVED_FIELDS
+            attributesToRetrieve: MODEL_RETRIEVED_FIELDS
           }
           const response = yield* run(query.q, params, modelAnswerOf)
           return {
@@ -393,7 +394,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           ? Effect.succeed(Option.none<FoundModel>())
           : run(
               "",
-              { filter: `offer_ids = ${JSON.stringify(id)}`, limit: 1, attributesToRetrieve: RETRIEVED_FIELDS },
+              { filter: `offer_ids = ${JSON.stringify(id)}`, limit: 1, attributesToRetrieve: MODEL_RETRIEVED_FIELDS },
               modelAnswerOf
             ).pipe(
               Effect.map((response) => {

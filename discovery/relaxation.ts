@@ -1,6 +1,6 @@
 import type { Hit, SearchParams } from "meilisearch"
 import { describePrice, quote, type Intent } from "../domain/intent/parseIntent.ts"
-import { type DealOffer, RETRIEVED_FIELDS } from "../readModel/modelDocuments.ts"
+import { type DealOffer, DEAL_RETRIEVED_FIELDS } from "../readModel/modelDocuments.ts"
 import { productSettings } from "../readModel/settings.ts"
 
 // The relaxation ladder of an intent search, as plain data. The strict
@@ -107,7 +107,7 @@ export const searchAttempts = (intent: Intent, category: string | undefined): Re
 export const attemptParams = (attempt: Attempt, limit: number): SearchParams => ({
   filter: and([...attempt.filters, ...(attempt.inStock ? ["in_stock = true"] : [])]),
   limit: Math.ceil(limit * OVERFETCH),
-  attributesToRetrieve: RETRIEVED_FIELDS,
+  attributesToRetrieve: DEAL_RETRIEVED_FIELDS,
   matchingStrategy: attempt.strategy,
   ...(attempt.sort ? { sort: [...attempt.sort] } : {}),
   // where the words matched, so a hit found only by its description can be told apart (namesTheProduct)
@@ -138,7 +138,7 @@ export const constraintProbes = (intent: Intent, loosest: Attempt): ReadonlyArra
       q: loosest.q,
       filter: and(loosest.filters.filter(keep)),
       limit: 1,
-      attributesToRetrieve: RETRIEVED_FIELDS,
+      attributesToRetrieve: DEAL_RETRIEVED_FIELDS,
       matchingStrategy: loosest.strategy,
       ...(sort ? { sort } : {})
     }

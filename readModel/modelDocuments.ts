@@ -57,8 +57,10 @@ export interface ModelDocument {
   readonly price_max: Readonly<Record<string, number>>
   readonly colors: ReadonlyArray<string>
   readonly sizes: ReadonlyArray<string>
-  /** Every offer, best first (in stock, deepest verified saving, lowest price). */
-  readonly offer_list: ReadonlyArray<EmbeddedOffer>
+  /** Every offer, best first (in stock, deepest verified saving, lowest price): its DEAL_OFFER_FIELDS values. */
+  readonly offer_rows: ReadonlyArray<DealOfferRow>
+  /** The same offers' MORE_OFFER_FIELDS values, in the same order. */
+  readonly offer_more: ReadonlyArray<MoreOfferRow>
 }
 
 /** What a Deal says about the rest of its model. */
@@ -69,18 +71,18 @@ export interface ModelVariants {
   readonly stores: number
 }
 
-/** The fields a search reads back: the filter arrays stay in the index. */
-export const RETRIEVED_FIELDS = ["id", "model_key", "description", "offers", "stores", "colors", "sizes", "offer_list"]
-
 /**
  * What an offer choice reads (offerFilter.ts: the fields the service's
  * filters name, the words a result must name, the sorts) and what a Deal
- * shows: the Deal searches check these of each offer and read nothing else.
+ * shows, in the order of an offer's row in `offer_rows`.
  *
- * They still read back whole offers. Meilisearch 1.21 can select nested
- * fields (`offer_list.price`), which cut an answer by ~25%, but measured on
- * the 5,500-product bench it cost Meilisearch 0.17 ms more CPU per search
- * (2.95 vs 2.78 ms) than the ~0.05 ms it saved the service in parsing.
+ * Offers are stored as rows of values, not objects: a search reads back
+ * every offer of a dozen models to show one of each, and without its keys
+ * an answer is half the bytes. Measured on bench:search's answers (5,500
+ * products, 15 phrases): 143 KB and 242 µs of toString + JSON.parse per
+ * search with offer objects, 70 KB and 103 µs with these rows. Meilisearch's
+ * nested field selection (`offer_list.price`) cut answers by only ~25% and
+ * cost Meilisearch 0.17 ms more CPU per search than it saved here.
  */
 export const DEAL_OFFER_FIELDS = [
   "id",
@@ -105,16 +107,51 @@ export const DEAL_OFFER_FIELDS = [
   "description_at"
 ] as const satisfies ReadonlyArray<keyof EmbeddedOffer>
 
+/** The rest of an offer, in the order of its row in `offer_more`: read back by the catalog tools only. */
+export const MORE_OFFER_FIELDS = [
+  "feed",
+  "link",
+  "regular_price",
+  "condition",
+  "color",
+  "size",
+  "reference_kind",
+  "low_90",
+  "price_since"
+] as const satisfies ReadonlyArray<keyof EmbeddedOffer>
+
+type DealOfferField = (typeof DEAL_OFFER_FIELDS)[number]
+type MoreOfferField = (typeof MORE_OFFER_FIELDS)[number]
+// Every field of an offer is in one of the two rows (a field left out would be lost silently).
+const rowsHoldEveryField: [Exclude<keyof EmbeddedOffer, DealOfferField | MoreOfferField>] extends [never]
+  ? true
+  : never = true
+void rowsHoldEveryField
+
+/** An offer's values in the order of `fields` (absent ones null). */
+type RowOf<F extends ReadonlyArray<keyof EmbeddedOffer>> = { readonly [I in keyof F]: EmbeddedOffer[F[I]] | null }
+export type DealOfferRow = RowOf<typeof DEAL_OFFER_FIELDS>
+export type MoreOfferRow = RowOf<typeof MORE_OFFER_FIELDS>
+
+/** What a model search reads of a model besides its offers. */
+const MODEL_FIELDS = ["id", "model_key", "description", "offers", "stores", "colors", "sizes"] as const
+
+/** The fields a Deal search reads back (offers as DEAL_OFFER_FIELDS rows): the filter arrays stay in the index. */
+export const DEAL_RETRIEVED_FIELDS = [...MODEL_FIELDS, "offer_rows"]
+
+/** The fields a search for whole offers reads back (the catalog tools, landing pages). */
+export const MODEL_RETRIEVED_FIELDS = [...DEAL_RETRIEVED_FIELDS, "offer_more"]
+
 /** An offer as the Deal searches read it. */
-export type EmbeddedDealOffer = Pick<EmbeddedOffer, (typeof DEAL_OFFER_FIELDS)[number]>
+export type EmbeddedDealOffer = Pick<EmbeddedOffer, DealOfferField>
+
+/** A model document as a search reads it back: its offers as objects again (readModel/modelHits.ts). */
+export type ModelHit = Pick<ModelDocument, (typeof MODEL_FIELDS)[number]> & {
+  readonly offer_list: ReadonlyArray<EmbeddedOffer>
+}
 
 /** A model document as the Deal searches read it. */
-export type DealModel = Pick<
-  ModelDocument,
-  "id" | "model_key" | "description" | "offers" | "stores" | "colors" | "sizes"
-> & {
-  readonly offer_list: ReadonlyArray<EmbeddedDealOffer>
-}
+export type DealModel = Omit<ModelHit, "offer_list"> & { readonly offer_list: ReadonlyArray<EmbeddedDealOffer> }
 
 export const modelDocumentId = (modelKey: string) => createHash("md5").update(modelKey).digest("hex")
 
@@ -175,12 +212,44 @@ export const modelDocument = (offers: ReadonlyArray<ProductDocument>): ModelDocu
     price_max: priceMax,
     colors: distinct(sorted.map((offer) => offer.color?.trim())),
     sizes: distinct(sorted.map((offer) => offer.size?.trim())),
-    offer_list: sorted.map(({ description, group_key: _key, product_id: _id, categories: _levels, ...offer }) => ({
-      ...offer,
-      description_at: Math.max(0, descriptions.indexOf(description))
-    }))
+    ...offerRows(
+      sorted.map(({ description, group_key: _key, product_id: _id, categories: _levels, ...offer }) => ({
+        ...offer,
+        description_at: Math.max(0, descriptions.indexOf(description))
+      }))
+    )
   }
 }
+
+const rowOf = <F extends ReadonlyArray<keyof EmbeddedOffer>>(fields: F, offer: EmbeddedOffer): RowOf<F> =>
+  fields.map((field) => offer[field] ?? null) as unknown as RowOf<F>
+
+/** Offers as the rows a model document stores. */
+export const offerRows = (offers: ReadonlyArray<EmbeddedOffer>): Pick<ModelDocument, "offer_rows" | "offer_more"> => ({
+  offer_rows: offers.map((offer) => rowOf(DEAL_OFFER_FIELDS, offer)),
+  offer_more: offers.map((offer) => rowOf(MORE_OFFER_FIELDS, offer))
+})
+
+/** A stored model document's offers as objects (unchecked: for documents this service built; searches check theirs in modelHits.ts). */
+export const offersOf = (model: Pick<ModelDocument, "offer_rows" | "offer_more">): Array<EmbeddedOffer> =>
+  model.offer_rows.map((row, i) => {
+    const offer: Record<string, unknown> = {}
+    DEAL_OFFER_FIELDS.forEach((field, at) => (offer[field] = row[at]))
+    MORE_OFFER_FIELDS.forEach((field, at) => (offer[field] = model.offer_more[i]?.[at] ?? null))
+    return offer as unknown as EmbeddedOffer
+  })
+
+/** A stored model document as a search reads it back. */
+export const modelHitOf = (model: ModelDocument): ModelHit => ({
+  id: model.id,
+  model_key: model.model_key,
+  description: model.description,
+  offers: model.offers,
+  stores: model.stores,
+  colors: model.colors,
+  sizes: model.sizes,
+  offer_list: offersOf(model)
+})
 
 /** Groups offer documents by model key and builds one model document per group. */
 export const modelDocuments = (offers: ReadonlyArray<ProductDocument>): Array<ModelDocument> => {

@@ -1,10 +1,17 @@
 import type { Hit } from "meilisearch"
-import { DEAL_OFFER_FIELDS, type DealModel, type EmbeddedOffer, type ModelDocument } from "./modelDocuments.ts"
+import {
+  DEAL_OFFER_FIELDS,
+  type DealModel,
+  type EmbeddedOffer,
+  MORE_OFFER_FIELDS,
+  type ModelHit
+} from "./modelDocuments.ts"
 
 // Meilisearch's answers to the model searches, checked where the service
-// reads them. A search reads back every offer of a dozen models to show one
-// of each, so a Schema decode of every offer would cost more than the JSON
-// parse: each field read is checked with one typeof instead, and a document
+// reads them, with each hit's offer rows turned back into offer objects. A
+// search reads back every offer of a dozen models to show one of each, so a
+// Schema decode of every offer would cost more than the JSON parse: each
+// value is checked with one typeof while its offer is built, and a document
 // of another shape (a stale index, a bad sync) is an error naming the field,
 // never a crash further on.
 
@@ -27,9 +34,7 @@ const holds = (kind: Kind, value: unknown): boolean => {
   }
 }
 
-type DealOfferField = (typeof DEAL_OFFER_FIELDS)[number]
-
-const MODEL_FIELDS: ReadonlyArray<readonly [keyof DealModel, Kind]> = [
+const MODEL_FIELDS: ReadonlyArray<readonly [keyof ModelHit, Kind]> = [
   ["id", "string"],
   ["model_key", "string"],
   ["description", "strings"],
@@ -39,8 +44,8 @@ const MODEL_FIELDS: ReadonlyArray<readonly [keyof DealModel, Kind]> = [
   ["sizes", "strings"]
 ]
 
-/** The offer fields the Deal searches read back (DEAL_OFFER_FIELDS), each with what it must hold. */
-const DEAL_OFFER_KINDS: Record<DealOfferField, Kind> = {
+/** What each field of an offer must hold. */
+const OFFER_KINDS: Record<keyof EmbeddedOffer, Kind> = {
   id: "string",
   title: "string",
   brand: "string?",
@@ -60,39 +65,66 @@ const DEAL_OFFER_KINDS: Record<DealOfferField, Kind> = {
   is_deal: "boolean",
   deal_score: "number",
   price_checked_at: "string",
-  description_at: "number"
-}
-
-/** The rest of a whole embedded offer (colour and size may be absent in documents built by hand). */
-const OTHER_OFFER_KINDS: Record<Exclude<keyof EmbeddedOffer, DealOfferField | "color" | "size">, Kind> = {
+  description_at: "number",
   feed: "string",
   link: "string",
   regular_price: "number",
   condition: "string?",
+  color: "string?",
+  size: "string?",
   reference_kind: "string?",
   low_90: "number?",
   price_since: "string?"
 }
 
-const DEAL_OFFER = Object.entries(DEAL_OFFER_KINDS)
-const WHOLE_OFFER = [...DEAL_OFFER, ...Object.entries(OTHER_OFFER_KINDS)]
+const DEAL_ROW = DEAL_OFFER_FIELDS.map((field) => [field, OFFER_KINDS[field]] as const)
+const MORE_ROW = MORE_OFFER_FIELDS.map((field) => [field, OFFER_KINDS[field]] as const)
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-/** The first field of a hit that does not hold what the service reads, or undefined. */
-const problemOf = (hit: unknown, offerFields: ReadonlyArray<readonly [string, Kind]>): string | undefined => {
-  if (!isRecord(hit)) return "a hit is not an object"
-  for (const [field, kind] of MODEL_FIELDS) if (!holds(kind, hit[field])) return `hit ${String(hit.id)}: ${field}`
-  const offers = hit.offer_list
-  if (!Array.isArray(offers) || offers.length === 0) return `hit ${String(hit.id)}: offer_list`
-  for (const offer of offers) {
-    if (!isRecord(offer)) return `hit ${String(hit.id)}: offer_list holds a non-object`
-    for (const [field, kind] of offerFields) {
-      if (!holds(kind, offer[field])) return `hit ${String(hit.id)}, offer ${String(offer.id)}: ${field}`
-    }
+/**
+ * Sets a row's values on `offer` under `fields`' names, or names the first
+ * value that does not hold what its field must.
+ */
+const readRow = (
+  offer: Record<string, unknown>,
+  fields: ReadonlyArray<readonly [string, Kind]>,
+  hit: Record<string, unknown>,
+  list: "offer_rows" | "offer_more",
+  i: number
+): string | undefined => {
+  const row = (hit[list] as ReadonlyArray<unknown>)[i]
+  if (!Array.isArray(row) || row.length !== fields.length)
+    return `hit ${String(hit.id)}: ${list}[${i}] is not a row of ${fields.length} values`
+  for (let at = 0; at < fields.length; at++) {
+    const [field, kind] = fields[at]
+    const value: unknown = row[at]
+    if (!holds(kind, value)) return `hit ${String(hit.id)}, offer ${String(offer.id ?? row[0])}: ${field}`
+    offer[field] = value
   }
   return undefined
+}
+
+/** A hit with its offers as objects (with MORE_OFFER_FIELDS too when `whole`), or what is wrong with it. */
+const hitOf = (hit: unknown, whole: boolean): Record<string, unknown> | string => {
+  if (!isRecord(hit)) return "a hit is not an object"
+  for (const [field, kind] of MODEL_FIELDS) if (!holds(kind, hit[field])) return `hit ${String(hit.id)}: ${field}`
+  const rows = hit.offer_rows
+  const more = hit.offer_more
+  if (!Array.isArray(rows) || rows.length === 0) return `hit ${String(hit.id)}: offer_rows`
+  if (whole && (!Array.isArray(more) || more.length !== rows.length)) return `hit ${String(hit.id)}: offer_more`
+  const offers: Array<Record<string, unknown>> = []
+  for (let i = 0; i < rows.length; i++) {
+    const offer: Record<string, unknown> = {}
+    const problem =
+      readRow(offer, DEAL_ROW, hit, "offer_rows", i) ??
+      (whole ? readRow(offer, MORE_ROW, hit, "offer_more", i) : undefined)
+    if (problem !== undefined) return problem
+    offers.push(offer)
+  }
+  const { offer_rows: _rows, offer_more: _more, ...model } = hit
+  return { ...model, offer_list: offers }
 }
 
 /** The parts of a search answer the service reads. */
@@ -103,18 +135,16 @@ export interface ModelAnswer<M> {
   readonly facetDistribution?: Readonly<Record<string, unknown>>
 }
 
-const answerOf = <M>(offerFields: ReadonlyArray<readonly [string, Kind]>) => {
-  const isHit = (hit: unknown): hit is Hit<M> => problemOf(hit, offerFields) === undefined
-  return (answer: unknown): ModelAnswer<M> | string => {
+const answerOf =
+  <M>(whole: boolean) =>
+  (answer: unknown): ModelAnswer<M> | string => {
     if (!isRecord(answer) || !Array.isArray(answer.hits)) return "the answer has no hits array"
-    const hits: ReadonlyArray<unknown> = answer.hits
-    if (!hits.every(isHit))
-      return (
-        problemOf(
-          hits.find((hit) => !isHit(hit)),
-          offerFields
-        ) ?? "a hit"
-      )
+    const hits: Array<Hit<M>> = []
+    for (const hit of answer.hits as ReadonlyArray<unknown>) {
+      const read = hitOf(hit, whole)
+      if (typeof read === "string") return read
+      hits.push(read as Hit<M>)
+    }
     const { estimatedTotalHits, facetDistribution } = answer
     if (estimatedTotalHits !== undefined && typeof estimatedTotalHits !== "number") return "estimatedTotalHits"
     if (facetDistribution !== undefined && !isRecord(facetDistribution)) return "facetDistribution"
@@ -124,13 +154,12 @@ const answerOf = <M>(offerFields: ReadonlyArray<readonly [string, Kind]>) => {
       ...(facetDistribution === undefined ? {} : { facetDistribution })
     }
   }
-}
 
-/** An answer as the Deal searches read it (DEAL_OFFER_FIELDS of each offer checked), or what is wrong with it. */
-export const dealAnswerOf = answerOf<DealModel>(DEAL_OFFER)
+/** An answer as the Deal searches read it (DEAL_RETRIEVED_FIELDS: each offer's deal row), or what is wrong with it. */
+export const dealAnswerOf = answerOf<DealModel>(false)
 
-/** An answer whose whole offers are read (the catalog tools), or what is wrong with it. */
-export const modelAnswerOf = answerOf<ModelDocument>(WHOLE_OFFER)
+/** An answer whose whole offers are read (MODEL_RETRIEVED_FIELDS: the catalog tools), or what is wrong with it. */
+export const modelAnswerOf = answerOf<ModelHit>(true)
 
 /** The values of one facet in an answer (none when it was not asked for). */
 export const facetValues = (answer: ModelAnswer<unknown>, facet: string): Array<string> => {

@@ -1,5 +1,5 @@
 import { categoryLevels, type ProductDocument } from "./documents.ts"
-import type { EmbeddedOffer, ModelDocument } from "./modelDocuments.ts"
+import type { EmbeddedOffer, ModelHit } from "./modelDocuments.ts"
 
 // Which offer of a model answers a filtered search. Meilisearch matched the
 // model because some offer passes each clause of the filter; the offer shown
@@ -151,7 +151,7 @@ type ChoosableOffer = Filterable &
  * does not match.
  */
 export const offerFor = <O extends ChoosableOffer>(
-  model: { readonly offer_list: ReadonlyArray<O>; readonly description: ModelDocument["description"] },
+  model: { readonly offer_list: ReadonlyArray<O>; readonly description: ModelHit["description"] },
   filter: string | undefined,
   sort?: ReadonlyArray<string>,
   q = ""

@@ -50,7 +50,7 @@ export const addDocumentsFrom = async (index: Index, file: string) => {
   }
   for await (const line of createInterface({ input: createReadStream(file) })) {
     const doc = JSON.parse(line) as Doc
-    const n = Array.isArray(doc.offer_list) ? doc.offer_list.length : 1
+    const n = Array.isArray(doc.offer_rows) ? doc.offer_rows.length : 1
     if (batch.length > 0 && (batch.length >= BATCH_SIZE || offers + n > OFFERS_PER_BATCH)) send()
     batch.push(doc)
     offers += n

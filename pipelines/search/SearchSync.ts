@@ -22,9 +22,10 @@ import { PRODUCTS_INDEX, PROGRAMS_INDEX } from "../../readModel/indexes.ts"
 //   hash and model, and each model's hash, are kept in `search_sync_state`,
 //   so a sync (also after a restart) sends only the models one of whose
 //   offers is new, changed or gone, and deletes models left with no offer.
-// - Settings change (or a missing / out-of-step index): the index is rebuilt
-//   into a fresh one and swapped in (`swapIndexes`, rename: false), then the
-//   old one is deleted; queries never see a half-built index.
+// - Settings or document shape change (or a missing / out-of-step index):
+//   the index is rebuilt into a fresh one and swapped in (`swapIndexes`,
+//   rename: false), then the old one is deleted; queries never see a
+//   half-built index.
 // - Every task is awaited; a failed task fails the sync, and the sync state
 //   is only written after every task succeeded, so the next run retries.
 
@@ -81,6 +82,12 @@ interface ModelSource {
 }
 
 const settingsKey = (index: string) => `${index}:settings`
+
+// What the live products index was built with. A new document shape is part
+// of it: a shape change rebuilds the index and swaps it in whole, so searches
+// never meet old and new documents side by side.
+const productsIndexHash = `${settingsHash(productSettings)}:${DOCUMENT_VERSION}`
+const programsIndexHash = settingsHash(programSettings)
 
 // The hash of everything a product's offer is built from. Recency enters it
 // in whole days (capped), so a deal's score refreshes without resending the
@@ -165,11 +172,11 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
           .pipe(Effect.map((rows) => rows[0]?.n ?? 0))
 
       /** True when the live index can take a delta; false when it must be rebuilt. */
-      const canDelta = (index: string, settings: Settings) =>
+      const canDelta = (index: string, indexHash: string) =>
         Effect.gen(function* () {
           const uid = search.indexUid(index)
           if (!(yield* indexExists(uid))) return false
-          if ((yield* storedSettingsHash(index)) !== settingsHash(settings)) return false
+          if ((yield* storedSettingsHash(index)) !== indexHash) return false
           // An index that lost documents (wiped server, manual edits) is out
           // of step with our state: rebuild rather than trust the delta.
           return (yield* documentCount(uid)) === (yield* stateCount(index))
@@ -460,7 +467,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
               yield* tx.run("DELETE FROM search_sync_state WHERE index_name = $1", [settingsKey(PRODUCTS_INDEX)])
               yield* tx.run("INSERT INTO search_sync_state VALUES ($1, 'settings', NULL, $2)", [
                 settingsKey(PRODUCTS_INDEX),
-                settingsHash(productSettings)
+                productsIndexHash
               ])
             }
           })
@@ -520,7 +527,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
         productsLock
           .withPermits(1)(
             Effect.gen(function* () {
-              const result = (yield* canDelta(PRODUCTS_INDEX, productSettings))
+              const result = (yield* canDelta(PRODUCTS_INDEX, productsIndexHash))
                 ? yield* deltaProducts
                 : yield* rebuildProducts
               // Chunk tables are dropped as they are sent; these are the ones a killed process left.
@@ -546,7 +553,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
                 "SELECT id, hash FROM search_sync_state WHERE index_name = $1",
                 [PROGRAMS_INDEX]
               )
-              const delta = yield* canDelta(PROGRAMS_INDEX, programSettings)
+              const delta = yield* canDelta(PROGRAMS_INDEX, programsIndexHash)
               const known = new Map(delta ? state.map((row) => [row.id, row.hash]) : [])
               const changed = documents.filter((doc) => known.get(doc.document.program_id) !== doc.hash)
               const present = new Set(documents.map((doc) => doc.document.program_id))
@@ -592,7 +599,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
                     appender.appendVarchar(settingsKey(PROGRAMS_INDEX))
                     appender.appendVarchar("settings")
                     appender.appendNull()
-                    appender.appendVarchar(settingsHash(programSettings))
+                    appender.appendVarchar(programsIndexHash)
                     appender.endRow()
                   })
                 })

@@ -8,7 +8,7 @@ import { Database } from "../../infra/Database.ts"
 import { SearchEngine } from "../../infra/SearchEngine.ts"
 import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
 import { documentId } from "../../readModel/documents.ts"
-import { type ModelDocument, offerDocument } from "../../readModel/modelDocuments.ts"
+import { type ModelDocument, offerDocument, offersOf } from "../../readModel/modelDocuments.ts"
 import { PRODUCTS_INDEX } from "../../readModel/indexes.ts"
 import { makeService } from "../../service.ts"
 import { tempDir, testConfig } from "../support/TestService.ts"
@@ -120,7 +120,7 @@ describe("variant attributes in product feeds", () => {
     )
     const keys = Object.fromEntries(
       documents.results.flatMap((model) =>
-        model.offer_list.map((offer) => [offerDocument(model, offer).product_id, model.model_key])
+        offersOf(model).map((offer) => [offerDocument(model, offer).product_id, model.model_key])
       )
     )
     expect(keys).toEqual({

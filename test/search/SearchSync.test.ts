@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Database } from "../../infra/Database.ts"
 import { SearchEngine } from "../../infra/SearchEngine.ts"
 import { documentId } from "../../readModel/documents.ts"
-import { type ModelDocument, offerDocument } from "../../readModel/modelDocuments.ts"
+import { type ModelDocument, offerDocument, offersOf } from "../../readModel/modelDocuments.ts"
 import { SearchSync } from "../../pipelines/search/SearchSync.ts"
 import { PRODUCTS_INDEX, PROGRAMS_INDEX } from "../../readModel/indexes.ts"
+import { productSettings, settingsHash } from "../../readModel/settings.ts"
 import { deleteProducts, insertProducts, type FixtureProduct } from "../support/catalogFixtures.ts"
 import { startService, type RunningService } from "../support/TestService.ts"
 
@@ -36,7 +37,7 @@ const modelDocs = (service: RunningService) =>
 
 /** Every offer in the index (each model document embeds its offers). */
 const allDocuments = async (service: RunningService): Promise<Array<Record<string, any>>> =>
-  (await modelDocs(service)).flatMap((model) => model.offer_list.map((offer) => offerDocument(model, offer)))
+  (await modelDocs(service)).flatMap((model) => offersOf(model).map((offer) => offerDocument(model, offer)))
 
 describe("SearchSync", () => {
   let service: RunningService
@@ -117,6 +118,48 @@ describe("SearchSync", () => {
     expect(settings.synonyms?.earbuds).toContain("earphones")
   })
 
+  it("rebuilds when the documents were built in an earlier shape (DOCUMENT_VERSION), keeping none of them", async () => {
+    const createdAt = () =>
+      service.run(
+        SearchEngine.use((search) =>
+          search.use("index", (client) => client.getRawIndex(search.indexUid(PRODUCTS_INDEX)))
+        ).pipe(Effect.map((index) => index.createdAt))
+      )
+    const before = await createdAt()
+    await service.run(
+      Effect.gen(function* () {
+        const db = yield* Database
+        const search = yield* SearchEngine
+        // what the release before offer rows recorded (its settings, no document version) and one
+        // of its documents (offer objects in offer_list): same settings, same count, so only the
+        // document version tells the sync that a delta would leave old documents beside new ones
+        yield* db.run("UPDATE search_sync_state SET hash = $1 WHERE index_name = 'products:settings'", [
+          settingsHash(productSettings)
+        ])
+        const [model] = yield* search
+          .use("docs", (client) =>
+            client.index(search.indexUid(PRODUCTS_INDEX)).getDocuments<ModelDocument>({ limit: 1 })
+          )
+          .pipe(Effect.map((page) => page.results))
+        const { offer_rows: _rows, offer_more: _more, ...rest } = model
+        yield* search.task("old shape", (client) =>
+          client.index(search.indexUid(PRODUCTS_INDEX)).addDocuments([{ ...rest, offer_list: offersOf(model) }])
+        )
+      })
+    )
+    const result = await service.run(SearchSync.use((sync) => sync.syncProducts()))
+    expect(result.upserted).toBe(2)
+    // a fresh index swapped in, not a delta into the live one
+    expect(new Date(await createdAt()).getTime()).toBeGreaterThan(new Date(before).getTime())
+    const documents = await modelDocs(service)
+    expect(documents.map((model) => [Object.hasOwn(model, "offer_list"), model.offer_rows.length])).toEqual([
+      [false, 1],
+      [false, 1]
+    ])
+    // recorded with the current shape: the next sync is a delta again
+    expect(await service.run(SearchSync.use((sync) => sync.syncProducts()))).toMatchObject({ upserted: 0, deleted: 0 })
+  })
+
   it("treats a repeated observation of the same price as no change", async () => {
     // history: 100 from 40 days ago, 80 from 10 days ago; the load today saw 80 again
     await service.run(
@@ -180,10 +223,7 @@ describe("SearchSync", () => {
       colors: ["Black", "Brown"],
       sizes: ["43", "42"]
     })
-    expect(model.offer_list.map((offer) => offerDocument(model, offer).product_id)).toEqual([
-      "fixture:b2",
-      "fixture:b1"
-    ])
+    expect(offersOf(model).map((offer) => offerDocument(model, offer).product_id)).toEqual(["fixture:b2", "fixture:b1"])
     expect(model.offer_ids).toEqual([documentId("fixture:b2"), documentId("fixture:b1")])
     // a restart (a second sync with nothing changed) resends nothing
     expect(await sync()).toMatchObject({ upserted: 0, deleted: 0 })

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest"
 import { documentId, type ProductDocument } from "../../readModel/documents.ts"
-import { modelDocument, modelDocuments, offerDocument } from "../../readModel/modelDocuments.ts"
+import {
+  DEAL_OFFER_FIELDS,
+  MORE_OFFER_FIELDS,
+  modelDocument,
+  modelDocuments,
+  modelHitOf,
+  offerDocument
+} from "../../readModel/modelDocuments.ts"
 import { offerFor, offerMatches } from "../../readModel/offerFilter.ts"
 import { offerFixture } from "../support/offerFixture.ts"
 
@@ -30,10 +37,12 @@ const argos = offer("a", {
 })
 const gone = offer("o", { store: "Best Buy", price: 49.99, availability: "out_of_stock", in_stock: false })
 const model = modelDocument([walmart, gone, argos, target])
+/** The model as a search reads it back (offers as objects again). */
+const hit = modelHitOf(model)
 
 describe("model documents", () => {
   it("carry every offer, best first: in stock, then the deepest verified saving, then the lowest price", () => {
-    expect(model.offer_list.map((o) => o.id)).toEqual([target.id, argos.id, walmart.id, gone.id])
+    expect(hit.offer_list.map((o) => o.id)).toEqual([target.id, argos.id, walmart.id, gone.id])
     expect(model).toMatchObject({
       model_key: "model:liberty 4 nc wireless earbuds",
       offers: 4,
@@ -46,8 +55,18 @@ describe("model documents", () => {
       offer_ids: [target.id, argos.id, walmart.id, gone.id]
     })
     // an embedded offer reads back as the offer document it was
-    expect(offerDocument(model, model.offer_list[0])).toEqual(target)
-    expect(offerDocument(model, model.offer_list[2])).toEqual(walmart)
+    expect(offerDocument(model, hit.offer_list[0])).toEqual(target)
+    expect(offerDocument(model, hit.offer_list[2])).toEqual(walmart)
+  })
+
+  it("store each offer as two rows of values: what a Deal search reads, and the rest", () => {
+    expect(model.offer_rows[0]).toEqual(
+      DEAL_OFFER_FIELDS.map((field) => (field === "description_at" ? 0 : target[field as keyof typeof target]))
+    )
+    expect(model.offer_more[0]).toEqual(MORE_OFFER_FIELDS.map((field) => target[field] ?? null))
+    expect(model.offer_rows).toHaveLength(4)
+    expect(model.offer_more).toHaveLength(4)
+    expect(Object.keys(model)).not.toContain("offer_list")
   })
 
   it("group offers by model key", () => {
@@ -61,7 +80,7 @@ describe("model documents", () => {
 })
 
 describe("the offer a model shows", () => {
-  const shown = (filter: string | undefined, sort?: Array<string>, q = "") => offerFor(model, filter, sort, q)?.store
+  const shown = (filter: string | undefined, sort?: Array<string>, q = "") => offerFor(hit, filter, sort, q)?.store
 
   it("is the best offer without a filter, and the best matching one with a filter", () => {
     expect(shown(undefined)).toBe("Target")

@@ -4,7 +4,7 @@ import { SearchEngine } from "../../infra/SearchEngine.ts"
 import { SearchSync } from "../../pipelines/search/SearchSync.ts"
 import { documentId } from "../../readModel/documents.ts"
 import { PRODUCTS_INDEX } from "../../readModel/indexes.ts"
-import { modelDocument } from "../../readModel/modelDocuments.ts"
+import { DEAL_OFFER_FIELDS, MORE_OFFER_FIELDS, modelDocument } from "../../readModel/modelDocuments.ts"
 import { dealAnswerOf, modelAnswerOf } from "../../readModel/modelHits.ts"
 import { insertProducts } from "../support/catalogFixtures.ts"
 import { discoveryCatalog } from "../support/discoveryCatalog.ts"
@@ -20,8 +20,13 @@ const model = modelDocument([
   offerFixture(documentId("feed:t"), { product_id: "feed:t", store: "Target", price: 74.99 })
 ])
 const answerWith = (hit: unknown) => ({ hits: [hit], estimatedTotalHits: 1, query: "earbuds" })
-const withOffer = (change: Record<string, unknown>) =>
-  answerWith({ ...model, offer_list: [model.offer_list[0], { ...model.offer_list[1], ...change }] })
+/** The model with one value of its second offer's deal row changed. */
+const withOffer = (field: (typeof DEAL_OFFER_FIELDS)[number], value: unknown) =>
+  answerWith({
+    ...model,
+    offer_rows: [model.offer_rows[0], model.offer_rows[1].map((v, at) => (DEAL_OFFER_FIELDS[at] === field ? value : v))]
+  })
+const walmartId = model.offer_rows[1][0]
 
 describe("search answer checks", () => {
   it("accept a model document as the index holds it", () => {
@@ -33,23 +38,53 @@ describe("search answer checks", () => {
     expect(typeof modelAnswerOf(answerWith(model))).toBe("object")
   })
 
+  it("read each offer back from its rows, every field in place", () => {
+    const answer = modelAnswerOf(answerWith(model))
+    const offer = typeof answer === "string" ? answer : answer.hits[0].offer_list[1]
+    expect(offer).toEqual(
+      Object.fromEntries([
+        ...DEAL_OFFER_FIELDS.map((field, at) => [field, model.offer_rows[1][at]]),
+        ...MORE_OFFER_FIELDS.map((field, at) => [field, model.offer_more[1][at]])
+      ])
+    )
+    expect(offer).toMatchObject({ id: walmartId, store: "Walmart", link: expect.stringMatching(/^https:/) })
+  })
+
   it("name the first field that does not hold what the service reads", () => {
-    expect(dealAnswerOf(withOffer({ price: "74.99" }))).toBe(`hit ${model.id}, offer ${model.offer_list[1].id}: price`)
-    expect(dealAnswerOf(withOffer({ in_stock: undefined }))).toMatch(/: in_stock$/)
-    expect(dealAnswerOf(withOffer({ brand: 7 }))).toMatch(/: brand$/)
-    expect(dealAnswerOf(answerWith({ ...model, offer_list: [] }))).toBe(`hit ${model.id}: offer_list`)
-    expect(dealAnswerOf(answerWith({ ...model, offer_list: ["x"] }))).toMatch(/offer_list holds a non-object/)
+    expect(dealAnswerOf(withOffer("price", "74.99"))).toBe(`hit ${model.id}, offer ${walmartId}: price`)
+    expect(dealAnswerOf(withOffer("in_stock", null))).toMatch(/: in_stock$/)
+    expect(dealAnswerOf(withOffer("brand", 7))).toMatch(/: brand$/)
+    expect(dealAnswerOf(answerWith({ ...model, offer_rows: [] }))).toBe(`hit ${model.id}: offer_rows`)
+    expect(dealAnswerOf(answerWith({ ...model, offer_rows: [{ id: "x" }] }))).toBe(
+      `hit ${model.id}: offer_rows[0] is not a row of ${DEAL_OFFER_FIELDS.length} values`
+    )
+    expect(dealAnswerOf(answerWith({ ...model, offer_rows: [model.offer_rows[0].slice(1)] }))).toMatch(
+      /offer_rows\[0\] is not a row/
+    )
     expect(dealAnswerOf(answerWith({ ...model, description: [1] }))).toBe(`hit ${model.id}: description`)
     expect(dealAnswerOf(answerWith(null))).toBe("a hit is not an object")
     expect(dealAnswerOf({ results: [] })).toBe("the answer has no hits array")
     expect(dealAnswerOf({ hits: [], estimatedTotalHits: "1" })).toBe("estimatedTotalHits")
   })
 
-  it("check only what is read: a Deal search needs no link, the catalog tools (whole offers) do", () => {
-    const { link: _link, ...withoutLink } = model.offer_list[1]
-    const answer = answerWith({ ...model, offer_list: [withoutLink] })
-    expect(typeof dealAnswerOf(answer)).toBe("object")
-    expect(modelAnswerOf(answer)).toMatch(/: link$/)
+  it("check only what is read: a Deal search needs no offer_more, the catalog tools (whole offers) do", () => {
+    const { offer_more: _more, ...dealOnly } = model
+    expect(typeof dealAnswerOf(answerWith(dealOnly))).toBe("object")
+    expect(modelAnswerOf(answerWith(dealOnly))).toBe(`hit ${model.id}: offer_more`)
+    const linkAt = MORE_OFFER_FIELDS.indexOf("link")
+    const linkless = { ...model, offer_more: [model.offer_more[0], model.offer_more[1].with(linkAt, null)] }
+    expect(typeof dealAnswerOf(answerWith(linkless))).toBe("object")
+    expect(modelAnswerOf(answerWith(linkless))).toBe(`hit ${model.id}, offer ${walmartId}: link`)
+    expect(modelAnswerOf(answerWith({ ...model, offer_more: [model.offer_more[0]] }))).toBe(
+      `hit ${model.id}: offer_more`
+    )
+  })
+
+  it("refuse a document of the shape before offer rows (an index not yet rebuilt) by naming offer_rows", () => {
+    const { offer_rows: _rows, offer_more: _more, ...rest } = model
+    expect(dealAnswerOf(answerWith({ ...rest, offer_list: [{ id: walmartId, price: 74.99 }] }))).toBe(
+      `hit ${model.id}: offer_rows`
+    )
   })
 })
 
@@ -60,7 +95,7 @@ describe("a malformed document in the products index", () => {
     await service.run(insertProducts(discoveryCatalog))
     await service.run(SearchSync.use((sync) => sync.syncProducts()))
     // What a stale or hand-edited index could hold: an offer without its price.
-    const { price: _price, ...priceless } = model.offer_list[0]
+    const priceAt = DEAL_OFFER_FIELDS.indexOf("price")
     await service.run(
       Effect.gen(function* () {
         const engine = yield* SearchEngine
@@ -70,7 +105,8 @@ describe("a malformed document in the products index", () => {
               ...model,
               id: "malformed",
               title: ["Zqxjv Malformed Earbuds"],
-              offer_list: [priceless],
+              offer_rows: [model.offer_rows[0].with(priceAt, null)],
+              offer_more: [model.offer_more[0]],
               is_deal: [true],
               offer_ids: ["malformed-offer"]
             }
