@@ -43,7 +43,7 @@ import {
 // document alone.
 
 /** A search that takes longer is answered 503: callers were promised an answer within 1 s. */
-const SEARCH_TIMEOUT = "800 millis"
+const SEARCH_TIMEOUT_MS = 800
 /** Meilisearch requests made by product searches: one per direct answer, two on the relaxation path. */
 export const ROUND_TRIPS = "search_round_trips_total"
 /** Category and brand names for intent parsing, refreshed in the background. */
@@ -116,10 +116,10 @@ const readAnswer = <M>(read: (answer: unknown) => ModelAnswer<M> | string, answe
     : Effect.succeed(checked)
 }
 
-/** Fails a Meilisearch call that outlives SEARCH_TIMEOUT as "unavailable" (503 at the edge). */
+/** Fails a Meilisearch call that outlives SEARCH_TIMEOUT_MS as "unavailable" (503 at the edge). */
 const withinDeadline = (what: string) =>
   Effect.timeoutOrElse({
-    duration: SEARCH_TIMEOUT,
+    duration: SEARCH_TIMEOUT_MS,
     orElse: () =>
       Effect.fail(new SearchError({ message: `${what}: Meilisearch did not answer in time`, unavailable: true }))
   })
@@ -191,12 +191,15 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             queriesSent.inc()
             roundTrips.inc()
           }
-          return engine.search(uid, searchBody(q, params))
+          // The deadline is the request's own timer (SearchEngine.search): one
+          // search is one callback, no racing timeout fiber.
+          return engine.search(uid, searchBody(q, params), SEARCH_TIMEOUT_MS)
         }).pipe(
-          Effect.flatMap((answer) => readAnswer(read, answer)),
-          withinDeadline("search"),
-          // No products index yet (nothing ingested): an empty catalog, not an outage.
-          Effect.catchIf(indexMissing, () => Effect.succeed(empty)),
+          Effect.matchEffect({
+            onSuccess: (answer) => readAnswer(read, answer),
+            // No products index yet (nothing ingested): an empty catalog, not an outage.
+            onFailure: (error) => (indexMissing(error) ? Effect.succeed(empty) : Effect.fail(error))
+          }),
           Effect.tapError(() => Effect.sync(() => failures.inc()))
         )
 

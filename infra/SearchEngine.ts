@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { AppConfig } from "./AppConfig.ts"
 import { superviseMeili } from "./MeiliSupervisor.ts"
 import { Metrics } from "./Metrics.ts"
-import { meiliHttpClient, meiliRequest } from "./meiliHttpClient.ts"
+import { MeiliDeadlineError, meiliHttpClient, sendMeiliRequest } from "./meiliHttpClient.ts"
 
 export class SearchError extends Schema.TaggedError<SearchError>()("SearchError", {
   message: Schema.String,
@@ -22,6 +22,7 @@ const isUnavailable = (cause: unknown) => {
   const name = cause instanceof Error ? cause.name : ""
   // (client 0.62 spells its classes "Meilisearch..."; older ones "MeiliSearch...")
   return (
+    cause instanceof MeiliDeadlineError ||
     /^Meili[sS]earchRequest(TimeOut)?Error$/.test(name) ||
     name === "TypeError" ||
     name === "AbortError" ||
@@ -53,10 +54,11 @@ export interface SearchEngineShape {
   /**
    * POSTs a serialized search body to an index and returns the parsed answer
    * as it came: the hot path of every product search, so it skips the client
-   * (see meiliRequest) and leaves decoding to the caller, who knows which
-   * fields it asked for. Interruption aborts the request.
+   * (see sendMeiliRequest) and leaves decoding to the caller, who knows which
+   * fields it asked for. No complete answer within `timeoutMs` is an
+   * "unavailable" SearchError; interruption abandons the request.
    */
-  search(indexUid: string, body: string): Effect.Effect<unknown, SearchError>
+  search(indexUid: string, body: string, timeoutMs: number): Effect.Effect<unknown, SearchError>
   /** Runs a client call, turning rejections into a typed SearchError. */
   use<A>(what: string, f: (client: Meilisearch) => Promise<A>): Effect.Effect<A, SearchError>
   /**
@@ -96,10 +98,12 @@ const make = (url: string, apiKey: string, prefix: string): SearchEngineShape =>
     client,
     url,
     indexUid: (name) => `${prefix}${name}`,
-    search: (indexUid, body) =>
-      Effect.tryPromise({
-        try: (signal) => meiliRequest(searchUrl(indexUid), "POST", headers, body, signal),
-        catch: toSearchError("search")
+    search: (indexUid, body, timeoutMs) =>
+      Effect.callback<unknown, SearchError>((resume) => {
+        const abandon = sendMeiliRequest(searchUrl(indexUid), "POST", headers, body, timeoutMs, (error, answer) =>
+          resume(error === undefined ? Effect.succeed(answer) : Effect.fail(toSearchError("search")(error)))
+        )
+        return Effect.sync(abandon)
       }),
     use,
     task: (what, f, timeoutMs = 600_000) =>

@@ -24,53 +24,102 @@ const headersOf = (init: RequestInit | undefined): Record<string, string> => {
   return out
 }
 
+/** A request that had no complete answer within its deadline (the service's search bound). */
+export class MeiliDeadlineError extends Error {
+  override readonly name = "MeiliDeadlineError"
+  readonly timeoutMs: number
+  constructor(timeoutMs: number) {
+    super(`Meilisearch did not answer within ${timeoutMs} ms`)
+    this.timeoutMs = timeoutMs
+  }
+}
+
 /**
- * One request to Meilisearch, its JSON answer parsed. The search path calls
- * this directly with headers it built once: the client's own request
- * plumbing (URL and Headers objects per call) showed in the search profile.
+ * One request to Meilisearch; `done` gets its parsed JSON answer or an error,
+ * exactly once. The search path calls this directly with headers it built
+ * once: the client's own request plumbing (URL and Headers objects per
+ * call) showed in the search profile, and so did a promise, an AbortSignal
+ * and a racing timeout fiber per search. `timeoutMs` bounds the whole
+ * exchange with one timer. The function returned abandons the request
+ * (`done` is not called after it).
  */
-export const meiliRequest = (
+export const sendMeiliRequest = (
+  url: URL,
+  method: string,
+  headers: Readonly<Record<string, string>>,
+  body: string | undefined,
+  timeoutMs: number | undefined,
+  done: (error: Error | undefined, answer?: unknown) => void
+): (() => void) => {
+  let settled = false
+  let timer: NodeJS.Timeout | undefined
+  const finish = (error: Error | undefined, answer?: unknown) => {
+    if (settled) return
+    settled = true
+    if (timer !== undefined) clearTimeout(timer)
+    done(error, answer)
+  }
+  const request = (url.protocol === "https:" ? https : http).request(
+    url,
+    {
+      method,
+      headers: body === undefined ? headers : { ...headers, "content-length": Buffer.byteLength(body) },
+      agent: url.protocol === "https:" ? agents.https : agents.http
+    },
+    (response) => {
+      const chunks: Array<Buffer> = []
+      response.on("data", (chunk: Buffer) => chunks.push(chunk))
+      response.on("error", (error) => finish(new MeilisearchRequestError(url.toString(), error)))
+      response.on("end", () => {
+        const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString("utf8")
+        let parsed: unknown
+        try {
+          parsed = text === "" ? undefined : JSON.parse(text)
+        } catch (error) {
+          return finish(new MeilisearchRequestError(url.toString(), error))
+        }
+        const status = response.statusCode ?? 0
+        if (status >= 200 && status < 300) return finish(undefined, parsed)
+        finish(new MeilisearchApiError(new Response(text, { status }), parsed as MeilisearchErrorResponse | undefined))
+      })
+    }
+  )
+  request.setNoDelay(true)
+  request.on("error", (error) => finish(new MeilisearchRequestError(url.toString(), error)))
+  if (timeoutMs !== undefined)
+    timer = setTimeout(() => {
+      finish(new MeiliDeadlineError(timeoutMs))
+      request.destroy()
+    }, timeoutMs)
+  request.end(body)
+  return () => {
+    settled = true
+    if (timer !== undefined) clearTimeout(timer)
+    request.destroy()
+  }
+}
+
+/** One request to Meilisearch as a promise of its parsed answer; an abort of `signal` abandons it. */
+const meiliRequest = (
   url: URL,
   method: string,
   headers: Readonly<Record<string, string>>,
   body: string | undefined,
   signal?: AbortSignal
-): Promise<unknown> => {
-  const secure = url.protocol === "https:"
-  return new Promise((resolve, reject) => {
-    const request = (secure ? https : http).request(
-      url,
-      {
-        method,
-        headers: body === undefined ? headers : { ...headers, "content-length": Buffer.byteLength(body) },
-        agent: secure ? agents.https : agents.http,
-        ...(signal ? { signal } : {})
-      },
-      (response) => {
-        const chunks: Array<Buffer> = []
-        response.on("data", (chunk: Buffer) => chunks.push(chunk))
-        response.on("error", (error) => reject(new MeilisearchRequestError(url.toString(), error)))
-        response.on("end", () => {
-          const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString("utf8")
-          let parsed: unknown
-          try {
-            parsed = text === "" ? undefined : JSON.parse(text)
-          } catch (error) {
-            return reject(new MeilisearchRequestError(url.toString(), error))
-          }
-          const status = response.statusCode ?? 0
-          if (status >= 200 && status < 300) return resolve(parsed)
-          reject(
-            new MeilisearchApiError(new Response(text, { status }), parsed as MeilisearchErrorResponse | undefined)
-          )
-        })
-      }
-    )
-    request.setNoDelay(true)
-    request.on("error", (error) => reject(new MeilisearchRequestError(url.toString(), error)))
-    request.end(body)
+): Promise<unknown> =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new MeilisearchRequestError(url.toString(), signal.reason))
+    const onAbort = () => {
+      abandon()
+      reject(new MeilisearchRequestError(url.toString(), signal?.reason))
+    }
+    const abandon = sendMeiliRequest(url, method, headers, body, undefined, (error, answer) => {
+      signal?.removeEventListener("abort", onAbort)
+      if (error === undefined) resolve(answer)
+      else reject(error)
+    })
+    signal?.addEventListener("abort", onAbort, { once: true })
   })
-}
 
 export const meiliHttpClient = (input: string | URL | Request, init?: RequestInit): Promise<unknown> =>
   meiliRequest(

@@ -2,9 +2,13 @@ import type { Hit } from "meilisearch"
 import {
   DEAL_OFFER_FIELDS,
   type DealModel,
+  dealOfferOf,
+  type DealOfferRow,
   type EmbeddedOffer,
   MORE_OFFER_FIELDS,
-  type ModelHit
+  type ModelHit,
+  moreOfferOf,
+  type MoreOfferRow
 } from "./modelDocuments.ts"
 
 // Meilisearch's answers to the model searches, checked where the service
@@ -83,27 +87,29 @@ const MORE_ROW = MORE_OFFER_FIELDS.map((field) => [field, OFFER_KINDS[field]] as
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-/**
- * Sets a row's values on `offer` under `fields`' names, or names the first
- * value that does not hold what its field must.
- */
-const readRow = (
-  offer: Record<string, unknown>,
-  fields: ReadonlyArray<readonly [string, Kind]>,
+/** The first field of `fields` whose value in `row` is not what it must hold, or undefined. */
+const wrongField = (
+  row: ReadonlyArray<unknown>,
+  fields: ReadonlyArray<readonly [string, Kind]>
+): string | undefined => {
+  for (let at = 0; at < fields.length; at++) if (!holds(fields[at][1], row[at])) return fields[at][0]
+  return undefined
+}
+
+/** What is wrong with one row of a hit's `list`, or undefined when it holds a value of the right kind per field. */
+const rowProblem = (
   hit: Record<string, unknown>,
   list: "offer_rows" | "offer_more",
-  i: number
+  i: number,
+  fields: ReadonlyArray<readonly [string, Kind]>
 ): string | undefined => {
-  const row = (hit[list] as ReadonlyArray<unknown>)[i]
+  const row: unknown = (hit[list] as ReadonlyArray<unknown>)[i]
   if (!Array.isArray(row) || row.length !== fields.length)
     return `hit ${String(hit.id)}: ${list}[${i}] is not a row of ${fields.length} values`
-  for (let at = 0; at < fields.length; at++) {
-    const [field, kind] = fields[at]
-    const value: unknown = row[at]
-    if (!holds(kind, value)) return `hit ${String(hit.id)}, offer ${String(offer.id ?? row[0])}: ${field}`
-    offer[field] = value
-  }
-  return undefined
+  const field = wrongField(row, fields)
+  if (field === undefined) return undefined
+  const offerId: unknown = (hit.offer_rows as ReadonlyArray<ReadonlyArray<unknown>>)[i][0]
+  return `hit ${String(hit.id)}, offer ${String(offerId)}: ${field}`
 }
 
 /** A hit with its offers as objects (with MORE_OFFER_FIELDS too when `whole`), or what is wrong with it. */
@@ -114,14 +120,14 @@ const hitOf = (hit: unknown, whole: boolean): Record<string, unknown> | string =
   const more = hit.offer_more
   if (!Array.isArray(rows) || rows.length === 0) return `hit ${String(hit.id)}: offer_rows`
   if (whole && (!Array.isArray(more) || more.length !== rows.length)) return `hit ${String(hit.id)}: offer_more`
-  const offers: Array<Record<string, unknown>> = []
+  const offers: Array<object> = []
   for (let i = 0; i < rows.length; i++) {
-    const offer: Record<string, unknown> = {}
     const problem =
-      readRow(offer, DEAL_ROW, hit, "offer_rows", i) ??
-      (whole ? readRow(offer, MORE_ROW, hit, "offer_more", i) : undefined)
+      rowProblem(hit, "offer_rows", i, DEAL_ROW) ?? (whole ? rowProblem(hit, "offer_more", i, MORE_ROW) : undefined)
     if (problem !== undefined) return problem
-    offers.push(offer)
+    // checked just above: each value holds its field's kind
+    const deal = dealOfferOf(rows[i] as DealOfferRow)
+    offers.push(whole ? { ...deal, ...moreOfferOf((more as ReadonlyArray<MoreOfferRow>)[i]) } : deal)
   }
   const { offer_rows: _rows, offer_more: _more, ...model } = hit
   return { ...model, offer_list: offers }

@@ -47,6 +47,27 @@ describe("Meilisearch stopped mid-test", () => {
     landingWhileUp = landing.body
   })
 
+  it("answers 503 within 1 s while Meilisearch hangs (stopped, connections open), and recovers when it resumes", async () => {
+    meili.process.kill("SIGSTOP")
+    try {
+      for (const path of ["/api/search?q=tv", "/api/deals?q=earbuds", "/api/v1/products/search?q=tv"]) {
+        const { response, body, ms } = await timed(path)
+        expect(response.status, path).toBe(503)
+        expect(JSON.parse(body).error.code, path).toBe("search_unavailable")
+        // the 800 ms search deadline, not a socket error: the process is there, it just does not
+        // answer (the upper bound leaves a loaded CI machine's timer lag some room)
+        expect(ms, path).toBeGreaterThanOrEqual(750)
+        expect(ms, path).toBeLessThan(1200)
+      }
+    } finally {
+      meili.process.kill("SIGCONT")
+    }
+    // the abandoned requests' sockets are gone; new searches get answers again
+    const again = await timed("/api/search?q=tv")
+    expect(again.response.status).toBe(200)
+    expect(JSON.parse(again.body).count).toBeGreaterThan(0)
+  })
+
   it("answers 503 + Retry-After within 1 s once it is gone, and keeps /health and /t/ working", async () => {
     meili.process.kill("SIGKILL")
     await new Promise((resolve) => meili.process.once("exit", resolve))
