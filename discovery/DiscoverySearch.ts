@@ -129,6 +129,14 @@ const indexMissing = (error: SearchError) =>
 
 const empty = { hits: [], estimatedTotalHits: 0 }
 
+/** An intent search's reading of its phrase: the relaxation ladder and the strict step's request. */
+interface SearchPlan {
+  readonly intent: Intent
+  readonly ladder: ReadonlyArray<Attempt>
+  readonly params: SearchParams
+  readonly body: string
+}
+
 /** The request body of one search: built here, so the bench sends Meilisearch exactly what the service sends. */
 export const searchBody = (q: string, params: SearchParams) => JSON.stringify({ q, ...params })
 
@@ -181,8 +189,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
        * queries are a search's own round trips (the vocabulary's refresh is not).
        */
       const run = <M>(
-        q: string,
-        params: SearchParams,
+        body: string,
         read: (answer: unknown) => ModelAnswer<M> | string,
         counted = true
       ): Effect.Effect<ModelAnswer<M>, SearchError> =>
@@ -193,7 +200,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           }
           // The deadline is the request's own timer (SearchEngine.search): one
           // search is one callback, no racing timeout fiber.
-          return engine.search(uid, searchBody(q, params), SEARCH_TIMEOUT_MS)
+          return engine.search(uid, body, SEARCH_TIMEOUT_MS)
         }).pipe(
           Effect.matchEffect({
             onSuccess: (answer) => readAnswer(read, answer),
@@ -207,7 +214,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
       let loadedAt = 0
       let refreshing = false
       const refreshVocabulary = Effect.gen(function* () {
-        const response = yield* run("", { limit: 0, facets: ["categories", "brand"] }, dealAnswerOf, false)
+        const response = yield* run(searchBody("", { limit: 0, facets: ["categories", "brand"] }), dealAnswerOf, false)
         vocabulary = { categories: facetValues(response, "categories"), brands: facetValues(response, "brand") }
         loadedAt = yield* Clock.currentTimeMillis
         return vocabulary
@@ -231,21 +238,32 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
         return Effect.succeed(vocabulary)
       })
 
-      // Popular phrases repeat: keep their parse for the current vocabulary.
+      // Popular phrases repeat: keep their parse (and an intent search's
+      // plan: its ladder and first request body) for the current vocabulary.
       const intents = new Map<string, Intent>()
+      const plans = new Map<string, SearchPlan>()
       let intentsFor: Vocabulary | undefined
+      const remember = <A>(cache: Map<string, A>, key: string, value: A) => {
+        if (cache.size >= 5_000) cache.delete(cache.keys().next().value as string)
+        cache.set(key, value)
+        return value
+      }
       const intentOf = (phrase: string, words: Vocabulary): Intent => {
         if (intentsFor !== words) {
           intents.clear()
+          plans.clear()
           intentsFor = words
         }
-        let intent = intents.get(phrase)
-        if (intent === undefined) {
-          intent = parseIntent(phrase, words)
-          if (intents.size >= 5_000) intents.delete(intents.keys().next().value as string)
-          intents.set(phrase, intent)
-        }
-        return intent
+        return intents.get(phrase) ?? remember(intents, phrase, parseIntent(phrase, words))
+      }
+      const planOf = (query: IntentQuery, words: Vocabulary): SearchPlan => {
+        const intent = intentOf(query.q, words)
+        const key = `${query.limit}\u0000${query.category ?? ""}\u0000${query.q}`
+        const known = plans.get(key)
+        if (known !== undefined) return known
+        const ladder = searchAttempts(intent, query.category)
+        const params = attemptParams(ladder[0], query.limit)
+        return remember(plans, key, { intent, ladder, params, body: searchBody(ladder[0].q, params) })
       }
 
       const deals = (query: DealsQuery) =>
@@ -268,7 +286,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             ...(intent === undefined || intent.broadQuery === "" ? { sort: ["deal_score:desc"] } : {})
           }
           const q = intent?.broadQuery ?? ""
-          const response = yield* run(q, params, dealAnswerOf)
+          const response = yield* run(searchBody(q, params), dealAnswerOf)
           return { documents: shownOffers(response.hits, q, params, query.limit), ...(intent ? { intent } : {}) }
         })
 
@@ -334,11 +352,9 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
 
       const search = (query: IntentQuery) =>
         Effect.gen(function* () {
-          const intent = intentOf(query.q, yield* currentVocabulary)
-          const ladder = searchAttempts(intent, query.category)
+          const { intent, ladder, params, body } = planOf(query, yield* currentVocabulary)
           const strict = ladder[0]
-          const params = attemptParams(strict, query.limit)
-          const response = yield* run(strict.q, params, dealAnswerOf)
+          const response = yield* run(body, dealAnswerOf)
           // One pass over the hits: each shown offer is chosen once, then filed
           // by whether the product's own fields (not only its description) matched.
           const named: Array<DealOffer> = []
@@ -374,7 +390,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             offset: query.offset,
             attributesToRetrieve: MODEL_RETRIEVED_FIELDS
           }
-          const response = yield* run(query.q, params, modelAnswerOf)
+          const response = yield* run(searchBody(query.q, params), modelAnswerOf)
           return {
             models: response.hits.flatMap((hit) => {
               const shown = shownOffer(hit, params, query.q)
@@ -396,8 +412,11 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
         catalogIdOf(id) === undefined
           ? Effect.succeed(Option.none<FoundModel>())
           : run(
-              "",
-              { filter: `offer_ids = ${JSON.stringify(id)}`, limit: 1, attributesToRetrieve: MODEL_RETRIEVED_FIELDS },
+              searchBody("", {
+                filter: `offer_ids = ${JSON.stringify(id)}`,
+                limit: 1,
+                attributesToRetrieve: MODEL_RETRIEVED_FIELDS
+              }),
               modelAnswerOf
             ).pipe(
               Effect.map((response) => {

@@ -133,6 +133,13 @@ const folded = (text: string) =>
   (/^[\x00-\x7f]*$/.test(text) ? text : text.normalize("NFD").replace(/\p{M}/gu, "")).toLowerCase()
 const foldedField = memo(20_000, folded)
 
+/** The query's words a shown offer should name (a search asks this once per hit of one query). */
+const wordsOf = memo(2_000, (q) =>
+  folded(q)
+    .split(/\s+/)
+    .filter((word) => word.length > 1)
+)
+
 /** What the offer choice reads of an offer besides the filter's fields. */
 type ChoosableOffer = Filterable &
   Pick<
@@ -157,9 +164,7 @@ export const offerFor = <O extends ChoosableOffer>(
   q = ""
 ): O | undefined => {
   const offers = model.offer_list
-  const words = folded(q)
-    .split(/\s+/)
-    .filter((word) => word.length > 1)
+  const words = wordsOf(q)
   const clauses = clausesOf(filter)
   const passes = (offer: O) => clauses.every((clause) => clause(offer))
   const descriptions = new Map<number, string>()

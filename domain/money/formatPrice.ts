@@ -39,6 +39,22 @@ const formatterFor = (currency: string): Intl.NumberFormat | null => {
   return formatter
 }
 
-/** `amount` in `currency` (ISO 4217) as written where that currency is used; "12.50 XX" for a code Intl rejects. */
-export const formatPrice = (amount: number, currency: string): string =>
+const format = (amount: number, currency: string): string =>
   formatterFor(currency)?.format(amount) ?? `${(Math.round(amount * 100) / 100).toFixed(2)} ${currency}`
+
+// A search result quotes its price two or three times (buying checks,
+// assistant instructions) and popular prices repeat across searches:
+// Intl's format costs ~1.5 µs a call, a Map look-up a tenth of that.
+const formatted = new Map<string, string>()
+
+/** `amount` in `currency` (ISO 4217) as written where that currency is used; "12.50 XX" for a code Intl rejects. */
+export const formatPrice = (amount: number, currency: string): string => {
+  const key = `${currency} ${amount}`
+  let text = formatted.get(key)
+  if (text === undefined) {
+    text = format(amount, currency)
+    if (formatted.size >= 10_000) formatted.clear()
+    formatted.set(key, text)
+  }
+  return text
+}
