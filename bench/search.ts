@@ -7,7 +7,11 @@
 //           same body, built by the same searchBody), POSTed straight to
 //           Meilisearch (the floor);
 //   api     GET /api/search over HTTP on the real service (child process,
-//           same Meilisearch), which parses the phrase, queries and renders.
+//           same Meilisearch), which parses the phrase, queries and renders;
+//   proxy   a bare node:http server passing the same bodies through to
+//           Meilisearch untouched (bench/support/bareMeiliProxy.ts): what
+//           one HTTP hop in node costs with no work at all, the floor for
+//           any service in front of Meilisearch on this machine.
 // Latency is measured with one connection (no queueing), throughput with
 // several; ratios api/direct are printed, with the Meilisearch requests per
 // search (from /metrics) and the duplicate models per answer (must be 0).
@@ -185,6 +189,23 @@ const startServiceProcess = async (meiliUrl: string) => {
   throw new Error("service did not start")
 }
 
+/** The bare node:http proxy (bench/support/bareMeiliProxy.ts), passing `bodies` through to Meilisearch. */
+const startBareProxy = async (meiliUrl: string, bodies: ReadonlyArray<string>) => {
+  const port = await Effect.runPromise(freePort)
+  const bodiesFile = join(DIR, "proxy-bodies.json")
+  writeFileSync(bodiesFile, JSON.stringify(bodies))
+  const child = spawn(
+    process.execPath,
+    [join(import.meta.dirname, "support", "bareMeiliProxy.ts"), String(port), meiliUrl, MASTER_KEY, bodiesFile],
+    { env: { ...process.env, BENCH_INDEX: UID }, stdio: ["ignore", "pipe", "inherit"] }
+  )
+  await new Promise<void>((resolveUp, reject) => {
+    child.stdout.once("data", () => resolveUp())
+    child.once("exit", (code) => reject(new Error(`bare proxy exited with ${code}`)))
+  })
+  return { url: `http://127.0.0.1:${port}`, child }
+}
+
 interface Measured {
   readonly p50: number
   readonly p99: number
@@ -210,7 +231,7 @@ const cpuMsOf = (pid: number | undefined): number => {
     return Number.NaN
   }
 }
-/** The processes whose CPU each run records: [Meilisearch, the service]. */
+/** The processes whose CPU each run records: [Meilisearch, the service, the bare proxy]. */
 let watched: Array<number | undefined> = []
 const cpuNow = () => watched.map(cpuMsOf)
 const cpuSince = (before: ReadonlyArray<number>) => cpuNow().map((ms, i) => ms - before[i])
@@ -281,13 +302,13 @@ const main = async () => {
   mkdirSync(DIR, { recursive: true })
   const scope = Effect.runSync(Scope.make())
   let service: Awaited<ReturnType<typeof startServiceProcess>> | undefined
+  let proxy: Awaited<ReturnType<typeof startBareProxy>> | undefined
   try {
     const meili = await Effect.runPromise(
       startMeili({ dataDir: join(DIR, "meili"), masterKey: MASTER_KEY }).pipe(Scope.provide(scope))
     )
     await buildIndex(meili.url)
     service = await startServiceProcess(meili.url)
-    watched = [meili.process.pid, service.child.pid]
 
     // The service's own vocabulary (category and brand facets), so the direct
     // queries are exactly the first query the service sends per phrase.
@@ -316,6 +337,12 @@ const main = async () => {
       })
       api.push({ method: "GET", path: `/api/search?q=${encodeURIComponent(phrase)}` })
     }
+    proxy = await startBareProxy(
+      meili.url,
+      direct.map((request) => request.body!)
+    )
+    watched = [meili.process.pid, service.child.pid, proxy.child.pid]
+    const viaProxy: Array<LoadRequest> = direct.map((_, i) => ({ method: "GET", path: `/${i}` }))
 
     // Every API request must succeed before anything is measured; each
     // answer's offers are looked up by the offer ids models carry, to count
@@ -346,16 +373,19 @@ const main = async () => {
     }
     const tripsPerSearch = ((await roundTrips()) - tripsBefore) / api.length
 
-    // Warm both paths (caches, vocabulary, JIT).
+    // Warm every path (caches, vocabulary, JIT).
     await measure(meili.url, direct, 2)
     await measure(service.url, api, 2)
+    await measure(proxy.url, viaProxy, 2)
 
     log(`\nlatency: sequential requests on 1 keep-alive connection, ${DURATION} s each (alternating twice)`)
-    // Alternate the two paths so background noise on a shared machine hits both.
+    // Alternate the paths so background noise on a shared machine hits each.
     const d1 = await sequential(meili.url, direct)
     const a1 = await sequential(service.url, api)
+    const p1 = await sequential(proxy.url, viaProxy)
     const d2 = await sequential(meili.url, direct)
     const a2 = await sequential(service.url, api)
+    const p2 = await sequential(proxy.url, viaProxy)
     const avg = (x: Measured, y: Measured): Measured => ({
       p50: (x.p50 + y.p50) / 2,
       p99: (x.p99 + y.p99) / 2,
@@ -366,15 +396,20 @@ const main = async () => {
     })
     const directLatency = avg(d1, d2)
     const apiLatency = avg(a1, a2)
+    const proxyLatency = avg(p1, p2)
     log(`throughput: ${CONNECTIONS} connections, ${DURATION} s each (alternating twice)`)
     const dl1 = await measure(meili.url, direct, CONNECTIONS)
     const al1 = await measure(service.url, api, CONNECTIONS)
+    const pl1 = await measure(proxy.url, viaProxy, CONNECTIONS)
     const dl2 = await measure(meili.url, direct, CONNECTIONS)
     const al2 = await measure(service.url, api, CONNECTIONS)
+    const pl2 = await measure(proxy.url, viaProxy, CONNECTIONS)
     const directLoad = avg(dl1, dl2)
     const apiLoad = avg(al1, al2)
+    const proxyLoad = avg(pl1, pl2)
     log(
-      `  runs (req/s): direct ${dl1.rps.toFixed(0)}, ${dl2.rps.toFixed(0)}; api ${al1.rps.toFixed(0)}, ${al2.rps.toFixed(0)}`
+      `  runs (req/s): direct ${dl1.rps.toFixed(0)}, ${dl2.rps.toFixed(0)}; api ${al1.rps.toFixed(0)}, ${al2.rps.toFixed(0)}; ` +
+        `proxy ${pl1.rps.toFixed(0)}, ${pl2.rps.toFixed(0)}`
     )
 
     const row = (name: string, latency: Measured, load: Measured) =>
@@ -388,6 +423,7 @@ const main = async () => {
     log("|------------------------|-----------|-----------|----------|----------|-----------|--------|")
     log(row("direct Meilisearch", directLatency, directLoad))
     log(row("GET /api/search", apiLatency, apiLoad))
+    log(row("bare node:http proxy", proxyLatency, proxyLoad))
     const medianRatio = apiLatency.p50 / directLatency.p50
     const throughputRatio = apiLoad.rps / directLoad.rps
     log(
@@ -398,6 +434,11 @@ const main = async () => {
     )
     log(`p99 latency api/direct:    ${(apiLatency.p99 / directLatency.p99).toFixed(2)}x`)
     log(
+      `the floor, a bare node:http proxy (no work) over direct: median latency ${(proxyLatency.p50 / directLatency.p50).toFixed(2)}x, ` +
+        `throughput ${(proxyLoad.rps / directLoad.rps).toFixed(2)}x; the api over that floor: ` +
+        `median latency ${(apiLatency.p50 / proxyLatency.p50).toFixed(2)}x, throughput ${(apiLoad.rps / proxyLoad.rps).toFixed(2)}x`
+    )
+    log(
       `Meilisearch requests per search: ${tripsPerSearch.toFixed(2)}; duplicate models in answers: ${duplicates} ${duplicates === 0 ? "OK" : "MISSED"}`
     )
     // CPU per search over every measured run of a path (sequential and loaded)
@@ -405,12 +446,14 @@ const main = async () => {
       runs.reduce((ms, run) => ms + run.cpuMs[process], 0) / runs.reduce((n, run) => n + run.count, 0)
     const directRuns = [d1, d2, dl1, dl2]
     const apiRuns = [a1, a2, al1, al2]
+    const proxyRuns = [p1, p2, pl1, pl2]
     const meiliDirect = perSearch(directRuns, 0)
     const meiliApi = perSearch(apiRuns, 0)
     const ours = perSearch(apiRuns, 1)
     log(
-      `CPU per search (ms): Meilisearch ${meiliDirect.toFixed(2)} direct, ${meiliApi.toFixed(2)} via the api; ` +
-        `the service ${ours.toFixed(2)}; ` +
+      `CPU per search (ms): Meilisearch ${meiliDirect.toFixed(2)} direct, ${meiliApi.toFixed(2)} via the api, ` +
+        `${perSearch(proxyRuns, 0).toFixed(2)} via the proxy; the service ${ours.toFixed(2)}, ` +
+        `the proxy ${perSearch(proxyRuns, 2).toFixed(2)}; ` +
         `throughput ratio the CPU allows when cores are the limit (Meilisearch / (Meilisearch + service)): ` +
         `${(meiliDirect / (meiliApi + ours)).toFixed(2)}x`
     )
@@ -424,6 +467,7 @@ const main = async () => {
       service.child.kill("SIGTERM")
       await new Promise((r) => service!.child.once("exit", r))
     }
+    proxy?.child.kill("SIGTERM")
     await Effect.runPromise(Scope.close(scope, Exit.void))
   }
 }
