@@ -9,7 +9,6 @@ import {
   type DealModel,
   type DealOffer,
   DEAL_RETRIEVED_FIELDS,
-  type EmbeddedDealOffer,
   MODEL_RETRIEVED_FIELDS,
   type ModelHit,
   offerDocument,
@@ -18,6 +17,7 @@ import {
 } from "../readModel/modelDocuments.ts"
 import { dealAnswerOf, facetValues, type ModelAnswer, modelAnswerOf } from "../readModel/modelHits.ts"
 import { offerFor } from "../readModel/offerFilter.ts"
+import type { EmbeddedDealOffer } from "../readModel/offerRows.ts"
 import { PRODUCTS_INDEX } from "../readModel/indexes.ts"
 import {
   and,

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto"
 import { catalogIdOf, categoryLevels, type ProductDocument } from "./documents.ts"
+import { type DealOfferRow, type EmbeddedDealOffer, type MoreOfferRow, offerRows, offersOf } from "./offerRows.ts"
 
 // One search document per product model (the offers sharing a group key:
 // the colours, sizes, conditions and stores of one product). Search, ranking
@@ -71,70 +72,6 @@ export interface ModelVariants {
   readonly stores: number
 }
 
-/**
- * What an offer choice reads (offerFilter.ts: the fields the service's
- * filters name, the words a result must name, the sorts) and what a Deal
- * shows, in the order of an offer's row in `offer_rows`.
- *
- * Offers are stored as rows of values, not objects: a search reads back
- * every offer of a dozen models to show one of each, and without its keys
- * an answer is half the bytes. Measured on bench:search's answers (5,500
- * products, 15 phrases): 143 KB and 242 µs of toString + JSON.parse per
- * search with offer objects, 70 KB and 103 µs with these rows. Meilisearch's
- * nested field selection (`offer_list.price`) cut answers by only ~25% and
- * cost Meilisearch 0.17 ms more CPU per search than it saved here.
- */
-export const DEAL_OFFER_FIELDS = [
-  "id",
-  "title",
-  "brand",
-  "category",
-  "product_type",
-  "store",
-  "store_domain",
-  "image",
-  "price",
-  "currency",
-  "feed_was_price",
-  "availability",
-  "in_stock",
-  "reference_price",
-  "reference_observed_at",
-  "discount",
-  "is_deal",
-  "deal_score",
-  "price_checked_at",
-  "description_at"
-] as const satisfies ReadonlyArray<keyof EmbeddedOffer>
-
-/** The rest of an offer, in the order of its row in `offer_more`: read back by the catalog tools only. */
-export const MORE_OFFER_FIELDS = [
-  "feed",
-  "link",
-  "regular_price",
-  "condition",
-  "color",
-  "size",
-  "reference_kind",
-  "low_90",
-  "price_since"
-] as const satisfies ReadonlyArray<keyof EmbeddedOffer>
-
-type DealOfferField = (typeof DEAL_OFFER_FIELDS)[number]
-type MoreOfferField = (typeof MORE_OFFER_FIELDS)[number]
-// Every field of an offer is in one of the two rows (a field left out would be lost silently).
-const rowsHoldEveryField: [Exclude<keyof EmbeddedOffer, DealOfferField | MoreOfferField>] extends [never]
-  ? true
-  : never = true
-void rowsHoldEveryField
-
-/** An offer's values in the order of `fields` (an absent colour or size is null). */
-type RowOf<F extends ReadonlyArray<keyof EmbeddedOffer>> = {
-  readonly [I in keyof F]: Exclude<EmbeddedOffer[F[I]], undefined>
-}
-export type DealOfferRow = RowOf<typeof DEAL_OFFER_FIELDS>
-export type MoreOfferRow = RowOf<typeof MORE_OFFER_FIELDS>
-
 /** What a model search reads of a model besides its offers. */
 const MODEL_FIELDS = ["id", "model_key", "description", "offers", "stores", "colors", "sizes"] as const
 
@@ -143,9 +80,6 @@ export const DEAL_RETRIEVED_FIELDS = [...MODEL_FIELDS, "offer_rows"]
 
 /** The fields a search for whole offers reads back (the catalog tools, landing pages). */
 export const MODEL_RETRIEVED_FIELDS = [...DEAL_RETRIEVED_FIELDS, "offer_more"]
-
-/** An offer as the Deal searches read it. */
-export type EmbeddedDealOffer = Pick<EmbeddedOffer, DealOfferField>
 
 /** A model document as a search reads it back: its offers as objects again (readModel/modelHits.ts). */
 export type ModelHit = Pick<ModelDocument, (typeof MODEL_FIELDS)[number]> & {
@@ -222,92 +156,6 @@ export const modelDocument = (offers: ReadonlyArray<ProductDocument>): ModelDocu
     )
   }
 }
-
-const rowOf = <F extends ReadonlyArray<keyof EmbeddedOffer>>(fields: F, offer: EmbeddedOffer): RowOf<F> =>
-  fields.map((field) => offer[field] ?? null) as unknown as RowOf<F>
-
-/** Offers as the rows a model document stores. */
-export const offerRows = (offers: ReadonlyArray<EmbeddedOffer>): Pick<ModelDocument, "offer_rows" | "offer_more"> => ({
-  offer_rows: offers.map((offer) => rowOf(DEAL_OFFER_FIELDS, offer)),
-  offer_more: offers.map((offer) => rowOf(MORE_OFFER_FIELDS, offer))
-})
-
-// A row back to its offer: an object literal of one fixed shape, ~10x
-// cheaper than setting each field by name (bench:search's profile: 84 vs
-// 7 µs per search). The names follow DEAL_OFFER_FIELDS' and MORE_OFFER_FIELDS'
-// order (the tuple types check each value's type; a round-trip test the order).
-
-/** A DEAL_OFFER_FIELDS row as the offer it was. */
-export const dealOfferOf = ([
-  id,
-  title,
-  brand,
-  category,
-  product_type,
-  store,
-  store_domain,
-  image,
-  price,
-  currency,
-  feed_was_price,
-  availability,
-  in_stock,
-  reference_price,
-  reference_observed_at,
-  discount,
-  is_deal,
-  deal_score,
-  price_checked_at,
-  description_at
-]: DealOfferRow): EmbeddedDealOffer => ({
-  id,
-  title,
-  brand,
-  category,
-  product_type,
-  store,
-  store_domain,
-  image,
-  price,
-  currency,
-  feed_was_price,
-  availability,
-  in_stock,
-  reference_price,
-  reference_observed_at,
-  discount,
-  is_deal,
-  deal_score,
-  price_checked_at,
-  description_at
-})
-
-/** A MORE_OFFER_FIELDS row as the rest of the offer it was. */
-export const moreOfferOf = ([
-  feed,
-  link,
-  regular_price,
-  condition,
-  color,
-  size,
-  reference_kind,
-  low_90,
-  price_since
-]: MoreOfferRow): Pick<EmbeddedOffer, MoreOfferField> => ({
-  feed,
-  link,
-  regular_price,
-  condition,
-  color,
-  size,
-  reference_kind,
-  low_90,
-  price_since
-})
-
-/** A stored model document's offers as objects (unchecked: documents this service built; searches check theirs in modelHits.ts). */
-export const offersOf = (model: Pick<ModelDocument, "offer_rows" | "offer_more">): Array<EmbeddedOffer> =>
-  model.offer_rows.map((row, i) => ({ ...dealOfferOf(row), ...moreOfferOf(model.offer_more[i]) }))
 
 /** A stored model document as a search reads it back. */
 export const modelHitOf = (model: ModelDocument): ModelHit => ({

@@ -1,15 +1,13 @@
 import type { Hit } from "meilisearch"
+import type { DealModel, EmbeddedOffer, ModelHit } from "./modelDocuments.ts"
 import {
   DEAL_OFFER_FIELDS,
-  type DealModel,
   dealOfferOf,
   type DealOfferRow,
-  type EmbeddedOffer,
   MORE_OFFER_FIELDS,
-  type ModelHit,
   moreOfferOf,
   type MoreOfferRow
-} from "./modelDocuments.ts"
+} from "./offerRows.ts"
 
 // Meilisearch's answers to the model searches, checked where the service
 // reads them, with each hit's offer rows turned back into offer objects. A

@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { documentId, type ProductDocument } from "../../readModel/documents.ts"
-import {
-  DEAL_OFFER_FIELDS,
-  MORE_OFFER_FIELDS,
-  modelDocument,
-  modelDocuments,
-  modelHitOf,
-  offerDocument
-} from "../../readModel/modelDocuments.ts"
+import { modelDocument, modelDocuments, modelHitOf, offerDocument } from "../../readModel/modelDocuments.ts"
+import { DEAL_OFFER_FIELDS, MORE_OFFER_FIELDS } from "../../readModel/offerRows.ts"
 import { offerFor, offerMatches } from "../../readModel/offerFilter.ts"
 import { offerFixture } from "../support/offerFixture.ts"
 
