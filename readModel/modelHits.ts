@@ -127,8 +127,18 @@ const hitOf = (hit: unknown, whole: boolean): Record<string, unknown> | string =
     const deal = dealOfferOf(rows[i] as DealOfferRow)
     offers.push(whole ? { ...deal, ...moreOfferOf((more as ReadonlyArray<MoreOfferRow>)[i]) } : deal)
   }
-  const { offer_rows: _rows, offer_more: _more, ...model } = hit
-  return { ...model, offer_list: offers }
+  // One literal, not a rest-and-spread copy of the hit (both showed in the search profile).
+  return {
+    id: hit.id,
+    model_key: hit.model_key,
+    description: hit.description,
+    offers: hit.offers,
+    stores: hit.stores,
+    colors: hit.colors,
+    sizes: hit.sizes,
+    _rankingScoreDetails: hit._rankingScoreDetails,
+    offer_list: offers
+  }
 }
 
 /** The parts of a search answer the service reads. */
