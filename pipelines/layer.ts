@@ -11,6 +11,7 @@ import { PriceHistoryLoader } from "./prices/PriceHistoryLoader.ts"
 import { CatalogPublisher } from "./publish/CatalogPublisher.ts"
 import { StagingFollows } from "./publish/followSystemOfRecord.ts"
 import { ProductLoader } from "./products/ProductLoader.ts"
+import { SearchSync } from "./search/SearchSync.ts"
 import { CronTicker, Scheduler } from "./Scheduler.ts"
 import { WorkerLock } from "./WorkerLock.ts"
 
@@ -27,6 +28,34 @@ export const PipelineLoaders = Layer.mergeAll(
 )
 
 /**
+ * After an upgrade that changed the products index's settings or document
+ * shape, this code cannot read the index a previous release built: it is
+ * rebuilt at once, in the background, rather than at the next feed run
+ * (until then searches answer 503; the swap replaces the index whole).
+ */
+const rebuildOutdatedIndex = Effect.gen(function* () {
+  const search = yield* SearchSync
+  if (!(yield* search.productsIndexOutdated.pipe(Effect.orElseSucceed(() => false)))) return
+  yield* Effect.logInfo("products index built by an earlier release: rebuilding it").pipe(
+    Effect.annotateLogs({ event: "search_rebuild_on_start" })
+  )
+  yield* Effect.forkScoped(
+    search.syncProducts().pipe(
+      Effect.tap((result) =>
+        Effect.logInfo("products index rebuilt").pipe(
+          Effect.annotateLogs({ event: "search_rebuild_on_start_done", models: result.upserted })
+        )
+      ),
+      Effect.catchCause((cause) =>
+        Effect.logError("products index rebuild failed; the next feed run retries", cause).pipe(
+          Effect.annotateLogs({ event: "search_rebuild_on_start_failed" })
+        )
+      )
+    )
+  )
+})
+
+/**
  * First start (empty catalog): every feed is ingested once, in the background,
  * so the server listens at once (/health answers) while /ready says
  * "ingesting" until the catalog is loaded. Later starts keep their data and
@@ -37,7 +66,9 @@ const StartupIngest = Layer.effectDiscard(
     const readiness = yield* CatalogReadiness
     const config = yield* AppConfig
     const db = yield* Database
-    if (!config.ingestOnStart || !(yield* isCatalogEmpty(db).pipe(Effect.orDie))) return yield* readiness.markReady
+    const empty = yield* isCatalogEmpty(db).pipe(Effect.orDie)
+    if (!empty) yield* rebuildOutdatedIndex
+    if (!config.ingestOnStart || !empty) return yield* readiness.markReady
     const runner = yield* PipelineRunner
     yield* Effect.logInfo("empty catalog: ingesting every feed once").pipe(
       Effect.annotateLogs({ event: "startup_ingest" })

@@ -9,6 +9,10 @@ import { Database } from "../infra/Database.ts"
 import { freePort } from "../infra/MeiliServer.ts"
 import { CatalogReadiness } from "../pipelines/CatalogReadiness.ts"
 import { PipelineRunner } from "../pipelines/PipelineRunner.ts"
+import { SearchSync } from "../pipelines/search/SearchSync.ts"
+import { SearchEngine } from "../infra/SearchEngine.ts"
+import { PRODUCTS_INDEX } from "../readModel/indexes.ts"
+import { productSettings, settingsHash } from "../readModel/settings.ts"
 import { makeService } from "../service.ts"
 import { products, tsv, writeFeeds } from "./pipelines/support.ts"
 import { tempDir, testConfig } from "./support/TestService.ts"
@@ -101,6 +105,43 @@ describe("start-up and shutdown", () => {
     expect(statSync(join(data.dir, "admin-token")).mode & 0o777).toBe(0o600)
     await first.close()
     const second = await boot(config)
+    expect(await second.run(Database.use((db) => db.query("SELECT trigger FROM pipeline_runs")))).toHaveLength(1)
+    await second.close()
+    data.rm()
+  })
+
+  it("rebuilds a products index an earlier release built (other document shape) at start, without a feed run", async () => {
+    const data = tempDir("upgrade-")
+    const file = join(files.dir, "upgrade.tsv")
+    writeFileSync(file, tsv(products(50)))
+    const config = testConfig(data.dir, {
+      ingestOnStart: true,
+      feedsConfigPath: writeFeeds(files.dir, [
+        { name: "upgrade", kind: "products", format: "gmc-tsv", location: file, options: { store: "U" } }
+      ])
+    })
+    const first = await boot(config)
+    await first.run(CatalogReadiness.use((readiness) => readiness.awaitReady))
+    const createdAt = (service: Awaited<ReturnType<typeof boot>>) =>
+      service.run(
+        SearchEngine.use((search) =>
+          search.use("index", (client) => client.getRawIndex(search.indexUid(PRODUCTS_INDEX)))
+        ).pipe(Effect.map((index) => new Date(index.createdAt).getTime()))
+      )
+    const built = await createdAt(first)
+    expect(await first.run(SearchSync.use((sync) => sync.productsIndexOutdated))).toBe(false)
+    await first.close()
+    // what the release before offer rows recorded: its settings hash, no document version
+    await readDb(
+      data.dir,
+      `UPDATE search_sync_state SET hash = '${settingsHash(productSettings)}' WHERE index_name = 'products:settings'`
+    )
+    const second = await boot(config)
+    for (let i = 0; i < 100 && (await second.run(SearchSync.use((sync) => sync.productsIndexOutdated))); i++)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await second.run(SearchSync.use((sync) => sync.productsIndexOutdated))).toBe(false)
+    expect(await createdAt(second)).toBeGreaterThan(built)
+    // no feed ran again: the index was rebuilt from the catalog already loaded
     expect(await second.run(Database.use((db) => db.query("SELECT trigger FROM pipeline_runs")))).toHaveLength(1)
     await second.close()
     data.rm()

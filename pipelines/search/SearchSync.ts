@@ -47,6 +47,12 @@ export interface SearchSyncShape {
   /** Syncs the products of one feed (or of every feed when omitted). */
   syncProducts(feed?: string): Effect.Effect<SyncResult, SyncError>
   syncPrograms(): Effect.Effect<SyncResult, SyncError>
+  /**
+   * True when the live products index was built with other settings or an
+   * older document shape than this code's (recorded by a previous release):
+   * searches cannot read it until a sync rebuilds it.
+   */
+  readonly productsIndexOutdated: Effect.Effect<boolean, SyncError>
 }
 
 /** Enqueue requests in flight while the next batch is read from DuckDB. */
@@ -609,7 +615,11 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
           )
           .pipe(Effect.withSpan("SearchSync.syncPrograms"))
 
-      return SearchSync.of({ syncProducts, syncPrograms })
+      const productsIndexOutdated = storedSettingsHash(PRODUCTS_INDEX).pipe(
+        Effect.map((stored) => stored !== undefined && stored !== productsIndexHash)
+      )
+
+      return SearchSync.of({ syncProducts, syncPrograms, productsIndexOutdated })
     })
   )
 }
