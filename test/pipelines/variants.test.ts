@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { AppConfig, type AppConfigShape } from "../../infra/AppConfig.ts"
 import { Database } from "../../infra/Database.ts"
 import { SearchEngine } from "../../infra/SearchEngine.ts"
+import { SearchSync } from "../../pipelines/search/SearchSync.ts"
 import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
 import { documentId } from "../../readModel/documents.ts"
 import { type ModelDocument, offerDocument } from "../../readModel/modelDocuments.ts"
@@ -266,6 +267,10 @@ describe("schema upgrade: a DATA_DIR of the previous version", () => {
       { id: "shop:E1", color: null },
       { id: "shop:E2", color: null }
     ])
+    // the products index the previous code built is rebuilt at start (pipelines/layer.ts): wait for it
+    for (let i = 0; i < 100 && (await second.run(SearchSync.use((sync) => sync.productsIndexOutdated))); i++)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await second.run(SearchSync.use((sync) => sync.productsIndexOutdated))).toBe(false)
     // the unchanged file is not skipped: the upgrade forgot what the product feed last served
     const rerun = await second.run(PipelineRunner.use((runner) => runner.run("shop", "manual")))
     // one model document: the two colours' model
