@@ -3,7 +3,7 @@ import type { SearchParams } from "meilisearch"
 import { parseIntent, type Intent } from "../domain/intent/parseIntent.ts"
 import type { Vocabulary } from "../domain/intent/vocabulary.ts"
 import { Metrics } from "../infra/Metrics.ts"
-import { SearchEngine, SearchError, toSearchError } from "../infra/SearchEngine.ts"
+import { SearchEngine, SearchError } from "../infra/SearchEngine.ts"
 import { catalogIdOf, type ProductDocument } from "../readModel/documents.ts"
 import {
   type DealModel,
@@ -116,14 +116,6 @@ const readAnswer = <M>(read: (answer: unknown) => ModelAnswer<M> | string, answe
     : Effect.succeed(checked)
 }
 
-/** Fails a Meilisearch call that outlives SEARCH_TIMEOUT_MS as "unavailable" (503 at the edge). */
-const withinDeadline = (what: string) =>
-  Effect.timeoutOrElse({
-    duration: SEARCH_TIMEOUT_MS,
-    orElse: () =>
-      Effect.fail(new SearchError({ message: `${what}: Meilisearch did not answer in time`, unavailable: true }))
-  })
-
 const indexMissing = (error: SearchError) =>
   (error.cause as { cause?: { code?: string } } | undefined)?.cause?.code === "index_not_found"
 
@@ -198,8 +190,8 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             queriesSent.inc()
             roundTrips.inc()
           }
-          // The deadline is the request's own timer (SearchEngine.search): one
-          // search is one callback, no racing timeout fiber.
+          // The deadline is the request's own timer (SearchEngine): one search
+          // is one callback, no racing timeout fiber.
           return engine.search(uid, body, SEARCH_TIMEOUT_MS)
         }).pipe(
           Effect.matchEffect({
@@ -301,22 +293,22 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             ...probes.map((probe) => ({ indexUid: uid, ...probe.params }))
           ]
           fallbacks.inc()
-          const response = yield* Effect.tryPromise({
-            try: (signal) => {
-              queriesSent.inc(queries.length)
-              roundTrips.inc()
-              return engine.client.multiSearch({ queries }, { signal })
-            },
-            catch: toSearchError("multi-search")
+          const results = yield* Effect.suspend(() => {
+            queriesSent.inc(queries.length)
+            roundTrips.inc()
+            return engine.multiSearch(JSON.stringify({ queries }), SEARCH_TIMEOUT_MS)
           }).pipe(
-            Effect.flatMap((response) =>
-              Effect.forEach(response.results, (result) => readAnswer(dealAnswerOf, result))
-            ),
-            withinDeadline("multi-search"),
-            Effect.catchIf(indexMissing, () => Effect.succeed([])),
+            Effect.matchEffect({
+              onSuccess: (answer) => {
+                const list = (answer as { readonly results?: unknown } | undefined)?.results
+                return Array.isArray(list)
+                  ? Effect.forEach(list, (result: unknown) => readAnswer(dealAnswerOf, result))
+                  : readAnswer(() => "the multi-search answer has no results array", answer).pipe(Effect.as([]))
+              },
+              onFailure: (error) => (indexMissing(error) ? Effect.succeed([]) : Effect.fail(error))
+            }),
             Effect.tapError(() => Effect.sync(() => failures.inc()))
           )
-          const results = response
           for (const [index, attempt] of steps.entries()) {
             const documents = shownOffers(results[index]?.hits ?? [], attempt.q, stepParams[index], limit)
             if (documents.length > 0) {

@@ -59,6 +59,8 @@ export interface SearchEngineShape {
    * "unavailable" SearchError; interruption abandons the request.
    */
   search(indexUid: string, body: string, timeoutMs: number): Effect.Effect<unknown, SearchError>
+  /** The same for a serialized multi-search body (`{ queries: [...] }`). */
+  multiSearch(body: string, timeoutMs: number): Effect.Effect<unknown, SearchError>
   /** Runs a client call, turning rejections into a typed SearchError. */
   use<A>(what: string, f: (client: Meilisearch) => Promise<A>): Effect.Effect<A, SearchError>
   /**
@@ -85,26 +87,31 @@ const make = (url: string, apiKey: string, prefix: string): SearchEngineShape =>
     "content-type": "application/json",
     ...(apiKey === "" ? {} : { authorization: `Bearer ${apiKey}` })
   }
+  const base = url.endsWith("/") ? url : `${url}/`
   const searchUrls = new Map<string, URL>()
   const searchUrl = (indexUid: string) => {
     let found = searchUrls.get(indexUid)
     if (found === undefined) {
-      found = new URL(`indexes/${encodeURIComponent(indexUid)}/search`, url.endsWith("/") ? url : `${url}/`)
+      found = new URL(`indexes/${encodeURIComponent(indexUid)}/search`, base)
       searchUrls.set(indexUid, found)
     }
     return found
   }
+  const multiSearchUrl = new URL("multi-search", base)
+  /** One POST with its deadline as one callback (sendMeiliRequest's timer), abandoned on interruption. */
+  const post = (what: string, target: URL, body: string, timeoutMs: number) =>
+    Effect.callback<unknown, SearchError>((resume) => {
+      const abandon = sendMeiliRequest(target, "POST", headers, body, timeoutMs, (error, answer) =>
+        resume(error === undefined ? Effect.succeed(answer) : Effect.fail(toSearchError(what)(error)))
+      )
+      return Effect.sync(abandon)
+    })
   return {
     client,
     url,
     indexUid: (name) => `${prefix}${name}`,
-    search: (indexUid, body, timeoutMs) =>
-      Effect.callback<unknown, SearchError>((resume) => {
-        const abandon = sendMeiliRequest(searchUrl(indexUid), "POST", headers, body, timeoutMs, (error, answer) =>
-          resume(error === undefined ? Effect.succeed(answer) : Effect.fail(toSearchError("search")(error)))
-        )
-        return Effect.sync(abandon)
-      }),
+    search: (indexUid, body, timeoutMs) => post("search", searchUrl(indexUid), body, timeoutMs),
+    multiSearch: (body, timeoutMs) => post("multi-search", multiSearchUrl, body, timeoutMs),
     use,
     task: (what, f, timeoutMs = 600_000) =>
       use(what, (client) => f(client).waitTask({ timeout: timeoutMs, interval: 25 })).pipe(

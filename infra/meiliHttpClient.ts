@@ -27,10 +27,8 @@ const headersOf = (init: RequestInit | undefined): Record<string, string> => {
 /** A request that had no complete answer within its deadline (the service's search bound). */
 export class MeiliDeadlineError extends Error {
   override readonly name = "MeiliDeadlineError"
-  readonly timeoutMs: number
   constructor(timeoutMs: number) {
     super(`Meilisearch did not answer within ${timeoutMs} ms`)
-    this.timeoutMs = timeoutMs
   }
 }
 
@@ -99,33 +97,22 @@ export const sendMeiliRequest = (
   }
 }
 
-/** One request to Meilisearch as a promise of its parsed answer; an abort of `signal` abandons it. */
-const meiliRequest = (
-  url: URL,
-  method: string,
-  headers: Readonly<Record<string, string>>,
-  body: string | undefined,
-  signal?: AbortSignal
-): Promise<unknown> =>
-  new Promise((resolve, reject) => {
+/** The Meilisearch client's transport: one request as a promise of its parsed answer; an abort of the signal abandons it. */
+export const meiliHttpClient = (input: string | URL | Request, init?: RequestInit): Promise<unknown> => {
+  const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url)
+  const body = typeof init?.body === "string" ? init.body : init?.body == null ? undefined : String(init.body)
+  const signal = init?.signal ?? undefined
+  return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new MeilisearchRequestError(url.toString(), signal.reason))
     const onAbort = () => {
       abandon()
       reject(new MeilisearchRequestError(url.toString(), signal?.reason))
     }
-    const abandon = sendMeiliRequest(url, method, headers, body, undefined, (error, answer) => {
+    const abandon = sendMeiliRequest(url, init?.method ?? "GET", headersOf(init), body, undefined, (error, answer) => {
       signal?.removeEventListener("abort", onAbort)
       if (error === undefined) resolve(answer)
       else reject(error)
     })
     signal?.addEventListener("abort", onAbort, { once: true })
   })
-
-export const meiliHttpClient = (input: string | URL | Request, init?: RequestInit): Promise<unknown> =>
-  meiliRequest(
-    new URL(typeof input === "string" || input instanceof URL ? input : input.url),
-    init?.method ?? "GET",
-    headersOf(init),
-    typeof init?.body === "string" ? init.body : init?.body == null ? undefined : String(init.body),
-    init?.signal ?? undefined
-  )
+}
