@@ -7,6 +7,8 @@ import * as ByteSize from "effect/ByteSize"
 export const MAX_BODY_BYTES = 256 * 1024
 
 const INTERNAL = "an unexpected error occurred; it has been logged"
+/** The body of every 500: a defect is logged, never described to the client. */
+export const INTERNAL_ERROR: ErrorBody = { code: "internal_error", message: INTERNAL }
 
 /** Our error body `{ error: { code, message, details? } }` as a response, for answers built outside HttpApi's error schemas. */
 export const errorResponse = (status: number, error: ErrorBody, headers?: Readonly<Record<string, string>>) =>
@@ -63,13 +65,13 @@ const failureResponse = (cause: Cause.Cause<unknown>, request: HttpServerRequest
   if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
   return Effect.logError("unhandled error while serving a request", cause).pipe(
     Effect.annotateLogs({ method: request.method, path: pathOf(request) }),
-    Effect.as(json(500, "internal_error", INTERNAL))
+    Effect.as(errorResponse(500, INTERNAL_ERROR))
   )
 }
 
 // HttpApi answers some failures itself with a bare body; give them ours.
 const normaliseBareErrors = (response: HttpServerResponse.HttpServerResponse) => {
-  if (response.status === 500 && response.body._tag === "Empty") return json(500, "internal_error", INTERNAL)
+  if (response.status === 500 && response.body._tag === "Empty") return errorResponse(500, INTERNAL_ERROR)
   if (response.status === 415) {
     return json(415, "unsupported_media_type", "send the request body as JSON with Content-Type: application/json")
   }

@@ -1,14 +1,16 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import type { IncomingMessage, ServerResponse } from "node:http"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
 import type { Role } from "../infra/AppConfig.ts"
 import { PublicUrl } from "../infra/PublicUrl.ts"
+import type { DiscoverySearch } from "../discovery/DiscoverySearch.ts"
 import { Api } from "./Api.ts"
 import { AdminConversionsHandlers } from "./admin/conversions/Http.ts"
 import { AdminPipelinesHandlers } from "./admin/pipelines/Http.ts"
 import { DiscoveryHandlers } from "./discovery/Http.ts"
+import { searchHotPath } from "./discovery/SearchHotPath.ts"
+import { type HotPathHandler, type LateHotPath, lateHotPath } from "./lateHotPath.ts"
 import { LandingPageRoute } from "./discovery/LandingPage.ts"
 import { StartPageRoutes } from "./discovery/StartPage.ts"
 import { McpRoutes } from "./mcp/McpRoute.ts"
@@ -58,21 +60,39 @@ export const AllRoutes = Layer.mergeAll(
   NotFoundRoute
 )
 
-/** The routes behind a node:http server whose `before` listener sees every request first (and may answer it). */
-const serveWith = (before: (req: IncomingMessage, res: ServerResponse) => boolean, port: number, host: string) =>
-  HttpRouter.serve(AllRoutes.pipe(Layer.provide(PublicUrl.layer)), {
+/**
+ * The routes behind a node:http server whose hot paths see every request
+ * first (and may answer it): `before`, set now, and a late hot path that
+ * `lateLayer` (built beside the routes, once the server runs) may set.
+ */
+const serveWith = (
+  before: HotPathHandler,
+  port: number,
+  host: string,
+  lateLayer: (slot: LateHotPath) => Layer.Layer<never, never, DiscoverySearch | PublicUrl> = () => Layer.empty
+) => {
+  const late = lateHotPath()
+  return HttpRouter.serve(Layer.mergeAll(AllRoutes, lateLayer(late)).pipe(Layer.provide(PublicUrl.layer)), {
     disableLogger: true,
     disableListenLog: true
-  }).pipe(Layer.provideMerge(NodeHttpServer.layer(() => serverWithHotPath(before), { port, host })))
+  }).pipe(
+    Layer.provideMerge(
+      NodeHttpServer.layer(() => serverWithHotPath((req, res) => before(req, res) || late.handle(req, res)), {
+        port,
+        host
+      })
+    )
+  )
+}
 
 /**
  * The HTTP server on `port`/`host`; per-request logging is off (no log line
  * per hot request). ROLE=worker serves /health, /ready, /metrics and /admin
- * only (api/WorkerRoutes.ts), without the redirect.
+ * only (api/WorkerRoutes.ts), without the redirect and the search hot paths.
  */
 export const serveOn = (port: number, host: string, role: Role = "all") =>
   role === "worker"
     ? serveWith(workerOnlyPaths, port, host)
-    : Layer.unwrap(Effect.map(RedirectHotPath, (redirect) => serveWith(redirect.handle, port, host))).pipe(
-        Layer.provide(RedirectHotPath.layer)
-      )
+    : Layer.unwrap(
+        Effect.map(RedirectHotPath, (redirect) => serveWith(redirect.handle, port, host, searchHotPath))
+      ).pipe(Layer.provide(RedirectHotPath.layer))

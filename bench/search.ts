@@ -52,7 +52,7 @@ const DURATION = Number(values.duration)
 const CONNECTIONS = Number(values.connections)
 const DIR = resolve(values.dir)
 const MASTER_KEY = "bench-search-local-master-key"
-/** /api/search's default limit (SEARCH_DEFAULT_LIMIT in api/discovery/Http.ts; benches may not import api/). */
+/** /api/search's default limit (SEARCH_DEFAULT_LIMIT in api/discovery/searchFeed.ts; benches may not import api/). */
 const SEARCH_LIMIT = 8
 const PREFIX = "bench_"
 const UID = `${PREFIX}products`

@@ -46,24 +46,47 @@ const memo = <A>(size: number, compute: (key: string) => A) => {
   }
 }
 
-const levelsOf = memo(5_000, (key) => {
+const levelsMemo = memo(5_000, (key) => {
   const [category, productType] = key.split("\u0000")
   return categoryLevels(category, productType)
 })
-
-const valuesOf = (offer: Filterable, field: string): ReadonlyArray<unknown> => {
-  // an embedded offer leaves its category levels to be derived
-  if (field === "categories" && offer.categories === undefined)
-    return levelsOf(`${offer.category ?? ""}\u0000${offer.product_type ?? ""}`)
-  // the field name comes from a filter string, so it is read as a plain property
-  const value: unknown = Reflect.get(offer, field)
-  return Array.isArray(value) ? value : [value]
+// The offers of one model almost always share their category path: the
+// last one is kept, so a model's offers cost one comparison each, not a
+// key string and a lookup each (the offer choice runs for every offer of a
+// dozen models per search).
+let lastLevels: { category: string | null; productType: string | null; levels: ReadonlyArray<string> } | undefined
+const levelsOf = (category: string | null, productType: string | null): ReadonlyArray<string> => {
+  if (lastLevels === undefined || lastLevels.category !== category || lastLevels.productType !== productType)
+    lastLevels = { category, productType, levels: levelsMemo(`${category ?? ""}\u0000${productType ?? ""}`) }
+  return lastLevels.levels
 }
 
-const same = (a: unknown, b: string | number | boolean) =>
-  typeof a === "string" && typeof b === "string"
-    ? a.toLowerCase() === b.toLowerCase()
-    : a === b || String(a) === String(b)
+/** True when the offer's `field` (one value, or any of its values) passes `test`. */
+const anyValue = (offer: Filterable, field: string, test: (value: unknown) => boolean): boolean => {
+  // an embedded offer leaves its category levels to be derived
+  if (field === "categories" && offer.categories === undefined)
+    return levelsOf(offer.category ?? null, offer.product_type ?? null).some(test)
+  // the field name comes from a filter string, so it is read as a plain property
+  const value: unknown = Reflect.get(offer, field)
+  return Array.isArray(value) ? value.some(test) : test(value)
+}
+
+/**
+ * A value's test for equality with a filter's value: two strings regardless
+ * of case, anything else by its text (`in_stock = true` holds for "true").
+ * The filter's side is folded once per filter, not once per offer.
+ */
+const sameAs = (wanted: string | number | boolean): ((value: unknown) => boolean) => {
+  if (typeof wanted === "string") {
+    const lower = wanted.toLowerCase()
+    return (value) =>
+      typeof value === "string"
+        ? value === wanted || value === lower || value.toLowerCase() === lower
+        : String(value) === wanted
+  }
+  const text = String(wanted)
+  return (value) => value === wanted || String(value) === text
+}
 
 /** Splits on AND outside quotes and brackets. */
 const splitAnd = (filter: string): Array<string> => {
@@ -94,12 +117,14 @@ const clauseOf = (text: string): Clause => {
   if (match === null) return () => true
   const [, field, op, raw] = match
   if (op === "IN") {
-    const wanted = [...raw.slice(1, -1).matchAll(new RegExp(VALUE, "g"))].map((m) => unquote(m[0]))
-    return (offer) => valuesOf(offer, field).some((value) => wanted.some((w) => same(value, w)))
+    const tests = [...raw.slice(1, -1).matchAll(new RegExp(VALUE, "g"))].map((m) => sameAs(unquote(m[0])))
+    const inList = (value: unknown) => tests.some((test) => test(value))
+    return (offer) => anyValue(offer, field, inList)
   }
   const wanted = unquote(raw)
-  if (op === "=") return (offer) => valuesOf(offer, field).some((value) => same(value, wanted))
-  if (op === "!=") return (offer) => !valuesOf(offer, field).some((value) => same(value, wanted))
+  const equal = sameAs(wanted)
+  if (op === "=") return (offer) => anyValue(offer, field, equal)
+  if (op === "!=") return (offer) => !anyValue(offer, field, equal)
   if (typeof wanted !== "number") return () => true
   const compare =
     op === ">="
@@ -109,7 +134,8 @@ const clauseOf = (text: string): Clause => {
         : op === ">"
           ? (v: number) => v > wanted
           : (v: number) => v < wanted
-  return (offer) => valuesOf(offer, field).some((value) => typeof value === "number" && compare(value))
+  const inRange = (value: unknown) => typeof value === "number" && compare(value)
+  return (offer) => anyValue(offer, field, inRange)
 }
 
 const cache = new Map<string, ReadonlyArray<Clause>>()
@@ -147,6 +173,17 @@ type ChoosableOffer = Filterable &
     "title" | "brand" | "category" | "product_type" | "store" | "price" | "deal_score" | "description_at"
   >
 
+/** The offer's own fields a query word may be named by, besides its description. */
+const NAMING_FIELDS = ["title", "brand", "category", "product_type", "store"] as const
+
+const fieldNames = (offer: Pick<EmbeddedOffer, (typeof NAMING_FIELDS)[number]>, word: string): boolean => {
+  for (const field of NAMING_FIELDS) {
+    const value = offer[field]
+    if (value !== null && foldedField(value).includes(word)) return true
+  }
+  return false
+}
+
 /**
  * The offer of a model a result shows: among the offers that pass the whole
  * filter, those whose own searchable fields name most of the query's words
@@ -167,28 +204,28 @@ export const offerFor = <O extends ChoosableOffer>(
   const words = wordsOf(q)
   const clauses = clausesOf(filter)
   const passes = (offer: O) => clauses.every((clause) => clause(offer))
-  const descriptions = new Map<number, string>()
+  const descriptions: Array<string | undefined> = []
+  const descriptionOf = (at: number) => (descriptions[at] ??= folded(model.description[at] ?? ""))
   // A query word has no spaces, so it is named by one field or not at all.
+  // The offer's own fields first: a title names most words, and a word it
+  // names needs no description folded (the costliest fold, per request).
   const wordsNamed = (offer: O) => {
-    if (words.length === 0) return 0
-    let description = descriptions.get(offer.description_at)
-    if (description === undefined) {
-      description = folded(model.description[offer.description_at] ?? "")
-      descriptions.set(offer.description_at, description)
-    }
-    const fields = [offer.title, offer.brand, offer.category, offer.product_type, offer.store].map((field) =>
-      field === null ? "" : foldedField(field)
-    )
     let n = 0
-    for (const word of words) if (description.includes(word) || fields.some((field) => field.includes(word))) n++
+    for (const word of words) if (fieldNames(offer, word) || descriptionOf(offer.description_at).includes(word)) n++
     return n
   }
   const by = sort?.[0]
   const ordered = by === "price:asc" || by === "deal_score:desc"
-  // Best first, unsorted: the first passing offer that names every word is the
-  // answer (no later one names more), so most models cost one or two offers.
-  if (!ordered) for (const offer of offers) if (passes(offer) && wordsNamed(offer) === words.length) return offer
-  const named = offers.map((offer) => (passes(offer) ? wordsNamed(offer) : -1))
+  // The words each offer names, -1 for an offer that fails the filter; each
+  // offer is read once. Best first, unsorted: the first passing offer that
+  // names every word is the answer (no later one names more), so most
+  // models cost one or two offers.
+  const named: Array<number> = []
+  for (const offer of offers) {
+    const n = passes(offer) ? wordsNamed(offer) : -1
+    if (!ordered && n === words.length) return offer
+    named.push(n)
+  }
   let most = -1
   for (const n of named) if (n > most) most = n
   if (most < 0 || (most === 0 && offers.some((offer, i) => named[i] < 0 && wordsNamed(offer) > 0))) return undefined

@@ -23,6 +23,16 @@ const Tag = Schema.String.check(
 
 const errors = [BadRequest, ServiceUnavailable]
 
+/** /api/search's query parameters: the endpoint's contract, decoded by its hot path too (SearchHotPath.ts). */
+export const SearchQuery = Schema.Struct({
+  q: Phrase.annotate({
+    description: "Required shopping phrase, e.g. 'wireless earbuds under $100 for running'."
+  }),
+  category: Schema.optional(Text(MAX_FILTER_LENGTH)).annotate({ description: "Category; default all." }),
+  limit: Schema.optional(IntFromString(1, 100)).annotate({ description: "1..100, default 8." }),
+  tag: Schema.optional(Tag).annotate({ description: "Attribution tag; default 'ai-search'." })
+})
+
 export class DiscoveryApi extends HttpApiGroup.make("discovery", { topLevel: true })
   .add(
     HttpApiEndpoint.get("deals", "/api/deals", {
@@ -45,14 +55,7 @@ export class DiscoveryApi extends HttpApiGroup.make("discovery", { topLevel: tru
         "with q. 400 names the offending parameter; 503 (with Retry-After) when search is unavailable."
     ),
     HttpApiEndpoint.get("search", "/api/search", {
-      query: {
-        q: Phrase.annotate({
-          description: "Required shopping phrase, e.g. 'wireless earbuds under $100 for running'."
-        }),
-        category: Schema.optional(Text(MAX_FILTER_LENGTH)).annotate({ description: "Category; default all." }),
-        limit: Schema.optional(IntFromString(1, 100)).annotate({ description: "1..100, default 8." }),
-        tag: Schema.optional(Tag).annotate({ description: "Attribution tag; default 'ai-search'." })
-      },
+      query: SearchQuery.fields,
       success: SearchFeed,
       error: errors
     }).annotate(

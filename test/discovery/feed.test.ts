@@ -206,6 +206,27 @@ describe("discovery feed contract (GET /api/deals, GET /api/search)", () => {
     }
   })
 
+  it("GET /api/search: the hot path answers exactly as the HttpApi route", async () => {
+    // A valid request to /api/search is answered before the router
+    // (api/discovery/SearchHotPath.ts); the router matches /api/search/ as
+    // the same route, and the hot path takes only the exact path: the two
+    // answers must be the same bytes, headers aside from the date.
+    for (const query of [
+      "q=wireless%20earbuds%20under%20%24100%20for%20running",
+      "q=earbuds&limit=2&tag=my-bot&category=Earbuds",
+      "q=zzzqqq%20nothing&limit=3"
+    ]) {
+      const [hot, routed] = await Promise.all([
+        fetch(`${service.url}/api/search?${query}`),
+        fetch(`${service.url}/api/search/?${query}`)
+      ])
+      expect([hot.status, routed.status], query).toEqual([200, 200])
+      const headersOf = (response: Response) => [...response.headers].filter(([name]) => name !== "date")
+      expect(headersOf(hot), query).toEqual(headersOf(routed))
+      expect(await hot.text(), query).toBe(await routed.text())
+    }
+  })
+
   it("documents both endpoints, their parameters and the 400/503 answers in the OpenAPI", async () => {
     const spec = (await get("/openapi.json")).body
     for (const path of ["/api/deals", "/api/search"]) {

@@ -1,0 +1,52 @@
+import { Effect } from "effect"
+import type { DiscoverySearchShape, IntentResult } from "../../discovery/DiscoverySearch.ts"
+import { presentDeal } from "../../discovery/present.ts"
+import type { SearchFeed } from "../../discovery/schemas.ts"
+import type { SearchError } from "../../infra/SearchEngine.ts"
+import type { SearchQuery } from "./Api.ts"
+
+// The answer of GET /api/search, shared by its HttpApi handler (Http.ts) and
+// its hot path (SearchHotPath.ts), which serve the same query schema.
+
+export const SEARCH_DEFAULT_LIMIT = 8
+export const SEARCH_DEFAULT_TAG = "ai-search"
+
+const PRESENTATION =
+  "Present each result with its title, price (and, where given, originalPrice with the date it was observed), store " +
+  "and links.tracked as the buy link; show the disclosure near the links; do not invent coupon codes or prices, and " +
+  "say when the price was checked (price.checkedAt)."
+
+const feedOf = (
+  { documents, intent, includesOutOfStock, relaxation, unmet }: IntentResult,
+  query: typeof SearchQuery.Type,
+  base: string
+): typeof SearchFeed.Type => {
+  const tag = query.tag ?? SEARCH_DEFAULT_TAG
+  const results = documents.map((doc) => presentDeal(doc, { base, tag }))
+  const stock = includesOutOfStock
+    ? "Nothing in stock matched, so these results include out-of-stock products: say so for each one."
+    : "Only in-stock (or pre-order/back-order) products are included."
+  const relaxed = relaxation !== undefined && !includesOutOfStock ? ` Relaxed: ${relaxation}.` : ""
+  const found =
+    results.length === 0
+      ? unmet !== undefined
+        ? `Nothing matched: ${unmet}. Tell the shopper, and ask before changing that constraint.`
+        : "Nothing matched: suggest a broader phrase or a different price range."
+      : `${results.length} result${results.length === 1 ? "" : "s"}, most relevant first.${relaxed}`
+  return {
+    name: `Search results for "${query.q.trim()}"`,
+    guidance: `Interpreted the request as: ${intent.interpretation}. ${found} ${stock} ${PRESENTATION}`,
+    count: results.length,
+    results
+  }
+}
+
+/** One intent search for a decoded /api/search query, its results presented with links under `base`. */
+export const searchFeed = (
+  discovery: DiscoverySearchShape,
+  base: string,
+  query: typeof SearchQuery.Type
+): Effect.Effect<typeof SearchFeed.Type, SearchError> =>
+  discovery
+    .search({ q: query.q, category: query.category, limit: query.limit ?? SEARCH_DEFAULT_LIMIT })
+    .pipe(Effect.map((result) => feedOf(result, query, base)))
