@@ -5,7 +5,13 @@ import { join } from "node:path"
 import { AppConfig } from "./AppConfig.ts"
 import { superviseMeili } from "./MeiliSupervisor.ts"
 import { Metrics } from "./Metrics.ts"
-import { MeiliDeadlineError, meiliHttpClient, sendMeiliRequest } from "./meiliHttpClient.ts"
+import {
+  MeiliDeadlineError,
+  meiliHttpClient,
+  type MeiliTarget,
+  meiliTarget,
+  sendMeiliRequest
+} from "./meiliHttpClient.ts"
 
 export class SearchError extends Schema.TaggedError<SearchError>()("SearchError", {
   message: Schema.String,
@@ -88,18 +94,18 @@ const make = (url: string, apiKey: string, prefix: string): SearchEngineShape =>
     ...(apiKey === "" ? {} : { authorization: `Bearer ${apiKey}` })
   }
   const base = url.endsWith("/") ? url : `${url}/`
-  const searchUrls = new Map<string, URL>()
-  const searchUrl = (indexUid: string) => {
-    let found = searchUrls.get(indexUid)
+  const searchTargets = new Map<string, MeiliTarget>()
+  const searchTarget = (indexUid: string) => {
+    let found = searchTargets.get(indexUid)
     if (found === undefined) {
-      found = new URL(`indexes/${encodeURIComponent(indexUid)}/search`, base)
-      searchUrls.set(indexUid, found)
+      found = meiliTarget(new URL(`indexes/${encodeURIComponent(indexUid)}/search`, base))
+      searchTargets.set(indexUid, found)
     }
     return found
   }
-  const multiSearchUrl = new URL("multi-search", base)
+  const multiSearchTarget = meiliTarget(new URL("multi-search", base))
   /** One POST with its deadline as one callback (sendMeiliRequest's timer), abandoned on interruption. */
-  const post = (what: string, target: URL, body: string, timeoutMs: number) =>
+  const post = (what: string, target: MeiliTarget, body: string, timeoutMs: number) =>
     Effect.callback<unknown, SearchError>((resume) => {
       const abandon = sendMeiliRequest(target, "POST", headers, body, timeoutMs, (error, answer) =>
         resume(error === undefined ? Effect.succeed(answer) : Effect.fail(toSearchError(what)(error)))
@@ -110,8 +116,8 @@ const make = (url: string, apiKey: string, prefix: string): SearchEngineShape =>
     client,
     url,
     indexUid: (name) => `${prefix}${name}`,
-    search: (indexUid, body, timeoutMs) => post("search", searchUrl(indexUid), body, timeoutMs),
-    multiSearch: (body, timeoutMs) => post("multi-search", multiSearchUrl, body, timeoutMs),
+    search: (indexUid, body, timeoutMs) => post("search", searchTarget(indexUid), body, timeoutMs),
+    multiSearch: (body, timeoutMs) => post("multi-search", multiSearchTarget, body, timeoutMs),
     use,
     task: (what, f, timeoutMs = 600_000) =>
       use(what, (client) => f(client).waitTask({ timeout: timeoutMs, interval: 25 })).pipe(
