@@ -16,7 +16,7 @@ import { logSearchUnavailable, SEARCH_UNAVAILABLE, SEARCH_UNAVAILABLE_HEADERS } 
 // the router's work per request (route match, request and response
 // wrappers, middleware, a fiber context per request). Measured in
 // bench:search's service on 5,500 products: 0.47 ms of CPU per search through
-// the router, 0.39 ms here. Anything else (another method, a parameter
+// the router, 0.41 ms here. Anything else (another method, a parameter
 // that does not decode) is declined and reaches the router, whose 400 names
 // the field: there is one validation, and one set of error answers.
 
@@ -34,13 +34,16 @@ const decode = (url: string): typeof SearchQuery.Type | undefined => {
 // Popular phrases repeat (DiscoverySearch keeps their plans for the same
 // reason), and a URL always decodes the same: recent URLs keep their query.
 // The URL parse and schema decode cost 13-15 µs of a search's latency.
+// Only short URLs are kept: excess parameters decode fine, and a request
+// may carry up to node's 16 KB of them.
 const DECODED_URLS = 2_000
+const DECODED_URL_LENGTH = 512
 const decoded = new Map<string, typeof SearchQuery.Type>()
 const queryOf = (url: string): typeof SearchQuery.Type | undefined => {
   const known = decoded.get(url)
   if (known !== undefined) return known
   const query = decode(url)
-  if (query !== undefined) {
+  if (query !== undefined && url.length <= DECODED_URL_LENGTH) {
     if (decoded.size >= DECODED_URLS) decoded.delete(decoded.keys().next().value as string)
     decoded.set(url, query)
   }
@@ -89,7 +92,13 @@ export const searchHotPath = (slot: LateHotPath) =>
       slot.set((req, res) => {
         const url = req.url
         if (req.method !== "GET" || url === undefined || !url.startsWith(PATH)) return false
-        const query = queryOf(url)
+        let query: typeof SearchQuery.Type | undefined
+        try {
+          query = queryOf(url)
+        } catch {
+          // a listener that throws would take the process down; the router answers instead
+          return false
+        }
         if (query === undefined) return false
         runFork(answer(query, res))
         return true
