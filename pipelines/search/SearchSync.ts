@@ -82,7 +82,13 @@ const INPUT_KEYS_TABLE = `${WORK_DB}.${INPUT_KEYS}`
 const AFFECTED_TABLE = `${WORK_DB}.affected`
 const MODELS_TABLE = `${WORK_DB}.models`
 const CHUNK_TABLE = `${WORK_DB}.chunk`
-/** A rebuild's sent offers (id, feed, hash, model_id), gathered chunk by chunk for the sync state. */
+// A rebuild's tables, narrow: in memory they stay resident, and a wide
+// 1M-row table of keys (model id and key per product) held ~140 MB more.
+/** A rebuild's models: model_rank, model_id, model_key (one row per model). */
+const RANKED_MODELS_TABLE = `${WORK_DB}.ranked_models`
+/** A rebuild's products: id, model_rank. */
+const PRODUCT_RANKS_TABLE = `${WORK_DB}.product_ranks`
+/** A rebuild's sent offers (id, feed, hash, model_rank), gathered chunk by chunk for the sync state. */
 const SENT_TABLE = `${WORK_DB}.sent`
 /** The prefix of the scratch tables earlier releases kept in the catalog itself (dropped if a killed sync left any). */
 const LEGACY_WORK_PREFIX = "search_sync_work_"
@@ -104,7 +110,7 @@ interface KeyInput {
  * A delta's `rows` is a table in rank order, read batch by batch; a rebuild's
  * `chunkRows(from, to)` selects the rows of the models ranked in (from, to]
  * in rank order, stored chunk by chunk, each chunk's offers also recorded
- * into `sentTo` (id, feed, hash, model_id) for the sync state.
+ * into `sentTo` (id, feed, hash, model_rank) for the sync state.
  */
 type ModelSource =
   | { readonly ranks: string; readonly rows: string }
@@ -157,10 +163,11 @@ const workQuery = `
  * work is spread over the sending, where it was one block before it.
  */
 const rebuildChunkRows = (from: number, to: number) => `
-  WITH ${productFactsCtes(`WHERE id IN (SELECT id FROM ${KEYS_TABLE} WHERE model_rank > ${from} AND model_rank <= ${to})`)}
-  SELECT k.model_id, k.model_rank, ${PRODUCT_ROW_COLUMNS}, ${offerHash}, k.model_key
+  WITH ${productFactsCtes(`WHERE id IN (SELECT id FROM ${PRODUCT_RANKS_TABLE} WHERE model_rank > ${from} AND model_rank <= ${to})`)}
+  SELECT m.model_id, k.model_rank, ${PRODUCT_ROW_COLUMNS}, ${offerHash}, m.model_key
   FROM p ${PRODUCT_FACT_JOINS}
-  JOIN ${KEYS_TABLE} k ON k.id = p.id
+  JOIN ${PRODUCT_RANKS_TABLE} k ON k.id = p.id
+  JOIN ${RANKED_MODELS_TABLE} m ON m.model_rank = k.model_rank
   ORDER BY k.model_rank`
 
 /** Runs `effect`, recording how long it took as phase `name`. */
@@ -339,25 +346,27 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
             () =>
               Effect.gen(function* () {
                 yield* keyInputs("products", phases)
-                yield* db
-                  .run(
-                    `CREATE OR REPLACE TABLE ${KEYS_TABLE} AS
-                     WITH ranked AS (
-                       SELECT model_key, md5(model_key) AS model_id, row_number() OVER (ORDER BY md5(model_key)) AS model_rank
-                       FROM (SELECT DISTINCT model_key FROM ${INPUT_KEYS_TABLE})
-                     )
-                     SELECT p.id, r.model_id, true AS changed, r.model_key, r.model_rank
-                     FROM products p ${inputKeyJoin("p")} JOIN ranked r ON r.model_key = ik.model_key`
+                yield* Effect.gen(function* () {
+                  yield* db.run(
+                    `CREATE OR REPLACE TABLE ${RANKED_MODELS_TABLE} AS
+                     SELECT row_number() OVER (ORDER BY md5(model_key))::INTEGER AS model_rank, md5(model_key) AS model_id, model_key
+                     FROM (SELECT DISTINCT model_key FROM ${INPUT_KEYS_TABLE})`
                   )
-                  .pipe(timedPhase(phases, "product models"))
+                  yield* db.run(
+                    `CREATE OR REPLACE TABLE ${PRODUCT_RANKS_TABLE} AS
+                     SELECT p.id, m.model_rank
+                     FROM products p ${inputKeyJoin("p")} JOIN ${RANKED_MODELS_TABLE} m ON m.model_key = ik.model_key`
+                  )
+                  yield* db.run(`DROP TABLE ${INPUT_KEYS_TABLE}`)
+                }).pipe(timedPhase(phases, "product models"))
               }),
             () => db.run(`SET threads = ${threads}`).pipe(Effect.ignore)
           ).pipe(timedPhase(phases, "keys (before the first chunk)"))
           yield* db.run(
-            `CREATE OR REPLACE TABLE ${SENT_TABLE} (id VARCHAR, feed VARCHAR, hash VARCHAR, model_id VARCHAR)`
+            `CREATE OR REPLACE TABLE ${SENT_TABLE} (id VARCHAR, feed VARCHAR, hash VARCHAR, model_rank INTEGER)`
           )
           const counts = yield* db.query<{ models: number }>(
-            `SELECT count(DISTINCT model_id)::INTEGER AS models FROM ${KEYS_TABLE}`
+            `SELECT count(*)::INTEGER AS models FROM ${RANKED_MODELS_TABLE}`
           )
           return counts[0]?.models ?? 0
         })
@@ -467,7 +476,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
                 yield* db.run(
                   `CREATE OR REPLACE TABLE ${chunkTable} AS ${chunkRows(batches[0].from, batches[batches.length - 1].to)}`
                 )
-                yield* db.run(`INSERT INTO ${sentTo} SELECT id, feed, hash, model_id FROM ${chunkTable}`)
+                yield* db.run(`INSERT INTO ${sentTo} SELECT id, feed, hash, model_rank FROM ${chunkTable}`)
                 spent.chunk += (yield* Clock.currentTimeMillis) - t0
                 return yield* sendBatches(chunkTable, batches).pipe(
                   Effect.ensuring(db.run(`DROP TABLE IF EXISTS ${chunkTable}`).pipe(Effect.ignore))
@@ -501,8 +510,10 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
       /** Records what was sent: every product's hash and model, every affected model's hash. */
       const recordProducts = (rebuilt: boolean) => {
         // A rebuild gathered its offers as it sent them; a delta's model table holds only the affected models.
-        const offers = rebuilt ? SENT_TABLE : `${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id)`
-        const models = rebuilt ? SENT_TABLE : MODELS_TABLE
+        const offers = rebuilt
+          ? `${SENT_TABLE} JOIN ${RANKED_MODELS_TABLE} USING (model_rank)`
+          : `${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id)`
+        const models = rebuilt ? offers : MODELS_TABLE
         return db.transaction((tx) =>
           Effect.gen(function* () {
             yield* tx.run(
@@ -537,7 +548,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
           const models = yield* allModels(phases)
           const tasks = yield* sendModels(
             built,
-            { ranks: KEYS_TABLE, chunkRows: rebuildChunkRows, sentTo: SENT_TABLE },
+            { ranks: PRODUCT_RANKS_TABLE, chunkRows: rebuildChunkRows, sentTo: SENT_TABLE },
             phases
           ).pipe(timedPhase(phases, "build and enqueue batches"))
           yield* awaitTasks(`fill ${built}`, tasks).pipe(timedPhase(phases, "wait for indexing"))
