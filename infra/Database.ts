@@ -70,11 +70,12 @@ export interface Tx {
    * appends every column of each row in table order; flushed for you.
    * `temp`: the table is a TEMP table of this connection (never written to the
    * file); on PostgreSQL only inside a transaction, whose connection holds it.
+   * `database`: DuckDB only, the attached database the table is in (its main schema).
    */
   append(
     table: string,
     fill: (appender: RowAppender) => void,
-    options?: { readonly temp?: boolean }
+    options?: { readonly temp?: boolean; readonly database?: string }
   ): Effect.Effect<void, DatabaseError>
   /**
    * Loads a CSV file (no header; an unquoted empty field is NULL, `""` an
@@ -178,7 +179,9 @@ const makeTx = (connection: DuckDBConnection, settle: boolean): Tx => {
             const appender =
               options?.temp === true
                 ? await connection.createAppender(table, "main", "temp")
-                : await connection.createAppender(table)
+                : options?.database !== undefined
+                  ? await connection.createAppender(table, "main", options.database)
+                  : await connection.createAppender(table)
             try {
               fill(appender)
               appender.flushSync()

@@ -120,6 +120,7 @@ export const modelDocument = (offers: ReadonlyArray<ProductDocument>): ModelDocu
     priceMax[offer.currency] = Math.max(priceMax[offer.currency] ?? -Infinity, offer.price)
   }
   const descriptions = distinct(sorted.map((offer) => offer.description))
+  const descriptionAt = new Map(descriptions.map((description, i) => [description, i]))
   const field = <K extends keyof ProductDocument>(key: K) =>
     distinct(sorted.map((offer) => offer[key] as NonNullable<ProductDocument[K]> | null))
   return {
@@ -148,12 +149,8 @@ export const modelDocument = (offers: ReadonlyArray<ProductDocument>): ModelDocu
     price_max: priceMax,
     colors: distinct(sorted.map((offer) => offer.color?.trim())),
     sizes: distinct(sorted.map((offer) => offer.size?.trim())),
-    ...offerRows(
-      sorted.map(({ description, group_key: _key, product_id: _id, categories: _levels, ...offer }) => ({
-        ...offer,
-        description_at: Math.max(0, descriptions.indexOf(description))
-      }))
-    )
+    // An offer whose description is empty points at the model's first.
+    ...offerRows(sorted, (offer) => descriptionAt.get(offer.description) ?? 0)
   }
 }
 

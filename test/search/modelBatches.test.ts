@@ -48,4 +48,11 @@ describe("modelBatches", () => {
     expect(batchChunks(batches, offers, 100)).toEqual([batches])
     expect(batchChunks(batches, offers, 15).flat()).toEqual(batches)
   })
+
+  it("keeps a rebuild's first chunk small, so Meilisearch gets its first batch early", () => {
+    const offers = [3, 3, 3, 12, 1, 1]
+    const batches = modelBatches(offers, 100, 7)
+    expect(batchChunks(batches, offers, 100, 7)).toEqual([[{ from: 0, to: 2 }], batches.slice(1)])
+    expect(batchChunks(batches, offers, 100, 7).flat()).toEqual(batches)
+  })
 })

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest"
 import { documentId, type ProductDocument } from "../../readModel/documents.ts"
 import { modelDocument, modelDocuments, modelHitOf, offerDocument } from "../../readModel/modelDocuments.ts"
-import { DEAL_OFFER_FIELDS, MORE_OFFER_FIELDS } from "../../readModel/offerRows.ts"
+import {
+  DEAL_OFFER_FIELDS,
+  dealOfferRow,
+  MORE_OFFER_FIELDS,
+  moreOfferRow,
+  type OfferFields
+} from "../../readModel/offerRows.ts"
 import { offerFor, offerMatches } from "../../readModel/offerFilter.ts"
 import { offerFixture } from "../support/offerFixture.ts"
 
@@ -61,6 +67,21 @@ describe("model documents", () => {
     expect(model.offer_rows).toHaveLength(4)
     expect(model.offer_more).toHaveLength(4)
     expect(Object.keys(model)).not.toContain("offer_list")
+  })
+
+  it("write each offer's rows in the field lists' order (every value distinct, so a swap shows)", () => {
+    const fields = [...DEAL_OFFER_FIELDS, ...MORE_OFFER_FIELDS].filter((field) => field !== "description_at")
+    const distinctValues = Object.fromEntries(
+      fields.map((field, i) => [field, field === "in_stock" ? true : field === "is_deal" ? false : `${field}-${i}`])
+    ) as unknown as OfferFields
+    expect(dealOfferRow(distinctValues, 7)).toEqual(
+      DEAL_OFFER_FIELDS.map((field) => (field === "description_at" ? 7 : distinctValues[field]))
+    )
+    expect(moreOfferRow(distinctValues)).toEqual(MORE_OFFER_FIELDS.map((field) => distinctValues[field]))
+    const { color: _color, size: _size, ...bare } = distinctValues
+    expect(moreOfferRow(bare)).toEqual(
+      MORE_OFFER_FIELDS.map((field) => (field === "color" || field === "size" ? null : distinctValues[field]))
+    )
   })
 
   it("group offers by model key", () => {
