@@ -176,12 +176,11 @@ const makeTx = (connection: DuckDBConnection, settle: boolean): Tx => {
       statement(
         Effect.tryPromise({
           try: async () => {
+            const catalog = options?.temp === true ? "temp" : options?.database
             const appender =
-              options?.temp === true
-                ? await connection.createAppender(table, "main", "temp")
-                : options?.database !== undefined
-                  ? await connection.createAppender(table, "main", options.database)
-                  : await connection.createAppender(table)
+              catalog === undefined
+                ? await connection.createAppender(table)
+                : await connection.createAppender(table, "main", catalog)
             try {
               fill(appender)
               appender.flushSync()

@@ -99,7 +99,7 @@ export const dealOfferRow = (offer: OfferFields, description_at: number): DealOf
   offer.is_deal ?? null,
   offer.deal_score ?? null,
   offer.price_checked_at ?? null,
-  description_at ?? null
+  description_at
 ]
 
 /** An offer's MORE_OFFER_FIELDS row. */

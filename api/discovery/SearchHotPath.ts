@@ -23,9 +23,11 @@ import { logSearchUnavailable, SEARCH_UNAVAILABLE, SEARCH_UNAVAILABLE_HEADERS } 
 const PATH = "/api/search"
 const decodeQuery = Schema.decodeUnknownExit(Schema.toCodecArrayFromSingle(SearchQuery))
 
+/** True for /api/search itself, with or without a query string (not /api/search/ or /api/searches). */
+const isSearchPath = (url: string) => url.startsWith(PATH) && (url.length === PATH.length || url[PATH.length] === "?")
+
 /** The decoded query of a GET /api/search URL, or undefined when the router should answer it. */
 const decode = (url: string): typeof SearchQuery.Type | undefined => {
-  if (!url.startsWith(PATH) || (url.length > PATH.length && url[PATH.length] !== "?")) return undefined
   // the query as the router reads it (HttpServerRequest.searchParamsFromURL): repeated keys become arrays
   const exit = decodeQuery(HttpServerRequest.searchParamsFromURL(new URL(url, "http://localhost")))
   return Exit.isSuccess(exit) ? exit.value : undefined
@@ -91,7 +93,7 @@ export const searchHotPath = (slot: LateHotPath) =>
 
       slot.set((req, res) => {
         const url = req.url
-        if (req.method !== "GET" || url === undefined || !url.startsWith(PATH)) return false
+        if (req.method !== "GET" || url === undefined || !isSearchPath(url)) return false
         let query: typeof SearchQuery.Type | undefined
         try {
           query = queryOf(url)

@@ -597,11 +597,9 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
               return yield* Effect.acquireUseRelease(
                 db.run(`ATTACH IF NOT EXISTS ':memory:' AS ${WORK_DB}`),
                 () =>
-                  Effect.gen(function* () {
-                    return (yield* canDelta(PRODUCTS_INDEX, productsIndexHash))
-                      ? yield* deltaProducts
-                      : yield* rebuildProducts
-                  }),
+                  Effect.flatMap(canDelta(PRODUCTS_INDEX, productsIndexHash), (delta) =>
+                    delta ? deltaProducts : rebuildProducts
+                  ),
                 // Detached, its tables and their memory are gone, whether the sync succeeded or not.
                 () => db.run(`DETACH DATABASE IF EXISTS ${WORK_DB}`).pipe(Effect.ignore)
               )
