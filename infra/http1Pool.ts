@@ -28,6 +28,8 @@ const HEAD_END = Buffer.from("\r\n\r\n")
 const CRLF = Buffer.from("\r\n")
 const MAX_HEAD_BYTES = 64 * 1024
 const EMPTY = Buffer.alloc(0)
+/** A body up to this many characters goes out joined to its head, in one write. */
+const ONE_WRITE_BODY = 16 * 1024
 
 /** A response that does not follow HTTP/1.1's framing. */
 export class Http1ProtocolError extends Error {
@@ -35,7 +37,9 @@ export class Http1ProtocolError extends Error {
 }
 
 interface Exchange {
-  readonly bytes: string
+  /** The request's head, ending with its empty line. */
+  readonly head: string
+  readonly body: string | undefined
   readonly settle: Settle
   /** Sent once more already (see the comment at the top). */
   retried: boolean
@@ -94,7 +98,16 @@ class Connection {
     this.size = 0
     this.closeAfter = false
     this.socket.ref()
-    this.socket.write(exchange.bytes)
+    const { head, body } = exchange
+    if (body === undefined) this.socket.write(head)
+    else if (body.length <= ONE_WRITE_BODY) this.socket.write(head + body)
+    else {
+      // a document batch (megabytes): joined to its head, it would be copied whole once more
+      this.socket.cork()
+      this.socket.write(head)
+      this.socket.write(body)
+      this.socket.uncork()
+    }
   }
 
   private onData(data: Buffer) {
@@ -285,12 +298,12 @@ export class Http1Pool {
   }
 
   /**
-   * Sends `bytes` (a whole request: head and body) and calls `settle` once
-   * with the answer or an error. The function returned abandons the request:
+   * Sends a request (`head` ends with its empty line; `body` as its
+   * content-length states) and calls `settle` once with the answer or an error. The function returned abandons the request:
    * its socket is closed and `settle` is not called.
    */
-  request(bytes: string, settle: Settle): () => void {
-    const exchange: Exchange = { bytes, settle, retried: false, on: undefined, abandoned: false }
+  request(head: string, body: string | undefined, settle: Settle): () => void {
+    const exchange: Exchange = { head, body, settle, retried: false, on: undefined, abandoned: false }
     this.dispatch(exchange)
     return () => {
       if (exchange.abandoned) return

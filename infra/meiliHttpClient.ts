@@ -126,10 +126,11 @@ export const sendMeiliRequest = (
       : poolFor(target).request(
           `${method} ${target.path} HTTP/1.1\r\nhost: ${target.host}\r\n${linesOf(headers)}` +
             (body !== undefined
-              ? `content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+              ? `content-length: ${Buffer.byteLength(body)}\r\n\r\n`
               : BODYLESS.has(method)
                 ? "\r\n"
                 : "content-length: 0\r\n\r\n"),
+          body,
           (error, answer) => {
             if (answer === undefined) return finish(new MeilisearchRequestError(target.href, error))
             const { error: failed, answer: parsed } = answerOf(target, answer.status, answer.body)

@@ -47,16 +47,17 @@ const poolFor = (port: number, maxSockets?: number) => {
   closers.push(() => pool.destroy())
   return pool
 }
-const get = (pool: Http1Pool, path = "/", extra = "") =>
+const get = (pool: Http1Pool, path = "/") =>
   new Promise<Http1Answer>((resolve, reject) =>
-    pool.request(`GET ${path} HTTP/1.1\r\nhost: test\r\n${extra}\r\n`, (error, answer) =>
+    pool.request(`GET ${path} HTTP/1.1\r\nhost: test\r\n\r\n`, undefined, (error, answer) =>
       answer === undefined ? reject(error) : resolve(answer)
     )
   )
 const post = (pool: Http1Pool, body: string) =>
   new Promise<Http1Answer>((resolve, reject) =>
     pool.request(
-      `POST /echo HTTP/1.1\r\nhost: test\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      `POST /echo HTTP/1.1\r\nhost: test\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n`,
+      body,
       (error, answer) => (answer === undefined ? reject(error) : resolve(answer))
     )
   )
@@ -83,10 +84,13 @@ describe("Http1Pool against node:http", () => {
       })
     )
     const pool = poolFor(port)
-    const body = JSON.stringify({ q: "earbuds £", filter: "price <= 100", text: "x".repeat(200_000) })
-    const echoed = await post(pool, body)
-    expect(echoed.status).toBe(200)
-    expect(echoed.body.toString("utf8")).toBe(body)
+    // a search-sized body goes out joined to its head, a batch-sized one after it
+    for (const size of [10, 200_000]) {
+      const body = JSON.stringify({ q: "earbuds £", filter: "price <= 100", text: "x".repeat(size) })
+      const echoed = await post(pool, body)
+      expect(echoed.status).toBe(200)
+      expect(echoed.body.toString("utf8")).toBe(body)
+    }
 
     const chunked = await get(pool, "/chunked")
     expect(chunked.status).toBe(200)
@@ -140,7 +144,7 @@ describe("Http1Pool against node:http", () => {
     )
     const pool = poolFor(port)
     let called = false
-    const abandon = pool.request("GET /slow HTTP/1.1\r\nhost: test\r\n\r\n", () => {
+    const abandon = pool.request("GET /slow HTTP/1.1\r\nhost: test\r\n\r\n", undefined, () => {
       called = true
     })
     await new Promise((resolve) => setTimeout(resolve, 20))
