@@ -117,15 +117,20 @@ class Connection {
       this.socket.destroy()
       return
     }
+    let answered: (() => void) | undefined
     try {
-      this.read(data)
+      answered = this.read(data)
     } catch (error) {
       this.error = error instanceof Error ? error : new Http1ProtocolError(String(error))
       this.socket.destroy()
+      return
     }
+    // outside the try: what the caller's callback throws is not a protocol error
+    answered?.()
   }
 
-  private read(data: Buffer) {
+  /** Consumes bytes of the answer; when it is whole, what hands it over. */
+  private read(data: Buffer): (() => void) | undefined {
     const bytes = this.pending.length === 0 ? data : Buffer.concat([this.pending, data])
     this.pending = EMPTY
     let at = 0
@@ -245,8 +250,8 @@ class Connection {
     this.size += part.length
   }
 
-  /** The answer is whole: hand it over, and give the socket back unless it cannot carry another exchange. */
-  private complete(excess: boolean) {
+  /** The answer is whole: gives the socket back unless it cannot carry another exchange; returns the hand-over. */
+  private complete(excess: boolean): () => void {
     const exchange = this.exchange
     this.exchange = undefined
     const body = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.size)
@@ -256,9 +261,11 @@ class Connection {
       this.reused = true
       this.pool.release(this)
     }
-    if (exchange !== undefined) {
+    const status = this.status
+    return () => {
+      if (exchange === undefined) return
       exchange.on = undefined
-      exchange.settle(undefined, { status: this.status, body })
+      exchange.settle(undefined, { status, body })
     }
   }
 

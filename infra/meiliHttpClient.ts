@@ -89,6 +89,9 @@ const answerOf = (target: MeiliTarget, status: number, body: Buffer): { error?: 
     return { error: new MeilisearchRequestError(target.href, error) }
   }
   if (status >= 200 && status < 300) return { answer: parsed }
+  // (a Response takes 200-599 only)
+  if (status < 200 || status > 599)
+    return { error: new MeilisearchRequestError(target.href, new Error(`HTTP status ${status}`)) }
   return {
     error: new MeilisearchApiError(new Response(text, { status }), parsed as MeilisearchErrorResponse | undefined)
   }
