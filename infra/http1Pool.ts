@@ -137,12 +137,8 @@ class Connection {
     while (at < bytes.length || this.reading === Reading.Length) {
       switch (this.reading) {
         case Reading.Head: {
-          const end = bytes.indexOf(HEAD_END, at)
-          if (end < 0) {
-            if (bytes.length - at > MAX_HEAD_BYTES) throw new Http1ProtocolError("response head over 64 KB")
-            this.pending = bytes.subarray(at)
-            return
-          }
+          const end = this.endOf(bytes, at, HEAD_END, MAX_HEAD_BYTES, "response head")
+          if (end < 0) return
           const head = bytes.toString("latin1", at, end)
           at = end + 4
           this.readHead(head)
@@ -157,12 +153,8 @@ class Connection {
           return this.complete(at < bytes.length)
         }
         case Reading.ChunkSize: {
-          const end = bytes.indexOf(CRLF, at)
-          if (end < 0) {
-            if (bytes.length - at > 1_024) throw new Http1ProtocolError("chunk size line over 1 KB")
-            this.pending = bytes.subarray(at)
-            return
-          }
+          const end = this.endOf(bytes, at, CRLF, 1_024, "chunk size line")
+          if (end < 0) return
           const line = bytes.toString("latin1", at, end)
           const size = /^[0-9a-fA-F]{1,8}(?=$|[ \t;])/.exec(line)
           if (size === null) throw new Http1ProtocolError(`bad chunk size line ${JSON.stringify(line.slice(0, 40))}`)
@@ -190,12 +182,8 @@ class Connection {
           break
         }
         case Reading.Trailers: {
-          const end = bytes.indexOf(CRLF, at)
-          if (end < 0) {
-            if (bytes.length - at > MAX_HEAD_BYTES) throw new Http1ProtocolError("trailers over 64 KB")
-            this.pending = bytes.subarray(at)
-            return
-          }
+          const end = this.endOf(bytes, at, CRLF, MAX_HEAD_BYTES, "trailer line")
+          if (end < 0) return
           // an empty line ends the trailers (which nothing here needs)
           if (end === at) return this.complete(end + 2 < bytes.length)
           at = end + 2
@@ -206,6 +194,16 @@ class Connection {
           return
       }
     }
+  }
+
+  /** Where `marker` starts from `at`, or -1 with the rest kept for the next read (at most `most` bytes of it). */
+  private endOf(bytes: Buffer, at: number, marker: Buffer, most: number, what: string): number {
+    const end = bytes.indexOf(marker, at)
+    if (end < 0) {
+      if (bytes.length - at > most) throw new Http1ProtocolError(`${what} over ${most} bytes`)
+      this.pending = bytes.subarray(at)
+    }
+    return end
   }
 
   private readHead(head: string) {

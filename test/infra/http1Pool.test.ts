@@ -224,6 +224,9 @@ describe("Http1Pool against raw sockets", () => {
     )
     await expect(get(poolFor(badChunk))).rejects.toThrow(/bad chunk size line/)
 
+    const endless = await listen(rawServer((socket) => socket.write(`HTTP/1.1 200 OK\r\nx: ${"a".repeat(70_000)}`)))
+    await expect(get(poolFor(endless))).rejects.toThrow(/response head over 65536 bytes/)
+
     const cut = await listen(rawServer((socket) => socket.end("HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nshort")))
     await expect(get(poolFor(cut))).rejects.toThrow(/closed the connection before its answer was whole/)
 
