@@ -12,10 +12,10 @@ import net from "node:net"
 //
 // Meilisearch closes idle connections after its keep-alive timeout; a request
 // written on a reused socket the server closed meanwhile fails before a byte
-// of its answer arrives. Such a request is sent once more, on a new socket:
-// node's agent would fail it, and every request sent here (searches, task
-// polls, document batches) is one Meilisearch either never read or answers
-// the same way twice.
+// of its answer arrives. A request its sender marks repeatable (a search: it
+// changes nothing) is then sent once more, on a new socket; any other fails,
+// as it did with node's agent, because the server may have acted on it
+// before the connection went (a swap of indexes sent twice undoes itself).
 
 /** An answer: its status and its whole body. */
 export interface Http1Answer {
@@ -36,10 +36,17 @@ export class Http1ProtocolError extends Error {
   override readonly name = "Http1ProtocolError"
 }
 
-interface Exchange {
-  /** The request's head, ending with its empty line. */
+/** A request as it goes out. */
+export interface Http1Request {
+  /** The request line and headers, ending with the empty line. */
   readonly head: string
+  /** As long as the head's content-length states. */
   readonly body: string | undefined
+  /** Safe to send again when a reused socket closed before any answer (see the top). */
+  readonly repeatable: boolean
+}
+
+interface Exchange extends Http1Request {
   readonly settle: Settle
   /** Sent once more already (see the comment at the top). */
   retried: boolean
@@ -275,7 +282,7 @@ class Connection {
     exchange.on = undefined
     if (this.reading === Reading.UntilClose && this.error === undefined) {
       exchange.settle(undefined, { status: this.status, body: Buffer.concat(this.parts, this.size) })
-    } else if (!this.received && this.reused && !exchange.retried) {
+    } else if (exchange.repeatable && !this.received && this.reused && !exchange.retried) {
       exchange.retried = true
       this.pool.retry(exchange)
     } else {
@@ -303,12 +310,12 @@ export class Http1Pool {
   }
 
   /**
-   * Sends a request (`head` ends with its empty line; `body` as its
-   * content-length states) and calls `settle` once with the answer or an error. The function returned abandons the request:
-   * its socket is closed and `settle` is not called.
+   * Sends a request and calls `settle` once with the answer or an error. The
+   * function returned abandons the request: its socket is closed and `settle`
+   * is not called.
    */
-  request(head: string, body: string | undefined, settle: Settle): () => void {
-    const exchange: Exchange = { head, body, settle, retried: false, on: undefined, abandoned: false }
+  request(request: Http1Request, settle: Settle): () => void {
+    const exchange: Exchange = { ...request, settle, retried: false, on: undefined, abandoned: false }
     this.dispatch(exchange)
     return () => {
       if (exchange.abandoned) return

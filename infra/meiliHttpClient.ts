@@ -60,13 +60,21 @@ const linesOf = (headers: Readonly<Record<string, string>>) => {
     lines = ""
     for (const [name, value] of Object.entries(headers)) {
       // the head states these itself
-      if (!/^(host|content-length|connection|transfer-encoding)$/i.test(name)) lines += `${name}: ${value}\r\n`
+      if (/^(host|content-length|connection|transfer-encoding)$/i.test(name)) continue
+      // as node:http refuses them: a line break would start a header of its own
+      if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) throw new TypeError(`invalid character in header ${name}`)
+      lines += `${name}: ${value}\r\n`
     }
     headLines.set(headers, lines)
   }
   return lines
 }
 const BODYLESS = new Set(["GET", "HEAD", "DELETE"])
+/** POSTs that change nothing (searches), so safe to send again (http1Pool.ts). */
+const READ_ONLY_POST = /\/(search|multi-search|similar|facet-search|documents\/fetch)(\?|$)/
+/** A request Meilisearch may get twice without effect: a read. */
+export const isRepeatable = (method: string, path: string) =>
+  method === "GET" || method === "HEAD" || (method === "POST" && READ_ONLY_POST.test(path))
 
 /** Keep-alive pools to the Meilisearch servers reached over http, by host:port. */
 const pools = new Map<string, Http1Pool>()
@@ -127,13 +135,17 @@ export const sendMeiliRequest = (
     target.protocol === "https:"
       ? sendOverHttps(target, method, headers, body, finish)
       : poolFor(target).request(
-          `${method} ${target.path} HTTP/1.1\r\nhost: ${target.host}\r\n${linesOf(headers)}` +
-            (body !== undefined
-              ? `content-length: ${Buffer.byteLength(body)}\r\n\r\n`
-              : BODYLESS.has(method)
-                ? "\r\n"
-                : "content-length: 0\r\n\r\n"),
-          body,
+          {
+            head:
+              `${method} ${target.path} HTTP/1.1\r\nhost: ${target.host}\r\n${linesOf(headers)}` +
+              (body !== undefined
+                ? `content-length: ${Buffer.byteLength(body)}\r\n\r\n`
+                : BODYLESS.has(method)
+                  ? "\r\n"
+                  : "content-length: 0\r\n\r\n"),
+            body,
+            repeatable: isRepeatable(method, target.path)
+          },
           (error, answer) => {
             if (answer === undefined) return finish(new MeilisearchRequestError(target.href, error))
             const { error: failed, answer: parsed } = answerOf(target, answer.status, answer.body)
