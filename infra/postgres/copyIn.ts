@@ -17,6 +17,11 @@ export const copyIn = async (sql: Sql | ReservedSql, statement: string, source: 
   const serverError = new Promise<never>((_, reject) => {
     refused = reject
   })
+  // The query may fail before the race below is set up (its connection reset
+  // while the COPY starts: the service closing mid-ingest); `writable()` then
+  // throws that error to the caller, and this promise's copy of it must not
+  // surface again as an unhandled rejection (it did, failing a test run).
+  serverError.catch(() => undefined)
   // Not in postgres.js's types: the Query's own `reject` (src/query.js).
   const reject: unknown = Reflect.get(query, "reject")
   if (typeof reject === "function") {
