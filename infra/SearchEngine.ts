@@ -82,7 +82,7 @@ export interface SearchEngineShape {
 }
 
 const make = (url: string, apiKey: string, prefix: string): SearchEngineShape => {
-  // node:http transport: the built-in fetch costs ~40 ms per round trip to Meilisearch (see meiliHttpClient.ts).
+  // Our own transport (meiliHttpClient.ts): the built-in fetch costs ~40 ms per round trip to Meilisearch.
   // The per-request timeout is generous because enqueueing a large document
   // batch on a busy machine took over 10 s in the 1M-product benchmark; latency-
   // bound callers (search endpoints) put their own, much shorter, Effect timeout on top.

@@ -152,10 +152,7 @@ class Connection {
           break
         }
         case Reading.Length: {
-          const take = Math.min(this.left, bytes.length - at)
-          if (take > 0) this.keep(bytes.subarray(at, at + take))
-          at += take
-          this.left -= take
+          at = this.take(bytes, at)
           if (this.left > 0) return
           return this.complete(at < bytes.length)
         }
@@ -171,10 +168,7 @@ class Connection {
           break
         }
         case Reading.ChunkData: {
-          const take = Math.min(this.left, bytes.length - at)
-          this.keep(bytes.subarray(at, at + take))
-          at += take
-          this.left -= take
+          at = this.take(bytes, at)
           if (this.left === 0) this.reading = Reading.ChunkEnd
           break
         }
@@ -255,12 +249,25 @@ class Connection {
     this.size += part.length
   }
 
+  /** Keeps what arrived of the `left` body bytes expected; returns where they end. */
+  private take(bytes: Buffer, at: number): number {
+    const end = Math.min(at + this.left, bytes.length)
+    if (end > at) this.keep(bytes.subarray(at, end))
+    this.left -= end - at
+    return end
+  }
+
+  private wholeBody(): Buffer {
+    const body = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.size)
+    this.parts = []
+    return body
+  }
+
   /** The answer is whole: gives the socket back unless it cannot carry another exchange; returns the hand-over. */
   private complete(excess: boolean): () => void {
     const exchange = this.exchange
     this.exchange = undefined
-    const body = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.size)
-    this.parts = []
+    const body = this.wholeBody()
     if (excess || this.closeAfter) this.socket.destroy()
     else {
       this.reused = true
@@ -281,7 +288,7 @@ class Connection {
     if (exchange === undefined || exchange.abandoned) return
     exchange.on = undefined
     if (this.reading === Reading.UntilClose && this.error === undefined) {
-      exchange.settle(undefined, { status: this.status, body: Buffer.concat(this.parts, this.size) })
+      exchange.settle(undefined, { status: this.status, body: this.wholeBody() })
     } else if (exchange.repeatable && !this.received && this.reused && !exchange.retried) {
       exchange.retried = true
       this.pool.retry(exchange)
@@ -360,7 +367,7 @@ export class Http1Pool {
     if (next !== undefined) this.connect().send(next)
   }
 
-  /** Closes every socket; requests still running fail. */
+  /** Closes the idle sockets (a socket in use closes when its request is abandoned or answered). */
   destroy() {
     for (const connection of [...this.idle]) connection.socket.destroy()
   }

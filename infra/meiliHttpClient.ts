@@ -70,6 +70,21 @@ const linesOf = (headers: Readonly<Record<string, string>>) => {
   return lines
 }
 const BODYLESS = new Set(["GET", "HEAD", "DELETE"])
+/** A request's line and headers, ending with the empty line. */
+const requestHead = (
+  method: string,
+  target: MeiliTarget,
+  headers: Readonly<Record<string, string>>,
+  body: string | undefined
+) => {
+  const length =
+    body !== undefined
+      ? `content-length: ${Buffer.byteLength(body)}\r\n`
+      : BODYLESS.has(method)
+        ? ""
+        : "content-length: 0\r\n"
+  return `${method} ${target.path} HTTP/1.1\r\nhost: ${target.host}\r\n${linesOf(headers)}${length}\r\n`
+}
 /** POSTs that change nothing (searches), so safe to send again (http1Pool.ts). */
 const READ_ONLY_POST = /\/(search|multi-search|similar|facet-search|documents\/fetch)(\?|$)/
 /** A request Meilisearch may get twice without effect: a read. */
@@ -88,7 +103,7 @@ const poolFor = (target: MeiliTarget) => {
 }
 
 /** Meilisearch's answer as the client would see it: parsed JSON, or its error types. */
-const answerOf = (target: MeiliTarget, status: number, body: Buffer): { error?: Error; answer?: unknown } => {
+const meiliAnswer = (target: MeiliTarget, status: number, body: Buffer): { error?: Error; answer?: unknown } => {
   const text = body.toString("utf8")
   let parsed: unknown
   try {
@@ -135,20 +150,10 @@ export const sendMeiliRequest = (
     target.protocol === "https:"
       ? sendOverHttps(target, method, headers, body, finish)
       : poolFor(target).request(
-          {
-            head:
-              `${method} ${target.path} HTTP/1.1\r\nhost: ${target.host}\r\n${linesOf(headers)}` +
-              (body !== undefined
-                ? `content-length: ${Buffer.byteLength(body)}\r\n\r\n`
-                : BODYLESS.has(method)
-                  ? "\r\n"
-                  : "content-length: 0\r\n\r\n"),
-            body,
-            repeatable: isRepeatable(method, target.path)
-          },
+          { head: requestHead(method, target, headers, body), body, repeatable: isRepeatable(method, target.path) },
           (error, answer) => {
             if (answer === undefined) return finish(new MeilisearchRequestError(target.href, error))
-            const { error: failed, answer: parsed } = answerOf(target, answer.status, answer.body)
+            const { error: failed, answer: parsed } = meiliAnswer(target, answer.status, answer.body)
             finish(failed, parsed)
           }
         )
@@ -187,7 +192,7 @@ const sendOverHttps = (
       response.on("data", (chunk: Buffer) => chunks.push(chunk))
       response.on("error", (error) => finish(new MeilisearchRequestError(target.href, error)))
       response.on("end", () => {
-        const { error, answer } = answerOf(target, response.statusCode ?? 0, Buffer.concat(chunks))
+        const { error, answer } = meiliAnswer(target, response.statusCode ?? 0, Buffer.concat(chunks))
         finish(error, answer)
       })
     }
