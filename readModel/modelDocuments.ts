@@ -58,7 +58,9 @@ export interface ModelDocument {
   readonly price_max: Readonly<Record<string, number>>
   readonly colors: ReadonlyArray<string>
   readonly sizes: ReadonlyArray<string>
-  /** Every offer, best first (in stock, deepest verified saving, lowest price): its DEAL_OFFER_FIELDS values. */
+  /** The distinct texts of the offers' DEAL_OFFER_FIELDS rows (offerRows.ts: offerTexts). */
+  readonly offer_strings: ReadonlyArray<string>
+  /** Every offer, best first (in stock, deepest verified saving, lowest price): its DEAL_OFFER_FIELDS values, texts as indexes in offer_strings. */
   readonly offer_rows: ReadonlyArray<DealOfferRow>
   /** The same offers' MORE_OFFER_FIELDS values, in the same order. */
   readonly offer_more: ReadonlyArray<MoreOfferRow>
@@ -76,7 +78,7 @@ export interface ModelVariants {
 const MODEL_FIELDS = ["id", "model_key", "description", "offers", "stores", "colors", "sizes"] as const
 
 /** The fields a Deal search reads back (offers as DEAL_OFFER_FIELDS rows): the filter arrays stay in the index. */
-export const DEAL_RETRIEVED_FIELDS = [...MODEL_FIELDS, "offer_rows"]
+export const DEAL_RETRIEVED_FIELDS = [...MODEL_FIELDS, "offer_strings", "offer_rows"]
 
 /** The fields a search for whole offers reads back (the catalog tools, landing pages). */
 export const MODEL_RETRIEVED_FIELDS = [...DEAL_RETRIEVED_FIELDS, "offer_more"]

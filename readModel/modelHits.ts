@@ -17,10 +17,18 @@ import {
 // of another shape (a stale index, a bad sync) is an error naming the field,
 // never a crash further on.
 
-type Kind = "string" | "number" | "boolean" | "string?" | "number?" | "strings"
+type Kind = "string" | "number" | "boolean" | "string?" | "number?" | "strings" | "text" | "text?"
 
-const holds = (kind: Kind, value: unknown): boolean => {
+/** An index in a hit's offer_strings (already checked to hold strings only). */
+const isTextAt = (value: unknown, strings: ReadonlyArray<string>) =>
+  typeof value === "number" && Number.isInteger(value) && value >= 0 && value < strings.length
+
+const holds = (kind: Kind, value: unknown, strings: ReadonlyArray<string> = []): boolean => {
   switch (kind) {
+    case "text":
+      return isTextAt(value, strings)
+    case "text?":
+      return value === null || isTextAt(value, strings)
     case "string":
       return typeof value === "string"
     case "number":
@@ -79,7 +87,9 @@ const OFFER_KINDS: Record<keyof EmbeddedOffer, Kind> = {
   price_since: "string?"
 }
 
-const DEAL_ROW = DEAL_OFFER_FIELDS.map((field) => [field, OFFER_KINDS[field]] as const)
+/** A deal row holds each text as its index in offer_strings. */
+const storedKind = (kind: Kind): Kind => (kind === "string" ? "text" : kind === "string?" ? "text?" : kind)
+const DEAL_ROW = DEAL_OFFER_FIELDS.map((field) => [field, storedKind(OFFER_KINDS[field])] as const)
 const MORE_ROW = MORE_OFFER_FIELDS.map((field) => [field, OFFER_KINDS[field]] as const)
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -88,9 +98,10 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 /** The first field of `fields` whose value in `row` is not what it must hold, or undefined. */
 const wrongField = (
   row: ReadonlyArray<unknown>,
-  fields: ReadonlyArray<readonly [string, Kind]>
+  fields: ReadonlyArray<readonly [string, Kind]>,
+  strings: ReadonlyArray<string>
 ): string | undefined => {
-  for (let at = 0; at < fields.length; at++) if (!holds(fields[at][1], row[at])) return fields[at][0]
+  for (let at = 0; at < fields.length; at++) if (!holds(fields[at][1], row[at], strings)) return fields[at][0]
   return undefined
 }
 
@@ -99,14 +110,16 @@ const rowProblem = (
   hit: Record<string, unknown>,
   list: "offer_rows" | "offer_more",
   i: number,
-  fields: ReadonlyArray<readonly [string, Kind]>
+  fields: ReadonlyArray<readonly [string, Kind]>,
+  strings: ReadonlyArray<string>
 ): string | undefined => {
   const row: unknown = (hit[list] as ReadonlyArray<unknown>)[i]
   if (!Array.isArray(row) || row.length !== fields.length)
     return `hit ${String(hit.id)}: ${list}[${i}] is not a row of ${fields.length} values`
-  const field = wrongField(row, fields)
+  const field = wrongField(row, fields, strings)
   if (field === undefined) return undefined
-  const offerId: unknown = (hit.offer_rows as ReadonlyArray<ReadonlyArray<unknown>>)[i][0]
+  const idAt: unknown = (hit.offer_rows as ReadonlyArray<ReadonlyArray<unknown>>)[i][0]
+  const offerId = isTextAt(idAt, strings) ? strings[idAt as number] : idAt
   return `hit ${String(hit.id)}, offer ${String(offerId)}: ${field}`
 }
 
@@ -114,17 +127,21 @@ const rowProblem = (
 const hitOf = (hit: unknown, whole: boolean): Record<string, unknown> | string => {
   if (!isRecord(hit)) return "a hit is not an object"
   for (const [field, kind] of MODEL_FIELDS) if (!holds(kind, hit[field])) return `hit ${String(hit.id)}: ${field}`
+  const strings = hit.offer_strings
   const rows = hit.offer_rows
   const more = hit.offer_more
+  if (!holds("strings", strings)) return `hit ${String(hit.id)}: offer_strings`
+  const texts = strings as ReadonlyArray<string>
   if (!Array.isArray(rows) || rows.length === 0) return `hit ${String(hit.id)}: offer_rows`
   if (whole && (!Array.isArray(more) || more.length !== rows.length)) return `hit ${String(hit.id)}: offer_more`
   const offers: Array<object> = []
   for (let i = 0; i < rows.length; i++) {
     const problem =
-      rowProblem(hit, "offer_rows", i, DEAL_ROW) ?? (whole ? rowProblem(hit, "offer_more", i, MORE_ROW) : undefined)
+      rowProblem(hit, "offer_rows", i, DEAL_ROW, texts) ??
+      (whole ? rowProblem(hit, "offer_more", i, MORE_ROW, texts) : undefined)
     if (problem !== undefined) return problem
-    // checked just above: each value holds its field's kind
-    const deal = dealOfferOf(rows[i] as DealOfferRow)
+    // checked just above: each value holds its field's kind, each text index is in offer_strings
+    const deal = dealOfferOf(rows[i] as DealOfferRow, texts)
     offers.push(whole ? { ...deal, ...moreOfferOf((more as ReadonlyArray<MoreOfferRow>)[i]) } : deal)
   }
   // One literal, not a rest-and-spread copy of the hit (both showed in the search profile).

@@ -6,6 +6,7 @@ import {
   dealOfferRow,
   MORE_OFFER_FIELDS,
   moreOfferRow,
+  offerTexts,
   type OfferFields
 } from "../../readModel/offerRows.ts"
 import { offerFor, offerMatches } from "../../readModel/offerFilter.ts"
@@ -37,6 +38,21 @@ const argos = offer("a", {
 })
 const gone = offer("o", { store: "Best Buy", price: 49.99, availability: "out_of_stock", in_stock: false })
 const model = modelDocument([walmart, gone, argos, target])
+/** The deal-row fields that hold text, stored as an index in the model's offer_strings. */
+const TEXT_FIELDS = new Set<string>([
+  "id",
+  "title",
+  "brand",
+  "category",
+  "product_type",
+  "store",
+  "store_domain",
+  "image",
+  "currency",
+  "availability",
+  "reference_observed_at",
+  "price_checked_at"
+])
 /** The model as a search reads it back (offers as objects again). */
 const hit = modelHitOf(model)
 
@@ -59,9 +75,23 @@ describe("model documents", () => {
     expect(offerDocument(model, hit.offer_list[2])).toEqual(walmart)
   })
 
-  it("store each offer as two rows of values: what a Deal search reads, and the rest", () => {
-    expect(model.offer_rows[0]).toEqual(
+  it("store each offer as two rows of values: what a Deal search reads (texts once per model), and the rest", () => {
+    const texts = (row: ReadonlyArray<unknown>) =>
+      row.map((value, at) =>
+        TEXT_FIELDS.has(DEAL_OFFER_FIELDS[at]) && value !== null ? model.offer_strings[value as number] : value
+      )
+    expect(texts(model.offer_rows[0])).toEqual(
       DEAL_OFFER_FIELDS.map((field) => (field === "description_at" ? 0 : target[field as keyof typeof target]))
+    )
+    expect(texts(model.offer_rows[2])).toEqual(
+      DEAL_OFFER_FIELDS.map((field) => (field === "description_at" ? 1 : walmart[field as keyof typeof walmart]))
+    )
+    // the four offers share a brand, a category path and a currency: each is stored once
+    expect(new Set(model.offer_strings).size).toBe(model.offer_strings.length)
+    expect(model.offer_strings.filter((text) => text === target.brand)).toHaveLength(1)
+    const brandAt = DEAL_OFFER_FIELDS.indexOf("brand")
+    expect(new Set(model.offer_rows.map((row) => row[brandAt]))).toEqual(
+      new Set([model.offer_strings.indexOf(target.brand!)])
     )
     expect(model.offer_more[0]).toEqual(MORE_OFFER_FIELDS.map((field) => target[field] ?? null))
     expect(model.offer_rows).toHaveLength(4)
@@ -74,8 +104,18 @@ describe("model documents", () => {
     const distinctValues = Object.fromEntries(
       fields.map((field, i) => [field, field === "in_stock" ? true : field === "is_deal" ? false : `${field}-${i}`])
     ) as unknown as OfferFields
-    expect(dealOfferRow(distinctValues, 7)).toEqual(
-      DEAL_OFFER_FIELDS.map((field) => (field === "description_at" ? 7 : distinctValues[field]))
+    const { strings, index } = offerTexts()
+    const row = dealOfferRow(distinctValues, 7, index)
+    const textFields = DEAL_OFFER_FIELDS.filter((field) => TEXT_FIELDS.has(field))
+    expect(strings).toEqual(textFields.map((field) => distinctValues[field as keyof OfferFields]))
+    expect(row).toEqual(
+      DEAL_OFFER_FIELDS.map((field) =>
+        field === "description_at"
+          ? 7
+          : TEXT_FIELDS.has(field)
+            ? textFields.indexOf(field)
+            : distinctValues[field as keyof OfferFields]
+      )
     )
     expect(moreOfferRow(distinctValues)).toEqual(MORE_OFFER_FIELDS.map((field) => distinctValues[field]))
     const { color: _color, size: _size, ...bare } = distinctValues

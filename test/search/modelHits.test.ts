@@ -16,8 +16,9 @@ import { startService, type RunningService } from "../support/TestService.ts"
 // embedded offer): a document of another shape is an error naming the
 // field, and the endpoints answer it 503, never a crash.
 
+const walmart = offerFixture(documentId("feed:w"), { product_id: "feed:w" })
 const model = modelDocument([
-  offerFixture(documentId("feed:w"), { product_id: "feed:w" }),
+  walmart,
   offerFixture(documentId("feed:t"), { product_id: "feed:t", store: "Target", price: 74.99 })
 ])
 const answerWith = (hit: unknown) => ({ hits: [hit], estimatedTotalHits: 1, query: "earbuds" })
@@ -27,7 +28,7 @@ const withOffer = (field: (typeof DEAL_OFFER_FIELDS)[number], value: unknown) =>
     ...model,
     offer_rows: [model.offer_rows[0], model.offer_rows[1].map((v, at) => (DEAL_OFFER_FIELDS[at] === field ? value : v))]
   })
-const walmartId = model.offer_rows[1][0]
+const walmartId = walmart.id
 
 describe("search answer checks", () => {
   it("accept a model document as the index holds it", () => {
@@ -44,8 +45,8 @@ describe("search answer checks", () => {
     const offer = typeof answer === "string" ? answer : answer.hits[0].offer_list[1]
     expect(offer).toEqual(
       Object.fromEntries([
-        ...DEAL_OFFER_FIELDS.map((field, at) => [field, model.offer_rows[1][at]]),
-        ...MORE_OFFER_FIELDS.map((field, at) => [field, model.offer_more[1][at]])
+        ...DEAL_OFFER_FIELDS.map((field) => [field, field === "description_at" ? 0 : walmart[field]]),
+        ...MORE_OFFER_FIELDS.map((field) => [field, walmart[field] ?? null])
       ])
     )
     expect(offer).toMatchObject({ id: walmartId, store: "Walmart", link: expect.stringMatching(/^https:/) })
@@ -54,7 +55,14 @@ describe("search answer checks", () => {
   it("name the first field that does not hold what the service reads", () => {
     expect(dealAnswerOf(withOffer("price", "74.99"))).toBe(`hit ${model.id}, offer ${walmartId}: price`)
     expect(dealAnswerOf(withOffer("in_stock", null))).toMatch(/: in_stock$/)
-    expect(dealAnswerOf(withOffer("brand", 7))).toMatch(/: brand$/)
+    // a text is an index in the model's offer_strings
+    expect(dealAnswerOf(withOffer("brand", "Anker"))).toMatch(/: brand$/)
+    expect(dealAnswerOf(withOffer("store", model.offer_strings.length))).toMatch(/: store$/)
+    expect(dealAnswerOf(withOffer("title", 0.5))).toMatch(/: title$/)
+    expect(dealAnswerOf(withOffer("brand", null))).not.toBeTypeOf("string")
+    expect(dealAnswerOf(answerWith({ ...model, offer_strings: [...model.offer_strings.slice(1), 3] }))).toBe(
+      `hit ${model.id}: offer_strings`
+    )
     expect(dealAnswerOf(answerWith({ ...model, offer_rows: [] }))).toBe(`hit ${model.id}: offer_rows`)
     expect(dealAnswerOf(answerWith({ ...model, offer_rows: [{ id: "x" }] }))).toBe(
       `hit ${model.id}: offer_rows[0] is not a row of ${DEAL_OFFER_FIELDS.length} values`
@@ -81,11 +89,13 @@ describe("search answer checks", () => {
     )
   })
 
-  it("refuse a document of the shape before offer rows (an index not yet rebuilt) by naming offer_rows", () => {
-    const { offer_rows: _rows, offer_more: _more, ...rest } = model
-    expect(dealAnswerOf(answerWith({ ...rest, offer_list: [{ id: walmartId, price: 74.99 }] }))).toBe(
-      `hit ${model.id}: offer_rows`
-    )
+  it("refuse a document of an earlier shape (an index not yet rebuilt) by naming what it lacks", () => {
+    const { offer_strings: _strings, offer_rows: _rows, offer_more: _more, ...rest } = model
+    expect(
+      dealAnswerOf(answerWith({ ...rest, offer_strings: [], offer_list: [{ id: walmartId, price: 74.99 }] }))
+    ).toBe(`hit ${model.id}: offer_rows`)
+    // rows with their texts in place, before offer_strings
+    expect(dealAnswerOf(answerWith({ ...rest, offer_rows: model.offer_rows }))).toBe(`hit ${model.id}: offer_strings`)
   })
 })
 
