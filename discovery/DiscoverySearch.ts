@@ -15,7 +15,7 @@ import {
   type ShownOffer,
   variantsOf
 } from "../readModel/modelDocuments.ts"
-import { dealAnswerOf, facetValues, type ModelAnswer, modelAnswerOf } from "../readModel/modelHits.ts"
+import { dealAnswerOf, facetValues, MalformedOffer, type ModelAnswer, modelAnswerOf } from "../readModel/modelHits.ts"
 import { offerFor } from "../readModel/offerFilter.ts"
 import type { EmbeddedDealOffer } from "../readModel/offerRows.ts"
 import { PRODUCTS_INDEX } from "../readModel/indexes.ts"
@@ -109,11 +109,24 @@ export interface DiscoverySearchShape {
  */
 const readAnswer = <M>(read: (answer: unknown) => ModelAnswer<M> | string, answer: unknown) => {
   const checked = read(answer)
-  return typeof checked === "string"
-    ? Effect.fail(
-        new SearchError({ message: `search: unexpected document in the index (${checked})`, unavailable: true })
-      )
-    : Effect.succeed(checked)
+  return typeof checked === "string" ? Effect.fail(unexpectedDocument(checked)) : Effect.succeed(checked)
+}
+
+const unexpectedDocument = (problem: string) =>
+  new SearchError({ message: `search: unexpected document in the index (${problem})`, unavailable: true })
+
+/**
+ * What `choose` picks from a Deal search's hits: a Deal search's offers are
+ * checked when the offer choice first reads them (modelHits.ts), so a
+ * malformed one fails the search here as readAnswer's checks do.
+ */
+const choosing = <A>(choose: () => A): Effect.Effect<A, SearchError> => {
+  try {
+    return Effect.succeed(choose())
+  } catch (error) {
+    if (error instanceof MalformedOffer) return Effect.fail(unexpectedDocument(error.message))
+    throw error
+  }
 }
 
 const indexMissing = (error: SearchError) =>
@@ -279,7 +292,8 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           }
           const q = intent?.broadQuery ?? ""
           const response = yield* run(searchBody(q, params), dealAnswerOf)
-          return { documents: shownOffers(response.hits, q, params, query.limit), ...(intent ? { intent } : {}) }
+          const documents = yield* choosing(() => shownOffers(response.hits, q, params, query.limit))
+          return { documents, ...(intent ? { intent } : {}) }
         })
 
       /** The later ladder steps and the constraint probes, in one multi-search round trip. */
@@ -309,37 +323,34 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             }),
             Effect.tapError(() => Effect.sync(() => failures.inc()))
           )
-          for (const [index, attempt] of steps.entries()) {
-            const documents = shownOffers(results[index]?.hits ?? [], attempt.q, stepParams[index], limit)
-            if (documents.length > 0) {
-              return {
-                documents,
-                intent,
-                includesOutOfStock: !attempt.inStock,
-                step: attempt.step,
-                relaxation: STEP_TEXT[attempt.step]
-              } satisfies IntentResult
-            }
-          }
-          const unmet = unmetConstraint(
-            intent,
-            category,
-            probes.map((probe, i) => {
-              const result = results[steps.length + i]
-              const hit = result?.hits[0]
-              return {
-                probe,
-                hit: hit === undefined ? undefined : shownOffer(hit, probe.params),
-                total: result?.estimatedTotalHits ?? 0
+          return yield* choosing((): IntentResult => {
+            for (const [index, attempt] of steps.entries()) {
+              const documents = shownOffers(results[index]?.hits ?? [], attempt.q, stepParams[index], limit)
+              if (documents.length > 0) {
+                return {
+                  documents,
+                  intent,
+                  includesOutOfStock: !attempt.inStock,
+                  step: attempt.step,
+                  relaxation: STEP_TEXT[attempt.step]
+                }
               }
-            })
-          )
-          return {
-            documents: [],
-            intent,
-            includesOutOfStock: false,
-            ...(unmet ? { unmet } : {})
-          } satisfies IntentResult
+            }
+            const unmet = unmetConstraint(
+              intent,
+              category,
+              probes.map((probe, i) => {
+                const result = results[steps.length + i]
+                const hit = result?.hits[0]
+                return {
+                  probe,
+                  hit: hit === undefined ? undefined : shownOffer(hit, probe.params),
+                  total: result?.estimatedTotalHits ?? 0
+                }
+              })
+            )
+            return { documents: [], intent, includesOutOfStock: false, ...(unmet ? { unmet } : {}) }
+          })
         })
 
       const search = (query: IntentQuery) =>
@@ -349,15 +360,18 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           const response = yield* run(body, dealAnswerOf)
           // One pass over the hits: each shown offer is chosen once, then filed
           // by whether the product's own fields (not only its description) matched.
-          const named: Array<DealOffer> = []
-          const describedOnly: Array<DealOffer> = []
-          for (const hit of response.hits) {
-            if (named.length >= query.limit) break
-            const list = namesTheProduct(hit) ? named : describedOnly
-            if (list.length >= query.limit) continue
-            const shown = shownOffer(hit, params, strict.q)
-            if (shown !== undefined) list.push(shown)
-          }
+          const { named, describedOnly } = yield* choosing(() => {
+            const named: Array<DealOffer> = []
+            const describedOnly: Array<DealOffer> = []
+            for (const hit of response.hits) {
+              if (named.length >= query.limit) break
+              const list = namesTheProduct(hit) ? named : describedOnly
+              if (list.length >= query.limit) continue
+              const shown = shownOffer(hit, params, strict.q)
+              if (shown !== undefined) list.push(shown)
+            }
+            return { named, describedOnly }
+          })
           if (named.length > 0) {
             return { documents: named, intent, includesOutOfStock: false, step: "strict" } satisfies IntentResult
           }

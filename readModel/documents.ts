@@ -6,7 +6,7 @@ import { groupKey } from "../domain/catalog/modelKey.ts"
 // with no DuckDB look-ups per result.
 
 /** Bumped whenever the document shape changes: every document is resent. */
-export const DOCUMENT_VERSION = "m3"
+export const DOCUMENT_VERSION = "m4"
 
 /** Meilisearch ids allow only [A-Za-z0-9_-]; catalog ids ('{feed}:{item}') do not. */
 export const documentId = (catalogId: string): string => Buffer.from(catalogId, "utf8").toString("base64url")

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto"
 import { catalogIdOf, categoryLevels, type ProductDocument } from "./documents.ts"
-import { type DealOfferRow, type EmbeddedDealOffer, type MoreOfferRow, offerRows, offersOf } from "./offerRows.ts"
+import { type EmbeddedDealOffer, type MoreOfferRow, offerRows, offersOf } from "./offerRows.ts"
 
 // One search document per product model (the offers sharing a group key:
 // the colours, sizes, conditions and stores of one product). Search, ranking
@@ -60,8 +60,11 @@ export interface ModelDocument {
   readonly sizes: ReadonlyArray<string>
   /** The distinct texts of the offers' DEAL_OFFER_FIELDS rows (offerRows.ts: offerTexts). */
   readonly offer_strings: ReadonlyArray<string>
-  /** Every offer, best first (in stock, deepest verified saving, lowest price): its DEAL_OFFER_FIELDS values, texts as indexes in offer_strings. */
-  readonly offer_rows: ReadonlyArray<DealOfferRow>
+  /**
+   * Every offer, best first (in stock, deepest verified saving, lowest price): the JSON
+   * text of its DEAL_OFFER_FIELDS values (a DealOfferRow: texts as indexes in offer_strings).
+   */
+  readonly offer_rows: ReadonlyArray<string>
   /** The same offers' MORE_OFFER_FIELDS values, in the same order. */
   readonly offer_more: ReadonlyArray<MoreOfferRow>
 }
@@ -88,8 +91,14 @@ export type ModelHit = Pick<ModelDocument, (typeof MODEL_FIELDS)[number]> & {
   readonly offer_list: ReadonlyArray<EmbeddedOffer>
 }
 
+/** Offers read one at a time: a Deal search reads an offer's row when the offer choice first reaches it. An array is one. */
+export interface OfferList<O> {
+  readonly length: number
+  at(index: number): O | undefined
+}
+
 /** A model document as the Deal searches read it. */
-export type DealModel = Omit<ModelHit, "offer_list"> & { readonly offer_list: ReadonlyArray<EmbeddedDealOffer> }
+export type DealModel = Omit<ModelHit, "offer_list"> & { readonly offer_list: OfferList<EmbeddedDealOffer> }
 
 export const modelDocumentId = (modelKey: string) => createHash("md5").update(modelKey).digest("hex")
 

@@ -1,9 +1,10 @@
 import type { Hit } from "meilisearch"
-import type { DealModel, EmbeddedOffer, ModelHit } from "./modelDocuments.ts"
+import type { DealModel, EmbeddedOffer, ModelHit, OfferList } from "./modelDocuments.ts"
 import {
   DEAL_OFFER_FIELDS,
   dealOfferOf,
   type DealOfferRow,
+  type EmbeddedDealOffer,
   MORE_OFFER_FIELDS,
   moreOfferOf,
   type MoreOfferRow
@@ -15,7 +16,9 @@ import {
 // Schema decode of every offer would cost more than the JSON parse: each
 // value is checked with one typeof while its offer is built, and a document
 // of another shape (a stale index, a bad sync) is an error naming the field,
-// never a crash further on.
+// never a crash further on. A Deal search's offers are built when the offer
+// choice first reads them (DealOffers), so a bad row is met there
+// (MalformedOffer) and answered as the other checks are.
 
 type Kind = "string" | "number" | "boolean" | "string?" | "number?" | "strings" | "text" | "text?"
 
@@ -105,44 +108,105 @@ const wrongField = (
   return undefined
 }
 
-/** What is wrong with one row of a hit's `list`, or undefined when it holds a value of the right kind per field. */
+/** What is wrong with one row of an offer (`where` names it), or undefined when each value holds its field's kind. */
 const rowProblem = (
-  hit: Record<string, unknown>,
-  list: "offer_rows" | "offer_more",
-  i: number,
+  hitId: string,
+  where: string,
+  row: unknown,
   fields: ReadonlyArray<readonly [string, Kind]>,
-  strings: ReadonlyArray<string>
+  strings: ReadonlyArray<string>,
+  offerId: (row: ReadonlyArray<unknown>) => unknown
 ): string | undefined => {
-  const row: unknown = (hit[list] as ReadonlyArray<unknown>)[i]
   if (!Array.isArray(row) || row.length !== fields.length)
-    return `hit ${String(hit.id)}: ${list}[${i}] is not a row of ${fields.length} values`
+    return `hit ${hitId}: ${where} is not a row of ${fields.length} values`
   const field = wrongField(row, fields, strings)
-  if (field === undefined) return undefined
-  const idAt: unknown = (hit.offer_rows as ReadonlyArray<ReadonlyArray<unknown>>)[i][0]
-  const offerId = isTextAt(idAt, strings) ? strings[idAt as number] : idAt
-  return `hit ${String(hit.id)}, offer ${String(offerId)}: ${field}`
+  return field === undefined ? undefined : `hit ${hitId}, offer ${String(offerId(row))}: ${field}`
 }
 
-/** A hit with its offers as objects (with MORE_OFFER_FIELDS too when `whole`), or what is wrong with it. */
-const hitOf = (hit: unknown, whole: boolean): Record<string, unknown> | string => {
-  if (!isRecord(hit)) return "a hit is not an object"
-  for (const [field, kind] of MODEL_FIELDS) if (!holds(kind, hit[field])) return `hit ${String(hit.id)}: ${field}`
-  const strings = hit.offer_strings
-  const rows = hit.offer_rows
-  const more = hit.offer_more
-  if (!holds("strings", strings)) return `hit ${String(hit.id)}: offer_strings`
-  const texts = strings as ReadonlyArray<string>
-  if (!Array.isArray(rows) || rows.length === 0) return `hit ${String(hit.id)}: offer_rows`
-  if (whole && (!Array.isArray(more) || more.length !== rows.length)) return `hit ${String(hit.id)}: offer_more`
-  const offers: Array<object> = []
-  for (let i = 0; i < rows.length; i++) {
-    const problem =
-      rowProblem(hit, "offer_rows", i, DEAL_ROW, texts) ??
-      (whole ? rowProblem(hit, "offer_more", i, MORE_ROW, texts) : undefined)
+/** A malformed offer row, met when an offer choice first reads it: its message names the hit, the offer and the field. */
+export class MalformedOffer extends Error {}
+
+/**
+ * A hit's offers, each read from its deal row's JSON text and checked when
+ * first asked for, then kept: the offer choice reads most models' first
+ * offer or two (offerFilter.ts), so the other rows are never parsed.
+ * Measured on bench:search's answers: JSON.parse of an answer 72 µs with
+ * rows of values, 47 µs with row texts.
+ */
+class DealOffers implements OfferList<EmbeddedDealOffer> {
+  private readonly hitId: string
+  private readonly rows: ReadonlyArray<string>
+  private readonly strings: ReadonlyArray<string>
+  private readonly read: Array<EmbeddedDealOffer | undefined>
+  constructor(hitId: string, rows: ReadonlyArray<string>, strings: ReadonlyArray<string>) {
+    this.hitId = hitId
+    this.rows = rows
+    this.strings = strings
+    this.read = new Array<EmbeddedDealOffer | undefined>(rows.length)
+  }
+
+  get length() {
+    return this.rows.length
+  }
+
+  /** The offer at `i`, or what is wrong with its row. */
+  offerOrProblem(i: number): EmbeddedDealOffer | string {
+    const known = this.read[i]
+    if (known !== undefined) return known
+    let row: unknown
+    try {
+      row = JSON.parse(this.rows[i])
+    } catch {
+      return `hit ${this.hitId}: offer_rows[${i}] is not JSON`
+    }
+    const strings = this.strings
+    const problem = rowProblem(this.hitId, `offer_rows[${i}]`, row, DEAL_ROW, strings, (values) =>
+      isTextAt(values[0], strings) ? strings[values[0] as number] : values[0]
+    )
     if (problem !== undefined) return problem
     // checked just above: each value holds its field's kind, each text index is in offer_strings
-    const deal = dealOfferOf(rows[i] as DealOfferRow, texts)
-    offers.push(whole ? { ...deal, ...moreOfferOf((more as ReadonlyArray<MoreOfferRow>)[i]) } : deal)
+    const offer = dealOfferOf(row as DealOfferRow, strings)
+    this.read[i] = offer
+    return offer
+  }
+
+  /** The offer at `i` (within length); a malformed row throws MalformedOffer. */
+  at(i: number): EmbeddedDealOffer {
+    const offer = this.offerOrProblem(i)
+    if (typeof offer === "string") throw new MalformedOffer(offer)
+    return offer
+  }
+}
+
+/** A hit with its offers (whole, with MORE_OFFER_FIELDS, read and checked now; else DealOffers), or what is wrong with it. */
+const hitOf = (hit: unknown, whole: boolean): Record<string, unknown> | string => {
+  if (!isRecord(hit)) return "a hit is not an object"
+  const hitId = String(hit.id)
+  for (const [field, kind] of MODEL_FIELDS) if (!holds(kind, hit[field])) return `hit ${hitId}: ${field}`
+  const { offer_strings: strings, offer_rows: rows, offer_more: more } = hit
+  if (!holds("strings", strings)) return `hit ${hitId}: offer_strings`
+  if (!holds("strings", rows) || (rows as ReadonlyArray<string>).length === 0) return `hit ${hitId}: offer_rows`
+  if (whole && (!Array.isArray(more) || more.length !== (rows as ReadonlyArray<string>).length))
+    return `hit ${hitId}: offer_more`
+  const deals = new DealOffers(hitId, rows as ReadonlyArray<string>, strings as ReadonlyArray<string>)
+  let offers: OfferList<object> = deals
+  if (whole) {
+    const list: Array<EmbeddedOffer> = []
+    for (let i = 0; i < deals.length; i++) {
+      const deal = deals.offerOrProblem(i)
+      if (typeof deal === "string") return deal
+      const problem = rowProblem(
+        hitId,
+        `offer_more[${i}]`,
+        (more as ReadonlyArray<unknown>)[i],
+        MORE_ROW,
+        [],
+        () => deal.id
+      )
+      if (problem !== undefined) return problem
+      list.push({ ...deal, ...moreOfferOf((more as ReadonlyArray<MoreOfferRow>)[i]) })
+    }
+    offers = list
   }
   // One literal, not a rest-and-spread copy of the hit (both showed in the search profile).
   return {

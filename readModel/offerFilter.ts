@@ -1,5 +1,5 @@
 import { categoryLevels, type ProductDocument } from "./documents.ts"
-import type { EmbeddedOffer, ModelHit } from "./modelDocuments.ts"
+import type { EmbeddedOffer, ModelHit, OfferList } from "./modelDocuments.ts"
 
 // Which offer of a model answers a filtered search. Meilisearch matched the
 // model because some offer passes each clause of the filter; the offer shown
@@ -195,7 +195,7 @@ const fieldNames = (offer: Pick<EmbeddedOffer, (typeof NAMING_FIELDS)[number]>, 
  * does not match.
  */
 export const offerFor = <O extends ChoosableOffer>(
-  model: { readonly offer_list: ReadonlyArray<O>; readonly description: ModelHit["description"] },
+  model: { readonly offer_list: OfferList<O>; readonly description: ModelHit["description"] },
   filter: string | undefined,
   sort?: ReadonlyArray<string>,
   q = ""
@@ -220,17 +220,31 @@ export const offerFor = <O extends ChoosableOffer>(
   // offer is read once. Best first, unsorted: the first passing offer that
   // names every word is the answer (no later one names more), so most
   // models cost one or two offers.
+  // (offers are read by index: a Deal search's offer is built when first read, modelHits.ts)
+  const offerAt = (i: number) => offers.at(i) as O
   const named: Array<number> = []
-  for (const offer of offers) {
+  for (let i = 0; i < offers.length; i++) {
+    const offer = offerAt(i)
     const n = passes(offer) ? wordsNamed(offer) : -1
     if (!ordered && n === words.length) return offer
     named.push(n)
   }
   let most = -1
   for (const n of named) if (n > most) most = n
-  if (most < 0 || (most === 0 && offers.some((offer, i) => named[i] < 0 && wordsNamed(offer) > 0))) return undefined
-  const pool = offers.filter((_, i) => named[i] === most)
-  if (by === "price:asc") return pool.reduce((a, b) => (b.price < a.price ? b : a))
-  if (by === "deal_score:desc") return pool.reduce((a, b) => (b.deal_score > a.deal_score ? b : a))
-  return pool[0] // offer_list is best first
+  if (most < 0) return undefined
+  if (most === 0)
+    for (let i = 0; i < offers.length; i++) if (named[i] < 0 && wordsNamed(offerAt(i)) > 0) return undefined
+  // of the offers naming the most words: the first (offer_list is best first), or the cheapest or best deal
+  let chosen: O | undefined
+  for (let i = 0; i < offers.length; i++) {
+    if (named[i] !== most) continue
+    const offer = offerAt(i)
+    if (
+      chosen === undefined ||
+      (by === "price:asc" && offer.price < chosen.price) ||
+      (by === "deal_score:desc" && offer.deal_score > chosen.deal_score)
+    )
+      chosen = offer
+  }
+  return chosen
 }

@@ -9,6 +9,12 @@ import type { EmbeddedOffer, ModelDocument } from "./modelDocuments.ts"
 // own CPU per search fell from 2.7 to 1.3 ms (it serialises half the bytes).
 // Meilisearch's nested field selection (`offer_list.price`) had cut answers
 // by only ~25%, at 0.17 ms more Meilisearch CPU per search.
+//
+// A deal row is stored as its JSON text (numbers, flags, nulls and text
+// indexes: no quotes to escape), so a search's answer parses as one string
+// per offer and an offer's values are read only when the offer choice
+// reaches it: most models show their first or second offer
+// (modelHits.ts: DealOffers).
 
 /**
  * What an offer choice reads (offerFilter.ts: the fields the service's
@@ -155,7 +161,7 @@ export const offerRows = <O extends OfferFields>(
   descriptionAt: (offer: O) => number
 ): Pick<ModelDocument, "offer_strings" | "offer_rows" | "offer_more"> => {
   const { strings, index } = offerTexts()
-  const offer_rows = offers.map((offer) => dealOfferRow(offer, descriptionAt(offer), index))
+  const offer_rows = offers.map((offer) => JSON.stringify(dealOfferRow(offer, descriptionAt(offer), index)))
   return { offer_strings: strings, offer_rows, offer_more: offers.map(moreOfferRow) }
 }
 
@@ -245,4 +251,7 @@ export const moreOfferOf = ([
 export const offersOf = (
   model: Pick<ModelDocument, "offer_strings" | "offer_rows" | "offer_more">
 ): Array<EmbeddedOffer> =>
-  model.offer_rows.map((row, i) => ({ ...dealOfferOf(row, model.offer_strings), ...moreOfferOf(model.offer_more[i]) }))
+  model.offer_rows.map((row, i) => ({
+    ...dealOfferOf(JSON.parse(row) as DealOfferRow, model.offer_strings),
+    ...moreOfferOf(model.offer_more[i])
+  }))

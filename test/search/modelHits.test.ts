@@ -6,7 +6,7 @@ import { documentId } from "../../readModel/documents.ts"
 import { PRODUCTS_INDEX } from "../../readModel/indexes.ts"
 import { modelDocument } from "../../readModel/modelDocuments.ts"
 import { DEAL_OFFER_FIELDS, MORE_OFFER_FIELDS } from "../../readModel/offerRows.ts"
-import { dealAnswerOf, modelAnswerOf } from "../../readModel/modelHits.ts"
+import { dealAnswerOf, MalformedOffer, modelAnswerOf } from "../../readModel/modelHits.ts"
 import { insertProducts } from "../support/catalogFixtures.ts"
 import { discoveryCatalog } from "../support/discoveryCatalog.ts"
 import { offerFixture } from "../support/offerFixture.ts"
@@ -22,21 +22,40 @@ const model = modelDocument([
   offerFixture(documentId("feed:t"), { product_id: "feed:t", store: "Target", price: 74.99 })
 ])
 const answerWith = (hit: unknown) => ({ hits: [hit], estimatedTotalHits: 1, query: "earbuds" })
+/** A deal row's JSON text with the value of `field` changed. */
+const rowWith = (text: string, field: (typeof DEAL_OFFER_FIELDS)[number], value: unknown) =>
+  JSON.stringify((JSON.parse(text) as Array<unknown>).with(DEAL_OFFER_FIELDS.indexOf(field), value))
 /** The model with one value of its second offer's deal row changed. */
 const withOffer = (field: (typeof DEAL_OFFER_FIELDS)[number], value: unknown) =>
-  answerWith({
-    ...model,
-    offer_rows: [model.offer_rows[0], model.offer_rows[1].map((v, at) => (DEAL_OFFER_FIELDS[at] === field ? value : v))]
-  })
+  answerWith({ ...model, offer_rows: [model.offer_rows[0], rowWith(model.offer_rows[1], field, value)] })
 const walmartId = walmart.id
+
+/**
+ * What is wrong with an answer as a Deal search meets it: its hits at once,
+ * each offer when the offer choice first reads it (MalformedOffer).
+ */
+const dealProblem = (answer: unknown): string | undefined => {
+  const read = dealAnswerOf(answer)
+  if (typeof read === "string") return read
+  try {
+    for (const hit of read.hits) for (let i = 0; i < hit.offer_list.length; i++) hit.offer_list.at(i)
+    return undefined
+  } catch (error) {
+    if (error instanceof MalformedOffer) return error.message
+    throw error
+  }
+}
+/** The offers of an answer's first hit, read one by one as the offer choice reads them. */
+const offersOfFirstHit = (answer: ReturnType<typeof dealAnswerOf>) => {
+  if (typeof answer === "string") return answer
+  const list = answer.hits[0].offer_list
+  return Array.from({ length: list.length }, (_, i) => list.at(i))
+}
 
 describe("search answer checks", () => {
   it("accept a model document as the index holds it", () => {
     const answer = dealAnswerOf(answerWith(model))
-    expect(typeof answer === "string" ? answer : answer.hits[0].offer_list.map((offer) => offer.store)).toEqual([
-      "Target",
-      "Walmart"
-    ])
+    expect(offersOfFirstHit(answer)).toMatchObject([{ store: "Target" }, { store: "Walmart" }])
     expect(typeof modelAnswerOf(answerWith(model))).toBe("object")
   })
 
@@ -53,27 +72,41 @@ describe("search answer checks", () => {
   })
 
   it("name the first field that does not hold what the service reads", () => {
-    expect(dealAnswerOf(withOffer("price", "74.99"))).toBe(`hit ${model.id}, offer ${walmartId}: price`)
-    expect(dealAnswerOf(withOffer("in_stock", null))).toMatch(/: in_stock$/)
+    expect(dealProblem(withOffer("price", "74.99"))).toBe(`hit ${model.id}, offer ${walmartId}: price`)
+    expect(dealProblem(withOffer("in_stock", null))).toMatch(/: in_stock$/)
     // a text is an index in the model's offer_strings
-    expect(dealAnswerOf(withOffer("brand", "Anker"))).toMatch(/: brand$/)
-    expect(dealAnswerOf(withOffer("store", model.offer_strings.length))).toMatch(/: store$/)
-    expect(dealAnswerOf(withOffer("title", 0.5))).toMatch(/: title$/)
-    expect(dealAnswerOf(withOffer("brand", null))).not.toBeTypeOf("string")
-    expect(dealAnswerOf(answerWith({ ...model, offer_strings: [...model.offer_strings.slice(1), 3] }))).toBe(
+    expect(dealProblem(withOffer("brand", "Anker"))).toMatch(/: brand$/)
+    expect(dealProblem(withOffer("store", model.offer_strings.length))).toMatch(/: store$/)
+    expect(dealProblem(withOffer("title", 0.5))).toMatch(/: title$/)
+    expect(dealProblem(withOffer("brand", null))).toBeUndefined()
+    expect(dealProblem(answerWith({ ...model, offer_strings: [...model.offer_strings.slice(1), 3] }))).toBe(
       `hit ${model.id}: offer_strings`
     )
-    expect(dealAnswerOf(answerWith({ ...model, offer_rows: [] }))).toBe(`hit ${model.id}: offer_rows`)
-    expect(dealAnswerOf(answerWith({ ...model, offer_rows: [{ id: "x" }] }))).toBe(
+    expect(dealProblem(answerWith({ ...model, offer_rows: [] }))).toBe(`hit ${model.id}: offer_rows`)
+    expect(dealProblem(answerWith({ ...model, offer_rows: [{ id: "x" }] }))).toBe(`hit ${model.id}: offer_rows`)
+    expect(dealProblem(answerWith({ ...model, offer_rows: ['{"id":"x"}'] }))).toBe(
       `hit ${model.id}: offer_rows[0] is not a row of ${DEAL_OFFER_FIELDS.length} values`
     )
-    expect(dealAnswerOf(answerWith({ ...model, offer_rows: [model.offer_rows[0].slice(1)] }))).toMatch(
-      /offer_rows\[0\] is not a row/
+    expect(dealProblem(answerWith({ ...model, offer_rows: ["[1,2"] }))).toBe(
+      `hit ${model.id}: offer_rows[0] is not JSON`
     )
-    expect(dealAnswerOf(answerWith({ ...model, description: [1] }))).toBe(`hit ${model.id}: description`)
-    expect(dealAnswerOf(answerWith(null))).toBe("a hit is not an object")
-    expect(dealAnswerOf({ results: [] })).toBe("the answer has no hits array")
-    expect(dealAnswerOf({ hits: [], estimatedTotalHits: "1" })).toBe("estimatedTotalHits")
+    const short = JSON.stringify((JSON.parse(model.offer_rows[0]) as Array<unknown>).slice(1))
+    expect(dealProblem(answerWith({ ...model, offer_rows: [short] }))).toMatch(/offer_rows\[0\] is not a row/)
+    expect(dealProblem(answerWith({ ...model, description: [1] }))).toBe(`hit ${model.id}: description`)
+    expect(dealProblem(answerWith(null))).toBe("a hit is not an object")
+    expect(dealProblem({ results: [] })).toBe("the answer has no hits array")
+    expect(dealProblem({ hits: [], estimatedTotalHits: "1" })).toBe("estimatedTotalHits")
+  })
+
+  it("read a Deal search's offer when it is first asked for, and keep it", () => {
+    const answer = dealAnswerOf(withOffer("price", "74.99"))
+    if (typeof answer === "string") throw new Error(answer)
+    const offers = answer.hits[0].offer_list
+    // the first offer reads; the second's row is only met when it is read
+    expect(offers.at(0)).toMatchObject({ store: "Target", price: 74.99 })
+    expect(offers.at(0)).toBe(offers.at(0))
+    expect(() => offers.at(1)).toThrow(MalformedOffer)
+    expect(() => offers.at(1)).toThrow(`hit ${model.id}, offer ${walmartId}: price`)
   })
 
   it("check only what is read: a Deal search needs no offer_more, the catalog tools (whole offers) do", () => {
@@ -94,8 +127,11 @@ describe("search answer checks", () => {
     expect(
       dealAnswerOf(answerWith({ ...rest, offer_strings: [], offer_list: [{ id: walmartId, price: 74.99 }] }))
     ).toBe(`hit ${model.id}: offer_rows`)
-    // rows with their texts in place, before offer_strings
-    expect(dealAnswerOf(answerWith({ ...rest, offer_rows: model.offer_rows }))).toBe(`hit ${model.id}: offer_strings`)
+    // rows of values with their texts in place, before offer_strings
+    const rowsOfValues = model.offer_rows.map((text) => JSON.parse(text) as unknown)
+    expect(dealAnswerOf(answerWith({ ...rest, offer_rows: rowsOfValues }))).toBe(`hit ${model.id}: offer_strings`)
+    // rows of values after offer_strings, before row texts
+    expect(dealAnswerOf(answerWith({ ...model, offer_rows: rowsOfValues }))).toBe(`hit ${model.id}: offer_rows`)
   })
 })
 
@@ -106,7 +142,6 @@ describe("a malformed document in the products index", () => {
     await service.run(insertProducts(discoveryCatalog))
     await service.run(SearchSync.use((sync) => sync.syncProducts()))
     // What a stale or hand-edited index could hold: an offer without its price.
-    const priceAt = DEAL_OFFER_FIELDS.indexOf("price")
     await service.run(
       Effect.gen(function* () {
         const engine = yield* SearchEngine
@@ -116,7 +151,7 @@ describe("a malformed document in the products index", () => {
               ...model,
               id: "malformed",
               title: ["Zqxjv Malformed Earbuds"],
-              offer_rows: [model.offer_rows[0].with(priceAt, null)],
+              offer_rows: [rowWith(model.offer_rows[0], "price", null)],
               offer_more: [model.offer_more[0]],
               is_deal: [true],
               offer_ids: ["malformed-offer"]
