@@ -26,7 +26,13 @@ type Kind = "string" | "number" | "boolean" | "string?" | "number?" | "strings" 
 const isTextAt = (value: unknown, strings: ReadonlyArray<string>) =>
   typeof value === "number" && Number.isInteger(value) && value >= 0 && value < strings.length
 
-const holds = (kind: Kind, value: unknown, strings: ReadonlyArray<string> = []): boolean => {
+const isStringList = (value: unknown): value is ReadonlyArray<string> =>
+  Array.isArray(value) && value.every((item) => typeof item === "string")
+
+/** What a row of no texts checks its "text" kinds against (none: it holds none). */
+const NO_TEXTS: ReadonlyArray<string> = []
+
+const holds = (kind: Kind, value: unknown, strings: ReadonlyArray<string> = NO_TEXTS): boolean => {
   switch (kind) {
     case "text":
       return isTextAt(value, strings)
@@ -43,7 +49,7 @@ const holds = (kind: Kind, value: unknown, strings: ReadonlyArray<string> = []):
     case "number?":
       return value === null || typeof value === "number"
     case "strings":
-      return Array.isArray(value) && value.every((item) => typeof item === "string")
+      return isStringList(value)
   }
 }
 
@@ -108,19 +114,25 @@ const wrongField = (
   return undefined
 }
 
-/** What is wrong with one row of an offer (`where` names it), or undefined when each value holds its field's kind. */
+/**
+ * What is wrong with one row of an offer (`where` names it), or undefined
+ * when each value holds its field's kind. The offer is named by `offerId`,
+ * else by the row's first value (a deal row's id, a text index).
+ */
 const rowProblem = (
   hitId: string,
   where: string,
   row: unknown,
   fields: ReadonlyArray<readonly [string, Kind]>,
   strings: ReadonlyArray<string>,
-  offerId: (row: ReadonlyArray<unknown>) => unknown
+  offerId?: string
 ): string | undefined => {
   if (!Array.isArray(row) || row.length !== fields.length)
     return `hit ${hitId}: ${where} is not a row of ${fields.length} values`
   const field = wrongField(row, fields, strings)
-  return field === undefined ? undefined : `hit ${hitId}, offer ${String(offerId(row))}: ${field}`
+  if (field === undefined) return undefined
+  const named = offerId ?? (isTextAt(row[0], strings) ? strings[row[0] as number] : row[0])
+  return `hit ${hitId}, offer ${String(named)}: ${field}`
 }
 
 /** A malformed offer row, met when an offer choice first reads it: its message names the hit, the offer and the field. */
@@ -159,13 +171,10 @@ class DealOffers implements OfferList<EmbeddedDealOffer> {
     } catch {
       return `hit ${this.hitId}: offer_rows[${i}] is not JSON`
     }
-    const strings = this.strings
-    const problem = rowProblem(this.hitId, `offer_rows[${i}]`, row, DEAL_ROW, strings, (values) =>
-      isTextAt(values[0], strings) ? strings[values[0] as number] : values[0]
-    )
+    const problem = rowProblem(this.hitId, `offer_rows[${i}]`, row, DEAL_ROW, this.strings)
     if (problem !== undefined) return problem
     // checked just above: each value holds its field's kind, each text index is in offer_strings
-    const offer = dealOfferOf(row as DealOfferRow, strings)
+    const offer = dealOfferOf(row as DealOfferRow, this.strings)
     this.read[i] = offer
     return offer
   }
@@ -184,11 +193,10 @@ const hitOf = (hit: unknown, whole: boolean): Record<string, unknown> | string =
   const hitId = String(hit.id)
   for (const [field, kind] of MODEL_FIELDS) if (!holds(kind, hit[field])) return `hit ${hitId}: ${field}`
   const { offer_strings: strings, offer_rows: rows, offer_more: more } = hit
-  if (!holds("strings", strings)) return `hit ${hitId}: offer_strings`
-  if (!holds("strings", rows) || (rows as ReadonlyArray<string>).length === 0) return `hit ${hitId}: offer_rows`
-  if (whole && (!Array.isArray(more) || more.length !== (rows as ReadonlyArray<string>).length))
-    return `hit ${hitId}: offer_more`
-  const deals = new DealOffers(hitId, rows as ReadonlyArray<string>, strings as ReadonlyArray<string>)
+  if (!isStringList(strings)) return `hit ${hitId}: offer_strings`
+  if (!isStringList(rows) || rows.length === 0) return `hit ${hitId}: offer_rows`
+  if (whole && (!Array.isArray(more) || more.length !== rows.length)) return `hit ${hitId}: offer_more`
+  const deals = new DealOffers(hitId, rows, strings)
   let offers: OfferList<object> = deals
   if (whole) {
     const list: Array<EmbeddedOffer> = []
@@ -200,8 +208,8 @@ const hitOf = (hit: unknown, whole: boolean): Record<string, unknown> | string =
         `offer_more[${i}]`,
         (more as ReadonlyArray<unknown>)[i],
         MORE_ROW,
-        [],
-        () => deal.id
+        NO_TEXTS,
+        deal.id
       )
       if (problem !== undefined) return problem
       list.push({ ...deal, ...moreOfferOf((more as ReadonlyArray<MoreOfferRow>)[i]) })
