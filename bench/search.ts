@@ -215,6 +215,8 @@ interface Measured {
   readonly count: number
   /** CPU time (ms, user + system) each watched process used in the run. */
   readonly cpuMs: ReadonlyArray<number>
+  /** Sequential runs: every latency (ms) of each request of the list, by its index. */
+  readonly byRequest?: ReadonlyArray<ReadonlyArray<number>>
 }
 
 /**
@@ -280,11 +282,14 @@ const once = (base: string, request: LoadRequest) =>
 const sequential = async (base: string, requests: Array<LoadRequest>): Promise<Measured> => {
   const before = cpuNow()
   const times: Array<number> = []
+  const byRequest = requests.map((): Array<number> => [])
   const until = performance.now() + DURATION * 1000
   for (let i = 0; performance.now() < until; i++) {
     const started = performance.now()
     await once(base, requests[i % requests.length])
-    times.push(performance.now() - started)
+    const ms = performance.now() - started
+    times.push(ms)
+    byRequest[i % requests.length].push(ms)
   }
   times.sort((a, b) => a - b)
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]
@@ -294,9 +299,12 @@ const sequential = async (base: string, requests: Array<LoadRequest>): Promise<M
     rps: times.length / DURATION,
     errors: 0,
     count: times.length,
-    cpuMs: cpuSince(before)
+    cpuMs: cpuSince(before),
+    byRequest
   }
 }
+
+const median = (values: ReadonlyArray<number>) => [...values].sort((a, b) => a - b)[values.length >> 1]
 
 const main = async () => {
   mkdirSync(DIR, { recursive: true })
@@ -322,6 +330,8 @@ const main = async () => {
     }
     const direct: Array<LoadRequest> = []
     const api: Array<LoadRequest> = []
+    /** Hits and answer size (KB, as re-serialized) of each phrase's direct query. */
+    const answers: Array<{ readonly hits: number; readonly kb: number }> = []
     log("\nqueries (first Meilisearch query per phrase; hits with it):")
     for (const phrase of QUERIES) {
       const intent = parseIntent(phrase, vocabulary)
@@ -329,6 +339,7 @@ const main = async () => {
       const body = searchBody(attempt.q, attemptParams(attempt, SEARCH_LIMIT))
       const probe = await meiliFetch(meili.url, `/indexes/${UID}/search`, { method: "POST", body })
       log(`  ${phrase.padEnd(48)} -> ${String(probe.hits.length).padStart(2)} hits  ${body}`)
+      answers.push({ hits: probe.hits.length, kb: Buffer.byteLength(JSON.stringify(probe)) / 1024 })
       direct.push({
         method: "POST",
         path: `/indexes/${UID}/search`,
@@ -392,7 +403,8 @@ const main = async () => {
       rps: (x.rps + y.rps) / 2,
       errors: x.errors + y.errors,
       count: x.count + y.count,
-      cpuMs: x.cpuMs.map((ms, i) => ms + y.cpuMs[i])
+      cpuMs: x.cpuMs.map((ms, i) => ms + y.cpuMs[i]),
+      byRequest: x.byRequest?.map((times, i) => [...times, ...(y.byRequest?.[i] ?? [])])
     })
     const directLatency = avg(d1, d2)
     const apiLatency = avg(a1, a2)
@@ -424,6 +436,25 @@ const main = async () => {
     log(row("direct Meilisearch", directLatency, directLoad))
     log(row("GET /api/search", apiLatency, apiLoad))
     log(row("bare node:http proxy", proxyLatency, proxyLoad))
+    // Where the api's time beyond the hop goes: per phrase, the api over the
+    // bare proxy grows with the hits and the answer's size (parse, offer
+    // choice and rendering are per hit), while the proxy's hop stays flat.
+    log(`\nper phrase, sequential median (ms); the answer's hits and size; what the proxy and the api add (µs)`)
+    log(
+      `| phrase                                          | hits |    KB | direct | proxy |   api | proxy+ |  api+ | api over proxy |`
+    )
+    log(
+      `|-------------------------------------------------|------|-------|--------|-------|-------|--------|-------|----------------|`
+    )
+    QUERIES.forEach((phrase, i) => {
+      const [d, a, p] = [directLatency, apiLatency, proxyLatency].map((run) => median(run.byRequest?.[i] ?? []))
+      const us = (ms: number) => String(Math.round(ms * 1000)).padStart(6)
+      log(
+        `| ${phrase.padEnd(47)} | ${String(answers[i].hits).padStart(4)} | ${answers[i].kb.toFixed(1).padStart(5)} | ` +
+          `${d.toFixed(2).padStart(6)} | ${p.toFixed(2).padStart(5)} | ${a.toFixed(2).padStart(5)} | ${us(p - d)} | ${us(a - d)} | ${us(a - p).padStart(14)} |`
+      )
+    })
+
     const medianRatio = apiLatency.p50 / directLatency.p50
     const throughputRatio = apiLoad.rps / directLoad.rps
     log(
