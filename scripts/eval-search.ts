@@ -12,6 +12,8 @@ import { parseArgs } from "node:util"
 import { DiscoverySearch } from "../discovery/DiscoverySearch.ts"
 import { startBenchService } from "../bench/support/benchService.ts"
 import { PipelineRunner } from "../pipelines/PipelineRunner.ts"
+import { referenceClock } from "./lib/referenceClock.ts"
+import { AS_OF } from "./products/product.ts"
 import { catalogRows } from "./search-eval/catalog.ts"
 import { deriveJudgements } from "./search-eval/derive.ts"
 import { evaluate, formatScores, PAGE } from "./search-eval/evaluate.ts"
@@ -28,7 +30,8 @@ const { values } = parseArgs({
 })
 
 const main = async () => {
-  const service = await startBenchService("eval-search")
+  // the samples' calendar (sale windows, price history), whatever day this runs
+  const service = await startBenchService("eval-search", {}, { clock: referenceClock(AS_OF) })
   try {
     // the pipelines' per-run log lines would bury the scores
     await service.run(

@@ -1,4 +1,4 @@
-import { Context, Effect, Exit, Layer, Option, References, Scope } from "effect"
+import { Clock, Context, Effect, Exit, Layer, Option, References, Scope } from "effect"
 import { HttpServer } from "effect/http"
 import { mkdirSync, rmSync } from "node:fs"
 import { resolve } from "node:path"
@@ -11,9 +11,14 @@ export type BenchContext = Layer.Success<ReturnType<typeof makeService>>
  * The whole service in this process, on a free loopback port, with its own
  * DuckDB under data/var/ (git-ignored) and the embedded Meilisearch (or
  * MEILI_URL). No start-up ingest, no schedules; warnings only. Rate limits
- * are lifted: a benchmark is one client sending a flood on purpose.
+ * are lifted: a benchmark is one client sending a flood on purpose. `clock`
+ * replaces Effect's clock for the whole service.
  */
-export const startBenchService = async (name: string, overrides: Partial<AppConfigShape> = {}) => {
+export const startBenchService = async (
+  name: string,
+  overrides: Partial<AppConfigShape> = {},
+  options: { readonly clock?: Clock.Clock } = {}
+) => {
   const dataDir = resolve(`data/var/bench-${name}-${process.pid}`)
   rmSync(dataDir, { recursive: true, force: true })
   mkdirSync(dataDir, { recursive: true })
@@ -31,8 +36,11 @@ export const startBenchService = async (name: string, overrides: Partial<AppConf
     ...overrides
   })
   const scope = Effect.runSync(Scope.make())
+  const service = makeService(config)
+  const layer =
+    options.clock === undefined ? service : service.pipe(Layer.provideMerge(Layer.succeed(Clock.Clock, options.clock)))
   const context = await Effect.runPromise(
-    Layer.buildWithScope(makeService(config), scope).pipe(Effect.provideService(References.MinimumLogLevel, "Warn"))
+    Layer.buildWithScope(layer, scope).pipe(Effect.provideService(References.MinimumLogLevel, "Warn"))
   )
   const server = Context.get(context, HttpServer.HttpServer)
   const port = server.address._tag === "UnixPathAddress" ? 0 : server.address.port

@@ -46,6 +46,15 @@ describe("judged search set on the sample catalog", () => {
     }
   })
 
+  it("derives the same set on a day a year later (the samples' calendar, not the wall clock's)", async () => {
+    const aYearLater = await startSampleService(() => Date.now() + 365 * 86_400_000)
+    try {
+      expect(deriveJudgements(await aYearLater.run(catalogRows))).toEqual(set)
+    } finally {
+      await aYearLater.close()
+    }
+  }, 240_000)
+
   it("stays above the floors", async () => {
     const scores = await evaluate(set.judgements, rows, async (q) => {
       const response = await getJson(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${PAGE}`)

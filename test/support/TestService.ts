@@ -1,4 +1,4 @@
-import { Context, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
+import { Clock, Context, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -60,13 +60,21 @@ const postgresStore = (url: string | undefined): Partial<AppConfigShape> =>
  * Starts the whole service for real: DuckDB in a temp folder (in the postgres
  * project: a fresh PostgreSQL database of its own), the shared test
  * Meilisearch under a unique index prefix, HTTP on a free loopback port.
+ * `clock` replaces Effect's clock for the whole service (a reference clock
+ * pins the calendar a fixture was written for).
  */
-export const startService = async (overrides: Partial<AppConfigShape> = {}): Promise<RunningService> => {
+export const startService = async (
+  overrides: Partial<AppConfigShape> = {},
+  options: { readonly clock?: Clock.Clock } = {}
+): Promise<RunningService> => {
   const temp = tempDir()
   const store = testStore() === "postgres" ? postgresStore(await freshDatabaseUrl()) : {}
   const config = testConfig(temp.dir, { ...store, ...overrides })
   const scope = Effect.runSync(Scope.make())
-  const context = await Effect.runPromise(Layer.buildWithScope(makeService(Layer.succeed(AppConfig, config)), scope))
+  const service = makeService(Layer.succeed(AppConfig, config))
+  const layer =
+    options.clock === undefined ? service : service.pipe(Layer.provideMerge(Layer.succeed(Clock.Clock, options.clock)))
+  const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
   const server = Context.get(context, HttpServer.HttpServer)
   const port = server.address._tag === "UnixPathAddress" ? 0 : server.address.port
   return {
