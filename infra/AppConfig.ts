@@ -55,6 +55,12 @@ export interface AppConfigShape {
   readonly rateLimitPerKey: { readonly perMinute: number; readonly burst: number }
   readonly rateLimitPerIp: { readonly perMinute: number; readonly burst: number }
   readonly rateLimitRegister: { readonly perMinute: number; readonly burst: number }
+  /**
+   * MCP over HTTP: a session ends after `idleSeconds` without a request, and
+   * a partner key (`perKey`) or an anonymous client IP (`perIp`) holds at most
+   * that many open sessions.
+   */
+  readonly mcpSessions: { readonly idleSeconds: number; readonly perKey: number; readonly perIp: number }
   /** Take the client IP from X-Forwarded-For (only behind a proxy you control). */
   readonly trustProxy: boolean
   /** Click queue capacity; overflow is counted and logged. */
@@ -126,6 +132,13 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
     const rateLimitPerKey = yield* rate("RATE_LIMIT_KEY", 600, 120)
     const rateLimitPerIp = yield* rate("RATE_LIMIT_IP", 300, 60)
     const rateLimitRegister = yield* rate("RATE_LIMIT_REGISTER", 5, 5)
+    const atLeastOne = (name: string, fallback: number) =>
+      Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), name).pipe(Config.withDefault(fallback))
+    const mcpSessions = yield* Effect.all({
+      idleSeconds: atLeastOne("MCP_SESSION_IDLE_SECONDS", 1800),
+      perKey: atLeastOne("MCP_SESSIONS_PER_KEY", 20),
+      perIp: atLeastOne("MCP_SESSIONS_PER_IP", 20)
+    })
     const trustProxy = yield* Config.Boolean("TRUST_PROXY").pipe(Config.withDefault(false))
     const clickQueueSize = yield* Config.Int("CLICK_QUEUE_SIZE").pipe(Config.withDefault(100_000))
     const clickRetentionDays = yield* Config.option(
@@ -177,6 +190,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       rateLimitPerKey,
       rateLimitPerIp,
       rateLimitRegister,
+      mcpSessions,
       trustProxy,
       clickQueueSize,
       clickRetentionDays,
@@ -219,6 +233,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       rateLimitPerKey: { perMinute: 60_000, burst: 10_000 },
       rateLimitPerIp: { perMinute: 60_000, burst: 10_000 },
       rateLimitRegister: { perMinute: 60_000, burst: 10_000 },
+      mcpSessions: { idleSeconds: 1800, perKey: 20, perIp: 20 },
       trustProxy: false,
       clickQueueSize: 100_000,
       clickRetentionDays: Option.none(),

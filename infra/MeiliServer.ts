@@ -95,6 +95,30 @@ const SETPRIV = (process.env.PATH ?? "")
   .find((path) => existsSync(path))
 let warnedNoSetpriv = false
 
+/**
+ * The child's whole environment: what a process needs to run (PATH, HOME,
+ * TMPDIR for Meilisearch's temporary indexing files, the locale), the
+ * operator's own Meilisearch tuning (MEILI_*, e.g. MEILI_MAX_INDEXING_MEMORY;
+ * the command line overrides the address and folders), and its master key.
+ * Nothing else: not our ADMIN_TOKEN, POSTBACK_SECRETS, network API tokens,
+ * LLM key or DATABASE_URL, which a Meilisearch crash report, its /proc
+ * environ or any code it runs has no business seeing.
+ */
+export const meiliEnvironment = (parent: NodeJS.ProcessEnv, masterKey: string): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(parent)) {
+    if (value === undefined) continue
+    const isMeiliSetting = name.startsWith("MEILI_") && !OUR_MEILI_SETTINGS.has(name)
+    if (PASSED_THROUGH.has(name) || isMeiliSetting) env[name] = value
+  }
+  env.MEILI_MASTER_KEY = masterKey
+  return env
+}
+
+const PASSED_THROUGH = new Set(["PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "TZ"])
+/** Our own configuration of the child (AppConfig), not Meilisearch settings. */
+const OUR_MEILI_SETTINGS = new Set(["MEILI_URL", "MEILI_BIN", "MEILI_INDEX_PREFIX", "MEILI_MASTER_KEY"])
+
 /** Stops a child: SIGTERM, then SIGKILL after 5 s. */
 export const stopChild = (child: ChildProcess) =>
   Effect.callback<void>((resume) => {
@@ -115,7 +139,10 @@ export const stopChild = (child: ChildProcess) =>
  */
 export const spawnMeili = (options: MeiliOptions & { readonly binary: string; readonly port: number }) =>
   Effect.gen(function* () {
-    mkdirSync(options.dataDir, { recursive: true })
+    // Its indexes are the catalog and its keys; 0700 even when no private
+    // DATA_DIR above it made it so (npm run meili:local).
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
+    chmodSync(options.dataDir, 0o700)
     if (SETPRIV === undefined && !warnedNoSetpriv) {
       warnedNoSetpriv = true
       yield* Effect.logWarning(
@@ -133,8 +160,11 @@ export const spawnMeili = (options: MeiliOptions & { readonly binary: string; re
       join(options.dataDir, "dumps"),
       "--snapshot-dir",
       join(options.dataDir, "snapshots"),
+      // production: the master key is enforced on every route and the
+      // development-only web dashboard (a search UI on the same port) is off;
+      // it needs a key of 16 bytes or more, which every caller supplies.
       "--env",
-      "development",
+      "production",
       "--no-analytics",
       "--log-level",
       "WARN"
@@ -148,7 +178,7 @@ export const spawnMeili = (options: MeiliOptions & { readonly binary: string; re
     const spawnOptions: SpawnOptions = {
       stdio: ["ignore", "ignore", "pipe"],
       detached: true,
-      env: { ...process.env, MEILI_MASTER_KEY: options.masterKey }
+      env: meiliEnvironment(process.env, options.masterKey)
     }
     const child =
       SETPRIV === undefined

@@ -213,9 +213,10 @@ export class FeedSource extends Context.Service<FeedSource, FeedSourceShape>()("
   )
 
   /**
-   * Over the fetch-based HttpClient: fetch follows redirects and decodes a
-   * gzip content-encoding itself, as the feeds have always been read (the
-   * undici client of @effect/platform-node does neither).
+   * Over the fetch-based HttpClient: fetch decodes a gzip content-encoding
+   * itself, as the feeds have always been read (the undici client of
+   * @effect/platform-node does not). Redirects are followed by HttpFetch,
+   * on the feed's own origin only.
    */
   static readonly layer = FeedSource.layerWithoutClient.pipe(Layer.provide(FetchHttpClient.layer))
 }

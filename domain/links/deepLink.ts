@@ -1,5 +1,10 @@
 // Builds a network deep link from its template. Placeholders:
-//   {url}        the destination, verbatim (ShareASale's urllink, Partnerize's destination:)
+//   {url}        the destination: verbatim only where it begins the template (eBay's
+//                "{url}?campid=...", the destination IS the link); anywhere else
+//                percent-encoded like {enc(url)}, because a raw URL inside another
+//                URL's query or path (ShareASale's urllink=, Partnerize's destination:)
+//                lets the destination's own "&afftrack=..." or "#" override or cut off
+//                the parameters that follow it, the click reference among them
 //   {enc(url)}   the destination, percent-encoded
 //   {sub}        our click reference (the tracking id)
 //   {name}       any value from the network's account_params or the programme's link_params,
@@ -14,7 +19,7 @@ export const buildDeepLink = (
   values: { readonly url: string; readonly sub: string; readonly params: Readonly<Record<string, unknown>> }
 ): string | undefined => {
   let missing = false
-  let out = template.replace(PLACEHOLDER, (_match, enc: string | undefined, name: string) => {
+  let out = template.replace(PLACEHOLDER, (_match, enc: string | undefined, name: string, offset: number) => {
     let value: string | undefined
     if (name === "url") value = values.url
     else if (name === "sub") value = values.sub
@@ -26,7 +31,7 @@ export const buildDeepLink = (
       missing = true
       return ""
     }
-    if (name === "url" && enc === undefined) return value
+    if (name === "url" && enc === undefined && offset === 0) return value
     return encodeURIComponent(value)
   })
   if (missing) return undefined

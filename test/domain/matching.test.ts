@@ -297,6 +297,27 @@ describe("resolveUrl and affiliateUrlFor", () => {
     ).toBe("https://x.example/?a=1%202&s=T")
   })
 
+  it("percent-encodes {url} wherever it stands except at the start of the template", () => {
+    // A destination carrying its own afftrack= and a fragment: raw, it would
+    // override our click reference and cut off the parameters after it.
+    const url = "https://m.example/p?id=7&afftrack=someone-else#top"
+    const values = { url, sub: "T", params: { banner: "1", affId: "2", mid: "3", camref: "c" } }
+    const shareASale = buildDeepLink(
+      "https://shareasale.com/r.cfm?b={banner}&u={affId}&m={mid}&urllink={url}&afftrack={sub}",
+      values
+    )
+    expect(shareASale).toBe(`https://shareasale.com/r.cfm?b=1&u=2&m=3&urllink=${encodeURIComponent(url)}&afftrack=T`)
+    expect(new URL(shareASale!).searchParams.getAll("afftrack")).toEqual(["T"])
+    expect(new URL(shareASale!).searchParams.get("urllink")).toBe(url)
+    expect(buildDeepLink("https://prf.hn/click/camref:{camref}/pubref:{sub}/destination:{url}", values)).toBe(
+      `https://prf.hn/click/camref:c/pubref:T/destination:${encodeURIComponent(url)}`
+    )
+    // At the start the destination is the link itself (eBay's "{url}?..."): verbatim.
+    expect(buildDeepLink("{url}?campid={mid}&customid={sub}", { ...values, url: "https://m.example/p" })).toBe(
+      "https://m.example/p?campid=3&customid=T"
+    )
+  })
+
   it("classifies invalid input", () => {
     expect(resolveUrl("javascript:alert(1)", catalog, rules).kind).toBe("invalid")
     expect(resolveUrl("nope", catalog, rules).kind).toBe("invalid")

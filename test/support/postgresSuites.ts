@@ -34,6 +34,7 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/ai/**/*.test.ts",
   "test/mcp/mcp.test.ts",
   "test/mcp/limits.test.ts",
+  "test/mcp/sessionLimits.test.ts",
   "test/mcp/ucpMapping.test.ts",
   "test/system.test.ts",
   // conversions
