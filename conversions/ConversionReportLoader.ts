@@ -6,7 +6,8 @@ import { Database } from "../infra/Database.ts"
 import { PipelineError } from "../pipelines/errors.ts"
 import type { FeedLoader, LoadInput } from "../pipelines/FeedLoaders.ts"
 import { checkThreshold, type Rejection, recordRejections } from "../pipelines/Rejections.ts"
-import { reattributeConversions, retryingDeadlocks, unstorable, upsertConversions } from "./ConversionLedger.ts"
+import { upsertWithCorrections } from "./ConversionCorrections.ts"
+import { reattributeConversions, retryingDeadlocks, unstorable } from "./ConversionLedger.ts"
 import { parseReport, type ReportFormat, ReportError } from "./reports/index.ts"
 import { ReportingRates } from "./ReportingRates.ts"
 
@@ -72,7 +73,7 @@ export const ConversionReportLoader = Effect.gen(function* () {
       const result = yield* retryingDeadlocks(
         db.transaction((tx) =>
           Effect.gen(function* () {
-            const loaded = yield* upsertConversions(
+            const loaded = yield* upsertWithCorrections(
               tx,
               rates,
               records.map(({ record }) => record),
@@ -90,6 +91,8 @@ export const ConversionReportLoader = Effect.gen(function* () {
           updated: result.updated,
           unchanged: result.unchanged,
           stale: result.stale,
+          corrections: result.corrections.recorded,
+          correctedElsewhere: result.corrections.applied,
           reattributed: result.reattributed
         })
       )
