@@ -5,6 +5,7 @@ import { AppConfig } from "../infra/AppConfig.ts"
 import { Database } from "../infra/Database.ts"
 import { PipelineError } from "../pipelines/errors.ts"
 import type { FeedLoader, LoadInput } from "../pipelines/FeedLoaders.ts"
+import { feedCurrency } from "../pipelines/FeedRequest.ts"
 import { checkThreshold, type Rejection, recordRejections } from "../pipelines/Rejections.ts"
 import { upsertWithCorrections } from "./ConversionCorrections.ts"
 import { reattributeConversions, retryingDeadlocks, unstorable } from "./ConversionLedger.ts"
@@ -53,7 +54,7 @@ export const ConversionReportLoader = Effect.gen(function* () {
         catch: (cause) => fail("parse", `cannot read the report: ${(cause as Error).message}`)
       })
       const report = yield* Effect.try({
-        try: () => parseReport(format.parser, content, { network, currency: feed.options.currency }),
+        try: () => parseReport(format.parser, content, { network, currency: feedCurrency(feed) }),
         catch: (cause) => (cause instanceof ReportError ? fail("parse", cause.message) : fail("parse", String(cause)))
       })
       input.progress(report.rowsRead)

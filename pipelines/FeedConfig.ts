@@ -43,8 +43,12 @@ const FeedOptions = Schema.StructWithRest(
     ),
     currency: Schema.optionalKey(
       described(
-        Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/u, { message: "must be an ISO 4217 code like USD" })),
-        "Currency of prices written without one."
+        Schema.String.check(
+          Schema.isPattern(/^([A-Z]{3}|\{env:[A-Z_][A-Z0-9_]*\})$/u, {
+            message: "must be an ISO 4217 code like USD, or {env:NAME} naming the variable that holds one"
+          })
+        ),
+        "Currency of amounts written without one (CJ: the account's currency); {env:CJ_CURRENCY} reads it from the environment."
       )
     ),
     store: Schema.optionalKey(described(text, "Merchant display name for GMC feeds (they carry no store column).")),

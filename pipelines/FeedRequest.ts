@@ -15,6 +15,7 @@ type FeedLike = {
     readonly pagination?: unknown
     readonly passes?: unknown
     readonly method?: string | undefined
+    readonly currency?: string | undefined
   }
 }
 
@@ -28,9 +29,22 @@ export const requiredEnv = (feed: FeedLike): Array<string> => {
     names.add(auth.userEnv)
     names.add(auth.passwordEnv)
   } else if (auth !== undefined) names.add(auth.env)
-  const text = feed.location + (feed.options.body === undefined ? "" : JSON.stringify(feed.options.body))
+  const text =
+    feed.location +
+    (feed.options.body === undefined ? "" : JSON.stringify(feed.options.body)) +
+    (feed.options.currency ?? "")
   for (const match of text.matchAll(ENV_PLACEHOLDER)) names.add(match[1])
   return [...names]
+}
+
+/**
+ * A feed's currency option: a code, or `{env:NAME}` naming the variable that
+ * holds it (CJ reports amounts in the account's currency without naming it,
+ * so the operator names it next to the account's credentials).
+ */
+export const feedCurrency = (feed: FeedLike, env: Env = process.env): string | undefined => {
+  const currency = feed.options.currency
+  return currency === undefined ? undefined : currency.replace(ENV_PLACEHOLDER, (_, name: string) => env[name] ?? "")
 }
 
 /** A source fetched by ApiSource.ts (credentials, a window, pages or POST) rather than as a plain file or URL. */

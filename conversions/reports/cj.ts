@@ -5,9 +5,9 @@ import { nonNegative, type ParsedReport, parseJsonOrCsv, type ReportOptions } fr
 // CJ commission detail: the Commission Detail API's GraphQL response
 // ({ data: { publisherCommissions: { records: [...] } } }, or the bare records
 // array) or its CSV export with the same column names. The fields and types
-// follow CJ's published schema ("Commission Detail API: Publisher Reference",
-// docs.cj.com/docs/commissiondetail-api-publisher; the types we read are
-// transcribed in test/fixtures/networks/cj-commissions.graphql).
+// follow CJ's published schema (docs.cj.com "Commission Detail API" and its
+// reference pages, and the schema the endpoint answers to introspection; the
+// types we read are transcribed in test/fixtures/networks/cj-commissions.graphql).
 // Fields read: commissionId, originalActionId, original, correctionReason,
 // shopperId (our sid), actionStatus, eventDate, postingDate and the amounts.
 //

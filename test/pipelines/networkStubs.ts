@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import { buildSchema, execute, parse, validate } from "graphql"
 
 // Loopback stand-ins for the networks' report APIs, each speaking its
 // documented wire format and checking the request shape (method, path,
@@ -9,9 +10,9 @@ import type { AddressInfo } from "node:net"
 // the real API would give, so a test fails on it instead of passing silently.
 //   Awin:   GET /publishers/{publisherId}/transactions/?startDate&endDate&timezone, Bearer token;
 //           one JSON array, no paging (help.awin.com/apidocs, "Get List of Transactions").
-//   CJ:     POST /query, Bearer personal access token, GraphQL { query, variables };
-//           publisherCommissions { payloadComplete maxCommissionId records } paged by sinceCommissionId
-//           (developers.cj.com, Commission Detail API).
+//   CJ:     POST /query, Bearer personal access token, GraphQL { query, variables } validated and executed
+//           against CJ's published types; publisherCommissions { payloadComplete maxCommissionId records }
+//           paged by sinceCommissionId (docs.cj.com, "Commission Detail API").
 //   Impact: GET /Mediapartners/{AccountSID}/Actions?StartDate&EndDate, Basic SID:token, Accept JSON;
 //           pages linked by @nextpageuri, "" on the last (integrations.impact.com, partner Actions API).
 
@@ -97,8 +98,44 @@ export const awinStub = (publisherId: string, token: string) =>
     json(res, 200, sample("awin-transactions.json"))
   })
 
-/** CJ's records in pages of `pageSize`, continued by sinceCommissionId = the previous page's maxCommissionId. */
-export const cjStub = (publisherId: string, token: string, pageSize: number) =>
+/** A network fixture in test/fixtures/networks/, served as if today were its `asOf`. */
+export const networkFixture = <T = Record<string, unknown>>(name: string) =>
+  JSON.parse(readFileSync(new URL(`../fixtures/networks/${name}`, import.meta.url), "utf8")) as {
+    asOf?: string
+    records: Array<T>
+  }
+
+const cjSchema = buildSchema(
+  readFileSync(new URL("../fixtures/networks/cj-commissions.graphql", import.meta.url), "utf8")
+)
+const CJ_WINDOWS = [
+  ["sincePostingDate", "beforePostingDate", "postingDate"],
+  ["sinceEventDate", "beforeEventDate", "eventDate"],
+  ["sinceLockingDate", "beforeLockingDate", "lockingDate"]
+] as const
+
+/**
+ * CJ's Commission Detail API: the GraphQL query is validated against CJ's
+ * published types (test/fixtures/networks/cj-commissions.graphql) and
+ * executed by graphql-js, so only the fields asked for come back and a query
+ * CJ would refuse gets GraphQL errors. Records are filtered by the date
+ * windows asked for (since* inclusive, before* exclusive, as CJ documents
+ * them), in commissionId order, `pageSize` per call, continued by
+ * sinceCommissionId = the previous call's maxCommissionId. A fixture with an
+ * asOf (the day it describes; the test moves the service's calendar there)
+ * is filtered by the windows; the samples (no asOf) are served whole.
+ */
+export const cjStub = (
+  publisherId: string,
+  token: string,
+  pageSize: number,
+  fixture: () => { asOf?: string; records: Array<Record<string, unknown>> } = () =>
+    (
+      JSON.parse(sample("cj-commissions.json")) as {
+        data: { publisherCommissions: { records: Array<Record<string, unknown>> } }
+      }
+    ).data.publisherCommissions
+) =>
   startStub((request, res) => {
     if (request.headers.authorization !== `Bearer ${token}`)
       return json(res, 401, { errors: [{ message: "Not authorized" }] })
@@ -110,29 +147,51 @@ export const cjStub = (publisherId: string, token: string, pageSize: number) =>
       return json(res, 400, { errors: [{ message: "POST application/json to /query" }] })
     }
     const { query, variables } = JSON.parse(request.body) as { query: string; variables: Record<string, unknown> }
-    if (!/publisherCommissions\(forPublishers: \[\$publisher\]/.test(query) || variables.publisher !== publisherId) {
-      return json(res, 400, { errors: [{ message: "publisherCommissions(forPublishers) is required" }] })
+    let document
+    try {
+      document = parse(query)
+    } catch (error) {
+      return json(res, 400, { errors: [{ message: (error as Error).message }] })
     }
-    if (!isoUtc.test(String(variables.from)) || !isoUtc.test(String(variables.to))) {
-      return json(res, 400, { errors: [{ message: "sincePostingDate / beforePostingDate must be ISO 8601 UTC" }] })
+    const invalid = validate(cjSchema, document)
+    if (invalid.length > 0) return json(res, 400, { errors: invalid.map((error) => ({ message: error.message })) })
+    const publisherCommissions = (args: Record<string, unknown>) => {
+      if (!(args.forPublishers as Array<string>).includes(publisherId))
+        throw new Error("forPublishers: not a publisher of this account")
+      const { asOf, records } = fixture()
+      const inWindows = records
+        .filter(
+          (record) =>
+            asOf === undefined ||
+            CJ_WINDOWS.every(([since, before, field]) => {
+              const at = Date.parse(String(record[field]))
+              return (
+                (args[since] == null || at >= Date.parse(String(args[since]))) &&
+                (args[before] == null || at < Date.parse(String(args[before])))
+              )
+            })
+        )
+        .sort((a, b) => String(a.commissionId).localeCompare(String(b.commissionId)))
+      const rest =
+        args.sinceCommissionId == null
+          ? inWindows
+          : inWindows.filter((record) => String(record.commissionId) > String(args.sinceCommissionId))
+      const page = rest.slice(0, pageSize)
+      return {
+        count: page.length,
+        limit: pageSize,
+        payloadComplete: rest.length <= pageSize,
+        maxCommissionId: page.at(-1)?.commissionId ?? null,
+        records: page
+      }
     }
-    const records = (
-      JSON.parse(sample("cj-commissions.json")) as {
-        data: { publisherCommissions: { records: Array<{ commissionId: string }> } }
-      }
-    ).data.publisherCommissions.records
-    const since = variables.since === null ? -1 : records.findIndex((record) => record.commissionId === variables.since)
-    const page = records.slice(since + 1, since + 1 + pageSize)
-    json(res, 200, {
-      data: {
-        publisherCommissions: {
-          count: page.length,
-          payloadComplete: since + 1 + pageSize >= records.length,
-          maxCommissionId: page.at(-1)?.commissionId ?? null,
-          records: page
-        }
-      }
+    const result = execute({
+      schema: cjSchema,
+      document,
+      variableValues: variables,
+      rootValue: { publisherCommissions }
     })
+    json(res, 200, result)
   })
 
 /** Impact's actions in pages of `pageSize` (Page=1..n), each naming the next in @nextpageuri. */

@@ -1,0 +1,226 @@
+import { Clock, Effect } from "effect"
+import { parse, validate, buildSchema } from "graphql"
+import { readFileSync } from "node:fs"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { fillBody } from "../../pipelines/FeedRequest.ts"
+import { TrackingLinks } from "../../links/TrackingLinks.ts"
+import { getJson, postJson } from "../support/http.ts"
+import { cjStub, networkFixture, type Stub } from "../pipelines/networkStubs.ts"
+import { type FeedInput, query, runFeed, writeFeeds } from "../pipelines/support.ts"
+import { type RunningService, startService, tempDir } from "../support/TestService.ts"
+
+// The ready-made network feeds of config/feeds.json, run as shipped (only the
+// network's host replaced by a loopback stub) against stubs written from the
+// networks' documentation and fixtures in the documented shape
+// (test/fixtures/networks/): the real pipeline, loader, ledger and
+// GET /api/v1/partners/me.
+
+const READY_MADE = (
+  JSON.parse(readFileSync(new URL("../../config/feeds.json", import.meta.url), "utf8")) as {
+    feeds: Array<FeedInput>
+  }
+).feeds
+const readyMade = (name: string, origin: string, stub: Stub): FeedInput => {
+  const feed = READY_MADE.find((candidate) => candidate.name === name)!
+  expect(feed.location.startsWith(origin)).toBe(true)
+  // short timeouts for the test; everything else as shipped
+  return {
+    ...feed,
+    location: stub.url + feed.location.slice(origin.length),
+    options: { ...feed.options, timeoutMs: 5000 }
+  }
+}
+
+const ENV = {
+  CJ_TOKEN: "cj-pat-3f9a0c7d21",
+  CJ_PUBLISHER_ID: "7654321",
+  CJ_CURRENCY: "EUR"
+}
+const TRACKING_ID = "Kc4tW9mQ2xLe" // the sid our links carry, in every fixture record
+
+let cj: Stub
+let cjFixture = "cj-commissions-november.json"
+let env: { service: RunningService; close: () => Promise<void> }
+
+/**
+ * The service's calendar, moved to the day a fixture describes (its asOf):
+ * the networks' windows are read from Effect's clock, so a test can be a
+ * month later in an instant, on whatever day the suite runs. Sleeps and
+ * timeouts stay the real clock's.
+ */
+const calendar = (() => {
+  const real = Effect.runSync(Clock.clockWith(Effect.succeed))
+  let offsetMs = 0
+  const millis = () => Date.now() + offsetMs
+  const clock: Clock.Clock = {
+    currentTimeMillisUnsafe: millis,
+    currentTimeMillis: Effect.sync(millis),
+    currentTimeNanosUnsafe: () => BigInt(millis()) * 1_000_000n,
+    currentTimeNanos: Effect.sync(() => BigInt(millis()) * 1_000_000n),
+    monotonicTimeNanosUnsafe: () => real.monotonicTimeNanosUnsafe(),
+    monotonicTimeNanos: real.monotonicTimeNanos,
+    sleep: (duration) => real.sleep(duration)
+  }
+  return { clock, moveTo: (iso: string) => void (offsetMs = Date.parse(iso) - Date.now()) }
+})()
+const serve = (fixture: string) => {
+  cjFixture = fixture
+  calendar.moveTo(networkFixture(fixture).asOf!)
+}
+let partner: { id: number; tag: string; key: string }
+
+const me = async () => {
+  const response = await getJson(`${env.service.url}/api/v1/partners/me`, { authorization: `Bearer ${partner.key}` })
+  expect(response.status).toBe(200)
+  return response.body.totals as {
+    conversions: { pending: number; approved: number; total: number }
+    revenue: { pending: string; approved: string }
+  }
+}
+const conversion = async (id: string) =>
+  (
+    await query(
+      env.service,
+      `SELECT status, currency, order_amount::VARCHAR AS order_amount, commission::VARCHAR AS commission,
+              partner_share::VARCHAR AS partner_share
+       FROM conversions WHERE id = $1`,
+      [id]
+    )
+  )[0]
+
+beforeAll(async () => {
+  Object.assign(process.env, ENV)
+  cj = await cjStub(ENV.CJ_PUBLISHER_ID, ENV.CJ_TOKEN, 1, () => networkFixture(cjFixture))
+  const files = tempDir("network-feeds-")
+  const feeds = [readyMade("cj-commissions-api", "https://commissions.api.cj.com", cj)]
+  serve("cj-commissions-november.json")
+  const service = await startService(
+    { feedsConfigPath: writeFeeds(files.dir, feeds), ingestOnStart: false },
+    { clock: calendar.clock }
+  )
+  env = { service, close: async () => (await service.close(), files.rm()) }
+  const registered = await postJson(`${env.service.url}/api/v1/partners/register`, {
+    name: "Network Deals",
+    email: "network-deals@example.com"
+  })
+  partner = { id: registered.body.partner.id, tag: registered.body.partner.tag, key: registered.body.api_key }
+  await env.service.run(
+    Effect.gen(function* () {
+      const url = "https://shop.example.com/eu"
+      return yield* (yield* TrackingLinks).getOrCreate({
+        id: TRACKING_ID,
+        partnerId: partner.id,
+        tag: partner.tag,
+        originalUrl: url,
+        normalizedUrl: url,
+        destinationUrl: url,
+        programId: null,
+        networkId: null,
+        productId: null,
+        source: "match",
+        affiliateUrlFor: () => url
+      })
+    })
+  )
+})
+
+afterAll(async () => {
+  await env?.close()
+  await cj?.close()
+  for (const name of Object.keys(ENV)) delete process.env[name]
+})
+
+describe("CJ Commission Detail API, as CJ documents it", () => {
+  const schema = buildSchema(
+    readFileSync(new URL("../fixtures/networks/cj-commissions.graphql", import.meta.url), "utf8")
+  )
+  const feed = READY_MADE.find((candidate) => candidate.name === "cj-commissions-api")!
+  const passes = feed.options!.passes as Array<Record<string, string>>
+
+  it("the ready-made query validates against CJ's published types, on every pass", () => {
+    expect(passes.map((pass) => pass.date)).toEqual(["Posting", "Locking"])
+    for (const pass of passes) {
+      const body = fillBody(feed.options!.body, { env: {}, pass }) as { query: string }
+      expect(validate(schema, parse(body.query)).map((error) => error.message)).toEqual([])
+    }
+    // what the feed asked before: an ID where CJ takes [String!]!, and a field CJ does not have
+    const before =
+      "query Commissions($publisher: ID!, $from: String!, $to: String!, $since: String) { publisherCommissions(" +
+      "forPublishers: [$publisher], sincePostingDate: $from, beforePostingDate: $to, sinceCommissionId: $since) { count " +
+      "payloadComplete maxCommissionId records { commissionId shopperId actionStatus pubCurrency saleAmountPubCurrency " +
+      "pubCommissionAmountPubCurrency eventDate postingDate } } }"
+    expect(validate(schema, parse(before)).map((error) => error.message)).toEqual([
+      // CJ's schema has no ID type at all
+      'Unknown type "ID".',
+      'Cannot query field "pubCurrency" on type "PublisherCommission".'
+    ])
+  })
+
+  it("loads a month in the account's currency (CJ_CURRENCY), by posting and by locking date, paged by sinceCommissionId", async () => {
+    const run = await runFeed(env.service, "cj-commissions-api")
+    expect(run).toMatchObject({ status: "succeeded", rowsRead: 2, rowsLoaded: 2, rowsRejected: 0 })
+    const bodies = cj.requests.map((request) => JSON.parse(request.body) as { query: string; variables: any })
+    // one sale per page (the stub's limit): two pages by posting date, none locking in the window yet
+    expect(bodies.map((body) => [/since(\w+)Date/.exec(body.query)![1], body.variables.since])).toEqual([
+      ["Posting", null],
+      ["Posting", "4100000001"],
+      ["Locking", null]
+    ])
+    expect(bodies[0].variables.publishers).toEqual([ENV.CJ_PUBLISHER_ID])
+    expect(await conversion("cj:7700000001")).toEqual({
+      status: "pending",
+      currency: "EUR",
+      order_amount: "310.4000",
+      commission: "24.8300",
+      partner_share: expect.any(String)
+    })
+    expect(await me()).toMatchObject({ conversions: { pending: 2, approved: 0 } })
+  })
+
+  it("a month later: the sales locked more than 30 days after posting turn approved, and the refund moves the sale", async () => {
+    serve("cj-commissions-december.json")
+    cj.requests.length = 0
+    const run = await runFeed(env.service, "cj-commissions-api")
+    expect(run).toMatchObject({ status: "succeeded", rowsRead: 4, rowsLoaded: 4, rowsRejected: 0 })
+    // the posting-date pass sees the correction and the new sale, the locking-date pass the sales that locked on the 11th
+    expect(cj.requests.map((request) => JSON.parse(request.body).variables.since)).toEqual([
+      null,
+      "4100000103",
+      null,
+      "4100000001"
+    ])
+
+    // the correction (original false, originalActionId 7700000001, -8.00) moves the first sale: 24.83 -> 16.83
+    expect(await conversion("cj:7700000001")).toMatchObject({
+      status: "approved",
+      order_amount: "210.4000",
+      commission: "16.8300"
+    })
+    expect(await conversion("cj:7700000002")).toMatchObject({ status: "approved", commission: "8.0000" })
+    expect(await conversion("cj:4100000103")).toBeUndefined() // not a conversion of its own
+    expect(
+      await query(
+        env.service,
+        "SELECT previous_status, status, commission::VARCHAR AS commission FROM conversion_events WHERE conversion_id = 'cj:7700000001' ORDER BY seen_at, status"
+      )
+    ).toEqual([
+      { previous_status: null, status: "pending", commission: "24.8300" },
+      { previous_status: "pending", status: "approved", commission: "16.8300" }
+    ])
+    const shares = await query<{ approved: string }>(
+      env.service,
+      "SELECT sum(partner_share)::VARCHAR AS approved FROM conversions WHERE network_id = 'cj' AND status = 'approved'"
+    )
+    const totals = await me()
+    expect(totals.conversions).toMatchObject({ pending: 1, approved: 2, total: 3 })
+    // 16.83 + 8.00 EUR at 1.0842 USD, 70% to the partner: 12.78 + 6.07
+    expect(totals.revenue.approved).toBe("18.8500")
+    expect(Number(shares[0].approved)).toBe(18.85)
+  })
+
+  it("a re-read of the same month changes nothing: the correction is applied once", async () => {
+    const run = await runFeed(env.service, "cj-commissions-api")
+    expect(run.status).toBe("skipped")
+    expect(await conversion("cj:7700000001")).toMatchObject({ commission: "16.8300" })
+  })
+})
