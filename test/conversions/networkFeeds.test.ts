@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fillBody } from "../../pipelines/FeedRequest.ts"
 import { TrackingLinks } from "../../links/TrackingLinks.ts"
 import { getJson, postJson } from "../support/http.ts"
-import { cjStub, networkFixture, type Stub } from "../pipelines/networkStubs.ts"
+import { awinStub, cjStub, networkFixture, type Stub } from "../pipelines/networkStubs.ts"
 import { type FeedInput, query, runFeed, writeFeeds } from "../pipelines/support.ts"
 import { type RunningService, startService, tempDir } from "../support/TestService.ts"
 
@@ -34,12 +34,15 @@ const readyMade = (name: string, origin: string, stub: Stub): FeedInput => {
 const ENV = {
   CJ_TOKEN: "cj-pat-3f9a0c7d21",
   CJ_PUBLISHER_ID: "7654321",
-  CJ_CURRENCY: "EUR"
+  CJ_CURRENCY: "EUR",
+  AWIN_PUBLISHER_ID: "882134",
+  AWIN_TOKEN: "awin-tok-5c1e0b9d77"
 }
 const TRACKING_ID = "Kc4tW9mQ2xLe" // the sid our links carry, in every fixture record
 
-let cj: Stub
+let cj: Stub, awin: Stub
 let cjFixture = "cj-commissions-november.json"
+let awinFixture = "awin-transactions-october.json"
 let env: { service: RunningService; close: () => Promise<void> }
 
 /**
@@ -64,7 +67,8 @@ const calendar = (() => {
   return { clock, moveTo: (iso: string) => void (offsetMs = Date.parse(iso) - Date.now()) }
 })()
 const serve = (fixture: string) => {
-  cjFixture = fixture
+  if (fixture.startsWith("cj-")) cjFixture = fixture
+  if (fixture.startsWith("awin-")) awinFixture = fixture
   calendar.moveTo(networkFixture(fixture).asOf!)
 }
 let partner: { id: number; tag: string; key: string }
@@ -92,7 +96,11 @@ beforeAll(async () => {
   Object.assign(process.env, ENV)
   cj = await cjStub(ENV.CJ_PUBLISHER_ID, ENV.CJ_TOKEN, 1, () => networkFixture(cjFixture))
   const files = tempDir("network-feeds-")
-  const feeds = [readyMade("cj-commissions-api", "https://commissions.api.cj.com", cj)]
+  awin = await awinStub(ENV.AWIN_PUBLISHER_ID, ENV.AWIN_TOKEN, () => networkFixture(awinFixture))
+  const feeds = [
+    readyMade("cj-commissions-api", "https://commissions.api.cj.com", cj),
+    readyMade("awin-transactions-api", "https://api.awin.com", awin)
+  ]
   serve("cj-commissions-november.json")
   const service = await startService(
     { feedsConfigPath: writeFeeds(files.dir, feeds), ingestOnStart: false },
@@ -126,7 +134,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await env?.close()
-  await cj?.close()
+  await Promise.all([cj, awin].map((stub) => stub?.close()))
   for (const name of Object.keys(ENV)) delete process.env[name]
 })
 
@@ -222,5 +230,58 @@ describe("CJ Commission Detail API, as CJ documents it", () => {
     const run = await runFeed(env.service, "cj-commissions-api")
     expect(run.status).toBe("skipped")
     expect(await conversion("cj:7700000001")).toMatchObject({ commission: "16.8300" })
+  })
+})
+
+describe("Awin publisher API transactions, as Awin documents them", () => {
+  const events = (id: string) =>
+    query(
+      env.service,
+      "SELECT previous_status, status, commission::VARCHAR AS commission FROM conversion_events WHERE conversion_id = $1 ORDER BY seen_at, status",
+      [id]
+    )
+
+  it("reads the window once per documented dateType: transaction, validation, amendment", async () => {
+    serve("awin-transactions-october.json")
+    const run = await runFeed(env.service, "awin-transactions-api")
+    expect(run).toMatchObject({ status: "succeeded", rowsRead: 3, rowsLoaded: 3, rowsRejected: 0 })
+    expect(awin.requests.map((request) => request.query.get("dateType"))).toEqual([
+      "transaction",
+      "validation",
+      "amendment"
+    ])
+    for (const { query: params } of awin.requests) {
+      const span = Date.parse(`${params.get("endDate")}Z`) - Date.parse(`${params.get("startDate")}Z`)
+      expect(span).toBeLessThanOrEqual(31 * 86_400_000)
+      expect(params.get("timezone")).toBe("UTC")
+    }
+    expect(await conversion("awin:913000001")).toMatchObject({
+      status: "pending",
+      currency: "GBP",
+      commission: "4.5000"
+    })
+  })
+
+  it("two months on: an approval and a decline validated after day 30, and an amended amount, all arrive", async () => {
+    serve("awin-transactions-december.json")
+    awin.requests.length = 0
+    const run = await runFeed(env.service, "awin-transactions-api")
+    // nothing happened in the transaction window; the validation window has two, the amendment window one
+    expect(run).toMatchObject({ status: "succeeded", rowsRead: 3, rowsLoaded: 3, rowsRejected: 0 })
+    expect(await conversion("awin:913000001")).toMatchObject({ status: "approved", commission: "4.5000" })
+    expect(await conversion("awin:913000002")).toMatchObject({
+      status: "declined",
+      commission: "12.3500",
+      partner_share: "0.0000"
+    })
+    expect(await conversion("awin:913000003")).toMatchObject({
+      status: "pending",
+      order_amount: "150.0000",
+      commission: "7.5000"
+    })
+    expect(await events("awin:913000003")).toEqual([
+      { previous_status: null, status: "pending", commission: "12.0000" },
+      { previous_status: "pending", status: "pending", commission: "7.5000" }
+    ])
   })
 })

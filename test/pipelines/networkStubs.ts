@@ -81,21 +81,51 @@ const json = (res: ServerResponse, status: number, body: unknown) =>
 const isoSeconds = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/
 const isoUtc = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/
 
-export const awinStub = (publisherId: string, token: string) =>
+const AWIN_DATE_TYPES: Record<string, string> = {
+  transaction: "transactionDate",
+  validation: "validationDate",
+  amendment: "amendment"
+}
+
+/**
+ * Awin's transactions list: startDate and endDate (yyyy-MM-ddThh:mm:ss, at
+ * most 31 days apart) and timezone are required, dateType is transaction
+ * (the default), validation or amendment; the answer is one JSON array. A
+ * fixture with an asOf is filtered by the date dateType names (its
+ * amendmentDates stand for the amendment date Awin keeps but does not
+ * report); the samples (no asOf) are served whole, as Awin wrote them.
+ */
+export const awinStub = (
+  publisherId: string,
+  token: string,
+  fixture?: () => { asOf?: string; amendmentDates?: Record<string, string>; records: Array<Record<string, unknown>> }
+) =>
   startStub((request, res) => {
     if (request.headers.authorization !== `Bearer ${token}`) return json(res, 401, { error: "invalid_token" })
     if (request.method !== "GET" || request.path !== `/publishers/${publisherId}/transactions/`)
       return json(res, 404, { error: "not found" })
     const { query } = request
-    if (
-      !isoSeconds.test(query.get("startDate") ?? "") ||
-      !isoSeconds.test(query.get("endDate") ?? "") ||
-      query.get("timezone") !== "UTC"
-    ) {
+    const start = query.get("startDate") ?? ""
+    const end = query.get("endDate") ?? ""
+    if (!isoSeconds.test(start) || !isoSeconds.test(end) || query.get("timezone") !== "UTC") {
       return json(res, 400, { error: "startDate, endDate (yyyy-MM-ddThh:mm:ss) and timezone are required" })
     }
+    if (Date.parse(`${end}Z`) - Date.parse(`${start}Z`) > 31 * 86_400_000)
+      return json(res, 400, { error: "the maximum date range between startDate and endDate is 31 days" })
+    const dateType = query.get("dateType") ?? "transaction"
+    const field = AWIN_DATE_TYPES[dateType]
+    if (field === undefined) return json(res, 400, { error: "dateType must be transaction, validation or amendment" })
     // The file's own text: numbers such as 4.50 reach the loader exactly as Awin wrote them.
-    json(res, 200, sample("awin-transactions.json"))
+    if (fixture === undefined) return json(res, 200, sample("awin-transactions.json"))
+    const { asOf, amendmentDates = {}, records } = fixture()
+    const dateOf = (record: Record<string, unknown>) =>
+      field === "amendment" ? amendmentDates[String(record.id)] : (record[field] as string | null)
+    const inWindow = records.filter((record) => {
+      if (asOf === undefined) return true
+      const at = dateOf(record)
+      return typeof at === "string" && at >= start && at <= end
+    })
+    json(res, 200, inWindow)
   })
 
 /** A network fixture in test/fixtures/networks/, served as if today were its `asOf`. */
