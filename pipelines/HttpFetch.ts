@@ -10,8 +10,9 @@ import type { FeedDefinition } from "./FeedConfig.ts"
 // One HTTP request of a feed, body streamed to disk and hashed on the way,
 // and the retry policy around it: transient failures (network, 5xx, 408)
 // back off exponentially, a 429 waits what its Retry-After asks, or, without
-// one, until its X-RateLimit-Reset (Impact names the seconds until its hourly
-// allowance resets there and sends no Retry-After). Those waits do not use up
+// one, until its RateLimit-Reset / X-RateLimit-Reset (impact.com names the
+// seconds until its hourly allowance resets there; its brand API pages show
+// no Retry-After on a 429, its partner API pages add one). Those waits do not use up
 // options.retries (the network said when to come back), but all of a run's
 // waits together stay within options.maxRetryAfterMs. 401/403 fail at once
 // naming the credential variables. Every URL in a message goes through
@@ -133,7 +134,7 @@ const attempt = (feed: FeedDefinition, request: HttpRequest, target: string, con
         const now = yield* Clock.currentTimeMillis
         const wait =
           retryAfterMs(headers["retry-after"] ?? null, now) ??
-          rateLimitResetMs(headers["x-ratelimit-reset"] ?? null, now)
+          rateLimitResetMs(headers["ratelimit-reset"] ?? headers["x-ratelimit-reset"] ?? null, now)
         return yield* fail(feed, `${status} (rate limited)`, true, wait)
       }
       return yield* fail(feed, status, response.status >= 500 || response.status === 408)

@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fillBody } from "../../pipelines/FeedRequest.ts"
 import { TrackingLinks } from "../../links/TrackingLinks.ts"
 import { getJson, postJson } from "../support/http.ts"
-import { awinStub, cjStub, networkFixture, type Stub } from "../pipelines/networkStubs.ts"
+import {
+  awinStub,
+  cjStub,
+  type ImpactRateLimit,
+  impactStub,
+  networkFixture,
+  type Stub
+} from "../pipelines/networkStubs.ts"
 import { type FeedInput, query, runFeed, writeFeeds } from "../pipelines/support.ts"
 import { type RunningService, startService, tempDir } from "../support/TestService.ts"
 
@@ -36,13 +43,17 @@ const ENV = {
   CJ_PUBLISHER_ID: "7654321",
   CJ_CURRENCY: "EUR",
   AWIN_PUBLISHER_ID: "882134",
-  AWIN_TOKEN: "awin-tok-5c1e0b9d77"
+  AWIN_TOKEN: "awin-tok-5c1e0b9d77",
+  IMPACT_ACCOUNT_SID: "IRsid5kQ2wE8",
+  IMPACT_AUTH_TOKEN: "impact-auth-r4Tq8Zm"
 }
 const TRACKING_ID = "Kc4tW9mQ2xLe" // the sid our links carry, in every fixture record
 
-let cj: Stub, awin: Stub
+let cj: Stub, awin: Stub, impact: Stub
 let cjFixture = "cj-commissions-november.json"
 let awinFixture = "awin-transactions-october.json"
+let impactFixture = "impact-actions-november.json"
+const impactRateLimit: ImpactRateLimit = { until: 0, header: "X-RateLimit-Reset" }
 let env: { service: RunningService; close: () => Promise<void> }
 
 /**
@@ -69,6 +80,7 @@ const calendar = (() => {
 const serve = (fixture: string) => {
   if (fixture.startsWith("cj-")) cjFixture = fixture
   if (fixture.startsWith("awin-")) awinFixture = fixture
+  if (fixture.startsWith("impact-")) impactFixture = fixture
   calendar.moveTo(networkFixture(fixture).asOf!)
 }
 let partner: { id: number; tag: string; key: string }
@@ -97,9 +109,24 @@ beforeAll(async () => {
   cj = await cjStub(ENV.CJ_PUBLISHER_ID, ENV.CJ_TOKEN, 1, () => networkFixture(cjFixture))
   const files = tempDir("network-feeds-")
   awin = await awinStub(ENV.AWIN_PUBLISHER_ID, ENV.AWIN_TOKEN, () => networkFixture(awinFixture))
+  impact = await impactStub(
+    ENV.IMPACT_ACCOUNT_SID,
+    ENV.IMPACT_AUTH_TOKEN,
+    2000,
+    () => networkFixture(impactFixture),
+    impactRateLimit
+  )
+  const impactFeed = readyMade("impact-actions-api", "https://api.impact.com", impact)
   const feeds = [
     readyMade("cj-commissions-api", "https://commissions.api.cj.com", cj),
-    readyMade("awin-transactions-api", "https://api.awin.com", awin)
+    readyMade("awin-transactions-api", "https://api.awin.com", awin),
+    impactFeed,
+    // the same feed on an allowance of 3 requests an hour, and 1 s to wait for it
+    {
+      ...impactFeed,
+      name: "impact-budgeted",
+      options: { ...impactFeed.options, budget: { requestsPerHour: 3 }, maxRetryAfterMs: 1000 }
+    }
   ]
   serve("cj-commissions-november.json")
   const service = await startService(
@@ -134,7 +161,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await env?.close()
-  await Promise.all([cj, awin].map((stub) => stub?.close()))
+  await Promise.all([cj, awin, impact].map((stub) => stub?.close()))
   for (const name of Object.keys(ENV)) delete process.env[name]
 })
 
@@ -283,5 +310,59 @@ describe("Awin publisher API transactions, as Awin documents them", () => {
       { previous_status: null, status: "pending", commission: "12.0000" },
       { previous_status: "pending", status: "pending", commission: "7.5000" }
     ])
+  })
+})
+
+describe("impact.com partner Actions API, as impact.com documents it", () => {
+  it("reads by last update and again by locking date, with a documented PageSize", async () => {
+    serve("impact-actions-november.json")
+    const run = await runFeed(env.service, "impact-actions-api")
+    expect(run).toMatchObject({ status: "succeeded", rowsRead: 2, rowsLoaded: 2, rowsRejected: 0 })
+    expect(impact.requests.map(({ query: params }) => [...params.keys()])).toEqual([
+      ["StartDate", "EndDate", "PageSize"],
+      ["LockingDateStart", "LockingDateEnd", "PageSize"]
+    ])
+    for (const { query: params } of impact.requests) expect(Number(params.get("PageSize"))).toBeGreaterThanOrEqual(2000)
+    expect(await conversion("impact:59942.4410.770001")).toMatchObject({ status: "pending", commission: "9.7500" })
+  })
+
+  it("an approval at the locking date (not an update to impact.com) and a modified payout both arrive", async () => {
+    serve("impact-actions-december.json")
+    impact.requests.length = 0
+    const run = await runFeed(env.service, "impact-actions-api")
+    // the update window has the modified action, the locking window the approved one
+    expect(run).toMatchObject({ status: "succeeded", rowsRead: 2, rowsLoaded: 2, rowsRejected: 0 })
+    expect(await conversion("impact:59942.4410.770001")).toMatchObject({ status: "approved", commission: "9.7500" })
+    expect(await conversion("impact:59942.4410.770002")).toMatchObject({
+      status: "pending",
+      order_amount: "110.0000",
+      commission: "8.2500"
+    })
+  })
+
+  it("on a 429 waits for the reset header (no Retry-After) instead of failing after quick retries, and says so", async () => {
+    for (const header of ["X-RateLimit-Reset", "RateLimit-Reset"]) {
+      impact.requests.length = 0
+      impactRateLimit.header = header
+      impactRateLimit.until = Date.now() + 2000
+      const started = Date.now()
+      const run = await runFeed(env.service, "impact-actions-api")
+      expect(run.status, run.error ?? "").toBe("skipped") // the same actions as before, after the wait
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1900)
+      expect(run.notes).toEqual([expect.stringMatching(/^waited 2 s on the API's rate limit \(1 × HTTP 429\)$/)])
+      expect(impact.requests.length).toBe(3) // the refused one, then both passes
+    }
+  })
+
+  it("keeps to the feed's request budget: a run that would exceed it waits or stops, and says so", async () => {
+    const first = await runFeed(env.service, "impact-budgeted") // 2 requests of the 3
+    expect(first.status).toBe("succeeded")
+    impact.requests.length = 0
+    const second = await runFeed(env.service, "impact-budgeted")
+    expect(second.status).toBe("failed")
+    expect(second.error).toMatch(
+      /the request budget \(options\.budget: 3 per hour\) is spent for another \d+ s, longer than options\.maxRetryAfterMs allows; nothing was loaded, the next run reads the window again/
+    )
+    expect(impact.requests.length).toBe(1) // the third request of the hour, then the budget held
   })
 })

@@ -13,8 +13,9 @@ import { buildSchema, execute, parse, validate } from "graphql"
 //   CJ:     POST /query, Bearer personal access token, GraphQL { query, variables } validated and executed
 //           against CJ's published types; publisherCommissions { payloadComplete maxCommissionId records }
 //           paged by sinceCommissionId (docs.cj.com, "Commission Detail API").
-//   Impact: GET /Mediapartners/{AccountSID}/Actions?StartDate&EndDate, Basic SID:token, Accept JSON;
-//           pages linked by @nextpageuri, "" on the last (integrations.impact.com, partner Actions API).
+//   Impact: GET /Mediapartners/{AccountSID}/Actions?StartDate&EndDate (or LockingDateStart&LockingDateEnd),
+//           Basic SID:token, Accept JSON; pages linked by @nextpageuri, "" on the last; 429 with a reset
+//           header (integrations.impact.com: "List all actions", "The action object", "Rate Limits").
 
 const samples = new URL("../../data/samples/reports/", import.meta.url)
 export const sample = (name: string) => readFileSync(new URL(name, samples), "utf8")
@@ -224,34 +225,110 @@ export const cjStub = (
     json(res, 200, result)
   })
 
-/** Impact's actions in pages of `pageSize` (Page=1..n), each naming the next in @nextpageuri. */
-export const impactStub = (accountSid: string, authToken: string, pageSize: number) =>
+type ImpactFixture = {
+  asOf?: string
+  lastUpdated?: Record<string, string>
+  records: Array<Record<string, unknown>>
+}
+
+/** An hourly allowance spent until `until` (epoch ms): Impact answers 429 with the seconds left in its reset header. */
+export interface ImpactRateLimit {
+  until: number
+  /** "X-RateLimit-Reset" (brand API pages) or "RateLimit-Reset" (partner API pages). */
+  header: string
+}
+
+const impactWindows = [
+  ["StartDate", "EndDate", "update"],
+  ["LockingDateStart", "LockingDateEnd", "LockingDate"],
+  ["ActionDateStart", "ActionDateEnd", "EventDate"]
+] as const
+
+/**
+ * Impact's actions, each page naming the next in @nextpageuri ("" on the last).
+ * Without a fixture, the samples in pages of `pageSize` (Page=1..n). With one,
+ * as the partner API documents "List all actions": each filter's start and
+ * end go together and are at most 45 days apart, PageSize is at least 2,000
+ * (20,000 when absent), a result of more than 10 pages is refused, and
+ * StartDate/EndDate filter the last update (the fixture's lastUpdated: a
+ * state change is not an update), LockingDateStart/End the LockingDate,
+ * ActionDateStart/End the EventDate. While `rateLimit.until` lies ahead,
+ * every request gets a 429 with only the reset header.
+ */
+export const impactStub = (
+  accountSid: string,
+  authToken: string,
+  pageSize: number,
+  fixture?: () => ImpactFixture,
+  rateLimit: ImpactRateLimit = { until: 0, header: "X-RateLimit-Reset" }
+) =>
   startStub((request, res) => {
     if (request.headers.authorization !== `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString("base64")}`) {
       return json(res, 401, { Status: "ERROR", Message: "Authentication failed" })
+    }
+    if (rateLimit.until > Date.now()) {
+      return res
+        .writeHead(429, {
+          "content-type": "application/json",
+          [rateLimit.header.toLowerCase()]: String(Math.ceil((rateLimit.until - Date.now()) / 1000)),
+          "x-ratelimit-remaining-hour": "0"
+        })
+        .end(JSON.stringify({ Status: "ERROR", Message: "Too Many Requests" }))
     }
     if (request.method !== "GET" || request.path !== `/Mediapartners/${accountSid}/Actions`)
       return json(res, 404, { Message: "not found" })
     if (request.headers.accept !== "application/json")
       return res.writeHead(200, { "content-type": "application/xml" }).end("<ImpactRadiusResponse/>")
     const { query } = request
-    if (!isoUtc.test(query.get("StartDate") ?? "") || !isoUtc.test(query.get("EndDate") ?? "")) {
-      return json(res, 400, { Status: "ERROR", Message: "StartDate and EndDate are required together" })
+    if (fixture === undefined) {
+      if (!isoUtc.test(query.get("StartDate") ?? "") || !isoUtc.test(query.get("EndDate") ?? "")) {
+        return json(res, 400, { Status: "ERROR", Message: "StartDate and EndDate are required together" })
+      }
+      const report = JSON.parse(sample("impact-actions.json")) as { Actions: Array<unknown> }
+      return json(res, 200, impactPage(accountSid, query, report.Actions, pageSize))
     }
-    const report = JSON.parse(sample("impact-actions.json")) as { Actions: Array<unknown> }
-    const page = Number(query.get("Page") ?? "1")
-    const pages = Math.ceil(report.Actions.length / pageSize)
-    const next = new URLSearchParams(query)
-    next.set("Page", String(page + 1))
-    json(res, 200, {
-      "@page": String(page),
-      "@numpages": String(pages),
-      "@pagesize": String(pageSize),
-      "@total": String(report.Actions.length),
-      "@nextpageuri": page < pages ? `/Mediapartners/${accountSid}/Actions?${next}` : "",
-      Actions: report.Actions.slice((page - 1) * pageSize, page * pageSize)
-    })
+    const filters = impactWindows.filter(([start, end]) => query.has(start) || query.has(end))
+    for (const [start, end] of filters) {
+      const from = Date.parse(query.get(start) ?? "")
+      const to = Date.parse(query.get(end) ?? "")
+      if (Number.isNaN(from) || Number.isNaN(to))
+        return json(res, 400, { Status: "ERROR", Message: `${start} and ${end} are required together` })
+      if (to - from > 45 * 86_400_000)
+        return json(res, 400, { Status: "ERROR", Message: `${start} and ${end} cannot be more than 45 days apart` })
+    }
+    const size = Number(query.get("PageSize") ?? "20000")
+    if (!Number.isInteger(size) || size < 2000)
+      return json(res, 400, { Status: "ERROR", Message: "PageSize: the smallest value is 2,000" })
+    const { lastUpdated = {}, records } = fixture()
+    const dateOf = (record: Record<string, unknown>, field: string) =>
+      Date.parse(
+        field === "update" ? (lastUpdated[String(record.Id)] ?? String(record.CreationDate)) : String(record[field])
+      )
+    const matching = records.filter((record) =>
+      filters.every(([start, end, field]) => {
+        const at = dateOf(record, field)
+        return at >= Date.parse(query.get(start)!) && at <= Date.parse(query.get(end)!)
+      })
+    )
+    if (matching.length > 10 * size)
+      return json(res, 400, { Status: "ERROR", Message: "more than 10 pages: raise PageSize or shorten the range" })
+    json(res, 200, impactPage(accountSid, query, matching, size))
   })
+
+const impactPage = (accountSid: string, query: URLSearchParams, actions: Array<unknown>, pageSize: number) => {
+  const page = Number(query.get("Page") ?? "1")
+  const pages = Math.max(1, Math.ceil(actions.length / pageSize))
+  const next = new URLSearchParams(query)
+  next.set("Page", String(page + 1))
+  return {
+    "@page": String(page),
+    "@numpages": String(pages),
+    "@pagesize": String(pageSize),
+    "@total": String(actions.length),
+    "@nextpageuri": page < pages ? `/Mediapartners/${accountSid}/Actions?${next}` : "",
+    Actions: actions.slice((page - 1) * pageSize, page * pageSize)
+  }
+}
 
 /** An Awin-style product data feed: the key in the path, or (second form) in an X-Api-Key header. */
 export const productFeedStub = (key: string) =>
