@@ -254,9 +254,19 @@ describe("CJ Commission Detail API, as CJ documents it", () => {
   })
 
   it("a re-read of the same month changes nothing: the correction is applied once", async () => {
+    expect((await runFeed(env.service, "cj-commissions-api")).status).toBe("skipped") // the same records
+    // loaded again all the same (as after a lost feed state): the sale is re-read with its correction, once
+    await query(env.service, "UPDATE feed_state SET content_sha256 = NULL WHERE feed = 'cj-commissions-api'")
     const run = await runFeed(env.service, "cj-commissions-api")
-    expect(run.status).toBe("skipped")
-    expect(await conversion("cj:7700000001")).toMatchObject({ commission: "16.8300" })
+    expect(run).toMatchObject({ status: "succeeded", rowsLoaded: 4 })
+    expect(await conversion("cj:7700000001")).toMatchObject({ status: "approved", commission: "16.8300" })
+    expect(
+      await query(
+        env.service,
+        "SELECT count(*)::INTEGER AS n FROM conversion_corrections WHERE conversion_id = 'cj:7700000001'"
+      )
+    ).toEqual([{ n: 1 }])
+    expect((await me()).revenue.approved).toBe("18.8500")
   })
 })
 
