@@ -4,6 +4,7 @@ import { parseShare, revenueFor } from "../domain/money/RevenueSplit.ts"
 import { NullableNumber, NullableText, NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
 import { Database, DatabaseError, type JsonColumnType, type Tx } from "../infra/Database.ts"
 import { attributionColumns, moneyColumns } from "./conversionColumns.ts"
+import { upsertWithCorrections } from "./ConversionCorrections.ts"
 import { type ConversionRecord, conversionId, STATUSES } from "./ConversionRecord.ts"
 import { ReportingRates, type ReportingRatesShape } from "./ReportingRates.ts"
 
@@ -585,8 +586,11 @@ export class ConversionLedger extends Context.Service<ConversionLedger, Conversi
       const db = yield* Database
       const rates = yield* ReportingRates
       return ConversionLedger.of({
+        // Corrections reported as records of their own (CJ) move their conversion instead of becoming one.
         upsert: (records, source) =>
-          retryingDeadlocks(db.transaction((tx) => upsertConversions(tx, rates, records, source))),
+          retryingDeadlocks(db.transaction((tx) => upsertWithCorrections(tx, rates, records, source))).pipe(
+            Effect.map(({ corrections: _, ...result }): UpsertResult => result)
+          ),
         reattribute: () => retryingDeadlocks(db.transaction((tx) => reattributeConversions(tx, rates))),
         // Nearly always nothing names a new link: a reader's look first, so link creation does not queue for the writer.
         reattributeLinks: (trackingIds) =>

@@ -23,6 +23,15 @@ export interface ConversionRecord {
   readonly eventAt: Date
   /** When the network last changed it; null when the format does not say. */
   readonly updatedAt: Date | null
+  /**
+   * Set when the record is not a conversion but a correction of one, reported
+   * as a record of its own (CJ): the corrected conversion's networkTxId. Its
+   * amounts are the change (usually negative) and networkTxId is the
+   * correction's own id (conversions/ConversionCorrections.ts).
+   */
+  readonly correctionOf?: string | undefined
+  /** The network's reason for a correction, when it gives one. */
+  readonly correctionReason?: string | undefined
 }
 
 export const conversionId = (network: string, networkTxId: string) => `${network}:${networkTxId}`

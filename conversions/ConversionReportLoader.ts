@@ -5,8 +5,10 @@ import { AppConfig } from "../infra/AppConfig.ts"
 import { Database } from "../infra/Database.ts"
 import { PipelineError } from "../pipelines/errors.ts"
 import type { FeedLoader, LoadInput } from "../pipelines/FeedLoaders.ts"
+import { feedCurrency } from "../pipelines/FeedRequest.ts"
 import { checkThreshold, type Rejection, recordRejections } from "../pipelines/Rejections.ts"
-import { reattributeConversions, retryingDeadlocks, unstorable, upsertConversions } from "./ConversionLedger.ts"
+import { upsertWithCorrections } from "./ConversionCorrections.ts"
+import { reattributeConversions, retryingDeadlocks, unstorable } from "./ConversionLedger.ts"
 import { parseReport, type ReportFormat, ReportError } from "./reports/index.ts"
 import { ReportingRates } from "./ReportingRates.ts"
 
@@ -52,7 +54,7 @@ export const ConversionReportLoader = Effect.gen(function* () {
         catch: (cause) => fail("parse", `cannot read the report: ${(cause as Error).message}`)
       })
       const report = yield* Effect.try({
-        try: () => parseReport(format.parser, content, { network, currency: feed.options.currency }),
+        try: () => parseReport(format.parser, content, { network, currency: feedCurrency(feed) }),
         catch: (cause) => (cause instanceof ReportError ? fail("parse", cause.message) : fail("parse", String(cause)))
       })
       input.progress(report.rowsRead)
@@ -72,7 +74,7 @@ export const ConversionReportLoader = Effect.gen(function* () {
       const result = yield* retryingDeadlocks(
         db.transaction((tx) =>
           Effect.gen(function* () {
-            const loaded = yield* upsertConversions(
+            const loaded = yield* upsertWithCorrections(
               tx,
               rates,
               records.map(({ record }) => record),
@@ -90,6 +92,8 @@ export const ConversionReportLoader = Effect.gen(function* () {
           updated: result.updated,
           unchanged: result.unchanged,
           stale: result.stale,
+          corrections: result.corrections.recorded,
+          correctedElsewhere: result.corrections.applied,
           reattributed: result.reattributed
         })
       )

@@ -277,6 +277,26 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
       SELECT product_id, observed_at, price, currency FROM price_history
       UNION ALL
       SELECT id, first_seen_at, first_price, first_currency FROM products WHERE first_price IS NOT NULL`
+  ],
+  [
+    // 7: corrections a network reports as records of their own (CJ: original false,
+    // originalActionId, negative amounts), kept once each: the ledger moves the
+    // original conversion's amounts by their sum (conversions/ConversionCorrections.ts).
+    // The PostgreSQL twin is infra/postgres/migrations/0010_conversion_corrections.sql.
+    `CREATE TABLE conversion_corrections (
+      id VARCHAR PRIMARY KEY,               -- '{network}:{the correction's own id}'
+      conversion_id VARCHAR NOT NULL,       -- '{network}:{the original's id}'
+      currency VARCHAR NOT NULL,
+      order_amount DECIMAL(18,4) NOT NULL,  -- the change, usually negative
+      commission DECIMAL(18,4) NOT NULL,
+      status VARCHAR NOT NULL,
+      reason VARCHAR,
+      event_at TIMESTAMPTZ NOT NULL,
+      network_updated_at TIMESTAMPTZ,
+      source VARCHAR NOT NULL,
+      seen_at TIMESTAMPTZ NOT NULL
+    )`,
+    `CREATE INDEX conversion_corrections_conversion ON conversion_corrections (conversion_id)`
   ]
 ]
 

@@ -94,6 +94,29 @@ export const FeedPagination = Schema.Union([
   })
 ])
 
+/** Placeholder values of one pass over the window (`{pass:NAME}`): the same window read by another date field. */
+const passValue = Schema.String.check(
+  Schema.isPattern(/^[A-Za-z0-9_.-]{1,64}$/u, { message: "must be a word like validation or LockingDate" })
+)
+
+export const FeedPasses = Schema.Array(Schema.Record(Schema.String, passValue))
+  .check(Schema.isMinLength(1), Schema.isMaxLength(5))
+  .annotate({
+    description:
+      "Reads the window once per pass, each filling `{pass:NAME}` with its own values, and loads the items of every " +
+      "pass as one report (an item repeated across passes is kept once). For networks whose status changes are found " +
+      "by another date than the transaction's: Awin dateType transaction/validation/amendment, CJ posting and " +
+      "locking date, Impact last-update and locking date."
+  })
+
+export const FeedBudget = Schema.Struct({
+  requestsPerHour: intBetween(1, 100_000).annotate({
+    description:
+      "The network's request allowance for this account (Impact 1,000 per hour). A run that would exceed it waits " +
+      "for the oldest request of the hour to age out (up to options.maxRetryAfterMs), or stops and the next run reads the window again."
+  })
+}).annotate({ description: "The network's request allowance, honoured by the source across runs of this process." })
+
 export const ApiOptions = {
   /** Credentials from the environment (see FeedAuth). */
   auth: Schema.optionalKey(FeedAuth),
@@ -108,11 +131,14 @@ export const ApiOptions = {
     })
   ),
   pagination: Schema.optionalKey(FeedPagination),
-  /** Longest Retry-After (429) a run waits for; a longer one fails the run and the next scheduled run tries again. */
+  passes: Schema.optionalKey(FeedPasses),
+  budget: Schema.optionalKey(FeedBudget),
+  /** Longest a run waits on a 429 (Retry-After or X-RateLimit-Reset) or for its budget; longer fails the run and the next scheduled run tries again. */
   maxRetryAfterMs: withDefault(
-    intBetween(0, 600_000).annotate({
+    intBetween(0, 3_600_000).annotate({
       description:
-        "Longest Retry-After (429) a run waits for; a longer one fails the run and the next scheduled run tries again."
+        "Longest a run waits in all on 429s (Retry-After, or X-RateLimit-Reset when there is none) and for its " +
+        "request budget; a longer wait fails the run and the next scheduled run tries again."
     }),
     60_000
   )
@@ -121,3 +147,5 @@ export const ApiOptions = {
 export type FeedAuth = typeof FeedAuth.Type
 export type FeedWindow = typeof FeedWindow.Type
 export type FeedPagination = typeof FeedPagination.Type
+export type FeedPasses = typeof FeedPasses.Type
+export type FeedBudget = typeof FeedBudget.Type

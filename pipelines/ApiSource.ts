@@ -1,4 +1,4 @@
-import { Clock, Effect } from "effect"
+import { Clock, Duration, Effect } from "effect"
 import { createHash } from "node:crypto"
 import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { PipelineError } from "./errors.ts"
@@ -45,6 +45,8 @@ import { download, type HttpRequest, type RequestContext } from "./HttpFetch.ts"
 export interface FetchedApi {
   readonly sha256: string
   readonly pages: number
+  /** What the run should say about the fetch (waits on rate limits or the request budget). */
+  readonly notes: ReadonlyArray<string>
 }
 
 type Json = unknown
@@ -112,6 +114,14 @@ const nextPage = (
   }
 }
 
+const HOUR = 3_600_000
+
+/**
+ * Request times per feed over the last hour, for options.budget: the
+ * allowance is the network account's, so it spans this process's runs.
+ */
+const spentRequests = new Map<string, Array<number>>()
+
 export const fetchApi = (feed: FeedDefinition, target: string, lastSuccessAt: Date | undefined) =>
   Effect.gen(function* () {
     const fail = (message: string, stage: "fetch" | "parse" = "fetch") =>
@@ -123,9 +133,11 @@ export const fetchApi = (feed: FeedDefinition, target: string, lastSuccessAt: Da
           "the feed stays disabled until they are"
       )
     }
+    const rateLimited = { waitedMs: 0, waits: 0 }
     const context: RequestContext = {
       redact: redactor(Object.values(values)),
-      credentials: credentialNames(feed.options.auth)
+      credentials: credentialNames(feed.options.auth),
+      rateLimited
     }
     const { options } = feed
     const window =
@@ -133,86 +145,149 @@ export const fetchApi = (feed: FeedDefinition, target: string, lastSuccessAt: Da
         ? undefined
         : windowBounds(options.window, new Date(yield* Clock.currentTimeMillis), lastSuccessAt)
     const pagination = options.pagination
-    let fill: Fill = {
-      env: values,
-      from: window && formatInstant(window.from, options.window!.format),
-      to: window && formatInstant(window.to, options.window!.format),
-      ...(pagination?.type === "page" ? { page: pagination.start, offset: 0, size: pagination.size } : {})
-    }
     const headers = {
-      ...(pagination !== undefined ? { accept: "application/json" } : {}),
+      ...(pagination !== undefined || options.passes !== undefined ? { accept: "application/json" } : {}),
       ...(options.method === "POST" ? { "content-type": "application/json" } : {}),
       ...options.headers,
       ...authHeaders(options.auth, values)
     }
-    const request = (url: string): HttpRequest => ({
+    const request = (url: string, fill: Fill): HttpRequest => ({
       url,
       method: options.method,
       headers,
       body: options.method === "POST" ? JSON.stringify(fillBody(options.body ?? {}, fill)) : undefined
     })
-    const first = fillLocation(feed.location, fill)
+
+    let budgetWaitMs = 0
+    /** Takes one request from options.budget, waiting for the hour's oldest to age out when it is spent. */
+    const spend = Effect.gen(function* () {
+      const budget = options.budget
+      if (budget === undefined) return
+      let now = yield* Clock.currentTimeMillis
+      const times = (spentRequests.get(feed.name) ?? []).filter((at) => at > now - HOUR)
+      if (times.length >= budget.requestsPerHour) {
+        const wait = times[times.length - budget.requestsPerHour] + HOUR - now
+        if (rateLimited.waitedMs + budgetWaitMs + wait > options.maxRetryAfterMs) {
+          return yield* fail(
+            `the request budget (options.budget: ${budget.requestsPerHour} per hour) is spent for another ` +
+              `${Math.ceil(wait / 1000)} s, longer than options.maxRetryAfterMs allows; nothing was loaded, ` +
+              "the next run reads the window again"
+          )
+        }
+        yield* Effect.sleep(Duration.millis(wait))
+        budgetWaitMs += wait
+        now = yield* Clock.currentTimeMillis
+      }
+      times.push(now)
+      spentRequests.set(feed.name, times)
+    })
+
+    const baseFill: Fill = {
+      env: values,
+      from: window && formatInstant(window.from, options.window!.format),
+      to: window && formatInstant(window.to, options.window!.format)
+    }
+    const firstOf = (pass: Fill["pass"]): Fill => ({
+      ...baseFill,
+      pass,
+      ...(pagination?.type === "page" ? { page: pagination.start, offset: 0, size: pagination.size } : {})
+    })
+    const passes = options.passes ?? [undefined]
     const logged = {
       feed: feed.name,
-      location: context.redact(first),
-      ...(window ? { from: fill.from, to: fill.to } : {})
+      location: context.redact(fillLocation(feed.location, firstOf(passes[0]))),
+      ...(window ? { from: baseFill.from, to: baseFill.to } : {})
     }
+    const notes = () => [
+      ...(rateLimited.waits > 0
+        ? [
+            `waited ${Math.ceil(rateLimited.waitedMs / 1000)} s on the API's rate limit (${rateLimited.waits} × HTTP 429)`
+          ]
+        : []),
+      ...(budgetWaitMs > 0
+        ? [
+            `waited ${Math.ceil(budgetWaitMs / 1000)} s for the request budget (${options.budget!.requestsPerHour} per hour)`
+          ]
+        : [])
+    ]
 
-    if (pagination === undefined) {
-      const result = yield* download(feed, request(first), target, context)
+    // One plain request: the response is the report, streamed to disk unread.
+    if (pagination === undefined && options.passes === undefined) {
+      yield* spend
+      const result = yield* download(feed, request(fillLocation(feed.location, baseFill), baseFill), target, context)
       if (result.notModified) return yield* fail("the API answered 304 to a request without a condition")
       yield* Effect.logInfo("api source fetched").pipe(
         Effect.annotateLogs({ event: "api_fetched", ...logged, pages: 1 })
       )
-      return { sha256: result.sha256, pages: 1 } satisfies FetchedApi
+      return { sha256: result.sha256, pages: 1, notes: notes() } satisfies FetchedApi
     }
 
+    // Pages, passes or both: every page is read and its items combined into one report.
+    const itemsPath = pagination?.items ?? ""
     const pageFile = `${target}.page`
     const items: Array<unknown> = []
+    const seen = new Set<string>()
     let report: Json = undefined
-    let url = first
     let pages = 0
-    for (;;) {
-      pages += 1
-      const text = yield* download(feed, request(url), pageFile, context).pipe(
-        Effect.andThen(Effect.sync(() => readFileSync(pageFile, "utf8"))),
-        Effect.ensuring(Effect.sync(() => rmSync(pageFile, { force: true })))
-      )
-      const where = `page ${pages} (${context.redact(url)})`
-      let json: Json
-      try {
-        json = parseKeepingNumbers(text)
-      } catch (cause) {
-        return yield* fail(`${where}: not JSON (${(cause as Error).message})`, "parse")
-      }
-      const list = at(json, pagination.items)
-      if (!Array.isArray(list))
-        return yield* fail(`${where}: expected an array at ${pagination.items || "the top level"}`, "parse")
-      report ??= json
-      items.push(...list)
+    for (const pass of passes) {
+      let fill = firstOf(pass)
+      const first = fillLocation(feed.location, fill)
+      let url = first
+      let passPages = 0
+      for (;;) {
+        pages += 1
+        passPages += 1
+        yield* spend
+        const text = yield* download(feed, request(url, fill), pageFile, context).pipe(
+          Effect.andThen(Effect.sync(() => readFileSync(pageFile, "utf8"))),
+          Effect.ensuring(Effect.sync(() => rmSync(pageFile, { force: true })))
+        )
+        const where = `page ${pages} (${context.redact(url)})`
+        let json: Json
+        try {
+          json = parseKeepingNumbers(text)
+        } catch (cause) {
+          return yield* fail(`${where}: not JSON (${(cause as Error).message})`, "parse")
+        }
+        const list = at(json, itemsPath)
+        if (!Array.isArray(list))
+          return yield* fail(`${where}: expected an array at ${itemsPath || "the top level"}`, "parse")
+        report ??= json
+        for (const item of list) {
+          // The same transaction found by two passes (changed in both windows) is one item of the report.
+          const key = JSON.stringify(item)
+          if (options.passes !== undefined && seen.has(key)) continue
+          seen.add(key)
+          items.push(item)
+        }
 
-      const next = nextPage(feed, pagination, { json, list, url }, fill)
-      if (next === undefined) break
-      if (pages >= pagination.maxPages) {
-        return yield* fail(
-          `the report has more than options.pagination.maxPages (${pagination.maxPages}) pages; ` +
-            "raise it or shorten options.window (nothing was loaded)"
-        )
+        const next = pagination === undefined ? undefined : nextPage(feed, pagination, { json, list, url }, fill)
+        if (next === undefined) break
+        if (passPages >= pagination!.maxPages) {
+          return yield* fail(
+            `the report has more than options.pagination.maxPages (${pagination!.maxPages}) pages; ` +
+              "raise it or shorten options.window (nothing was loaded)"
+          )
+        }
+        // The credentials go with every page: never to another host than the configured one.
+        if (new URL(next.url).origin !== new URL(first).origin) {
+          return yield* fail(
+            `${where}: the next page points to another host (${context.redact(new URL(next.url).origin)}); ` +
+              "refusing to send credentials there"
+          )
+        }
+        url = next.url
+        fill = next.fill
       }
-      // The credentials go with every page: never to another host than the configured one.
-      if (new URL(next.url).origin !== new URL(first).origin) {
-        return yield* fail(
-          `${where}: the next page points to another host (${context.redact(new URL(next.url).origin)}); ` +
-            "refusing to send credentials there"
-        )
-      }
-      url = next.url
-      fill = next.fill
     }
 
-    writeFileSync(target, JSON.stringify(setAt(report, pagination.items, items)))
+    writeFileSync(target, JSON.stringify(setAt(report, itemsPath, items)))
     yield* Effect.logInfo("api source fetched").pipe(
-      Effect.annotateLogs({ event: "api_fetched", ...logged, pages, items: items.length })
+      Effect.annotateLogs({ event: "api_fetched", ...logged, pages, items: items.length, notes: notes().join("; ") })
     )
-    return { sha256: createHash("sha256").update(JSON.stringify(items)).digest("hex"), pages } satisfies FetchedApi
+    return {
+      sha256: createHash("sha256").update(JSON.stringify(items)).digest("hex"),
+      pages,
+      notes: notes()
+    } satisfies FetchedApi
   })

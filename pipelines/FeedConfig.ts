@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { ApiOptions, intBetween, withDefault } from "./ApiOptions.ts"
 import { FeedConfigError } from "./errors.ts"
-import { isApiSource, requiredEnv } from "./FeedRequest.ts"
+import { isApiSource, passNames, requiredEnv } from "./FeedRequest.ts"
 import { type FieldIssue, fieldIssues, rule } from "./Rejections.ts"
 
 // The feed configuration (config/feeds.json, or FEEDS_CONFIG): every source a
@@ -43,8 +43,12 @@ const FeedOptions = Schema.StructWithRest(
     ),
     currency: Schema.optionalKey(
       described(
-        Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/u, { message: "must be an ISO 4217 code like USD" })),
-        "Currency of prices written without one."
+        Schema.String.check(
+          Schema.isPattern(/^([A-Z]{3}|\{env:[A-Z_][A-Z0-9_]*\})$/u, {
+            message: "must be an ISO 4217 code like USD, or {env:NAME} naming the variable that holds one"
+          })
+        ),
+        "Currency of amounts written without one (CJ: the account's currency); {env:CJ_CURRENCY} reads it from the environment."
       )
     ),
     store: Schema.optionalKey(described(text, "Merchant display name for GMC feeds (they carry no store column).")),
@@ -96,6 +100,15 @@ const feedIssues = (feed: typeof FeedFields.Type) => {
   ) {
     issues.push({ path: ["options", "window"], issue: "{from} / {to} need options.window" })
   }
+  const names = passNames(feed)
+  if (names.length > 0 && feed.options.passes === undefined) {
+    issues.push({ path: ["options", "passes"], issue: `{pass:${names[0]}} needs options.passes` })
+  }
+  feed.options.passes?.forEach((pass, index) => {
+    const missing = names.filter((name) => !Object.hasOwn(pass, name))
+    if (missing.length > 0)
+      issues.push({ path: ["options", "passes", index], issue: `must give ${missing.join(", ")}` })
+  })
   if (!formats.includes(feed.format)) {
     issues.push({
       path: ["format"],

@@ -1,7 +1,7 @@
 import type { FeedAuth, FeedWindow } from "./ApiOptions.ts"
 
 // Builds one request of an API source from its feed definition: placeholders
-// filled ({from}, {to}, {page}, {offset}, {size}, {cursor}, {env:NAME}),
+// filled ({from}, {to}, {page}, {offset}, {size}, {cursor}, {env:NAME}, {pass:NAME}),
 // credentials from the environment as headers, and the `redact` function
 // every location passes through before it reaches a log line, a run record
 // or an error message. Plain values in, plain values out: no I/O here.
@@ -13,7 +13,9 @@ type FeedLike = {
     readonly body?: unknown
     readonly window?: unknown
     readonly pagination?: unknown
+    readonly passes?: unknown
     readonly method?: string | undefined
+    readonly currency?: string | undefined
   }
 }
 
@@ -27,9 +29,22 @@ export const requiredEnv = (feed: FeedLike): Array<string> => {
     names.add(auth.userEnv)
     names.add(auth.passwordEnv)
   } else if (auth !== undefined) names.add(auth.env)
-  const text = feed.location + (feed.options.body === undefined ? "" : JSON.stringify(feed.options.body))
+  const text =
+    feed.location +
+    (feed.options.body === undefined ? "" : JSON.stringify(feed.options.body)) +
+    (feed.options.currency ?? "")
   for (const match of text.matchAll(ENV_PLACEHOLDER)) names.add(match[1])
   return [...names]
+}
+
+/**
+ * A feed's currency option: a code, or `{env:NAME}` naming the variable that
+ * holds it (CJ reports amounts in the account's currency without naming it,
+ * so the operator names it next to the account's credentials).
+ */
+export const feedCurrency = (feed: FeedLike, env: Env = process.env): string | undefined => {
+  const currency = feed.options.currency
+  return currency === undefined ? undefined : currency.replace(ENV_PLACEHOLDER, (_, name: string) => env[name] ?? "")
 }
 
 /** A source fetched by ApiSource.ts (credentials, a window, pages or POST) rather than as a plain file or URL. */
@@ -37,6 +52,7 @@ export const isApiSource = (feed: FeedLike) =>
   feed.options.auth !== undefined ||
   feed.options.window !== undefined ||
   feed.options.pagination !== undefined ||
+  feed.options.passes !== undefined ||
   feed.options.method === "POST" ||
   requiredEnv(feed).length > 0
 
@@ -115,12 +131,23 @@ export interface Fill {
   readonly size?: number | undefined
   readonly cursor?: string | undefined
   readonly env: Record<string, string>
+  /** The values of the current pass over the window (options.passes). */
+  readonly pass?: Readonly<Record<string, string>> | undefined
 }
 
-const PLACEHOLDER = /\{(from|to|page|offset|size|cursor|env:[A-Z_][A-Z0-9_]*)\}/g
+const NAMES = "from|to|page|offset|size|cursor|env:[A-Z_][A-Z0-9_]*|pass:[A-Za-z0-9_]+"
+const PLACEHOLDER = new RegExp(`\\{(${NAMES})\\}`, "g")
+const WHOLE_PLACEHOLDER = new RegExp(`^\\{(${NAMES})\\}$`)
+
+/** The `{pass:NAME}` names a location and body use (each pass must give them all). */
+export const passNames = (feed: FeedLike): Array<string> => {
+  const text = feed.location + (feed.options.body === undefined ? "" : JSON.stringify(feed.options.body))
+  return [...new Set([...text.matchAll(/\{pass:([A-Za-z0-9_]+)\}/g)].map((match) => match[1]))]
+}
 
 const valueOf = (name: string, fill: Fill): string | number | undefined => {
   if (name.startsWith("env:")) return fill.env[name.slice(4)]
+  if (name.startsWith("pass:")) return fill.pass?.[name.slice(5)]
   switch (name) {
     case "from":
       return fill.from
@@ -150,7 +177,7 @@ export const fillLocation = (location: string, fill: Fill) =>
  */
 export const fillBody = (template: unknown, fill: Fill): unknown => {
   if (typeof template === "string") {
-    const whole = /^\{(from|to|page|offset|size|cursor|env:[A-Z_][A-Z0-9_]*)\}$/.exec(template)
+    const whole = WHOLE_PLACEHOLDER.exec(template)
     if (whole !== null) {
       const value = valueOf(whole[1], fill)
       return value === undefined ? null : value

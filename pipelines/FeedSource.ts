@@ -31,6 +31,8 @@ export interface FetchedSource {
   readonly unchanged: boolean
   /** Removes the download (no-op for local files). */
   readonly cleanup: Effect.Effect<void>
+  /** What the run result should say about the fetch (an API source's waits on rate limits or its budget). */
+  readonly notes?: ReadonlyArray<string>
 }
 
 export interface FeedState {
@@ -190,12 +192,12 @@ export class FeedSource extends Context.Service<FeedSource, FeedSourceShape>()("
         Effect.gen(function* () {
           const { target, cleanup } = scratch(feed, runId)
           const lastSuccess = state?.last_success_ms == null ? undefined : new Date(Number(state.last_success_ms))
-          const { sha256 } = yield* fetchApi(feed, target, lastSuccess).pipe(Effect.onError(() => cleanup))
+          const { sha256, notes } = yield* fetchApi(feed, target, lastSuccess).pipe(Effect.onError(() => cleanup))
           const unchanged = state?.content_sha256 === sha256
           const { gzip } = unchanged
             ? { gzip: false }
             : yield* inspect(feed, target).pipe(Effect.onError(() => cleanup))
-          return { file: target, gzip, sha256, etag: undefined, lastModified: undefined, unchanged, cleanup }
+          return { file: target, gzip, sha256, etag: undefined, lastModified: undefined, unchanged, cleanup, notes }
         })
 
       return FeedSource.of({

@@ -10,9 +10,14 @@ import type { FeedDefinition } from "./FeedConfig.ts"
 // One HTTP request of a feed (with the redirects it takes on its own origin;
 // one to another origin fails the run), body streamed to disk and hashed on the way,
 // and the retry policy around it: transient failures (network, 5xx, 408)
-// back off exponentially, a 429 waits what its Retry-After asks (up to
-// options.maxRetryAfterMs), 401/403 fail at once naming the credential
-// variables. Every URL in a message goes through `redact` first.
+// back off exponentially, a 429 waits what its Retry-After asks, or, without
+// one, until its RateLimit-Reset / X-RateLimit-Reset (impact.com names the
+// seconds until its hourly allowance resets there; its brand API pages show
+// no Retry-After on a 429, its partner API pages add one). Those waits do not use up
+// options.retries (the network said when to come back), but all of a run's
+// waits together stay within options.maxRetryAfterMs. 401/403 fail at once
+// naming the credential variables. Every URL in a message goes through
+// `redact` first.
 
 export interface HttpRequest {
   readonly url: string
@@ -26,6 +31,8 @@ export interface RequestContext {
   readonly redact: (text: string) => string
   /** Names of the variables holding the credentials, for 401 messages. */
   readonly credentials: ReadonlyArray<string>
+  /** What the run has waited on rate limits so far (shared by its requests); the run result reports it. */
+  readonly rateLimited?: { waitedMs: number; waits: number }
 }
 
 export type Downloaded =
@@ -54,6 +61,17 @@ export const retryAfterMs = (header: string | null, now = Date.now()): number | 
   if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000
   const at = Date.parse(header)
   return Number.isNaN(at) ? undefined : Math.max(0, at - now)
+}
+
+/**
+ * X-RateLimit-Reset: the seconds until the allowance resets (Impact, after
+ * draft-polli-ratelimit-headers), or, as some APIs send it, the reset time
+ * as epoch seconds; undefined when absent or unreadable.
+ */
+export const rateLimitResetMs = (header: string | null, now = Date.now()): number | undefined => {
+  if (header === null || !/^\d+$/.test(header.trim())) return undefined
+  const seconds = Number(header.trim())
+  return seconds > 1_000_000_000 ? Math.max(0, seconds * 1000 - now) : seconds * 1000
 }
 
 const describeFetchError = (cause: unknown): string => {
@@ -173,7 +191,10 @@ const attempt = (feed: FeedDefinition, request: HttpRequest, target: string, con
       }
       if (response.status === 429) {
         const now = yield* Clock.currentTimeMillis
-        return yield* fail(feed, `${status} (rate limited)`, true, retryAfterMs(headers["retry-after"] ?? null, now))
+        const wait =
+          retryAfterMs(headers["retry-after"] ?? null, now) ??
+          rateLimitResetMs(headers["ratelimit-reset"] ?? headers["x-ratelimit-reset"] ?? null, now)
+        return yield* fail(feed, `${status} (rate limited)`, true, wait)
       }
       return yield* fail(feed, status, response.status >= 500 || response.status === 408)
     }
@@ -210,7 +231,7 @@ const attempt = (feed: FeedDefinition, request: HttpRequest, target: string, con
   )
 }
 
-/** The request with retries: `options.retries` more attempts for transient failures and 429s. */
+/** The request with retries: `options.retries` more attempts for transient failures; 429s wait as the network asks. */
 export const download = (
   feed: FeedDefinition,
   request: HttpRequest,
@@ -221,21 +242,34 @@ export const download = (
   attempt(feed, request, target, context).pipe(
     Effect.catch((error) => {
       if (error.retryable !== true) return Effect.fail(error)
-      if (retry >= feed.options.retries) {
+      const wait = error.retryAfterMs
+      const waited = context.rateLimited ?? { waitedMs: 0, waits: 0 }
+      // A wait of a second or more is the network's own appointment: it does not count as a retry
+      // where the run adds its waits up (context.rateLimited), which bounds them all together.
+      const appointed = wait !== undefined && wait >= 1000 && context.rateLimited !== undefined
+      if (!appointed && retry >= feed.options.retries) {
         return Effect.fail(fail(feed, `${error.message}; gave up after ${retry + 1} attempts`))
       }
-      const wait = error.retryAfterMs
-      if (wait !== undefined && wait > feed.options.maxRetryAfterMs) {
+      if (wait !== undefined && waited.waitedMs + wait > feed.options.maxRetryAfterMs) {
         return Effect.fail(
           fail(
             feed,
             `${error.message}: the API asks to wait ${Math.ceil(wait / 1000)} s, longer than options.maxRetryAfterMs ` +
-              `(${Math.ceil(feed.options.maxRetryAfterMs / 1000)} s); the next run tries again`
+              `(${Math.ceil(feed.options.maxRetryAfterMs / 1000)} s)` +
+              (waited.waitedMs > 0 ? ` with the ${Math.ceil(waited.waitedMs / 1000)} s this run already waited` : "") +
+              "; the next run tries again"
           )
         )
       }
       return Effect.sleep(Duration.millis(wait ?? 200 * 2 ** retry)).pipe(
-        Effect.andThen(download(feed, request, target, context, retry + 1))
+        Effect.andThen(
+          Effect.sync(() => {
+            if (wait === undefined) return
+            waited.waitedMs += wait
+            waited.waits += 1
+          })
+        ),
+        Effect.andThen(download(feed, request, target, context, appointed ? retry : retry + 1))
       )
     })
   )

@@ -37,6 +37,8 @@ export interface RunSummary {
   readonly documentsUpserted: number
   readonly documentsDeleted: number
   readonly error: string | null
+  /** What the fetch had to do beyond asking, e.g. wait out a network's rate limit (this process only; not stored). */
+  readonly notes?: ReadonlyArray<string>
   /** Where the time went (this process only; not stored): fetch, load, search sync. */
   readonly timings?: { readonly fetchMs: number; readonly loadMs: number; readonly syncMs: number }
 }
@@ -163,7 +165,11 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
             return ms
           }
           const fetched = yield* source.fetch(feed, runId)
-          summary = { ...summary, timings: { fetchMs: lap(), loadMs: 0, syncMs: 0 } }
+          summary = {
+            ...summary,
+            ...(fetched.notes !== undefined && fetched.notes.length > 0 ? { notes: fetched.notes } : {}),
+            timings: { fetchMs: lap(), loadMs: 0, syncMs: 0 }
+          }
           if (fetched.unchanged) {
             yield* fetched.cleanup
             summary = { ...summary, status: "skipped", error: null }

@@ -1,3 +1,4 @@
+import { feedCurrency } from "../FeedRequest.ts"
 import { Effect, Result, Schema } from "effect"
 import type { PublishStep } from "../publish/CatalogPublisher.ts"
 import { type LoaderStores, loaderStores } from "../publish/LoaderStores.ts"
@@ -92,12 +93,12 @@ const loadPriceHistory = (
       )
       .pipe(Effect.mapError((error) => fail("parse", error.message)))
     input.progress(rows.length)
-    const decode = Schema.decodeUnknownResult(PriceRow(feed.options.currency), { errors: "all" })
+    const decode = Schema.decodeUnknownResult(PriceRow(feedCurrency(feed)), { errors: "all" })
     const valid: Array<ReturnType<typeof observation>> = []
     const rejections: Array<Rejection> = []
     rows.forEach((row, index) => {
       const parsed = decode(row)
-      if (Result.isSuccess(parsed)) valid.push(observation(parsed.success, feed.options.currency))
+      if (Result.isSuccess(parsed)) valid.push(observation(parsed.success, feedCurrency(feed)))
       else rejections.push({ line: index + 2, reason: describeIssues(parsed.failure.issue), raw: JSON.stringify(row) })
     })
     yield* recordRejections(db, runId, feed.name, rejections)

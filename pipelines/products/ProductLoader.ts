@@ -1,3 +1,4 @@
+import { feedCurrency } from "../FeedRequest.ts"
 import { Clock, Effect, Schema } from "effect"
 import { CountRow } from "../../infra/columns.ts"
 import type { DatabaseShape } from "../../infra/Database.ts"
@@ -50,7 +51,7 @@ const stage = (
   table: string
 ): Effect.Effect<Staged & { rename: Record<string, string> }, PipelineError> => {
   const { feed, file, gzip } = input
-  const precheck = sqlPrecheck(feed.options.currency ?? null)
+  const precheck = sqlPrecheck(feedCurrency(feed) ?? null)
   switch (feed.format) {
     case "gmc-tsv":
       return stageDelimited(db, feed, GMC_TSV, file, gzip, table, precheck).pipe(
@@ -79,7 +80,7 @@ const judge = (
   staged: Staged & { rename: Record<string, string> }
 ) =>
   Effect.gen(function* () {
-    const currency = feed.options.currency ?? null
+    const currency = feedCurrency(feed) ?? null
     // The staging table is TEMP (writer connection only): read it inside a transaction.
     // Two narrow queries rather than one join carrying every column of every
     // row: repeated ids first (usually none), then only the rows to judge.
@@ -123,7 +124,8 @@ const parsedProducts = (table: string, feed: FeedDefinition) => {
     `TRY_CAST(regexp_replace(regexp_replace(${text}, 'T([0-9]{2}:[0-9]{2})(Z|[+-]|$)', 'T\\1:00\\2'), '([+-][0-9]{2})([0-9]{2})$', '\\1:\\2') AS TIMESTAMPTZ)`
   // validated already ("15.00" or "15.00 USD"): the amount is the text before the space
   const amount = (column: string) => `CAST(split_part(${column}, ' ', 1) AS DECIMAL(18,4))`
-  const defaultCurrency = feed.options.currency === undefined ? "NULL" : sqlString(feed.options.currency)
+  const currency = feedCurrency(feed)
+  const defaultCurrency = currency === undefined ? "NULL" : sqlString(currency)
   const store = feed.options.store === undefined ? "store" : `coalesce(store, ${sqlString(feed.options.store)})`
   return `
     WITH p AS (

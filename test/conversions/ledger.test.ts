@@ -113,23 +113,29 @@ describe("ConversionLedger", () => {
     it.effect("stores CJ corrections, other currencies and anonymous links; rejects currencies without a rate", () =>
       Effect.gen(function* () {
         const ledger = yield* ConversionLedger
-        yield* ledger.upsert(records("cj", "cj-commissions.json"), "cj-report")
-        const correction = yield* row("cj:3081120005")
+        yield* ledger.upsert(records("cj", "cj-commissions.json", "USD"), "cj-report")
+        // 3081120005 corrects 3081120003 (24.83): the sale moves by -8.00, no conversion of its own
+        const corrected = yield* row("cj:3081120003")
         assert.deepStrictEqual(
-          [correction.status, correction.commission, correction.partner_share, correction.platform_share],
+          [corrected.status, corrected.commission, corrected.partner_share, corrected.platform_share],
           [
             "approved",
-            "-8.0000",
-            "-6.4000",
-            "-1.6000" // partner 2 has an 80% share
+            "16.8300",
+            "13.4600", // partner 2 has an 80% share: 13.464
+            "3.3700"
           ]
+        )
+        const db = yield* Database
+        assert.deepStrictEqual(
+          yield* db.query("SELECT count(*)::INTEGER AS n FROM conversions WHERE id = 'cj:3081120005'"),
+          [{ n: 0 }]
         )
         const anonymous = yield* row("cj:3081120004") // anonymous link: attributed to the link, no partner
         assert.deepStrictEqual(
           [anonymous.tracking_id, anonymous.partner_id, anonymous.revenue_share],
           ["Ar9kP1mX7wQz", null, null]
         )
-        assert.strictEqual(anonymous.platform_share, "5.1600") // 7.20 CAD * 0.7168 = 5.16096
+        assert.strictEqual(anonymous.platform_share, "7.2000") // the account's currency (USD) for every record
 
         const generic = yield* ledger.upsert(records("generic", "generic-conversions.csv"), "generic-report")
         assert.deepStrictEqual(generic.rejected, [

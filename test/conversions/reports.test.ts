@@ -111,8 +111,8 @@ describe("Awin transactions", () => {
 })
 
 describe("CJ commission detail", () => {
-  it("reads the GraphQL JSON: every actionStatus, corrections, currencies", () => {
-    const report = parseReport("cj", sample("cj-commissions.json"), { network: "cj" })
+  it("reads the GraphQL JSON: every actionStatus, corrections as records of their own, the account's currency", () => {
+    const report = parseReport("cj", sample("cj-commissions.json"), { network: "cj", currency: "USD" })
     expect(summary(report.records)).toEqual([
       {
         line: 1,
@@ -147,7 +147,7 @@ describe("CJ commission detail", () => {
         ref: "Ar9kP1mX7wQz",
         order: "89.9500",
         commission: "7.2000",
-        currency: "CAD",
+        currency: "USD",
         status: "approved"
       },
       {
@@ -157,16 +157,16 @@ describe("CJ commission detail", () => {
         order: "-100.0000",
         commission: "-8.0000",
         currency: "USD",
-        status: "approved"
+        status: "pending"
       },
       {
         line: 6,
         id: "3081120006",
         ref: null,
-        order: "0.0000",
-        commission: "0.0000",
+        order: "-40.0000",
+        commission: "-3.2000",
         currency: "USD",
-        status: "reversed"
+        status: "pending"
       },
       {
         line: 7,
@@ -178,11 +178,29 @@ describe("CJ commission detail", () => {
         status: "pending"
       }
     ])
+    // original: false -> a correction of the transaction named by originalActionId, with CJ's reason
+    expect(report.records.map(({ record }) => [record.correctionOf, record.correctionReason])).toEqual([
+      [undefined, undefined],
+      [undefined, undefined],
+      [undefined, undefined],
+      [undefined, undefined],
+      ["3081120003", "RETURNED_MERCHANDISE"],
+      ["3081110999", "CANT_SHIP_OR_SOLD_OUT"],
+      [undefined, undefined]
+    ])
     expect(report.rejected).toHaveLength(1)
     expect(report.rejected[0]).toMatchObject({
       line: 8,
       reason: expect.stringMatching(/^pubCommissionAmountPubCurrency: not a decimal/)
     })
+  })
+
+  it("without the account's currency reads CJ's USD amounts as USD, never the account's amounts", () => {
+    const report = parseReport("cj", sample("cj-commissions.json"), { network: "cj" })
+    expect(report.records.every(({ record }) => record.currency === "USD")).toBe(true)
+    expect(report.rejected[0].reason).toMatch(/^pubCommissionAmountUsd: not a decimal/)
+    const eur = parseReport("cj", sample("cj-commissions.json"), { network: "cj", currency: "EUR" })
+    expect(eur.records.every(({ record }) => record.currency === "EUR")).toBe(true)
   })
 
   it("reads the CSV export with the feed's currency and names lines (header = line 1)", () => {
@@ -200,7 +218,7 @@ describe("CJ commission detail", () => {
     ])
     const noCurrency = parseReport("cj", sample("cj-commissions.csv"), { network: "cj" })
     expect(noCurrency.records).toHaveLength(0)
-    expect(noCurrency.rejected[0].reason).toMatch(/pubCurrency: required/)
+    expect(noCurrency.rejected[0].reason).toMatch(/set the feed's currency \(CJ_CURRENCY\)/)
   })
 
   it("a CSV without the required columns fails the whole report", () => {
@@ -340,9 +358,9 @@ describe("impossible dates", () => {
 
     const cj = parseReport(
       "cj",
-      "commissionId,shopperId,actionStatus,pubCurrency,saleAmountPubCurrency,pubCommissionAmountPubCurrency,eventDate\n" +
-        "9,,new,USD,10.00,1.00,2026-06-31T00:00:00Z\n",
-      { network: "cj" }
+      "commissionId,shopperId,actionStatus,saleAmountPubCurrency,pubCommissionAmountPubCurrency,eventDate\n" +
+        "9,,new,10.00,1.00,2026-06-31T00:00:00Z\n",
+      { network: "cj", currency: "USD" }
     )
     expect(cj.rejected.map(({ line, reason }) => [line, reason])).toEqual([
       [2, "eventDate: not a valid date-time: day 31 does not exist in 2026-06 (30 days)"]

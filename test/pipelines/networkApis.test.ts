@@ -30,9 +30,10 @@ const CREDENTIALS = [
 const base64Basic = Buffer.from(`${SECRETS.T_IMPACT_SID}:${SECRETS.T_IMPACT_TOKEN}`).toString("base64")
 
 const CJ_QUERY =
-  "query Commissions($publisher: ID!, $from: String!, $to: String!, $since: String) { publisherCommissions(" +
-  "forPublishers: [$publisher], sincePostingDate: $from, beforePostingDate: $to, sinceCommissionId: $since) { count payloadComplete " +
-  "maxCommissionId records { commissionId shopperId actionStatus pubCurrency saleAmountPubCurrency pubCommissionAmountPubCurrency eventDate postingDate } } }"
+  "query Commissions($publishers: [String!]!, $from: String!, $to: String!, $since: String) { publisherCommissions(" +
+  "forPublishers: $publishers, sincePostingDate: $from, beforePostingDate: $to, sinceCommissionId: $since) { count payloadComplete " +
+  "maxCommissionId records { commissionId originalActionId original correctionReason shopperId actionStatus " +
+  "saleAmountPubCurrency pubCommissionAmountPubCurrency eventDate postingDate } } }"
 
 let awin: Stub, cj: Stub, impact: Stub, products: Stub
 let env: Awaited<ReturnType<typeof startWithFeeds>>
@@ -81,7 +82,7 @@ beforeAll(async () => {
           method: "POST",
           body: {
             query: CJ_QUERY,
-            variables: { publisher: "{env:T_CJ_PUBLISHER}", from: "{from}", to: "{to}", since: "{cursor}" }
+            variables: { publishers: ["{env:T_CJ_PUBLISHER}"], from: "{from}", to: "{to}", since: "{cursor}" }
           },
           pagination: {
             type: "cursor",
@@ -206,14 +207,17 @@ describe("feeds from the networks' APIs", () => {
     )
     expect(bodies.map((body) => body.variables.since)).toEqual([null, "3081120003", "3081120006"])
     expect(bodies[0].query).toBe(CJ_QUERY)
-    expect(bodies[0].variables).toMatchObject({ publisher: SECRETS.T_CJ_PUBLISHER })
+    expect(bodies[0].variables).toMatchObject({ publishers: [SECRETS.T_CJ_PUBLISHER] })
     expect(Date.parse(String(bodies[0].variables.to)) - Date.parse(String(bodies[0].variables.from))).toBe(30 * DAY)
     expect(
       cj.requests.every(
         (request) => request.method === "POST" && request.headers.authorization === `Bearer ${SECRETS.T_CJ_TOKEN}`
       )
     ).toBe(true)
-    expect(await conversions("cj")).toBe(direct.records.length)
+    // corrections (original false) move their sale instead of counting as conversions
+    const corrections = direct.records.filter(({ record }) => record.correctionOf !== undefined).length
+    expect(corrections).toBe(2)
+    expect(await conversions("cj")).toBe(direct.records.length - corrections)
     // the pages form one report: a rejected row keeps its position in the whole report
     expect((await rejected(env.service, run.id)).map((r) => r.line)).toEqual(direct.rejected.map((r) => r.line))
   })

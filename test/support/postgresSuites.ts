@@ -46,5 +46,6 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/conversions/loader.test.ts",
   "test/conversions/money.test.ts",
   "test/conversions/reattributionSchedule.test.ts",
-  "test/conversions/reports.test.ts"
+  "test/conversions/reports.test.ts",
+  "test/conversions/networkFeeds.test.ts"
 ]
