@@ -4,7 +4,8 @@ import { parseShare, revenueFor } from "../domain/money/RevenueSplit.ts"
 import { NullableNumber, NullableText, NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
 import { Database, DatabaseError, type JsonColumnType, type Tx } from "../infra/Database.ts"
 import { attributionColumns, moneyColumns } from "./conversionColumns.ts"
-import { type ConversionRecord, conversionId, STATUSES } from "./ConversionRecord.ts"
+import { type ConversionRecord, conversionId, STATUSES, type UnattributedReason } from "./ConversionRecord.ts"
+import { claimSignature, type PostbackReplayed, type SignatureClaim } from "./PostbackReplay.ts"
 import { ReportingRates, type ReportingRatesShape } from "./ReportingRates.ts"
 
 // The one writer of the conversions table. Every source (report pipelines,
@@ -16,12 +17,19 @@ import { ReportingRates, type ReportingRatesShape } from "./ReportingRates.ts"
 //   ignored (a re-run of an old report cannot roll a status back); a record
 //   without an update time applies unless it would move a settled
 //   (approved/declined/reversed, time-stamped) conversion back to pending.
+//   A declined or reversed conversion moves back to pending or approved only
+//   with an update time newer than the stored one (a replayed or re-sent
+//   approval cannot restore revenue that was reversed).
 // - Declined and reversed conversions earn nothing: partner_share and
 //   platform_share become 0 (an approved -> reversed move reverses revenue).
 // - The partner's revenue share is fixed when the conversion is first
 //   attributed: renegotiating a partner's share later does not rewrite history.
-// - Unattributed conversions (no tracking link with that id) are kept with
-//   tracking_id NULL and the platform keeps the commission; they are re-
+// - A conversion is credited only to a tracking link whose programme is on
+//   the network that reports it: a network cannot take another network's
+//   (or an unaffiliated) link's clicks by naming its id.
+// - Unattributed conversions (no tracking link with that id on that network)
+//   are kept with tracking_id NULL, the reason in unattributed_reason
+//   (no_click_ref, unknown_link, network_mismatch), and the platform keeps the commission; they are re-
 //   attributed on every later sighting, when a link they name is created
 //   (TrackingLinks), and on a schedule (ReattributionSchedule) should the
 //   link turn up another way. attributed_at records when; later than
@@ -43,13 +51,24 @@ export interface UpsertResult {
 export interface ConversionLedgerShape {
   /** Upserts records in one transaction. */
   upsert(records: ReadonlyArray<ConversionRecord>, source: string): Effect.Effect<UpsertResult, DatabaseError>
+  /** A signed postback's records, in the transaction that claims its signature (a replay fails, writing nothing). */
+  upsertPostback(
+    records: ReadonlyArray<ConversionRecord>,
+    claim: SignatureClaim
+  ): Effect.Effect<UpsertResult, DatabaseError | PostbackReplayed>
   /** Attributes unattributed conversions whose click reference now matches a tracking link; returns how many. */
   reattribute(): Effect.Effect<number, DatabaseError>
   /** The same, only for conversions naming these tracking ids (cheap: called for every batch of new links). */
   reattributeLinks(trackingIds: ReadonlyArray<string>): Effect.Effect<number, DatabaseError>
 }
 
-const LinkRow = Schema.Struct({ tracking_id: Text, partner_id: NullableNumber, tag: Text, share: NullableText })
+const LinkRow = Schema.Struct({
+  tracking_id: Text,
+  partner_id: NullableNumber,
+  tag: Text,
+  share: NullableText,
+  network_id: NullableText
+})
 type Link = typeof LinkRow.Type
 
 const StoredRow = Schema.Struct({
@@ -59,7 +78,8 @@ const StoredRow = Schema.Struct({
   status: Text,
   event_at: Timestamp,
   network_updated_at: NullableTimestamp,
-  attributed_at: NullableTimestamp
+  attributed_at: NullableTimestamp,
+  unattributed_reason: NullableText
 })
 
 const UnattributedRow = Schema.Struct({
@@ -86,6 +106,7 @@ interface Stored {
   readonly revenue_share: string | null
   readonly network_updated_at: Date | null
   readonly attributed_at: Date | null
+  readonly unattributed_reason: string | null
   readonly signature: string
 }
 
@@ -113,7 +134,8 @@ const COLUMNS = [
   "source",
   "created_at",
   "updated_at",
-  "attributed_at"
+  "attributed_at",
+  "unattributed_reason"
 ] as const
 const CASTS: Partial<Record<(typeof COLUMNS)[number], string>> = {
   partner_id: "INTEGER",
@@ -148,7 +170,8 @@ const SIGNATURE = [
   "platform_share",
   "status",
   "event_at",
-  "network_updated_at"
+  "network_updated_at",
+  "unattributed_reason"
 ] as const
 const CHUNK = 5000
 const DECIMAL_LIMIT = 10n ** 18n
@@ -174,7 +197,7 @@ const lookupLinks = (tx: Tx, refs: ReadonlyArray<string>) =>
     if (refs.length === 0) return links
     const rows = yield* tx.queryAs(
       LinkRow,
-      `SELECT t.id AS tracking_id, t.partner_id, t.tag, p.revenue_share::VARCHAR AS share
+      `SELECT t.id AS tracking_id, t.partner_id, t.tag, p.revenue_share::VARCHAR AS share, t.network_id
        FROM tracking_links t LEFT JOIN partners p ON p.id = t.partner_id WHERE t.id IN ${tx.jsonList("$1")}`,
       [JSON.stringify(refs)]
     )
@@ -201,7 +224,7 @@ const lookupStored = (tx: Tx, ids: ReadonlyArray<string>) =>
                 commission::VARCHAR AS commission, reporting_currency, commission_reporting::VARCHAR AS commission_reporting,
                 order_amount_reporting::VARCHAR AS order_amount_reporting, revenue_share::VARCHAR AS revenue_share,
                 partner_share::VARCHAR AS partner_share, platform_share::VARCHAR AS platform_share, status, event_at,
-                network_updated_at, attributed_at
+                network_updated_at, attributed_at, unattributed_reason
          FROM conversions WHERE id IN ${tx.jsonList("$1")} ${lockedInIdOrder(tx)}`,
         [JSON.stringify(ids)]
       )
@@ -238,15 +261,35 @@ const latestPerId = (records: ReadonlyArray<ConversionRecord>) => {
   return byId
 }
 
+const UNEARNING = new Set<string>(["declined", "reversed"])
+
 /**
  * A record older than what we stored. With both update times known, the
  * older loses. A record without one (a pending Awin transaction has no
- * validationDate) may not move a settled conversion back to pending.
+ * validationDate) may not move a settled conversion back to pending. Revenue
+ * declined or reversed comes back only with a newer update time than the
+ * stored one: without that, an approval sent again is old news.
  */
 const isStale = (stored: Stored, record: ConversionRecord) => {
-  if (stored.network_updated_at === null) return false
-  if (record.updatedAt !== null) return record.updatedAt < stored.network_updated_at
+  const storedAt = stored.network_updated_at
+  if (UNEARNING.has(stored.status) && !UNEARNING.has(record.status)) {
+    return storedAt === null || record.updatedAt === null || record.updatedAt <= storedAt
+  }
+  if (storedAt === null) return false
+  if (record.updatedAt !== null) return record.updatedAt < storedAt
   return record.status === "pending" && stored.status !== "pending"
+}
+
+/** The record's link, only when that link's programme is on the network reporting the conversion. */
+const attribution = (
+  record: ConversionRecord,
+  links: ReadonlyMap<string, Link>
+): { readonly link: Link | undefined; readonly reason: UnattributedReason | null } => {
+  if (record.clickRef === null) return { link: undefined, reason: "no_click_ref" }
+  const link = links.get(record.clickRef)
+  if (link === undefined) return { link: undefined, reason: "unknown_link" }
+  if (link.network_id !== record.network) return { link: undefined, reason: "network_mismatch" }
+  return { link, reason: null }
 }
 
 /**
@@ -273,6 +316,7 @@ const buildRow = (
   rates: ReportingRatesShape,
   record: ConversionRecord,
   link: Link | undefined,
+  reason: UnattributedReason | null,
   stored: Stored | undefined,
   source: string,
   now: Date
@@ -322,7 +366,8 @@ const buildRow = (
         ? null
         : stored?.tracking_id === link.tracking_id && stored.attributed_at !== null
           ? stored.attributed_at.toISOString()
-          : now.toISOString()
+          : now.toISOString(),
+    unattributed_reason: reason
   }
 }
 
@@ -412,13 +457,14 @@ type Decision =
 const decide = (
   rates: ReportingRatesShape,
   record: ConversionRecord,
-  link: Link | undefined,
+  links: ReadonlyMap<string, Link>,
   previous: Stored | undefined,
   source: string,
   now: Date
 ): Decision => {
   if (previous !== undefined && isStale(previous, record)) return { kind: "stale" }
-  const row = buildRow(rates, record, link, previous, source, now)
+  const { link, reason } = attribution(record, links)
+  const row = buildRow(rates, record, link, reason, previous, source, now)
   if (typeof row === "string") return { kind: "rejected", reason: row }
   if (previous !== undefined && previous.signature === signatureOf(row)) return { kind: "unchanged" }
   const moved =
@@ -466,8 +512,7 @@ export const upsertConversions = (
     const decideAll = (ids: ReadonlyArray<string>, stored: ReadonlyMap<string, Stored>) =>
       ids.map((id) => {
         const { record } = latest.get(id)!
-        const link = record.clickRef === null ? undefined : links.get(record.clickRef)
-        return [id, decide(rates, record, link, stored.get(id), source, now)] as const
+        return [id, decide(rates, record, links, stored.get(id), source, now)] as const
       })
     // Sorted: every writer locks and inserts ids in the same order, so two
     // batches sharing ids wait for one another instead of deadlocking.
@@ -587,6 +632,15 @@ export class ConversionLedger extends Context.Service<ConversionLedger, Conversi
       return ConversionLedger.of({
         upsert: (records, source) =>
           retryingDeadlocks(db.transaction((tx) => upsertConversions(tx, rates, records, source))),
+        upsertPostback: (records, claim) =>
+          retryingDeadlocks(
+            db.transaction((tx) =>
+              Effect.gen(function* () {
+                yield* claimSignature(tx, claim, new Date(yield* Clock.currentTimeMillis))
+                return yield* upsertConversions(tx, rates, records, "postback")
+              })
+            )
+          ),
         reattribute: () => retryingDeadlocks(db.transaction((tx) => reattributeConversions(tx, rates))),
         // Nearly always nothing names a new link: a reader's look first, so link creation does not queue for the writer.
         reattributeLinks: (trackingIds) =>
