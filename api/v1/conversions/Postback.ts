@@ -1,6 +1,7 @@
 import { ByteSize, Clock, Effect, Redacted } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { ConversionLedger, unstorable } from "../../../conversions/ConversionLedger.ts"
+import { ConversionLedger } from "../../../conversions/ConversionLedger.ts"
+import { unstorable } from "../../../conversions/ledgerRows.ts"
 import { parsePostbackBody } from "../../../conversions/PostbackBody.ts"
 import { REPLAY_WINDOW_SECONDS, verifySignature } from "../../../conversions/PostbackSignature.ts"
 import { ReportingRates } from "../../../conversions/ReportingRates.ts"
