@@ -19,6 +19,12 @@ import { errorJson } from "../../errors.ts"
 // before; 503 if the database is unavailable). Any row invalid = nothing written.
 export const POSTBACK_PATH = "/api/v1/conversions/postback"
 export const MAX_BODY_BYTES = 256 * 1024
+/**
+ * A claimed signature is kept this long past the window: the window is
+ * checked in whole seconds on each replica's clock, and a replica whose clock
+ * runs ahead must not forget a signature another one would still accept.
+ */
+const CLOCK_SKEW_SECONDS = 60
 
 const fail = (status: number, code: string, message: string, details?: unknown) => {
   const { body } = errorJson(status, code, message, details)
@@ -115,7 +121,7 @@ export const PostbackRoute = HttpRouter.use((router) =>
         const claim = {
           network,
           signature: signature!,
-          expiresAt: new Date((Number(timestamp) + REPLAY_WINDOW_SECONDS) * 1000)
+          expiresAt: new Date((Number(timestamp) + REPLAY_WINDOW_SECONDS + CLOCK_SKEW_SECONDS) * 1000)
         }
         const result = yield* ledger.upsertPostback(body.records, claim).pipe(Effect.result)
         if (result._tag === "Failure" && result.failure._tag === "PostbackReplayed") {
