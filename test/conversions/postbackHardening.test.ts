@@ -275,6 +275,17 @@ describe("a strict postback body", () => {
     }
   })
 
+  it("refuses a body that is not UTF-8 instead of storing replacement characters", async () => {
+    const bytes = new TextEncoder().encode(JSON.stringify(conversion({ transaction_id: "UTF-X" })))
+    const at = bytes.indexOf("X".charCodeAt(0))
+    bytes[at] = 0xff // no UTF-8 sequence starts with 0xFF
+    const headers = { ...signedHeaders("", "awin", NEW_SECRET), "content-type": "application/json" }
+    headers["x-signature"] = sign(NEW_SECRET, headers["x-timestamp"], bytes)
+    const response = await fetch(`${service.url}${URL_PATH}`, { method: "POST", headers, body: bytes })
+    const body = (await response.json()) as any
+    expect([response.status, body.error.details]).toEqual([400, { field: "(body)" }])
+  })
+
   it("documents exactly what it accepts in /openapi.json", async () => {
     const spec = (await getJson(`${service.url}/openapi.json`)).body
     const operation = spec.paths[URL_PATH].post
@@ -290,5 +301,29 @@ describe("a strict postback body", () => {
     expect(single.properties.updated_time.type).toEqual(["string", "null"])
     expect(Object.keys(operation.responses)).toContain("403")
     expect(operation.responses["401"].description).toContain("replay")
+  })
+})
+
+describe("a store that cannot take the postback", () => {
+  it("answers 503 with Retry-After, and the same signed request goes through once the store is back", async () => {
+    const text = JSON.stringify(conversion({ transaction_id: "OUTAGE-1" }))
+    const headers = signedHeaders(text)
+    // The claim table gone stands in for a store refusing writes: the write transaction fails.
+    await service.run(Effect.flatMap(Database, (db) => db.run("ALTER TABLE postback_signatures RENAME TO claims_away")))
+    try {
+      const refused = await postJson(`${service.url}${URL_PATH}`, text, headers)
+      expect([refused.status, refused.body.error.code, refused.headers.get("retry-after")]).toEqual([
+        503,
+        "storage_unavailable",
+        "5"
+      ])
+    } finally {
+      await service.run(
+        Effect.flatMap(Database, (db) => db.run("ALTER TABLE claims_away RENAME TO postback_signatures"))
+      )
+    }
+    // Nothing was claimed or stored: the network's retry of the same bytes is accepted.
+    const retried = await postJson(`${service.url}${URL_PATH}`, text, headers)
+    expect([retried.status, retried.body.inserted]).toEqual([200, 1])
   })
 })

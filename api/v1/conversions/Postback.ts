@@ -26,9 +26,15 @@ export const MAX_BODY_BYTES = 256 * 1024
  */
 const CLOCK_SKEW_SECONDS = 60
 
+/** Seconds a network waits before retrying a postback the store could not take (503). */
+const RETRY_AFTER_SECONDS = 5
+/** Refuses a body that is not UTF-8 rather than storing U+FFFD where the network sent other bytes. */
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
 const fail = (status: number, code: string, message: string, details?: unknown) => {
   const { body } = errorJson(status, code, message, details)
-  return HttpServerResponse.jsonUnsafe(body, { status })
+  const headers = status === 503 ? { "retry-after": String(RETRY_AFTER_SECONDS) } : undefined
+  return HttpServerResponse.jsonUnsafe(body, { status, headers })
 }
 
 export const PostbackRoute = HttpRouter.use((router) =>
@@ -101,7 +107,13 @@ export const PostbackRoute = HttpRouter.use((router) =>
             : yield* refuse(400, "invalid_parameter", `${check.field}: ${check.message}`, { field: check.field })
         }
 
-        const body = parsePostbackBody(new TextDecoder().decode(bytes), network, new Date(nowMillis))
+        let text: string
+        try {
+          text = utf8.decode(bytes)
+        } catch {
+          return yield* refuse(400, "invalid_parameter", "(body): not valid UTF-8", { field: "(body)" })
+        }
+        const body = parsePostbackBody(text, network, new Date(nowMillis))
         if (!body.ok) {
           const where = body.row === undefined ? {} : { row: body.row }
           return yield* refuse(400, "invalid_parameter", `${body.field}: ${body.message}`, {
@@ -125,14 +137,8 @@ export const PostbackRoute = HttpRouter.use((router) =>
         }
         const result = yield* ledger.upsertPostback(body.records, claim).pipe(Effect.result)
         if (result._tag === "Failure" && result.failure._tag === "PostbackReplayed") {
-          return yield* refuse(
-            401,
-            "replay",
-            `X-Signature: ${result.failure.message}; sign a new request to send it again`,
-            {
-              field: "X-Signature"
-            }
-          )
+          const message = `X-Signature: ${result.failure.message}; sign a new request to send it again`
+          return yield* refuse(401, "replay", message, { field: "X-Signature" })
         }
         if (result._tag === "Failure") {
           yield* Effect.logError("postback: could not store conversions", result.failure.message)

@@ -142,7 +142,18 @@ export const addPostbackToOpenApi = (spec: Readonly<Record<string, unknown>>) =>
             ),
             403: error("Postbacks are off: POSTBACK_SECRETS is not set (code postbacks_disabled)"),
             413: error("Body too large"),
-            503: error("Storage unavailable; retry")
+            503: {
+              ...error(
+                "Storage unavailable; retry after Retry-After seconds (the request was not stored, so the same one may be sent again)"
+              ),
+              headers: {
+                "Retry-After": {
+                  required: true,
+                  schema: { type: "integer" },
+                  description: "Seconds to wait before retrying"
+                }
+              }
+            }
           }
         }
       }
