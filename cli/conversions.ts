@@ -22,6 +22,20 @@ import type { RevenueSummary } from "../conversions/ConversionQueries.ts"
 // (--server, default http://$HOST:$PORT) it reads the admin endpoints with
 // ADMIN_TOKEN; with none it opens $DATA_DIR/catalog.duckdb directly.
 
+// C0, DEL and C1 controls. Input refuses them now, but a row stored before
+// that (or written straight into the store) must not drive the terminal.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g
+/** The text with every control character shown as its \u escape. */
+const printable = (text: string) =>
+  text.replace(CONTROL, (control) => `\\u${control.charCodeAt(0).toString(16).padStart(4, "0")}`)
+
+/** The link column: the tracking id, or why there is none and what the network named. */
+const linkCell = (c: ConversionPage["data"][number]) => {
+  if (c.tracking_id !== null) return c.tracking_id
+  const why = [c.unattributed_reason, c.click_ref].filter((part) => part !== null).join(": ")
+  return why === "" ? "unattributed" : `unattributed (${why})`
+}
+
 const render = (page: ConversionPage, summary: RevenueSummary, source: string) => {
   const money = (value: string) => value.replace(/(\.\d{2})00$/, "$1")
   const table = formatTable(
@@ -37,9 +51,9 @@ const render = (page: ConversionPage, summary: RevenueSummary, source: string) =
       { header: "event (UTC)" }
     ],
     page.data.map((c) => [
-      c.id,
+      printable(c.id),
       c.status,
-      c.tracking_id ?? `unattributed${c.click_ref === null ? "" : ` (${c.click_ref})`}`,
+      printable(linkCell(c)),
       c.partner_id === null ? "-" : String(c.partner_id),
       `${money(c.commission)} ${c.currency}`,
       money(c.commission_reporting),

@@ -1,11 +1,23 @@
 import { Clock, Context, Effect, Layer, Schema } from "effect"
-import { formatDecimal, parseDecimal, type Ratio, type Scaled } from "../domain/money/Decimal.ts"
-import { parseShare, revenueFor } from "../domain/money/RevenueSplit.ts"
-import { NullableNumber, NullableText, NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
-import { Database, DatabaseError, type JsonColumnType, type Tx } from "../infra/Database.ts"
-import { attributionColumns, moneyColumns } from "./conversionColumns.ts"
+import { formatDecimal, parseDecimal } from "../domain/money/Decimal.ts"
+import { NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
+import { Database, type DatabaseError, type Tx } from "../infra/Database.ts"
 import { upsertWithCorrections } from "./ConversionCorrections.ts"
 import { type ConversionRecord, conversionId, STATUSES } from "./ConversionRecord.ts"
+import {
+  attribution,
+  buildRow,
+  decimalText,
+  isStale,
+  type Link,
+  LinkRow,
+  type Row,
+  signatureOf,
+  type Stored,
+  StoredRow
+} from "./ledgerRows.ts"
+import { type Event, insertNew, retryingDeadlocks, writeEvents, writeRows } from "./ledgerWrites.ts"
+import { claimSignature, type PostbackReplayed, type SignatureClaim } from "./PostbackReplay.ts"
 import { ReportingRates, type ReportingRatesShape } from "./ReportingRates.ts"
 
 // The one writer of the conversions table. Every source (report pipelines,
@@ -17,12 +29,19 @@ import { ReportingRates, type ReportingRatesShape } from "./ReportingRates.ts"
 //   ignored (a re-run of an old report cannot roll a status back); a record
 //   without an update time applies unless it would move a settled
 //   (approved/declined/reversed, time-stamped) conversion back to pending.
+//   A declined or reversed conversion moves back to pending or approved only
+//   with an update time newer than the stored one (a replayed or re-sent
+//   approval cannot restore revenue that was reversed).
 // - Declined and reversed conversions earn nothing: partner_share and
 //   platform_share become 0 (an approved -> reversed move reverses revenue).
 // - The partner's revenue share is fixed when the conversion is first
 //   attributed: renegotiating a partner's share later does not rewrite history.
-// - Unattributed conversions (no tracking link with that id) are kept with
-//   tracking_id NULL and the platform keeps the commission; they are re-
+// - A conversion is credited only to a tracking link whose programme is on
+//   the network that reports it: a network cannot take another network's
+//   (or an unaffiliated) link's clicks by naming its id.
+// - Unattributed conversions (no tracking link with that id on that network)
+//   are kept with tracking_id NULL, the reason in unattributed_reason
+//   (no_click_ref, unknown_link, network_mismatch), and the platform keeps the commission; they are re-
 //   attributed on every later sighting, when a link they name is created
 //   (TrackingLinks), and on a schedule (ReattributionSchedule) should the
 //   link turn up another way. attributed_at records when; later than
@@ -44,24 +63,16 @@ export interface UpsertResult {
 export interface ConversionLedgerShape {
   /** Upserts records in one transaction. */
   upsert(records: ReadonlyArray<ConversionRecord>, source: string): Effect.Effect<UpsertResult, DatabaseError>
+  /** A signed postback's records, in the transaction that claims its signature (a replay fails, writing nothing). */
+  upsertPostback(
+    records: ReadonlyArray<ConversionRecord>,
+    claim: SignatureClaim
+  ): Effect.Effect<UpsertResult, DatabaseError | PostbackReplayed>
   /** Attributes unattributed conversions whose click reference now matches a tracking link; returns how many. */
   reattribute(): Effect.Effect<number, DatabaseError>
   /** The same, only for conversions naming these tracking ids (cheap: called for every batch of new links). */
   reattributeLinks(trackingIds: ReadonlyArray<string>): Effect.Effect<number, DatabaseError>
 }
-
-const LinkRow = Schema.Struct({ tracking_id: Text, partner_id: NullableNumber, tag: Text, share: NullableText })
-type Link = typeof LinkRow.Type
-
-const StoredRow = Schema.Struct({
-  id: Text,
-  ...attributionColumns,
-  ...moneyColumns,
-  status: Text,
-  event_at: Timestamp,
-  network_updated_at: NullableTimestamp,
-  attributed_at: NullableTimestamp
-})
 
 const UnattributedRow = Schema.Struct({
   network_id: Text,
@@ -76,106 +87,13 @@ const UnattributedRow = Schema.Struct({
   source: Text
 })
 
-interface Stored {
-  readonly id: string
-  readonly status: string
-  readonly order_amount: string
-  readonly commission: string
-  readonly currency: string
-  readonly tracking_id: string | null
-  readonly partner_id: number | null
-  readonly revenue_share: string | null
-  readonly network_updated_at: Date | null
-  readonly attributed_at: Date | null
-  readonly signature: string
-}
-
-const COLUMNS = [
-  "id",
-  "network_id",
-  "network_tx_id",
-  "click_ref",
-  "tracking_id",
-  "partner_id",
-  "tag",
-  "currency",
-  "order_amount",
-  "commission",
-  "reporting_currency",
-  "commission_reporting",
-  "order_amount_reporting",
-  "fx_rate",
-  "revenue_share",
-  "partner_share",
-  "platform_share",
-  "status",
-  "event_at",
-  "network_updated_at",
-  "source",
-  "created_at",
-  "updated_at",
-  "attributed_at"
-] as const
-const CASTS: Partial<Record<(typeof COLUMNS)[number], string>> = {
-  partner_id: "INTEGER",
-  order_amount: "DECIMAL(18,4)",
-  commission: "DECIMAL(18,4)",
-  commission_reporting: "DECIMAL(18,4)",
-  order_amount_reporting: "DECIMAL(18,4)",
-  fx_rate: "DECIMAL(18,8)",
-  revenue_share: "DECIMAL(6,4)",
-  partner_share: "DECIMAL(18,4)",
-  platform_share: "DECIMAL(18,4)",
-  event_at: "TIMESTAMPTZ",
-  network_updated_at: "TIMESTAMPTZ",
-  created_at: "TIMESTAMPTZ",
-  updated_at: "TIMESTAMPTZ",
-  attributed_at: "TIMESTAMPTZ"
-}
-/** Columns whose change is a real change (source and times of sighting are not). */
-const SIGNATURE = [
-  "click_ref",
-  "tracking_id",
-  "partner_id",
-  "tag",
-  "currency",
-  "order_amount",
-  "commission",
-  "reporting_currency",
-  "commission_reporting",
-  "order_amount_reporting",
-  "revenue_share",
-  "partner_share",
-  "platform_share",
-  "status",
-  "event_at",
-  "network_updated_at"
-] as const
-const CHUNK = 5000
-const DECIMAL_LIMIT = 10n ** 18n
-
-type Row = Record<(typeof COLUMNS)[number], string | number | null>
-
-const decimalText = (value: string) => formatDecimal(parseDecimal(value) ?? 0n)
-const signatureOf = (row: Record<string, unknown>) =>
-  SIGNATURE.map((column) => {
-    const value = row[column]
-    return value instanceof Date ? value.toISOString() : value === null || value === undefined ? "" : String(value)
-  }).join("|")
-
-const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>> => {
-  const out: Array<ReadonlyArray<A>> = []
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
-  return out
-}
-
 const lookupLinks = (tx: Tx, refs: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const links = new Map<string, Link>()
     if (refs.length === 0) return links
     const rows = yield* tx.queryAs(
       LinkRow,
-      `SELECT t.id AS tracking_id, t.partner_id, t.tag, p.revenue_share::VARCHAR AS share
+      `SELECT t.id AS tracking_id, t.partner_id, t.tag, p.revenue_share::VARCHAR AS share, t.network_id
        FROM tracking_links t LEFT JOIN partners p ON p.id = t.partner_id WHERE t.id IN ${tx.jsonList("$1")}`,
       [JSON.stringify(refs)]
     )
@@ -202,7 +120,7 @@ const lookupStored = (tx: Tx, ids: ReadonlyArray<string>) =>
                 commission::VARCHAR AS commission, reporting_currency, commission_reporting::VARCHAR AS commission_reporting,
                 order_amount_reporting::VARCHAR AS order_amount_reporting, revenue_share::VARCHAR AS revenue_share,
                 partner_share::VARCHAR AS partner_share, platform_share::VARCHAR AS platform_share, status, event_at,
-                network_updated_at, attributed_at
+                network_updated_at, attributed_at, unattributed_reason
          FROM conversions WHERE id IN ${tx.jsonList("$1")} ${lockedInIdOrder(tx)}`,
         [JSON.stringify(ids)]
       )
@@ -239,170 +157,6 @@ const latestPerId = (records: ReadonlyArray<ConversionRecord>) => {
   return byId
 }
 
-/**
- * A record older than what we stored. With both update times known, the
- * older loses. A record without one (a pending Awin transaction has no
- * validationDate) may not move a settled conversion back to pending.
- */
-const isStale = (stored: Stored, record: ConversionRecord) => {
-  if (stored.network_updated_at === null) return false
-  if (record.updatedAt !== null) return record.updatedAt < stored.network_updated_at
-  return record.status === "pending" && stored.status !== "pending"
-}
-
-/**
- * Why a well-formed record still cannot be stored (no rate for its currency,
- * or an amount that overflows DECIMAL(18,4) once converted), or undefined.
- * Sources check this before writing so that a batch is all-or-nothing.
- */
-export const unstorable = (rates: ReportingRatesShape, record: ConversionRecord): string | undefined => {
-  const commission = rates.toReporting(record.commission, record.currency)
-  const order = rates.toReporting(record.orderAmount, record.currency)
-  if (commission === undefined || order === undefined) {
-    return `currency: no ${rates.reportingCurrency} rate for ${record.currency} in the rate table`
-  }
-  // DECIMAL(18,4) holds |x| < 10^14; a huge amount converted to a weak currency could overflow it.
-  if ([commission.value, order.value].some((value) => value >= DECIMAL_LIMIT || value <= -DECIMAL_LIMIT)) {
-    return `order_amount: too large once converted to ${rates.reportingCurrency}`
-  }
-  return undefined
-}
-
-const shareText = (share: string | null) => (share === null ? null : formatDecimal(parseDecimal(share) ?? 0n))
-
-const buildRow = (
-  rates: ReportingRatesShape,
-  record: ConversionRecord,
-  link: Link | undefined,
-  stored: Stored | undefined,
-  source: string,
-  now: Date
-): Row | string => {
-  const problem = unstorable(rates, record)
-  if (problem !== undefined) return problem
-  const commission = rates.toReporting(record.commission, record.currency)!
-  const order = rates.toReporting(record.orderAmount, record.currency)!
-  const partnerId = link?.partner_id ?? null
-  // The share is locked at first attribution to this partner.
-  const shareAsText =
-    partnerId === null
-      ? null
-      : stored !== undefined && stored.partner_id === partnerId && stored.revenue_share !== null
-        ? stored.revenue_share
-        : shareText(link?.share ?? null)
-  const share: Ratio | undefined = shareAsText === null ? undefined : parseShare(shareAsText)
-  const split = revenueFor(record.status, commission.value, share, rates.minorUnits)
-  const money = (value: Scaled) => formatDecimal(value)
-  return {
-    id: conversionId(record.network, record.networkTxId),
-    network_id: record.network,
-    network_tx_id: record.networkTxId,
-    click_ref: record.clickRef,
-    tracking_id: link?.tracking_id ?? null,
-    partner_id: partnerId,
-    tag: link?.tag ?? null,
-    currency: record.currency,
-    order_amount: money(record.orderAmount),
-    commission: money(record.commission),
-    reporting_currency: rates.reportingCurrency,
-    commission_reporting: money(commission.value),
-    order_amount_reporting: money(order.value),
-    fx_rate: commission.rateText,
-    revenue_share: share === undefined ? null : shareAsText,
-    partner_share: money(split.partner),
-    platform_share: money(split.platform),
-    status: record.status,
-    event_at: record.eventAt.toISOString(),
-    network_updated_at: record.updatedAt?.toISOString() ?? null,
-    source,
-    created_at: now.toISOString(),
-    updated_at: now.toISOString(),
-    // Kept while the link stays the same: a later attribution than created_at is what makes revenue "late".
-    attributed_at:
-      link === undefined
-        ? null
-        : stored?.tracking_id === link.tracking_id && stored.attributed_at !== null
-          ? stored.attributed_at.toISOString()
-          : now.toISOString()
-  }
-}
-
-// A batch travels as ONE JSON text parameter (tx.jsonRows). Every value is text
-// and cast in SQL, so decimals stay exact.
-const allText = (columns: ReadonlyArray<string>): Record<string, JsonColumnType> =>
-  Object.fromEntries(columns.map((column) => [column, "VARCHAR"]))
-
-const CAST_COLUMNS = COLUMNS.map((column) => {
-  const cast = CASTS[column]
-  return `${column}${cast === undefined ? "" : `::${cast}`}`
-}).join(", ")
-const UPDATES = COLUMNS.filter((column) => column !== "id" && column !== "created_at")
-  .map((column) => `${column} = EXCLUDED.${column}`)
-  .join(", ")
-
-/** `INSERT … SELECT` of one chunk of rows, bound as one JSON parameter; `conflict` ends the statement. */
-const insertChunk = (tx: Tx, chunk: ReadonlyArray<Row>, conflict: string) =>
-  [
-    `INSERT INTO conversions (${COLUMNS.join(", ")})
-     SELECT ${CAST_COLUMNS} FROM ${tx.jsonRows("$1", allText(COLUMNS))}
-     ${conflict}`,
-    [
-      JSON.stringify(
-        chunk.map((row) =>
-          Object.fromEntries(COLUMNS.map((column) => [column, row[column] === null ? null : String(row[column])]))
-        )
-      )
-    ]
-  ] as const
-
-/** Rows of ids that exist (read locked): the upsert only confirms them. */
-const writeRows = (tx: Tx, rows: ReadonlyArray<Row>) =>
-  Effect.forEach(
-    chunks(rows, CHUNK),
-    (chunk) => tx.run(...insertChunk(tx, chunk, `ON CONFLICT (id) DO UPDATE SET ${UPDATES}`)),
-    { discard: true }
-  )
-
-/** Rows of new ids; returns the ids this transaction created (the others exist: another writer was first). */
-const insertNew = (tx: Tx, rows: ReadonlyArray<Row>) =>
-  Effect.gen(function* () {
-    const created = new Set<string>()
-    for (const chunk of chunks(rows, CHUNK)) {
-      const returned = yield* tx.queryAs(
-        CreatedRow,
-        ...insertChunk(tx, chunk, "ON CONFLICT (id) DO NOTHING RETURNING id")
-      )
-      for (const { id } of returned) created.add(id)
-    }
-    return created
-  })
-const CreatedRow = Schema.Struct({ id: Text })
-
-const EVENT_COLUMNS = [
-  "conversion_id",
-  "previous_status",
-  "status",
-  "order_amount",
-  "commission",
-  "seen_at",
-  "source"
-] as const
-type Event = readonly [string, string | null, string, string, string, string, string]
-
-const writeEvents = (tx: Tx, events: ReadonlyArray<Event>) =>
-  Effect.forEach(
-    chunks(events, CHUNK),
-    (chunk) =>
-      tx.run(
-        `INSERT INTO conversion_events (${EVENT_COLUMNS.join(", ")})
-       SELECT conversion_id, previous_status, status, order_amount::DECIMAL(18,4), commission::DECIMAL(18,4),
-              seen_at::TIMESTAMPTZ, source
-       FROM ${tx.jsonRows("$1", allText(EVENT_COLUMNS))}`,
-        [JSON.stringify(chunk.map((event) => Object.fromEntries(EVENT_COLUMNS.map((column, i) => [column, event[i]]))))]
-      ),
-    { discard: true }
-  )
-
 type Decision =
   | { readonly kind: "stale" }
   | { readonly kind: "unchanged" }
@@ -413,13 +167,14 @@ type Decision =
 const decide = (
   rates: ReportingRatesShape,
   record: ConversionRecord,
-  link: Link | undefined,
+  links: ReadonlyMap<string, Link>,
   previous: Stored | undefined,
   source: string,
   now: Date
 ): Decision => {
   if (previous !== undefined && isStale(previous, record)) return { kind: "stale" }
-  const row = buildRow(rates, record, link, previous, source, now)
+  const { link, reason } = attribution(record, links)
+  const row = buildRow(rates, record, link, reason, previous, source, now)
   if (typeof row === "string") return { kind: "rejected", reason: row }
   if (previous !== undefined && previous.signature === signatureOf(row)) return { kind: "unchanged" }
   const moved =
@@ -467,8 +222,7 @@ export const upsertConversions = (
     const decideAll = (ids: ReadonlyArray<string>, stored: ReadonlyMap<string, Stored>) =>
       ids.map((id) => {
         const { record } = latest.get(id)!
-        const link = record.clickRef === null ? undefined : links.get(record.clickRef)
-        return [id, decide(rates, record, link, stored.get(id), source, now)] as const
+        return [id, decide(rates, record, links, stored.get(id), source, now)] as const
       })
     // Sorted: every writer locks and inserts ids in the same order, so two
     // batches sharing ids wait for one another instead of deadlocking.
@@ -559,24 +313,6 @@ export const reattributeConversions = (tx: Tx, rates: ReportingRatesShape, onlyR
     return updated
   })
 
-/**
- * PostgreSQL's deadlock error. Ledger writers lock in id order, but a report
- * load locks its batch, then the unattributed rows it re-attributes: a
- * postback batch naming rows of both can wait on it while it waits on the
- * postback. PostgreSQL then aborts one transaction; it rolled back whole, so
- * it is run again.
- */
-const isDeadlock = (error: unknown) =>
-  error instanceof DatabaseError &&
-  typeof error.cause === "object" &&
-  error.cause !== null &&
-  "code" in error.cause &&
-  error.cause.code === "40P01"
-
-/** `transaction` run again (up to 3 times) when PostgreSQL aborted it to break a deadlock. */
-export const retryingDeadlocks = <A, E, R>(transaction: Effect.Effect<A, E, R>) =>
-  Effect.retry(transaction, { times: 3, while: isDeadlock })
-
 export class ConversionLedger extends Context.Service<ConversionLedger, ConversionLedgerShape>()(
   "app/conversions/ConversionLedger"
 ) {
@@ -591,6 +327,15 @@ export class ConversionLedger extends Context.Service<ConversionLedger, Conversi
           retryingDeadlocks(db.transaction((tx) => upsertWithCorrections(tx, rates, records, source))).pipe(
             Effect.map(({ corrections: _, ...result }): UpsertResult => result)
           ),
+        upsertPostback: (records, claim) =>
+          retryingDeadlocks(
+            db.transaction((tx) =>
+              Effect.gen(function* () {
+                yield* claimSignature(tx, claim, new Date(yield* Clock.currentTimeMillis))
+                return yield* upsertWithCorrections(tx, rates, records, "postback")
+              })
+            )
+          ).pipe(Effect.map(({ corrections: _, ...result }): UpsertResult => result)),
         reattribute: () => retryingDeadlocks(db.transaction((tx) => reattributeConversions(tx, rates))),
         // Nearly always nothing names a new link: a reader's look first, so link creation does not queue for the writer.
         reattributeLinks: (trackingIds) =>

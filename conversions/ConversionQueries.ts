@@ -2,7 +2,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { Integer, IsoTimestamp, NullableIsoTimestamp, NullableText, Text } from "../infra/columns.ts"
 import { Database, type DatabaseError, filters } from "../infra/Database.ts"
 import { attributionColumns, moneyColumns } from "./conversionColumns.ts"
-import { type ConversionStatus, STATUSES } from "./ConversionRecord.ts"
+import { type ConversionStatus, STATUSES, UNATTRIBUTED_REASONS, type UnattributedReason } from "./ConversionRecord.ts"
 
 // Operator read models over the conversions table (admin endpoints and the
 // CLI). Money leaves the store as text (::VARCHAR) so it stays exact; totals
@@ -13,6 +13,8 @@ export interface ConversionFilter {
   readonly status?: ConversionStatus | undefined
   /** true: only unattributed; false: only attributed; undefined: both. */
   readonly unattributed?: boolean | undefined
+  /** Only unattributed conversions with this reason (e.g. network_mismatch). */
+  readonly unattributedReason?: UnattributedReason | undefined
   readonly network?: string | undefined
   readonly partnerId?: number | undefined
 }
@@ -26,6 +28,7 @@ const ConversionItem = Schema.Struct({
   ...moneyColumns,
   event_at: IsoTimestamp,
   network_updated_at: NullableIsoTimestamp,
+  unattributed_reason: Schema.NullOr(Schema.Literals(UNATTRIBUTED_REASONS)),
   source: Text,
   updated_at: IsoTimestamp
 })
@@ -60,6 +63,7 @@ const where = (filter: ConversionFilter) => {
   if (filter.status !== undefined) add((p) => `status = ${p}`, filter.status)
   if (filter.unattributed === true) raw("tracking_id IS NULL")
   if (filter.unattributed === false) raw("tracking_id IS NOT NULL")
+  if (filter.unattributedReason !== undefined) add((p) => `unattributed_reason = ${p}`, filter.unattributedReason)
   if (filter.network !== undefined) add((p) => `network_id = ${p}`, filter.network)
   if (filter.partnerId !== undefined) add((p) => `partner_id = ${p}`, filter.partnerId)
   return { sql: where(), params }
@@ -96,7 +100,7 @@ export const makeConversionQueries = (db: Pick<Database["Service"], "queryAs">):
                 order_amount::VARCHAR AS order_amount, commission::VARCHAR AS commission, reporting_currency,
                 commission_reporting::VARCHAR AS commission_reporting, order_amount_reporting::VARCHAR AS order_amount_reporting,
                 revenue_share::VARCHAR AS revenue_share, partner_share::VARCHAR AS partner_share,
-                platform_share::VARCHAR AS platform_share, event_at, network_updated_at, source, updated_at
+                platform_share::VARCHAR AS platform_share, event_at, network_updated_at, unattributed_reason, source, updated_at
          FROM conversions ${sql} ORDER BY event_at DESC, id LIMIT ${page.limit} OFFSET ${page.offset}`,
         params
       )

@@ -34,4 +34,12 @@ export interface ConversionRecord {
   readonly correctionReason?: string | undefined
 }
 
+/**
+ * Why a conversion is credited to no tracking link: the network reported no
+ * click reference, one that names no link here, or a link whose programme is
+ * on another network than the one reporting it.
+ */
+export const UNATTRIBUTED_REASONS = ["no_click_ref", "unknown_link", "network_mismatch"] as const
+export type UnattributedReason = (typeof UNATTRIBUTED_REASONS)[number]
+
 export const conversionId = (network: string, networkTxId: string) => `${network}:${networkTxId}`

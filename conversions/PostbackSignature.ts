@@ -6,7 +6,8 @@ import { createHmac, timingSafeEqual } from "node:crypto"
 //   X-Signature: hex HMAC-SHA256(secret, `${X-Timestamp}.${raw body bytes}`)
 // The timestamp is inside the MAC, so an old request cannot be re-dated, and
 // requests older (or further in the future) than the window are refused.
-// A replay inside the window is harmless: the ledger's upsert is idempotent.
+// A replay inside the window is refused too (PostbackReplay.ts): the ledger
+// remembers every accepted signature until its timestamp leaves the window.
 export const REPLAY_WINDOW_SECONDS = 300
 
 export type SignatureCheck =
@@ -17,13 +18,14 @@ export const sign = (secret: string, timestamp: string, body: Uint8Array | strin
   createHmac("sha256", secret).update(`${timestamp}.`).update(body).digest("hex")
 
 export const verifySignature = (input: {
-  readonly secret: string | undefined
+  /** The network's secrets, any of which verifies (two while one is rotated); undefined: unknown network. */
+  readonly secrets: ReadonlyArray<string> | undefined
   readonly timestamp: string | undefined
   readonly signature: string | undefined
   readonly body: Uint8Array
   readonly nowSeconds: number
 }): SignatureCheck => {
-  if (input.secret === undefined) {
+  if (input.secrets === undefined || input.secrets.length === 0) {
     return {
       ok: false,
       status: 401,
@@ -45,9 +47,14 @@ export const verifySignature = (input: {
     }
   }
   const given = /^[0-9a-fA-F]{64}$/.test(input.signature ?? "") ? Buffer.from(input.signature!, "hex") : undefined
-  const expected = Buffer.from(sign(input.secret, input.timestamp, input.body), "hex")
-  // Constant time over equal-length buffers; a malformed signature still costs one HMAC.
-  if (given === undefined || !timingSafeEqual(given, expected)) {
+  // Constant time over equal-length buffers; every secret is tried (no early
+  // exit), and a malformed signature still costs the HMACs.
+  let matches = false
+  for (const secret of input.secrets) {
+    const expected = Buffer.from(sign(secret, input.timestamp, input.body), "hex")
+    if (given !== undefined && timingSafeEqual(given, expected)) matches = true
+  }
+  if (!matches) {
     return {
       ok: false,
       status: 401,

@@ -1,6 +1,7 @@
 import { Config, Context, Data, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import { resolve } from "node:path"
+import { parsePostbackSecrets, type PostbackSecrets } from "./PostbackSecrets.ts"
 
 // Everything the service reads from its environment, in one place, so the
 // README table and the code cannot drift. Defaults make `npm start` work on a
@@ -45,8 +46,12 @@ export interface AppConfigShape {
   readonly reportingCurrency: string
   /** Rate table for the reporting currency (config/rates.json). */
   readonly ratesConfigPath: string
-  /** Postback shared secrets per network id; the HMAC key for /api/v1/conversions/postback. */
-  readonly postbackSecrets: Readonly<Record<string, Redacted.Redacted<string>>>
+  /**
+   * Postback shared secrets per network id, the HMAC keys for
+   * /api/v1/conversions/postback: any of a network's secrets verifies, so a
+   * secret is rotated by adding the new one, then removing the old. Empty: postbacks are off.
+   */
+  readonly postbackSecrets: PostbackSecrets
   /** Run every feed once at start-up when the catalog is empty. */
   readonly ingestOnStart: boolean
   /** Arm the cron schedules. */
@@ -87,9 +92,6 @@ export interface AppConfigShape {
   readonly databasePoolSize: number
 }
 
-/** POSTBACK_SECRETS default for development: `{"dev":"dev-postback-secret"}` (network "dev" only). */
-export const DEV_POSTBACK_SECRET = "dev-postback-secret"
-
 const POSTGRES_URL = /^postgres(ql)?:\/\//
 
 export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app/infra/AppConfig") {
@@ -113,11 +115,12 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
     const logLevel = yield* Config.String("LOG_LEVEL").pipe(Config.withDefault("Info"))
     const reportingCurrency = yield* Config.String("REPORTING_CURRENCY").pipe(Config.withDefault("USD"))
     const ratesConfigPath = yield* Config.String("RATES_CONFIG").pipe(Config.withDefault("config/rates.json"))
-    // JSON object {"awin":"...","impact":"..."}; the dev default only accepts network "dev".
-    const postbackSecrets = yield* Config.schema(
-      Schema.fromJsonString(Schema.Record(Schema.String, Schema.String)),
-      "POSTBACK_SECRETS"
-    ).pipe(Config.withDefault({ dev: DEV_POSTBACK_SECRET }))
+    // JSON object {"awin":"...","impact":["new","old"]}. No default: a secret
+    // anybody can read (a README's) would let anybody mint commissions.
+    const postbackSecretsText = yield* Config.option(Config.String("POSTBACK_SECRETS"))
+    const postbackSecrets = Option.isNone(postbackSecretsText)
+      ? {}
+      : yield* parsePostbackSecrets(postbackSecretsText.value)
     const ingestOnStart = yield* Config.Boolean("INGEST_ON_START").pipe(Config.withDefault(true))
     const schedulesEnabled = yield* Config.Boolean("SCHEDULES_ENABLED").pipe(Config.withDefault(true))
     // 0 is a limit (no refill; no requests at all); a negative one is refused
@@ -182,9 +185,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       logLevel,
       reportingCurrency: reportingCurrency.toUpperCase(),
       ratesConfigPath: resolve(ratesConfigPath),
-      postbackSecrets: Object.fromEntries(
-        Object.entries(postbackSecrets).map(([network, key]) => [network, Redacted.make(key)])
-      ),
+      postbackSecrets,
       ingestOnStart,
       schedulesEnabled,
       rateLimitPerKey,
@@ -227,7 +228,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       logLevel: "Warn",
       reportingCurrency: "USD",
       ratesConfigPath: resolve("config/rates.json"),
-      postbackSecrets: { dev: Redacted.make(DEV_POSTBACK_SECRET) },
+      postbackSecrets: {},
       ingestOnStart: false,
       schedulesEnabled: false,
       rateLimitPerKey: { perMinute: 60_000, burst: 10_000 },

@@ -297,6 +297,25 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
       seen_at TIMESTAMPTZ NOT NULL
     )`,
     `CREATE INDEX conversion_corrections_conversion ON conversion_corrections (conversion_id)`
+  ],
+  [
+    // 8: postback hardening. The PostgreSQL twin is
+    // infra/postgres/migrations/0007_postback_hardening.sql.
+    // Why a conversion has no tracking link: no_click_ref, unknown_link, or
+    // network_mismatch (the link is on another network than the one
+    // reporting it); NULL while attributed.
+    `ALTER TABLE conversions ADD COLUMN IF NOT EXISTS unattributed_reason VARCHAR`,
+    `UPDATE conversions
+     SET unattributed_reason = CASE WHEN click_ref IS NULL THEN 'no_click_ref' ELSE 'unknown_link' END
+     WHERE tracking_id IS NULL AND unattributed_reason IS NULL`,
+    // Every accepted postback signature until its X-Timestamp leaves the
+    // replay window, so the same signed request is refused a second time.
+    `CREATE TABLE IF NOT EXISTS postback_signatures (
+      network_id VARCHAR NOT NULL,
+      signature VARCHAR NOT NULL,           -- lower-case hex HMAC-SHA256
+      expires_at TIMESTAMPTZ NOT NULL,
+      PRIMARY KEY (network_id, signature)
+    )`
   ]
 ]
 

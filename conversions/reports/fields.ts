@@ -6,11 +6,30 @@ import { CURRENCY_PATTERN } from "../../domain/money/Currency.ts"
 export class RowError extends Error {}
 
 const MAX_ID = 200
+// C0, DEL and C1 controls: a NUL or an escape sequence in an id ends up in a
+// terminal (the conversions CLI) or a log line.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
+
+/**
+ * Why a text cannot be stored as it is, or undefined: a lone surrogate is no
+ * Unicode at all (no UTF-8 encoding: the database refuses the whole batch),
+ * and a control character is never part of an id, a code or a time.
+ */
+export const unsafeTextProblem = (value: string): string | undefined => {
+  if (!value.isWellFormed()) return "contains a lone surrogate (not valid Unicode)"
+  const control = CONTROL.exec(value)
+  if (control !== null) {
+    return `contains a control character (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")})`
+  }
+  return undefined
+}
 
 export const text = (value: unknown, field: string): string => {
   const string = typeof value === "number" ? String(value) : value
   if (typeof string !== "string" || string.trim() === "") throw new RowError(`${field}: required`)
   if (string.length > MAX_ID) throw new RowError(`${field}: longer than ${MAX_ID} characters`)
+  const unsafe = unsafeTextProblem(string)
+  if (unsafe !== undefined) throw new RowError(`${field}: ${unsafe}`)
   return string.trim()
 }
 

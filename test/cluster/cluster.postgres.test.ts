@@ -17,7 +17,7 @@ import { type ClusterFeeds, writeClusterFeeds } from "./clusterFeeds.ts"
 // run in order and share the cluster.
 const ADMIN_TOKEN = "cluster-admin-token"
 const ADMIN = { authorization: `Bearer ${ADMIN_TOKEN}` }
-const POSTBACK_SECRET = "cluster-awin-secret"
+const POSTBACK_SECRET = "cluster-awin-secret-0123456789abcdef"
 const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
 const NEW_SHOP = "https://cluster-new-shop.example/item/1"
 
@@ -156,7 +156,8 @@ describe("one worker and two API replicas on one PostgreSQL and one Meilisearch"
   })
 
   it("the same postback sent to A and B at once yields one conversion", async () => {
-    const postback = (replica: ServerProcess, transactionId: string) => {
+    // Signed a second apart: the same signed bytes on both would be a replay (refused on the second).
+    const postback = (replica: ServerProcess, transactionId: string, secondsAgo: number) => {
       const text = JSON.stringify({
         transaction_id: transactionId,
         click_ref: trackingId,
@@ -166,7 +167,7 @@ describe("one worker and two API replicas on one PostgreSQL and one Meilisearch"
         status: "pending",
         event_time: new Date().toISOString()
       })
-      const timestamp = String(Math.floor(Date.now() / 1000))
+      const timestamp = String(Math.floor(Date.now() / 1000) - secondsAgo)
       return postJson(`${replica.url}/api/v1/conversions/postback`, text, {
         "x-network": "awin",
         "x-timestamp": timestamp,
@@ -174,7 +175,7 @@ describe("one worker and two API replicas on one PostgreSQL and one Meilisearch"
       })
     }
     for (let round = 0; round < 5; round++) {
-      const [fromA, fromB] = await Promise.all([postback(a, `CLUSTER-${round}`), postback(b, `CLUSTER-${round}`)])
+      const [fromA, fromB] = await Promise.all([postback(a, `CLUSTER-${round}`, 0), postback(b, `CLUSTER-${round}`, 1)])
       expect([fromA.status, fromB.status]).toEqual([200, 200])
       expect(fromA.body.inserted + fromB.body.inserted).toBe(1)
     }

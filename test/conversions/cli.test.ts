@@ -34,6 +34,20 @@ describe("npm run conversions", () => {
         const db = yield* Database
         yield* db.transaction((tx) => seedSampleLinks(tx))
         yield* (yield* ConversionLedger).upsert(awinRecords(), "awin-report")
+        // A row with control characters in its ids, as one stored before input refused them (declined: no revenue;
+        // no NUL: PostgreSQL text cannot hold one).
+        yield* (yield* ConversionLedger).upsert(
+          [
+            {
+              ...awinRecords()[0],
+              network: "legacy",
+              networkTxId: "SOH\u0001ESC\u001b[31m",
+              clickRef: "ref\u0007",
+              status: "declined"
+            }
+          ],
+          "legacy-report"
+        )
       })
     )
   })
@@ -56,8 +70,12 @@ describe("npm run conversions", () => {
   it("prints a table with the unattributed conversions and totals", async () => {
     const result = await cli(["--server", service.url, "--unattributed"], { ADMIN_TOKEN: "test-admin-token" })
     expect(result.code).toBe(0)
-    expect(result.stdout).toMatch(/awin:412770005 +approved +unattributed \(Zz9NotOurs00\)/)
-    expect(result.stdout).toMatch(/awin:412770006 +pending +unattributed/)
+    expect(result.stdout).toMatch(/awin:412770005 +approved +unattributed \(unknown_link: Zz9NotOurs00\)/)
+    expect(result.stdout).toMatch(/awin:412770006 +pending +unattributed \(no_click_ref\)/)
+    // Control characters stored in ids are shown escaped, never written to the terminal.
+    expect(result.stdout).toContain("legacy:SOH\\u0001ESC\\u001b[31m")
+    expect(result.stdout).toContain("unattributed (unknown_link: ref\\u0007)")
+    expect(result.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/)
     expect(result.stdout).toMatch(/platform revenue: 10\.52 USD \(pending 4\.50, approved 6\.02\)/)
   })
 

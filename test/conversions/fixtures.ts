@@ -18,8 +18,13 @@ export const SAMPLE_LINKS = [
 export const sampleReport = (name: string) =>
   readFileSync(new URL(`../../data/samples/reports/${name}`, import.meta.url), "utf8")
 
-/** Two partners (70% default share and 80%) and the four sample tracking links. */
-export const seedSampleLinks = (tx: Pick<Tx, "run">) =>
+/**
+ * Two partners (70% default share and 80%) and the four sample tracking
+ * links, on `network`'s programmes: a conversion is only credited to a link
+ * of the network reporting it (the sample reports of every network name the
+ * same links; `sampleLinksOn` moves them).
+ */
+export const seedSampleLinks = (tx: Pick<Tx, "run">, network = "awin") =>
   Effect.gen(function* () {
     yield* tx.run(
       `INSERT INTO partners (id, name, email, tag, key_hash, key_prefix, created_at) VALUES
@@ -29,12 +34,21 @@ export const seedSampleLinks = (tx: Pick<Tx, "run">) =>
     yield* tx.run("UPDATE partners SET revenue_share = 0.8 WHERE id = 2")
     for (const link of SAMPLE_LINKS) {
       yield* tx.run(
-        `INSERT INTO tracking_links (id, partner_id, tag, original_url, normalized_url, destination_url, affiliate_url, source, created_at)
-         VALUES ($1, $2::INTEGER, $3, $4, $4, $4, $4, 'match', now())`,
-        [link.id, link.partner, link.tag, `https://shop.example.com/${link.id}`]
+        `INSERT INTO tracking_links (id, partner_id, tag, original_url, normalized_url, destination_url, affiliate_url, source, created_at, network_id)
+         VALUES ($1, $2::INTEGER, $3, $4, $4, $4, $4, 'match', now(), $5)`,
+        [link.id, link.partner, link.tag, `https://shop.example.com/${link.id}`, network]
       )
     }
   })
+
+/** The sample links' programmes moved to `network` (as a re-resolution would), so its sample report credits them. */
+export const sampleLinksOn = (network: string) =>
+  Effect.flatMap(Database, (db) =>
+    db.run(`UPDATE tracking_links SET network_id = $1 WHERE id IN ${db.jsonList("$2")}`, [
+      network,
+      JSON.stringify(SAMPLE_LINKS.map((link) => link.id))
+    ])
+  )
 
 /** Ledger over the project's store (an in-memory DuckDB, or a fresh PostgreSQL database) and the repository's config/rates.json (reporting in USD). */
 export const ledgerLayer = ConversionLedger.layer.pipe(
@@ -61,8 +75,8 @@ export const conversionBeforeItsLink = (txId: string, linkId: string) =>
       "dev-report"
     )
     yield* (yield* Database).run(
-      `INSERT INTO tracking_links (id, partner_id, tag, original_url, normalized_url, destination_url, affiliate_url, source, created_at)
-       VALUES ($1, NULL, 'anon', $2, $2, $2, $2, 'match', now())`,
+      `INSERT INTO tracking_links (id, partner_id, tag, original_url, normalized_url, destination_url, affiliate_url, source, created_at, network_id)
+       VALUES ($1, NULL, 'anon', $2, $2, $2, $2, 'match', now(), 'dev')`,
       [linkId, `https://shop.example.com/${linkId}`]
     )
   })

@@ -6,13 +6,16 @@ import { getJson } from "../support/http.ts"
 import { type RunningService, startService } from "../support/TestService.ts"
 import { seedSampleLinks } from "./fixtures.ts"
 
-const SECRET = "awin-test-secret"
+const SECRET = "awin-test-secret-0123456789abcdef"
 const ADMIN = { authorization: "Bearer test-admin-token" }
 let service: RunningService
 
 beforeAll(async () => {
   service = await startService({
-    postbackSecrets: { awin: Redacted.make(SECRET), impact: Redacted.make("impact-secret") }
+    postbackSecrets: {
+      awin: [Redacted.make(SECRET)],
+      impact: [Redacted.make("impact-test-secret-0123456789abcdef")]
+    }
   })
   await service.run(
     Effect.gen(function* () {
@@ -26,6 +29,11 @@ afterAll(async () => {
 })
 
 const now = () => String(Math.floor(Date.now() / 1000))
+// Each signed request a second earlier than any before (well inside the
+// window): a network sending the same body again signs it again, and the same
+// signed bytes twice are a replay.
+let lastTimestamp = Infinity
+const freshTimestamp = () => String((lastTimestamp = Math.min(Math.floor(Date.now() / 1000), lastTimestamp - 1)))
 
 const post = async (body: string, headers: Record<string, string>) => {
   const response = await fetch(`${service.url}/api/v1/conversions/postback`, {
@@ -39,7 +47,7 @@ const post = async (body: string, headers: Record<string, string>) => {
 /** Signs like a network would: hex HMAC-SHA256 of `${timestamp}.${body}`. */
 const signed = (body: unknown, options: { network?: string; secret?: string; timestamp?: string } = {}) => {
   const text = typeof body === "string" ? body : JSON.stringify(body)
-  const timestamp = options.timestamp ?? now()
+  const timestamp = options.timestamp ?? freshTimestamp()
   return post(text, {
     "x-network": options.network ?? "awin",
     "x-timestamp": timestamp,
@@ -216,7 +224,7 @@ describe("OpenAPI", () => {
     const spec = (await getJson(`${service.url}/openapi.json`)).body
     const postback = spec.paths["/api/v1/conversions/postback"].post
     expect(postback.parameters.map((p: any) => p.name)).toEqual(["X-Network", "X-Timestamp", "X-Signature"])
-    expect(Object.keys(postback.responses)).toEqual(["200", "400", "401", "413", "503"])
+    expect(Object.keys(postback.responses)).toEqual(["200", "400", "401", "403", "413", "503"])
     expect(Object.keys(spec.paths)).toEqual(
       expect.arrayContaining(["/admin/conversions", "/admin/conversions/summary", "/admin/conversions/reattribute"])
     )

@@ -26,8 +26,12 @@ const ledger = <A>(f: (ledger: ConversionLedger["Service"]) => Effect.Effect<A, 
     })
   )
 
-/** A link made through the real link store, keeping an id chosen elsewhere (restored, another replica). */
-const createLink = (id: string, path: string) =>
+/**
+ * A link made through the real link store, keeping an id chosen elsewhere
+ * (restored, another replica), on `network`'s programme: only that network's
+ * conversions are credited to it.
+ */
+const createLink = (id: string, path: string, network: string) =>
   service.run(
     Effect.gen(function* () {
       const links = yield* TrackingLinks
@@ -40,7 +44,7 @@ const createLink = (id: string, path: string) =>
         normalizedUrl: url,
         destinationUrl: url,
         programId: null,
-        networkId: null,
+        networkId: network,
         productId: null,
         source: "match",
         affiliateUrlFor: () => url
@@ -101,14 +105,14 @@ describe("attribution when a link named by a stored conversion is created", () =
     })
 
     // The link turns up (here: restored with its id). No report changes, nobody calls the admin endpoint.
-    const made = await createLink("LateLink0001", "late")
+    const made = await createLink("LateLink0001", "late", "dev")
     expect(made.created).toBe(true)
     const late = await attribution("dev:LATE-1")
     expect(late).toMatchObject({ tracking_id: "LateLink0001", partner_id: partner.id, partner_share: "7.0000" })
     expect(late.attributed_at.getTime()).toBeGreaterThan(late.created_at.getTime())
 
     // A conversion whose link already existed arrives on time: attributed at first sighting, not late.
-    await createLink("OnTimeLink01", "on-time")
+    await createLink("OnTimeLink01", "on-time", "dev")
     await ledger((l) => l.upsert([report.records[2].record], "dev-report"))
     const onTime = await attribution("dev:ONTIME-1")
     expect(onTime.attributed_at.getTime()).toBe(onTime.created_at.getTime())
@@ -157,7 +161,7 @@ describe("attribution when a link named by a stored conversion is created", () =
 
 describe("CJ corrections in the partner's conversion count", () => {
   it("a negative correction nets its money against the sale but is not a conversion of its own", async () => {
-    await createLink("Bd6fJ3tN5gUe", "cj-link") // the sample CJ report's sale 3081120003 and its correction 3081120005
+    await createLink("Bd6fJ3tN5gUe", "cj-link", "cj") // the sample CJ report's sale 3081120003 and its correction 3081120005
     const before = (await me()).totals
     const report = parseReport("cj", sampleReport("cj-commissions.json"), { network: "cj" })
     await ledger((l) =>

@@ -6,7 +6,7 @@ import type { ConversionRecord } from "../../conversions/ConversionRecord.ts"
 import { parseReport } from "../../conversions/reports/index.ts"
 import { formatDecimal } from "../../domain/money/Decimal.ts"
 import { Database } from "../../infra/Database.ts"
-import { ledgerLayer, sampleReport, seedSampleLinks } from "./fixtures.ts"
+import { ledgerLayer, sampleLinksOn, sampleReport, seedSampleLinks } from "./fixtures.ts"
 
 const records = (format: "awin" | "cj" | "impact" | "generic", file: string, currency?: string) =>
   parseReport(format, sampleReport(file), { network: format === "generic" ? "other" : format, currency }).records.map(
@@ -113,6 +113,7 @@ describe("ConversionLedger", () => {
     it.effect("stores CJ corrections, other currencies and anonymous links; rejects currencies without a rate", () =>
       Effect.gen(function* () {
         const ledger = yield* ConversionLedger
+        yield* sampleLinksOn("cj") // credited only to links on the reporting network's programmes
         yield* ledger.upsert(records("cj", "cj-commissions.json", "USD"), "cj-report")
         // 3081120005 corrects 3081120003 (24.83): the sale moves by -8.00, no conversion of its own
         const corrected = yield* row("cj:3081120003")
@@ -130,6 +131,27 @@ describe("ConversionLedger", () => {
           yield* db.query("SELECT count(*)::INTEGER AS n FROM conversions WHERE id = 'cj:3081120005'"),
           [{ n: 0 }]
         )
+        // A network cannot take another network's link: the CJ report's click references credit nobody once the
+        // links are on Awin again.
+        yield* sampleLinksOn("awin")
+        yield* ledger.upsert(
+          records("cj", "cj-commissions.json", "USD")
+            .filter((record) => record.correctionOf === undefined)
+            .map((record) => ({ ...record, networkTxId: `${record.networkTxId}-again` })),
+          "cj-report"
+        )
+        const elsewhere = yield* db.query<{
+          tracking_id: string | null
+          partner_share: string
+          unattributed_reason: string | null
+        }>(
+          `SELECT tracking_id, partner_share::VARCHAR AS partner_share, unattributed_reason FROM conversions
+           WHERE id = 'cj:3081120003-again'`
+        )
+        assert.deepStrictEqual(elsewhere, [
+          { tracking_id: null, partner_share: "0.0000", unattributed_reason: "network_mismatch" }
+        ])
+        yield* sampleLinksOn("cj")
         const anonymous = yield* row("cj:3081120004") // anonymous link: attributed to the link, no partner
         assert.deepStrictEqual(
           [anonymous.tracking_id, anonymous.partner_id, anonymous.revenue_share],
@@ -137,6 +159,7 @@ describe("ConversionLedger", () => {
         )
         assert.strictEqual(anonymous.platform_share, "7.2000") // the account's currency (USD) for every record
 
+        yield* sampleLinksOn("rakuten")
         const generic = yield* ledger.upsert(records("generic", "generic-conversions.csv"), "generic-report")
         assert.deepStrictEqual(generic.rejected, [
           { index: 6, reason: "currency: no USD rate for XAU in the rate table" }
@@ -153,6 +176,7 @@ describe("ConversionLedger", () => {
       Effect.gen(function* () {
         const db = yield* Database
         const ledger = yield* ConversionLedger
+        yield* sampleLinksOn("awin") // the Awin transaction's link is on Awin again
         yield* db.run("UPDATE partners SET revenue_share = 0.5 WHERE id = 1")
         const record: ConversionRecord = {
           network: "awin",
@@ -205,7 +229,7 @@ describe("ConversionLedger", () => {
       Effect.gen(function* () {
         const db = yield* Database
         const ledger = yield* ConversionLedger
-        yield* db.transaction((tx) => seedSampleLinks(tx))
+        yield* db.transaction((tx) => seedSampleLinks(tx, "prop"))
         const conversion = fc.record({
           cents: fc.bigInt({ min: 0n, max: 5_000_000n }),
           currency: fc.constantFrom("USD", "EUR", "GBP", "JPY", "SEK"),

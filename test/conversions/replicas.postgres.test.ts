@@ -7,16 +7,18 @@ import { type RunningService, startService } from "../support/TestService.ts"
 import { seedSampleLinks } from "./fixtures.ts"
 
 // Two API replicas on ONE PostgreSQL database, over real HTTP: a network that
-// delivers the same signed postback to both at once gets one conversion and
-// one event per state change, decided by the database (the primary key and
-// INSERT … ON CONFLICT, rows read FOR UPDATE), not by either process.
-const SECRET = "awin-replica-secret"
+// delivers the same conversion to both at once (signed twice: the same signed
+// bytes twice are a replay) gets one conversion and one event per state
+// change, decided by the database (the primary key and INSERT … ON CONFLICT,
+// rows read FOR UPDATE), not by either process; the same signed request sent
+// to both is accepted by one and refused as a replay by the other.
+const SECRET = "awin-replica-secret-0123456789abcdef"
 const ROUNDS = 20
 let a: RunningService
 let b: RunningService
 
 beforeAll(async () => {
-  const postbackSecrets = { awin: Redacted.make(SECRET) }
+  const postbackSecrets = { awin: [Redacted.make(SECRET)] }
   a = await startService({ role: "api", postbackSecrets })
   b = await startService({ role: "api", postbackSecrets, databaseUrl: a.config.databaseUrl })
   await a.run(Effect.flatMap(Database, (db) => db.transaction((tx) => seedSampleLinks(tx))))
@@ -26,9 +28,10 @@ afterAll(async () => {
   await a?.close()
 })
 
-const postback = (service: RunningService, body: unknown) => {
+/** Signed now, or `secondsAgo` earlier: a second delivery of one conversion is a request of its own. */
+const postback = (service: RunningService, body: unknown, secondsAgo = 0) => {
   const text = JSON.stringify(body)
-  const timestamp = String(Math.floor(Date.now() / 1000))
+  const timestamp = String(Math.floor(Date.now() / 1000) - secondsAgo)
   return postJson(`${service.url}/api/v1/conversions/postback`, text, {
     "x-network": "awin",
     "x-timestamp": timestamp,
@@ -69,7 +72,7 @@ describe("postbacks on two replicas sharing PostgreSQL", () => {
   it("the same transaction sent to both at once yields one conversion and one creation event", async () => {
     const ids = Array.from({ length: ROUNDS }, (_, i) => `RACE-${String(i).padStart(2, "0")}`)
     for (const id of ids) {
-      const [fromA, fromB] = await Promise.all([postback(a, conversion(id)), postback(b, conversion(id))])
+      const [fromA, fromB] = await Promise.all([postback(a, conversion(id)), postback(b, conversion(id), 1)])
       expect([fromA.status, fromB.status]).toEqual([200, 200])
       // Exactly one of the two created it; the other saw it committed and changed nothing.
       expect(fromA.body.inserted + fromB.body.inserted).toBe(1)
@@ -85,7 +88,7 @@ describe("postbacks on two replicas sharing PostgreSQL", () => {
     for (const id of ids) expect((await postback(a, conversion(id))).body.inserted).toBe(1)
     for (const id of ids) {
       const approved = conversion(id, { status: "approved", updated_time: "2026-11-21T00:00:00Z" })
-      const [fromA, fromB] = await Promise.all([postback(a, approved), postback(b, approved)])
+      const [fromA, fromB] = await Promise.all([postback(a, approved), postback(b, approved, 1)])
       expect([fromA.status, fromB.status]).toEqual([200, 200])
       expect(fromA.body.updated + fromB.body.updated).toBe(1)
       expect(fromA.body.unchanged + fromB.body.unchanged).toBe(1)
@@ -97,5 +100,25 @@ describe("postbacks on two replicas sharing PostgreSQL", () => {
         { conversion_id: `awin:${id}`, step: "pending>approved" }
       ])
     )
+  })
+
+  it("the same signed request sent to both at once is accepted once and refused as a replay by the other", async () => {
+    for (let round = 0; round < 5; round++) {
+      const text = JSON.stringify(conversion(`REPLAY-${round}`))
+      const timestamp = String(Math.floor(Date.now() / 1000))
+      const headers = { "x-network": "awin", "x-timestamp": timestamp, "x-signature": sign(SECRET, timestamp, text) }
+      const url = (service: RunningService) => `${service.url}/api/v1/conversions/postback`
+      const answers = await Promise.all([postJson(url(a), text, headers), postJson(url(b), text, headers)])
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401])
+      expect(answers.find((answer) => answer.status === 401)!.body.error.code).toBe("replay")
+      // And later on either replica, with the signature in upper case too.
+      const again = await postJson(url(round % 2 === 0 ? a : b), text, {
+        ...headers,
+        "x-signature": headers["x-signature"].toUpperCase()
+      })
+      expect([again.status, again.body.error?.code]).toEqual([401, "replay"])
+    }
+    const { rows } = await ledger("REPLAY-")
+    expect(rows).toHaveLength(5)
   })
 })

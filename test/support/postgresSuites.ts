@@ -42,6 +42,8 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/conversions/lateRevenue.test.ts",
   "test/conversions/cli.test.ts",
   "test/conversions/http.test.ts",
+  "test/conversions/postbackHardening.test.ts",
+  "test/conversions/replayClaims.test.ts",
   "test/conversions/ledger.test.ts",
   "test/conversions/loader.test.ts",
   "test/conversions/money.test.ts",

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { STATUSES } from "../../../conversions/ConversionRecord.ts"
+import { STATUSES, UNATTRIBUTED_REASONS } from "../../../conversions/ConversionRecord.ts"
 import { BadRequest, ServiceUnavailable, Unauthorized } from "../../errors.ts"
 import { ListQuery, Page } from "../../v1/ListParams.ts"
 import { AdminAuth } from "../Auth.ts"
@@ -27,6 +27,10 @@ export const ConversionItem = Schema.Struct({
   platform_share: Money,
   event_at: Schema.String,
   network_updated_at: Schema.NullOr(Schema.String),
+  unattributed_reason: Schema.NullOr(Schema.Literals(UNATTRIBUTED_REASONS)).annotate({
+    description:
+      "Why no tracking link is credited (null while attributed): no_click_ref, unknown_link, or network_mismatch (the link's programme is on another network than the one reporting the conversion)"
+  }),
   source: Schema.String,
   updated_at: Schema.String
 })
@@ -60,6 +64,9 @@ export class AdminConversionsApi extends HttpApiGroup.make("adminConversions")
         unattributed: Schema.optional(Schema.Literals(["true", "false"])).annotate({
           description: "true: only conversions matching no tracking link; false: only attributed ones"
         }),
+        unattributed_reason: Schema.optional(Schema.Literals(UNATTRIBUTED_REASONS)).annotate({
+          description: "Only unattributed conversions with this reason"
+        }),
         network: Schema.optional(
           Schema.String.check(
             Schema.isPattern(/^[a-z0-9][a-z0-9_-]{0,63}$/, { message: "network must be a network id" })
@@ -73,7 +80,7 @@ export class AdminConversionsApi extends HttpApiGroup.make("adminConversions")
       error: [BadRequest, Unauthorized, ServiceUnavailable]
     }).annotate(
       OpenApi.Description,
-      "Conversions, newest event first. Filters: status, unattributed, network, partner_id."
+      "Conversions, newest event first. Filters: status, unattributed, unattributed_reason, network, partner_id."
     ),
     HttpApiEndpoint.get("summary", "/conversions/summary", {
       success: RevenueSummary,

@@ -26,6 +26,7 @@ export const AdminConversionsHandlers = HttpApiBuilder.group(
               {
                 status: query.status,
                 unattributed: query.unattributed === undefined ? undefined : query.unattributed === "true",
+                unattributedReason: query.unattributed_reason,
                 network: query.network,
                 partnerId: query.partner_id
               },
