@@ -283,7 +283,7 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
     // originalActionId, negative amounts), kept once each: the ledger moves the
     // original conversion's amounts by their sum (conversions/ConversionCorrections.ts).
     // The PostgreSQL twin is infra/postgres/migrations/0010_conversion_corrections.sql.
-    `CREATE TABLE conversion_corrections (
+    `CREATE TABLE IF NOT EXISTS conversion_corrections (
       id VARCHAR PRIMARY KEY,               -- '{network}:{the correction's own id}'
       conversion_id VARCHAR NOT NULL,       -- '{network}:{the original's id}'
       currency VARCHAR NOT NULL,
@@ -296,7 +296,7 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
       source VARCHAR NOT NULL,
       seen_at TIMESTAMPTZ NOT NULL
     )`,
-    `CREATE INDEX conversion_corrections_conversion ON conversion_corrections (conversion_id)`
+    `CREATE INDEX IF NOT EXISTS conversion_corrections_conversion ON conversion_corrections (conversion_id)`
   ],
   [
     // 8: postback hardening. The PostgreSQL twin is

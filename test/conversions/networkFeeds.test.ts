@@ -165,7 +165,12 @@ afterAll(async () => {
   for (const name of Object.keys(ENV)) delete process.env[name]
 })
 
+/** Our link on the reporting network's programme: a network credits only its own links. */
+const linkOn = (network: string) =>
+  query(env.service, "UPDATE tracking_links SET network_id = $1 WHERE id = $2", [network, TRACKING_ID])
+
 describe("CJ Commission Detail API, as CJ documents it", () => {
+  beforeAll(() => linkOn("cj"))
   const schema = buildSchema(
     readFileSync(new URL("../fixtures/networks/cj-commissions.graphql", import.meta.url), "utf8")
   )
@@ -271,6 +276,7 @@ describe("CJ Commission Detail API, as CJ documents it", () => {
 })
 
 describe("Awin publisher API transactions, as Awin documents them", () => {
+  beforeAll(() => linkOn("awin"))
   const events = (id: string) =>
     query(
       env.service,
@@ -324,6 +330,7 @@ describe("Awin publisher API transactions, as Awin documents them", () => {
 })
 
 describe("impact.com partner Actions API, as impact.com documents it", () => {
+  beforeAll(() => linkOn("impact"))
   it("reads by last update and again by locking date, with a documented PageSize", async () => {
     serve("impact-actions-november.json")
     const run = await runFeed(env.service, "impact-actions-api")
