@@ -92,6 +92,19 @@ describe("partner keys: rotation and revocation", () => {
     expect((await me(partner.key)).status).toBe(200)
   })
 
+  it("the OpenAPI documents rotation, revocation, and GET /api/v1/links as needing a key", async () => {
+    const spec = (await getJson(`${service.url}/openapi.json`)).body
+    const rotation = spec.paths["/api/v1/partners/me/keys/rotate"].post
+    expect(rotation.description).toContain("stops working")
+    expect(Object.keys(rotation.responses)).toEqual(expect.arrayContaining(["200", "401"]))
+    const revocation = spec.paths["/admin/partners/{partner}/keys/revoke"].post
+    expect(revocation.description).toContain("Revokes")
+    expect(Object.keys(revocation.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "404"]))
+    const links = spec.paths["/api/v1/links"].get
+    expect(links.description).toContain("anonymously are not listed")
+    expect(Object.keys(links.responses)).toContain("401")
+  })
+
   it("npm run partners:revoke talks to the running server with the admin token", async () => {
     const partner = await register("Cli Revoked")
     expect((await me(partner.key)).status).toBe(200)
