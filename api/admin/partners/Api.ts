@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { TAG_PATTERN } from "../../../domain/links/feedTrackingId.ts"
 import { BadRequest, NotFound, ServiceUnavailable, Unauthorized } from "../../errors.ts"
+import { KEY_CACHE_TTL_MS } from "../../../partners/KeyCache.ts"
 import { AdminAuth } from "../Auth.ts"
 
 /** A partner's id (digits) or its tag. */
@@ -34,7 +35,8 @@ export class AdminPartnersApi extends HttpApiGroup.make("adminPartners")
       error: [BadRequest, Unauthorized, NotFound, ServiceUnavailable]
     }).annotate(
       OpenApi.Description,
-      "Revokes a partner's API key (partner by id or tag): it stops working at once here and within 3 seconds on " +
+      "Revokes a partner's API key (partner by id or tag): it stops working at once here and within " +
+        `${KEY_CACHE_TTL_MS / 1000} seconds on ` +
         "every replica. The partner's tag, links and statistics stay; with reissue the answer carries a new key."
     )
   )

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BadRequest, ServiceUnavailable, Unauthorized } from "../../errors.ts"
 import { PartnerAuth, RegistrationRateLimit } from "../auth/PartnerAuth.ts"
+import { KEY_CACHE_TTL_MS } from "../../../partners/KeyCache.ts"
 import { PartnerStats } from "../../../partners/StatsSchema.ts"
 
 const text = (field: string, max: number) =>
@@ -76,7 +77,7 @@ export class PartnersApi extends HttpApiGroup.make("partners")
       .annotate(
         OpenApi.Description,
         "Replaces the API key sent in Authorization by a new one, returned once. The old key stops working at once on " +
-          "the replica that answered and within 3 seconds on every other (each trusts an authenticated key that long). " +
+          `the replica that answered and within ${KEY_CACHE_TTL_MS / 1000} seconds on every other (each trusts an authenticated key that long). ` +
           "Your tag, links and statistics stay. 401 when the key was already rotated or revoked (e.g. two rotations at once: " +
           "one wins). A leaked key the partner cannot use any more is revoked by the operator (npm run partners:revoke)."
       )
