@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AdminConversionsApi } from "./admin/conversions/Api.ts"
 import { addPostbackToOpenApi } from "./v1/conversions/PostbackDocs.ts"
 import { addRedirectToOpenApi } from "./redirect/RedirectDocs.ts"
+import { AdminPartnersApi } from "./admin/partners/Api.ts"
 import { AdminPipelinesApi } from "./admin/pipelines/Api.ts"
 import { DiscoveryApi } from "./discovery/Api.ts"
 import { AiContentApi } from "./v1/ai/content/Api.ts"
@@ -27,6 +28,7 @@ export class Api extends HttpApi.make("affiliate-commerce")
   .add(AiDealsApi)
   .add(AdminConversionsApi)
   .add(AdminPipelinesApi)
+  .add(AdminPartnersApi)
   .add(DiscoveryApi)
   .add(ProductsApi)
   .middleware(RequestValidation)

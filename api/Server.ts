@@ -7,6 +7,7 @@ import { PublicUrl } from "../infra/PublicUrl.ts"
 import type { DiscoverySearch } from "../discovery/DiscoverySearch.ts"
 import { Api } from "./Api.ts"
 import { AdminConversionsHandlers } from "./admin/conversions/Http.ts"
+import { AdminPartnersHandlers } from "./admin/partners/Http.ts"
 import { AdminPipelinesHandlers } from "./admin/pipelines/Http.ts"
 import { DiscoveryHandlers } from "./discovery/Http.ts"
 import { searchHotPath } from "./discovery/SearchHotPath.ts"
@@ -37,7 +38,8 @@ const ApiHandlers = Layer.mergeAll(
   CatalogHandlers,
   AiHandlers,
   AdminConversionsHandlers,
-  AdminPipelinesHandlers
+  AdminPipelinesHandlers,
+  AdminPartnersHandlers
 ).pipe(Layer.provide(V1AuthLayers))
 
 const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(

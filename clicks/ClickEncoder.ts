@@ -1,6 +1,7 @@
 import { botVerdict } from "../domain/clicks/botVerdict.ts"
 import { UniqueWindow } from "../domain/clicks/UniqueWindow.ts"
 import { VisitorHasher } from "../domain/clicks/VisitorHasher.ts"
+import { dropCredentialParams } from "../domain/links/credentialParams.ts"
 import type { StoredClick } from "./ClickJournal.ts"
 import { readClicks } from "./ClickPage.ts"
 
@@ -34,7 +35,8 @@ export class ClickEncoder {
         t: click.tag,
         h: ipHash,
         u: click.userAgent,
-        r: click.referrer,
+        // A Referer may carry the referring page's credentials (a session id, a reset token): never stored.
+        r: click.referrer === null ? null : dropCredentialParams(click.referrer),
         b: verdict.isBot,
         w: verdict.reason,
         q: isUnique

@@ -9,7 +9,7 @@ import type { DatabaseError, Tx } from "./Database.ts"
 // Catalog tables carry no PRIMARY KEY: pipelines replace a feed's rows in
 // bulk inside one transaction (delete + insert), which DuckDB's eager unique
 // checks would slow down or reject; ids are unique by construction there.
-const migrations: ReadonlyArray<ReadonlyArray<string>> = [
+export const migrations: ReadonlyArray<ReadonlyArray<string>> = [
   [
     // ---- catalog (written only by pipelines) --------------------------------
     `CREATE TABLE networks (
@@ -316,6 +316,26 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
       expires_at TIMESTAMPTZ NOT NULL,
       PRIMARY KEY (network_id, signature)
     )`
+  ],
+  [
+    // 9: a revoked API key (partners/Partners.ts): its hash stays, so the key
+    // is recognised and refused; NULL while the key works. First: DuckDB
+    // refuses to commit an ALTER of a table after an UPDATE of its unique
+    // columns in one transaction.
+    `ALTER TABLE partners ADD COLUMN IF NOT EXISTS key_revoked_at TIMESTAMPTZ`,
+    // Partners holding a tag the service itself uses (domain/links/serviceTags.ts
+    // RESERVED_TAGS when this was written) move to `<tag>_<partner id>`: the
+    // underscore never comes out of registration, so the new tag is free. Their
+    // links move with them (same tracking ids: every published /t/{id} keeps
+    // redirecting and crediting them); a feed link with the old tag is the
+    // service's default link from now on. The PostgreSQL twin is
+    // infra/postgres/migrations/0008_reserved_tags_and_keys.sql.
+    `UPDATE tracking_links SET tag = lower(p.tag) || '_' || CAST(p.id AS VARCHAR)
+     FROM partners p
+     WHERE tracking_links.partner_id = p.id AND tracking_links.tag = p.tag
+       AND lower(p.tag) IN ('api', 'ai-search', 'web', 'mcp', 'anon', 'partner', 'admin')`,
+    `UPDATE partners SET tag = lower(tag) || '_' || CAST(id AS VARCHAR)
+     WHERE lower(tag) IN ('api', 'ai-search', 'web', 'mcp', 'anon', 'partner', 'admin')`
   ]
 ]
 

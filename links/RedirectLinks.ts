@@ -30,6 +30,12 @@ export class RedirectLinks extends Context.Service<
   RedirectLinks,
   {
     readonly cache: LinkCache<DatabaseError, CachedRedirect>
+    /**
+     * What a HEAD (not a click) on an id not in the cache answers, without
+     * writing: a feed id that no GET has stored a link for yet redirects to its
+     * product page; nothing is cached, so the first GET still creates the link.
+     */
+    preview(id: string): Effect.Effect<CachedRedirect | undefined, DatabaseError>
     /** Forgets a tracking id's cached destination (and feed ids resolved to it). */
     invalidate(trackingId: string): void
     /** Forgets every cached destination (links changed by another process). */
@@ -55,12 +61,12 @@ export class RedirectLinks extends Context.Service<
           }
           return cached({ location: link.affiliateUrl, trackingId: link.id, partnerId: link.partnerId, tag: link.tag })
         })
-      const loadFeed = (id: string) =>
-        Effect.map(resolveFeedLink(id, { db, matcher, links }), (target) =>
+      const loadFeed = (id: string, create: boolean) =>
+        Effect.map(resolveFeedLink(id, { db, matcher, links }, { create }), (target) =>
           target === undefined ? undefined : cached(target)
         )
       const cache = new LinkCache(config.linkCacheSize, (id: string) =>
-        id.startsWith("f.") ? loadFeed(id) : loadStored(id)
+        id.startsWith("f.") ? loadFeed(id, true) : loadStored(id)
       )
       // A link moved to another programme (or none) redirects to its new
       // destination from the next click; moved by another replica, within
@@ -75,6 +81,7 @@ export class RedirectLinks extends Context.Service<
       metrics.gauge("link_cache_entries", "Links held in the redirect cache", () => cache.size)
       return RedirectLinks.of({
         cache,
+        preview: (id) => (id.startsWith("f.") ? loadFeed(id, false) : cache.get(id)),
         invalidate: (trackingId) => cache.invalidate(trackingId),
         invalidateAll: () => cache.invalidateAll()
       })

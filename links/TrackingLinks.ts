@@ -1,9 +1,11 @@
 import { Context, Deferred, Effect, Layer, Schema } from "effect"
 import { ConversionLedger } from "../conversions/ConversionLedger.ts"
+import { dropCredentialParams } from "../domain/links/credentialParams.ts"
 import { newTrackingId } from "../domain/links/trackingId.ts"
 import { CountRow, NullableNumber, NullableText, NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
 import { Database, DatabaseError, type Tx } from "../infra/Database.ts"
 import { announceLinkChanges, followLinkChanges } from "./LinkChangeVersion.ts"
+import { SERVICE_TAGS } from "../domain/links/serviceTags.ts"
 
 // Stored tracking links. One row per (partner or anonymous, tag, normalised
 // URL): asking again returns the same link, on any replica. The unique index
@@ -50,11 +52,12 @@ export interface LinkChange {
 }
 
 /** The tag of links made without an API key. */
-export const ANONYMOUS_TAG = "anon"
+export const ANONYMOUS_TAG = SERVICE_TAGS.anonymous
 
 export interface NewLink {
   readonly partnerId: number | null
   readonly tag: string
+  /** As submitted; stored without credential-looking parameters (domain/links/credentialParams.ts). */
   readonly originalUrl: string
   readonly normalizedUrl: string
   readonly destinationUrl: string
@@ -166,9 +169,9 @@ export class TrackingLinks extends Context.Service<
   {
     getOrCreate(link: NewLink): Effect.Effect<{ readonly link: TrackingLink; readonly created: boolean }, DatabaseError>
     findById(id: string): Effect.Effect<TrackingLink | undefined, DatabaseError>
-    /** A partner's links, or anonymous match links when partnerId is null; newest first, with each link's latest change. */
+    /** A partner's links, newest first, with each link's latest change (anonymous links are never listed). */
     list(
-      partnerId: number | null,
+      partnerId: number,
       limit: number,
       offset: number
     ): Effect.Effect<
@@ -268,7 +271,7 @@ export class TrackingLinks extends Context.Service<
                       i: id,
                       p: link.partnerId,
                       t: link.tag,
-                      o: link.originalUrl,
+                      o: dropCredentialParams(link.originalUrl),
                       n: link.normalizedUrl,
                       d: link.destinationUrl,
                       a: link.affiliateUrlFor(id),
@@ -365,10 +368,10 @@ export class TrackingLinks extends Context.Service<
           rows.length > 0 ? toLink(rows[0]) : undefined
         )
 
-      const list = (partnerId: number | null, limit: number, offset: number) =>
+      const list = (partnerId: number, limit: number, offset: number) =>
         Effect.gen(function* () {
-          const where = partnerId === null ? "partner_id IS NULL AND source = 'match'" : "partner_id = $1"
-          const params = partnerId === null ? [] : [partnerId]
+          const where = "partner_id = $1"
+          const params = [partnerId]
           const rows = yield* db.queryAs(
             LinkRow,
             `SELECT ${COLUMNS} FROM tracking_links WHERE ${where} ORDER BY created_at DESC, id

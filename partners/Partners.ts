@@ -1,12 +1,14 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 import { dedupeTag, tagBaseFromName } from "../domain/links/partnerTag.ts"
 import { Integer, NullableText, Text, Timestamp } from "../infra/columns.ts"
 import { Database, DatabaseError } from "../infra/Database.ts"
+import { KeyCache } from "./KeyCache.ts"
 
-// Partners and their API keys. The key is shown once at registration; only
-// its sha256 is stored. A lookup hashes the presented key, finds the row by
-// hash, and compares the hashes with timingSafeEqual.
+// Partners and their API keys. The key is shown once (at registration, at a
+// rotation); only its sha256 is stored. A lookup hashes the presented key,
+// finds the row by hash, and compares the hashes with timingSafeEqual. A
+// revoked key (partners.key_revoked_at set) finds its row and is refused.
 export interface Partner {
   readonly id: number
   readonly name: string
@@ -48,6 +50,11 @@ const PARTNER_COLUMNS = `id, name, tag, email, app_url, description,
 
 const TagRow = Schema.Struct({ tag: Text })
 
+/** A partner named by the operator: its id, or its tag. */
+export type PartnerRef = { readonly id: number } | { readonly tag: string }
+
+const newApiKey = () => `ak_${randomBytes(32).toString("base64url")}`
+
 // n registrations racing for one name need at most n attempts each.
 const MAX_TAG_ATTEMPTS = 20
 
@@ -66,18 +73,30 @@ export class Partners extends Context.Service<
   Partners,
   {
     register(input: Registration): Effect.Effect<{ partner: Partner; apiKey: string }, DatabaseError>
-    /** The partner owning `key`, or undefined. `key` must already match API_KEY_PATTERN. */
+    /** The partner owning `key`, or undefined (unknown or revoked). `key` must already match API_KEY_PATTERN. */
     authenticate(key: string): Effect.Effect<Partner | undefined, DatabaseError>
+    /**
+     * Replaces the partner's key `currentKey` by a new one, returned once;
+     * undefined when `currentKey` is no longer the partner's (rotated or revoked meanwhile).
+     */
+    rotate(partnerId: number, currentKey: string): Effect.Effect<string | undefined, DatabaseError>
+    /**
+     * Revokes the partner's key (operator). With `reissue`, a new key replaces
+     * it and is returned once, for the operator to hand over. undefined: no such partner.
+     */
+    revoke(
+      partner: PartnerRef,
+      options: { readonly reissue: boolean }
+    ): Effect.Effect<{ readonly partner: Partner; readonly apiKey: string | null } | undefined, DatabaseError>
   }
 >()("app/partners/Partners") {
   static readonly layer = Layer.effect(
     Partners,
     Effect.gen(function* () {
       const db = yield* Database
-      // Authenticated partners, by key hash: saves a store read per request.
-      // Partners are never deleted or re-keyed, so entries cannot go stale;
-      // a key registered on another replica is a miss here, read from the store.
-      const byHash = new Map<string, Partner>()
+      // Authenticated partners, by key hash, each for a few seconds (KeyCache.ts):
+      // a key rotated or revoked on another replica stops working here within that.
+      const byHash = new KeyCache()
 
       // The tag is unique in the database: a registration racing another for
       // the same tag (on another replica) inserts nothing and picks the next free one.
@@ -85,7 +104,7 @@ export class Partners extends Context.Service<
         db.transaction((tx) =>
           Effect.gen(function* () {
             const base = tagBaseFromName(input.name)
-            const apiKey = `ak_${randomBytes(32).toString("base64url")}`
+            const apiKey = newApiKey()
             for (let attempt = 1; ; attempt++) {
               const taken = yield* tx.queryAs(TagRow, "SELECT tag FROM partners WHERE tag = $1 OR tag LIKE $2", [
                 base,
@@ -113,21 +132,67 @@ export class Partners extends Context.Service<
       const authenticate = (key: string) =>
         Effect.gen(function* () {
           const hash = hashKey(key)
-          const cached = byHash.get(hash)
+          const now = yield* Clock.currentTimeMillis
+          const cached = byHash.get(hash, now)
           if (cached !== undefined) return cached
-          const rows = yield* db.queryAs(PartnerRow, `SELECT ${PARTNER_COLUMNS} FROM partners WHERE key_hash = $1`, [
-            hash
-          ])
+          const rows = yield* db.queryAs(
+            PartnerRow,
+            `SELECT ${PARTNER_COLUMNS} FROM partners WHERE key_hash = $1 AND key_revoked_at IS NULL`,
+            [hash]
+          )
           const row = rows[0]
           if (row === undefined) return undefined
           const same = timingSafeEqual(Buffer.from(row.key_hash, "hex"), Buffer.from(hash, "hex"))
           if (!same) return undefined
           const partner = toPartner(row)
-          byHash.set(hash, partner)
+          byHash.set(hash, partner, now)
           return partner
         })
 
-      return Partners.of({ register, authenticate })
+      // Only the key presented moves: of two rotations racing with one key, one
+      // wins and the other finds the key gone (undefined, answered 401).
+      const rotate = (partnerId: number, currentKey: string) =>
+        Effect.gen(function* () {
+          const apiKey = newApiKey()
+          // Writes go through the writer's transaction (DuckDB: one writer at a time).
+          const rows = yield* db.transaction((tx) =>
+            tx.queryAs(
+              PartnerRow,
+              `UPDATE partners SET key_hash = $1, key_prefix = $2
+             WHERE id = $3 AND key_hash = $4 AND key_revoked_at IS NULL
+             RETURNING ${PARTNER_COLUMNS}`,
+              [hashKey(apiKey), apiKey.slice(0, 7), partnerId, hashKey(currentKey)]
+            )
+          )
+          byHash.forgetPartner(partnerId)
+          return rows.length > 0 ? apiKey : undefined
+        })
+
+      const revoke = (ref: PartnerRef, options: { readonly reissue: boolean }) =>
+        Effect.gen(function* () {
+          const [where, param] = "id" in ref ? ["id = $1", ref.id] : ["tag = $1", ref.tag]
+          const apiKey = options.reissue ? newApiKey() : null
+          const rows = yield* db.transaction((tx) =>
+            apiKey === null
+              ? tx.queryAs(
+                  PartnerRow,
+                  `UPDATE partners SET key_revoked_at = now() WHERE ${where} RETURNING ${PARTNER_COLUMNS}`,
+                  [param]
+                )
+              : tx.queryAs(
+                  PartnerRow,
+                  `UPDATE partners SET key_hash = $2, key_prefix = $3, key_revoked_at = NULL
+                   WHERE ${where} RETURNING ${PARTNER_COLUMNS}`,
+                  [param, hashKey(apiKey), apiKey.slice(0, 7)]
+                )
+          )
+          const row = rows[0]
+          if (row === undefined) return undefined
+          byHash.forgetPartner(row.id)
+          return { partner: toPartner(row), apiKey }
+        })
+
+      return Partners.of({ register, authenticate, rotate, revoke })
     })
   )
 }

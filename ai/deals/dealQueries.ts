@@ -115,21 +115,28 @@ const mayHaveDiscount = (alias: string, historyFilter: string, percent = MIN_DIS
 /**
  * Trending, one batch ($offset, $limit) in rank order.
  * Clicks are read for WINDOW_DAYS only, joined to their link for the
- * product and aggregated per product in one pass.
+ * product; a visitor (IP hash) counts once per product and hour, whichever
+ * of the product's links it clicked and however often (bots and repeat clicks
+ * never count), so one client hammering a link cannot make a product trend.
  */
 export const trendingSql = (db: DealSql, filters: Filters) => {
   const { epochMs } = dialectSql[db.dialect]
   return `
-  WITH counted AS (
-    SELECT l.product_id AS id,
-      sum(exp(-ln(2) * (${epochMs(NOW)} - ${epochMs("k.clicked_at")}) / ${HALF_LIFE_HOURS * 3_600_000}.0))::FLOAT8 AS score,
-      count(*) FILTER (WHERE k.clicked_at > ${NOW} - INTERVAL '${COMPARE_HOURS} hours')::INTEGER AS clicks_24h,
-      count(*) FILTER (WHERE k.clicked_at <= ${NOW} - INTERVAL '${COMPARE_HOURS} hours'
-        AND k.clicked_at > ${NOW} - INTERVAL '${2 * COMPARE_HOURS} hours')::INTEGER AS clicks_prev_24h,
-      count(*)::INTEGER AS clicks_window
+  WITH visits AS (
+    SELECT l.product_id, min(k.clicked_at) AS clicked_at
     FROM clicks k JOIN (SELECT id, product_id FROM tracking_links WHERE product_id IS NOT NULL) l ON l.id = k.tracking_id
-    WHERE k.clicked_at > ${NOW} - INTERVAL '${WINDOW_DAYS} days' AND k.clicked_at <= ${NOW} AND NOT k.is_bot
-    GROUP BY l.product_id
+    WHERE k.clicked_at > ${NOW} - INTERVAL '${WINDOW_DAYS} days' AND k.clicked_at <= ${NOW} AND NOT k.is_bot AND k.is_unique
+    GROUP BY l.product_id, k.ip_hash, date_trunc('hour', k.clicked_at)
+  ),
+  counted AS (
+    SELECT v.product_id AS id,
+      sum(exp(-ln(2) * (${epochMs(NOW)} - ${epochMs("v.clicked_at")}) / ${HALF_LIFE_HOURS * 3_600_000}.0))::FLOAT8 AS score,
+      count(*) FILTER (WHERE v.clicked_at > ${NOW} - INTERVAL '${COMPARE_HOURS} hours')::INTEGER AS clicks_24h,
+      count(*) FILTER (WHERE v.clicked_at <= ${NOW} - INTERVAL '${COMPARE_HOURS} hours'
+        AND v.clicked_at > ${NOW} - INTERVAL '${2 * COMPARE_HOURS} hours')::INTEGER AS clicks_prev_24h,
+      count(*)::INTEGER AS clicks_window
+    FROM visits v
+    GROUP BY v.product_id
   ),
   -- Gaining products only (a filter on the counts, not HAVING: PostgreSQL's HAVING cannot name them).
   c AS (SELECT * FROM counted WHERE clicks_24h > 0 AND clicks_24h >= clicks_prev_24h)
@@ -189,15 +196,16 @@ export const storesSql = (db: DealSql, filters: Filters) => `
   GROUP BY store_domain, store`
 
 /**
- * Human clicks and counted conversions (pending or approved) per programme
- * over CONVERSION_WINDOW_DAYS.
+ * Unique human clicks and counted conversions (pending or approved) per
+ * programme over CONVERSION_WINDOW_DAYS (repeat clicks would dilute the rate).
  */
 export const conversionStatsSql = (db: DealSql) => `
   WITH ids AS (SELECT DISTINCT program_id FROM ${db.jsonList("$program_ids")} AS listed(program_id)),
   links AS (SELECT id, program_id FROM tracking_links WHERE program_id IN (SELECT program_id FROM ids)),
   k AS (
     SELECT l.program_id, count(*)::INTEGER AS clicks FROM clicks c JOIN links l ON l.id = c.tracking_id
-    WHERE NOT c.is_bot AND c.clicked_at > ${NOW} - INTERVAL '${CONVERSION_WINDOW_DAYS} days' AND c.clicked_at <= ${NOW}
+    WHERE NOT c.is_bot AND c.is_unique
+      AND c.clicked_at > ${NOW} - INTERVAL '${CONVERSION_WINDOW_DAYS} days' AND c.clicked_at <= ${NOW}
     GROUP BY l.program_id
   ),
   v AS (

@@ -4,7 +4,7 @@ import { trendingSql } from "./dealQueries.ts"
 import { Numeric, Text } from "../../infra/columns.ts"
 import { type ListReader, type ListsQuery } from "./ListReader.ts"
 
-// Trending: products gaining human clicks (domain/deals/trending.ts), ranked in SQL.
+// Trending: products gaining visitors (domain/deals/trending.ts), ranked in SQL.
 
 export interface TrendingRanking {
   readonly score: number

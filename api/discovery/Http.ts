@@ -8,9 +8,10 @@ import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
 import { disclosureFor, presentDeal } from "../../discovery/present.ts"
 import { searchFeed } from "./searchFeed.ts"
 import { searchUnavailable } from "./unavailable.ts"
+import { SERVICE_TAGS } from "../../domain/links/serviceTags.ts"
 
 export const DEALS_DEFAULT_LIMIT = 24
-export const DEALS_DEFAULT_TAG = "api"
+export const DEALS_DEFAULT_TAG = SERVICE_TAGS.deals
 
 export const DiscoveryHandlers = HttpApiBuilder.group(
   Api,

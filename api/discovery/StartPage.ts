@@ -8,13 +8,14 @@ import { htmlResponse } from "../../discovery/pageShell.ts"
 import { landingPath } from "../../discovery/present.ts"
 import { badSearchPage, resultsPage, searchUnavailablePage, startPage } from "../../discovery/startHtml.ts"
 import { RETRY_AFTER_SECONDS } from "./unavailable.ts"
+import { SERVICE_TAGS } from "../../domain/links/serviceTags.ts"
 
 // GET / (the start page) and GET /search?q= (results for people): the same
 // intent search as /api/search, rendered as HTML. Input problems get a page
 // that says what to change (4xx); a search outage gets a 503 page.
 
 /** Attribution of clicks from our own search page; a partner linking here may pass ?tag=. */
-export const WEB_TAG = "web"
+export const WEB_TAG = SERVICE_TAGS.web
 const RESULTS_LIMIT = 12
 const REJECTED = "We could not search for that. Try other words, or a simpler price such as “under 100”."
 

@@ -4,12 +4,13 @@ import { presentDeal } from "../../discovery/present.ts"
 import type { SearchFeed } from "../../discovery/schemas.ts"
 import type { SearchError } from "../../infra/SearchEngine.ts"
 import type { SearchQuery } from "./Api.ts"
+import { SERVICE_TAGS } from "../../domain/links/serviceTags.ts"
 
 // The answer of GET /api/search, shared by its HttpApi handler (Http.ts) and
 // its hot path (SearchHotPath.ts), which serve the same query schema.
 
 export const SEARCH_DEFAULT_LIMIT = 8
-export const SEARCH_DEFAULT_TAG = "ai-search"
+export const SEARCH_DEFAULT_TAG = SERVICE_TAGS.search
 
 const PRESENTATION =
   "Present each result with its title, price (and, where given, originalPrice with the date it was observed), store " +

@@ -3,9 +3,10 @@ import { McpServer } from "effect/ai"
 import { API_KEY_PATTERN, type Partner, Partners } from "../../partners/Partners.ts"
 import { toolFailure } from "./toolErrors.ts"
 import type { ToolFailure } from "./toolDefinitions.ts"
+import { SERVICE_TAGS } from "../../domain/links/serviceTags.ts"
 
 /** The attribution tag of tracked links handed out over MCP without a partner key. */
-export const MCP_DEFAULT_TAG = "mcp"
+export const MCP_DEFAULT_TAG = SERVICE_TAGS.mcp
 
 /**
  * Who is calling a tool: the partner of the request's `Authorization: Bearer`

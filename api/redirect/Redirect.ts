@@ -75,7 +75,7 @@ export class RedirectHotPath extends Context.Service<
   static readonly layer = Layer.effect(
     RedirectHotPath,
     Effect.gen(function* () {
-      const { cache } = yield* RedirectLinks
+      const { cache, preview } = yield* RedirectLinks
       const clicks = yield* ClickRecorder
       const { trustProxy } = yield* AppConfig
       const metrics = yield* Metrics
@@ -110,9 +110,11 @@ export class RedirectHotPath extends Context.Service<
         res.writeHead(302, target.head as Array<string>).end()
       }
 
+      // A GET loads (and for a feed id, creates once) the stored link into the
+      // cache; a HEAD only looks, so link checkers and unfurlers write nothing.
       const answerCold = (req: IncomingMessage, res: ServerResponse, id: string) =>
         runFork(
-          cache.get(id).pipe(
+          (req.method === "GET" ? cache.get(id) : preview(id)).pipe(
             Effect.matchCause({
               onSuccess: (target) => (target === undefined ? notFound(req, res) : answer(req, res, target)),
               onFailure: (cause) => {

@@ -42,7 +42,8 @@ const dataDir = () => operatorEnv().dataDir
 
 export { serverAnswers }
 
-const tokenFor = (url: string) => {
+/** ADMIN_TOKEN, else the token the server at `url` wrote to $DATA_DIR/admin-token. */
+export const tokenFor = (url: string) => {
   const fromEnv = operatorEnv().adminToken
   if (fromEnv !== undefined) return fromEnv
   const file = adminTokenPath(dataDir())

@@ -1,7 +1,9 @@
 // Trending: products gaining human clicks, by a time-decayed click score.
 //
-// Each human click (clicks.is_bot = false) on a tracking link tied to a
-// product counts exp(-ln2 · age / HALF_LIFE): a click now is worth 1, one
+// Each visit to a product counts: a human (clicks.is_bot = false), unique
+// click (clicks.is_unique) on a tracking link tied to the product, one per
+// visitor (IP hash), product and hour however many links or clicks. It
+// counts exp(-ln2 · age / HALF_LIFE): a visit now is worth 1, one
 // HALF_LIFE_HOURS ago 0.5, two ago 0.25. Clicks older than WINDOW_DAYS are
 // not read at all (their weight is below 1% and reading them costs time).
 //

@@ -1,4 +1,5 @@
 import { TAG_PATTERN } from "./feedTrackingId.ts"
+import { isReservedTag } from "./serviceTags.ts"
 
 // A partner's tag travels in tracking ids and reports, so it must be short and
 // URL-safe (TAG_PATTERN); it is derived from the name so people recognise it.
@@ -16,9 +17,9 @@ export const tagBaseFromName = (name: string): string => {
   return TAG_PATTERN.test(base) ? base : "partner"
 }
 
-/** The first of base, base-2, base-3, ... not in `taken`. */
+/** The first of base, base-2, base-3, ... not in `taken` and not reserved for the service (serviceTags.ts). */
 export const dedupeTag = (base: string, taken: ReadonlySet<string>): string => {
-  if (!taken.has(base)) return base
+  if (!taken.has(base) && !isReservedTag(base)) return base
   for (let n = 2; ; n++) {
     const candidate = `${base}-${n}`
     if (!taken.has(candidate)) return candidate

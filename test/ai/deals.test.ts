@@ -88,7 +88,8 @@ describe("GET /api/v1/ai/deals", () => {
 
   beforeAll(async () => {
     // Every request computes its lists afresh here (the service caches them for 30 s by default).
-    service = await startService({ aiDealsCacheSeconds: 0 })
+    // TRUST_PROXY: the /t/ clicks below come from distinct visitors through X-Forwarded-For.
+    service = await startService({ aiDealsCacheSeconds: 0, trustProxy: true })
     await service.run(
       Effect.gen(function* () {
         yield* insertCatalog()
@@ -105,6 +106,10 @@ describe("GET /api/v1/ai/deals", () => {
     tag = registration.body.partner.tag
   }, 120_000)
   afterAll(() => service.close())
+
+  /** A human click on `url` from the visitor at `ip` (TRUST_PROXY is on). */
+  const clickAs = (url: string, ip: string) =>
+    fetch(url, { redirect: "manual", headers: { "user-agent": CHROME, "x-forwarded-for": ip } })
 
   /** `auth` null: no Authorization header. */
   const get = (query = "", auth: string | null = key) =>
@@ -280,10 +285,7 @@ describe("GET /api/v1/ai/deals", () => {
     const { body } = await get("?category=home")
     const lamp = body.high_commission.find((deal: any) => deal.title === "Reading Lamp")
     expect(lamp).toBeDefined()
-    for (let n = 0; n < 3; n++) {
-      const response = await fetch(lamp.links.tracked, { redirect: "manual", headers: { "user-agent": CHROME } })
-      expect(response.status).toBe(302)
-    }
+    for (let n = 0; n < 3; n++) expect((await clickAs(lamp.links.tracked, `198.51.100.${n + 1}`)).status).toBe(302)
     await service.run(Effect.flatMap(ClickRecorder, (recorder) => recorder.flush))
     const after = (await get("?category=home")).body
     expect(titles(after.trending)).toEqual(["Reading Lamp"])
@@ -294,6 +296,20 @@ describe("GET /api/v1/ai/deals", () => {
       growth: null
     })
     expect(after.trending[0].ranking.score).toBeGreaterThan(2.99)
+  })
+
+  it("trending counts visitors, not requests: 40 clicks from one IP count once", async () => {
+    const coat = (await get("?category=fashion")).body.high_commission.find((deal: any) => deal.title === "Wool Coat")
+    const bike = (await get("?category=sports")).body.high_commission.find((deal: any) => deal.title === "Road Bike")
+    for (let n = 0; n < 40; n++) expect((await clickAs(coat.links.tracked, "203.0.113.7")).status).toBe(302)
+    for (let n = 0; n < 3; n++) expect((await clickAs(bike.links.tracked, `203.0.113.${20 + n}`)).status).toBe(302)
+    await service.run(Effect.flatMap(ClickRecorder, (recorder) => recorder.flush))
+    const trending = (await get()).body.trending as Array<any>
+    const rank = (title: string) => trending.findIndex((deal) => deal.title === title)
+    expect(rank("Road Bike")).toBeGreaterThanOrEqual(0)
+    expect(rank("Road Bike")).toBeLessThan(rank("Wool Coat"))
+    expect(trending[rank("Wool Coat")].ranking).toMatchObject({ clicks_24h: 1, clicks_window: 1 })
+    expect(trending[rank("Road Bike")].ranking).toMatchObject({ clicks_24h: 3, clicks_window: 3 })
   })
 
   it("400 names the offending parameter; unknown parameters are ignored as on /api/deals", async () => {

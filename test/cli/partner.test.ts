@@ -360,7 +360,7 @@ describe("partner CLI against the running service", () => {
 
   it("--help lists every command and each command's flags", async () => {
     // effect/cli builds every command's help the same way: the root and two commands stand for all
-    const commands = ["init", "match", "links", "stats", "search", "networks", "programs"]
+    const commands = ["init", "match", "links", "stats", "search", "networks", "programs", "keys"]
     const sampled = ["init", "match"]
     const [root, ...each] = await Promise.all([cli("--help"), ...sampled.map((command) => cli(command, "--help"))])
     expect(root.code).toBe(0)

@@ -189,17 +189,12 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
     expect(list.status).toBe(401)
   })
 
-  it("lists the partner's own links with a key, anonymous links without", async () => {
+  it("lists the partner's own links with a key", async () => {
     const own = await getJson(`${service.url}/api/v1/links?limit=100`, auth(key))
     expect(own.status).toBe(200)
     expect(own.body.pagination).toMatchObject({ limit: 100, offset: 0 })
     expect(own.body.data.length).toBe(own.body.pagination.total)
     expect(own.body.data.every((l: any) => l.tag === "matcher-co")).toBe(true)
-    const anon = await getJson(`${service.url}/api/v1/links?limit=100`)
-    expect(anon.body.data.length).toBeGreaterThan(0)
-    expect(anon.body.data.every((l: any) => l.tag === "anon")).toBe(true)
-    const ownIds = new Set(own.body.data.map((l: any) => l.tracking_id))
-    expect(anon.body.data.some((l: any) => ownIds.has(l.tracking_id))).toBe(false)
     const item = own.body.data[0]
     expect(Object.keys(item).sort()).toEqual([
       "affiliate_url",
@@ -217,6 +212,41 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
       "unaffiliated_since"
     ])
     expect([item.status, item.unaffiliated_since, item.last_change]).toEqual(["affiliated", null, null])
+  })
+
+  it("never lists anonymous links: another anonymous caller cannot read a pasted reset link", async () => {
+    const pasted =
+      "https://example-store.com/account/reset?reset_token=s3cr3t-Tok&email=alice%40mail.example&colour=red"
+    const made = await match(pasted)
+    expect(made.status).toBe(200)
+    expect(made.body.link.tracking_id).toMatch(/^[A-Za-z0-9]{12}$/)
+    const other = await getJson(`${service.url}/api/v1/links?limit=100`)
+    expect(other.status).toBe(401)
+    expect(other.body.error.code).toBe("unauthorized")
+    expect(JSON.stringify(other.body)).not.toContain("s3cr3t")
+    // nor does any partner see it among theirs
+    const partner = await getJson(`${service.url}/api/v1/links?limit=100`, auth(otherKey))
+    expect(JSON.stringify(partner.body)).not.toContain("s3cr3t")
+  })
+
+  it("stores original_url without parameters that look like credentials", async () => {
+    const submitted =
+      "https://example-store.com/p/77?API_Key=k1&sessionid=s1&Password=p1&colour=blue&secret=x" +
+      "&auth_code=a1&contact=bob@mail.example&size=9#access_token=t1"
+    const made = await match(submitted, auth(key))
+    expect(made.status).toBe(200)
+    expect(made.body.link.original_url).toBe(submitted) // the answer echoes what the caller sent
+    const listed = await getJson(`${service.url}/api/v1/links?limit=100`, auth(key))
+    const stored = listed.body.data.find((l: any) => l.tracking_id === made.body.link.tracking_id)
+    expect(stored.original_url).toBe("https://example-store.com/p/77?colour=blue&size=9")
+    const rows = await service.run(
+      Effect.flatMap(Database, (db) =>
+        db.query<{ original_url: string }>("SELECT original_url FROM tracking_links WHERE id = $1", [
+          made.body.link.tracking_id
+        ])
+      )
+    )
+    expect(rows[0].original_url).toBe("https://example-store.com/p/77?colour=blue&size=9")
   })
 
   it("pages with limit/offset and next_offset", async () => {
@@ -240,7 +270,7 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
     ["limit=1.5", "limit"],
     ["offset=-1", "offset"]
   ])("refuses ?%s with a 400 naming %s", async (query, field) => {
-    const res = await getJson(`${service.url}/api/v1/links?${query}`)
+    const res = await getJson(`${service.url}/api/v1/links?${query}`, auth(key))
     expect(res.status).toBe(400)
     expect(res.body.error.message).toContain(field)
   })

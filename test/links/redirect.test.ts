@@ -175,6 +175,18 @@ describe("GET/HEAD /t/{trackingId}", () => {
     expect(new Set(rows.map((r) => r.ip_hash)).size).toBe(1)
   })
 
+  it("stores a Referer without parameters that look like credentials", async () => {
+    const referer =
+      "https://shop.example/account?SessionID=abc123&reset_token=tok&api_key=k&view=list&mail=x@y.example#id_token=t"
+    await click(`${service.url}/t/${link.tracking_id}`, { headers: { referer } })
+    const rows = await query<{ referrer: string }>(
+      service,
+      "SELECT referrer FROM clicks WHERE tracking_id = $1 AND referrer LIKE 'https://shop.example/account%'",
+      [link.tracking_id]
+    )
+    expect(rows).toEqual([{ referrer: "https://shop.example/account?view=list" }])
+  })
+
   it("ignores X-Forwarded-For unless TRUST_PROXY is set (no forged visitors)", async () => {
     const fresh = (await postJson(`${service.url}/api/v1/links/match`, { url: "https://example-store.com/p/xff" })).body
       .link.tracking_id
@@ -305,16 +317,16 @@ describe("discovery-feed tracking ids", () => {
   })
 
   it("redirects to the product page when no programme matches, and still records the click", async () => {
-    const id = feedTrackingId("f1:p2", "nobody")
-    const res = await click(`${service.url}/t/${id}`)
+    // "nobody" is no partner's tag: the click counts for the default feed link (tag api)
+    const res = await click(`${service.url}/t/${feedTrackingId("f1:p2", "nobody")}`)
     expect(res.status).toBe(302)
     expect(res.headers.get("location")).toBe("https://nowhere.example/vase")
     const clicks = await query<Record<string, any>>(
       service,
       "SELECT partner_id, tag FROM clicks WHERE tracking_id = $1",
-      [id]
+      [feedTrackingId("f1:p2", "api")]
     )
-    expect(clicks).toEqual([{ partner_id: null, tag: "nobody" }])
+    expect(clicks).toEqual([{ partner_id: null, tag: "api" }])
   })
 
   it("404s for a feed id whose product does not exist", async () => {

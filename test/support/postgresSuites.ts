@@ -25,7 +25,9 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/links/reresolution.test.ts",
   "test/links/partners.test.ts",
   "test/partners/partnersLayerTest.test.ts",
+  "test/partners/keys.test.ts",
   "test/links/catalog.test.ts",
+  "test/links/reservedTags.test.ts",
   // catalog reads: browse, deals, landing pages, AI tools, MCP, /ready (f4reads);
   // the ones that register partners or match links need f1links's PostgreSQL
   // Partners and ProgramMatcher.

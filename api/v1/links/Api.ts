@@ -1,8 +1,13 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { MAX_URL_LENGTH } from "../../../domain/matching/submittedUrl.ts"
-import { BadRequest, ServiceUnavailable } from "../../errors.ts"
-import { OptionalPartnerAuth } from "../auth/PartnerAuth.ts"
+import { CREDENTIAL_MARKERS } from "../../../domain/links/credentialParams.ts"
+
+const CREDENTIALS_DROPPED =
+  `query (and fragment) parameters whose name contains ${CREDENTIAL_MARKERS.join(", ")} (any case, e.g. reset_token, ` +
+  "api_key, sessionid) or whose value is an e-mail address are dropped, and so is a user:password@ part"
+import { BadRequest, ServiceUnavailable, Unauthorized } from "../../errors.ts"
+import { OptionalPartnerAuth, PartnerAuth } from "../auth/PartnerAuth.ts"
 import { ListQuery, Page } from "../ListParams.ts"
 
 export const MatchRequest = Schema.Struct({
@@ -27,7 +32,9 @@ const MatchedLink = Schema.Struct({
   affiliate_url: Schema.String.annotate({
     description: "The network deep link /t/ redirects to; carries tracking_id as the sub-id"
   }),
-  original_url: Schema.String.annotate({ description: "Exactly the submitted URL" }),
+  original_url: Schema.String.annotate({
+    description: `The submitted URL, echoed. It is stored without credentials: ${CREDENTIALS_DROPPED}`
+  }),
   destination_url: Schema.String.annotate({
     description: "The merchant page after unwrapping and removing tracking parameters"
   }),
@@ -82,7 +89,9 @@ export const LinkItem = Schema.Struct({
   affiliate_url: Schema.String.annotate({
     description: "Where /t/ redirects: the network deep link, or the plain destination while unaffiliated"
   }),
-  original_url: Schema.String,
+  original_url: Schema.String.annotate({
+    description: `The URL submitted when the link was made, as stored: ${CREDENTIALS_DROPPED}`
+  }),
   destination_url: Schema.String,
   program_id: Schema.NullOr(Schema.String).annotate({
     description: "The programme the link earns through now (null while unaffiliated)"
@@ -123,20 +132,25 @@ export class LinksApi extends HttpApiGroup.make("links")
       payload: MatchRequest,
       success: MatchResponse,
       error: [BadRequest, ServiceUnavailable]
-    }).annotate(
-      OpenApi.Description,
-      "Matches a URL to the best active programme and returns a tracking link (the same one again for the same caller and normalised URL). " +
-        "With an API key the link is the partner's; without one it is anonymous. No match is a 200 with matched: false and a reason."
-    ),
+    })
+      .middleware(OptionalPartnerAuth)
+      .annotate(
+        OpenApi.Description,
+        "Matches a URL to the best active programme and returns a tracking link (the same one again for the same caller and normalised URL). " +
+          "With an API key the link is the partner's; without one it is anonymous: the answer is the only place its " +
+          "tracking id is shown (anonymous links are never listed). No match is a 200 with matched: false and a reason."
+      ),
     HttpApiEndpoint.get("list", "/", {
       query: ListQuery,
       success: Page(LinkItem),
-      error: [BadRequest, ServiceUnavailable]
-    }).annotate(
-      OpenApi.Description,
-      "Tracking links, newest first: the partner's own with an API key, anonymous links without."
-    )
+      error: [BadRequest, Unauthorized, ServiceUnavailable]
+    })
+      .middleware(PartnerAuth)
+      .annotate(
+        OpenApi.Description,
+        "The calling partner's tracking links, newest first. An API key is required (401 without): links made " +
+          "anonymously are not listed to anyone, since nothing ties them to a caller; keep the tracking_url from the match answer."
+      )
   )
-  .middleware(OptionalPartnerAuth)
   .prefix("/api/v1/links")
   .annotateMerge(OpenApi.annotations({ title: "Links", description: "Matching URLs to programmes; tracking links" })) {}

@@ -3,7 +3,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { PublicUrl } from "../../../infra/PublicUrl.ts"
 import { Api } from "../../Api.ts"
 import { badRequest } from "../../errors.ts"
-import { MaybePartner } from "../auth/PartnerAuth.ts"
+import { CurrentPartner, MaybePartner } from "../auth/PartnerAuth.ts"
 import { orUnavailable } from "../dbUnavailable.ts"
 import { pageOf, pageRequest } from "../ListParams.ts"
 import { LinkMatching } from "../../../links/LinkMatching.ts"
@@ -52,11 +52,9 @@ export const LinksHandlers = HttpApiBuilder.group(
       )
       .handle("list", ({ query }) =>
         Effect.gen(function* () {
-          const { partner } = yield* MaybePartner
+          const partner = yield* CurrentPartner
           const page = pageRequest(query)
-          const { changes, rows, total } = yield* orUnavailable(
-            links.list(partner?.id ?? null, page.limit, page.offset)
-          )
+          const { changes, rows, total } = yield* orUnavailable(links.list(partner.id, page.limit, page.offset))
           return pageOf(
             rows.map((link) => linkItem(publicUrl, link, changes.get(link.id))),
             page,

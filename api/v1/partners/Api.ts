@@ -1,7 +1,8 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { BadRequest } from "../../errors.ts"
+import { BadRequest, ServiceUnavailable, Unauthorized } from "../../errors.ts"
 import { PartnerAuth, RegistrationRateLimit } from "../auth/PartnerAuth.ts"
+import { KEY_CACHE_TTL_MS } from "../../../partners/KeyCache.ts"
 import { PartnerStats } from "../../../partners/StatsSchema.ts"
 
 const text = (field: string, max: number) =>
@@ -42,6 +43,12 @@ export const RegisterResponse = Schema.Struct({
   message: Schema.String
 })
 
+export const RotatedKey = Schema.Struct({
+  partner: Schema.Struct({ id: Schema.Number, name: Schema.String, tag: Schema.String }),
+  api_key: Schema.String.annotate({ description: "The new key, shown once; only its hash is stored." }),
+  message: Schema.String
+})
+
 export class PartnersApi extends HttpApiGroup.make("partners")
   .add(
     HttpApiEndpoint.post("register", "/register", {
@@ -61,6 +68,18 @@ export class PartnersApi extends HttpApiGroup.make("partners")
         "The partner and its statistics: human clicks (total, unique), bot clicks, conversions by status, partner revenue " +
           "(pending, approved), EPC (partner earnings per 100 human clicks) and conversion rate; overall, per link and per day (last 30 days); " +
           "and late_revenue: conversions recorded before their link was known here and attributed to you later (attributed_at > first_seen_at)."
+      ),
+    HttpApiEndpoint.post("rotateKey", "/me/keys/rotate", {
+      success: RotatedKey,
+      error: [Unauthorized, ServiceUnavailable]
+    })
+      .middleware(PartnerAuth)
+      .annotate(
+        OpenApi.Description,
+        "Replaces the API key sent in Authorization by a new one, returned once. The old key stops working at once on " +
+          `the replica that answered and within ${KEY_CACHE_TTL_MS / 1000} seconds on every other (each trusts an authenticated key that long). ` +
+          "Your tag, links and statistics stay. 401 when the key was already rotated or revoked (e.g. two rotations at once: " +
+          "one wins). A leaked key the partner cannot use any more is revoked by the operator (npm run partners:revoke)."
       )
   )
   .prefix("/api/v1/partners")

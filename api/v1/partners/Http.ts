@@ -1,6 +1,8 @@
 import { Effect, Layer } from "effect"
+import { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../../Api.ts"
+import { unauthorized } from "../../errors.ts"
 import { CurrentPartner } from "../auth/PartnerAuth.ts"
 import { orUnavailable } from "../dbUnavailable.ts"
 import { PartnerStatsQuery } from "../../../partners/PartnerStatsQuery.ts"
@@ -39,6 +41,23 @@ export const PartnersHandlers = HttpApiBuilder.group(
         Effect.gen(function* () {
           const partner = yield* CurrentPartner
           return yield* orUnavailable(stats.forPartner(partner))
+        })
+      )
+      .handle("rotateKey", () =>
+        Effect.gen(function* () {
+          const partner = yield* CurrentPartner
+          // PartnerAuth accepted this header's key; the rotation replaces exactly it.
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const currentKey = (request.headers["authorization"] ?? "").replace(/^Bearer\s+/i, "").trim()
+          const apiKey = yield* orUnavailable(partners.rotate(partner.id, currentKey))
+          if (apiKey === undefined) return yield* unauthorized("this API key was rotated or revoked meanwhile")
+          return {
+            partner: { id: partner.id, name: partner.name, tag: partner.tag },
+            api_key: apiKey,
+            message:
+              "Store this API key now: it will not be shown again. The previous key no longer works " +
+              "(on every replica within seconds)."
+          }
         })
       )
   })

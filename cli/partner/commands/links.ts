@@ -16,7 +16,7 @@ export const links = Command.make(
       {
         method: "GET",
         path: "/api/v1/links",
-        auth: "optional",
+        auth: "required",
         query: { limit: Option.getOrUndefined(limit), offset: Option.getOrUndefined(offset) }
       },
       Page(LinkItem)

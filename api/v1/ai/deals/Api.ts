@@ -30,11 +30,15 @@ export const AiDealsQuery = Schema.Struct({
 const money = Schema.Number
 
 export const TrendingRanking = Schema.Struct({
-  score: Schema.Number.annotate({ description: "Σ exp(-ln2 · age / half-life) over human clicks in the window." }),
+  score: Schema.Number.annotate({
+    description:
+      "Σ exp(-ln2 · age / half-life) over visits in the window. A visit: a unique human click; one visitor (IP hash) " +
+      "counts once per product and hour, however many clicks or links."
+  }),
   half_life_hours: Schema.Number,
-  clicks_24h: Schema.Number,
-  clicks_prev_24h: Schema.Number.annotate({ description: "Human clicks 24-48 hours ago." }),
-  clicks_window: Schema.Number.annotate({ description: "Human clicks inside the score's window." }),
+  clicks_24h: Schema.Number.annotate({ description: "Visits in the last 24 hours." }),
+  clicks_prev_24h: Schema.Number.annotate({ description: "Visits 24-48 hours ago." }),
+  clicks_window: Schema.Number.annotate({ description: "Visits inside the score's window." }),
   growth: Schema.NullOr(Schema.Number).annotate({
     description: "(clicks_24h - clicks_prev_24h) / clicks_prev_24h; null when there were none before."
   })
@@ -96,7 +100,7 @@ export class AiDealsApi extends HttpApiGroup.make("aiDeals")
       error: [BadRequest, ServiceUnavailable]
     }).annotate(
       OpenApi.Description,
-      "Trending deals (gaining human clicks, time-decayed score), price drops (against our 30-day low and 90-day " +
+      "Trending deals (gaining visitors: unique human clicks, time-decayed score), price drops (against our 30-day low and 90-day " +
         "median) and high-commission deals (expected earnings per click), each with the numbers behind its ranking. " +
         "Out-of-stock products are left out of every list. Tracked links carry the calling partner's tag. 400 names the " +
         "offending parameter; 503 when storage is unavailable."

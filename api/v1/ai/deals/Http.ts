@@ -26,7 +26,7 @@ import { round2 } from "../../../../domain/money/round2.ts"
 
 const METHOD = {
   trending:
-    `Human clicks (bots excluded) on links to the product in the last ${WINDOW_DAYS} days, each weighted ` +
+    `Visits to the product in the last ${WINDOW_DAYS} days (unique human clicks, one per visitor, product and hour), each weighted ` +
     `exp(-ln2 · age / ${HALF_LIFE_HOURS} h); only products clicked in the last 24 h at least as often as in the 24 h ` +
     "before (falling interest is excluded). Ordered by score.",
   price_drops:
@@ -35,7 +35,7 @@ const METHOD = {
     `product without earlier history). Ordered by the drop against the ${MEDIAN_WINDOW_DAYS}-day time-weighted median.`,
   high_commission:
     "Expected earnings per click = price × commission rate × conversion rate (CPS), commission × " +
-    "conversion rate (CPA). Conversion rate: the programme's own (counted conversions / human clicks over " +
+    "conversion rate (CPA). Conversion rate: the programme's own (counted conversions / unique human clicks over " +
     `${CONVERSION_WINDOW_DAYS} days) from ${MIN_CLICKS_FOR_OBSERVED} clicks, else ${DEFAULT_CONVERSION_RATE * 100}%. ` +
     "partner_earnings_per_click is your share of it. Estimates, not promises; currencies are not converted."
 }
