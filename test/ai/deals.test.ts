@@ -75,7 +75,7 @@ const seedClicks = (now: number) =>
     for (const [n, status] of statuses.entries()) {
       yield* db.run(
         `INSERT INTO conversions VALUES ($1, 'cj', $2, 'seed-cj', 'seed-cj', NULL, 'seed', 'USD', 100, 8, 'USD', 8, 100, 1,
-           NULL, 0, 8, $3, $4::TIMESTAMPTZ, NULL, 'test', now(), now(), NULL)`,
+           NULL, 0, 8, $3, $4::TIMESTAMPTZ, NULL, 'test', now(), now(), NULL, NULL)`,
         [`cj:tx${n}`, `tx${n}`, status, new Date(now - 5 * DAY).toISOString()]
       )
     }
