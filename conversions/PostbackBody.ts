@@ -40,7 +40,7 @@ export const parsePostbackBody = (text: string, network: string): BodyResult => 
       return { ok: false, field: `${prefix}network`, message: "must match X-Network" }
     }
     try {
-      records.push(genericRecord({ network })(fields))
+      records.push(genericRecord({ network }, { corrections: false })(fields))
     } catch (error) {
       if (!(error instanceof RowError)) throw error
       const [field, ...message] = error.message.split(": ")
