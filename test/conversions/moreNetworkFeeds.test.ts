@@ -326,6 +326,32 @@ describe("eBay Partner Network Transaction Detail Report", () => {
   })
 })
 
+describe("errors and rate limits, as the networks document them", () => {
+  it("Skimlinks: a 429 (no reset header documented) is retried with backoff; the feed keeps to 300 requests an hour", async () => {
+    const feed = READY_MADE.find((candidate) => candidate.name === "skimlinks-commissions-api")!
+    expect(feed.options!.budget).toEqual({ requestsPerHour: 300 })
+    stubs.skimlinks.requests.length = 0
+    stubs.skimlinks.faults.push({ status: 429, body: JSON.stringify({ error: "Too Many Requests" }), times: 1 })
+    const run = await runFeed(env.service, "skimlinks-commissions-api")
+    expect(run.status, run.error ?? "").toBe("skipped") // the same commissions as the last run, after the retry
+    expect(stubs.skimlinks.requests).toHaveLength(2)
+  })
+
+  it("eBay Partner Network: refused credentials fail the run at once, naming the variables", async () => {
+    stubs.ebay.requests.length = 0
+    process.env.EPN_AUTH_TOKEN = "epn-auth-revoked"
+    try {
+      const run = await runFeed(env.service, "ebay-transaction-detail-api")
+      expect(run.status).toBe("failed")
+      expect(run.error).toMatch(/HTTP 401 .*: the API refused the credentials in EPN_ACCOUNT_SID, EPN_AUTH_TOKEN/)
+      expect(run.error).not.toContain("epn-auth-revoked")
+      expect(stubs.ebay.requests).toHaveLength(1)
+    } finally {
+      process.env.EPN_AUTH_TOKEN = ENV.EPN_AUTH_TOKEN
+    }
+  })
+})
+
 describe("partners/me after the four networks' corrections", () => {
   it("counts what each network now reports, at its corrected amounts", async () => {
     const response = await getJson(`${env.service.url}/api/v1/partners/me`, { authorization: `Bearer ${partner.key}` })
