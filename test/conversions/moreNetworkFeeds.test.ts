@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { buildDeepLink } from "../../domain/links/deepLink.ts"
 import { TrackingLinks } from "../../links/TrackingLinks.ts"
 import { getJson, postJson } from "../support/http.ts"
-import { ebayStub, partnerizeStub, rakutenStub, skimlinksStub } from "../pipelines/moreNetworkStubs.ts"
+import { ebayStub, type Fixture, partnerizeStub, rakutenStub, skimlinksStub } from "../pipelines/moreNetworkStubs.ts"
 import { networkFixture, type Stub } from "../pipelines/networkStubs.ts"
 import { type FeedInput, query, runFeed, writeFeeds } from "../pipelines/support.ts"
 import { type RunningService, startService, tempDir } from "../support/TestService.ts"
@@ -46,7 +46,7 @@ const ENV = {
 }
 const TRACKING_ID = "Kc4tW9mQ2xLe" // the id our links carry, in every fixture record
 
-const fixtures: Record<string, string> = {
+const fixtures: Record<string, string | Fixture> = {
   rakuten: "rakuten-signature-orders-november.json",
   partnerize: "partnerize-conversions-november.json",
   skimlinks: "skimlinks-commissions-november.json",
@@ -70,9 +70,9 @@ const calendar = (() => {
   }
   return { clock, moveTo: (iso: string) => void (offsetMs = Date.parse(iso) - Date.now()) }
 })()
-const serve = (network: string, fixture: string) => {
+const serve = (network: string, fixture: string | Fixture) => {
   fixtures[network] = fixture
-  calendar.moveTo(networkFixture(fixture).asOf!)
+  calendar.moveTo((typeof fixture === "string" ? networkFixture(fixture) : fixture).asOf!)
   stubs[network].requests.length = 0
 }
 
@@ -419,5 +419,24 @@ describe("generic format: a negative row", () => {
       "SELECT reason FROM rejected_rows WHERE feed = 'generic-file' ORDER BY line DESC LIMIT 1"
     )
     expect(rejection.reason).toMatch(/^commission: must not be positive on a correction/)
+  })
+})
+
+describe("Partnerize: more conversions than a page", () => {
+  it("reads the next page by offset while a page is full (300), and stops at the first short one", async () => {
+    // 301 conversions of the documented shape, unattributed (no pubref), modified in the window
+    const template = (networkFixture("partnerize-conversions-november.json").records[0] as any).conversion_data
+    const records = Array.from({ length: 301 }, (_, index) => ({
+      conversion_data: {
+        ...template,
+        conversion_id: `1101l77${String(index).padStart(4, "0")}`,
+        publisher_reference: "",
+        click: { ...template.click, publisher_reference: "" }
+      }
+    }))
+    serve("partnerize", { asOf: "2026-11-20T00:00:00Z", records })
+    const run = await runFeed(env.service, "partnerize-conversions-api")
+    expect(run).toMatchObject({ status: "succeeded", rowsRead: 301, rowsLoaded: 301, rowsRejected: 0 })
+    expect(stubs.partnerize.requests.map(({ query: params }) => params.get("offset"))).toEqual(["0", "300"])
   })
 })

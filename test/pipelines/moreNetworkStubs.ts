@@ -5,8 +5,13 @@ import { json, networkFixture, type SeenRequest, startStub } from "./networkStub
 // fixtures of test/fixtures/networks/ as if today were the fixture's asOf.
 // A request of the wrong shape gets an error, so a test fails on it.
 
-type Fixture = { asOf?: string; columns?: Array<string>; records: Array<Record<string, any>> }
-const load = (name: () => string) => networkFixture(name()) as Fixture
+export type Fixture = { asOf?: string; columns?: Array<string>; records: Array<Record<string, any>> }
+/** A fixture file's name, or a fixture built by the test (many records, say). */
+type FixtureSource = () => string | Fixture
+const load = (source: FixtureSource) => {
+  const fixture = source()
+  return typeof fixture === "string" ? (networkFixture(fixture) as Fixture) : fixture
+}
 
 const ymd = /^\d{4}-\d{2}-\d{2}$/
 const isoUtc = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/
@@ -27,7 +32,7 @@ const spaced = (text: string) => Date.parse(`${text.replace(" ", "T")}Z`)
  * are kept whose Process Date (date_type=process) or Transaction Date lies
  * within the dates (inclusive). A wrong token gets 401.
  */
-export const rakutenStub = (token: string, network: string, fixture: () => string) =>
+export const rakutenStub = (token: string, network: string, fixture: FixtureSource) =>
   startStub((request, res) => {
     const { query } = request
     if (query.get("token") !== token) return json(res, 401, { error: "invalid token" })
@@ -57,7 +62,7 @@ export const rakutenStub = (token: string, network: string, fixture: () => strin
  * date_type (last_modified: the window filters the last modification, else the
  * conversion time), offset; 300 conversions a page (the envelope's limit).
  */
-export const partnerizeStub = (publisherId: string, applicationKey: string, userKey: string, fixture: () => string) =>
+export const partnerizeStub = (publisherId: string, applicationKey: string, userKey: string, fixture: FixtureSource) =>
   startStub((request, res) => {
     if (request.headers.authorization !== basic(applicationKey, userKey))
       return json(res, 401, { error: { message: "Authentication required", type: "unauthorized" } })
@@ -96,7 +101,7 @@ export const partnerizeStub = (publisherId: string, applicationKey: string, user
  * { pagination: { has_next, total_count, offset, limit }, commissions }. A
  * wrong token gets 401, a limit out of bounds 400.
  */
-export const skimlinksStub = (publisherId: string, accessToken: string, fixture: () => string) =>
+export const skimlinksStub = (publisherId: string, accessToken: string, fixture: FixtureSource) =>
   startStub((request, res) => {
     const { query } = request
     if (query.get("access_token") !== accessToken) return json(res, 401, { error: "Invalid access token" })
@@ -124,7 +129,7 @@ export const skimlinksStub = (publisherId: string, accessToken: string, fixture:
  * END_DATE (YYYY-MM-DD), date_type (update_date or event_date); records in the
  * impact.com report envelope, `pageSize` a page, linked by @nextpageuri.
  */
-export const ebayStub = (accountSid: string, authToken: string, pageSize: number, fixture: () => string) =>
+export const ebayStub = (accountSid: string, authToken: string, pageSize: number, fixture: FixtureSource) =>
   startStub((request: SeenRequest, res) => {
     if (request.headers.authorization !== basic(accountSid, authToken))
       return json(res, 401, { Status: "ERROR", Message: "Authentication failed" })
