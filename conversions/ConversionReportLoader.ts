@@ -25,6 +25,10 @@ export const CONVERSION_FORMATS: Record<string, { readonly parser: ReportFormat;
   "awin-transactions": { parser: "awin", network: "awin" },
   "cj-commissions": { parser: "cj", network: "cj" },
   "impact-actions": { parser: "impact", network: "impact" },
+  "rakuten-signature-orders": { parser: "rakuten", network: "rakuten" },
+  "partnerize-conversions": { parser: "partnerize", network: "partnerize" },
+  "skimlinks-commissions": { parser: "skimlinks", network: "skimlinks" },
+  "ebay-transaction-detail": { parser: "ebay", network: "ebay-partner-network" },
   "conversions-generic": { parser: "generic" }
 }
 

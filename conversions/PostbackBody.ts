@@ -111,7 +111,7 @@ export const parsePostbackBody = (text: string, network: string, now: Date): Bod
     if (problem !== undefined) return invalid(problem.field, problem.message)
     let record: ConversionRecord
     try {
-      record = genericRecord({ network })(fields)
+      record = genericRecord({ network }, { corrections: false })(fields)
     } catch (error) {
       if (!(error instanceof RowError)) throw error
       const [field, ...message] = error.message.split(": ")

@@ -20,7 +20,16 @@ export const FORMATS = {
   programs: ["programs-jsonl"],
   products: ["gmc-tsv", "gmc-xml", "awin-csv"],
   price_history: ["price-history-csv"],
-  conversions: ["awin-transactions", "cj-commissions", "impact-actions", "conversions-generic"]
+  conversions: [
+    "awin-transactions",
+    "cj-commissions",
+    "impact-actions",
+    "rakuten-signature-orders",
+    "partnerize-conversions",
+    "skimlinks-commissions",
+    "ebay-transaction-detail",
+    "conversions-generic"
+  ]
 } satisfies Record<string, Array<string>>
 
 export type FeedKind = keyof typeof FORMATS

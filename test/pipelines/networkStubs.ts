@@ -38,7 +38,7 @@ export interface Stub {
   close(): Promise<void>
 }
 
-const startStub = async (answer: (request: SeenRequest, res: ServerResponse) => void): Promise<Stub> => {
+export const startStub = async (answer: (request: SeenRequest, res: ServerResponse) => void): Promise<Stub> => {
   const stub: Stub = { url: "", requests: [], faults: [], close: async () => {} }
   const server = createServer((req, res) => {
     const chunks: Array<Buffer> = []
@@ -74,7 +74,7 @@ const startStub = async (answer: (request: SeenRequest, res: ServerResponse) => 
   })
 }
 
-const json = (res: ServerResponse, status: number, body: unknown) =>
+export const json = (res: ServerResponse, status: number, body: unknown) =>
   res
     .writeHead(status, { "content-type": "application/json" })
     .end(typeof body === "string" ? body : JSON.stringify(body))
