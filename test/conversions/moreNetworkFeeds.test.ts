@@ -200,7 +200,12 @@ describe("our links carry the tracking id where each network reports it back", (
   })
 })
 
+/** Our link on the reporting network's programme: a network credits only its own links. */
+const linkOn = (network: string) =>
+  query(env.service, "UPDATE tracking_links SET network_id = $1 WHERE id = $2", [network, TRACKING_ID])
+
 describe("Rakuten Advertising Signature Orders Report by token URL", () => {
+  beforeAll(() => linkOn("rakuten"))
   it("reads the window by process date as CSV; an order's SKU rows are one conversion", async () => {
     serve("rakuten", "rakuten-signature-orders-november.json")
     const run = await runFeed(env.service, "rakuten-signature-orders-api")
@@ -232,6 +237,7 @@ describe("Rakuten Advertising Signature Orders Report by token URL", () => {
 })
 
 describe("Partnerize partner conversions report", () => {
+  beforeAll(() => linkOn("partnerize"))
   it("reads by last modification with Basic application key : user API key, 300 a page", async () => {
     serve("partnerize", "partnerize-conversions-november.json")
     const run = await runFeed(env.service, "partnerize-conversions-api")
@@ -264,6 +270,7 @@ describe("Partnerize partner conversions report", () => {
 })
 
 describe("Skimlinks commission report", () => {
+  beforeAll(() => linkOn("skimlinks"))
   it("reads commissions updated since the window's start, with the access token, 5,000 a page", async () => {
     serve("skimlinks", "skimlinks-commissions-november.json")
     const run = await runFeed(env.service, "skimlinks-commissions-api")
@@ -292,6 +299,7 @@ describe("Skimlinks commission report", () => {
 })
 
 describe("eBay Partner Network Transaction Detail Report", () => {
+  beforeAll(() => linkOn("ebay-partner-network"))
   it("reads by update date, paged by @nextpageuri, in the account's currency", async () => {
     serve("ebay", "ebay-transaction-detail-november.json")
     const run = await runFeed(env.service, "ebay-transaction-detail-api")
@@ -377,6 +385,7 @@ describe("partners/me after the four networks' corrections", () => {
 })
 
 describe("generic format: a negative row", () => {
+  beforeAll(() => linkOn("other"))
   const header = "transaction_id,click_ref,order_amount,commission,currency,status,event_time,updated_time\n"
 
   it("is a correction of the same transaction_id: it moves the sale, once, with its history", async () => {
@@ -423,6 +432,7 @@ describe("generic format: a negative row", () => {
 })
 
 describe("Partnerize: more conversions than a page", () => {
+  beforeAll(() => linkOn("partnerize"))
   it("reads the next page by offset while a page is full (300), and stops at the first short one", async () => {
     // 301 conversions of the documented shape, unattributed (no pubref), modified in the window
     const template = (networkFixture("partnerize-conversions-november.json").records[0] as any).conversion_data
