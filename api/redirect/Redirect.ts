@@ -1,9 +1,9 @@
 import { Context, Effect, Layer } from "effect"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { ClickRecorder } from "../../clicks/ClickRecorder.ts"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { Metrics } from "../../infra/Metrics.ts"
-import { forwardedClientIp } from "../v1/auth/clientIp.ts"
+import { clientAddress } from "../v1/auth/clientIp.ts"
 import { type CachedRedirect, REDIRECT_HEADERS, RedirectLinks } from "../../links/RedirectLinks.ts"
 
 // GET/HEAD /t/{trackingId}: the hot path, as a plain node:http listener that
@@ -55,6 +55,21 @@ const trackingIdOf = (url: string): string | undefined => {
   }
 }
 
+/**
+ * Every X-Forwarded-For line joined, as node joins them in `req.headers`: the
+ * entry our proxy appended may be on a line after ones the client sent.
+ */
+const forwardedFor = (raw: ReadonlyArray<string>): string | undefined => {
+  let joined: string | undefined
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i]
+    if (key.length === 15 && key.toLowerCase() === "x-forwarded-for") {
+      joined = joined === undefined ? raw[i + 1] : `${joined}, ${raw[i + 1]}`
+    }
+  }
+  return joined
+}
+
 /** The request headers the redirect reads, found in rawHeaders without building `req.headers`. */
 const header = (raw: ReadonlyArray<string>, name: string): string | undefined => {
   for (let i = 0; i < raw.length; i += 2) {
@@ -96,12 +111,12 @@ export class RedirectHotPath extends Context.Service<
         // The click is appended before the answer leaves: an answered click is recorded.
         if (req.method === "GET") {
           const raw = req.rawHeaders
-          const forwarded = trustProxy ? forwardedClientIp(header(raw, "x-forwarded-for")) : undefined
+          const peer = req.socket.remoteAddress
           clicks.record(
             target.trackingId,
             target.partnerId,
             target.tag,
-            forwarded ?? req.socket.remoteAddress ?? "unknown",
+            trustProxy > 0 ? clientAddress(forwardedFor(raw), peer, trustProxy) : (peer ?? "unknown"),
             header(raw, "user-agent"),
             header(raw, "referer")
           )
@@ -149,20 +164,4 @@ export class RedirectHotPath extends Context.Service<
       return RedirectHotPath.of({ handle })
     })
   )
-}
-
-/**
- * A node:http server whose requests go to `handle` first; what it declines
- * is emitted as usual, to the Effect router's listener.
- */
-export const serverWithHotPath = (handle: (req: IncomingMessage, res: ServerResponse) => boolean): Server => {
-  const server = createServer()
-  const emit = server.emit
-  // Named parameters and `arguments` rather than a rest array: no array
-  // allocated per emitted event on the hot path.
-  server.emit = function (this: Server, event: string | symbol, req?: unknown, res?: unknown) {
-    if (event === "request" && handle(req as IncomingMessage, res as ServerResponse)) return true
-    return Reflect.apply(emit, this, arguments)
-  } as typeof emit
-  return server
 }

@@ -76,8 +76,17 @@ const makeResolver = Effect.gen(function* () {
           "malformed Authorization header: expected 'Bearer ak_...' with the key from registration"
         )
       }
+      // A wrong key costs a store lookup: each one spends the caller's IP
+      // allowance, and once it is spent the answer is a 429 without the lookup.
+      const ipBucket = `ip:${clientIp(request, config.trustProxy)}`
+      const spent = limits.denied("ip", ipBucket)
+      if (spent !== undefined) return limited(limits.tooMany("ip", spent))
       const partner = yield* partners.authenticate(key).pipe(Effect.mapError(() => lookupFailed))
-      if (partner === undefined) return yield* unauthorized("unknown API key")
+      if (partner === undefined) {
+        const verdict = yield* limits.take("ip", ipBucket)
+        if (!verdict.allowed) return limited(limits.tooMany("ip", verdict))
+        return yield* unauthorized("unknown API key")
+      }
       const verdict = yield* limits.take("key", `key:${partner.id}`)
       return verdict.allowed ? caller(partner) : limited(limits.tooMany("key", verdict))
     })
