@@ -18,6 +18,7 @@ import { NotFoundRoute, withErrorResponses } from "./ErrorResponses.ts"
 import { ProductsHandlers } from "./products/Http.ts"
 import { RedirectHotPath } from "./redirect/Redirect.ts"
 import { edgeServer } from "./edge/EdgeServer.ts"
+import { DocsPagePolicy } from "./edge/DocsPagePolicy.ts"
 import { makePublicReadLimits } from "./edge/PublicReadLimits.ts"
 import { MetricsPort } from "./edge/MetricsPort.ts"
 import { AppConfig } from "../infra/AppConfig.ts"
@@ -50,7 +51,7 @@ const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pi
   Layer.provide(RequestValidationLayer)
 )
 
-const DocsRoute = HttpApiScalar.layer(Api, { path: "/docs" })
+const DocsRoute = HttpApiScalar.layer(Api, { path: "/docs" }).pipe(Layer.provide(DocsPagePolicy))
 
 // Routes outside the HttpApi contract (HTML pages, postbacks): plain
 // HttpRouter routes. The redirect (/t/*) is not a route at all: a plain

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { ClickRecorder } from "../../clicks/ClickRecorder.ts"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { Metrics } from "../../infra/Metrics.ts"
+import { PAGE_SECURITY_HEADERS } from "../../discovery/pageShell.ts"
 import { clientAddress } from "../v1/auth/clientIp.ts"
 import { type CachedRedirect, REDIRECT_HEADERS, RedirectLinks } from "../../links/RedirectLinks.ts"
 
@@ -40,7 +41,11 @@ const withBody = (contentType: string, body: Buffer, extra: ReadonlyArray<string
   ...REDIRECT_HEADERS,
   ...extra
 ]
-const NOT_FOUND_HTML_HEAD = withBody("text/html; charset=utf-8", notFoundHtml)
+const NOT_FOUND_HTML_HEAD = withBody(
+  "text/html; charset=utf-8",
+  notFoundHtml,
+  Object.entries(PAGE_SECURITY_HEADERS).flat()
+)
 const NOT_FOUND_JSON_HEAD = withBody("application/json", notFoundJson)
 const UNAVAILABLE_HEAD = withBody("application/json", unavailableJson, ["retry-after", "1"])
 
