@@ -45,5 +45,7 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/conversions/loader.test.ts",
   "test/conversions/money.test.ts",
   "test/conversions/reattributionSchedule.test.ts",
-  "test/conversions/reports.test.ts"
+  "test/conversions/reports.test.ts",
+  // the HTTP edge's per-client limits (shared buckets)
+  "test/edge/publicLimits.test.ts"
 ]
