@@ -31,12 +31,12 @@ export const rateLimitedBody = (scope: string, verdict: Denied) => ({
 const MAX_DENIALS = 100_000
 
 /**
- * Shared buckets this replica was refused from, until a token is back in
- * them: a caller who keeps knocking on an empty bucket is answered from
- * memory, without a statement per request (a flood costs the store nothing
- * once its allowance is spent).
+ * Keys refused until a token is back in their bucket. Here: shared buckets
+ * this replica was refused from, so that a caller who keeps knocking on an
+ * empty bucket is answered from memory, without a statement per request (a
+ * flood costs the store nothing once its allowance is spent).
  */
-class Denials {
+export class Denials {
   readonly #until = new Map<string, number>()
   get(key: string, now: number): Denied | undefined {
     const until = this.#until.get(key)
