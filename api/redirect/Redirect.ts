@@ -1,8 +1,9 @@
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { ClickRecorder } from "../../clicks/ClickRecorder.ts"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { Metrics } from "../../infra/Metrics.ts"
+import { RateLimiter } from "../../partners/RateLimiter.ts"
 import { PAGE_SECURITY_HEADERS } from "../../discovery/pageShell.ts"
 import { clientAddress } from "../v1/auth/clientIp.ts"
 import { type CachedRedirect, REDIRECT_HEADERS, RedirectLinks } from "../../links/RedirectLinks.ts"
@@ -48,6 +49,20 @@ const NOT_FOUND_HTML_HEAD = withBody(
 )
 const NOT_FOUND_JSON_HEAD = withBody("application/json", notFoundJson)
 const UNAVAILABLE_HEAD = withBody("application/json", unavailableJson, ["retry-after", "1"])
+
+/** The 429 of a client whose store lookups are spent (its Retry-After varies: built per refusal). */
+const refuseLookup = (res: ServerResponse, retryAfterSeconds: number) => {
+  const body = Buffer.from(
+    JSON.stringify({
+      error: {
+        code: "rate_limited",
+        message: `too many lookups of unknown or uncached links; retry in ${retryAfterSeconds} s`,
+        details: { scope: "redirect_lookup", retry_after_seconds: retryAfterSeconds }
+      }
+    })
+  )
+  res.writeHead(429, withBody("application/json", body, ["retry-after", String(retryAfterSeconds)])).end(body)
+}
 
 const trackingIdOf = (url: string): string | undefined => {
   const query = url.indexOf("?")
@@ -97,13 +112,22 @@ export class RedirectHotPath extends Context.Service<
     Effect.gen(function* () {
       const { cache } = yield* RedirectLinks
       const clicks = yield* ClickRecorder
-      const { trustProxy } = yield* AppConfig
+      const { trustProxy, rateLimitPerIp } = yield* AppConfig
+      // A link in the cache costs nothing to answer; one that is not (an
+      // unknown or random id) costs a store lookup: those spend a per-client
+      // bucket of the IP allowance's size, in this process's memory (one Map
+      // operation; hits never touch it), so random ids cannot flood the store.
+      const clock = yield* Clock.Clock
+      const lookups = new RateLimiter(rateLimitPerIp, () => clock.currentTimeMillisUnsafe())
       const metrics = yield* Metrics
       const context = yield* Effect.context<never>()
       const runFork = Effect.runForkWith(context)
       const redirects = metrics.counter("redirects_total", "302 answers on /t/{id}")
       const notFounds = metrics.counter("redirect_not_found_total", "Unknown ids on /t/{id}")
       const failures = metrics.counter("redirect_lookup_failures_total", "Link lookups that failed (answered 503)")
+      const lookupsRefused = metrics.counter("api_rate_limited_total", "Requests answered 429", {
+        scope: "redirect_lookup"
+      })
 
       const notFound = (req: IncomingMessage, res: ServerResponse) => {
         notFounds.inc()
@@ -130,7 +154,17 @@ export class RedirectHotPath extends Context.Service<
         res.writeHead(302, target.head as Array<string>).end()
       }
 
-      const answerCold = (req: IncomingMessage, res: ServerResponse, id: string) =>
+      const clientOf = (req: IncomingMessage) => {
+        const peer = req.socket.remoteAddress
+        return trustProxy > 0 ? clientAddress(forwardedFor(req.rawHeaders), peer, trustProxy) : (peer ?? "unknown")
+      }
+
+      const answerCold = (req: IncomingMessage, res: ServerResponse, id: string) => {
+        const verdict = lookups.take(clientOf(req))
+        if (!verdict.allowed) {
+          lookupsRefused.inc()
+          return refuseLookup(res, verdict.retryAfterSeconds)
+        }
         runFork(
           cache.get(id).pipe(
             Effect.matchCause({
@@ -143,6 +177,7 @@ export class RedirectHotPath extends Context.Service<
             })
           )
         )
+      }
 
       const route = (req: IncomingMessage, res: ServerResponse, url: string) => {
         const id = trackingIdOf(url)

@@ -80,6 +80,15 @@ describe("the per-IP allowance on public reads and unknown API keys", () => {
     expect((await getJson(`${reads.url}/health`)).status).toBe(200)
   })
 
+  it("/t/ ids the redirect must look up in the store spend a per-client bucket: 404 each, then 429 without a lookup", async () => {
+    const answers = []
+    for (let i = 0; i < limit.burst + 4; i++) {
+      answers.push(await getJson(`${reads.url}/t/unknown-${randomBytes(6).toString("hex")}`))
+    }
+    expect(answers.slice(0, limit.burst).map((answer) => answer.status)).toEqual(Array(limit.burst).fill(404))
+    for (const answer of answers.slice(limit.burst)) expectRateLimited(answer, "redirect_lookup")
+  })
+
   it("300 random API keys: a 401 each until the IP allowance is spent, then 429 without a key lookup", async () => {
     const statuses: Array<number> = []
     for (let batch = 0; batch < 15; batch++) {
