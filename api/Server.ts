@@ -82,7 +82,7 @@ const serveWith = (
   return Layer.unwrap(
     Effect.gen(function* () {
       const { httpEdge } = yield* AppConfig
-      const guard = yield* makePublicReadLimits
+      const guards = yield* makePublicReadLimits
       return HttpRouter.serve(Layer.mergeAll(AllRoutes, lateLayer(late)).pipe(Layer.provide(PublicUrl.layer)), {
         disableLogger: true,
         disableListenLog: true,
@@ -91,7 +91,7 @@ const serveWith = (
       }).pipe(
         Layer.provideMerge(
           NodeHttpServer.layer(
-            () => edgeServer(httpEdge, guard, (req, res) => before(req, res) || late.handle(req, res)),
+            () => edgeServer(httpEdge, guards, (req, res) => before(req, res) || late.handle(req, res)),
             { port, host }
           )
         ),

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http"
 import type { Socket } from "node:net"
+import type { Duplex } from "node:stream"
 import type { HttpEdgeConfig } from "../../infra/AppConfig.ts"
 import type { HotPathHandler } from "../lateHotPath.ts"
 
@@ -21,12 +22,25 @@ export type EdgeGuard = (
   resume: (event: "request" | "checkContinue", req: IncomingMessage, res: ServerResponse) => void
 ) => boolean
 
+/**
+ * The same for a request with an Upgrade header (node emits those apart,
+ * and the router serves the ones that are not WebSockets like any request):
+ * true when it took the request over, answering on `socket` or resuming later.
+ */
+export type EdgeUpgradeGuard = (req: IncomingMessage, socket: Duplex, resume: () => void) => boolean
+
+export interface EdgeGuards {
+  readonly request: EdgeGuard
+  readonly upgrade: EdgeUpgradeGuard
+}
+
 const errorBody = (code: string, message: string) => JSON.stringify({ error: { code, message } })
 
 /** A complete response written on a socket the parser gave up on; the connection closes after it. */
-const rawResponse = (status: number, body: string) =>
+export const rawResponse = (status: number, body: string, retryAfterSeconds?: number) =>
   `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\n` +
-  `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`
+  `content-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\n` +
+  `${retryAfterSeconds === undefined ? "" : `retry-after: ${retryAfterSeconds}\r\n`}connection: close\r\n\r\n${body}`
 
 const parserAnswers = (edge: HttpEdgeConfig) => ({
   headersTooLarge: rawResponse(
@@ -61,7 +75,7 @@ type EdgeSocket = Socket & { [AWAITING_FIRST_REQUEST]?: boolean; _httpMessage?: 
  * A node:http server hardened by `edge`, whose requests meet `guard`, then
  * `hotPaths`; what both decline is emitted as usual, to the Effect router.
  */
-export const edgeServer = (edge: HttpEdgeConfig, guard: EdgeGuard, hotPaths: HotPathHandler): Server => {
+export const edgeServer = (edge: HttpEdgeConfig, guards: EdgeGuards, hotPaths: HotPathHandler): Server => {
   // node refuses a headers timeout longer than the request timeout
   const headersTimeout = Math.min(edge.headersTimeoutMs, edge.requestTimeoutMs)
   const server = createServer({
@@ -91,8 +105,11 @@ export const edgeServer = (edge: HttpEdgeConfig, guard: EdgeGuard, hotPaths: Hot
         socket[AWAITING_FIRST_REQUEST] = false
         socket.setTimeout(0)
       }
-      if (guard(request, res as ServerResponse, event, dispatch)) return true
+      if (guards.request(request, res as ServerResponse, event, dispatch)) return true
       if (event === "request" && hotPaths(request, res as ServerResponse)) return true
+    } else if (event === "upgrade") {
+      const args = arguments
+      if (guards.upgrade(req as IncomingMessage, res as Duplex, () => Reflect.apply(emit, server, args))) return true
     }
     return Reflect.apply(emit, this, arguments)
   } as typeof emit

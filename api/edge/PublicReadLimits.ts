@@ -5,7 +5,7 @@ import { Metrics } from "../../infra/Metrics.ts"
 import { type Denied, rateLimitedBody, RateLimits } from "../../partners/RateLimits.ts"
 import type { Verdict } from "../../partners/RateLimiter.ts"
 import { clientAddress } from "../v1/auth/clientIp.ts"
-import type { EdgeGuard } from "./EdgeServer.ts"
+import { type EdgeGuard, type EdgeGuards, type EdgeUpgradeGuard, rawResponse } from "./EdgeServer.ts"
 
 // The per-client limits of every public read (pages, /api/search,
 // /api/deals, /api/v1/products/search, /docs, /openapi.json, /ready and any
@@ -86,15 +86,18 @@ export const makePublicReadLimits = Effect.gen(function* () {
     return true
   }
 
-  const guard: EdgeGuard = (req, res, event, resume) => {
-    const url = req.url
-    if (url === undefined || !isPublicRead(url)) return false
-    const client = clientAddress(
+  const clientOf = (req: IncomingMessage) =>
+    clientAddress(
       // node joins repeated X-Forwarded-For lines with commas
       trustProxy > 0 ? (req.headers["x-forwarded-for"] as string | undefined) : undefined,
       req.socket.remoteAddress,
       trustProxy
     )
+
+  const request: EdgeGuard = (req, res, event, resume) => {
+    const url = req.url
+    if (url === undefined || !isPublicRead(url)) return false
+    const client = clientOf(req)
     if (!occupy(client, res)) {
       busyRefusals.inc()
       refuse(res, "concurrency", BUSY)
@@ -118,5 +121,27 @@ export const makePublicReadLimits = Effect.gen(function* () {
     )
     return true
   }
-  return guard
+
+  // A request with an Upgrade header (an h2c attempt, say) is served like
+  // any other by the router: it spends the same allowance. It is not counted
+  // in flight (its answer is written on the socket, past this guard's view).
+  const upgrade: EdgeUpgradeGuard = (req, socket, resume) => {
+    const url = req.url
+    if (url === undefined || !isPublicRead(url)) return false
+    const bucket = `ip:${clientOf(req)}`
+    const refuseOn = (verdict: Denied) => {
+      limits.countRefusal("ip")
+      socket.on("error", () => undefined)
+      socket.end(rawResponse(429, JSON.stringify(rateLimitedBody("ip", verdict)), verdict.retryAfterSeconds))
+    }
+    const known = limits.takeNow("ip", bucket)
+    if (known !== undefined) {
+      if (known.allowed) return false
+      refuseOn(known)
+      return true
+    }
+    runFork(Effect.map(limits.take("ip", bucket), (verdict) => (verdict.allowed ? resume() : refuseOn(verdict))))
+    return true
+  }
+  return { request, upgrade } satisfies EdgeGuards
 })

@@ -6,6 +6,7 @@ import { insertProducts } from "../support/catalogFixtures.ts"
 import { discoveryCatalog } from "../support/discoveryCatalog.ts"
 import { edgeConfig } from "../support/edgeConfig.ts"
 import { getJson, type JsonResponse } from "../support/http.ts"
+import { rawRequest } from "../support/rawHttp.ts"
 import { type RunningService, startService } from "../support/TestService.ts"
 
 // Every public read has per-client limits answered 429 (Retry-After, our JSON
@@ -76,6 +77,14 @@ describe("the per-IP allowance on public reads and unknown API keys", () => {
     for (const path of [...PUBLIC_READS, "/deals/anything", "/openapi.json", "/no-such-page"]) {
       expectRateLimited(await getJson(`${reads.url}${path}`), "ip")
     }
+    // an Upgrade header (h2c) is served by the router like any request: it spends the same allowance
+    const upgrade = await rawRequest(
+      reads.url,
+      "GET /api/deals HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAoAAAAAIAAAAA\r\n\r\n"
+    )
+    expect(upgrade.status).toBe(429)
+    expect(upgrade.headers).toContain("retry-after: ")
+    expect(JSON.parse(upgrade.body).error).toMatchObject({ code: "rate_limited", details: { scope: "ip" } })
     // liveness is never refused: a load balancer's probe must not be
     expect((await getJson(`${reads.url}/health`)).status).toBe(200)
   })
