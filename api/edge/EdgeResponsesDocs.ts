@@ -22,7 +22,8 @@ const unsupportedMediaType = jsonErrorResponse(
 const rateLimited = {
   ...jsonErrorResponse(
     "Too many requests from this client (code rate_limited; details.scope ip: the per-IP allowance, concurrency: " +
-      "too many requests in flight at once); retry after Retry-After seconds"
+      "too many requests in flight at once, redirect_lookup: too many links looked up in the store); retry after " +
+      "Retry-After seconds"
   ),
   headers: { "Retry-After": { description: "Seconds until a retry can succeed", schema: { type: "integer" } } }
 }
@@ -34,5 +35,6 @@ export const addEdgeResponsesToOpenApi = (spec: Readonly<Record<string, unknown>
     ...(operation.requestBody === undefined ? {} : { "413": payloadTooLarge }),
     // the postback reads its raw body itself (its HMAC covers the bytes), whatever the Content-Type
     ...(operation.requestBody === undefined || path === POSTBACK_PATH ? {} : { "415": unsupportedMediaType }),
-    ...(isPublicRead(path) ? { "429": rateLimited } : {})
+    // the redirect's store lookups have their own per-client bucket (api/redirect/Redirect.ts)
+    ...(isPublicRead(path) || path.startsWith("/t/") ? { "429": rateLimited } : {})
   }))

@@ -71,6 +71,16 @@ const EXPECTATION_FAILED = errorBody(
 const AWAITING_FIRST_REQUEST = Symbol("awaitingFirstRequest")
 type EdgeSocket = Socket & { [AWAITING_FIRST_REQUEST]?: boolean; _httpMessage?: ServerResponse | null }
 
+/** A request began on its connection: the idle timer of a new connection is done with. */
+const requestBegan = (request: IncomingMessage) => {
+  const socket = request.socket as EdgeSocket
+  if (socket[AWAITING_FIRST_REQUEST] === true) {
+    // A request may take long to answer (an ingest run): the idle timer was for the wait before it.
+    socket[AWAITING_FIRST_REQUEST] = false
+    socket.setTimeout(0)
+  }
+}
+
 /**
  * A node:http server hardened by `edge`, whose requests meet `guard`, then
  * `hotPaths`; what both decline is emitted as usual, to the Effect router.
@@ -99,16 +109,12 @@ export const edgeServer = (edge: HttpEdgeConfig, guards: EdgeGuards, hotPaths: H
   server.emit = function (this: Server, event: string | symbol, req?: unknown, res?: unknown) {
     if (event === "request" || event === "checkContinue") {
       const request = req as IncomingMessage
-      const socket = request.socket as EdgeSocket
-      if (socket[AWAITING_FIRST_REQUEST] === true) {
-        // A request may take long to answer (an ingest run): the idle timer was for the wait before it.
-        socket[AWAITING_FIRST_REQUEST] = false
-        socket.setTimeout(0)
-      }
+      requestBegan(request)
       if (guards.request(request, res as ServerResponse, event, dispatch)) return true
       if (event === "request" && hotPaths(request, res as ServerResponse)) return true
     } else if (event === "upgrade") {
       const args = arguments
+      requestBegan(req as IncomingMessage)
       if (guards.upgrade(req as IncomingMessage, res as Duplex, () => Reflect.apply(emit, server, args))) return true
     }
     return Reflect.apply(emit, this, arguments)

@@ -80,7 +80,7 @@ describe("answers of the HTTP parser and path parameters", () => {
     }
     const responsesOf = (path: string, method: string) => Object.keys(spec.paths[path][method].responses)
     expect(responsesOf("/api/v1/links/match", "post")).toEqual(expect.arrayContaining(["413", "415"]))
-    for (const path of ["/api/search", "/api/deals", "/api/v1/products/search"]) {
+    for (const path of ["/api/search", "/api/deals", "/api/v1/products/search", "/t/{trackingId}"]) {
       expect(responsesOf(path, "get")).toContain("429")
     }
     expect(spec.paths["/api/search"].get.responses["429"].headers["Retry-After"]).toBeDefined()
