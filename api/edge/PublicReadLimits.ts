@@ -22,16 +22,23 @@ import { type EdgeGuard, type EdgeGuards, type EdgeUpgradeGuard, rawResponse } f
 // (the admin token), /health (liveness costs nothing and a probe must never
 // be refused) and /metrics (the admin token, or its loopback port).
 
-const OWN_LIMITS = ["/t/", "/api/v1/", "/mcp", "/admin", "/health", "/metrics"]
+const OWN_LIMITS = ["/mcp", "/admin", "/health", "/metrics"]
+const V1 = "/api/v1/"
 const LIMITED_V1 = "/api/v1/products/search"
+
+/** `url` is `path` itself or below it (not /healthz for /health), with or without a query. */
+const isUnder = (url: string, path: string) => {
+  if (!url.startsWith(path)) return false
+  const next = url.charCodeAt(path.length)
+  return Number.isNaN(next) || next === 47 /* / */ || next === 63 /* ? */
+}
 
 /** True for the paths this guard limits. */
 export const isPublicRead = (url: string) => {
   // the redirect first, in one comparison: it is the hot path
   if (url.charCodeAt(1) === 116 && url.charCodeAt(2) === 47) return false
-  for (const prefix of OWN_LIMITS) {
-    if (url.startsWith(prefix)) return prefix === "/api/v1/" && url.startsWith(LIMITED_V1)
-  }
+  if (url.startsWith(V1)) return isUnder(url, LIMITED_V1)
+  for (const path of OWN_LIMITS) if (isUnder(url, path)) return false
   return true
 }
 
