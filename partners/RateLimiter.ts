@@ -47,17 +47,6 @@ export class RateLimiter {
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) }
   }
 
-  /** The denial `take` would answer now, without taking a token; undefined when a token is there. */
-  peek(key: string): Extract<Verdict, { allowed: false }> | undefined {
-    const bucket = this.#buckets.get(key)
-    if (bucket === undefined) return undefined
-    const ratePerMs = this.#limit.perMinute / 60_000
-    const tokens = Math.min(this.#limit.burst, bucket.tokens + (this.#now() - bucket.at) * ratePerMs)
-    if (tokens >= 1) return undefined
-    const waitMs = ratePerMs > 0 ? (1 - tokens) / ratePerMs : 60_000
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) }
-  }
-
   // Full buckets carry no information: dropping them bounds memory under a
   // flood of distinct IPs without forgetting anyone who is being limited.
   #prune(now: number, ratePerMs: number) {

@@ -68,8 +68,6 @@ export class RateLimits extends Context.Service<
      * shared store can say (then run `take`).
      */
     takeNow(scope: RateLimitScope, bucket: string): Verdict | undefined
-    /** The denial a request on `bucket` would get, known without the store and without taking a token. */
-    denied(scope: RateLimitScope, bucket: string): Denied | undefined
     /** The 429 answer, counted in metrics. */
     tooMany(scope: RateLimitScope, verdict: Denied): HttpServerResponse.HttpServerResponse
     /** Counts a 429 written outside the router (the HTTP edge writes its own). */
@@ -133,7 +131,6 @@ export class RateLimits extends Context.Service<
       return RateLimits.of({
         take,
         takeNow,
-        denied: (scope, bucket) => (db === undefined ? local[scope].peek(bucket) : denials[scope].get(bucket, now())),
         tooMany: (scope, verdict) => {
           counters[scope].inc()
           return HttpServerResponse.jsonUnsafe(rateLimitedBody(scope, verdict), {
