@@ -3,6 +3,7 @@ import { AdminConversionsApi } from "./admin/conversions/Api.ts"
 import { addPostbackToOpenApi } from "./v1/conversions/PostbackDocs.ts"
 import { addRedirectToOpenApi } from "./redirect/RedirectDocs.ts"
 import { AdminPartnersApi } from "./admin/partners/Api.ts"
+import { addEdgeResponsesToOpenApi } from "./edge/EdgeResponsesDocs.ts"
 import { AdminPipelinesApi } from "./admin/pipelines/Api.ts"
 import { DiscoveryApi } from "./discovery/Api.ts"
 import { AiContentApi } from "./v1/ai/content/Api.ts"
@@ -41,4 +42,9 @@ export class Api extends HttpApi.make("affiliate-commerce")
     })
   )
   // The conversion postback (its HMAC covers the raw body) and the redirect (the hot path) are raw routes; document them here.
-  .annotateMerge(OpenApi.annotations({ transform: (spec) => addRedirectToOpenApi(addPostbackToOpenApi(spec)) })) {}
+  // The HTTP edge's own answers (431, 413, 415, 429) are added to every operation that can receive them.
+  .annotateMerge(
+    OpenApi.annotations({
+      transform: (spec) => addEdgeResponsesToOpenApi(addRedirectToOpenApi(addPostbackToOpenApi(spec)))
+    })
+  ) {}

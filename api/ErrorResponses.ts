@@ -2,6 +2,7 @@ import { Cause, Effect, Layer } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type ErrorBody } from "./errors.ts"
 import * as ByteSize from "effect/ByteSize"
+import { PAGE_SECURITY_HEADERS } from "../discovery/pageShell.ts"
 
 /** Request bodies larger than this are refused with a 413 before they are buffered whole. */
 export const MAX_BODY_BYTES = 256 * 1024
@@ -24,11 +25,12 @@ const wantsHtml = (request: HttpServerRequest.HttpServerRequest) =>
 
 const pathOf = (request: HttpServerRequest.HttpServerRequest) => request.url.split("?", 1)[0]
 
-const notFoundPage = HttpServerResponse.html(
+const notFoundPage = HttpServerResponse.text(
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
     `<title>Not found</title></head><body style="font-family:system-ui;max-width:40rem;margin:3rem auto;padding:0 1rem">` +
-    `<h1>Page not found</h1><p>There is nothing at this address.</p><p><a href="/">Search for products</a> · <a href="/docs">API documentation</a></p></body></html>`
-).pipe(HttpServerResponse.setStatus(404))
+    `<h1>Page not found</h1><p>There is nothing at this address.</p><p><a href="/">Search for products</a> · <a href="/docs">API documentation</a></p></body></html>`,
+  { status: 404, contentType: "text/html; charset=utf-8", headers: PAGE_SECURITY_HEADERS }
+)
 
 /**
  * Every path no route claims: a JSON 404 (an HTML page for browsers). A

@@ -17,7 +17,13 @@ import { StartPageRoutes } from "./discovery/StartPage.ts"
 import { McpRoutes } from "./mcp/McpRoute.ts"
 import { NotFoundRoute, withErrorResponses } from "./ErrorResponses.ts"
 import { ProductsHandlers } from "./products/Http.ts"
-import { RedirectHotPath, serverWithHotPath } from "./redirect/Redirect.ts"
+import { RedirectHotPath } from "./redirect/Redirect.ts"
+import { edgeServer } from "./edge/EdgeServer.ts"
+import { DocsPagePolicy } from "./edge/DocsPagePolicy.ts"
+import { makePublicReadLimits } from "./edge/PublicReadLimits.ts"
+import { MetricsPort } from "./edge/MetricsPort.ts"
+import { AppConfig } from "../infra/AppConfig.ts"
+import { RateLimits } from "../partners/RateLimits.ts"
 import { SystemHandlers } from "./system/Http.ts"
 import { AiHandlers } from "./v1/ai/Http.ts"
 import { V1AuthLayers } from "./v1/auth/PartnerAuth.ts"
@@ -47,7 +53,7 @@ const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pi
   Layer.provide(RequestValidationLayer)
 )
 
-const DocsRoute = HttpApiScalar.layer(Api, { path: "/docs" })
+const DocsRoute = HttpApiScalar.layer(Api, { path: "/docs" }).pipe(Layer.provide(DocsPagePolicy))
 
 // Routes outside the HttpApi contract (HTML pages, postbacks): plain
 // HttpRouter routes. The redirect (/t/*) is not a route at all: a plain
@@ -63,9 +69,10 @@ export const AllRoutes = Layer.mergeAll(
 )
 
 /**
- * The routes behind a node:http server whose hot paths see every request
- * first (and may answer it): `before`, set now, and a late hot path that
- * `lateLayer` (built beside the routes, once the server runs) may set.
+ * The routes behind the edge server (api/edge/EdgeServer.ts): its timeouts
+ * and connection caps, then the public-read limits, then the hot paths, see
+ * every request first (and may answer it): `before`, set now, and a late hot
+ * path that `lateLayer` (built beside the routes, once the server runs) may set.
  */
 const serveWith = (
   before: HotPathHandler,
@@ -74,18 +81,30 @@ const serveWith = (
   lateLayer: (slot: LateHotPath) => Layer.Layer<never, never, DiscoverySearch | PublicUrl> = () => Layer.empty
 ) => {
   const late = lateHotPath()
-  return HttpRouter.serve(Layer.mergeAll(AllRoutes, lateLayer(late)).pipe(Layer.provide(PublicUrl.layer)), {
-    disableLogger: true,
-    disableListenLog: true
-  }).pipe(
-    Layer.provideMerge(
-      NodeHttpServer.layer(() => serverWithHotPath((req, res) => before(req, res) || late.handle(req, res)), {
-        port,
-        host
-      })
-    )
-  )
+  return Layer.unwrap(
+    Effect.gen(function* () {
+      const { httpEdge } = yield* AppConfig
+      const guards = yield* makePublicReadLimits
+      return HttpRouter.serve(Layer.mergeAll(AllRoutes, lateLayer(late)).pipe(Layer.provide(PublicUrl.layer)), {
+        disableLogger: true,
+        disableListenLog: true,
+        // long enough that an over-long id reaches its route and is answered 400 naming the parameter
+        routerConfig: { maxParamLength: MAX_PARAM_LENGTH }
+      }).pipe(
+        Layer.provideMerge(
+          NodeHttpServer.layer(
+            () => edgeServer(httpEdge, guards, (req, res) => before(req, res) || late.handle(req, res)),
+            { port, host }
+          )
+        ),
+        Layer.merge(MetricsPort.layer)
+      )
+    })
+  ).pipe(Layer.provide(RateLimits.layer))
 }
+
+/** Node's request line and headers fit in 16 KB: no path parameter is longer. */
+const MAX_PARAM_LENGTH = 16 * 1024
 
 /**
  * The HTTP server on `port`/`host`; per-request logging is off (no log line

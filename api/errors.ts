@@ -1,4 +1,5 @@
 import { Schema, SchemaIssue } from "effect"
+import { withoutControlCharacters } from "../domain/text/controlCharacters.ts"
 
 // Every error the API answers with has one body shape:
 //   { "error": { "code": "...", "message": "...", "details"?: ... } }
@@ -42,13 +43,18 @@ export interface FieldIssue {
 
 const standard = SchemaIssue.makeFormatterStandardSchemaV1()
 
-/** Flattens a schema issue into `{ field, message }` pairs, the field as a dotted path. */
+/**
+ * Flattens a schema issue into `{ field, message }` pairs, the field as a
+ * dotted path. Messages may quote the client's value, and field names are
+ * the client's keys: both without the control characters they may carry.
+ */
 export const fieldIssues = (issue: SchemaIssue.Issue): ReadonlyArray<FieldIssue> =>
   standard(issue).issues.map((entry) => ({
-    field:
+    field: withoutControlCharacters(
       (entry.path ?? []).map((segment) => String(typeof segment === "object" ? segment.key : segment)).join(".") ||
-      "(root)",
-    message: entry.message
+        "(root)"
+    ),
+    message: withoutControlCharacters(entry.message)
   }))
 
 /** A JSON body an API client can act on, for whatever the error value is. */

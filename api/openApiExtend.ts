@@ -15,3 +15,28 @@ export const withPaths = (
   paths: { ...record(spec.paths), ...paths },
   tags: [...(Array.isArray(spec.tags) ? spec.tags : []), tag]
 })
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+
+/**
+ * `spec` with `responses(path, operation)` added to every operation, where
+ * the operation does not document that status already.
+ */
+export const withResponses = (
+  spec: Spec,
+  responses: (path: string, operation: Readonly<Record<string, unknown>>) => Readonly<Record<string, unknown>>
+): Record<string, unknown> => ({
+  ...spec,
+  paths: Object.fromEntries(
+    Object.entries(record(spec.paths)).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(record(item)).map(([key, value]) => {
+          if (!METHODS.includes(key)) return [key, value]
+          const operation = record(value)
+          return [key, { ...operation, responses: { ...responses(path, operation), ...record(operation.responses) } }]
+        })
+      )
+    ])
+  )
+})

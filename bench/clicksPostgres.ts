@@ -66,7 +66,9 @@ const redirectLoad = async (label: string, overrides: Parameters<typeof startBen
       })
     )
     const loop = process.threadCpuUsage(loopBefore)
-    const metrics = await (await fetch(`${service.url}/metrics`)).text()
+    const metrics = await (
+      await fetch(`${service.url}/metrics`, { headers: { authorization: "Bearer test-admin-token" } })
+    ).text()
     const writeUs = (metric(metrics, "click_flush_seconds_total") * 1e6) / metric(metrics, "clicks_written_total")
     const answered = metric(metrics, "clicks_received_total")
     // This thread only: redirects, and on PostgreSQL reading, judging and COPY-encoding the journal.

@@ -80,7 +80,8 @@ interface PacedTrial {
 }
 const metric = (text: string, name: string) =>
   Number(new RegExp(`^${name} ([\\d.e+-]+)$`, "m").exec(text)?.[1] ?? "NaN")
-const metricsText = async () => (await fetch(`${service.url}/metrics`)).text()
+const metricsText = async () =>
+  (await fetch(`${service.url}/metrics`, { headers: { authorization: "Bearer test-admin-token" } })).text()
 const paced = async (label: string, url: string, rate: number): Promise<PacedTrial> => {
   const metricsBefore = await metricsText()
   const probe = startProbe()

@@ -159,6 +159,9 @@ const buildIndex = async (url: string) => {
   writeFileSync(marker, JSON.stringify({ ...JSON.parse(wanted), models: stats.numberOfDocuments }))
 }
 
+/** The bench service's own admin token, to read /metrics. */
+const BENCH_ADMIN_TOKEN = "bench-search-admin-token"
+
 const startServiceProcess = async (meiliUrl: string) => {
   const port = await Effect.runPromise(freePort)
   const profile = values.profile ? ["--cpu-prof", `--cpu-prof-dir=${join(DIR, "profile")}`] : []
@@ -172,6 +175,11 @@ const startServiceProcess = async (meiliUrl: string) => {
       MEILI_INDEX_PREFIX: PREFIX,
       INGEST_ON_START: "false",
       SCHEDULES_ENABLED: "false",
+      ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+      // the bench is one client measuring throughput: the per-client limits would measure themselves
+      CONCURRENT_REQUESTS_PER_IP: "0",
+      RATE_LIMIT_IP_PER_MINUTE: "1000000000",
+      RATE_LIMIT_IP_BURST: "1000000000",
       LOG_LEVEL: "Warning"
     },
     stdio: ["ignore", "ignore", "inherit"]
@@ -360,7 +368,9 @@ const main = async () => {
     // results that repeat a model.
     let duplicates = 0
     const roundTrips = async () => {
-      const text = await (await fetch(`${service!.url}/metrics`)).text()
+      const text = await (
+        await fetch(`${service!.url}/metrics`, { headers: { authorization: `Bearer ${BENCH_ADMIN_TOKEN}` } })
+      ).text()
       return Number(/^search_round_trips_total(?:\{[^}]*\})? (\d+)/m.exec(text)?.[1] ?? NaN)
     }
     const tripsBefore = await roundTrips()

@@ -72,5 +72,14 @@ export const notFoundPage = () =>
 <p><a href="/">Search for products</a> or see <a href="/api/deals">current deals (JSON)</a>.</p>`
   )
 
+/** An id no deal can have (longer than Meilisearch's 511-byte document ids). */
+export const badIdPage = (maxLength: number) =>
+  page(
+    "Not a deal id",
+    `<h1>Not a deal id</h1>
+<p>The id in this address (parameter <code>id</code>) is longer than ${maxLength} characters, so no deal has it.</p>
+<p><a href="/">Search for products</a></p>`
+  )
+
 export const unavailablePage = () =>
   page("Temporarily unavailable", `<h1>Temporarily unavailable</h1><p>Please try again in a few seconds.</p>`)

@@ -1,10 +1,12 @@
 import { HttpServerResponse } from "effect/http"
+import { withoutControlCharacters } from "../domain/text/controlCharacters.ts"
 
 // What every server-rendered page shares: escaping, the document around the
 // body, the base style, and the response headers. No page carries a script.
 
+/** `value` as HTML text or attribute value: markup characters escaped, control characters removed. */
 export const escapeHtml = (value: string) =>
-  value.replace(
+  withoutControlCharacters(value).replace(
     /[&<>"'`]/g,
     (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;", "`": "&#96;" })[char] ?? char
   )
@@ -41,15 +43,22 @@ ${body}
 </body>
 </html>`
 
+/**
+ * The headers of every HTML page we write (these pages, the 404 pages, the
+ * redirect's unknown-link page): no script runs, nothing loads but images
+ * and inline style, and no other site may frame the page (clickjacking).
+ */
+export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "content-security-policy":
+    "default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+}
+
 /** An HTML response; pages never run scripts, and the policy says so to the browser. */
 export const htmlResponse = (body: string, status: number, headers: Record<string, string> = {}) =>
   HttpServerResponse.text(body, {
     status,
     contentType: "text/html; charset=utf-8",
-    headers: {
-      "x-content-type-options": "nosniff",
-      "content-security-policy":
-        "default-src 'none'; img-src http: https: data:; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-      ...headers
-    }
+    headers: { ...PAGE_SECURITY_HEADERS, ...headers }
   })

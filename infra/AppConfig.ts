@@ -1,4 +1,4 @@
-import { Config, Context, Data, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Config, Context, Data, Effect, Layer, Option, Redacted, Schema, SchemaGetter } from "effect"
 import { randomBytes } from "node:crypto"
 import { resolve } from "node:path"
 import { parsePostbackSecrets, type PostbackSecrets } from "./PostbackSecrets.ts"
@@ -66,8 +66,14 @@ export interface AppConfigShape {
    * that many open sessions.
    */
   readonly mcpSessions: { readonly idleSeconds: number; readonly perKey: number; readonly perIp: number }
-  /** Take the client IP from X-Forwarded-For (only behind a proxy you control). */
-  readonly trustProxy: boolean
+  /**
+   * TRUST_PROXY: how many proxies of yours stand in front of the service (0: none, the socket peer is the
+   * client). The client is the entry that many hops from the right of X-Forwarded-For: the address the
+   * outermost proxy of yours saw. Entries left of it were sent by the client and prove nothing.
+   */
+  readonly trustProxy: number
+  /** Socket timeouts and per-client caps of the HTTP server (api/edge/). */
+  readonly httpEdge: HttpEdgeConfig
   /** Click queue capacity; overflow is counted and logged. */
   readonly clickQueueSize: number
   /** Days of clicks kept before the current UTC day (CLICK_RETENTION_DAYS); `None` keeps every click. */
@@ -91,6 +97,35 @@ export interface AppConfigShape {
   /** PostgreSQL connections this process opens at most. */
   readonly databasePoolSize: number
 }
+
+export interface HttpEdgeConfig {
+  /** HTTP_HEADERS_TIMEOUT_MS: a request's headers must arrive within this time of its first byte. */
+  readonly headersTimeoutMs: number
+  /** HTTP_REQUEST_TIMEOUT_MS: the whole request (headers and body) must arrive within this time. */
+  readonly requestTimeoutMs: number
+  /** HTTP_KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after this time. */
+  readonly keepAliveTimeoutMs: number
+  /** MAX_CONNECTIONS_PER_IP: open connections one socket address may hold; 0 turns the cap off. */
+  readonly maxConnectionsPerIp: number
+  /** CONCURRENT_REQUESTS_PER_IP: public reads one client may have in flight at once; 0 turns the cap off. */
+  readonly concurrentRequestsPerIp: number
+  /** METRICS_PORT: a loopback-only port serving /metrics without the admin token; `None`: no such port. */
+  readonly metricsPort: Option.Option<number>
+}
+
+/**
+ * TRUST_PROXY as a number of trusted proxy hops; `true`/`false` (the older
+ * boolean form) read as 1 and 0.
+ */
+const TrustProxy = Schema.Union([
+  Schema.Literals(["true", "false"]).pipe(
+    Schema.decodeTo(Schema.Number, {
+      decode: SchemaGetter.transform((value) => (value === "true" ? 1 : 0)),
+      encode: SchemaGetter.transform((hops) => (hops > 0 ? "true" : "false"))
+    })
+  ),
+  Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 16 }))
+])
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//
 
@@ -142,7 +177,27 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       perKey: atLeastOne("MCP_SESSIONS_PER_KEY", 20),
       perIp: atLeastOne("MCP_SESSIONS_PER_IP", 20)
     })
-    const trustProxy = yield* Config.Boolean("TRUST_PROXY").pipe(Config.withDefault(false))
+    const trustProxy = yield* Config.schema(TrustProxy, "TRUST_PROXY").pipe(Config.withDefault(0))
+    const millis = (name: string, fallback: number, maximum: number) =>
+      Config.schema(
+        Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum })),
+        name
+      ).pipe(Config.withDefault(fallback))
+    const count = (name: string) =>
+      Config.option(
+        Config.schema(Schema.NumberFromString.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0)), name)
+      )
+    // Behind a proxy of yours every connection comes from the proxy's address:
+    // a per-address connection cap would cap the proxy, so it is off unless set.
+    const maxConnectionsPerIp = yield* count("MAX_CONNECTIONS_PER_IP")
+    const httpEdge: HttpEdgeConfig = {
+      headersTimeoutMs: yield* millis("HTTP_HEADERS_TIMEOUT_MS", 10_000, 10_000),
+      requestTimeoutMs: yield* millis("HTTP_REQUEST_TIMEOUT_MS", 30_000, 30_000),
+      keepAliveTimeoutMs: yield* millis("HTTP_KEEP_ALIVE_TIMEOUT_MS", 5_000, 120_000),
+      maxConnectionsPerIp: Option.getOrElse(maxConnectionsPerIp, () => (trustProxy > 0 ? 0 : 256)),
+      concurrentRequestsPerIp: Option.getOrElse(yield* count("CONCURRENT_REQUESTS_PER_IP"), () => 8),
+      metricsPort: yield* Config.option(Config.Port("METRICS_PORT"))
+    }
     const clickQueueSize = yield* Config.Int("CLICK_QUEUE_SIZE").pipe(Config.withDefault(100_000))
     const clickRetentionDays = yield* Config.option(
       Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), "CLICK_RETENTION_DAYS")
@@ -193,6 +248,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       rateLimitRegister,
       mcpSessions,
       trustProxy,
+      httpEdge,
       clickQueueSize,
       clickRetentionDays,
       linkCacheSize,
@@ -235,7 +291,16 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       rateLimitPerIp: { perMinute: 60_000, burst: 10_000 },
       rateLimitRegister: { perMinute: 60_000, burst: 10_000 },
       mcpSessions: { idleSeconds: 1800, perKey: 20, perIp: 20 },
-      trustProxy: false,
+      trustProxy: 0,
+      // Short enough for no test to wait on them, caps high enough for concurrent tests from one address.
+      httpEdge: {
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 5_000,
+        maxConnectionsPerIp: 0,
+        concurrentRequestsPerIp: 0,
+        metricsPort: Option.none()
+      },
       clickQueueSize: 100_000,
       clickRetentionDays: Option.none(),
       linkCacheSize: 10_000,

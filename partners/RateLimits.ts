@@ -15,16 +15,63 @@ import { pruneSharedBuckets, takeShared } from "./SharedBuckets.ts"
 // DuckDB (one process): the in-memory buckets, no query.
 
 export type RateLimitScope = "key" | "ip" | "register"
+export type Denied = Extract<Verdict, { allowed: false }>
 
 const PRUNE_EVERY = "1 minute"
+
+/** The JSON error body of every 429, wherever it is written (the router, or the HTTP edge before it). */
+export const rateLimitedBody = (scope: string, verdict: Denied) => ({
+  error: {
+    code: "rate_limited",
+    message: `too many requests; retry in ${verdict.retryAfterSeconds} s`,
+    details: { scope, retry_after_seconds: verdict.retryAfterSeconds }
+  }
+})
+
+const MAX_DENIALS = 100_000
+
+/**
+ * Keys refused until a token is back in their bucket. Here: shared buckets
+ * this replica was refused from, so that a caller who keeps knocking on an
+ * empty bucket is answered from memory, without a statement per request (a
+ * flood costs the store nothing once its allowance is spent).
+ */
+export class Denials {
+  readonly #until = new Map<string, number>()
+  get(key: string, now: number): Denied | undefined {
+    const until = this.#until.get(key)
+    if (until === undefined) return undefined
+    if (until <= now) {
+      this.#until.delete(key)
+      return undefined
+    }
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((until - now) / 1000)) }
+  }
+  remember(key: string, verdict: Verdict, now: number) {
+    if (verdict.allowed) return
+    if (this.#until.size >= MAX_DENIALS) {
+      for (const [known, until] of this.#until) if (until <= now) this.#until.delete(known)
+      if (this.#until.size >= MAX_DENIALS) this.#until.clear()
+    }
+    this.#until.set(key, now + verdict.retryAfterSeconds * 1000)
+  }
+}
 
 export class RateLimits extends Context.Service<
   RateLimits,
   {
     /** Takes one token from `bucket` of `scope`: shared by all replicas on PostgreSQL. */
     take(scope: RateLimitScope, bucket: string): Effect.Effect<Verdict>
+    /**
+     * `take` when it can be answered from this process's memory (in-memory
+     * buckets, or a shared bucket known to be empty); undefined when only the
+     * shared store can say (then run `take`).
+     */
+    takeNow(scope: RateLimitScope, bucket: string): Verdict | undefined
     /** The 429 answer, counted in metrics. */
-    tooMany(scope: RateLimitScope, verdict: Extract<Verdict, { allowed: false }>): HttpServerResponse.HttpServerResponse
+    tooMany(scope: RateLimitScope, verdict: Denied): HttpServerResponse.HttpServerResponse
+    /** Counts a 429 written outside the router (the HTTP edge writes its own). */
+    countRefusal(scope: RateLimitScope): void
   }
 >()("app/partners/RateLimits") {
   /** `shared`: the store whose buckets all replicas use, when it is PostgreSQL. */
@@ -51,17 +98,25 @@ export class RateLimits extends Context.Service<
         "Rate-limit checks answered by this replica's memory because the shared store failed"
       )
       const db = shared?.dialect === "postgres" ? shared : undefined
+      const denials = { key: new Denials(), ip: new Denials(), register: new Denials() }
+      const takeNow = (scope: RateLimitScope, bucket: string): Verdict | undefined =>
+        db === undefined ? local[scope].take(bucket) : denials[scope].get(bucket, now())
       const take =
         db !== undefined
           ? (scope: RateLimitScope, bucket: string) =>
-              takeShared(db, limits[scope], bucket).pipe(
-                Effect.catch(() =>
-                  Effect.sync(() => {
-                    fallbacks.inc()
-                    return local[scope].take(bucket)
-                  })
+              Effect.suspend(() => {
+                const known = denials[scope].get(bucket, now())
+                if (known !== undefined) return Effect.succeed<Verdict>(known)
+                return takeShared(db, limits[scope], bucket).pipe(
+                  Effect.tap((verdict) => Effect.sync(() => denials[scope].remember(bucket, verdict, now()))),
+                  Effect.catch(() =>
+                    Effect.sync(() => {
+                      fallbacks.inc()
+                      return local[scope].take(bucket)
+                    })
+                  )
                 )
-              )
+              })
           : (scope: RateLimitScope, bucket: string) => Effect.sync(() => local[scope].take(bucket))
       if (db !== undefined) {
         yield* Effect.forkScoped(
@@ -75,19 +130,15 @@ export class RateLimits extends Context.Service<
       }
       return RateLimits.of({
         take,
+        takeNow,
         tooMany: (scope, verdict) => {
           counters[scope].inc()
-          return HttpServerResponse.jsonUnsafe(
-            {
-              error: {
-                code: "rate_limited",
-                message: `too many requests; retry in ${verdict.retryAfterSeconds} s`,
-                details: { scope, retry_after_seconds: verdict.retryAfterSeconds }
-              }
-            },
-            { status: 429, headers: { "retry-after": String(verdict.retryAfterSeconds) } }
-          )
-        }
+          return HttpServerResponse.jsonUnsafe(rateLimitedBody(scope, verdict), {
+            status: 429,
+            headers: { "retry-after": String(verdict.retryAfterSeconds) }
+          })
+        },
+        countRefusal: (scope) => counters[scope].inc()
       })
     })
 

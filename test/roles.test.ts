@@ -75,7 +75,7 @@ describe("ROLE=worker over HTTP", () => {
   it("serves /health, /ready, /metrics and /admin", async () => {
     expect((await getJson(`${worker.url}/health`)).status).toBe(200)
     expect((await getJson(`${worker.url}/ready`)).status).toBe(200)
-    expect((await fetch(`${worker.url}/metrics`)).status).toBe(200)
+    expect((await fetch(`${worker.url}/metrics`, { headers: ADMIN })).status).toBe(200)
     const feeds = await getJson(`${worker.url}/admin/feeds`, ADMIN)
     expect(feeds.status).toBe(200)
     expect(Array.isArray(feeds.body.feeds)).toBe(true)

@@ -7,6 +7,7 @@ import { Api } from "../Api.ts"
 import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
 import { disclosureFor, presentDeal } from "../../discovery/present.ts"
 import { searchFeed } from "./searchFeed.ts"
+import { withoutControlCharacters } from "../../domain/text/controlCharacters.ts"
 import { searchUnavailable } from "./unavailable.ts"
 import { SERVICE_TAGS } from "../../domain/links/serviceTags.ts"
 
@@ -36,7 +37,10 @@ export const DiscoveryHandlers = HttpApiBuilder.group(
               const deals = present(documents, query.tag ?? DEALS_DEFAULT_TAG)
               const scope = [query.category, query.store].filter((part) => part !== undefined && part.trim() !== "")
               return {
-                name: `Curated deals${scope.length > 0 ? ` (${scope.join(", ")})` : ""}${query.q ? ` for "${query.q.trim()}"` : ""}`,
+                // made from the client's parameters: without the control characters they may carry
+                name: withoutControlCharacters(
+                  `Curated deals${scope.length > 0 ? ` (${scope.join(", ")})` : ""}${query.q ? ` for "${query.q.trim()}"` : ""}`
+                ),
                 disclosure: disclosureFor(documents),
                 count: deals.length,
                 deals

@@ -1,11 +1,13 @@
 import { Effect, Layer, Option } from "effect"
-import { HttpRouter, HttpServerResponse } from "effect/http"
+import { HttpRouter } from "effect/http"
+import { htmlResponse } from "../../discovery/pageShell.ts"
 import { TAG_PATTERN, feedTrackingId } from "../../domain/links/feedTrackingId.ts"
 import { Database } from "../../infra/Database.ts"
 import { PublicUrl } from "../../infra/PublicUrl.ts"
 import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
 import { landingDocumentFromCatalog } from "../../discovery/landingFromCatalog.ts"
-import { landingPage, notFoundPage, unavailablePage } from "../../discovery/landingHtml.ts"
+import { badIdPage, landingPage, notFoundPage, unavailablePage } from "../../discovery/landingHtml.ts"
+import { errorResponse } from "../ErrorResponses.ts"
 import { DEALS_DEFAULT_TAG } from "./Http.ts"
 import { RETRY_AFTER_SECONDS } from "./unavailable.ts"
 
@@ -14,12 +16,10 @@ import { RETRY_AFTER_SECONDS } from "./unavailable.ts"
 // Meilisearch cannot answer, the same document is built from the store (DuckDB or PostgreSQL). `?tag=`
 // keeps the attribution of the feed request that linked here.
 
-const html = (body: string, status: number, headers: Record<string, string> = {}) =>
-  HttpServerResponse.text(body, {
-    status,
-    contentType: "text/html; charset=utf-8",
-    headers: { "x-content-type-options": "nosniff", ...headers }
-  })
+const html = htmlResponse
+
+/** Meilisearch document ids are at most 511 bytes: a longer id names no deal. */
+const MAX_DEAL_ID_LENGTH = 511
 
 export const LandingPageRoute = Layer.unwrap(
   Effect.gen(function* () {
@@ -30,6 +30,15 @@ export const LandingPageRoute = Layer.unwrap(
       Effect.gen(function* () {
         const params = yield* HttpRouter.params
         const id = params.id ?? ""
+        if (id.length > MAX_DEAL_ID_LENGTH) {
+          return (request.headers["accept"] ?? "").includes("text/html")
+            ? html(badIdPage(MAX_DEAL_ID_LENGTH), 400)
+            : errorResponse(400, {
+                code: "invalid_parameter",
+                message: `id: must be at most ${MAX_DEAL_ID_LENGTH} characters`,
+                details: { field: "id" }
+              })
+        }
         const tagParam = new URL(request.url, "http://x").searchParams.get("tag")
         const tag = tagParam !== null && TAG_PATTERN.test(tagParam) ? tagParam : DEALS_DEFAULT_TAG
         // None: neither Meilisearch nor the store could answer (503); Some(None): no such deal (404).

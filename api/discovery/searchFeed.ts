@@ -5,6 +5,7 @@ import type { SearchFeed } from "../../discovery/schemas.ts"
 import type { SearchError } from "../../infra/SearchEngine.ts"
 import type { SearchQuery } from "./Api.ts"
 import { SERVICE_TAGS } from "../../domain/links/serviceTags.ts"
+import { withoutControlCharacters } from "../../domain/text/controlCharacters.ts"
 
 // The answer of GET /api/search, shared by its HttpApi handler (Http.ts) and
 // its hot path (SearchHotPath.ts), which serve the same query schema.
@@ -35,8 +36,11 @@ const feedOf = (
         : "Nothing matched: suggest a broader phrase or a different price range."
       : `${results.length} result${results.length === 1 ? "" : "s"}, most relevant first.${relaxed}`
   return {
-    name: `Search results for "${query.q.trim()}"`,
-    guidance: `Interpreted the request as: ${intent.interpretation}. ${found} ${stock} ${PRESENTATION}`,
+    // texts made from the client's phrase: without the control characters it may carry
+    name: withoutControlCharacters(`Search results for "${query.q.trim()}"`),
+    guidance: withoutControlCharacters(
+      `Interpreted the request as: ${intent.interpretation}. ${found} ${stock} ${PRESENTATION}`
+    ),
     count: results.length,
     results
   }

@@ -1,9 +1,11 @@
-import { Context, Effect, Layer } from "effect"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { Clock, Context, Effect, Layer } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { ClickRecorder } from "../../clicks/ClickRecorder.ts"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { Metrics } from "../../infra/Metrics.ts"
-import { forwardedClientIp } from "../v1/auth/clientIp.ts"
+import { RateLimiter } from "../../partners/RateLimiter.ts"
+import { PAGE_SECURITY_HEADERS } from "../../discovery/pageShell.ts"
+import { clientAddress } from "../v1/auth/clientIp.ts"
 import { type CachedRedirect, REDIRECT_HEADERS, RedirectLinks } from "../../links/RedirectLinks.ts"
 
 // GET/HEAD /t/{trackingId}: the hot path, as a plain node:http listener that
@@ -40,9 +42,27 @@ const withBody = (contentType: string, body: Buffer, extra: ReadonlyArray<string
   ...REDIRECT_HEADERS,
   ...extra
 ]
-const NOT_FOUND_HTML_HEAD = withBody("text/html; charset=utf-8", notFoundHtml)
+const NOT_FOUND_HTML_HEAD = withBody(
+  "text/html; charset=utf-8",
+  notFoundHtml,
+  Object.entries(PAGE_SECURITY_HEADERS).flat()
+)
 const NOT_FOUND_JSON_HEAD = withBody("application/json", notFoundJson)
 const UNAVAILABLE_HEAD = withBody("application/json", unavailableJson, ["retry-after", "1"])
+
+/** The 429 of a client whose store lookups are spent (its Retry-After varies: built per refusal). */
+const refuseLookup = (res: ServerResponse, retryAfterSeconds: number) => {
+  const body = Buffer.from(
+    JSON.stringify({
+      error: {
+        code: "rate_limited",
+        message: `too many lookups of unknown or uncached links; retry in ${retryAfterSeconds} s`,
+        details: { scope: "redirect_lookup", retry_after_seconds: retryAfterSeconds }
+      }
+    })
+  )
+  res.writeHead(429, withBody("application/json", body, ["retry-after", String(retryAfterSeconds)])).end(body)
+}
 
 const trackingIdOf = (url: string): string | undefined => {
   const query = url.indexOf("?")
@@ -53,6 +73,21 @@ const trackingIdOf = (url: string): string | undefined => {
   } catch {
     return undefined
   }
+}
+
+/**
+ * Every X-Forwarded-For line joined, as node joins them in `req.headers`: the
+ * entry our proxy appended may be on a line after ones the client sent.
+ */
+const forwardedFor = (raw: ReadonlyArray<string>): string | undefined => {
+  let joined: string | undefined
+  for (let i = 0; i < raw.length; i += 2) {
+    const key = raw[i]
+    if (key.length === 15 && key.toLowerCase() === "x-forwarded-for") {
+      joined = joined === undefined ? raw[i + 1] : `${joined}, ${raw[i + 1]}`
+    }
+  }
+  return joined
 }
 
 /** The request headers the redirect reads, found in rawHeaders without building `req.headers`. */
@@ -77,13 +112,22 @@ export class RedirectHotPath extends Context.Service<
     Effect.gen(function* () {
       const { cache, preview } = yield* RedirectLinks
       const clicks = yield* ClickRecorder
-      const { trustProxy } = yield* AppConfig
+      const { trustProxy, rateLimitPerIp } = yield* AppConfig
+      // A link in the cache costs nothing to answer; one that is not (an
+      // unknown or random id) costs a store lookup: those spend a per-client
+      // bucket of the IP allowance's size, in this process's memory (one Map
+      // operation; hits never touch it), so random ids cannot flood the store.
+      const clock = yield* Clock.Clock
+      const lookups = new RateLimiter(rateLimitPerIp, () => clock.currentTimeMillisUnsafe())
       const metrics = yield* Metrics
       const context = yield* Effect.context<never>()
       const runFork = Effect.runForkWith(context)
       const redirects = metrics.counter("redirects_total", "302 answers on /t/{id}")
       const notFounds = metrics.counter("redirect_not_found_total", "Unknown ids on /t/{id}")
       const failures = metrics.counter("redirect_lookup_failures_total", "Link lookups that failed (answered 503)")
+      const lookupsRefused = metrics.counter("api_rate_limited_total", "Requests answered 429", {
+        scope: "redirect_lookup"
+      })
 
       const notFound = (req: IncomingMessage, res: ServerResponse) => {
         notFounds.inc()
@@ -96,12 +140,12 @@ export class RedirectHotPath extends Context.Service<
         // The click is appended before the answer leaves: an answered click is recorded.
         if (req.method === "GET") {
           const raw = req.rawHeaders
-          const forwarded = trustProxy ? forwardedClientIp(header(raw, "x-forwarded-for")) : undefined
+          const peer = req.socket.remoteAddress
           clicks.record(
             target.trackingId,
             target.partnerId,
             target.tag,
-            forwarded ?? req.socket.remoteAddress ?? "unknown",
+            trustProxy > 0 ? clientAddress(forwardedFor(raw), peer, trustProxy) : (peer ?? "unknown"),
             header(raw, "user-agent"),
             header(raw, "referer")
           )
@@ -110,9 +154,19 @@ export class RedirectHotPath extends Context.Service<
         res.writeHead(302, target.head as Array<string>).end()
       }
 
+      const clientOf = (req: IncomingMessage) => {
+        const peer = req.socket.remoteAddress
+        return trustProxy > 0 ? clientAddress(forwardedFor(req.rawHeaders), peer, trustProxy) : (peer ?? "unknown")
+      }
+
       // A GET loads (and for a feed id, creates once) the stored link into the
       // cache; a HEAD only looks, so link checkers and unfurlers write nothing.
-      const answerCold = (req: IncomingMessage, res: ServerResponse, id: string) =>
+      const answerCold = (req: IncomingMessage, res: ServerResponse, id: string) => {
+        const verdict = lookups.take(clientOf(req))
+        if (!verdict.allowed) {
+          lookupsRefused.inc()
+          return refuseLookup(res, verdict.retryAfterSeconds)
+        }
         runFork(
           (req.method === "GET" ? cache.get(id) : preview(id)).pipe(
             Effect.matchCause({
@@ -125,6 +179,7 @@ export class RedirectHotPath extends Context.Service<
             })
           )
         )
+      }
 
       const route = (req: IncomingMessage, res: ServerResponse, url: string) => {
         const id = trackingIdOf(url)
@@ -151,20 +206,4 @@ export class RedirectHotPath extends Context.Service<
       return RedirectHotPath.of({ handle })
     })
   )
-}
-
-/**
- * A node:http server whose requests go to `handle` first; what it declines
- * is emitted as usual, to the Effect router's listener.
- */
-export const serverWithHotPath = (handle: (req: IncomingMessage, res: ServerResponse) => boolean): Server => {
-  const server = createServer()
-  const emit = server.emit
-  // Named parameters and `arguments` rather than a rest array: no array
-  // allocated per emitted event on the hot path.
-  server.emit = function (this: Server, event: string | symbol, req?: unknown, res?: unknown) {
-    if (event === "request" && handle(req as IncomingMessage, res as ServerResponse)) return true
-    return Reflect.apply(emit, this, arguments)
-  } as typeof emit
-  return server
 }

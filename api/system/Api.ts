@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { ServiceUnavailable } from "../errors.ts"
+import { AdminAuth } from "../admin/Auth.ts"
+import { ServiceUnavailable, Unauthorized } from "../errors.ts"
 
 export const Readiness = Schema.Struct({
   status: Schema.Literals(["ready", "not_ready"]),
@@ -22,7 +23,15 @@ export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
       "Readiness: the store (DuckDB, or PostgreSQL with DATABASE_URL) answers a query, Meilisearch reports healthy and the first ingest of an empty catalog has finished (503 otherwise: code not_ready or ingesting)."
     ),
     HttpApiEndpoint.get("metrics", "/metrics", {
-      success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/plain; version=0.0.4" }))
-    }).annotate(OpenApi.Description, "Prometheus metrics: click queue, caches, pipeline runs.")
+      success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/plain; version=0.0.4" })),
+      error: Unauthorized
+    })
+      // The counters describe traffic, partners' volumes and failures: an operator's view, not the public's.
+      .middleware(AdminAuth)
+      .annotate(
+        OpenApi.Description,
+        "Prometheus metrics: click queue, caches, pipeline runs. Requires Authorization: Bearer $ADMIN_TOKEN (401 " +
+          "otherwise); with METRICS_PORT set, the same text is served without the token on that port of the loopback interface."
+      )
   )
   .annotateMerge(OpenApi.annotations({ title: "System", description: "Health, readiness and metrics" })) {}

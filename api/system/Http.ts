@@ -1,4 +1,5 @@
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
+import { AdminAuthLayer } from "../admin/Auth.ts"
 import { HttpApiBuilder } from "effect/http-api"
 import { Database } from "../../infra/Database.ts"
 import { CatalogReadiness } from "../../pipelines/CatalogReadiness.ts"
@@ -38,4 +39,4 @@ export const SystemHandlers = HttpApiBuilder.group(
       )
       .handle("metrics", () => Effect.sync(() => metrics.render()))
   })
-)
+).pipe(Layer.provide(AdminAuthLayer))

@@ -89,7 +89,7 @@ describe("GET /api/v1/ai/deals", () => {
   beforeAll(async () => {
     // Every request computes its lists afresh here (the service caches them for 30 s by default).
     // TRUST_PROXY: the /t/ clicks below come from distinct visitors through X-Forwarded-For.
-    service = await startService({ aiDealsCacheSeconds: 0, trustProxy: true })
+    service = await startService({ aiDealsCacheSeconds: 0, trustProxy: 1 })
     await service.run(
       Effect.gen(function* () {
         yield* insertCatalog()

@@ -40,8 +40,11 @@ const start = async (role: "api" | "worker", dataDir: string, extra: Record<stri
     POSTBACK_SECRETS: JSON.stringify({ awin: POSTBACK_SECRET }),
     CATALOG_POLL_MS: "250",
     // Every test request comes from 127.0.0.1: the per-IP limits would be the test's bottleneck, not the service's.
-    RATE_LIMIT_IP: "100000",
-    RATE_LIMIT_REGISTER: "100",
+    RATE_LIMIT_IP_PER_MINUTE: "100000",
+    RATE_LIMIT_IP_BURST: "100000",
+    RATE_LIMIT_REGISTER_PER_MINUTE: "100",
+    RATE_LIMIT_REGISTER_BURST: "100",
+    CONCURRENT_REQUESTS_PER_IP: "0",
     ...extra
   })
   processes.push(server)

@@ -95,7 +95,7 @@ describe("Meilisearch stopped mid-test", () => {
     expect(redirect.ms).toBeLessThan(1000)
     const ready = await timed("/ready")
     expect(ready.response.status).toBe(503)
-    const metrics = await timed("/metrics")
+    const metrics = await timed("/metrics", { headers: { authorization: "Bearer test-admin-token" } })
     expect(metrics.body).toMatch(/search_failures_total(\{[^}]*\})? [1-9]/)
   })
 })

@@ -25,7 +25,8 @@ const poll = async (what: string, check: () => Promise<boolean>, ms: number) => 
   throw new Error(`${what}: not within ${ms} ms`)
 }
 
-const metricsOf = async (service: RunningService) => (await fetch(`${service.url}/metrics`)).text()
+const metricsOf = async (service: RunningService) =>
+  (await fetch(`${service.url}/metrics`, { headers: { authorization: "Bearer test-admin-token" } })).text()
 
 describe("embedded Meilisearch under supervision", () => {
   let service: RunningService

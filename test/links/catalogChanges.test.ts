@@ -27,7 +27,9 @@ const click = async (id: string) =>
     })
   ).headers.get("location")
 const appliedChanges = async () => {
-  const text = await (await fetch(`${service.url}/metrics`)).text()
+  const text = await (
+    await fetch(`${service.url}/metrics`, { headers: { authorization: "Bearer test-admin-token" } })
+  ).text()
   return Number(/^catalog_changes_applied_total (\d+)/m.exec(text)?.[1] ?? "NaN")
 }
 /** Polls `probe` until it returns `expected`, for at most `ms`; returns the elapsed time. */

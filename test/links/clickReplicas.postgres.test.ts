@@ -39,8 +39,8 @@ describe("clicks across two replicas on one PostgreSQL", () => {
 
   beforeAll(async () => {
     const databaseUrl = Option.some(Redacted.make(await freshDatabaseUrl()))
-    a = await startService({ databaseUrl, trustProxy: true })
-    b = await startService({ databaseUrl, trustProxy: true })
+    a = await startService({ databaseUrl, trustProxy: 1 })
+    b = await startService({ databaseUrl, trustProxy: 1 })
     const registered = (
       await postJson(`${a.url}/api/v1/partners/register`, { name: "Replicated", email: "r@x.example" })
     ).body

@@ -52,5 +52,7 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/conversions/reattributionSchedule.test.ts",
   "test/conversions/reports.test.ts",
   "test/conversions/networkFeeds.test.ts",
-  "test/conversions/moreNetworkFeeds.test.ts"
+  "test/conversions/moreNetworkFeeds.test.ts",
+  // the HTTP edge's per-client limits (shared buckets)
+  "test/edge/publicLimits.test.ts"
 ]

@@ -1,11 +1,12 @@
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Clock, Context, Effect, Layer, Redacted } from "effect"
+import { createHash } from "node:crypto"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import { AppConfig } from "../../../infra/AppConfig.ts"
 import { TooManyRequests, Unauthorized, unauthorized, unavailable, ServiceUnavailable } from "../../errors.ts"
 import { API_KEY_PATTERN, type Partner, Partners } from "../../../partners/Partners.ts"
 import { clientIp } from "./clientIp.ts"
-import { RateLimits } from "../../../partners/RateLimits.ts"
+import { Denials, RateLimits } from "../../../partners/RateLimits.ts"
 
 // Partner authentication for /api/v1, `Authorization: Bearer <api key>`.
 // Required endpoints: a missing, malformed or unknown key is a 401.
@@ -53,10 +54,31 @@ type Resolved =
 const caller = (partner: Partner | undefined): Resolved => ({ _tag: "Caller", partner })
 const limited = (response: HttpServerResponse.HttpServerResponse): Resolved => ({ _tag: "Limited", response })
 
+/** A key's SHA-256, so that the set below holds no usable key. */
+const keyFingerprint = (key: string) => createHash("sha256").update(key).digest("base64url")
+
+const MAX_WORKING_KEYS = 100_000
+
+/** Fingerprints of keys that authenticated in this process (bounded: forgotten all at once when full). */
+class WorkingKeys {
+  readonly #seen = new Set<string>()
+  has(fingerprint: string) {
+    return this.#seen.has(fingerprint)
+  }
+  add(fingerprint: string) {
+    if (this.#seen.size >= MAX_WORKING_KEYS) this.#seen.clear()
+    this.#seen.add(fingerprint)
+  }
+}
+
 const makeResolver = Effect.gen(function* () {
   const partners = yield* Partners
   const limits = yield* RateLimits
   const config = yield* AppConfig
+  const workingKeys = new WorkingKeys()
+  const guessers = new Denials()
+  // the layer's Clock (TestClock in tests), as the rate limits read it
+  const clock = yield* Clock.Clock
   /** undefined = anonymous; fails 401 on a bad key; returns a 429 response when limited. */
   return (
     credential: Redacted.Redacted<string>,
@@ -76,8 +98,25 @@ const makeResolver = Effect.gen(function* () {
           "malformed Authorization header: expected 'Bearer ak_...' with the key from registration"
         )
       }
+      // A wrong key costs a store lookup: each one spends the caller's IP
+      // allowance. Once a wrong key finds that allowance spent, the address
+      // is a key guesser until a token is back: its keys are answered 429
+      // without a lookup, except keys that worked in this process (a
+      // partner behind the same address is not refused with it).
+      const ip = clientIp(request, config.trustProxy)
+      const fingerprint = keyFingerprint(key)
+      const guessing = guessers.get(ip, clock.currentTimeMillisUnsafe())
+      if (guessing !== undefined && !workingKeys.has(fingerprint)) return limited(limits.tooMany("ip", guessing))
       const partner = yield* partners.authenticate(key).pipe(Effect.mapError(() => lookupFailed))
-      if (partner === undefined) return yield* unauthorized("unknown API key")
+      if (partner === undefined) {
+        const verdict = yield* limits.take("ip", `ip:${ip}`)
+        if (!verdict.allowed) {
+          guessers.remember(ip, verdict, clock.currentTimeMillisUnsafe())
+          return limited(limits.tooMany("ip", verdict))
+        }
+        return yield* unauthorized("unknown API key")
+      }
+      workingKeys.add(fingerprint)
       const verdict = yield* limits.take("key", `key:${partner.id}`)
       return verdict.allowed ? caller(partner) : limited(limits.tooMany("key", verdict))
     })

@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { getJson } from "../support/http.ts"
+import { type RunningService, startService } from "../support/TestService.ts"
+
+// The per-IP allowance of public reads on two replicas of one PostgreSQL
+// database: one shared bucket (partners/SharedBuckets.ts), not one per
+// replica; once a replica was refused, it refuses from memory.
+describe("public reads spend one per-IP allowance across replicas", () => {
+  const limit = { perMinute: 1, burst: 4 } // one token back a minute: none during the test
+  let a: RunningService
+  let b: RunningService
+  beforeAll(async () => {
+    a = await startService({ rateLimitPerIp: limit })
+    b = await startService({ databaseUrl: a.config.databaseUrl, rateLimitPerIp: limit })
+  })
+  afterAll(async () => {
+    await b?.close()
+    await a?.close()
+  })
+
+  it("four reads on A and B take the burst; then both answer 429 with Retry-After", async () => {
+    const paths = ["/openapi.json", "/api/v1/products/search", "/no-such-page", "/openapi.json"]
+    const first = await Promise.all(paths.map((path, i) => getJson(`${(i % 2 === 0 ? a : b).url}${path}`)))
+    expect(first.map((answer) => answer.status)).toEqual([200, 200, 404, 200])
+    for (const service of [a, b, a, b]) {
+      const refused = await getJson(`${service.url}/openapi.json`)
+      expect(refused.status).toBe(429)
+      expect(refused.body.error).toMatchObject({ code: "rate_limited", details: { scope: "ip" } })
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1)
+    }
+  })
+})
