@@ -318,18 +318,16 @@ export const migrations: ReadonlyArray<ReadonlyArray<string>> = [
     )`
   ],
   [
-    // 9: a revoked API key (partners/Partners.ts): its hash stays, so the key
-    // is recognised and refused; NULL while the key works. First: DuckDB
-    // refuses to commit an ALTER of a table after an UPDATE of its unique
-    // columns in one transaction.
-    `ALTER TABLE partners ADD COLUMN IF NOT EXISTS key_revoked_at TIMESTAMPTZ`,
-    // Partners holding a tag the service itself uses (domain/links/serviceTags.ts
+    // 9: partners holding a tag the service itself uses (domain/links/serviceTags.ts
     // RESERVED_TAGS when this was written) move to `<tag>_<partner id>`: the
     // underscore never comes out of registration, so the new tag is free. Their
     // links move with them (same tracking ids: every published /t/{id} keeps
     // redirecting and crediting them); a feed link with the old tag is the
     // service's default link from now on. The PostgreSQL twin is
-    // infra/postgres/migrations/0008_reserved_tags_and_keys.sql.
+    // infra/postgres/migrations/0008_reserved_tags.sql. (No ALTER of
+    // partners here or later: DuckDB 1.5 cannot replay the WAL of an ALTER of a
+    // table whose default calls nextval() after a crash, so the file would not
+    // open again; a revoked key replaces its hash instead, partners/Partners.ts.)
     `UPDATE tracking_links SET tag = lower(p.tag) || '_' || CAST(p.id AS VARCHAR)
      FROM partners p
      WHERE tracking_links.partner_id = p.id AND tracking_links.tag = p.tag

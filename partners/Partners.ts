@@ -8,7 +8,9 @@ import { KeyCache } from "./KeyCache.ts"
 // Partners and their API keys. The key is shown once (at registration, at a
 // rotation); only its sha256 is stored. A lookup hashes the presented key,
 // finds the row by hash, and compares the hashes with timingSafeEqual. A
-// revoked key (partners.key_revoked_at set) finds its row and is refused.
+// revoked key has its hash replaced by `revoked:` and random hex, which no
+// presented key hashes to (a column of its own would need an ALTER of
+// partners, whose WAL DuckDB 1.5 cannot replay after a crash).
 export interface Partner {
   readonly id: number
   readonly name: string
@@ -54,6 +56,8 @@ const TagRow = Schema.Struct({ tag: Text })
 export type PartnerRef = { readonly id: number } | { readonly tag: string }
 
 const newApiKey = () => `ak_${randomBytes(32).toString("base64url")}`
+/** What a revoked key's hash becomes: unique (the column is), and never a sha256 in hex. */
+const revokedHash = () => `revoked:${randomBytes(16).toString("hex")}`
 
 // n registrations racing for one name need at most n attempts each.
 const MAX_TAG_ATTEMPTS = 20
@@ -135,11 +139,9 @@ export class Partners extends Context.Service<
           const now = yield* Clock.currentTimeMillis
           const cached = byHash.get(hash, now)
           if (cached !== undefined) return cached
-          const rows = yield* db.queryAs(
-            PartnerRow,
-            `SELECT ${PARTNER_COLUMNS} FROM partners WHERE key_hash = $1 AND key_revoked_at IS NULL`,
-            [hash]
-          )
+          const rows = yield* db.queryAs(PartnerRow, `SELECT ${PARTNER_COLUMNS} FROM partners WHERE key_hash = $1`, [
+            hash
+          ])
           const row = rows[0]
           if (row === undefined) return undefined
           const same = timingSafeEqual(Buffer.from(row.key_hash, "hex"), Buffer.from(hash, "hex"))
@@ -159,7 +161,7 @@ export class Partners extends Context.Service<
             tx.queryAs(
               PartnerRow,
               `UPDATE partners SET key_hash = $1, key_prefix = $2
-             WHERE id = $3 AND key_hash = $4 AND key_revoked_at IS NULL
+             WHERE id = $3 AND key_hash = $4
              RETURNING ${PARTNER_COLUMNS}`,
               [hashKey(apiKey), apiKey.slice(0, 7), partnerId, hashKey(currentKey)]
             )
@@ -176,12 +178,12 @@ export class Partners extends Context.Service<
             apiKey === null
               ? tx.queryAs(
                   PartnerRow,
-                  `UPDATE partners SET key_revoked_at = now() WHERE ${where} RETURNING ${PARTNER_COLUMNS}`,
-                  [param]
+                  `UPDATE partners SET key_hash = $2 WHERE ${where} RETURNING ${PARTNER_COLUMNS}`,
+                  [param, revokedHash()]
                 )
               : tx.queryAs(
                   PartnerRow,
-                  `UPDATE partners SET key_hash = $2, key_prefix = $3, key_revoked_at = NULL
+                  `UPDATE partners SET key_hash = $2, key_prefix = $3
                    WHERE ${where} RETURNING ${PARTNER_COLUMNS}`,
                   [param, hashKey(apiKey), apiKey.slice(0, 7)]
                 )
