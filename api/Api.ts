@@ -30,6 +30,11 @@ export class Api extends HttpApi.make("affiliate-commerce")
   .add(DiscoveryApi)
   .add(ProductsApi)
   .middleware(RequestValidation)
+  // JSON bodies are strict: the document says additionalProperties: false, and a
+  // misspelt optional field silently ignored would do the wrong thing quietly.
+  // Only bodies: query strings carry tracking parameters we do not control, and
+  // header codecs see every transport header.
+  .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error" })
   .annotateMerge(
     OpenApi.annotations({
       title: "Affiliate commerce API",

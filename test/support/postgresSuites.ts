@@ -45,5 +45,8 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/conversions/loader.test.ts",
   "test/conversions/money.test.ts",
   "test/conversions/reattributionSchedule.test.ts",
-  "test/conversions/reports.test.ts"
+  "test/conversions/reports.test.ts",
+  // the HTTP contract: strict JSON bodies, and the fuzz run from /openapi.json
+  "test/api/**/*.test.ts",
+  "test/fuzz/**/*.test.ts"
 ]
