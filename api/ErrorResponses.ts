@@ -50,6 +50,22 @@ export const NotFoundRoute = Layer.mergeAll(
   HttpRouter.add("OPTIONS", "/*", notFound)
 )
 
+const isRouteNotFound = (error: unknown) => {
+  const failure = error as { _tag?: string; reason?: { _tag?: string } } | undefined
+  return failure?._tag === "HttpServerError" && failure.reason?._tag === "RouteNotFound"
+}
+
+/**
+ * A path the router cannot decode (a malformed percent-escape: /deals/%zz)
+ * matches no route, not even NotFoundRoute's catch-all, and the router would
+ * answer an empty 404. Global, because only a global middleware sees a request
+ * no route took; a matched request pays one pass-through.
+ */
+export const UnroutablePathFallback = HttpRouter.middleware(
+  (httpEffect) => Effect.catch(httpEffect, (error) => (isRouteNotFound(error) ? notFound : Effect.fail(error))),
+  { global: true }
+)
+
 const failureResponse = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpServerRequest) => {
   const squashed = Cause.squash(cause) as { _tag?: string; reason?: unknown } | undefined
   // Body-reading failures arrive wrapped in HttpServerError { reason }.

@@ -14,7 +14,7 @@ import { type HotPathHandler, type LateHotPath, lateHotPath } from "./lateHotPat
 import { LandingPageRoute } from "./discovery/LandingPage.ts"
 import { StartPageRoutes } from "./discovery/StartPage.ts"
 import { McpRoutes } from "./mcp/McpRoute.ts"
-import { NotFoundRoute, withErrorResponses } from "./ErrorResponses.ts"
+import { NotFoundRoute, UnroutablePathFallback, withErrorResponses } from "./ErrorResponses.ts"
 import { ProductsHandlers } from "./products/Http.ts"
 import { RedirectHotPath, serverWithHotPath } from "./redirect/Redirect.ts"
 import { SystemHandlers } from "./system/Http.ts"
@@ -57,7 +57,8 @@ export const AllRoutes = Layer.mergeAll(
   withErrorResponses(Layer.mergeAll(ApiRoutes, DocsRoute)),
   RawRoutes,
   McpRoutes,
-  NotFoundRoute
+  NotFoundRoute,
+  UnroutablePathFallback
 )
 
 /**
