@@ -430,7 +430,12 @@ const dechunk = (body: Buffer): Buffer => {
 }
 
 /** Sends one raw case to host:port and reads until the server closes (or `timeoutMs`). */
-export const sendRaw = (port: number, rawCase: RawCase, timeoutMs = 8_000): Promise<Answer> =>
+export const sendRaw = (
+  port: number,
+  rawCase: RawCase,
+  // a request cut off on purpose may rightly wait for the rest: do not wait long for it
+  timeoutMs = rawCase.mayCloseSilently === true ? 2_000 : 8_000
+): Promise<Answer> =>
   new Promise((resolve) => {
     const started = performance.now()
     const received: Array<Buffer> = []
