@@ -7,6 +7,13 @@ import * as ByteSize from "effect/ByteSize"
 export const MAX_BODY_BYTES = 256 * 1024
 
 const INTERNAL = "an unexpected error occurred; it has been logged"
+
+/**
+ * Seconds a client should wait after a 503 that did not say: a 503 is a real
+ * outage (a store or an engine unreachable), and a client needs to know when to
+ * come back rather than retry at once or give up.
+ */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5
 /** The body of every 500: a defect is logged, never described to the client. */
 export const INTERNAL_ERROR: ErrorBody = { code: "internal_error", message: INTERNAL }
 
@@ -85,8 +92,12 @@ const failureResponse = (cause: Cause.Cause<unknown>, request: HttpServerRequest
   )
 }
 
-// HttpApi answers some failures itself with a bare body; give them ours.
+// HttpApi answers some failures itself with a bare body; give them ours. HttpApi
+// error schemas carry no headers: a handler's 503 gets its Retry-After here.
 const normaliseBareErrors = (response: HttpServerResponse.HttpServerResponse) => {
+  if (response.status === 503 && response.headers["retry-after"] === undefined) {
+    return HttpServerResponse.setHeader(response, "retry-after", String(OUTAGE_RETRY_AFTER_SECONDS))
+  }
   if (response.status === 500 && response.body._tag === "Empty") return errorResponse(500, INTERNAL_ERROR)
   if (response.status === 415) {
     return json(415, "unsupported_media_type", "send the request body as JSON with Content-Type: application/json")

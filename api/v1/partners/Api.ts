@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { BadRequest } from "../../errors.ts"
+import { BadRequest, ServiceUnavailable } from "../../errors.ts"
 import { PartnerAuth, RegistrationRateLimit } from "../auth/PartnerAuth.ts"
 import { PartnerStats } from "../../../partners/StatsSchema.ts"
 
@@ -47,7 +47,8 @@ export class PartnersApi extends HttpApiGroup.make("partners")
     HttpApiEndpoint.post("register", "/register", {
       payload: RegisterRequest,
       success: RegisterResponse,
-      error: BadRequest
+      // the store may fail under the insert: a 503 the client may retry (undeclared, it was a 500)
+      error: [BadRequest, ServiceUnavailable]
     })
       .middleware(RegistrationRateLimit)
       .annotate(
