@@ -1,6 +1,7 @@
 import fc from "fast-check"
 import { activeChecks, type Answer, type Check, type Observation } from "./checks.ts"
-import { requestsFor } from "./generate.ts"
+import { contractBreach } from "./contract.ts"
+import { knownCasesFor, requestsFor } from "./generate.ts"
 import { generatedMcpCase, MCP_CASES, MCP_OPERATION, type McpCase } from "./mcp.ts"
 import { RAW_CASES, sendRaw } from "./raw.ts"
 import { toWire, type WireRequest } from "./request.ts"
@@ -45,6 +46,8 @@ export interface CampaignResult {
   readonly rounds: number
   /** Requests the HTTP client refused to send (e.g. a header value it considers invalid). */
   readonly unsendable: number
+  /** Requests sent again after a connection reset (the second answer is the one checked). */
+  readonly retried: number
   readonly findings: ReadonlyArray<Finding>
   /** How many answers of each status each operation got: shows how far the requests reached. */
   readonly statuses: ReadonlyMap<string, ReadonlyMap<number, number>>
@@ -74,7 +77,22 @@ const errorCode = (answer: Answer): string | undefined => {
 /** Field paths with array indices read the same for every index. */
 const mutationKey = (mutation: string) => mutation.replace(/(?<=@ .*)\b\d+\b/g, "#")
 
+/** Connection resets retried on a fresh connection (counted, reported at the end). */
+let retriedResets = 0
+
+/**
+ * Sends one request. A reset before any answer is retried once: a kept-alive
+ * connection the server closed as the request left is a race of every HTTP
+ * client, not an answer; a reset that happens again is one.
+ */
 const sendHttp = async (base: string, wire: WireRequest): Promise<Answer | undefined> => {
+  const first = await sendHttpOnce(base, wire)
+  if (first?.status !== 0 || first.failure?.startsWith("no answer within") === true) return first
+  retriedResets++
+  return sendHttpOnce(base, wire)
+}
+
+const sendHttpOnce = async (base: string, wire: WireRequest): Promise<Answer | undefined> => {
   const started = performance.now()
   try {
     const response = await fetch(`${base}${wire.target}`, {
@@ -143,6 +161,7 @@ export const runCampaign = async (fuzz: FuzzService, options: CampaignOptions): 
   const findings = new Map<string, Finding>()
   let requests = 0
   let unsendable = 0
+  retriedResets = 0
   let dead = false
 
   const statuses = new Map<string, Map<number, number>>()
@@ -232,7 +251,8 @@ export const runCampaign = async (fuzz: FuzzService, options: CampaignOptions): 
       method: wire.method,
       target: wire.target,
       requestBody: wire.body,
-      answer
+      answer,
+      breach: wire.breach
     })
   }
 
@@ -272,9 +292,17 @@ export const runCampaign = async (fuzz: FuzzService, options: CampaignOptions): 
     (options.deadline === undefined || Date.now() < options.deadline)
   while (more()) {
     const generated = fuzz.spec.operations.flatMap((op) =>
-      requestsFor(op, fuzz.spec, fuzz.hints, options.perOperation, (kind) =>
-        seedFor(options.seed, round, `${op.id} ${kind}`)
-      ).map(({ draft, mutation }) => toWire(draft, mutation, fuzz.credentials))
+      [
+        ...(round === 0
+          ? knownCasesFor(op, fuzz.spec, fuzz.hints, seedFor(options.seed, round, `${op.id} known`))
+          : []),
+        ...requestsFor(op, fuzz.spec, fuzz.hints, options.perOperation, (kind) =>
+          seedFor(options.seed, round, `${op.id} ${kind}`)
+        )
+      ].map(({ draft, mutation, contract }) => ({
+        ...toWire(draft, mutation, fuzz.credentials),
+        breach: contract === undefined ? undefined : contractBreach(op.body, fuzz.spec.resolve, contract)
+      }))
     )
     // Interleave operations so a batch mixes them (and a crash is caught near its cause).
     const shuffled = fc.sample(fc.shuffledSubarray(generated, { minLength: generated.length }), {
@@ -305,7 +333,7 @@ export const runCampaign = async (fuzz: FuzzService, options: CampaignOptions): 
     round++
     options.log(`fuzz: round ${round} done, ${requests} requests, ${findings.size} distinct findings`)
   }
-  return { requests, rounds: round, unsendable, findings: [...findings.values()], statuses }
+  return { requests, rounds: round, unsendable, retried: retriedResets, findings: [...findings.values()], statuses }
 }
 
 /** One line per operation: its answers by status, e.g. "links.match 200×9 400×21". */

@@ -26,6 +26,8 @@ export interface Observation {
   readonly target: string
   readonly requestBody: Uint8Array | undefined
   readonly answer: Answer
+  /** Why the document forbids the request, when it clearly does: then it must be refused. */
+  readonly breach?: string | undefined
   /** The request was cut off on purpose: closing without an answer is fine. */
   readonly mayCloseSilently?: boolean
 }
@@ -141,6 +143,21 @@ export const ALL_CHECKS: ReadonlyArray<Check> = [
     check: (o) =>
       o.answer.status >= 500 && !(o.answer.status === 503 && o.answer.headers["retry-after"] !== undefined)
         ? `${o.answer.status}${o.answer.status === 503 ? " without Retry-After" : ""}`
+        : undefined
+  },
+  {
+    name: "no-503-while-up",
+    description:
+      "no 503 at all: the run's store and search engine are up, so a 503 is an input taken for an outage (a client would retry it forever)",
+    check: (o) => (o.answer.status === 503 ? "503 while every dependency is up" : undefined)
+  },
+  {
+    name: "refuses-what-the-document-forbids",
+    description:
+      "a body the document forbids (a wrong type, an unknown property under additionalProperties: false, a missing required property) is refused with a 4xx",
+    check: (o) =>
+      o.breach !== undefined && o.answer.status > 0 && o.answer.status < 400
+        ? `accepted with ${o.answer.status} though ${o.breach}`
         : undefined
   },
   {

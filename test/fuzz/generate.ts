@@ -1,4 +1,5 @@
 import fc from "fast-check"
+import type { Contract } from "./contract.ts"
 import type { Draft } from "./request.ts"
 import type { Operation, Parameter, Spec } from "./spec.ts"
 import { type Hints, valueOf } from "./values.ts"
@@ -74,6 +75,8 @@ export interface Mutated {
   readonly draft: Draft
   /** e.g. "body NUL @ url", "query duplicate @ limit" */
   readonly mutation: string
+  /** What the mutation did to the body, to judge against the document (contract.ts). */
+  readonly contract?: Contract
 }
 
 interface Mutation {
@@ -87,8 +90,20 @@ const hasBody = (op: Operation) => op.body !== undefined
 const hasParams = (op: Operation) => op.parameters.some((parameter) => parameter.in !== "header")
 const authed = (op: Operation) => op.auth === "partner" || op.auth === "admin"
 
-const withBodyAt = (draft: Draft, choice: number, make: (current: unknown, path: Path) => Mutated | undefined) => {
+/** The body places a mutation may pick: all of them, or only the string values (where a nasty string matters). */
+const bodyPaths = (draft: Draft, stringsOnly = false): Array<Path> => {
   const paths = pathsOf(draft.body)
+  const strings = paths.filter((path) => typeof getAt(draft.body, path) === "string")
+  return stringsOnly && strings.length > 0 ? strings : paths
+}
+
+const withBodyAt = (
+  draft: Draft,
+  choice: number,
+  make: (current: unknown, path: Path) => Mutated | undefined,
+  stringsOnly = false
+) => {
+  const paths = bodyPaths(draft, stringsOnly)
   if (paths.length === 0) return make(draft.body, [])
   const path = pick(paths, choice)
   return make(getAt(draft.body, path), path)
@@ -142,7 +157,8 @@ export const MUTATIONS: ReadonlyArray<Mutation> = [
           ? undefined
           : {
               draft: { ...draft, body: setAt(draft.body, path, value) },
-              mutation: `body wrong type (${jsonType(value)}) @ ${label(path)}`
+              mutation: `body wrong type (${jsonType(value)}) @ ${label(path)}`,
+              contract: { kind: "type", path, value }
             }
       })
   },
@@ -155,7 +171,8 @@ export const MUTATIONS: ReadonlyArray<Mutation> = [
           ? undefined
           : {
               draft: { ...draft, body: setAt(draft.body, path, undefined, true) },
-              mutation: `body missing @ ${label(path)}`
+              mutation: `body missing @ ${label(path)}`,
+              contract: { kind: "missing", path }
             }
       )
   },
@@ -170,7 +187,8 @@ export const MUTATIONS: ReadonlyArray<Mutation> = [
       const path = pick(objects, where)
       return {
         draft: { ...draft, body: setAt(draft.body, [...path, "fz_unknown_property"], "x") },
-        mutation: `body unknown property @ ${label(path)}`
+        mutation: `body unknown property @ ${label(path)}`,
+        contract: { kind: "unknown property", path }
       }
     }
   },
@@ -421,6 +439,41 @@ const choicesArb = fc.array(fc.nat({ max: 1_000 }), { minLength: 3, maxLength: 3
  * that applies to it (each of a fresh valid request), so a bounded run still
  * tries every kind on every operation. Deterministic for a seed.
  */
+/**
+ * Requests that found problems before, tried on every run whatever the seed:
+ * an operation, a mutation kind and the field it goes to (a body field by
+ * its last name, or a parameter).
+ */
+export const KNOWN_CASES: ReadonlyArray<{ readonly op: string; readonly mutation: string; readonly where: string }> = [
+  { op: "conversions.postback", mutation: "body lone high surrogate", where: "transaction_id" },
+  { op: "conversions.postback", mutation: "body lone low surrogate", where: "click_ref" },
+  { op: "conversions.postback", mutation: "body NUL", where: "transaction_id" },
+  { op: "conversions.postback", mutation: "body wrong type", where: "order_amount" },
+  { op: "links.match", mutation: "body lone low surrogate", where: "url" },
+  { op: "partners.register", mutation: "body NUL", where: "name" },
+  { op: "page.search", mutation: "param NUL", where: "q" },
+  { op: "page.search", mutation: "param control characters", where: "q" },
+  { op: "page.search", mutation: "param <script>", where: "q" },
+  { op: "catalog.programs", mutation: "param NUL", where: "network" },
+  { op: "adminPipelines.run", mutation: "param NUL", where: "id" }
+]
+
+/** The known cases for `op`, each on a valid request from `seed`. */
+export const knownCasesFor = (op: Operation, spec: Spec, hints: Hints, seed: number): ReadonlyArray<Mutated> =>
+  KNOWN_CASES.filter((known) => known.op === op.id).flatMap((known) => {
+    const mutation = MUTATIONS.find((candidate) => candidate.name === known.mutation)
+    if (mutation === undefined) throw new Error(`KNOWN_CASES: no mutation named ${known.mutation}`)
+    const stringsOnly = /lone|NUL|control|script|string|RTL|CR\/LF/.test(known.mutation)
+    const whereIn = (draft: Draft) =>
+      known.mutation.startsWith("body")
+        ? bodyPaths(draft, stringsOnly).findIndex((path) => String(path[path.length - 1]) === known.where)
+        : paramSlots(draft).findIndex((slot) => slot.name === known.where)
+    // the first of a few valid requests that has the field (an optional one may be left out)
+    const draft = fc.sample(validDraft(op, spec, hints), { seed, numRuns: 50 }).find((d) => whereIn(d) >= 0)
+    if (draft === undefined) throw new Error(`KNOWN_CASES: ${op.id} has no ${known.where} for ${known.mutation}`)
+    return [mutation.apply(draft, [whereIn(draft), 0, 0]) ?? { draft, mutation: "valid" }]
+  })
+
 export const requestsFor = (
   op: Operation,
   spec: Spec,

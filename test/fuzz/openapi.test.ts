@@ -28,7 +28,7 @@ describe("fuzz: every input answered as documented", () => {
       const seconds = ((performance.now() - started) / 1000).toFixed(1)
       console.log(
         `fuzz: ${result.requests} requests in ${seconds} s over ${result.rounds} round(s), ` +
-          `${result.unsendable} the client would not send, ${result.findings.length} distinct findings (seed ${settings.seed})`
+          `${result.unsendable} the client would not send, ${result.retried} sent again after a connection reset, ${result.findings.length} distinct findings (seed ${settings.seed})`
       )
       console.log(`fuzz: answers by operation and status:\n${formatStatuses(result.statuses)}`)
       const report = formatFindings(result.findings)

@@ -43,6 +43,8 @@ export interface WireRequest {
   readonly target: string
   readonly headers: Record<string, string>
   readonly body: Uint8Array | undefined
+  /** Why the document forbids this request (it must be refused with a 4xx), when it clearly does. */
+  readonly breach?: string | undefined
 }
 
 const hex = (byte: number) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`

@@ -1,5 +1,6 @@
 import fc from "fast-check"
-import { Redacted } from "effect"
+import { ConfigProvider, Effect, Redacted } from "effect"
+import { AppConfig, type AppConfigShape } from "../../infra/AppConfig.ts"
 import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
 import { SearchSync } from "../../pipelines/search/SearchSync.ts"
 import { insertCatalog, PROGRAMS, programId } from "../support/catalogFixture.ts"
@@ -36,6 +37,17 @@ const check = (what: string, response: { status: number; body: any }) => {
   return response.body
 }
 
+/**
+ * The secrets as POSTBACK_SECRETS sets them, read by AppConfig itself: the
+ * variable's JSON is the contract, whatever shape the config keeps them in.
+ */
+const postbackSecretsFromEnv = (secrets: Record<string, string>): AppConfigShape["postbackSecrets"] =>
+  Effect.runSync(
+    AppConfig.fromEnv.pipe(
+      Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ POSTBACK_SECRETS: JSON.stringify(secrets) })))
+    )
+  ).postbackSecrets
+
 /** A valid postback body (one conversion, a list, or { conversions }), credited to `trackingId` or to nobody. */
 const postbackBody = (trackingId: string): fc.Arbitrary<unknown> => {
   const decimal = fc
@@ -71,7 +83,7 @@ const postbackBody = (trackingId: string): fc.Arbitrary<unknown> => {
 export const startFuzzService = async (): Promise<FuzzService> => {
   const service = await startService({
     adminToken: Redacted.make(FUZZ_ADMIN_TOKEN),
-    postbackSecrets: { [FUZZ_POSTBACK_NETWORK]: Redacted.make(FUZZ_POSTBACK_SECRET) },
+    postbackSecrets: postbackSecretsFromEnv({ [FUZZ_POSTBACK_NETWORK]: FUZZ_POSTBACK_SECRET }),
     // One client sends every request: limits would answer 429 to most of them and hide the handlers.
     rateLimitPerKey: { perMinute: 1_000_000, burst: 1_000_000 },
     rateLimitPerIp: { perMinute: 1_000_000, burst: 1_000_000 },
