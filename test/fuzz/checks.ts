@@ -1,4 +1,4 @@
-import { SCRIPT_MARKER } from "./generate.ts"
+import { SCRIPT_MARKER } from "./mutations.ts"
 import type { Operation } from "./spec.ts"
 
 // What every answer must satisfy. One list, in one place: each check has a
