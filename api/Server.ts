@@ -24,6 +24,7 @@ import { CatalogHandlers } from "./v1/catalog/Http.ts"
 import { PostbackRoute } from "./v1/conversions/Postback.ts"
 import { LinksHandlers } from "./v1/links/Http.ts"
 import { PartnersHandlers } from "./v1/partners/Http.ts"
+import { StorableTextLayer } from "./StorableText.ts"
 import { RequestValidationLayer } from "./Validation.ts"
 import { workerOnlyPaths } from "./WorkerRoutes.ts"
 
@@ -42,7 +43,8 @@ const ApiHandlers = Layer.mergeAll(
 
 const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
   Layer.provide(ApiHandlers),
-  Layer.provide(RequestValidationLayer)
+  Layer.provide(RequestValidationLayer),
+  Layer.provide(StorableTextLayer)
 )
 
 const DocsRoute = HttpApiScalar.layer(Api, { path: "/docs" })
