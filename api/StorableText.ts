@@ -6,10 +6,10 @@ import { BadRequest, type FieldIssue } from "./errors.ts"
 /**
  * Refuses, with a 400 naming the field, a NUL character or a lone UTF-16
  * surrogate in any path or query parameter or JSON body string of the HttpApi
- * routes. Neither is text a person or a program means, and neither can be
- * stored (PostgreSQL refuses NUL in text, both stores refuse a lone surrogate):
- * let through, they reached the store and came back as a 503 "storage
- * unavailable", which a client retries forever.
+ * routes whose inputs reach the store. Neither is text a person or a program
+ * means, and neither can be stored (PostgreSQL refuses NUL in text, both stores
+ * refuse a lone surrogate): let through, they reached the store and came back
+ * as a 503 "storage unavailable", which a client retries forever.
  */
 export class StorableText extends HttpApiMiddleware.Service<StorableText>()("app/api/StorableText", {
   error: BadRequest
@@ -19,6 +19,13 @@ const NUL = /\u0000/
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 // In JSON text both can only arrive as escapes: a cheap test before parsing the body again.
 const ESCAPE_TO_CHECK = /\\u(?:0000|[dD][89a-fA-F])/
+
+/**
+ * Groups whose inputs only reach the search engine, which takes any text: a
+ * search phrase keeps working with a stray control character in it (removed
+ * from what is rendered) rather than being refused.
+ */
+const SEARCH_ONLY_GROUPS: ReadonlySet<string> = new Set(["discovery", "products", "system"])
 
 const problemOf = (text: string): string | undefined =>
   NUL.test(text)
@@ -73,8 +80,9 @@ const bodyIssue = (request: HttpServerRequest.HttpServerRequest) =>
 
 export const StorableTextLayer = Layer.succeed(
   StorableText,
-  StorableText.of((httpEffect) =>
+  StorableText.of((httpEffect, { group }) =>
     Effect.gen(function* () {
+      if (SEARCH_ONLY_GROUPS.has(group.identifier)) return yield* httpEffect
       const request = yield* HttpServerRequest.HttpServerRequest
       for (const [field, value] of Object.entries(yield* HttpRouter.params)) {
         const problem = value === undefined ? undefined : problemOf(value)

@@ -57,6 +57,10 @@ describe("NUL and lone surrogates are refused with a 400 naming the field", () =
     )
   })
 
+  it("leaves search phrases to the search (it takes any text)", async () => {
+    expect((await getJson(`${service.url}/api/deals?q=a%00b`)).status).toBe(200)
+  })
+
   it("lets a surrogate pair (an emoji) through", async () => {
     const res = await postJson(`${service.url}/api/v1/partners/register`, { name: "Deals 👍🏽", email: "e@x.example" })
     expect(res.status).toBe(200)
