@@ -49,12 +49,16 @@ export interface CampaignResult {
   readonly unsendable: number
   /** Requests sent again after a connection reset (the second answer is the one checked). */
   readonly retried: number
+  /** 503s that did not come back when the request was sent again (a dependency slow under load, not the input). */
+  readonly transient503s: number
   readonly findings: ReadonlyArray<Finding>
   /** How many answers of each status each operation got: shows how far the requests reached. */
   readonly statuses: ReadonlyMap<string, ReadonlyMap<number, number>>
 }
 
 const HEALTH_TIMEOUT_MS = 10_000
+/** Pauses before sending a request that answered 503 again. */
+const OUTAGE_RETRY_PAUSES_MS = [1_000, 3_000]
 const REQUEST_TIMEOUT_MS = 20_000
 
 const preview = (value: string, max = 240) => {
@@ -162,6 +166,7 @@ export const runCampaign = async (fuzz: FuzzService, options: CampaignOptions): 
   const findings = new Map<string, Finding>()
   let requests = 0
   let unsendable = 0
+  let transient503s = 0
   retriedResets = 0
   let dead = false
 
@@ -239,8 +244,24 @@ export const runCampaign = async (fuzz: FuzzService, options: CampaignOptions): 
     }
   }
 
+  /**
+   * Sends again, after a pause, a request that answered 503: one an input
+   * causes comes back every time; one from a dependency slowed down by the
+   * machine's load (a search over its time budget) goes away.
+   */
+  const unlessTransient503 = async <A extends Answer | undefined>(send: () => Promise<A>): Promise<A> => {
+    let answer = await send()
+    for (const pauseMs of OUTAGE_RETRY_PAUSES_MS) {
+      if (answer?.status !== 503) break
+      await new Promise((resolve) => setTimeout(resolve, pauseMs))
+      answer = await send()
+      if (answer?.status !== 503) transient503s++
+    }
+    return answer
+  }
+
   const sendGenerated = async (wire: WireRequest) => {
-    const answer = await sendHttp(fuzz.url, wire)
+    const answer = await unlessTransient503(() => sendHttp(fuzz.url, wire))
     if (answer === undefined) {
       unsendable++
       return
@@ -312,7 +333,7 @@ export const runCampaign = async (fuzz: FuzzService, options: CampaignOptions): 
     })[0]!
     await inBatches(shuffled, `round ${round + 1} generated`, sendGenerated)
     await inBatches(RAW_CASES, `round ${round + 1} raw HTTP`, async (rawCase) => {
-      const answer = await sendRaw(fuzz.port, rawCase)
+      const answer = (await unlessTransient503(() => sendRaw(fuzz.port, rawCase)))!
       const first = rawCase.chunks[0]
       const op = operationAt(rawCase.method, rawCase.path)
       observe({
@@ -334,48 +355,13 @@ export const runCampaign = async (fuzz: FuzzService, options: CampaignOptions): 
     round++
     options.log(`fuzz: round ${round} done, ${requests} requests, ${findings.size} distinct findings`)
   }
-  return { requests, rounds: round, unsendable, retried: retriedResets, findings: [...findings.values()], statuses }
-}
-
-/** One line per operation: its answers by status, e.g. "links.match 200×9 400×21". */
-export const formatStatuses = (statuses: CampaignResult["statuses"]): string =>
-  [...statuses.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(
-      ([op, tally]) =>
-        `  ${op}: ${[...tally.entries()]
-          .sort(([a], [b]) => a - b)
-          .map(([status, count]) => `${status}×${count}`)
-          .join(" ")}`
-    )
-    .join("\n")
-
-/** The findings as a report: a summary by (check, problem), then one block per finding. */
-export const formatFindings = (findings: ReadonlyArray<Finding>): string => {
-  const byProblem = new Map<string, { count: number; operations: Set<string> }>()
-  for (const f of findings) {
-    // what varies per request (a snippet, a duration) would split one problem into many
-    const problem = `[${f.check}] ${f.status} ${f.code ?? ""} ${f.problem.replace(/ (near|in) .*$/, "").replace(/\d+ ms/, "… ms")}`
-    const group = byProblem.get(problem) ?? { count: 0, operations: new Set<string>() }
-    group.count += f.count
-    group.operations.add(f.operation)
-    byProblem.set(problem, group)
+  return {
+    requests,
+    rounds: round,
+    unsendable,
+    retried: retriedResets,
+    transient503s,
+    findings: [...findings.values()],
+    statuses
   }
-  const summary = [...byProblem.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([problem, group]) => `  ${problem} ×${group.count} on ${[...group.operations].sort().join(", ")}`)
-  return `summary (${findings.length} distinct findings):\n${summary.join("\n")}\n\nfindings:\n${details(findings)}`
 }
-
-const details = (findings: ReadonlyArray<Finding>): string =>
-  [...findings]
-    .sort(
-      (a, b) =>
-        a.check.localeCompare(b.check) || a.operation.localeCompare(b.operation) || a.mutation.localeCompare(b.mutation)
-    )
-    .map(
-      (f) =>
-        `[${f.check}] ${f.operation} · ${f.mutation} → ${f.status}${f.code === undefined ? "" : ` ${f.code}`} (×${f.count}): ${f.problem}\n` +
-        `    request: ${f.request}\n    answer:  ${f.answer}`
-    )
-    .join("\n")

@@ -148,7 +148,7 @@ export const ALL_CHECKS: ReadonlyArray<Check> = [
   {
     name: "no-503-while-up",
     description:
-      "no 503 at all: the run's store and search engine are up, so a 503 is an input taken for an outage (a client would retry it forever)",
+      "no 503 at all: the run's store and search engine are up, so a 503 that comes back when the request is sent again is an input taken for an outage (a client would retry it forever)",
     check: (o) => (o.answer.status === 503 ? "503 while every dependency is up" : undefined)
   },
   {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { formatFindings, formatStatuses, runCampaign } from "./campaign.ts"
+import { runCampaign } from "./campaign.ts"
+import { formatFindings, formatStatuses } from "./report.ts"
 import { fuzzSettings } from "./settings.ts"
 import { type FuzzService, startFuzzService } from "./service.ts"
 
@@ -28,7 +29,7 @@ describe("fuzz: every input answered as documented", () => {
       const seconds = ((performance.now() - started) / 1000).toFixed(1)
       console.log(
         `fuzz: ${result.requests} requests in ${seconds} s over ${result.rounds} round(s), ` +
-          `${result.unsendable} the client would not send, ${result.retried} sent again after a connection reset, ${result.findings.length} distinct findings (seed ${settings.seed})`
+          `${result.unsendable} the client would not send, ${result.retried} sent again after a connection reset, ${result.transient503s} 503s gone on a retry, ${result.findings.length} distinct findings (seed ${settings.seed})`
       )
       console.log(`fuzz: answers by operation and status:\n${formatStatuses(result.statuses)}`)
       const report = formatFindings(result.findings)
