@@ -157,3 +157,38 @@ export const generatedMcpCase: fc.Arbitrary<McpCase> = fc
     )
   )
   .map(({ name, body }) => post(name, body))
+
+export interface McpSession {
+  readonly headers: Readonly<Record<string, string>>
+}
+
+/**
+ * Opens a session as a client would (initialize, then notifications/initialized),
+ * so tool calls reach the tools rather than stop at "no session".
+ */
+export const openMcpSession = async (base: string, partnerKey: string): Promise<McpSession> => {
+  const auth = { authorization: `Bearer ${partnerKey}` }
+  const response = await fetch(`${base}/mcp`, {
+    method: "POST",
+    headers: { ...JSON_HEADERS, ...auth },
+    body: initialize({ protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "fuzz", version: "1" } })
+  })
+  await response.arrayBuffer()
+  const id = response.headers.get("mcp-session-id")
+  const headers = { ...auth, "mcp-protocol-version": "2025-06-18", ...(id === null ? {} : { "mcp-session-id": id }) }
+  const initialized = await fetch(`${base}/mcp`, {
+    method: "POST",
+    headers: { ...JSON_HEADERS, ...headers },
+    body: rpc({ jsonrpc: "2.0", method: "notifications/initialized" })
+  })
+  await initialized.arrayBuffer()
+  return { headers }
+}
+
+/** A case sent in the session, unless it is about sessions or the handshake itself. */
+export const inSession = (mcp: McpCase, session: McpSession): McpCase =>
+  mcp.method !== "POST" ||
+  Object.keys(mcp.headers).some((name) => name.startsWith("mcp-") || name === "authorization") ||
+  (mcp.body ?? "").includes('"initialize"')
+    ? mcp
+    : { ...mcp, headers: { ...session.headers, ...mcp.headers } }
