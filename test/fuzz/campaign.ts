@@ -2,7 +2,15 @@ import fc from "fast-check"
 import { activeChecks, type Answer, type Check, type Observation } from "./checks.ts"
 import { contractBreach } from "./contract.ts"
 import { knownCasesFor, requestsFor } from "./generate.ts"
-import { generatedMcpCase, inSession, MCP_CASES, MCP_OPERATION, type McpCase, openMcpSession } from "./mcp.ts"
+import {
+  closeMcpSession,
+  generatedMcpCase,
+  inSession,
+  MCP_CASES,
+  MCP_OPERATION,
+  type McpCase,
+  openMcpSession
+} from "./mcp.ts"
 import { sendRaw } from "./raw.ts"
 import { RAW_CASES } from "./rawCases.ts"
 import { toWire, type WireRequest } from "./request.ts"
@@ -353,6 +361,7 @@ export const runCampaign = async (fuzz: FuzzService, options: CampaignOptions): 
     ]
     const session = await openMcpSession(fuzz.url, fuzz.credentials.partnerKey)
     await inBatches(mcp, `round ${round + 1} JSON-RPC`, (mcpCase) => sendMcp(inSession(mcpCase, session)))
+    await closeMcpSession(fuzz.url, session)
     round++
     options.log(`fuzz: round ${round} done, ${requests} requests, ${findings.size} distinct findings`)
   }

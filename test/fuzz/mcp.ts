@@ -192,3 +192,10 @@ export const inSession = (mcp: McpCase, session: McpSession): McpCase =>
   (mcp.body ?? "").includes('"initialize"')
     ? mcp
     : { ...mcp, headers: { ...session.headers, ...mcp.headers } }
+
+/** Ends the session (sessions per key are capped: a long run opens one per round). */
+export const closeMcpSession = async (base: string, session: McpSession): Promise<void> => {
+  if (session.headers["mcp-session-id"] === undefined) return
+  const response = await fetch(`${base}/mcp`, { method: "DELETE", headers: session.headers })
+  await response.arrayBuffer()
+}
