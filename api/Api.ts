@@ -14,6 +14,7 @@ import { SystemApi } from "./system/Api.ts"
 import { CatalogApi } from "./v1/catalog/Api.ts"
 import { LinksApi } from "./v1/links/Api.ts"
 import { PartnersApi } from "./v1/partners/Api.ts"
+import { StorableText } from "./StorableText.ts"
 import { RequestValidation } from "./Validation.ts"
 
 // The whole HTTP contract. Each feature folder declares its group in its own
@@ -33,6 +34,12 @@ export class Api extends HttpApi.make("affiliate-commerce")
   .add(DiscoveryApi)
   .add(ProductsApi)
   .middleware(RequestValidation)
+  .middleware(StorableText)
+  // JSON bodies are strict: the document says additionalProperties: false, and a
+  // misspelt optional field silently ignored would do the wrong thing quietly.
+  // Only bodies: query strings carry tracking parameters we do not control, and
+  // header codecs see every transport header.
+  .annotate(HttpApi.PayloadParseOptions, { onExcessProperty: "error" })
   .annotateMerge(
     OpenApi.annotations({
       title: "Affiliate commerce API",

@@ -8,6 +8,13 @@ import { PAGE_SECURITY_HEADERS } from "../discovery/pageShell.ts"
 export const MAX_BODY_BYTES = 256 * 1024
 
 const INTERNAL = "an unexpected error occurred; it has been logged"
+
+/**
+ * Seconds a client should wait after a 503 that did not say: a 503 is a real
+ * outage (a store or an engine unreachable), and a client needs to know when to
+ * come back rather than retry at once or give up.
+ */
+export const OUTAGE_RETRY_AFTER_SECONDS = 5
 /** The body of every 500: a defect is logged, never described to the client. */
 export const INTERNAL_ERROR: ErrorBody = { code: "internal_error", message: INTERNAL }
 
@@ -52,6 +59,22 @@ export const NotFoundRoute = Layer.mergeAll(
   HttpRouter.add("OPTIONS", "/*", notFound)
 )
 
+const isRouteNotFound = (error: unknown) => {
+  const failure = error as { _tag?: string; reason?: { _tag?: string } } | undefined
+  return failure?._tag === "HttpServerError" && failure.reason?._tag === "RouteNotFound"
+}
+
+/**
+ * A path the router cannot decode (a malformed percent-escape: /deals/%zz)
+ * matches no route, not even NotFoundRoute's catch-all, and the router would
+ * answer an empty 404. Global, because only a global middleware sees a request
+ * no route took; a matched request pays one pass-through.
+ */
+export const UnroutablePathFallback = HttpRouter.middleware(
+  (httpEffect) => Effect.catch(httpEffect, (error) => (isRouteNotFound(error) ? notFound : Effect.fail(error))),
+  { global: true }
+)
+
 const failureResponse = (cause: Cause.Cause<unknown>, request: HttpServerRequest.HttpServerRequest) => {
   const squashed = Cause.squash(cause) as { _tag?: string; reason?: unknown } | undefined
   // Body-reading failures arrive wrapped in HttpServerError { reason }.
@@ -71,8 +94,12 @@ const failureResponse = (cause: Cause.Cause<unknown>, request: HttpServerRequest
   )
 }
 
-// HttpApi answers some failures itself with a bare body; give them ours.
+// HttpApi answers some failures itself with a bare body; give them ours. HttpApi
+// error schemas carry no headers: a handler's 503 gets its Retry-After here.
 const normaliseBareErrors = (response: HttpServerResponse.HttpServerResponse) => {
+  if (response.status === 503 && response.headers["retry-after"] === undefined) {
+    return HttpServerResponse.setHeader(response, "retry-after", String(OUTAGE_RETRY_AFTER_SECONDS))
+  }
   if (response.status === 500 && response.body._tag === "Empty") return errorResponse(500, INTERNAL_ERROR)
   if (response.status === 415) {
     return json(415, "unsupported_media_type", "send the request body as JSON with Content-Type: application/json")

@@ -15,7 +15,7 @@ import { type HotPathHandler, type LateHotPath, lateHotPath } from "./lateHotPat
 import { LandingPageRoute } from "./discovery/LandingPage.ts"
 import { StartPageRoutes } from "./discovery/StartPage.ts"
 import { McpRoutes } from "./mcp/McpRoute.ts"
-import { NotFoundRoute, withErrorResponses } from "./ErrorResponses.ts"
+import { NotFoundRoute, UnroutablePathFallback, withErrorResponses } from "./ErrorResponses.ts"
 import { ProductsHandlers } from "./products/Http.ts"
 import { RedirectHotPath } from "./redirect/Redirect.ts"
 import { edgeServer } from "./edge/EdgeServer.ts"
@@ -31,6 +31,7 @@ import { CatalogHandlers } from "./v1/catalog/Http.ts"
 import { PostbackRoute } from "./v1/conversions/Postback.ts"
 import { LinksHandlers } from "./v1/links/Http.ts"
 import { PartnersHandlers } from "./v1/partners/Http.ts"
+import { StorableTextLayer } from "./StorableText.ts"
 import { RequestValidationLayer } from "./Validation.ts"
 import { workerOnlyPaths } from "./WorkerRoutes.ts"
 
@@ -50,7 +51,8 @@ const ApiHandlers = Layer.mergeAll(
 
 const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: "/openapi.json" }).pipe(
   Layer.provide(ApiHandlers),
-  Layer.provide(RequestValidationLayer)
+  Layer.provide(RequestValidationLayer),
+  Layer.provide(StorableTextLayer)
 )
 
 const DocsRoute = HttpApiScalar.layer(Api, { path: "/docs" }).pipe(Layer.provide(DocsPagePolicy))
@@ -65,7 +67,8 @@ export const AllRoutes = Layer.mergeAll(
   withErrorResponses(Layer.mergeAll(ApiRoutes, DocsRoute)),
   RawRoutes,
   McpRoutes,
-  NotFoundRoute
+  NotFoundRoute,
+  UnroutablePathFallback
 )
 
 /**

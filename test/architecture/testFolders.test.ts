@@ -12,7 +12,8 @@ const NOT_A_SOURCE_FOLDER: Readonly<Record<string, string>> = {
   support: "helpers every suite shares: the service under test, HTTP clients, test databases, fixtures in code",
   fixtures: "data files the suites read",
   architecture: "checks of the source tree as a whole (import directions, this mirror)",
-  cluster: "several service processes on one PostgreSQL, the replicas deployment across every feature"
+  cluster: "several service processes on one PostgreSQL, the replicas deployment across every feature",
+  fuzz: "requests generated from /openapi.json against every operation of the service at once"
 }
 
 /**

@@ -11,6 +11,7 @@ import { withErrorResponses } from "../../api/ErrorResponses.ts"
 import { IpRateLimitLayer } from "../../api/v1/auth/PartnerAuth.ts"
 import { CatalogApi } from "../../api/v1/catalog/Api.ts"
 import { CatalogHandlers } from "../../api/v1/catalog/Http.ts"
+import { StorableTextLayer } from "../../api/StorableText.ts"
 import { RequestValidation, RequestValidationLayer } from "../../api/Validation.ts"
 import { RateLimits } from "../../partners/RateLimits.ts"
 
@@ -71,6 +72,7 @@ const serve = (catalog: Layer.Layer<CatalogQueries>) =>
       HttpApiBuilder.layer(CatalogOnly).pipe(
         Layer.provide(CatalogHandlers),
         Layer.provide(RequestValidationLayer),
+        Layer.provide(StorableTextLayer),
         Layer.provide(IpRateLimitLayer)
       )
     ),

@@ -53,6 +53,9 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/conversions/reports.test.ts",
   "test/conversions/networkFeeds.test.ts",
   "test/conversions/moreNetworkFeeds.test.ts",
-  // the HTTP edge's per-client limits (shared buckets)
-  "test/edge/publicLimits.test.ts"
+  // the HTTP contract: strict JSON bodies, the edge's per-client limits (shared buckets), and the fuzz run from
+  // /openapi.json
+  "test/api/*.test.ts",
+  "test/api/edge/publicLimits.test.ts",
+  "test/fuzz/**/*.test.ts"
 ]

@@ -54,7 +54,8 @@ export class PartnersApi extends HttpApiGroup.make("partners")
     HttpApiEndpoint.post("register", "/register", {
       payload: RegisterRequest,
       success: RegisterResponse,
-      error: BadRequest
+      // the store may fail under the insert: a 503 the client may retry (undeclared, it was a 500)
+      error: [BadRequest, ServiceUnavailable]
     })
       .middleware(RegistrationRateLimit)
       .annotate(

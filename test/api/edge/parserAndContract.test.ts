@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { getJson } from "../support/http.ts"
-import { rawRequest } from "../support/rawHttp.ts"
-import { type RunningService, startService } from "../support/TestService.ts"
+import { getJson } from "../../support/http.ts"
+import { rawRequest } from "../../support/rawHttp.ts"
+import { type RunningService, startService } from "../../support/TestService.ts"
 
 // What node's HTTP parser refuses (a request it cannot read, headers over
 // 16 KB, an Expect it does not know) answers with our JSON error body like

@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
-import { SearchSync } from "../../pipelines/search/SearchSync.ts"
-import { insertProducts } from "../support/catalogFixtures.ts"
-import { discoveryCatalog } from "../support/discoveryCatalog.ts"
-import { edgeConfig } from "../support/edgeConfig.ts"
-import { getJson, type JsonResponse } from "../support/http.ts"
-import { rawRequest } from "../support/rawHttp.ts"
-import { type RunningService, startService } from "../support/TestService.ts"
+import { DiscoverySearch } from "../../../discovery/DiscoverySearch.ts"
+import { SearchSync } from "../../../pipelines/search/SearchSync.ts"
+import { insertProducts } from "../../support/catalogFixtures.ts"
+import { discoveryCatalog } from "../../support/discoveryCatalog.ts"
+import { edgeConfig } from "../../support/edgeConfig.ts"
+import { getJson, type JsonResponse } from "../../support/http.ts"
+import { rawRequest } from "../../support/rawHttp.ts"
+import { type RunningService, startService } from "../../support/TestService.ts"
 
 // Every public read has per-client limits answered 429 (Retry-After, our JSON
 // error body) before Meilisearch or the store is overwhelmed: requests in

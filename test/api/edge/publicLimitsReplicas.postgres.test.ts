@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { getJson } from "../support/http.ts"
-import { type RunningService, startService } from "../support/TestService.ts"
+import { getJson } from "../../support/http.ts"
+import { type RunningService, startService } from "../../support/TestService.ts"
 
 // The per-IP allowance of public reads on two replicas of one PostgreSQL
 // database: one shared bucket (partners/SharedBuckets.ts), not one per

@@ -1,12 +1,12 @@
 import { Effect } from "effect"
 import type { Socket } from "node:net"
-import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
-import { insertCatalog } from "../support/catalogFixture.ts"
+import { ProgramMatcher } from "../../../links/ProgramMatcher.ts"
+import { insertCatalog } from "../../support/catalogFixture.ts"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { edgeConfig } from "../support/edgeConfig.ts"
-import { getJson, postJson } from "../support/http.ts"
-import { openSocket, readUntilClosed } from "../support/rawHttp.ts"
-import { type RunningService, startService } from "../support/TestService.ts"
+import { edgeConfig } from "../../support/edgeConfig.ts"
+import { getJson, postJson } from "../../support/http.ts"
+import { openSocket, readUntilClosed } from "../../support/rawHttp.ts"
+import { type RunningService, startService } from "../../support/TestService.ts"
 
 // One client cannot hold the server's sockets: a connection cap per address,
 // and timeouts for a request's headers, the whole request, a connection that

@@ -1,6 +1,6 @@
 import { ConfigProvider, Effect, Exit, Option } from "effect"
 import { describe, expect, it } from "vitest"
-import { AppConfig } from "../../infra/AppConfig.ts"
+import { AppConfig } from "../../../infra/AppConfig.ts"
 
 // TRUST_PROXY and the HTTP edge's variables as the environment gives them.
 const load = (env: Record<string, string>) =>

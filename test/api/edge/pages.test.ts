@@ -1,9 +1,9 @@
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launchBrowser } from "../support/browser.ts"
-import { startDiscoveryService } from "../support/discoveryCatalog.ts"
-import { getJson } from "../support/http.ts"
-import type { RunningService } from "../support/TestService.ts"
+import { launchBrowser } from "../../support/browser.ts"
+import { startDiscoveryService } from "../../support/discoveryCatalog.ts"
+import { getJson } from "../../support/http.ts"
+import type { RunningService } from "../../support/TestService.ts"
 
 // Every HTML page carries a Content-Security-Policy with frame-ancestors
 // 'none' and X-Frame-Options: DENY (no other site may frame it), and no page

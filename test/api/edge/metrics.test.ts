@@ -1,9 +1,9 @@
 import { createServer } from "node:net"
 import { Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { edgeConfig } from "../support/edgeConfig.ts"
-import { getJson } from "../support/http.ts"
-import { type RunningService, startService } from "../support/TestService.ts"
+import { edgeConfig } from "../../support/edgeConfig.ts"
+import { getJson } from "../../support/http.ts"
+import { type RunningService, startService } from "../../support/TestService.ts"
 
 // /metrics is an operator's view (traffic, partners' volumes, failures): it
 // answers with the admin token only, or without it on METRICS_PORT, which
