@@ -3,6 +3,7 @@ import { formatDecimal, parseDecimal, type Ratio, type Scaled } from "../domain/
 import { parseShare, revenueFor } from "../domain/money/RevenueSplit.ts"
 import { NullableNumber, NullableText, NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
 import { Database, DatabaseError, type JsonColumnType, type Tx } from "../infra/Database.ts"
+import { type Adjustment, adjustmentOf, writeAdjustments } from "./ConversionAdjustments.ts"
 import { attributionColumns, moneyColumns } from "./conversionColumns.ts"
 import { upsertWithCorrections } from "./ConversionCorrections.ts"
 import { type ConversionRecord, conversionId, STATUSES } from "./ConversionRecord.ts"
@@ -28,7 +29,8 @@ import { ReportingRates, type ReportingRatesShape } from "./ReportingRates.ts"
 //   link turn up another way. attributed_at records when; later than
 //   created_at is "late" revenue (GET /api/v1/partners/me).
 // - Every first sighting and every change of status or amounts appends a row
-//   to conversion_events.
+//   to conversion_events; a change that moves credited money also appends an
+//   adjustment (ConversionAdjustments.ts).
 
 export interface UpsertResult {
   readonly inserted: number
@@ -85,6 +87,9 @@ interface Stored {
   readonly tracking_id: string | null
   readonly partner_id: number | null
   readonly revenue_share: string | null
+  readonly commission_reporting: string
+  readonly partner_share: string
+  readonly platform_share: string
   readonly network_updated_at: Date | null
   readonly attributed_at: Date | null
   readonly signature: string
@@ -407,7 +412,13 @@ type Decision =
   | { readonly kind: "stale" }
   | { readonly kind: "unchanged" }
   | { readonly kind: "rejected"; readonly reason: string }
-  | { readonly kind: "write"; readonly isNew: boolean; readonly row: Row; readonly event: Event | undefined }
+  | {
+      readonly kind: "write"
+      readonly isNew: boolean
+      readonly row: Row
+      readonly event: Event | undefined
+      readonly adjustment: Adjustment | undefined
+    }
 
 /** What one record does to the ledger, given the row stored under its id (if any). */
 const decide = (
@@ -439,7 +450,12 @@ const decide = (
         source
       ]
     : undefined
-  return { kind: "write", isNew: previous === undefined, row, event }
+  // What the change moved in credited money, for the partner's adjustments (ConversionAdjustments.ts).
+  const adjustment =
+    event === undefined || previous === undefined
+      ? undefined
+      : adjustmentOf(previous, row, record.correctionReason, now, source)
+  return { kind: "write", isNew: previous === undefined, row, event, adjustment }
 }
 
 /**
@@ -485,6 +501,7 @@ export const upsertConversions = (
 
     const updates: Array<Row> = []
     const events: Array<Event> = []
+    const adjustments: Array<Adjustment> = []
     const rejected: Array<{ index: number; reason: string }> = []
     let inserted = 0,
       updated = 0,
@@ -501,10 +518,12 @@ export const upsertConversions = (
           updates.push(decision.row)
         }
         if (decision.event !== undefined) events.push(decision.event)
+        if (decision.adjustment !== undefined) adjustments.push(decision.adjustment)
       }
     }
     yield* writeRows(tx, updates)
     yield* writeEvents(tx, events)
+    yield* writeAdjustments(tx, adjustments)
     rejected.sort((a, b) => a.index - b.index)
     const rejectedIndexes = new Set(rejected.map(({ index }) => index))
     const written = records.flatMap((record, index) =>

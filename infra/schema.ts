@@ -297,6 +297,30 @@ const migrations: ReadonlyArray<ReadonlyArray<string>> = [
       seen_at TIMESTAMPTZ NOT NULL
     )`,
     `CREATE INDEX conversion_corrections_conversion ON conversion_corrections (conversion_id)`
+  ],
+  [
+    // 8: adjustments, the money a correction, an amended amount, a reversal or a
+    // reinstatement moved on a conversion already credited, as the ledger wrote
+    // it (conversions/ConversionAdjustments.ts): what partners/me shows on the
+    // day it arrived. The PostgreSQL twin is infra/postgres/migrations/0013_reconciliation.sql.
+    `CREATE TABLE conversion_adjustments (
+      conversion_id VARCHAR NOT NULL,
+      network_id VARCHAR NOT NULL,
+      partner_id INTEGER,                   -- NULL: unattributed (the platform's money moved)
+      tracking_id VARCHAR,
+      kind VARCHAR NOT NULL,                -- correction | amendment | reversal | reinstatement
+      reason VARCHAR,                       -- the network's correction reason, when it gives one
+      previous_status VARCHAR NOT NULL,
+      status VARCHAR NOT NULL,
+      reporting_currency VARCHAR NOT NULL,
+      commission_change DECIMAL(18,4) NOT NULL,     -- reporting currency
+      partner_share_change DECIMAL(18,4) NOT NULL,
+      platform_share_change DECIMAL(18,4) NOT NULL,
+      event_at TIMESTAMPTZ NOT NULL,        -- the sale's
+      arrived_at TIMESTAMPTZ NOT NULL,      -- when the change reached the ledger
+      source VARCHAR NOT NULL
+    )`,
+    `CREATE INDEX conversion_adjustments_partner ON conversion_adjustments (partner_id, arrived_at)`
   ]
 ]
 

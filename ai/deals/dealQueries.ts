@@ -1,4 +1,5 @@
 import type { DuckDBValue } from "@duckdb/node-api"
+import { countedConversionSql } from "../../infra/conversionCounting.ts"
 import type { Tx } from "../../infra/Database.ts"
 import {
   MIN_DISCOUNT_FULL,
@@ -189,8 +190,8 @@ export const storesSql = (db: DealSql, filters: Filters) => `
   GROUP BY store_domain, store`
 
 /**
- * Human clicks and counted conversions (pending or approved) per programme
- * over CONVERSION_WINDOW_DAYS.
+ * Human clicks and counted conversions (pending or approved, by the rule all
+ * readers share: infra/conversionCounting.ts) per programme over CONVERSION_WINDOW_DAYS.
  */
 export const conversionStatsSql = (db: DealSql) => `
   WITH ids AS (SELECT DISTINCT program_id FROM ${db.jsonList("$program_ids")} AS listed(program_id)),
@@ -202,7 +203,7 @@ export const conversionStatsSql = (db: DealSql) => `
   ),
   v AS (
     SELECT l.program_id, count(*)::INTEGER AS conversions FROM conversions c JOIN links l ON l.id = c.tracking_id
-    WHERE c.status IN ('pending', 'approved') AND c.event_at > ${NOW} - INTERVAL '${CONVERSION_WINDOW_DAYS} days'
+    WHERE ${countedConversionSql("c.")} AND c.event_at > ${NOW} - INTERVAL '${CONVERSION_WINDOW_DAYS} days'
       AND c.event_at <= ${NOW}
     GROUP BY l.program_id
   )

@@ -47,5 +47,6 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/conversions/money.test.ts",
   "test/conversions/reattributionSchedule.test.ts",
   "test/conversions/reports.test.ts",
-  "test/conversions/networkFeeds.test.ts"
+  "test/conversions/networkFeeds.test.ts",
+  "test/conversions/correctionsInReads.test.ts"
 ]
