@@ -48,5 +48,6 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/conversions/reattributionSchedule.test.ts",
   "test/conversions/reports.test.ts",
   "test/conversions/networkFeeds.test.ts",
-  "test/conversions/correctionsInReads.test.ts"
+  "test/conversions/correctionsInReads.test.ts",
+  "test/conversions/reconciliation.test.ts"
 ]
