@@ -1,14 +1,18 @@
-import { Effect } from "effect"
+import { Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import { execFile } from "node:child_process"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ConversionLedger } from "../../conversions/ConversionLedger.ts"
 import type { ConversionRecord } from "../../conversions/ConversionRecord.ts"
 import { parseDecimal } from "../../domain/money/Decimal.ts"
+import { ReportingRates } from "../../conversions/ReportingRates.ts"
+import { AppConfig } from "../../infra/AppConfig.ts"
 import { Database } from "../../infra/Database.ts"
+import { freePort } from "../../infra/MeiliServer.ts"
 import { referenceClock } from "../../scripts/lib/referenceClock.ts"
 import { getJson } from "../support/http.ts"
-import { type RunningService, startService } from "../support/TestService.ts"
+import { freshDatabaseUrl, testStore } from "../support/postgres.ts"
+import { type RunningService, startService, tempDir } from "../support/TestService.ts"
 import { seedSampleLinks } from "./fixtures.ts"
 
 // GET /admin/conversions/reconciliation and `npm run conversions -- --reconcile`
@@ -224,6 +228,61 @@ describe("npm run conversions -- --reconcile", () => {
     const report = JSON.parse(result.stdout)
     expect(report.months.map((m: any) => [m.network, m.month, m.state])).toEqual([["cj", "2026-09", "flagged"]])
     expect(report.months[0].flags[0].reason).toBe("partner_share_mismatch")
+  })
+
+  it("reads the store directly when no server runs (DuckDB file, or PostgreSQL by DATABASE_URL)", async () => {
+    const temp = tempDir("reconcile-cli-")
+    try {
+      const databaseUrl = testStore() === "postgres" ? await freshDatabaseUrl() : undefined
+      const scope = Effect.runSync(Scope.make())
+      await Effect.runPromise(
+        Effect.gen(function* () {
+          yield* (yield* Database).transaction((tx) => seedSampleLinks(tx))
+          yield* (yield* ConversionLedger).upsert(
+            [sale("cj", "D-1", ACME, "approved", "10.00", "2026-10-10T10:00:00Z")],
+            "test"
+          )
+        }).pipe(
+          Effect.provide(
+            ConversionLedger.layer.pipe(
+              Layer.provideMerge(ReportingRates.layer),
+              Layer.provideMerge(Database.layer),
+              Layer.provide(
+                AppConfig.layerWith({
+                  dataDir: temp.dir,
+                  databaseUrl: databaseUrl === undefined ? Option.none() : Option.some(Redacted.make(databaseUrl))
+                })
+              )
+            )
+          ),
+          Scope.provide(scope)
+        )
+      )
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+      const port = await Effect.runPromise(freePort)
+      const result = await cli(["--reconcile", "--json"], {
+        DATA_DIR: temp.dir,
+        PORT: String(port),
+        ADMIN_TOKEN: "",
+        DATABASE_URL: databaseUrl ?? ""
+      })
+      expect(result.code, result.stderr).toBe(0)
+      // Only the figures: read from the store, the month's state follows the machine's own calendar.
+      expect(JSON.parse(result.stdout).months).toEqual([
+        expect.objectContaining({
+          network: "cj",
+          month: "2026-10",
+          credited: {
+            partner: { pending: "0.0000", approved: "7.0000", total: "7.0000" },
+            platform: { pending: "0.0000", approved: "3.0000", total: "3.0000" }
+          },
+          difference: { commission: "0.0000", partner: "0.0000", platform: "0.0000" },
+          flags: []
+        })
+      ])
+    } finally {
+      temp.rm()
+    }
   })
 
   it("refuses a malformed month before reading anything", async () => {
