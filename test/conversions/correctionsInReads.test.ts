@@ -145,4 +145,33 @@ describe("a sale and its correction in every read that counts conversions", () =
       conversion_rate: me.body.totals.conversion_rate
     })
   })
+
+  it("files an amended amount and a reinstatement as adjustments too; a move of status alone is none", async () => {
+    await upsert([
+      sale("S2", "approved", "18.00", 6, 0.5), // the network amended the amount: 20.00 -> 18.00
+      sale("S3", "approved", "6.00", 7, 0.4) // reversed, then approved again
+    ])
+    await upsert([sale("S1", "approved", "10.00", 5, 0.3)]) // pending -> approved; its correction stays applied
+    const me = await getJson(`${service.url}/api/v1/partners/me`, { authorization: `Bearer ${partner.key}` })
+    expect(me.body.adjustments.adjustments).toBe(4)
+    expect(
+      me.body.adjustments.recent
+        .map((a: any) => [a.conversion_id, a.kind, a.previous_status, a.status, a.partner_share_change])
+        .sort()
+    ).toEqual([
+      ["cj:S1", "correction", "pending", "pending", "-2.8000"],
+      ["cj:S2", "amendment", "approved", "approved", "-1.4000"],
+      ["cj:S3", "reinstatement", "reversed", "approved", "4.2000"],
+      ["cj:S3", "reversal", "approved", "reversed", "-4.2000"]
+    ])
+    expect(me.body.adjustments.revenue).toBe("-4.2000")
+    expect(me.body.totals.conversions).toMatchObject({ pending: 0, approved: 3, reversed: 0 })
+    // S1 6.00 -> 4.20, S2 18.00 -> 12.60, S3 6.00 -> 4.20, the legacy row -1.40
+    expect(me.body.totals.revenue.approved).toBe("19.6000")
+    const summary = await getJson(`${service.url}/admin/conversions/summary`, {
+      authorization: "Bearer test-admin-token"
+    })
+    expect(summary.body.partner_revenue).toEqual(me.body.totals.revenue)
+    expect(summary.body.by_status.map((s: any) => [s.status, s.conversions])).toEqual([["approved", 3]])
+  })
 })
