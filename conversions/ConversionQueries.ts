@@ -124,10 +124,10 @@ export const makeConversionQueries = (db: Pick<Database["Service"], "queryAs">):
         RevenueRow,
         `SELECT coalesce(sum(platform_share) FILTER (WHERE status = 'pending'), 0::DECIMAL(18,4))::VARCHAR AS platform_pending,
                 coalesce(sum(platform_share) FILTER (WHERE status = 'approved'), 0::DECIMAL(18,4))::VARCHAR AS platform_approved,
-                coalesce(sum(platform_share) FILTER (WHERE status IN ('pending', 'approved')), 0::DECIMAL(18,4))::VARCHAR AS platform_total,
+                coalesce(sum(platform_share) FILTER (WHERE ${earningSql()}), 0::DECIMAL(18,4))::VARCHAR AS platform_total,
                 coalesce(sum(partner_share) FILTER (WHERE status = 'pending'), 0::DECIMAL(18,4))::VARCHAR AS partner_pending,
                 coalesce(sum(partner_share) FILTER (WHERE status = 'approved'), 0::DECIMAL(18,4))::VARCHAR AS partner_approved,
-                coalesce(sum(partner_share) FILTER (WHERE status IN ('pending', 'approved')), 0::DECIMAL(18,4))::VARCHAR AS partner_total
+                coalesce(sum(partner_share) FILTER (WHERE ${earningSql()}), 0::DECIMAL(18,4))::VARCHAR AS partner_total
          FROM conversions WHERE reporting_currency = $1`,
         [reportingCurrency]
       )

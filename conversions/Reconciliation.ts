@@ -153,19 +153,14 @@ export const makeReconciliation = (db: Pick<DatabaseShape, "queryAs" | "dialect"
           partner: decimal(row.partner_share),
           platform: decimal(row.platform_share)
         })
-        months.set(`${row.network_id}|${row.month}`, {
-          ...figures,
-          expectedPartner: figures.expectedPartner + decimal(row.expected_partner),
-          attributedEarning: figures.attributedEarning + (earning ? row.attributed : 0),
-          unattributed: earning
-            ? {
-                conversions: figures.unattributed.conversions + row.unattributed,
-                commission: figures.unattributed.commission + decimal(row.unattributed_commission)
-              }
-            : figures.unattributed,
-          splitMismatch: figures.splitMismatch + row.split_mismatch,
-          creditedNotEarning: figures.creditedNotEarning + row.credited_not_earning
-        })
+        figures.expectedPartner += decimal(row.expected_partner)
+        figures.splitMismatch += row.split_mismatch
+        figures.creditedNotEarning += row.credited_not_earning
+        if (earning) {
+          figures.attributedEarning += row.attributed
+          figures.unattributed.conversions += row.unattributed
+          figures.unattributed.commission += decimal(row.unattributed_commission)
+        }
       }
       for (const row of correctionRows) {
         const figures = figuresOf(row.network_id, row.month)

@@ -36,16 +36,17 @@ export interface UnappliedCorrections {
   readonly example: string | null
 }
 
+/** One network's month, accumulated from the grouped rows (Reconciliation.ts). */
 export interface MonthFigures {
   readonly network: string
   readonly month: string
   readonly byStatus: Map<ConversionStatus, StatusFigures>
   /** Each earning attributed conversion's commission times its partner share, summed (not yet rounded per conversion). */
-  readonly expectedPartner: Scaled
-  readonly attributedEarning: number
-  readonly unattributed: { readonly conversions: number; readonly commission: Scaled }
-  readonly splitMismatch: number
-  readonly creditedNotEarning: number
+  expectedPartner: Scaled
+  attributedEarning: number
+  unattributed: { conversions: number; commission: Scaled }
+  splitMismatch: number
+  creditedNotEarning: number
   readonly corrections: Array<UnappliedCorrections>
 }
 

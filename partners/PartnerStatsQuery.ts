@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { CountRow, Integer, NullableText, Text } from "../infra/columns.ts"
-import { conversionWithStatusSql, countedConversionSql } from "../infra/conversionCounting.ts"
+import { conversionWithStatusSql, countedConversionSql, earningSql } from "../infra/conversionCounting.ts"
 import { Database, type DatabaseError, type DatabaseShape } from "../infra/Database.ts"
 import { PublicUrl } from "../infra/PublicUrl.ts"
 import { partnerAdjustments } from "./PartnerAdjustments.ts"
@@ -173,7 +173,7 @@ export class PartnerStatsQuery extends Context.Service<
                 `SELECT count(*) FILTER (WHERE ${countedConversionSql()})::INTEGER AS conversions,
                       coalesce(sum(partner_share) FILTER (WHERE status = 'pending'), 0)::DECIMAL(18,4)::VARCHAR AS pending,
                       coalesce(sum(partner_share) FILTER (WHERE status = 'approved'), 0)::DECIMAL(18,4)::VARCHAR AS approved,
-                      coalesce(sum(partner_share) FILTER (WHERE status IN ('pending', 'approved')), 0)::DECIMAL(18,4)::VARCHAR AS total,
+                      coalesce(sum(partner_share) FILTER (WHERE ${earningSql()}), 0)::DECIMAL(18,4)::VARCHAR AS total,
                       ${iso("max(attributed_at)")} AS last_attributed_at
                FROM conversions WHERE partner_id = $1 AND attributed_at > created_at`,
                 [id]
