@@ -13,12 +13,15 @@ import {
   postgresSource,
   serverAnswers
 } from "./conversions/ConversionSource.ts"
+import { renderReconciliation } from "./conversions/reconcileReport.ts"
 import { operatorEnv } from "./operator/OperatorEnv.ts"
 import { formatFields, formatTable } from "./partner/Table.ts"
 import type { RevenueSummary } from "../conversions/ConversionQueries.ts"
 
 // `npm run conversions -- [--status S] [--unattributed] [--network N] [--json]`:
-// operator view of conversions and platform revenue. With a server running
+// operator view of conversions and platform revenue. With --reconcile
+// [--network N] [--month YYYY-MM]: the reconciliation per network and month
+// (GET /admin/conversions/reconciliation). With a server running
 // (--server, default http://$HOST:$PORT) it reads the admin endpoints with
 // ADMIN_TOKEN; with none it opens $DATA_DIR/catalog.duckdb directly.
 
@@ -101,6 +104,14 @@ const conversions = Command.make(
       Flag.withDefault(false)
     ),
     network: Flag.String("network").pipe(Flag.withDescription("Only this network id"), Flag.optional),
+    reconcile: Flag.Boolean("reconcile").pipe(
+      Flag.withDescription("Reconcile per network and month: network's figures, credited shares, difference, flags"),
+      Flag.withDefault(false)
+    ),
+    month: Flag.String("month").pipe(
+      Flag.withDescription("With --reconcile: only this month of the sales (YYYY-MM, UTC)"),
+      Flag.optional
+    ),
     limit: Flag.Int("limit").pipe(Flag.withDescription("Rows per page (1..100)"), Flag.withDefault(50)),
     offset: Flag.Int("offset").pipe(Flag.withDescription("Rows to skip"), Flag.withDefault(0)),
     json: Flag.Boolean("json").pipe(
@@ -126,6 +137,10 @@ const conversions = Command.make(
       const result = yield* Effect.tryPromise({
         try: async () => {
           if (flags.limit < 1 || flags.limit > 100) throw new CliError("--limit must be 1..100")
+          const month = Option.getOrUndefined(flags.month)
+          if (month !== undefined && !/^\d{4}-(0[1-9]|1[0-2])$/.test(month))
+            throw new CliError("--month must be YYYY-MM (a UTC calendar month)")
+          if (month !== undefined && !flags.reconcile) throw new CliError("--month goes with --reconcile")
           if (flags.offset < 0) throw new CliError("--offset must be 0 or more")
           let source: ConversionSource
           let close = async () => {}
@@ -143,11 +158,15 @@ const conversions = Command.make(
             close = opened.close
           }
           try {
+            if (flags.reconcile) {
+              const report = await source.reconcile({ network: filter.network, month })
+              return { kind: "reconciliation" as const, report, source: source.describe }
+            }
             const [page, summary] = await Promise.all([
               source.list(filter, flags.limit, flags.offset),
               source.summary()
             ])
-            return { page, summary, source: source.describe }
+            return { kind: "conversions" as const, page, summary, source: source.describe }
           } finally {
             await close()
           }
@@ -156,9 +175,13 @@ const conversions = Command.make(
           error instanceof CliError ? error : new CliError(error instanceof Error ? error.message : String(error))
       })
       yield* Console.log(
-        flags.json
-          ? JSON.stringify({ conversions: result.page, summary: result.summary }, null, 2)
-          : render(result.page, result.summary, result.source)
+        result.kind === "reconciliation"
+          ? flags.json
+            ? JSON.stringify(result.report, null, 2)
+            : renderReconciliation(result.report, result.source)
+          : flags.json
+            ? JSON.stringify({ conversions: result.page, summary: result.summary }, null, 2)
+            : render(result.page, result.summary, result.source)
       )
     },
     (effect) =>
@@ -171,6 +194,10 @@ const conversions = Command.make(
         )
       )
   )
-).pipe(Command.withDescription("Conversions by status, unattributed conversions and platform revenue (operators)"))
+).pipe(
+  Command.withDescription(
+    "Conversions by status, unattributed conversions and platform revenue; --reconcile: per network and month against what was credited (operators)"
+  )
+)
 
 conversions.pipe(Command.run({ version: "0.1.0" }), Effect.provide(NodeServices.layer), NodeRuntime.runMain)

@@ -131,7 +131,13 @@ const sums = (tx: Tx, ids: ReadonlyArray<string>) =>
 const correctStored = (
   tx: Tx,
   rates: ReportingRatesShape,
-  fresh: ReadonlyArray<{ conversion_id: string; currency: string; order_amount: string; commission: string }>,
+  fresh: ReadonlyArray<{
+    conversion_id: string
+    currency: string
+    order_amount: string
+    commission: string
+    reason: string | null
+  }>,
   source: string
 ) =>
   Effect.gen(function* () {
@@ -167,7 +173,9 @@ const correctStored = (
         // Unchanged: the original's own later reports must not look stale next to a correction's date.
         updatedAt: row.network_updated_at
       }
-      return [corrected(stored, delta)]
+      // The reasons travel with the write, so the ledger files its adjustment as a correction.
+      const reasons = [...new Set(mine.flatMap((c) => (c.reason === null ? [] : [c.reason])))]
+      return [{ ...corrected(stored, delta), correctionReason: reasons.join("; ") }]
     })
     if (records.length === 0) return 0
     return (yield* upsertConversions(tx, rates, records, source)).updated
@@ -192,8 +200,14 @@ export const upsertWithCorrections = (
     const ids = [...new Set(conversions.map((record) => conversionId(record.network, record.networkTxId)))]
     const totals = yield* sums(tx, ids)
     const adjusted = conversions.map((record) => {
-      const total = totals.get(`${conversionId(record.network, record.networkTxId)}|${record.currency}`)
-      return total === undefined ? record : corrected(record, total)
+      const id = conversionId(record.network, record.networkTxId)
+      const total = totals.get(`${id}|${record.currency}`)
+      if (total === undefined) return record
+      // Corrections new in this batch move a stored conversion: the ledger files that as a correction.
+      const reasons = fresh.flatMap((c) => (c.conversion_id === id && c.currency === record.currency ? [c.reason] : []))
+      const reason =
+        reasons.length === 0 ? {} : { correctionReason: [...new Set(reasons.filter((r) => r !== null))].join("; ") }
+      return { ...corrected(record, total), ...reason }
     })
     const loaded = yield* upsertConversions(tx, rates, adjusted, source)
     const inBatch = new Set(ids)

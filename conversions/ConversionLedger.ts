@@ -2,6 +2,7 @@ import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { formatDecimal, parseDecimal } from "../domain/money/Decimal.ts"
 import { NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
 import { Database, type DatabaseError, type Tx } from "../infra/Database.ts"
+import { type Adjustment, adjustmentOf, writeAdjustments } from "./ConversionAdjustments.ts"
 import { upsertWithCorrections } from "./ConversionCorrections.ts"
 import { type ConversionRecord, conversionId, STATUSES } from "./ConversionRecord.ts"
 import {
@@ -161,7 +162,13 @@ type Decision =
   | { readonly kind: "stale" }
   | { readonly kind: "unchanged" }
   | { readonly kind: "rejected"; readonly reason: string }
-  | { readonly kind: "write"; readonly isNew: boolean; readonly row: Row; readonly event: Event | undefined }
+  | {
+      readonly kind: "write"
+      readonly isNew: boolean
+      readonly row: Row
+      readonly event: Event | undefined
+      readonly adjustment: Adjustment | undefined
+    }
 
 /** What one record does to the ledger, given the row stored under its id (if any). */
 const decide = (
@@ -194,7 +201,12 @@ const decide = (
         source
       ]
     : undefined
-  return { kind: "write", isNew: previous === undefined, row, event }
+  // What the change moved in credited money, for the partner's adjustments (ConversionAdjustments.ts).
+  const adjustment =
+    event === undefined || previous === undefined
+      ? undefined
+      : adjustmentOf(previous, row, record.correctionReason, now, source)
+  return { kind: "write", isNew: previous === undefined, row, event, adjustment }
 }
 
 /**
@@ -239,6 +251,7 @@ export const upsertConversions = (
 
     const updates: Array<Row> = []
     const events: Array<Event> = []
+    const adjustments: Array<Adjustment> = []
     const rejected: Array<{ index: number; reason: string }> = []
     let inserted = 0,
       updated = 0,
@@ -255,10 +268,12 @@ export const upsertConversions = (
           updates.push(decision.row)
         }
         if (decision.event !== undefined) events.push(decision.event)
+        if (decision.adjustment !== undefined) adjustments.push(decision.adjustment)
       }
     }
     yield* writeRows(tx, updates)
     yield* writeEvents(tx, events)
+    yield* writeAdjustments(tx, adjustments)
     rejected.sort((a, b) => a.index - b.index)
     const rejectedIndexes = new Set(rejected.map(({ index }) => index))
     const written = records.flatMap((record, index) =>

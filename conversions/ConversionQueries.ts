@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { Integer, IsoTimestamp, NullableIsoTimestamp, NullableText, Text } from "../infra/columns.ts"
+import { earningSql, isConversionSql } from "../infra/conversionCounting.ts"
 import { Database, type DatabaseError, filters } from "../infra/Database.ts"
 import { attributionColumns, moneyColumns } from "./conversionColumns.ts"
 import { type ConversionStatus, STATUSES, UNATTRIBUTED_REASONS, type UnattributedReason } from "./ConversionRecord.ts"
@@ -7,8 +8,9 @@ import { type ConversionStatus, STATUSES, UNATTRIBUTED_REASONS, type Unattribute
 // Operator read models over the conversions table (admin endpoints and the
 // CLI). Money leaves the store as text (::VARCHAR) so it stays exact; totals
 // are summed by its DECIMAL arithmetic (an empty sum is 0::DECIMAL(18,4), so
-// both stores print "0.0000"). Statistics count only pending and approved
-// conversions; declined/reversed carry zero shares anyway.
+// both stores print "0.0000"). Conversions are counted by the rule every
+// reader shares (infra/conversionCounting.ts): a negative-commission row nets
+// its money but is not a conversion; declined/reversed carry zero shares.
 export interface ConversionFilter {
   readonly status?: ConversionStatus | undefined
   /** true: only unattributed; false: only attributed; undefined: both. */
@@ -110,25 +112,26 @@ export const makeConversionQueries = (db: Pick<Database["Service"], "queryAs">):
     Effect.gen(function* () {
       const byStatus = yield* db.queryAs(
         StatusRow,
-        `SELECT status, count(*)::INTEGER AS conversions, sum(commission_reporting)::VARCHAR AS commission,
+        `SELECT status, count(*) FILTER (WHERE ${isConversionSql()})::INTEGER AS conversions, sum(commission_reporting)::VARCHAR AS commission,
                 sum(partner_share)::VARCHAR AS partner_share, sum(platform_share)::VARCHAR AS platform_share
          FROM conversions WHERE reporting_currency = $1 GROUP BY status ORDER BY status`,
         [reportingCurrency]
       )
       const [unattributed] = yield* db.queryAs(
         UnattributedRow,
-        `SELECT count(*)::INTEGER AS conversions, coalesce(sum(commission_reporting), 0::DECIMAL(18,4))::VARCHAR AS commission
-         FROM conversions WHERE tracking_id IS NULL AND status IN ('pending', 'approved') AND reporting_currency = $1`,
+        `SELECT count(*) FILTER (WHERE ${isConversionSql()})::INTEGER AS conversions,
+                coalesce(sum(commission_reporting), 0::DECIMAL(18,4))::VARCHAR AS commission
+         FROM conversions WHERE tracking_id IS NULL AND ${earningSql()} AND reporting_currency = $1`,
         [reportingCurrency]
       )
       const [revenue] = yield* db.queryAs(
         RevenueRow,
         `SELECT coalesce(sum(platform_share) FILTER (WHERE status = 'pending'), 0::DECIMAL(18,4))::VARCHAR AS platform_pending,
                 coalesce(sum(platform_share) FILTER (WHERE status = 'approved'), 0::DECIMAL(18,4))::VARCHAR AS platform_approved,
-                coalesce(sum(platform_share) FILTER (WHERE status IN ('pending', 'approved')), 0::DECIMAL(18,4))::VARCHAR AS platform_total,
+                coalesce(sum(platform_share) FILTER (WHERE ${earningSql()}), 0::DECIMAL(18,4))::VARCHAR AS platform_total,
                 coalesce(sum(partner_share) FILTER (WHERE status = 'pending'), 0::DECIMAL(18,4))::VARCHAR AS partner_pending,
                 coalesce(sum(partner_share) FILTER (WHERE status = 'approved'), 0::DECIMAL(18,4))::VARCHAR AS partner_approved,
-                coalesce(sum(partner_share) FILTER (WHERE status IN ('pending', 'approved')), 0::DECIMAL(18,4))::VARCHAR AS partner_total
+                coalesce(sum(partner_share) FILTER (WHERE ${earningSql()}), 0::DECIMAL(18,4))::VARCHAR AS partner_total
          FROM conversions WHERE reporting_currency = $1`,
         [reportingCurrency]
       )

@@ -30,7 +30,11 @@ export interface ConversionRecord {
    * correction's own id (conversions/ConversionCorrections.ts).
    */
   readonly correctionOf?: string | undefined
-  /** The network's reason for a correction, when it gives one. */
+  /**
+   * The network's reason for a correction, when it gives one. On a conversion
+   * (no correctionOf) moved by its corrections: their reasons ("" for none),
+   * so the ledger files the change as a correction (ConversionAdjustments.ts).
+   */
   readonly correctionReason?: string | undefined
 }
 

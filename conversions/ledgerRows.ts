@@ -39,6 +39,9 @@ export interface Stored {
   readonly tracking_id: string | null
   readonly partner_id: number | null
   readonly revenue_share: string | null
+  readonly commission_reporting: string
+  readonly partner_share: string
+  readonly platform_share: string
   readonly network_updated_at: Date | null
   readonly attributed_at: Date | null
   readonly unattributed_reason: string | null

@@ -334,6 +334,30 @@ export const migrations: ReadonlyArray<ReadonlyArray<string>> = [
        AND lower(p.tag) IN ('api', 'ai-search', 'web', 'mcp', 'anon', 'partner', 'admin')`,
     `UPDATE partners SET tag = lower(tag) || '_' || CAST(id AS VARCHAR)
      WHERE lower(tag) IN ('api', 'ai-search', 'web', 'mcp', 'anon', 'partner', 'admin')`
+  ],
+  [
+    // 10: adjustments, the money a correction, an amended amount, a reversal or a
+    // reinstatement moved on a conversion already credited, as the ledger wrote
+    // it (conversions/ConversionAdjustments.ts): what partners/me shows on the
+    // day it arrived. The PostgreSQL twin is infra/postgres/migrations/0013_reconciliation.sql.
+    `CREATE TABLE IF NOT EXISTS conversion_adjustments (
+      conversion_id VARCHAR NOT NULL,
+      network_id VARCHAR NOT NULL,
+      partner_id INTEGER,                   -- NULL: unattributed (the platform's money moved)
+      tracking_id VARCHAR,
+      kind VARCHAR NOT NULL,                -- correction | amendment | reversal | reinstatement
+      reason VARCHAR,                       -- the network's correction reason, when it gives one
+      previous_status VARCHAR NOT NULL,
+      status VARCHAR NOT NULL,
+      reporting_currency VARCHAR NOT NULL,
+      commission_change DECIMAL(18,4) NOT NULL,     -- reporting currency
+      partner_share_change DECIMAL(18,4) NOT NULL,
+      platform_share_change DECIMAL(18,4) NOT NULL,
+      event_at TIMESTAMPTZ NOT NULL,        -- the sale's
+      arrived_at TIMESTAMPTZ NOT NULL,      -- when the change reached the ledger
+      source VARCHAR NOT NULL
+    )`,
+    `CREATE INDEX IF NOT EXISTS conversion_adjustments_partner ON conversion_adjustments (partner_id, arrived_at)`
   ]
 ]
 

@@ -1,7 +1,9 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { CountRow, Integer, NullableText, Text } from "../infra/columns.ts"
+import { conversionWithStatusSql, countedConversionSql, earningSql } from "../infra/conversionCounting.ts"
 import { Database, type DatabaseError, type DatabaseShape } from "../infra/Database.ts"
 import { PublicUrl } from "../infra/PublicUrl.ts"
+import { partnerAdjustments } from "./PartnerAdjustments.ts"
 import type { Partner } from "./Partners.ts"
 import type { PartnerStats } from "./StatsSchema.ts"
 
@@ -24,13 +26,12 @@ const isoSql = (dialect: Dialect, column: string) =>
 const clickAgg = `count(*) FILTER (WHERE NOT is_bot) AS clicks,
   count(*) FILTER (WHERE NOT is_bot AND is_unique) AS unique_clicks,
   count(*) FILTER (WHERE is_bot) AS bot_clicks`
-// A negative commission is a network's correction of an earlier sale (CJ
-// "corrected": a partial refund): its money nets against that sale in the
-// revenue sums, but it is not a conversion of its own, so counts skip it.
-const conversionAgg = `count(*) FILTER (WHERE status = 'pending' AND commission >= 0) AS pending,
-  count(*) FILTER (WHERE status = 'approved' AND commission >= 0) AS approved,
-  count(*) FILTER (WHERE status = 'declined') AS declined,
-  count(*) FILTER (WHERE status = 'reversed') AS reversed,
+// Counted by the one rule every reader shares (infra/conversionCounting.ts):
+// a negative-commission row nets its money but is not a conversion.
+const conversionAgg = `count(*) FILTER (WHERE ${conversionWithStatusSql("pending")}) AS pending,
+  count(*) FILTER (WHERE ${conversionWithStatusSql("approved")}) AS approved,
+  count(*) FILTER (WHERE ${conversionWithStatusSql("declined")}) AS declined,
+  count(*) FILTER (WHERE ${conversionWithStatusSql("reversed")}) AS reversed,
   coalesce(sum(partner_share) FILTER (WHERE status = 'pending'), 0)::DECIMAL(18,4) AS rev_pending,
   coalesce(sum(partner_share) FILTER (WHERE status = 'approved'), 0)::DECIMAL(18,4) AS rev_approved`
 // Final columns, computed in SQL so money stays DECIMAL until it is a string.
@@ -131,7 +132,7 @@ export class PartnerStatsQuery extends Context.Service<
       const forPartner = (partner: Partner) =>
         Effect.gen(function* () {
           const id = partner.id
-          const [totals, links, linkCount, days, currency, late, recentLate] = yield* Effect.all(
+          const [totals, links, linkCount, days, currency, late, recentLate, adjustments] = yield* Effect.all(
             [
               db.queryAs(
                 FigureRow,
@@ -169,10 +170,10 @@ export class PartnerStatsQuery extends Context.Service<
               ),
               db.queryAs(
                 LateRow,
-                `SELECT count(*) FILTER (WHERE status IN ('pending', 'approved') AND commission >= 0)::INTEGER AS conversions,
+                `SELECT count(*) FILTER (WHERE ${countedConversionSql()})::INTEGER AS conversions,
                       coalesce(sum(partner_share) FILTER (WHERE status = 'pending'), 0)::DECIMAL(18,4)::VARCHAR AS pending,
                       coalesce(sum(partner_share) FILTER (WHERE status = 'approved'), 0)::DECIMAL(18,4)::VARCHAR AS approved,
-                      coalesce(sum(partner_share) FILTER (WHERE status IN ('pending', 'approved')), 0)::DECIMAL(18,4)::VARCHAR AS total,
+                      coalesce(sum(partner_share) FILTER (WHERE ${earningSql()}), 0)::DECIMAL(18,4)::VARCHAR AS total,
                       ${iso("max(attributed_at)")} AS last_attributed_at
                FROM conversions WHERE partner_id = $1 AND attributed_at > created_at`,
                 [id]
@@ -184,7 +185,8 @@ export class PartnerStatsQuery extends Context.Service<
                FROM conversions WHERE partner_id = $1 AND attributed_at > created_at
                ORDER BY attributed_at DESC, id LIMIT ${RECENT_LATE}`,
                 [id]
-              )
+              ),
+              partnerAdjustments(db, id, iso, DAYS)
             ],
             { concurrency: 4 }
           )
@@ -228,7 +230,12 @@ export class PartnerStatsQuery extends Context.Service<
                 attributed_at: row.attributed_at
               }))
             },
-            days: days.map((row) => ({ date: row.date, ...toFigures(row) }))
+            adjustments: adjustments.summary,
+            days: days.map((row) => ({
+              date: row.date,
+              ...toFigures(row),
+              adjustments: adjustments.byDay.get(row.date) ?? "0.0000"
+            }))
           } satisfies PartnerStats
         })
       return PartnerStatsQuery.of({ forPartner })

@@ -14,7 +14,8 @@ export const StatsFigures = Schema.Struct({
   conversions: Schema.Struct({
     total: Schema.Number.annotate({
       description:
-        "Conversions by status; a negative correction (CJ 'corrected', a partial refund) nets its money against the sale but is not a conversion"
+        "Conversions by status; a correction of a sale (a partial refund) moves the sale's money and shows under adjustments, " +
+        "it is not a conversion of its own"
     }),
     pending: Schema.Number,
     approved: Schema.Number,
@@ -62,6 +63,36 @@ export const LateRevenue = Schema.Struct({
     "Already included in totals, links and days."
 })
 
+// Optional in the contract (clients written before it keep validating); the server always sends it.
+export const Adjustments = Schema.Struct({
+  adjustments: Schema.Number.annotate({ description: "How many adjustments moved your revenue, ever" }),
+  revenue: Money.annotate({ description: "Their net effect on your revenue (usually negative)" }),
+  recent: Schema.Array(
+    Schema.Struct({
+      conversion_id: Schema.String.annotate({ description: "'{network}:{transaction id}' of the sale it moved" }),
+      tracking_id: Schema.NullOr(Schema.String),
+      kind: Schema.Literals(["correction", "amendment", "reversal", "reinstatement"]).annotate({
+        description:
+          "correction: the network reported a correction of the sale (CJ: a record of its own, e.g. a partial refund); " +
+          "amendment: the network changed the sale's amount; reversal: declined or reversed after it earned; " +
+          "reinstatement: earning again after a decline"
+      }),
+      reason: Schema.NullOr(Schema.String).annotate({ description: "The network's reason for a correction, if given" }),
+      previous_status: Schema.String,
+      status: Schema.String,
+      partner_share_change: Money.annotate({ description: "What it moved on your share (negative: less revenue)" }),
+      event_at: Schema.String.annotate({ description: "When the sale happened (network time)" }),
+      arrived_at: Schema.String.annotate({ description: "When the change arrived here: the day it shows on" })
+    })
+  ).annotate({ description: "The 20 latest adjustments, newest first" })
+}).annotate({
+  description:
+    "Changes to conversions already credited to you: corrections, amended amounts, reversals. The revenue of totals, " +
+    "links and days is per sale day and already net of them; adjustments say when and why it moved. A sale read " +
+    "together with its correction is credited net from the start (no adjustment); a change of status that moves no " +
+    "money (pending to approved) is not an adjustment."
+})
+
 export const PartnerStats = Schema.Struct({
   partner: Schema.Struct({
     id: Schema.Number,
@@ -89,7 +120,18 @@ export const PartnerStats = Schema.Struct({
   ).annotate({ description: "Per link, most clicked first (at most 100; see links_total)" }),
   links_total: Schema.Number,
   late_revenue: LateRevenue,
-  days: Schema.Array(Schema.Struct({ date: Schema.String, ...StatsFigures.fields })).annotate({
+  adjustments: Schema.optional(Adjustments),
+  days: Schema.Array(
+    Schema.Struct({
+      date: Schema.String,
+      ...StatsFigures.fields,
+      adjustments: Schema.optional(
+        Money.annotate({
+          description: "Net change of your revenue by adjustments that arrived this day (any sale day; see adjustments)"
+        })
+      )
+    })
+  ).annotate({
     description: "Per UTC day over the last 30 days, days without activity included as zeros"
   })
 })

@@ -1,4 +1,5 @@
 import type { DuckDBValue } from "@duckdb/node-api"
+import { countedConversionSql } from "../../infra/conversionCounting.ts"
 import type { Tx } from "../../infra/Database.ts"
 import {
   MIN_DISCOUNT_FULL,
@@ -196,8 +197,9 @@ export const storesSql = (db: DealSql, filters: Filters) => `
   GROUP BY store_domain, store`
 
 /**
- * Unique human clicks and counted conversions (pending or approved) per
- * programme over CONVERSION_WINDOW_DAYS (repeat clicks would dilute the rate).
+ * Unique human clicks and counted conversions (pending or approved, by the
+ * rule all readers share: infra/conversionCounting.ts) per programme over
+ * CONVERSION_WINDOW_DAYS (repeat clicks would dilute the rate).
  */
 export const conversionStatsSql = (db: DealSql) => `
   WITH ids AS (SELECT DISTINCT program_id FROM ${db.jsonList("$program_ids")} AS listed(program_id)),
@@ -210,7 +212,7 @@ export const conversionStatsSql = (db: DealSql) => `
   ),
   v AS (
     SELECT l.program_id, count(*)::INTEGER AS conversions FROM conversions c JOIN links l ON l.id = c.tracking_id
-    WHERE c.status IN ('pending', 'approved') AND c.event_at > ${NOW} - INTERVAL '${CONVERSION_WINDOW_DAYS} days'
+    WHERE ${countedConversionSql("c.")} AND c.event_at > ${NOW} - INTERVAL '${CONVERSION_WINDOW_DAYS} days'
       AND c.event_at <= ${NOW}
     GROUP BY l.program_id
   )

@@ -5,9 +5,12 @@ import {
   type ConversionItem,
   type RevenueSummary
 } from "../../conversions/ConversionQueries.ts"
+import { makeReconciliation, type ReconciliationQuery } from "../../conversions/Reconciliation.ts"
+import { VALIDATION_DAYS } from "../../conversions/reconciliationRules.ts"
 import { Database, type DatabaseError, type DatabaseShape } from "../../infra/Database.ts"
 import { makePgDatabase } from "../../infra/PgDatabase.ts"
 import { adminCall, serverAnswers } from "../operator/AdminHttp.ts"
+import type { ReconciliationResponse } from "./reconcileReport.ts"
 
 // Where the operator command reads conversions from. DuckDB allows one
 // writer process, so while a server runs the command goes through its admin
@@ -28,6 +31,7 @@ export interface ConversionSource {
   readonly describe: string
   list(filter: ConversionFilter, limit: number, offset: number): Promise<ConversionPage>
   summary(): Promise<RevenueSummary>
+  reconcile(query: ReconciliationQuery): Promise<ReconciliationResponse>
 }
 
 export class CliError extends Error {}
@@ -55,7 +59,13 @@ export const httpSource = (url: string, token: string | undefined): ConversionSo
       if (filter.network !== undefined) query.set("network", filter.network)
       return (await get(`/admin/conversions?${query}`)) as ConversionPage
     },
-    summary: async () => (await get("/admin/conversions/summary")) as RevenueSummary
+    summary: async () => (await get("/admin/conversions/summary")) as RevenueSummary,
+    reconcile: async (filter) => {
+      const query = new URLSearchParams()
+      if (filter.network !== undefined) query.set("network", filter.network)
+      if (filter.month !== undefined) query.set("month", filter.month)
+      return (await get(`/admin/conversions/reconciliation?${query}`)) as ReconciliationResponse
+    }
   }
 }
 
@@ -82,7 +92,13 @@ const storeSource = async (
         pagination: { limit, offset, total, next_offset: offset + items.length < total ? offset + items.length : null }
       }
     },
-    summary: () => run(queries.summary(reportingCurrency))
+    summary: () => run(queries.summary(reportingCurrency)),
+    // Read straight from the store, the month's state is judged by this machine's clock.
+    reconcile: async (query) => ({
+      reporting_currency: reportingCurrency,
+      validation_days: VALIDATION_DAYS,
+      months: await run(makeReconciliation(db).reconcile(query, reportingCurrency, new Date()))
+    })
   }
   return { source, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }

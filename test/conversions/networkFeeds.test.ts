@@ -256,6 +256,25 @@ describe("CJ Commission Detail API, as CJ documents it", () => {
     // 16.83 + 8.00 EUR at 1.0842 USD, 70% to the partner: 12.78 + 6.07
     expect(totals.revenue.approved).toBe("18.8500")
     expect(Number(shares[0].approved)).toBe(18.85)
+    // The partner sees the refund as an adjustment on the day it arrived: 24.83 -> 16.83 EUR, 18.84 -> 12.78 USD at 70%.
+    const adjustments = (
+      await getJson(`${env.service.url}/api/v1/partners/me`, { authorization: `Bearer ${partner.key}` })
+    ).body.adjustments
+    expect(adjustments).toMatchObject({
+      adjustments: 1,
+      revenue: "-6.0600",
+      recent: [
+        {
+          conversion_id: "cj:7700000001",
+          kind: "correction",
+          reason: "RETURNED_MERCHANDISE",
+          previous_status: "pending",
+          status: "approved",
+          partner_share_change: "-6.0600",
+          arrived_at: "2026-12-15T00:00:00Z"
+        }
+      ]
+    })
   })
 
   it("a re-read of the same month changes nothing: the correction is applied once", async () => {

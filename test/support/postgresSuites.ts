@@ -53,6 +53,8 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/conversions/reports.test.ts",
   "test/conversions/networkFeeds.test.ts",
   "test/conversions/moreNetworkFeeds.test.ts",
+  "test/conversions/correctionsInReads.test.ts",
+  "test/conversions/reconciliation.test.ts",
   // the HTTP contract: strict JSON bodies, the edge's per-client limits (shared buckets), and the fuzz run from
   // /openapi.json
   "test/api/*.test.ts",

@@ -4,6 +4,7 @@ import { STATUSES, UNATTRIBUTED_REASONS } from "../../../conversions/ConversionR
 import { BadRequest, ServiceUnavailable, Unauthorized } from "../../errors.ts"
 import { ListQuery, Page } from "../../v1/ListParams.ts"
 import { AdminAuth } from "../Auth.ts"
+import { Reconciliation, ReconciliationQuery } from "./ReconciliationApi.ts"
 
 const Money = Schema.String.annotate({ description: 'Exact decimal as text, e.g. "12.3500"' })
 
@@ -88,6 +89,14 @@ export class AdminConversionsApi extends HttpApiGroup.make("adminConversions")
     }).annotate(
       OpenApi.Description,
       "Totals in the reporting currency: by status, unattributed, and platform / partner revenue (pending and approved only; declined and reversed earn nothing)."
+    ),
+    HttpApiEndpoint.get("reconciliation", "/conversions/reconciliation", {
+      query: ReconciliationQuery,
+      success: Reconciliation,
+      error: [BadRequest, Unauthorized, ServiceUnavailable]
+    }).annotate(
+      OpenApi.Description,
+      "Per network and month of the sales: conversions and commission by status as the network reports them, next to what partners and the platform were credited and what the revenue split expects (70/30 by default), with the difference; differences that timing does not explain (pending long after the month, corrections that moved nothing, shares that do not add up) are flagged with a reason."
     ),
     HttpApiEndpoint.post("reattribute", "/conversions/reattribute", {
       success: Schema.Struct({ reattributed: Schema.Number }),

@@ -1,8 +1,11 @@
-import { Effect, Layer } from "effect"
+import { Clock, Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { ConversionLedger } from "../../../conversions/ConversionLedger.ts"
 import { ConversionQueries } from "../../../conversions/ConversionQueries.ts"
+import { makeReconciliation } from "../../../conversions/Reconciliation.ts"
+import { VALIDATION_DAYS } from "../../../conversions/reconciliationRules.ts"
 import { ReportingRates } from "../../../conversions/ReportingRates.ts"
+import { Database } from "../../../infra/Database.ts"
 import { Api } from "../../Api.ts"
 import { pageOf, pageRequest } from "../../v1/ListParams.ts"
 import { storageUnavailable } from "../../v1/dbUnavailable.ts"
@@ -17,6 +20,7 @@ export const AdminConversionsHandlers = HttpApiBuilder.group(
     const queries = yield* ConversionQueries
     const rates = yield* ReportingRates
     const ledger = yield* ConversionLedger
+    const reconciliation = makeReconciliation(yield* Database)
     return handlers
       .handle("list", ({ query }) =>
         Effect.gen(function* () {
@@ -37,6 +41,13 @@ export const AdminConversionsHandlers = HttpApiBuilder.group(
         })
       )
       .handle("summary", () => orUnavailable(queries.summary(rates.reportingCurrency)))
+      .handle("reconciliation", ({ query }) =>
+        Effect.gen(function* () {
+          const now = new Date(yield* Clock.currentTimeMillis)
+          const months = yield* orUnavailable(reconciliation.reconcile(query, rates.reportingCurrency, now))
+          return { reporting_currency: rates.reportingCurrency, validation_days: VALIDATION_DAYS, months }
+        })
+      )
       .handle("reattribute", () =>
         orUnavailable(ledger.reattribute()).pipe(Effect.map((reattributed) => ({ reattributed })))
       )
