@@ -13,7 +13,7 @@ import { referenceClock } from "../../scripts/lib/referenceClock.ts"
 import { getJson } from "../support/http.ts"
 import { freshDatabaseUrl, testStore } from "../support/postgres.ts"
 import { type RunningService, startService, tempDir } from "../support/TestService.ts"
-import { seedSampleLinks } from "./fixtures.ts"
+import { sampleLinksOn, seedSampleLinks } from "./fixtures.ts"
 
 // GET /admin/conversions/reconciliation and `npm run conversions -- --reconcile`
 // over one ledger, on a calendar pinned to AS_OF (the service's clock), so the
@@ -69,8 +69,11 @@ beforeAll(async () => {
   await service.run(
     Effect.gen(function* () {
       const db = yield* Database
-      yield* db.transaction((tx) => seedSampleLinks(tx))
+      // a network credits only links on its own programmes: the sample links are on Awin for its sale, on CJ otherwise
+      yield* db.transaction((tx) => seedSampleLinks(tx, "awin"))
       const ledger = yield* ConversionLedger
+      yield* ledger.upsert([sale("awin", "A-OCT-1", ACME, "approved", "10.00", "2026-10-20T10:00:00Z")], "test")
+      yield* sampleLinksOn("cj")
       yield* ledger.upsert(
         [
           sale("cj", "JUL-1", ACME, "approved", "10.00", "2026-07-10T10:00:00Z"),
@@ -78,8 +81,7 @@ beforeAll(async () => {
           sale("cj", "SEP-1", ACME, "approved", "8.00", "2026-09-05T10:00:00Z"),
           sale("cj", "OCT-1", GEAR, "approved", "20.00", "2026-10-03T10:00:00Z"),
           sale("cj", "OCT-2", "NotOurLink99", "pending", "4.00", "2026-10-04T10:00:00Z"),
-          sale("cj", "NOV-1", ACME, "pending", "3.00", "2026-11-02T10:00:00Z"),
-          sale("awin", "A-OCT-1", ACME, "approved", "10.00", "2026-10-20T10:00:00Z")
+          sale("cj", "NOV-1", ACME, "pending", "3.00", "2026-11-02T10:00:00Z")
         ],
         "test"
       )
@@ -237,7 +239,7 @@ describe("npm run conversions -- --reconcile", () => {
       const scope = Effect.runSync(Scope.make())
       await Effect.runPromise(
         Effect.gen(function* () {
-          yield* (yield* Database).transaction((tx) => seedSampleLinks(tx))
+          yield* (yield* Database).transaction((tx) => seedSampleLinks(tx, "cj"))
           yield* (yield* ConversionLedger).upsert(
             [sale("cj", "D-1", ACME, "approved", "10.00", "2026-10-10T10:00:00Z")],
             "test"
