@@ -1,27 +1,19 @@
 import { Clock, Effect, Schema } from "effect"
+import { type ConversionRecord, conversionId, STATUSES } from "../domain/conversions/ConversionRecord.ts"
+import { type Correction, corrected } from "../domain/conversions/corrections.ts"
 import { formatDecimal, parseDecimal } from "../domain/money/Decimal.ts"
 import { NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
 import type { DatabaseError, JsonColumnType, Tx } from "../infra/Database.ts"
 import { upsertConversions, type UpsertResult } from "./ConversionLedger.ts"
-import {
-  type ConversionRecord,
-  type ConversionStatus,
-  conversionId,
-  EARNING_STATUSES,
-  STATUSES
-} from "./ConversionRecord.ts"
 import type { ReportingRatesShape } from "./ReportingRates.ts"
 
-// Corrections a network reports as records of their own (CJ: a record with
-// original false, the originalActionId of the sale it corrects and the change
-// as negative amounts). Each is kept once in conversion_corrections, and the
-// corrected conversion's amounts are its own as reported plus the sum of its
-// corrections: applied when the correction arrives (the stored conversion is
-// rewritten through the ledger, which appends the conversion_events row and
-// recomputes the revenue split) and again whenever the original is read anew,
-// so a later report of the original (its status locking, say) never undoes a
-// refund. A conversion corrected to no commission is reversed. A correction
-// whose original is not known yet waits in the table for it.
+// Corrections a network reports as records of their own (CJ). Each is kept
+// once in conversion_corrections (its id is the key), and the corrected
+// conversion is rewritten through the ledger, which appends the
+// conversion_events row and recomputes the revenue split: when the correction
+// arrives, and again whenever the original is read anew. How a correction
+// moves a conversion is a domain rule (domain/conversions/corrections.ts). A
+// correction whose original is not known yet waits in the table for it.
 
 export interface CorrectionsResult {
   /** Corrections seen for the first time in this batch. */
@@ -30,7 +22,13 @@ export interface CorrectionsResult {
   readonly applied: number
 }
 
-const SumRow = Schema.Struct({ conversion_id: Text, currency: Text, order_amount: Text, commission: Text })
+const CorrectionRow = Schema.Struct({
+  id: Text,
+  conversion_id: Text,
+  currency: Text,
+  order_amount: Text,
+  commission: Text
+})
 const CreatedRow = Schema.Struct({ id: Text })
 const StoredRow = Schema.Struct({
   network_id: Text,
@@ -62,20 +60,19 @@ const allText = Object.fromEntries(COLUMNS.map((column) => [column, "VARCHAR"]))
 
 const decimal = (text: string) => parseDecimal(text) ?? 0n
 
-/** The record with its amounts moved by `delta`; reversed when nothing is left to earn. */
-const corrected = (
-  record: ConversionRecord,
-  delta: { readonly order: bigint; readonly commission: bigint }
-): ConversionRecord => {
-  const commission = record.commission + delta.commission
-  const earning = (EARNING_STATUSES as ReadonlyArray<ConversionStatus>).includes(record.status)
-  return {
-    ...record,
-    orderAmount: record.orderAmount + delta.order,
-    commission,
-    status: earning && commission <= 0n ? "reversed" : record.status
-  }
-}
+const asCorrection = (row: {
+  readonly id: string
+  readonly conversion_id: string
+  readonly currency: string
+  readonly order_amount: string
+  readonly commission: string
+}): Correction => ({
+  id: row.id,
+  conversionId: row.conversion_id,
+  currency: row.currency,
+  orderAmount: decimal(row.order_amount),
+  commission: decimal(row.commission)
+})
 
 /** Stores the batch's corrections not seen before; returns them. */
 const recordNew = (tx: Tx, corrections: ReadonlyArray<ConversionRecord>, source: string, now: Date) =>
@@ -107,31 +104,30 @@ const recordNew = (tx: Tx, corrections: ReadonlyArray<ConversionRecord>, source:
     return rows.filter((row) => ids.has(row.id))
   })
 
-/** Sum of the stored corrections per conversion id and currency. */
-const sums = (tx: Tx, ids: ReadonlyArray<string>) =>
+/** The stored corrections of conversions `ids`. */
+const storedCorrections = (tx: Tx, ids: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const out = new Map<string, { currency: string; order: bigint; commission: bigint }>()
-    if (ids.length === 0) return out
+    if (ids.length === 0) return []
     const rows = yield* tx.queryAs(
-      SumRow,
-      `SELECT conversion_id, currency, sum(order_amount)::VARCHAR AS order_amount, sum(commission)::VARCHAR AS commission
-       FROM conversion_corrections WHERE conversion_id IN ${tx.jsonList("$1")} GROUP BY conversion_id, currency`,
+      CorrectionRow,
+      `SELECT id, conversion_id, currency, order_amount::VARCHAR AS order_amount, commission::VARCHAR AS commission
+       FROM conversion_corrections WHERE conversion_id IN ${tx.jsonList("$1")}`,
       [JSON.stringify(ids)]
     )
-    for (const row of rows)
-      out.set(`${row.conversion_id}|${row.currency}`, {
-        currency: row.currency,
-        order: decimal(row.order_amount),
-        commission: decimal(row.commission)
-      })
-    return out
+    return rows.map(asCorrection)
   })
 
 /** Moves stored conversions (not in the batch) by the corrections just recorded, through the ledger. */
 const correctStored = (
   tx: Tx,
   rates: ReportingRatesShape,
-  fresh: ReadonlyArray<{ conversion_id: string; currency: string; order_amount: string; commission: string }>,
+  fresh: ReadonlyArray<{
+    id: string
+    conversion_id: string
+    currency: string
+    order_amount: string
+    commission: string
+  }>,
   source: string
 ) =>
   Effect.gen(function* () {
@@ -143,18 +139,8 @@ const correctStored = (
        FROM conversions WHERE id IN ${tx.jsonList("$1")}`,
       [JSON.stringify([...new Set(fresh.map((row) => row.conversion_id))])]
     )
+    const corrections = fresh.map(asCorrection)
     const records = rows.flatMap((row) => {
-      const id = conversionId(row.network_id, row.network_tx_id)
-      // A correction in another currency than the conversion's cannot be added to it: it stays recorded, unapplied.
-      const mine = fresh.filter((c) => c.conversion_id === id && c.currency === row.currency)
-      if (mine.length === 0) return []
-      const delta = mine.reduce(
-        (sum, c) => ({
-          order: sum.order + decimal(c.order_amount),
-          commission: sum.commission + decimal(c.commission)
-        }),
-        { order: 0n, commission: 0n }
-      )
       const stored: ConversionRecord = {
         network: row.network_id,
         networkTxId: row.network_tx_id,
@@ -167,7 +153,9 @@ const correctStored = (
         // Unchanged: the original's own later reports must not look stale next to a correction's date.
         updatedAt: row.network_updated_at
       }
-      return [corrected(stored, delta)]
+      // Stored amounts already hold the earlier corrections: only the ones just recorded move them.
+      const moved = corrected(stored, corrections)
+      return moved === undefined ? [] : [moved]
     })
     if (records.length === 0) return 0
     return (yield* upsertConversions(tx, rates, records, source)).updated
@@ -190,11 +178,9 @@ export const upsertWithCorrections = (
     const now = new Date(yield* Clock.currentTimeMillis)
     const fresh = yield* recordNew(tx, corrections, source, now)
     const ids = [...new Set(conversions.map((record) => conversionId(record.network, record.networkTxId)))]
-    const totals = yield* sums(tx, ids)
-    const adjusted = conversions.map((record) => {
-      const total = totals.get(`${conversionId(record.network, record.networkTxId)}|${record.currency}`)
-      return total === undefined ? record : corrected(record, total)
-    })
+    // The batch's conversions as reported, with every stored correction of theirs applied.
+    const stored = yield* storedCorrections(tx, ids)
+    const adjusted = conversions.map((record) => corrected(record, stored) ?? record)
     const loaded = yield* upsertConversions(tx, rates, adjusted, source)
     const inBatch = new Set(ids)
     const applied = yield* correctStored(
