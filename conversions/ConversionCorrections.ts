@@ -1,27 +1,19 @@
 import { Clock, Effect, Schema } from "effect"
+import { type ConversionRecord, conversionId, STATUSES } from "../domain/conversions/ConversionRecord.ts"
+import { type Correction, corrected } from "../domain/conversions/corrections.ts"
 import { formatDecimal, parseDecimal } from "../domain/money/Decimal.ts"
 import { NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
 import type { DatabaseError, JsonColumnType, Tx } from "../infra/Database.ts"
 import { upsertConversions, type UpsertResult } from "./ConversionLedger.ts"
-import {
-  type ConversionRecord,
-  type ConversionStatus,
-  conversionId,
-  EARNING_STATUSES,
-  STATUSES
-} from "./ConversionRecord.ts"
 import type { ReportingRatesShape } from "./ReportingRates.ts"
 
-// Corrections a network reports as records of their own (CJ: a record with
-// original false, the originalActionId of the sale it corrects and the change
-// as negative amounts). Each is kept once in conversion_corrections, and the
-// corrected conversion's amounts are its own as reported plus the sum of its
-// corrections: applied when the correction arrives (the stored conversion is
-// rewritten through the ledger, which appends the conversion_events row and
-// recomputes the revenue split) and again whenever the original is read anew,
-// so a later report of the original (its status locking, say) never undoes a
-// refund. A conversion corrected to no commission is reversed. A correction
-// whose original is not known yet waits in the table for it.
+// Corrections a network reports as records of their own (CJ). Each is kept
+// once in conversion_corrections (its id is the key), and the corrected
+// conversion is rewritten through the ledger, which appends the
+// conversion_events row and recomputes the revenue split: when the correction
+// arrives, and again whenever the original is read anew. How a correction
+// moves a conversion is a domain rule (domain/conversions/corrections.ts). A
+// correction whose original is not known yet waits in the table for it.
 
 export interface CorrectionsResult {
   /** Corrections seen for the first time in this batch. */
@@ -30,7 +22,13 @@ export interface CorrectionsResult {
   readonly applied: number
 }
 
-const SumRow = Schema.Struct({ conversion_id: Text, currency: Text, order_amount: Text, commission: Text })
+const CorrectionRow = Schema.Struct({
+  id: Text,
+  conversion_id: Text,
+  currency: Text,
+  order_amount: Text,
+  commission: Text
+})
 const CreatedRow = Schema.Struct({ id: Text })
 const StoredRow = Schema.Struct({
   network_id: Text,
@@ -62,19 +60,33 @@ const allText = Object.fromEntries(COLUMNS.map((column) => [column, "VARCHAR"]))
 
 const decimal = (text: string) => parseDecimal(text) ?? 0n
 
-/** The record with its amounts moved by `delta`; reversed when nothing is left to earn. */
-const corrected = (
-  record: ConversionRecord,
-  delta: { readonly order: bigint; readonly commission: bigint }
-): ConversionRecord => {
-  const commission = record.commission + delta.commission
-  const earning = (EARNING_STATUSES as ReadonlyArray<ConversionStatus>).includes(record.status)
-  return {
-    ...record,
-    orderAmount: record.orderAmount + delta.order,
-    commission,
-    status: earning && commission <= 0n ? "reversed" : record.status
-  }
+const asCorrection = (row: {
+  readonly id: string
+  readonly conversion_id: string
+  readonly currency: string
+  readonly order_amount: string
+  readonly commission: string
+}): Correction => ({
+  id: row.id,
+  conversionId: row.conversion_id,
+  currency: row.currency,
+  orderAmount: decimal(row.order_amount),
+  commission: decimal(row.commission)
+})
+
+/**
+ * The reasons of the corrections just recorded for conversion `id`: they travel
+ * with its write, so the ledger files the adjustment as a correction
+ * (ConversionAdjustments.ts).
+ */
+const reasonsFor = (
+  fresh: ReadonlyArray<{ readonly conversion_id: string; readonly currency: string; readonly reason: string | null }>,
+  id: string,
+  currency: string
+): { readonly correctionReason?: string } => {
+  const mine = fresh.filter((c) => c.conversion_id === id && c.currency === currency)
+  if (mine.length === 0) return {}
+  return { correctionReason: [...new Set(mine.flatMap((c) => (c.reason === null ? [] : [c.reason])))].join("; ") }
 }
 
 /** Stores the batch's corrections not seen before; returns them. */
@@ -107,24 +119,17 @@ const recordNew = (tx: Tx, corrections: ReadonlyArray<ConversionRecord>, source:
     return rows.filter((row) => ids.has(row.id))
   })
 
-/** Sum of the stored corrections per conversion id and currency. */
-const sums = (tx: Tx, ids: ReadonlyArray<string>) =>
+/** The stored corrections of conversions `ids`. */
+const storedCorrections = (tx: Tx, ids: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const out = new Map<string, { currency: string; order: bigint; commission: bigint }>()
-    if (ids.length === 0) return out
+    if (ids.length === 0) return []
     const rows = yield* tx.queryAs(
-      SumRow,
-      `SELECT conversion_id, currency, sum(order_amount)::VARCHAR AS order_amount, sum(commission)::VARCHAR AS commission
-       FROM conversion_corrections WHERE conversion_id IN ${tx.jsonList("$1")} GROUP BY conversion_id, currency`,
+      CorrectionRow,
+      `SELECT id, conversion_id, currency, order_amount::VARCHAR AS order_amount, commission::VARCHAR AS commission
+       FROM conversion_corrections WHERE conversion_id IN ${tx.jsonList("$1")}`,
       [JSON.stringify(ids)]
     )
-    for (const row of rows)
-      out.set(`${row.conversion_id}|${row.currency}`, {
-        currency: row.currency,
-        order: decimal(row.order_amount),
-        commission: decimal(row.commission)
-      })
-    return out
+    return rows.map(asCorrection)
   })
 
 /** Moves stored conversions (not in the batch) by the corrections just recorded, through the ledger. */
@@ -132,6 +137,7 @@ const correctStored = (
   tx: Tx,
   rates: ReportingRatesShape,
   fresh: ReadonlyArray<{
+    id: string
     conversion_id: string
     currency: string
     order_amount: string
@@ -149,18 +155,8 @@ const correctStored = (
        FROM conversions WHERE id IN ${tx.jsonList("$1")}`,
       [JSON.stringify([...new Set(fresh.map((row) => row.conversion_id))])]
     )
+    const corrections = fresh.map(asCorrection)
     const records = rows.flatMap((row) => {
-      const id = conversionId(row.network_id, row.network_tx_id)
-      // A correction in another currency than the conversion's cannot be added to it: it stays recorded, unapplied.
-      const mine = fresh.filter((c) => c.conversion_id === id && c.currency === row.currency)
-      if (mine.length === 0) return []
-      const delta = mine.reduce(
-        (sum, c) => ({
-          order: sum.order + decimal(c.order_amount),
-          commission: sum.commission + decimal(c.commission)
-        }),
-        { order: 0n, commission: 0n }
-      )
       const stored: ConversionRecord = {
         network: row.network_id,
         networkTxId: row.network_tx_id,
@@ -173,9 +169,11 @@ const correctStored = (
         // Unchanged: the original's own later reports must not look stale next to a correction's date.
         updatedAt: row.network_updated_at
       }
-      // The reasons travel with the write, so the ledger files its adjustment as a correction.
-      const reasons = [...new Set(mine.flatMap((c) => (c.reason === null ? [] : [c.reason])))]
-      return [{ ...corrected(stored, delta), correctionReason: reasons.join("; ") }]
+      // Stored amounts already hold the earlier corrections: only the ones just recorded move them.
+      const moved = corrected(stored, corrections)
+      return moved === undefined
+        ? []
+        : [{ ...moved, ...reasonsFor(fresh, conversionId(row.network_id, row.network_tx_id), row.currency) }]
     })
     if (records.length === 0) return 0
     return (yield* upsertConversions(tx, rates, records, source)).updated
@@ -198,16 +196,13 @@ export const upsertWithCorrections = (
     const now = new Date(yield* Clock.currentTimeMillis)
     const fresh = yield* recordNew(tx, corrections, source, now)
     const ids = [...new Set(conversions.map((record) => conversionId(record.network, record.networkTxId)))]
-    const totals = yield* sums(tx, ids)
+    // The batch's conversions as reported, with every stored correction of theirs applied.
+    const stored = yield* storedCorrections(tx, ids)
     const adjusted = conversions.map((record) => {
-      const id = conversionId(record.network, record.networkTxId)
-      const total = totals.get(`${id}|${record.currency}`)
-      if (total === undefined) return record
+      const moved = corrected(record, stored)
+      if (moved === undefined) return record
       // Corrections new in this batch move a stored conversion: the ledger files that as a correction.
-      const reasons = fresh.flatMap((c) => (c.conversion_id === id && c.currency === record.currency ? [c.reason] : []))
-      const reason =
-        reasons.length === 0 ? {} : { correctionReason: [...new Set(reasons.filter((r) => r !== null))].join("; ") }
-      return { ...corrected(record, total), ...reason }
+      return { ...moved, ...reasonsFor(fresh, conversionId(record.network, record.networkTxId), record.currency) }
     })
     const loaded = yield* upsertConversions(tx, rates, adjusted, source)
     const inBatch = new Set(ids)

@@ -1,20 +1,21 @@
 import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { attribution, type CreditableLink } from "../domain/conversions/attribution.ts"
+import { type ConversionRecord, conversionId, STATUSES } from "../domain/conversions/ConversionRecord.ts"
+import { isMove, isStale, latestPerId } from "../domain/conversions/statusRules.ts"
 import { formatDecimal, parseDecimal } from "../domain/money/Decimal.ts"
 import { NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
 import { Database, type DatabaseError, type Tx } from "../infra/Database.ts"
 import { type Adjustment, adjustmentOf, writeAdjustments } from "./ConversionAdjustments.ts"
 import { upsertWithCorrections } from "./ConversionCorrections.ts"
-import { type ConversionRecord, conversionId, STATUSES } from "./ConversionRecord.ts"
 import {
-  attribution,
   buildRow,
+  creditableLink,
   decimalText,
-  isStale,
-  type Link,
   LinkRow,
   type Row,
   signatureOf,
   type Stored,
+  storedStatus,
   StoredRow
 } from "./ledgerRows.ts"
 import { type Event, insertNew, retryingDeadlocks, writeEvents, writeRows } from "./ledgerWrites.ts"
@@ -25,28 +26,17 @@ import { ReportingRates, type ReportingRatesShape } from "./ReportingRates.ts"
 // postbacks) hands it normalised records; it attributes them to tracking
 // links, converts to the reporting currency, splits the revenue, and upserts
 // by '{network}:{network_tx_id}' so a transaction seen again updates its one
-// row. Rules:
-// - A record whose update time is older than the stored one is stale and
-//   ignored (a re-run of an old report cannot roll a status back); a record
-//   without an update time applies unless it would move a settled
-//   (approved/declined/reversed, time-stamped) conversion back to pending.
-//   A declined or reversed conversion moves back to pending or approved only
-//   with an update time newer than the stored one (a replayed or re-sent
-//   approval cannot restore revenue that was reversed).
-// - Declined and reversed conversions earn nothing: partner_share and
-//   platform_share become 0 (an approved -> reversed move reverses revenue).
-// - The partner's revenue share is fixed when the conversion is first
-//   attributed: renegotiating a partner's share later does not rewrite history.
-// - A conversion is credited only to a tracking link whose programme is on
-//   the network that reports it: a network cannot take another network's
-//   (or an unaffiliated) link's clicks by naming its id.
-// - Unattributed conversions (no tracking link with that id on that network)
-//   are kept with tracking_id NULL, the reason in unattributed_reason
-//   (no_click_ref, unknown_link, network_mismatch), and the platform keeps the commission; they are re-
-//   attributed on every later sighting, when a link they name is created
-//   (TrackingLinks), and on a schedule (ReattributionSchedule) should the
-//   link turn up another way. attributed_at records when; later than
-//   created_at is "late" revenue (GET /api/v1/partners/me).
+// row. The rules are pure functions in domain/conversions/: which record wins
+// (statusRules.ts: a stale record is ignored, a declined or reversed
+// conversion moves back only with a newer update time), who is credited
+// (attribution.ts), what the row holds (ledgerEntry.ts: money in the reporting
+// currency, the revenue split, the share locked at first attribution) and how
+// corrections move a conversion (corrections.ts). This service reads, locks
+// and writes around them:
+// - Unattributed conversions are kept with tracking_id NULL and the reason in
+//   unattributed_reason; they are re-attributed on every later sighting, when
+//   a link they name is created (TrackingLinks), and on a schedule
+//   (ReattributionSchedule) should the link turn up another way.
 // - Every first sighting and every change of status or amounts appends a row
 //   to conversion_events.
 
@@ -90,7 +80,7 @@ const UnattributedRow = Schema.Struct({
 
 const lookupLinks = (tx: Tx, refs: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const links = new Map<string, Link>()
+    const links = new Map<string, CreditableLink>()
     if (refs.length === 0) return links
     const rows = yield* tx.queryAs(
       LinkRow,
@@ -98,7 +88,7 @@ const lookupLinks = (tx: Tx, refs: ReadonlyArray<string>) =>
        FROM tracking_links t LEFT JOIN partners p ON p.id = t.partner_id WHERE t.id IN ${tx.jsonList("$1")}`,
       [JSON.stringify(refs)]
     )
-    for (const row of rows) links.set(row.tracking_id, row)
+    for (const row of rows) links.set(row.tracking_id, creditableLink(row))
     return links
   })
 
@@ -142,21 +132,13 @@ const lookupStored = (tx: Tx, ids: ReadonlyArray<string>) =>
     return stored
   })
 
-/** Keeps one record per id: the most recently updated, the later one in the input on a tie. */
-const latestPerId = (records: ReadonlyArray<ConversionRecord>) => {
-  const byId = new Map<string, { record: ConversionRecord; index: number }>()
-  records.forEach((record, index) => {
-    const id = conversionId(record.network, record.networkTxId)
-    const previous = byId.get(id)
-    const older =
-      previous !== undefined &&
-      previous.record.updatedAt !== null &&
-      record.updatedAt !== null &&
-      record.updatedAt < previous.record.updatedAt
-    if (!older) byId.set(id, { record, index })
-  })
-  return byId
-}
+/** A stored or built row as the history rule sees it. */
+const movable = (row: Pick<Row, "status" | "order_amount" | "commission" | "currency">) => ({
+  status: String(row.status),
+  orderAmount: String(row.order_amount),
+  commission: String(row.commission),
+  currency: String(row.currency)
+})
 
 type Decision =
   | { readonly kind: "stale" }
@@ -174,22 +156,17 @@ type Decision =
 const decide = (
   rates: ReportingRatesShape,
   record: ConversionRecord,
-  links: ReadonlyMap<string, Link>,
+  links: ReadonlyMap<string, CreditableLink>,
   previous: Stored | undefined,
   source: string,
   now: Date
 ): Decision => {
-  if (previous !== undefined && isStale(previous, record)) return { kind: "stale" }
+  if (previous !== undefined && isStale(storedStatus(previous), record)) return { kind: "stale" }
   const { link, reason } = attribution(record, links)
   const row = buildRow(rates, record, link, reason, previous, source, now)
   if (typeof row === "string") return { kind: "rejected", reason: row }
   if (previous !== undefined && previous.signature === signatureOf(row)) return { kind: "unchanged" }
-  const moved =
-    previous === undefined ||
-    previous.status !== row.status ||
-    previous.commission !== row.commission ||
-    previous.order_amount !== row.order_amount ||
-    previous.currency !== row.currency
+  const moved = isMove(previous === undefined ? undefined : movable(previous), movable(row))
   const event: Event | undefined = moved
     ? [
         row.id as string,

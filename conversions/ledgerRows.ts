@@ -1,14 +1,19 @@
 import { Schema } from "effect"
-import { formatDecimal, parseDecimal, type Ratio, type Scaled } from "../domain/money/Decimal.ts"
-import { parseShare, revenueFor } from "../domain/money/RevenueSplit.ts"
+import type { CreditableLink } from "../domain/conversions/attribution.ts"
+import { type ConversionRecord, conversionId, type UnattributedReason } from "../domain/conversions/ConversionRecord.ts"
+import { ledgerEntry, type StoredAttribution } from "../domain/conversions/ledgerEntry.ts"
+import type { ReportingRatesShape } from "../domain/conversions/reportingRates.ts"
+import type { StoredStatus } from "../domain/conversions/statusRules.ts"
+import { formatDecimal, parseDecimal } from "../domain/money/Decimal.ts"
 import { NullableNumber, NullableText, NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
 import { attributionColumns, moneyColumns } from "./conversionColumns.ts"
-import { type ConversionRecord, conversionId, type UnattributedReason } from "./ConversionRecord.ts"
-import type { ReportingRatesShape } from "./ReportingRates.ts"
 
-// One conversions row as the ledger (ConversionLedger.ts) builds it from a
-// record: the link it is credited to, money in both currencies, the revenue
-// split, and the rules deciding whether a record may change a stored row.
+// One conversions row as the ledger (ConversionLedger.ts) reads and writes
+// it: the columns, their casts, and the mapping between the row and the plain
+// values the ledger rules (domain/conversions/) decide on.
+
+// Sources check a record with this before writing (a batch is all-or-nothing).
+export { unstorable } from "../domain/conversions/ledgerEntry.ts"
 
 export const LinkRow = Schema.Struct({
   tracking_id: Text,
@@ -111,7 +116,6 @@ const SIGNATURE = [
   "network_updated_at",
   "unattributed_reason"
 ] as const
-const DECIMAL_LIMIT = 10n ** 18n
 
 export type Row = Record<(typeof COLUMNS)[number], string | number | null>
 
@@ -122,112 +126,66 @@ export const signatureOf = (row: Record<string, unknown>) =>
     return value instanceof Date ? value.toISOString() : value === null || value === undefined ? "" : String(value)
   }).join("|")
 
-const UNEARNING = new Set<string>(["declined", "reversed"])
+/** The stored row as the status rules see it. */
+export const storedStatus = (stored: Stored): StoredStatus => ({
+  status: stored.status,
+  updatedAt: stored.network_updated_at
+})
 
-/**
- * A record older than what we stored. With both update times known, the
- * older loses. A record without one (a pending Awin transaction has no
- * validationDate) may not move a settled conversion back to pending. Revenue
- * declined or reversed comes back only with a newer update time than the
- * stored one: without that, an approval sent again is old news.
- */
-export const isStale = (stored: Stored, record: ConversionRecord) => {
-  const storedAt = stored.network_updated_at
-  if (UNEARNING.has(stored.status) && !UNEARNING.has(record.status)) {
-    return storedAt === null || record.updatedAt === null || record.updatedAt <= storedAt
-  }
-  if (storedAt === null) return false
-  if (record.updatedAt !== null) return record.updatedAt < storedAt
-  return record.status === "pending" && stored.status !== "pending"
-}
+/** The stored row as the entry rules see it. */
+const storedAttribution = (stored: Stored): StoredAttribution => ({
+  trackingId: stored.tracking_id,
+  partnerId: stored.partner_id,
+  revenueShare: stored.revenue_share,
+  attributedAt: stored.attributed_at
+})
 
-/** The record's link, only when that link's programme is on the network reporting the conversion. */
-export const attribution = (
-  record: ConversionRecord,
-  links: ReadonlyMap<string, Link>
-): { readonly link: Link | undefined; readonly reason: UnattributedReason | null } => {
-  if (record.clickRef === null) return { link: undefined, reason: "no_click_ref" }
-  const link = links.get(record.clickRef)
-  if (link === undefined) return { link: undefined, reason: "unknown_link" }
-  if (link.network_id !== record.network) return { link: undefined, reason: "network_mismatch" }
-  return { link, reason: null }
-}
+/** The link as the attribution rules see it. */
+export const creditableLink = (row: Link): CreditableLink => ({
+  trackingId: row.tracking_id,
+  partnerId: row.partner_id,
+  tag: row.tag,
+  share: row.share,
+  networkId: row.network_id
+})
 
-/**
- * Why a well-formed record still cannot be stored (no rate for its currency,
- * or an amount that overflows DECIMAL(18,4) once converted), or undefined.
- * Sources check this before writing so that a batch is all-or-nothing.
- */
-export const unstorable = (rates: ReportingRatesShape, record: ConversionRecord): string | undefined => {
-  const commission = rates.toReporting(record.commission, record.currency)
-  const order = rates.toReporting(record.orderAmount, record.currency)
-  if (commission === undefined || order === undefined) {
-    return `currency: no ${rates.reportingCurrency} rate for ${record.currency} in the rate table`
-  }
-  // DECIMAL(18,4) holds |x| < 10^14; a huge amount converted to a weak currency could overflow it.
-  if ([commission.value, order.value].some((value) => value >= DECIMAL_LIMIT || value <= -DECIMAL_LIMIT)) {
-    return `order_amount: too large once converted to ${rates.reportingCurrency}`
-  }
-  return undefined
-}
-
-const shareText = (share: string | null) => (share === null ? null : formatDecimal(parseDecimal(share) ?? 0n))
-
+/** The conversions row for `record`, by the ledger's rules (domain/conversions/), or why it cannot be stored. */
 export const buildRow = (
   rates: ReportingRatesShape,
   record: ConversionRecord,
-  link: Link | undefined,
+  link: CreditableLink | undefined,
   reason: UnattributedReason | null,
   stored: Stored | undefined,
   source: string,
   now: Date
 ): Row | string => {
-  const problem = unstorable(rates, record)
-  if (problem !== undefined) return problem
-  const commission = rates.toReporting(record.commission, record.currency)!
-  const order = rates.toReporting(record.orderAmount, record.currency)!
-  const partnerId = link?.partner_id ?? null
-  // The share is locked at first attribution to this partner.
-  const shareAsText =
-    partnerId === null
-      ? null
-      : stored !== undefined && stored.partner_id === partnerId && stored.revenue_share !== null
-        ? stored.revenue_share
-        : shareText(link?.share ?? null)
-  const share: Ratio | undefined = shareAsText === null ? undefined : parseShare(shareAsText)
-  const split = revenueFor(record.status, commission.value, share, rates.minorUnits)
-  const money = (value: Scaled) => formatDecimal(value)
+  const entry = ledgerEntry(rates, record, link, stored === undefined ? undefined : storedAttribution(stored), now)
+  if (typeof entry === "string") return entry
   return {
     id: conversionId(record.network, record.networkTxId),
     network_id: record.network,
     network_tx_id: record.networkTxId,
     click_ref: record.clickRef,
-    tracking_id: link?.tracking_id ?? null,
-    partner_id: partnerId,
-    tag: link?.tag ?? null,
+    tracking_id: entry.trackingId,
+    partner_id: entry.partnerId,
+    tag: entry.tag,
     currency: record.currency,
-    order_amount: money(record.orderAmount),
-    commission: money(record.commission),
-    reporting_currency: rates.reportingCurrency,
-    commission_reporting: money(commission.value),
-    order_amount_reporting: money(order.value),
-    fx_rate: commission.rateText,
-    revenue_share: share === undefined ? null : shareAsText,
-    partner_share: money(split.partner),
-    platform_share: money(split.platform),
+    order_amount: formatDecimal(record.orderAmount),
+    commission: formatDecimal(record.commission),
+    reporting_currency: entry.reportingCurrency,
+    commission_reporting: formatDecimal(entry.commissionReporting),
+    order_amount_reporting: formatDecimal(entry.orderAmountReporting),
+    fx_rate: entry.fxRate,
+    revenue_share: entry.revenueShare,
+    partner_share: formatDecimal(entry.partnerShare),
+    platform_share: formatDecimal(entry.platformShare),
     status: record.status,
     event_at: record.eventAt.toISOString(),
     network_updated_at: record.updatedAt?.toISOString() ?? null,
     source,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
-    // Kept while the link stays the same: a later attribution than created_at is what makes revenue "late".
-    attributed_at:
-      link === undefined
-        ? null
-        : stored?.tracking_id === link.tracking_id && stored.attributed_at !== null
-          ? stored.attributed_at.toISOString()
-          : now.toISOString(),
+    attributed_at: entry.attributedAt?.toISOString() ?? null,
     unattributed_reason: reason
   }
 }

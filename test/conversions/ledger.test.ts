@@ -195,6 +195,41 @@ describe("ConversionLedger", () => {
         yield* db.run("UPDATE partners SET revenue_share = 0.7 WHERE id = 1")
       })
     )
+
+    it.effect("a correction reported twice in one batch moves its stored conversion once", () =>
+      Effect.gen(function* () {
+        const ledger = yield* ConversionLedger
+        const sale: ConversionRecord = {
+          network: "cj",
+          networkTxId: "twice-sale",
+          clickRef: null,
+          orderAmount: 100_0000n,
+          commission: 10_0000n,
+          currency: "USD",
+          status: "approved",
+          eventAt: new Date("2026-11-02T10:00:00Z"),
+          updatedAt: new Date("2026-11-03T10:00:00Z")
+        }
+        yield* ledger.upsert([sale], "cj-report")
+        const refund: ConversionRecord = {
+          ...sale,
+          networkTxId: "twice-refund",
+          orderAmount: -30_0000n,
+          commission: -3_0000n,
+          eventAt: new Date("2026-11-04T10:00:00Z"),
+          updatedAt: new Date("2026-11-04T10:00:00Z"),
+          correctionOf: "twice-sale"
+        }
+        // The same correction listed twice (a report page read twice): the table keeps it once, so must the sale.
+        yield* ledger.upsert([refund, refund], "cj-report")
+        const corrected = yield* row("cj:twice-sale")
+        assert.deepStrictEqual([corrected.order_amount, corrected.commission], ["70.0000", "7.0000"])
+        // The original reported again is corrected by the stored correction to the same amounts.
+        yield* ledger.upsert([sale], "cj-report")
+        const again = yield* row("cj:twice-sale")
+        assert.deepStrictEqual([again.order_amount, again.commission], ["70.0000", "7.0000"])
+      })
+    )
   })
 
   layer(ledgerLayer)((it) => {
