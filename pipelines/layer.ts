@@ -11,6 +11,7 @@ import { PriceHistoryLoader } from "./prices/PriceHistoryLoader.ts"
 import { CatalogPublisher } from "./publish/CatalogPublisher.ts"
 import { StagingFollows } from "./publish/followSystemOfRecord.ts"
 import { ProductLoader } from "./products/ProductLoader.ts"
+import { SearchFollowsLoads } from "./search/SearchFollowsLoads.ts"
 import { SearchSync } from "./search/SearchSync.ts"
 import { CronTicker, Scheduler } from "./Scheduler.ts"
 import { WorkerLock } from "./WorkerLock.ts"
@@ -92,7 +93,7 @@ const StartupIngest = Layer.effectDiscard(
 
 const runnerWith = <E, R>(loaders: Layer.Layer<never, E, R>) =>
   PipelineRunner.layer.pipe(
-    Layer.provideMerge(Layer.mergeAll(PipelineLoaders, loaders)),
+    Layer.provideMerge(Layer.mergeAll(PipelineLoaders, loaders, SearchFollowsLoads)),
     Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layer, CatalogPublisher.layer))
   )
 
