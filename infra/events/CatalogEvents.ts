@@ -1,4 +1,4 @@
-import { Context, Data, Effect, Exit, Layer, PubSub, Queue, type Scope } from "effect"
+import { Context, Data, Effect, Exit, Fiber, Layer, PubSub, Queue, type Scope } from "effect"
 
 // "The catalog changed" as one stream. Two publishers: the pipeline runner,
 // after a load committed (in the process that ran it), and the catalog
@@ -91,7 +91,6 @@ export class CatalogEvents extends Context.Service<CatalogEvents, CatalogEventsS
         Effect.gen(function* () {
           const subscription = yield* PubSub.subscribe(pubsub)
           subscribers++
-          yield* Effect.addFinalizer(() => Effect.sync(() => subscribers--))
           const answer = ({ event, replies }: Envelope) =>
             handler(event).pipe(
               Effect.map((followUp): FollowUp => followUp ?? {}),
@@ -101,9 +100,20 @@ export class CatalogEvents extends Context.Service<CatalogEvents, CatalogEventsS
               ),
               Effect.exit,
               Effect.flatMap((outcome) => Queue.offer(replies, outcome)),
-              Effect.onInterrupt(() => Queue.offer(replies, Exit.succeed({})).pipe(Effect.asVoid))
+              Effect.onInterrupt(() => Queue.offer(replies, Exit.succeed({})))
             )
-          yield* Effect.forkScoped(Effect.forever(Effect.flatMap(PubSub.take(subscription), answer)))
+          const loop = yield* Effect.forkDetach(Effect.forever(Effect.flatMap(PubSub.take(subscription), answer)))
+          // Closing: stop being expected first, then answer what was published
+          // to us but not handled, so no publisher waits for a gone subscriber.
+          yield* Effect.addFinalizer(() =>
+            Effect.gen(function* () {
+              subscribers--
+              yield* Fiber.interrupt(loop)
+              for (const { replies } of yield* PubSub.takeUpTo(subscription, Number.POSITIVE_INFINITY)) {
+                yield* Queue.offer(replies, Exit.succeed({}))
+              }
+            })
+          )
         })
 
       const announce = (event: CatalogChanged) =>

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Deferred, Effect, Exit, Fiber } from "effect"
+import { Deferred, Effect, Exit, Fiber, Scope } from "effect"
 import { type CatalogChanged, CatalogEvents, failuresOf, FollowUpFailed } from "../../infra/events/CatalogEvents.ts"
 
 // The stream's contract: a publish reaches every subscriber and waits for
@@ -77,6 +77,23 @@ describe("CatalogEvents", () => {
       )
       // And it still answers the next event.
       assert.strictEqual((yield* events.publish(loaded("programs"))).length, 1)
+    }).pipe(Effect.scoped, Effect.provide(CatalogEvents.layer))
+  )
+
+  it.effect("a subscriber that goes away while an event waits for it does not leave the publisher waiting", () =>
+    Effect.gen(function* () {
+      const events = yield* CatalogEvents
+      const leaving = yield* Scope.make()
+      const held = yield* Deferred.make<void>()
+      yield* events.subscribe("leaving", () => Deferred.await(held)).pipe(Scope.provide(leaving))
+      yield* events.subscribe("staying", () => Effect.void)
+      const first = yield* Effect.forkChild(events.publish(loaded("networks")))
+      const second = yield* Effect.forkChild(events.publish(loaded("programs")))
+      for (let turn = 0; turn < 50; turn++) yield* Effect.yieldNow
+      yield* Scope.close(leaving, Exit.void)
+      assert.strictEqual((yield* Fiber.join(first)).length, 2)
+      assert.strictEqual((yield* Fiber.join(second)).length, 2)
+      assert.strictEqual((yield* events.publish(loaded("prices"))).length, 1)
     }).pipe(Effect.scoped, Effect.provide(CatalogEvents.layer))
   )
 })
