@@ -141,8 +141,8 @@ const whenWorkerLockHeld = <E, R>(inner: Layer.Layer<never, E, R>) =>
 
 /**
  * What the server runs, by ROLE. `all` and `worker`: the core with other
- * features' feed kinds (`loaders`), then `afterCore` (layers that decorate
- * registered loaders, e.g. links re-resolving after catalog loads), then the
+ * features' feed kinds (`loaders`), then `afterCore` (work only the feed
+ * runner's process does, e.g. links subscribing to CatalogEvents to re-resolve after catalog loads), then the
  * startup ingest and the schedules, these (and marking runs a dead process left
  * "running" as interrupted) once the WorkerLock is held.
  * `api`: the core only (admin views read runs; nothing runs here), ready at once.
