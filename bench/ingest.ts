@@ -17,6 +17,8 @@ import { PipelineRunner, type RunSummary } from "../pipelines/PipelineRunner.ts"
 import { CatalogPublisher } from "../pipelines/publish/CatalogPublisher.ts"
 import { Staging } from "../infra/Staging.ts"
 import { comparePostgres } from "./ingestPostgres.ts"
+import { CatalogEvents } from "../infra/events/CatalogEvents.ts"
+import { SearchFollowsLoads } from "../pipelines/search/SearchFollowsLoads.ts"
 import { SearchSync } from "../pipelines/search/SearchSync.ts"
 import { addDocumentsFrom, exportDocuments } from "./support/directAdd.ts"
 import { PRODUCTS_INDEX } from "../readModel/indexes.ts"
@@ -239,11 +241,12 @@ const main = async () => {
   )
   const infra = Layer.mergeAll(
     Staging.layer,
+    CatalogEvents.layer,
     SearchEngine.layerFor(meili.url, meili.masterKey, "bench_"),
     Metrics.layer
   ).pipe(Layer.provideMerge(Database.layer))
   const layer = PipelineRunner.layer.pipe(
-    Layer.provideMerge(PipelineLoaders),
+    Layer.provideMerge(Layer.mergeAll(PipelineLoaders, SearchFollowsLoads)),
     Layer.provideMerge(
       Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layerWith([feed]), CatalogPublisher.layer)
     ),

@@ -3,11 +3,16 @@ import { registerLoader } from "../pipelines/FeedLoaders.ts"
 import { ConversionLedger } from "./ConversionLedger.ts"
 import { ConversionQueries } from "./ConversionQueries.ts"
 import { ConversionReportLoader } from "./ConversionReportLoader.ts"
+import { ReattributeNewLinks } from "./ReattributeNewLinks.ts"
 import { ReattributionSchedule } from "./ReattributionSchedule.ts"
 import { ReportingRates } from "./ReportingRates.ts"
 
-/** The conversions feature's services (needs Database and AppConfig). */
-export const layer = Layer.mergeAll(ConversionLedger.layer, ConversionQueries.layer).pipe(
+/**
+ * The conversions feature's services (needs Database, AppConfig and
+ * LinkEvents): new links attribute conversions that named them earlier.
+ */
+export const layer = ReattributeNewLinks.pipe(
+  Layer.provideMerge(Layer.mergeAll(ConversionLedger.layer, ConversionQueries.layer)),
   Layer.provideMerge(ReportingRates.layer)
 )
 

@@ -1,6 +1,8 @@
 import { Layer } from "effect"
 import { DataDirLayer } from "./DataDir.ts"
 import { Database } from "./Database.ts"
+import { CatalogEvents } from "./events/CatalogEvents.ts"
+import { LinkEvents } from "./events/LinkEvents.ts"
 import { Metrics } from "./Metrics.ts"
 import { SearchEngine } from "./SearchEngine.ts"
 import { Staging } from "./Staging.ts"
@@ -8,8 +10,8 @@ import { Staging } from "./Staging.ts"
 // The infrastructure of a process that owns DATA_DIR (the server, or an
 // operator command running in-process): DATA_DIR is made private and locked
 // first, so DuckDB and Meilisearch files are created 0600 and never by two
-// processes at once.
-export const InfraLayer = Layer.mergeAll(Staging.layer, SearchEngine.layer).pipe(
+// processes at once. The event streams are the process's own, shared by every feature.
+export const InfraLayer = Layer.mergeAll(Staging.layer, SearchEngine.layer, CatalogEvents.layer, LinkEvents.layer).pipe(
   Layer.provideMerge(Database.layer),
   Layer.provideMerge(Metrics.layer),
   Layer.provideMerge(DataDirLayer)

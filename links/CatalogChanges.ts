@@ -3,32 +3,29 @@ import { Text } from "../infra/columns.ts"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { readCatalogVersion } from "../infra/CatalogVersion.ts"
 import { Database, type DatabaseError } from "../infra/Database.ts"
+import { CatalogEvents } from "../infra/events/CatalogEvents.ts"
 import { Metrics } from "../infra/Metrics.ts"
-import { ProgramMatcher } from "./ProgramMatcher.ts"
-import { RedirectLinks } from "./RedirectLinks.ts"
-import { TrackingLinks } from "./TrackingLinks.ts"
+import { OwnLinkChanges, readLinkChangeVersion } from "./LinkChangeVersion.ts"
 
-// Catalog changes made by another process (the worker, on PostgreSQL) reach
-// this one's memory. Every catalog change bumps catalog_version in its own
-// transaction (infra/CatalogVersion.ts); every CATALOG_POLL_MS we read that
-// one row and, when it moved, do what the in-process hook
-// (ReresolveAfterCatalogLoads) does after a load: reload the matcher, and
-// forget destinations of links that moved. The worker's re-resolution names
-// the links it moved only in its own process, so when link_program_changes
-// gained rows, the whole redirect cache and the repeat-match memo are dropped: the
-// next click on each link reads it again (one indexed read per link,
-// coalesced). A product or price load leaves them alone, as in-process.
-// Caches keyed by the matcher's catalog object (FuzzyMatcher, ProgramFacts)
-// follow the reload by themselves; the AI deal lists expire on their own clock.
-// In ROLE=all the poll also sees this process's own bumps and repeats the
-// matcher reload once: a small cost for one code path on both stores.
+// The one follower of changes made by another process (the worker, another
+// replica, on PostgreSQL). Every catalog change bumps catalog_version in its
+// own transaction (infra/CatalogVersion.ts), every reassignment of links
+// bumps link_change_version (LinkChangeVersion.ts): every CATALOG_POLL_MS we
+// read them and, when one moved, announce a "Followed" CatalogEvents event;
+// the matcher, the redirect cache and the repeat-match memo subscribe.
+// Which links another process moved is named only in its own memory, so
+// "links moved" drops every cached link: when the link version moved by
+// another replica, or when link_program_changes gained rows with a catalog
+// change (the only sign on DuckDB, read once per version change, not per poll).
+// In ROLE=all the poll also sees this process's own catalog bumps and reloads
+// the matcher once more: a small cost for one code path on both stores.
 
 const LinkChanges = Schema.Struct({ n: Text })
 
 export class CatalogChanges extends Context.Service<
   CatalogChanges,
   {
-    /** Looks at the version now; true when it had moved and the caches were reloaded. */
+    /** Looks at the versions now; true when one had moved and the event was announced. */
     readonly check: Effect.Effect<boolean, DatabaseError>
   }
 >()("app/links/CatalogChanges") {
@@ -36,40 +33,41 @@ export class CatalogChanges extends Context.Service<
     CatalogChanges,
     Effect.gen(function* () {
       const db = yield* Database
-      const matcher = yield* ProgramMatcher
-      const redirect = yield* RedirectLinks
-      const links = yield* TrackingLinks
+      const events = yield* CatalogEvents
+      const own = yield* OwnLinkChanges
       const config = yield* AppConfig
       const metrics = yield* Metrics
       const applied = metrics.counter("catalog_changes_applied_total", "Catalog version changes applied to the caches")
-      // Unread (storage down at start): the first successful poll reloads.
-      let seen: string | undefined = yield* readCatalogVersion(db).pipe(
-        Effect.orElseSucceed((): string | undefined => undefined)
-      )
+      // Unread (storage down at start): the first successful poll publishes.
+      const unread = (): undefined => undefined
+      let seen: string | undefined = yield* readCatalogVersion(db).pipe(Effect.orElseSucceed(unread))
+      let linkVersionSeen = yield* readLinkChangeVersion(db).pipe(Effect.orElseSucceed(unread))
       // Append-only, and one re-resolution writes its chunks with one timestamp: count rows, not max(changed_at).
-      // Read once per version change, not per poll.
       const lastLinkChange = Effect.map(
         db.queryAs(LinkChanges, "SELECT CAST(count(*) AS VARCHAR) AS n FROM link_program_changes"),
         (rows) => rows[0]?.n ?? "0"
       )
-      let linksSeen = yield* lastLinkChange.pipe(Effect.orElseSucceed(() => undefined))
+      let linksSeen = yield* lastLinkChange.pipe(Effect.orElseSucceed(unread))
 
       const check = Effect.gen(function* () {
         const version = yield* readCatalogVersion(db)
-        if (version === seen) return false
-        const linksAt = yield* lastLinkChange
-        yield* matcher.reload
-        const linksMoved = linksAt !== linksSeen
-        if (linksMoved) {
-          links.forgetMemo()
-          redirect.invalidateAll()
+        const linkVersion = yield* readLinkChangeVersion(db)
+        const catalogMoved = version !== seen
+        if (!catalogMoved && linkVersion === linkVersionSeen) return false
+        let linksMoved = linkVersion !== linkVersionSeen && !own.isOwnNext(linkVersionSeen, linkVersion)
+        linkVersionSeen = linkVersion
+        if (catalogMoved) {
+          const linksAt = yield* lastLinkChange
+          linksMoved ||= linksAt !== linksSeen
+          linksSeen = linksAt
         }
-        yield* Effect.logInfo("catalog changed: matcher reloaded").pipe(
+        if (!catalogMoved && !linksMoved) return false
+        yield* Effect.logInfo("catalog changed elsewhere").pipe(
           Effect.annotateLogs({ event: "catalog_changed", from: seen ?? "unknown", to: version, linksMoved })
         )
         seen = version
-        linksSeen = linksAt
-        applied.inc()
+        yield* events.announce({ change: { _tag: "Followed", catalogMoved, linksMoved }, version })
+        if (catalogMoved) applied.inc()
         return true
       })
 

@@ -1,4 +1,4 @@
-import { Effect, Schedule, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { Count } from "../infra/columns.ts"
 import type { Database, DatabaseError, Tx } from "../infra/Database.ts"
 
@@ -6,12 +6,10 @@ import type { Database, DatabaseError, Tx } from "../infra/Database.ts"
 // copies of links (the redirect cache, the repeat-match memo). PostgreSQL:
 // the transaction that reassigns links bumps the one-row link_change_version
 // (which also serialises reassignments across replicas, so versions commit in
-// order); every replica reads it every POLL_MS and forgets its copies when it
-// moved. A moved link thus redirects to its new destination everywhere within
-// about POLL_MS of the commit. DuckDB: one process owns the file, so the
-// in-process listeners are enough and nothing is polled.
-
-export const LINK_CHANGES_POLL_MS = 1_000
+// order); the catalog follower (CatalogChanges.ts) reads it with the catalog
+// version and announces "links moved" when another replica bumped it.
+// DuckDB: one process owns the file, so the in-process listeners are enough
+// and there is no such row.
 
 const VersionRow = Schema.Struct({ version: Count })
 
@@ -24,31 +22,37 @@ export const announceLinkChanges = (tx: Tx): Effect.Effect<number | undefined, D
       )
     : Effect.succeed(undefined)
 
+/** The shared link-change version (PostgreSQL), or undefined where links change in one process only. */
+export const readLinkChangeVersion = (db: Database["Service"]): Effect.Effect<number | undefined, DatabaseError> =>
+  db.dialect === "postgres"
+    ? Effect.map(db.queryAs(VersionRow, "SELECT version FROM link_change_version"), (rows) => rows[0]?.version ?? 0)
+    : Effect.succeed(undefined)
+
+const REMEMBERED = 1_000
+
 /**
- * Polls the version (PostgreSQL only) and calls `onForeignChange` when
- * another replica reassigned links. `ownChange(version)` records a bump made
- * here, so this process does not drop its caches for its own change.
+ * The link-change versions this process committed itself, so the follower
+ * does not drop every cached link for a change whose links were already
+ * invalidated one by one here.
  */
-export const followLinkChanges = (db: Database["Service"], onForeignChange: () => void) =>
-  Effect.gen(function* () {
-    if (db.dialect !== "postgres") return { ownChange: (_version: number | undefined) => {} }
-    const read = Effect.map(
-      db.queryAs(VersionRow, "SELECT version FROM link_change_version"),
-      (rows) => rows[0]?.version ?? 0
-    )
-    let seen = yield* read
-    const check = Effect.gen(function* () {
-      const version = yield* read
-      if (version === seen) return
-      seen = version
-      onForeignChange()
-    }).pipe(Effect.catch((error) => Effect.logWarning("link change poll failed; retrying", error)))
-    yield* Effect.forkScoped(Effect.repeat(check, Schedule.spaced(LINK_CHANGES_POLL_MS)))
-    return {
-      // Only the very next version is ours alone; had another replica's bump come
-      // in between unseen, the poll must still see the jump and drop everything.
-      ownChange: (version: number | undefined) => {
-        if (version !== undefined && version === seen + 1) seen = version
-      }
-    }
+export class OwnLinkChanges extends Context.Service<
+  OwnLinkChanges,
+  {
+    record(version: number | undefined): void
+    /** True when `version` is the very next one after `seen` and ours: had another replica's bump come in between, it is not. */
+    isOwnNext(seen: number | undefined, version: number | undefined): boolean
+  }
+>()("app/links/OwnLinkChanges") {
+  static readonly layer = Layer.sync(OwnLinkChanges, () => {
+    const own = new Set<number>()
+    return OwnLinkChanges.of({
+      record: (version) => {
+        if (version === undefined) return
+        if (own.size >= REMEMBERED) own.clear()
+        own.add(version)
+      },
+      isOwnNext: (seen, version) =>
+        seen !== undefined && version !== undefined && version === seen + 1 && own.delete(version)
+    })
   })
+}

@@ -1,21 +1,20 @@
-import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { type Catalog, type CatalogNetwork, type CatalogProgram, makeCatalog } from "../domain/matching/catalog.ts"
 import { clickHostRules, type Resolution, resolveUrl } from "../domain/matching/resolve.ts"
 import type { ClickHostRule } from "../domain/matching/unwrap.ts"
 import { Bool, NullableNumber, NullableText, Text, TextList } from "../infra/columns.ts"
 import { Database, type DatabaseError } from "../infra/Database.ts"
+import { CatalogEvents } from "../infra/events/CatalogEvents.ts"
 import { Metrics } from "../infra/Metrics.ts"
 
 // The networks and programmes catalog, held in memory so a match costs no
-// store query. The pipelines replace the catalog tables atomically; we notice
-// through a cheap version probe (row counts and max(updated_at)) run at most
-// every RECHECK_MS, and `reload` forces a re-read right after a feed load.
-const RECHECK_MS = 3_000
+// store query. It is re-read on every CatalogEvents event (a load committed
+// here, or the shared catalog version moved), not probed per request: the
+// catalog changes only through loads, and every load bumps the version.
 
 interface Loaded {
   readonly catalog: Catalog
   readonly rules: ReadonlyArray<ClickHostRule>
-  readonly version: string
 }
 
 const parseJsonObject = (value: unknown): Record<string, unknown> => {
@@ -28,13 +27,6 @@ const parseJsonObject = (value: unknown): Record<string, unknown> => {
     return {}
   }
 }
-
-const VERSION_SQL = `SELECT concat_ws('|',
-  (SELECT count(*) FROM networks), CAST((SELECT max(updated_at) FROM networks) AS VARCHAR),
-  (SELECT count(*) FROM programs), CAST((SELECT max(updated_at) FROM programs) AS VARCHAR),
-  (SELECT count(*) FROM program_domains)) AS version`
-
-const VersionRow = Schema.Struct({ version: NullableText })
 
 const NetworkRow = Schema.Struct({
   id: Text,
@@ -68,7 +60,6 @@ const ProgramDomainRow = Schema.Struct({ program_id: Text, domain: Text })
 
 const load = (db: Database["Service"]) =>
   Effect.gen(function* () {
-    const version = (yield* db.queryAs(VersionRow, VERSION_SQL))[0]?.version ?? ""
     const networks = yield* db.queryAs(
       NetworkRow,
       `SELECT id, name, status, click_hosts, deep_link_template, subid_param, unwrap_params, confidence,
@@ -118,15 +109,15 @@ const load = (db: Database["Service"]) =>
       linkParams: parseJsonObject(row.link_params)
     }))
     const catalog = makeCatalog(catalogNetworks, catalogPrograms)
-    return { catalog, rules: clickHostRules(catalog), version } satisfies Loaded
+    return { catalog, rules: clickHostRules(catalog) } satisfies Loaded
   })
 
 export class ProgramMatcher extends Context.Service<
   ProgramMatcher,
   {
-    /** Resolves a submitted URL against the in-memory catalog (re-read when it changed). */
+    /** Resolves a submitted URL against the in-memory catalog (re-read on every catalog event). */
     resolve(url: string): Effect.Effect<Resolution>
-    /** Re-reads the catalog now (call after a networks/programmes feed load). */
+    /** Re-reads the catalog now (tests and tools that write the tables themselves). */
     readonly reload: Effect.Effect<void, DatabaseError>
     readonly current: Effect.Effect<Loaded>
   }
@@ -137,41 +128,30 @@ export class ProgramMatcher extends Context.Service<
       const db = yield* Database
       const metrics = yield* Metrics
       const reloads = metrics.counter("program_matcher_reloads_total", "Catalog reloads into the matcher")
-      const empty: Loaded = { catalog: makeCatalog([], []), rules: clickHostRules(makeCatalog([], [])), version: "" }
+      const empty: Loaded = { catalog: makeCatalog([], []), rules: clickHostRules(makeCatalog([], [])) }
       let state: Loaded = yield* load(db).pipe(
         Effect.tapError((error) => Effect.logWarning("program matcher: initial catalog load failed", error)),
         Effect.orElseSucceed(() => empty)
       )
       metrics.gauge("program_matcher_domains", "Domains known to the matcher", () => state.catalog.byDomain.size)
-      let checkedAt = yield* Clock.currentTimeMillis
-      let checking = false
 
       const reload = Effect.gen(function* () {
         state = yield* load(db)
-        checkedAt = yield* Clock.currentTimeMillis
         reloads.inc()
       })
 
-      // Only one probe at a time; callers during a probe use the current catalog.
-      const recheck = Effect.gen(function* () {
-        const now = yield* Clock.currentTimeMillis
-        if (checking || now - checkedAt < RECHECK_MS) return
-        checking = true
-        checkedAt = now
-        const version = (yield* db.queryAs(VersionRow, VERSION_SQL))[0]?.version ?? ""
-        if (version !== state.version) yield* reload
-      }).pipe(
-        Effect.ensuring(
-          Effect.sync(() => {
-            checking = false
-          })
-        ),
-        Effect.catch((error) =>
-          Effect.logWarning("program matcher: catalog re-check failed; keeping the loaded catalog", error)
-        )
+      // A failed re-read keeps the catalog held; the next event reads again. Never fails a run.
+      yield* (yield* CatalogEvents).subscribe("matcher reload", ({ change }) =>
+        change._tag === "Followed" && !change.catalogMoved
+          ? Effect.void
+          : reload.pipe(
+              Effect.catch((error) =>
+                Effect.logWarning("program matcher: catalog reload failed; keeping the loaded catalog", error)
+              )
+            )
       )
 
-      const current = Effect.map(recheck, () => state)
+      const current = Effect.sync(() => state)
       return ProgramMatcher.of({
         current,
         reload,

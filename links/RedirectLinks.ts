@@ -2,6 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import { isSafeRedirectTarget } from "../domain/matching/submittedUrl.ts"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { Database, type DatabaseError } from "../infra/Database.ts"
+import { CatalogEvents } from "../infra/events/CatalogEvents.ts"
 import { Metrics } from "../infra/Metrics.ts"
 import { ProgramMatcher } from "./ProgramMatcher.ts"
 import { TrackingLinks } from "./TrackingLinks.ts"
@@ -69,12 +70,16 @@ export class RedirectLinks extends Context.Service<
         id.startsWith("f.") ? loadFeed(id, true) : loadStored(id)
       )
       // A link moved to another programme (or none) redirects to its new
-      // destination from the next click; moved by another replica, within
-      // LINK_CHANGES_POLL_MS (which links is not known there: forget them all).
+      // destination from the next click; moved by another process, within
+      // CATALOG_POLL_MS (which links is not known here: forget them all).
       links.onReassigned((reassigned) => {
-        if (reassigned === "all") cache.invalidateAll()
-        else for (const id of reassigned) cache.invalidate(id)
+        for (const id of reassigned) cache.invalidate(id)
       })
+      yield* (yield* CatalogEvents).subscribe("redirect cache", ({ change }) =>
+        Effect.sync(() => {
+          if (change._tag === "Followed" && change.linksMoved) cache.invalidateAll()
+        })
+      )
 
       metrics.gauge("link_cache_hits_total", "Link cache hits", () => cache.hits)
       metrics.gauge("link_cache_misses_total", "Link cache misses (DuckDB reads, coalesced)", () => cache.misses)

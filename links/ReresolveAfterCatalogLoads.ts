@@ -1,20 +1,20 @@
 import { Effect, Layer } from "effect"
-import { PipelineError } from "../pipelines/errors.ts"
-import type { FeedKind } from "../pipelines/FeedConfig.ts"
-import { FeedLoaders } from "../pipelines/FeedLoaders.ts"
+import { CatalogEvents, FollowUpFailed } from "../infra/events/CatalogEvents.ts"
 import { LinkReresolver } from "./LinkReresolver.ts"
 
-// Every successful load of a networks or programmes feed is followed, within
+// Every committed load of a networks or programmes feed is followed, within
 // the run, by link re-resolution (LinkReresolver). A failure fails the run:
 // its catalog rows are committed, but feed_state does not advance, so the
 // next run loads the feed again and re-resolves (as with a failed search sync).
-// Server only: the operator CLI's in-process mode (used while no server runs)
-// has no link services, so the server also makes one pass when it starts.
-const KINDS: ReadonlyArray<FeedKind> = ["networks", "programs"]
+// Only where feeds run (the WorkerLock holder): a change seen through the
+// shared version was re-resolved by the process that loaded it. The operator
+// CLI's in-process mode has no link services, so the server also makes one
+// pass when it starts.
+const KINDS: ReadonlySet<string> = new Set(["networks", "programs"])
 
 export const ReresolveAfterCatalogLoads = Layer.effectDiscard(
   Effect.gen(function* () {
-    const loaders = yield* FeedLoaders
+    const events = yield* CatalogEvents
     const reresolver = yield* LinkReresolver
     const logged = (trigger: Record<string, string>) =>
       reresolver.run.pipe(
@@ -29,27 +29,15 @@ export const ReresolveAfterCatalogLoads = Layer.effectDiscard(
         Effect.catch((error) => Effect.logWarning("start-up link re-resolution failed", error))
       )
     )
-    for (const kind of KINDS) {
-      const base = loaders.get(kind)
-      if (base === undefined) continue
-      loaders.register({
-        kind,
-        load: (input) =>
-          base.load(input).pipe(
-            Effect.tap(() =>
-              logged({ trigger: "feed", feed: input.feed.name, runId: input.runId }).pipe(
-                Effect.mapError(
-                  (error) =>
-                    new PipelineError({
-                      feed: input.feed.name,
-                      stage: "load",
-                      message: `links not re-resolved: ${error.message}`
-                    })
-                )
-              )
+    yield* events.subscribe("link re-resolution", ({ change }) =>
+      change._tag === "Loaded" && KINDS.has(change.kind)
+        ? logged({ trigger: "feed", feed: change.feed, runId: change.runId }).pipe(
+            Effect.asVoid,
+            Effect.mapError(
+              (error) => new FollowUpFailed({ stage: "load", message: `links not re-resolved: ${error.message}` })
             )
           )
-      })
-    }
+        : Effect.void
+    )
   })
 )

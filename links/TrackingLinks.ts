@@ -1,10 +1,11 @@
 import { Context, Deferred, Effect, Layer, Schema } from "effect"
-import { ConversionLedger } from "../conversions/ConversionLedger.ts"
 import { dropCredentialParams } from "../domain/links/credentialParams.ts"
 import { newTrackingId } from "../domain/links/trackingId.ts"
 import { CountRow, NullableNumber, NullableText, NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
 import { Database, DatabaseError, type Tx } from "../infra/Database.ts"
-import { announceLinkChanges, followLinkChanges } from "./LinkChangeVersion.ts"
+import { CatalogEvents } from "../infra/events/CatalogEvents.ts"
+import { LinkEvents } from "../infra/events/LinkEvents.ts"
+import { announceLinkChanges, OwnLinkChanges } from "./LinkChangeVersion.ts"
 import { SERVICE_TAGS } from "../domain/links/serviceTags.ts"
 
 // Stored tracking links. One row per (partner or anonymous, tag, normalised
@@ -40,8 +41,8 @@ export interface LinkReassignment {
   readonly reason: string
 }
 
-/** Tracking ids reassigned by this process, or "all": some, by another replica. */
-export type Reassigned = ReadonlyArray<string> | "all"
+/** Tracking ids reassigned by this process (another replica's changes come as a CatalogEvents event). */
+export type Reassigned = ReadonlyArray<string>
 
 /** The latest reassignment of a link, as GET /api/v1/links shows it. */
 export interface LinkChange {
@@ -188,19 +189,17 @@ export class TrackingLinks extends Context.Service<
       at: Date
     ): Effect.Effect<ReadonlyArray<LinkReassignment>, DatabaseError>
     /**
-     * Called after a change is committed: with the ids of links reassigned
-     * here, or "all" when another replica reassigned links (which ones is not polled).
+     * Called after a change is committed here, with the ids of the links reassigned.
      */
     onReassigned(listener: (reassigned: Reassigned) => void): void
-    /** Forgets the repeat-match memo (another process may have reassigned links). */
-    forgetMemo(): void
   }
 >()("app/links/TrackingLinks") {
   static readonly layer = Layer.effect(
     TrackingLinks,
     Effect.gen(function* () {
       const db = yield* Database
-      const ledger = yield* ConversionLedger
+      const linkEvents = yield* LinkEvents
+      const ownLinkChanges = yield* OwnLinkChanges
       // Links are never deleted and change only through `reassign` (which
       // forgets this memo), so a repeat match can be answered from memory
       // (bounded: forgotten wholesale when full, then re-read).
@@ -300,29 +299,19 @@ export class TrackingLinks extends Context.Service<
         )
 
       // A conversion can name a link before the link exists here (made on
-      // another replica, restored from a backup): attribute those now, before
-      // the caller gets the link, by tracking id only (one query per batch).
-      // A failure is logged, never the link's: the schedule retries.
-      const attributeEarlierConversions = (results: ReadonlyMap<string, Created>) => {
-        const ids = [...results.values()].flatMap(({ link, created }) => (created ? [link.id] : []))
-        return ledger.reattributeLinks(ids).pipe(
-          Effect.tap((count) =>
-            count === 0
-              ? Effect.void
-              : Effect.logInfo("late conversions attributed").pipe(
-                  Effect.annotateLogs({ event: "conversions_reattributed", trigger: "link_created", count })
-                )
-          ),
-          Effect.catch((error) => Effect.logWarning("re-attribution for new links failed; the schedule retries", error))
-        )
-      }
+      // another replica, restored from a backup): the conversions feature
+      // attributes those in its own fiber, so the caller gets the link at once.
+      const announceCreated = (results: ReadonlyMap<string, Created>) =>
+        linkEvents.publishCreated({
+          trackingIds: [...results.values()].flatMap(({ link, created }) => (created ? [link.id] : []))
+        })
 
       const writer: Effect.Effect<void> = Effect.gen(function* () {
         while (pending.length > 0) {
           const batch = pending.slice(0, BATCH)
           pending = pending.slice(batch.length)
           const exit = yield* Effect.exit(insertBatch(batch))
-          if (exit._tag === "Success") yield* attributeEarlierConversions(exit.value)
+          if (exit._tag === "Success") yield* announceCreated(exit.value)
           const firstOfKey = new Set<string>()
           for (const item of batch) {
             if (exit._tag === "Failure") {
@@ -412,7 +401,12 @@ export class TrackingLinks extends Context.Service<
         for (const listener of listeners) listener(reassigned)
       }
 
-      const otherReplicas = yield* followLinkChanges(db, () => tell("all"))
+      // Another process moved links (which ones is not known here): repeat matches read the store again.
+      yield* (yield* CatalogEvents).subscribe("repeat-match memo", ({ change }) =>
+        Effect.sync(() => {
+          if (change._tag === "Followed" && change.linksMoved) known.clear()
+        })
+      )
 
       const reassign = (changes: ReadonlyArray<LinkReassignment>, at: Date) =>
         Effect.gen(function* () {
@@ -454,12 +448,12 @@ export class TrackingLinks extends Context.Service<
                  SELECT i, $2::TIMESTAMPTZ, op, ow, np, nn, r, oa, na FROM ${tx.jsonRows("$1", CHANGE_COLUMNS)}`,
                 [rows(recorded), at.toISOString()]
               )
-              // other replicas forget their cached destinations (LinkChangeVersion.ts)
+              // other replicas forget their cached destinations (CatalogChanges.ts follows this version)
               return { recorded, version: yield* announceLinkChanges(tx) }
             })
           )
           if (applied.recorded.length === 0) return applied.recorded
-          otherReplicas.ownChange(applied.version)
+          ownLinkChanges.record(applied.version)
           tell(applied.recorded.map((change) => change.trackingId))
           return applied.recorded
         })
@@ -471,8 +465,7 @@ export class TrackingLinks extends Context.Service<
         reassign,
         onReassigned: (listener) => {
           listeners.push(listener)
-        },
-        forgetMemo: () => known.clear()
+        }
       })
     })
   )

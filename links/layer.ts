@@ -1,5 +1,6 @@
 import { Layer } from "effect"
 import { CatalogChanges } from "./CatalogChanges.ts"
+import { OwnLinkChanges } from "./LinkChangeVersion.ts"
 import { LinkMatching } from "./LinkMatching.ts"
 import { LinkReresolver } from "./LinkReresolver.ts"
 import { ProgramMatcher } from "./ProgramMatcher.ts"
@@ -7,14 +8,15 @@ import { RedirectLinks } from "./RedirectLinks.ts"
 import { TrackingLinks } from "./TrackingLinks.ts"
 
 export { ReresolveAfterCatalogLoads as afterCatalogLoads } from "./ReresolveAfterCatalogLoads.ts"
-/** Follows catalog changes committed by another process (API roles). */
+/** Follows catalog and link changes committed by another process (API roles): the one poller. */
 export const catalogChanges = CatalogChanges.layer
 
 /**
  * The link service's storage-backed services, shared by /api/v1, the redirect
- * and the AI tools. Needs partners (LinkMatching) and conversions (new links
- * attribute conversions that named them earlier).
+ * and the AI tools. Needs partners (LinkMatching) and the event streams
+ * (CatalogEvents to follow, LinkEvents to announce new links).
  */
 export const layer = Layer.mergeAll(LinkMatching.layer, LinkReresolver.layer, RedirectLinks.layer).pipe(
-  Layer.provideMerge(Layer.mergeAll(ProgramMatcher.layer, TrackingLinks.layer))
+  Layer.provideMerge(Layer.mergeAll(ProgramMatcher.layer, TrackingLinks.layer)),
+  Layer.provideMerge(OwnLinkChanges.layer)
 )

@@ -1,22 +1,24 @@
 import { Cause, Clock, Context, Effect, Exit, Layer } from "effect"
 import { randomBytes } from "node:crypto"
 import { Database, type DatabaseShape } from "../infra/Database.ts"
+import { CatalogEvents, failuresOf } from "../infra/events/CatalogEvents.ts"
+import { readCatalogVersion } from "../infra/CatalogVersion.ts"
 import { Metrics } from "../infra/Metrics.ts"
-import { SearchSync } from "./search/SearchSync.ts"
 import { FeedBusy, PipelineError, UnknownFeed } from "./errors.ts"
 import { FEED_KINDS, type FeedDefinition, FeedsConfig } from "./FeedConfig.ts"
 import { FeedLoaders } from "./FeedLoaders.ts"
 import { FeedSource } from "./FeedSource.ts"
 
 // Runs feeds: one run = fetch -> (skip if unchanged) -> load (the kind's
-// loader) -> search sync -> record. The runner owns the run record in
+// loader) -> the CatalogEvents follow-ups (search sync, link re-resolution,
+// each deciding by the feed's kind; the runner names none) -> record. The runner owns the run record in
 // pipeline_runs, the per-feed lock, the feed_state bookkeeping and one JSON
 // log line at the start and end of each run.
 //
 // The system of record (DuckDB, or PostgreSQL with DuckDB as staging) is the
 // source of truth: when the search sync fails, the run fails but the newly
 // loaded data stays, and feed_state is not advanced, so the next run of the
-// feed does not skip and resyncs the index. Run records, rejected rows and
+// feed does not skip and resyncs the index (the same for any follow-up). Run records, rejected rows and
 // feed_state live in the system of record (the API reads them); with
 // PostgreSQL, staging follows it before any run (StagingFollows).
 
@@ -67,8 +69,6 @@ export interface PipelineRunnerShape {
 const newRunId = (now: Date) =>
   `${now.toISOString().replace(/[-:]/g, "").slice(0, 15)}-${randomBytes(4).toString("hex")}`
 
-const syncKinds = new Set(["products", "programs", "price_history"])
-
 export const isCatalogEmpty = (db: DatabaseShape) =>
   db
     .query<{ n: number }>(
@@ -86,7 +86,7 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
       const config = yield* FeedsConfig
       const loaders = yield* FeedLoaders
       const source = yield* FeedSource
-      const search = yield* SearchSync
+      const events = yield* CatalogEvents
       const metrics = yield* Metrics
       // Run times from the layer's Clock (TestClock in tests), read synchronously
       // where a busy check and its claim must not be split by a yield.
@@ -186,28 +186,31 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
             })
             .pipe(Effect.ensuring(fetched.cleanup))
           summary = { ...summary, ...loaded, timings: { ...summary.timings!, loadMs: lap() } }
-          if (syncKinds.has(feed.kind)) {
-            setProgress({ phase: "sync" })
-            const synced = yield* (
-              feed.kind === "programs"
-                ? search.syncPrograms()
-                : search.syncProducts(feed.kind === "products" ? feed.name : undefined)
-            ).pipe(
-              Effect.mapError(
-                (error) =>
-                  new PipelineError({
-                    feed: feed.name,
-                    stage: "sync",
-                    message: `${error.message} (the catalog data is loaded; the next run resyncs the index)`
-                  })
-              )
-            )
-            summary = {
-              ...summary,
-              documentsUpserted: synced.upserted,
-              documentsDeleted: synced.deleted,
-              timings: { ...summary.timings!, syncMs: lap() }
-            }
+          // The load is committed: one event, and the run waits for its follow-ups.
+          setProgress({ phase: "sync" })
+          const failAt = (stage: "load" | "sync", message: string) =>
+            new PipelineError({ feed: feed.name, stage, message })
+          const version = yield* readCatalogVersion(db).pipe(Effect.mapError((error) => failAt("load", error.message)))
+          const outcomes = yield* events.publish({
+            change: { _tag: "Loaded", feed: feed.name, kind: feed.kind, runId },
+            version
+          })
+          const failed = failuresOf(outcomes)
+          if (failed.length > 0) {
+            return yield* failAt(failed[0]!.stage, failed.map((failure) => failure.message).join("; "))
+          }
+          let upserted = 0
+          let deleted = 0
+          for (const outcome of outcomes) {
+            if (outcome._tag !== "Success") continue
+            upserted += outcome.value.documentsUpserted ?? 0
+            deleted += outcome.value.documentsDeleted ?? 0
+          }
+          summary = {
+            ...summary,
+            documentsUpserted: upserted,
+            documentsDeleted: deleted,
+            timings: { ...summary.timings!, syncMs: lap() }
           }
           yield* db
             .run(

@@ -11,6 +11,7 @@ import { PriceHistoryLoader } from "./prices/PriceHistoryLoader.ts"
 import { CatalogPublisher } from "./publish/CatalogPublisher.ts"
 import { StagingFollows } from "./publish/followSystemOfRecord.ts"
 import { ProductLoader } from "./products/ProductLoader.ts"
+import { SearchFollowsLoads } from "./search/SearchFollowsLoads.ts"
 import { SearchSync } from "./search/SearchSync.ts"
 import { CronTicker, Scheduler } from "./Scheduler.ts"
 import { WorkerLock } from "./WorkerLock.ts"
@@ -92,7 +93,7 @@ const StartupIngest = Layer.effectDiscard(
 
 const runnerWith = <E, R>(loaders: Layer.Layer<never, E, R>) =>
   PipelineRunner.layer.pipe(
-    Layer.provideMerge(Layer.mergeAll(PipelineLoaders, loaders)),
+    Layer.provideMerge(Layer.mergeAll(PipelineLoaders, loaders, SearchFollowsLoads)),
     Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layer, CatalogPublisher.layer))
   )
 
@@ -140,8 +141,8 @@ const whenWorkerLockHeld = <E, R>(inner: Layer.Layer<never, E, R>) =>
 
 /**
  * What the server runs, by ROLE. `all` and `worker`: the core with other
- * features' feed kinds (`loaders`), then `afterCore` (layers that decorate
- * registered loaders, e.g. links re-resolving after catalog loads), then the
+ * features' feed kinds (`loaders`), then `afterCore` (work only the feed
+ * runner's process does, e.g. links subscribing to CatalogEvents to re-resolve after catalog loads), then the
  * startup ingest and the schedules, these (and marking runs a dead process left
  * "running" as interrupted) once the WorkerLock is held.
  * `api`: the core only (admin views read runs; nothing runs here), ready at once.

@@ -11,6 +11,8 @@ import { FeedSource } from "../../pipelines/FeedSource.ts"
 import { PipelineLoaders } from "../../pipelines/layer.ts"
 import { PipelineRunner, type RunSummary } from "../../pipelines/PipelineRunner.ts"
 import { CatalogPublisher } from "../../pipelines/publish/CatalogPublisher.ts"
+import { CatalogEvents } from "../../infra/events/CatalogEvents.ts"
+import { SearchFollowsLoads } from "../../pipelines/search/SearchFollowsLoads.ts"
 import { SearchSync } from "../../pipelines/search/SearchSync.ts"
 import { Staging } from "../../infra/Staging.ts"
 import { writeProducts } from "../../scripts/generate-products.ts"
@@ -75,7 +77,7 @@ export interface CatalogTarget {
 export const pipelineRuntime = (file: string, target: CatalogTarget) =>
   ManagedRuntime.make(
     PipelineRunner.layer.pipe(
-      Layer.provideMerge(PipelineLoaders),
+      Layer.provideMerge(Layer.mergeAll(PipelineLoaders, SearchFollowsLoads)),
       Layer.provideMerge(
         Layer.mergeAll(
           FeedLoaders.layer,
@@ -89,6 +91,7 @@ export const pipelineRuntime = (file: string, target: CatalogTarget) =>
       Layer.provideMerge(
         Layer.mergeAll(
           Database.layer,
+          CatalogEvents.layer,
           SearchEngine.layerFor(target.meiliUrl, target.masterKey, target.indexPrefix),
           Metrics.layer
         )

@@ -27,7 +27,8 @@ const EVERYTHING = ["domain", "infra", ...FEATURES, "api", "cli", "bench", "scri
  * Who may import whom, one line per folder. Features name the features they
  * build on; the table itself must stay acyclic, so a feature never reaches
  * back up (e.g. pipelines never import conversions: conversions register
- * their loader into the pipelines' registry instead).
+ * their loader into the pipelines' registry instead; links never import
+ * conversions: conversions subscribe to the LinkCreated events links publish).
  */
 export const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
   domain: [],
@@ -37,7 +38,8 @@ export const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
   clicks: ["domain", "infra"],
   conversions: ["domain", "infra", "pipelines"],
   partners: ["domain", "infra"],
-  links: ["domain", "infra", "partners", "conversions", "pipelines"],
+  // links announce new links and follow catalog changes through infra/events/: no conversions, no pipelines
+  links: ["domain", "infra", "partners"],
   catalog: ["domain", "infra"],
   discovery: ["domain", "infra", "readModel"],
   ai: ["domain", "infra", "readModel", "discovery", "links", "partners"],

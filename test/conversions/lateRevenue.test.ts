@@ -64,6 +64,16 @@ const attribution = (id: string) =>
     })
   )
 
+/** Polls `read` until `done` holds (at most 5 s). */
+const eventually = async <A>(read: () => Promise<A>, done: (value: A) => boolean) => {
+  for (let i = 0; i < 250; i++) {
+    const value = await read()
+    if (done(value)) return value
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return read()
+}
+
 beforeAll(async () => {
   service = await startService()
   const registered = await postJson(`${service.url}/api/v1/partners/register`, {
@@ -107,7 +117,11 @@ describe("attribution when a link named by a stored conversion is created", () =
     // The link turns up (here: restored with its id). No report changes, nobody calls the admin endpoint.
     const made = await createLink("LateLink0001", "late", "dev")
     expect(made.created).toBe(true)
-    const late = await attribution("dev:LATE-1")
+    // Attributed by the conversions' subscriber to LinkCreated, just after the link was handed out.
+    const late = await eventually(
+      () => attribution("dev:LATE-1"),
+      (row) => row.tracking_id !== null
+    )
     expect(late).toMatchObject({ tracking_id: "LateLink0001", partner_id: partner.id, partner_share: "7.0000" })
     expect(late.attributed_at.getTime()).toBeGreaterThan(late.created_at.getTime())
 

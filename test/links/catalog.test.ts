@@ -1,5 +1,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { BUMP_CATALOG_VERSION_SQL } from "../../infra/CatalogVersion.ts"
+import { Database } from "../../infra/Database.ts"
 import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
 import { insertCatalog, NETWORKS, PROGRAMS } from "../support/catalogFixture.ts"
 import { getJson, postJson } from "../support/http.ts"
@@ -117,7 +119,9 @@ describe("GET /api/v1/networks and /api/v1/programs", () => {
         [{ networkId: "awin", merchantId: "424242", domains: ["brand-new-shop.com"], linkParams: { mid: "424242" } }]
       )
     )
-    // No explicit reload: the matcher's version probe (at most every 3 s) must notice.
+    // As every catalog writer does in the transaction of its change; no explicit reload:
+    // the catalog follower sees the version move and the matcher reloads on its event.
+    await service.run(Effect.flatMap(Database, (db) => db.run(BUMP_CATALOG_VERSION_SQL)))
     let after = before
     const deadline = Date.now() + 8_000
     while (!after.body.matched && Date.now() < deadline) {

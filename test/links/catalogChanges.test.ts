@@ -62,7 +62,7 @@ describe("catalog changes from another writer", () => {
       )
     )
     await bump()
-    // Well inside the matcher's own 3 s table probe: the version poll did it.
+    // The matcher reloads on the follower's event, not on a probe of its own.
     const elapsed = await until(async () => (await match(url)).body.matched, true, 2_000)
     expect(elapsed).toBeLessThan(2_000)
     expect(await appliedChanges()).toBeGreaterThan(before)

@@ -1,7 +1,6 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Database } from "../../infra/Database.ts"
-import { LINK_CHANGES_POLL_MS } from "../../links/LinkChangeVersion.ts"
 import { MISSING_TTL_MS } from "../../links/LinkCache.ts"
 import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
 import { TrackingLinks } from "../../links/TrackingLinks.ts"
@@ -11,6 +10,9 @@ import { startService, type RunningService } from "../support/TestService.ts"
 
 // Two replicas (two whole services) on ONE PostgreSQL database: what the
 // link service promises across them is decided in the database.
+// The catalog follower's poll (CATALOG_POLL_MS): catalog and link changes made on another replica.
+const POLL_MS = 1_000
+
 describe("partners and links across two replicas on one PostgreSQL", () => {
   let a: RunningService
   let b: RunningService
@@ -34,7 +36,7 @@ describe("partners and links across two replicas on one PostgreSQL", () => {
 
   beforeAll(async () => {
     a = await startService()
-    b = await startService({ databaseUrl: a.config.databaseUrl })
+    b = await startService({ databaseUrl: a.config.databaseUrl, catalogPollMs: POLL_MS })
     await a.run(insertCatalog())
     await reloadCatalog(a)
     await reloadCatalog(b)
@@ -113,7 +115,7 @@ describe("partners and links across two replicas on one PostgreSQL", () => {
     expect(took).toBeLessThanOrEqual(MISSING_TTL_MS + 2_000)
   })
 
-  it(`a link re-resolved on A redirects to its new destination on B within the poll interval (${LINK_CHANGES_POLL_MS} ms)`, async () => {
+  it(`a link re-resolved on A redirects to its new destination on B within the poll interval (${POLL_MS} ms)`, async () => {
     const made = (await match(a, "https://lamp-shop.com/moving")).body.link
     expect((await follow(b, made.tracking_id)).headers.get("location")).toBe(made.affiliate_url) // cached on B
     await a.run(
@@ -135,7 +137,7 @@ describe("partners and links across two replicas on one PostgreSQL", () => {
         )
       )
     )
-    await within(LINK_CHANGES_POLL_MS + 2_000, async () => {
+    await within(POLL_MS + 2_000, async () => {
       const location = (await follow(b, made.tracking_id)).headers.get("location")
       return location === made.destination_url
     })

@@ -13,6 +13,8 @@ import { FeedSource } from "../../pipelines/FeedSource.ts"
 import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
 import { ProductLoader } from "../../pipelines/products/ProductLoader.ts"
 import { CronTicker, nextRuns, Scheduler, type Ticker } from "../../pipelines/Scheduler.ts"
+import { CatalogEvents } from "../../infra/events/CatalogEvents.ts"
+import { SearchFollowsLoads } from "../../pipelines/search/SearchFollowsLoads.ts"
 import { SearchSync } from "../../pipelines/search/SearchSync.ts"
 import { CatalogPublisher } from "../../pipelines/publish/CatalogPublisher.ts"
 import { Staging } from "../../infra/Staging.ts"
@@ -64,11 +66,12 @@ const layerWith = (ticker: Ticker, schedulesEnabled: boolean, lock = WorkerLock.
   })
   const infra = Layer.mergeAll(
     Database.layerMemory,
+    CatalogEvents.layer,
     SearchEngine.layerFor(inject("meiliUrl"), inject("meiliKey"), `sched${Math.random().toString(36).slice(2, 8)}_`),
     Metrics.layer
   )
   const core = PipelineRunner.layer.pipe(
-    Layer.provideMerge(registerLoader(ProductLoader)),
+    Layer.provideMerge(Layer.mergeAll(registerLoader(ProductLoader), SearchFollowsLoads)),
     Layer.provideMerge(
       Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layerWith(feeds), CatalogPublisher.layer)
     ),

@@ -18,6 +18,10 @@ export const postgresSuites: ReadonlyArray<string> = [
   "test/pipelines/networkApis.test.ts",
   "test/pipelines/catalog.test.ts",
   "test/pipelines/firstObservation.test.ts",
+  "test/pipelines/catalogEvents.test.ts",
+  "test/links/catalogFollower.test.ts",
+  "test/links/catalogChanges.test.ts",
+  "test/links/linkCacheInvalidate.test.ts",
   // links and partners (f1links)
   "test/links/match.test.ts",
   "test/links/reassign.test.ts",

@@ -1,0 +1,21 @@
+import { Effect } from "effect"
+import { type CatalogChanged, CatalogEvents } from "../../infra/events/CatalogEvents.ts"
+import type { RunningService } from "../support/TestService.ts"
+
+/** Subscribes, runs `act`, and collects the followed events for `ms`. */
+export const followedDuring = (target: RunningService, act: Effect.Effect<unknown, unknown, any>, ms: number) =>
+  target.run(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const seen: Array<CatalogChanged> = []
+        yield* (yield* CatalogEvents).subscribe("test", (event) =>
+          Effect.sync(() => {
+            if (event.change._tag === "Followed") seen.push(event)
+          })
+        )
+        yield* act
+        yield* Effect.sleep(ms)
+        return seen
+      })
+    ) as Effect.Effect<Array<CatalogChanged>>
+  )
