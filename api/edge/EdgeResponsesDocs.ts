@@ -6,12 +6,16 @@ import { isPublicRead } from "./PublicReadLimits.ts"
 
 // The answers the HTTP edge gives on any operation, documented on each one
 // (a client generated from /openapi.json should expect them): 431 from
-// node's parser for an over-long request line or headers, 413 and 415 for
+// node's parser for an over-long request line or headers, 417 for an Expect
+// header other than 100-continue, 413 and 415 for
 // the operations that take a body, 429 for the public reads' per-client
 // limits (PublicReadLimits.ts).
 
 const headersTooLarge = jsonErrorResponse(
   "Request line and headers larger than 16 KB (code headers_too_large); the connection is closed"
+)
+const expectationFailed = jsonErrorResponse(
+  "An Expect header other than 100-continue (code expectation_failed); the connection is closed"
 )
 const payloadTooLarge = jsonErrorResponse(
   `Request body larger than its limit (${MAX_BODY_BYTES} bytes for the JSON API; code payload_too_large)`
@@ -31,6 +35,7 @@ const rateLimited = {
 /** `spec` with the edge's answers on every operation that can receive them. */
 export const addEdgeResponsesToOpenApi = (spec: Readonly<Record<string, unknown>>) =>
   withResponses(spec, (path, operation) => ({
+    "417": expectationFailed,
     "431": headersTooLarge,
     ...(operation.requestBody === undefined ? {} : { "413": payloadTooLarge }),
     // the postback reads its raw body itself (its HMAC covers the bytes), whatever the Content-Type

@@ -67,6 +67,27 @@ const EXPECTATION_FAILED = errorBody(
   "the Expect header is not supported; only 'Expect: 100-continue' is"
 )
 
+const MISSING_HOST = errorBody("bad_request", "an HTTP/1.1 request needs a Host header")
+
+/** HTTP/1.1 requires Host (RFC 9112, 3.2); read from rawHeaders, where it is nearly always first. */
+const lacksHost = (request: IncomingMessage) => {
+  if (request.httpVersionMajor !== 1 || request.httpVersionMinor !== 1) return false
+  const raw = request.rawHeaders
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 4 && raw[i].toLowerCase() === "host") return false
+  return true
+}
+
+const refuseWithoutHost = (res: ServerResponse) => {
+  res
+    .writeHead(400, {
+      "content-type": "application/json",
+      "content-length": String(Buffer.byteLength(MISSING_HOST)),
+      connection: "close"
+    })
+    .end(MISSING_HOST)
+  return true
+}
+
 /** Per connection: still waiting for its first request (its idle timer armed). */
 const AWAITING_FIRST_REQUEST = Symbol("awaitingFirstRequest")
 type EdgeSocket = Socket & { [AWAITING_FIRST_REQUEST]?: boolean; _httpMessage?: ServerResponse | null }
@@ -93,7 +114,9 @@ export const edgeServer = (edge: HttpEdgeConfig, guards: EdgeGuards, hotPaths: H
     requestTimeout: edge.requestTimeoutMs,
     keepAliveTimeout: edge.keepAliveTimeoutMs,
     // node checks both timeouts on this interval (30 s by default, which would triple a 10 s limit)
-    connectionsCheckingInterval: Math.min(1_000, headersTimeout)
+    connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+    // node would refuse an HTTP/1.1 request without Host itself, with an empty 400: refused below with our body
+    requireHostHeader: false
   })
   server.keepAliveTimeout = edge.keepAliveTimeoutMs
   limitConnections(server, edge.maxConnectionsPerIp, headersTimeout)
@@ -110,6 +133,7 @@ export const edgeServer = (edge: HttpEdgeConfig, guards: EdgeGuards, hotPaths: H
     if (event === "request" || event === "checkContinue") {
       const request = req as IncomingMessage
       requestBegan(request)
+      if (lacksHost(request)) return refuseWithoutHost(res as ServerResponse)
       if (guards.request(request, res as ServerResponse, event, dispatch)) return true
       if (event === "request" && hotPaths(request, res as ServerResponse)) return true
     } else if (event === "upgrade") {

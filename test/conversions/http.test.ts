@@ -224,7 +224,7 @@ describe("OpenAPI", () => {
     const spec = (await getJson(`${service.url}/openapi.json`)).body
     const postback = spec.paths["/api/v1/conversions/postback"].post
     expect(postback.parameters.map((p: any) => p.name)).toEqual(["X-Network", "X-Timestamp", "X-Signature"])
-    expect(Object.keys(postback.responses)).toEqual(["200", "400", "401", "403", "413", "431", "503"])
+    expect(Object.keys(postback.responses)).toEqual(["200", "400", "401", "403", "413", "417", "431", "503"])
     expect(Object.keys(spec.paths)).toEqual(
       expect.arrayContaining(["/admin/conversions", "/admin/conversions/summary", "/admin/conversions/reattribute"])
     )
