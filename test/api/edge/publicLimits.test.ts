@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Option } from "effect"
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { DiscoverySearch } from "../../../discovery/DiscoverySearch.ts"
 import { SearchSync } from "../../../pipelines/search/SearchSync.ts"
 import { insertProducts } from "../../support/catalogFixtures.ts"
@@ -7,6 +8,7 @@ import { discoveryCatalog } from "../../support/discoveryCatalog.ts"
 import { edgeConfig } from "../../support/edgeConfig.ts"
 import { getJson, type JsonResponse } from "../../support/http.ts"
 import { rawRequest } from "../../support/rawHttp.ts"
+import { slowLink } from "../../support/slowLink.ts"
 import { type RunningService, startService } from "../../support/TestService.ts"
 
 // Every public read has per-client limits answered 429 (Retry-After, our JSON
@@ -39,10 +41,21 @@ const expectRateLimited = (response: JsonResponse, scope: string) => {
 
 describe("requests in flight per client on public reads", () => {
   let service: RunningService
+  let link: Awaited<ReturnType<typeof slowLink>>
   beforeAll(async () => {
-    service = await seeded({ httpEdge: edgeConfig({ concurrentRequestsPerIp: 8 }) })
+    // Meilisearch behind a link that holds each request 150 ms: the 100 requests are surely in flight together,
+    // however fast the machine answers a search
+    link = await slowLink(inject("meiliUrl"))
+    service = await seeded({
+      httpEdge: edgeConfig({ concurrentRequestsPerIp: 8 }),
+      meiliUrl: Option.some(link.url)
+    })
+    link.delayMs = 150
   })
-  afterAll(() => service?.close())
+  afterAll(async () => {
+    await service?.close()
+    await link?.close()
+  })
 
   it.each(PUBLIC_READS)("100 concurrent %s from one client: 429 beyond 8 in flight, never a 503", async (path) => {
     const answers = await Promise.all(Array.from({ length: 100 }, () => getJson(`${service.url}${path}`)))
