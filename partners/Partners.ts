@@ -55,6 +55,16 @@ const TagRow = Schema.Struct({ tag: Text })
 /** A partner named by the operator: its id, or its tag. */
 export type PartnerRef = { readonly id: number } | { readonly tag: string }
 
+/** Partner ids are 32-bit integers in both stores. */
+const MAX_PARTNER_ID = 2_147_483_647
+
+/**
+ * What an operator typed to name a partner: digits that fit a partner id are
+ * the id, anything else (longer digit runs included, which no id can be) a tag.
+ */
+export const partnerRefOf = (text: string): PartnerRef =>
+  /^[0-9]{1,10}$/.test(text) && Number(text) <= MAX_PARTNER_ID ? { id: Number(text) } : { tag: text }
+
 const newApiKey = () => `ak_${randomBytes(32).toString("base64url")}`
 /** What a revoked key's hash becomes: unique (the column is), and never a sha256 in hex. */
 const revokedHash = () => `revoked:${randomBytes(16).toString("hex")}`

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs"
 import { resolve } from "node:path"
 import { Database, type DatabaseError, type DatabaseShape } from "../../infra/Database.ts"
 import { makePgDatabase } from "../../infra/PgDatabase.ts"
-import { type PartnerRef, Partners } from "../../partners/Partners.ts"
+import { partnerRefOf, Partners } from "../../partners/Partners.ts"
 import { adminCall, serverAnswers } from "./AdminHttp.ts"
 import { operatorEnv } from "./OperatorEnv.ts"
 import { CliError, tokenFor } from "./PipelineClient.ts"
@@ -21,8 +21,6 @@ export interface Revoked {
   /** Where the revocation was made: the server, or the store. */
   readonly via: string
 }
-
-const refOf = (partner: string): PartnerRef => (/^[0-9]+$/.test(partner) ? { id: Number(partner) } : { tag: partner })
 
 const viaServer = async (url: string, partner: string, reissue: boolean): Promise<Revoked> => {
   const response = await adminCall(
@@ -55,7 +53,7 @@ const viaStore = async (
       )
     })
     const result = await Effect.runPromise(
-      Partners.use((partners) => partners.revoke(refOf(partner), { reissue })).pipe(
+      Partners.use((partners) => partners.revoke(partnerRefOf(partner), { reissue })).pipe(
         Effect.provide(Partners.layer.pipe(Layer.provide(Layer.succeed(Database, db)))),
         Effect.mapError((error) => new CliError(error.message))
       )

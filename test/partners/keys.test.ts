@@ -85,6 +85,10 @@ describe("partner keys: rotation and revocation", () => {
     const unknown = await revoke("no-such-partner")
     expect(unknown.status).toBe(404)
     expect(unknown.body.error.code).toBe("partner_not_found")
+    // digits no 32-bit partner id can hold name a tag, not a store error
+    const beyondIds = await revoke("99999999999999999999", { reissue: true })
+    expect(beyondIds.status).toBe(404)
+    expect(beyondIds.body.error.code).toBe("partner_not_found")
     const malformed = await revoke("Bad%20Tag!")
     expect(malformed.status).toBe(400)
     expect(JSON.stringify(malformed.body.error)).toContain("partner")

@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Partners } from "../../../partners/Partners.ts"
+import { partnerRefOf, Partners } from "../../../partners/Partners.ts"
 import { Api } from "../../Api.ts"
 import { notFound } from "../../errors.ts"
 import { storageUnavailable } from "../../v1/dbUnavailable.ts"
@@ -15,7 +15,7 @@ export const AdminPartnersHandlers = HttpApiBuilder.group(
     const partners = yield* Partners
     return handlers.handle("revokeKey", ({ params, payload }) =>
       Effect.gen(function* () {
-        const ref = /^[0-9]+$/.test(params.partner) ? { id: Number(params.partner) } : { tag: params.partner }
+        const ref = partnerRefOf(params.partner)
         const result = yield* orUnavailable(partners.revoke(ref, { reissue: payload.reissue === true }))
         if (result === undefined) return yield* notFound("partner", `no partner ${params.partner} (by id or tag)`)
         const { partner, apiKey } = result
