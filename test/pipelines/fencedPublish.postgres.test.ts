@@ -69,39 +69,32 @@ describe("publish fenced by the pipeline lock", () => {
     expect((await query(env.service, PRICES)).map((row) => row.price)).toEqual(["10.0000", "10.0000", "10.0000"])
   })
 
-  it("a run whose lock session is terminated before its publish fails with 'lost the worker lock' and publishes nothing", async () => {
-    const versionBefore = await version()
-    const rowsBefore = await query(env.service, PRICES)
-    const [holder] = await lockHolders()
-    expect(holder).toBeDefined()
-
-    body = tsv(products(4, 0, "20.00 USD")) // a new feed: one more product, new prices
+  /** Holds the stub's next answer: resolves once that request has arrived; `release` answers it. */
+  const holdNextFetch = () => {
     let arrived!: () => void
     const fetching = new Promise<void>((resolve) => (arrived = resolve))
     let release!: () => void
     held = { arrived, release: new Promise<void>((resolve) => (release = resolve)) }
-    const run = runFeed(env.service, "shop")
-    await fetching // the run has started (under the lock) and waits for its feed
-
+    return {
+      fetching,
+      release: () => {
+        held = undefined
+        release()
+      }
+    }
+  }
+  /** Terminates the lock's session from another connection and waits until PostgreSQL has freed the lock. */
+  const terminateLockSession = async () => {
+    const [holder] = await lockHolders()
+    expect(holder).toBeDefined()
     terminated = holder
     await sql`SELECT pg_terminate_backend(${holder!})`
     // pg_terminate_backend only signals: the lock is free once the backend has exited.
     await waitFor(async () => expect(await lockHolders()).not.toContain(holder), { timeoutMs: 5_000, intervalMs: 20 })
-    held = undefined
-    release()
-
-    const summary = await run
-    expect(summary.status).toBe("failed")
-    expect(summary.error).toMatch(/^publish: lost the worker lock: its PostgreSQL session \(pid \d+\) no longer holds/)
-    expect(await version()).toBe(versionBefore)
-    expect(await query(env.service, PRICES)).toEqual(rowsBefore)
-    expect(await env.service.run(Metrics.use((m) => Effect.succeed(m.value("pipeline_publish_fenced_total"))))).toBe(1)
-  })
-
-  it("once the worker takes the lock again, on a new session, its runs publish again", async () => {
-    // The holder notices the loss at its next check and takes the lock again at the one after (every 3 s);
-    // until then a run would still be fenced by the dropped session.
-    await waitFor(
+  }
+  /** The worker has taken the lock again, on a new session (it notices the loss at one check, retakes at the next). */
+  const retaken = () =>
+    waitFor(
       async () => {
         const holders = await lockHolders()
         expect(holders).toHaveLength(1)
@@ -110,6 +103,49 @@ describe("publish fenced by the pipeline lock", () => {
       },
       { timeoutMs: 15_000 }
     )
+  const fencedTotal = () =>
+    env.service.run(Metrics.use((m) => Effect.succeed(m.value("pipeline_publish_fenced_total"))))
+  const LOST = /^publish: lost the worker lock: its PostgreSQL session \(pid \d+\) no longer holds/
+
+  it("a run whose lock session is terminated before its publish fails with 'lost the worker lock' and publishes nothing", async () => {
+    const versionBefore = await version()
+    const rowsBefore = await query(env.service, PRICES)
+    body = tsv(products(4, 0, "20.00 USD")) // a new feed: one more product, new prices
+    const fetch = holdNextFetch()
+    const run = runFeed(env.service, "shop")
+    await fetch.fetching // the run has started (under the lock) and waits for its feed
+    await terminateLockSession()
+    fetch.release()
+
+    const summary = await run
+    expect(summary.status).toBe("failed")
+    expect(summary.error).toMatch(LOST)
+    expect(await version()).toBe(versionBefore)
+    expect(await query(env.service, PRICES)).toEqual(rowsBefore)
+    expect(await fencedTotal()).toBe(1)
+  })
+
+  it("a run that outlives its lock session is fenced even after the worker took the lock again on a new session", async () => {
+    await retaken()
+    const versionBefore = await version()
+    const rowsBefore = await query(env.service, PRICES)
+    const fetch = holdNextFetch()
+    const run = runFeed(env.service, "shop")
+    await fetch.fetching
+    await terminateLockSession()
+    await retaken() // another worker could have held the lock and published in between
+    fetch.release()
+
+    const summary = await run
+    expect(summary.status).toBe("failed")
+    expect(summary.error).toMatch(LOST)
+    expect(await version()).toBe(versionBefore)
+    expect(await query(env.service, PRICES)).toEqual(rowsBefore)
+    expect(await fencedTotal()).toBe(2)
+  }, 30_000)
+
+  it("once the worker takes the lock again, on a new session, its runs publish again", async () => {
+    await retaken()
     const versionBefore = await version()
     expect(await runFeed(env.service, "shop")).toMatchObject({ status: "succeeded", rowsLoaded: 4 })
     expect(BigInt(await version())).toBe(BigInt(versionBefore) + 1n)
