@@ -74,6 +74,7 @@ export const lockConnection = (url: string): Effect.Effect<HeldConnection, never
             sql.unsafe<Array<{ locked: boolean; pid: number; started: string | null }>>(TRY_ADVISORY_LOCK, [key]),
           catch: pgError("pg_try_advisory_lock")
         }).pipe(
+          // A start we cannot read ("unknown") fails closed: no publish check then matches it.
           Effect.map(([row]) =>
             row?.locked === true ? { pid: row.pid, backendStart: row.started ?? "unknown" } : undefined
           )
