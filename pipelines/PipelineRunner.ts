@@ -1,4 +1,4 @@
-import { Cause, Clock, Context, Effect, Exit, Layer } from "effect"
+import { Cause, Clock, Context, Effect, Exit, Layer, Option } from "effect"
 import { randomBytes } from "node:crypto"
 import { Database, type DatabaseShape } from "../infra/Database.ts"
 import { CatalogEvents, failuresOf } from "../infra/events/CatalogEvents.ts"
@@ -8,6 +8,7 @@ import { FeedBusy, PipelineError, UnknownFeed } from "./errors.ts"
 import { FEED_KINDS, type FeedDefinition, FeedsConfig } from "./FeedConfig.ts"
 import { FeedLoaders } from "./FeedLoaders.ts"
 import { FeedSource } from "./FeedSource.ts"
+import { RunFence, unfenced, WorkerFence } from "./publish/PublishFence.ts"
 
 // Runs feeds: one run = fetch -> (skip if unchanged) -> load (the kind's
 // loader) -> the CatalogEvents follow-ups (search sync, link re-resolution,
@@ -88,6 +89,10 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
       const source = yield* FeedSource
       const events = yield* CatalogEvents
       const metrics = yield* Metrics
+      // Where a WorkerLock runs (the server on PostgreSQL), each run is fenced
+      // by the lock's session at its start; elsewhere (DuckDB, the CLI) unfenced.
+      const workerFence = yield* Effect.serviceOption(WorkerFence)
+      const fenceNow = () => (Option.isSome(workerFence) ? workerFence.value.current() : unfenced)
       // Run times from the layer's Clock (TestClock in tests), read synchronously
       // where a busy check and its claim must not be split by a yield.
       const clock = yield* Clock.Clock
@@ -264,6 +269,7 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
           // onExit runs even when the run is interrupted (shutdown): the record must not stay "running".
           const exit = yield* Effect.exit(
             work.pipe(
+              Effect.provideService(RunFence, fenceNow()),
               Effect.onExit((exit) =>
                 Effect.gen(function* () {
                   final = finish(exit)

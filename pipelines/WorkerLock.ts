@@ -2,6 +2,7 @@ import { Context, Deferred, Duration, Effect, Layer, Option, Redacted, type Scop
 import postgres from "postgres"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { DatabaseError } from "../infra/Database.ts"
+import { type Fence, type LockSession, lost as lostFence, WorkerFence } from "./publish/PublishFence.ts"
 
 // One pipeline worker at a time. On PostgreSQL every process that would run
 // schedules and feeds (ROLE=worker, or ROLE=all over DATABASE_URL) takes a
@@ -15,6 +16,10 @@ import { DatabaseError } from "../infra/Database.ts"
 // run (isHeld() is false: schedules skip, /admin/ingest answers 409) until
 // it takes the lock again. On DuckDB the service.pid lock of DATA_DIR already
 // allows one process, so the lock is held at once.
+// A run already under way when the lock goes keeps running, but its publish
+// is fenced: it checks that the session it started under still holds the
+// lock, and rolls back otherwise (publish/PublishFence.ts). For that the
+// holder reports the session (pid, backend start) it holds the lock on.
 
 /** pg_try_advisory_lock key of the pipeline worker: "AFFPI" in ASCII; any process of this service agrees on it. */
 export const PIPELINE_LOCK_KEY = 0x41_46_46_50_49
@@ -23,7 +28,8 @@ const RETRY = Duration.seconds(3)
 
 /** What the lock needs from PostgreSQL: queries on one session, held until the scope closes. */
 export interface HeldConnection {
-  tryAdvisoryLock(key: number): Effect.Effect<boolean, DatabaseError>
+  /** Takes the lock if free: the session that now holds it, or undefined while another session does. */
+  tryAdvisoryLock(key: number): Effect.Effect<LockSession | undefined, DatabaseError>
   /** Whether this connection's session holds the lock now (false after PostgreSQL dropped the session). */
   holdsAdvisoryLock(key: number): Effect.Effect<boolean, DatabaseError>
 }
@@ -34,6 +40,13 @@ const HOLDS_ADVISORY_LOCK = `SELECT EXISTS (
   WHERE locktype = 'advisory' AND granted AND pid = pg_backend_pid() AND objsubid = 1
     AND classid::bigint = ($1::bigint >> 32) AND objid::bigint = ($1::bigint & 4294967295)
 ) AS held`
+
+// The session is named by its pid and its start (as microseconds since the
+// epoch, text that reads alike under any DateStyle): a pid alone may be
+// recycled by a later backend.
+const TRY_ADVISORY_LOCK = `SELECT pg_try_advisory_lock($1::bigint) AS locked, pg_backend_pid() AS pid,
+  (SELECT (extract(epoch FROM backend_start) * 1000000)::bigint::text FROM pg_stat_activity
+   WHERE pid = pg_backend_pid()) AS started`
 
 const pgError = (what: string) => (cause: unknown) =>
   new DatabaseError({ message: `${what}: ${cause instanceof Error ? cause.message : String(cause)}`, cause })
@@ -57,9 +70,15 @@ export const lockConnection = (url: string): Effect.Effect<HeldConnection, never
     (sql) => ({
       tryAdvisoryLock: (key) =>
         Effect.tryPromise({
-          try: () => sql<Array<{ locked: boolean }>>`SELECT pg_try_advisory_lock(${key}::bigint) AS locked`,
+          try: () =>
+            sql.unsafe<Array<{ locked: boolean; pid: number; started: string | null }>>(TRY_ADVISORY_LOCK, [key]),
           catch: pgError("pg_try_advisory_lock")
-        }).pipe(Effect.map((rows) => rows[0]?.locked === true)),
+        }).pipe(
+          // A start we cannot read ("unknown") fails closed: no publish check then matches it.
+          Effect.map(([row]) =>
+            row?.locked === true ? { pid: row.pid, backendStart: row.started ?? "unknown" } : undefined
+          )
+        ),
       holdsAdvisoryLock: (key) =>
         Effect.tryPromise({
           try: () => sql.unsafe<Array<{ held: boolean }>>(HOLDS_ADVISORY_LOCK, [key]),
@@ -79,16 +98,26 @@ export class WorkerLock extends Context.Service<
 >()("app/pipelines/WorkerLock") {
   /**
    * Takes the lock on `connection`, retrying every `every` in the background
-   * while another worker holds it, and checks as often that it is still held.
+   * while another worker holds it, and checks as often that it is still held;
+   * `report` hears the lock's session on each take, and the loss of it.
    */
-  static readonly make = (connection: HeldConnection, every: Duration.Input = RETRY) =>
+  static readonly make = (
+    connection: HeldConnection,
+    every: Duration.Input = RETRY,
+    report: (fence: Fence) => void = () => {}
+  ) =>
     Effect.gen(function* () {
+      report(lostFence) // not held yet: a publish now would be fenced out
       const held = yield* Deferred.make<void>()
       let isHeld = false
       let waitingLogged = false
       const annotate = Effect.annotateLogs({ key: PIPELINE_LOCK_KEY })
       const attempt = Effect.gen(function* () {
-        if (yield* connection.tryAdvisoryLock(PIPELINE_LOCK_KEY)) return true
+        const session = yield* connection.tryAdvisoryLock(PIPELINE_LOCK_KEY)
+        if (session !== undefined) {
+          report({ _tag: "Held", session })
+          return true
+        }
         if (!waitingLogged) {
           waitingLogged = true
           yield* Effect.logWarning("another worker holds the pipeline lock; waiting").pipe(
@@ -119,6 +148,7 @@ export class WorkerLock extends Context.Service<
         .pipe(Effect.catch((error) => Effect.logWarning("pipeline lock check failed", error).pipe(Effect.as(false))))
       const lost = Effect.gen(function* () {
         isHeld = false
+        report(lostFence)
         yield* Effect.logError(
           "pipeline lock lost (its PostgreSQL session was dropped): no new runs until it is taken again"
         ).pipe(Effect.annotateLogs({ event: "pipeline_lock_lost" }), annotate)
@@ -148,7 +178,8 @@ export class WorkerLock extends Context.Service<
     Effect.gen(function* () {
       const config = yield* AppConfig
       if (Option.isNone(config.databaseUrl)) return WorkerLock.held
-      return yield* WorkerLock.make(yield* lockConnection(Redacted.value(config.databaseUrl.value)))
+      const fence = yield* WorkerFence
+      return yield* WorkerLock.make(yield* lockConnection(Redacted.value(config.databaseUrl.value)), RETRY, fence.set)
     })
   )
 }

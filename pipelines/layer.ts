@@ -10,6 +10,7 @@ import { isCatalogEmpty, PipelineRunner, StaleRunsInterrupted } from "./Pipeline
 import { PriceHistoryLoader } from "./prices/PriceHistoryLoader.ts"
 import { CatalogPublisher } from "./publish/CatalogPublisher.ts"
 import { StagingFollows } from "./publish/followSystemOfRecord.ts"
+import { WorkerFence } from "./publish/PublishFence.ts"
 import { ProductLoader } from "./products/ProductLoader.ts"
 import { SearchFollowsLoads } from "./search/SearchFollowsLoads.ts"
 import { SearchSync } from "./search/SearchSync.ts"
@@ -94,7 +95,9 @@ const StartupIngest = Layer.effectDiscard(
 const runnerWith = <E, R>(loaders: Layer.Layer<never, E, R>) =>
   PipelineRunner.layer.pipe(
     Layer.provideMerge(Layer.mergeAll(PipelineLoaders, loaders, SearchFollowsLoads)),
-    Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layer, CatalogPublisher.layer))
+    Layer.provideMerge(Layer.mergeAll(FeedLoaders.layer, FeedSource.layer, FeedsConfig.layer, CatalogPublisher.layer)),
+    // Written by the WorkerLock (built over the runner), read by the runner at each run's start.
+    Layer.provideMerge(WorkerFence.layer)
   )
 
 /** What the process that runs feeds does first: stale runs marked interrupted, staging level with the system of record. */

@@ -3,9 +3,12 @@ import { join } from "node:path"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { Database, type DatabaseError, type Params, type Tx } from "../../infra/Database.ts"
 import { Staging } from "../../infra/Staging.ts"
+import { Metrics } from "../../infra/Metrics.ts"
 import { PipelineError } from "../errors.ts"
+import { PIPELINE_LOCK_KEY } from "../WorkerLock.ts"
 import { catalogChanged } from "./catalogChanged.ts"
 import { copyStagedRows } from "./copyStagedRows.ts"
+import { fenceBreach, lostWorkerLock, RunFence } from "./PublishFence.ts"
 
 // Loaders stage and check a feed in DuckDB (Staging) and replace its rows
 // there in one transaction. With PostgreSQL as the system of record, the same
@@ -17,7 +20,10 @@ import { copyStagedRows } from "./copyStagedRows.ts"
 // staging rows (price history stays complete). Should the staging COMMIT
 // itself fail after PostgreSQL's, the next worker start finds the row counts
 // apart and copies PostgreSQL's catalog into staging (followSystemOfRecord.ts).
-// With DuckDB alone, Staging IS the Database and nothing is copied.
+// The publish is fenced by the worker's pipeline lock: it commits only while
+// the lock's session the run started under still holds it (PublishFence.ts).
+// With DuckDB alone, Staging IS the Database and nothing is copied (one
+// process owns the file: there is no lock to fence by).
 
 /** One table's share of a feed's publish; conditions use `$1..$n` over their own `params`. */
 export interface PublishStep {
@@ -61,19 +67,34 @@ export class CatalogPublisher extends Context.Service<CatalogPublisher, CatalogP
       const copies = db.dialect !== staging.dialect
       // The CSV files a publish passes between the stores, removed after each copy.
       const directory = join((yield* AppConfig).dataDir, "tmp", "publish")
+      const fenced = (yield* Metrics).counter(
+        "pipeline_publish_fenced_total",
+        "Feed publishes rolled back because the worker lost its pipeline lock during the run"
+      )
 
-      const publish = (staged: Tx, steps: ReadonlyArray<PublishStep>) =>
+      const publish = (feed: string, staged: Tx, steps: ReadonlyArray<PublishStep>) =>
         copies
-          ? db.transaction((tx) =>
-              Effect.gen(function* () {
-                for (const step of steps) {
-                  if (step.remove !== undefined) {
-                    yield* tx.run(`DELETE FROM ${step.table} WHERE ${step.remove.where}`, step.remove.params)
+          ? Effect.flatMap(RunFence, (fence) =>
+              db.transaction((tx) =>
+                Effect.gen(function* () {
+                  for (const step of steps) {
+                    if (step.remove !== undefined) {
+                      yield* tx.run(`DELETE FROM ${step.table} WHERE ${step.remove.where}`, step.remove.params)
+                    }
+                    yield* copyStagedRows(staged, tx, step.table, step.copy.where, step.copy.params, directory)
                   }
-                  yield* copyStagedRows(staged, tx, step.table, step.copy.where, step.copy.params, directory)
-                }
-                yield* catalogChanged(tx)
-              })
+                  yield* catalogChanged(tx)
+                  // After the bump, which holds catalog_version's row lock to the commit (why: PublishFence.ts).
+                  const breach = yield* fenceBreach(tx, fence, PIPELINE_LOCK_KEY)
+                  if (breach !== undefined) {
+                    fenced.inc()
+                    yield* Effect.logError(
+                      "publish rolled back: this worker lost its pipeline lock during the run"
+                    ).pipe(Effect.annotateLogs({ event: "publish_fenced", feed, reason: breach }))
+                    return yield* lostWorkerLock(breach)
+                  }
+                })
+              )
             )
           : catalogChanged(staged)
 
@@ -85,7 +106,7 @@ export class CatalogPublisher extends Context.Service<CatalogPublisher, CatalogP
             .transaction((tx) =>
               replace(tx).pipe(
                 Effect.mapError(failAt("load")),
-                Effect.tap((result) => publish(tx, steps(result)).pipe(Effect.mapError(failAt("publish"))))
+                Effect.tap((result) => publish(feed, tx, steps(result)).pipe(Effect.mapError(failAt("publish"))))
               )
             )
             .pipe(Effect.mapError((error) => (error instanceof PipelineError ? error : failAt("load")(error))))
