@@ -27,7 +27,8 @@ const pass = (db: DatabaseShape, retentionDays: Option.Option<number>) =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const cutoff = Option.map(retentionDays, (days) => retentionCutoff(now, days))
-    if (db.dialect === "postgres") {
+    // Replicas share PostgreSQL, whose clicks are day partitions and whose unique windows are rows.
+    if (db.sharedWithReplicas) {
       const created = yield* db.transaction((tx) => ensurePartitions(tx, now))
       if (created.length > 0) yield* Effect.logInfo("click partitions created", { partitions: created })
       yield* db.run("DELETE FROM click_windows WHERE window_start_ms <= $1", [now - UNIQUE_WINDOW_MS])

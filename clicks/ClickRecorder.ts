@@ -112,7 +112,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       // One process owns a DuckDB file, so the worker's in-memory window
       // decides uniques; replicas sharing PostgreSQL need the database to
       // decide them, and one visitor-hash salt.
-      const shared = db.dialect === "postgres"
+      const shared = db.sharedWithReplicas
       const store = shared ? postgresJournalStore(db, replicaId(config.dataDir)) : duckdbJournalStore(db)
       let salts = shared ? yield* sharedSalts(db) : []
       const busyRest = shared ? IDLE_MS : BUSY_REST_MS

@@ -18,6 +18,7 @@ import { connectPostgres, type ReservedSql, type Sql } from "./postgres/client.t
 import { copyIn } from "./postgres/copyIn.ts"
 import { CopyRows } from "./postgres/copyRows.ts"
 import { migratePostgres } from "./postgres/migrate.ts"
+import type { SqlDialect } from "./SqlDialect.ts"
 
 // PostgreSQL behind the same seam as DuckDB (Database.ts), over postgres.js,
 // which is wrapped here once (the pool and its type mapping: postgres/client.ts).
@@ -38,6 +39,21 @@ export const pgJsonRows = (placeholder: string, columns: Readonly<Record<string,
 }
 
 export const pgJsonList = (placeholder: string) => `(SELECT json_array_elements_text(${placeholder}::json))`
+
+/** PostgreSQL's spelling (infra/SqlDialect.ts). */
+const postgresSql: SqlDialect = {
+  name: "postgres",
+  epochMs: (timestamp) => `(extract(epoch FROM ${timestamp}) * 1000)::FLOAT8`,
+  utcMonth: (timestamp) => `to_char(${timestamp} AT TIME ZONE 'UTC', 'YYYY-MM')`,
+  utcIsoSecond: (timestamp) => `to_char(${timestamp} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
+  // No lambdas on PostgreSQL: an ARRAY subquery over unnest.
+  lowercaseLevels: (head, path, separator) =>
+    `ARRAY(SELECT lower(trim(x)) FROM unnest(array_prepend(${head},
+         string_to_array(${path}, '${separator}'))) AS levels(x) WHERE x IS NOT NULL)`,
+  // A writer on another replica waits, then reads what this one wrote.
+  lockRowsInOrder: (orderBy) => `ORDER BY ${orderBy} FOR UPDATE`,
+  skipDuplicatesOn: (key) => `ON CONFLICT (${key}) DO NOTHING`
+}
 
 type PgValue = postgres.SerializableParameter<bigint>
 
@@ -89,6 +105,8 @@ const makeTx = (sql: Sql | ReservedSql, settle: boolean): Tx => {
     )
   return {
     dialect: "postgres",
+    sql: postgresSql,
+    sharedWithReplicas: true,
     jsonRows: pgJsonRows,
     jsonList: pgJsonList,
     query: <T = Row>(text: string, params?: Params) =>

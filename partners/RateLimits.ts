@@ -97,7 +97,7 @@ export class RateLimits extends Context.Service<
         "api_rate_limit_fallbacks_total",
         "Rate-limit checks answered by this replica's memory because the shared store failed"
       )
-      const db = shared?.dialect === "postgres" ? shared : undefined
+      const db = shared?.sharedWithReplicas === true ? shared : undefined
       const denials = { key: new Denials(), ip: new Denials(), register: new Denials() }
       const takeNow = (scope: RateLimitScope, bucket: string): Verdict | undefined =>
         db === undefined ? local[scope].take(bucket) : denials[scope].get(bucket, now())
