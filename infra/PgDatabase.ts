@@ -1,4 +1,3 @@
-import { DuckDBListValue, type DuckDBValue } from "@duckdb/node-api"
 import { Effect, Redacted, Semaphore } from "effect"
 import { createReadStream } from "node:fs"
 import { Readable } from "node:stream"
@@ -11,9 +10,10 @@ import {
   type Params,
   quoteIdent,
   type Row,
+  type SqlValue,
   toError,
   type Tx
-} from "./Database.ts"
+} from "./Store.ts"
 import { connectPostgres, type ReservedSql, type Sql } from "./postgres/client.ts"
 import { copyIn } from "./postgres/copyIn.ts"
 import { CopyRows } from "./postgres/copyRows.ts"
@@ -57,12 +57,10 @@ const postgresSql: SqlDialect = {
 
 type PgValue = postgres.SerializableParameter<bigint>
 
-// DuckDB's list values (ai/deals' `listValue`) become plain arrays.
-const toPg = (value: DuckDBValue): PgValue => {
-  if (value instanceof DuckDBListValue) return value.items.map(toPg)
-  if (value === null || typeof value !== "object" || value instanceof Date) return value
-  return String(value)
-}
+// Parameters are primitives by type; a value that reaches here as an object
+// anyway (a row value passed back untyped) is sent as its text, as DuckDB would cast it.
+const toPg = (value: SqlValue): PgValue =>
+  value === null || typeof value !== "object" || (value as unknown) instanceof Date ? value : String(value)
 
 const positional = (sql: string, params: Params | undefined): Effect.Effect<Array<PgValue>, DatabaseError> => {
   if (params === undefined) return Effect.succeed([])
@@ -197,7 +195,7 @@ export const makePgDatabase = (options: PgOptions) =>
     // Single statements outside a transaction go straight to the pool, without
     // the queue DuckDB needs there: PostgreSQL makes a conflicting writer wait
     // on the row lock instead of aborting it.
-    return {
+    const database: DatabaseShape = {
       ...pool,
       path: withoutPassword(url),
       // A TEMP table belongs to one connection, and the pool's are interchangeable.
@@ -211,5 +209,6 @@ export const makePgDatabase = (options: PgOptions) =>
             )
           : pool.append(table, fill),
       transaction
-    } satisfies DatabaseShape
+    }
+    return database
   })

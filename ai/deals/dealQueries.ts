@@ -1,6 +1,5 @@
-import type { DuckDBValue } from "@duckdb/node-api"
 import { countedConversionSql } from "../../infra/conversionCounting.ts"
-import type { Tx } from "../../infra/Database.ts"
+import type { SqlValue, Tx } from "../../infra/Database.ts"
 import {
   MIN_DISCOUNT_FULL,
   MIN_DISCOUNT_PARTIAL,
@@ -230,7 +229,7 @@ export const productRowsSql = (db: DealSql) => `
   SELECT ${PRODUCT_ROW_COLUMNS} FROM p ${PRODUCT_FACT_JOINS}`
 
 /** Replaces `$name` markers with positional parameters, in order of first use, and lists their values. */
-export const bind = (sql: string, values: Readonly<Record<string, DuckDBValue>>) => {
+export const bind = (sql: string, values: Readonly<Record<string, SqlValue>>) => {
   const names: Array<string> = []
   const text = sql.replace(/\$([a-z][a-z0-9_]*)/g, (_, name: string) => {
     if (!(name in values)) throw new Error(`no value for SQL parameter $${name}`)

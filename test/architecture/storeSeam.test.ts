@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { repoRoot } from "./importGraph.ts"
+import { cycles, readImportGraph, repoRoot } from "./importGraph.ts"
 
 // Features never ask which store they run on: SQL spelling comes from the
 // store's dialect object (`db.sql`, infra/SqlDialect.ts), and behaviour that
@@ -44,5 +44,19 @@ describe("the storage seam", () => {
     expect(files.some((file) => file.startsWith("infra/"))).toBe(false)
     const found = files.flatMap((file) => storeTestsIn(file, readFileSync(join(repoRoot, file), "utf8")))
     expect(found).toEqual([])
+  })
+
+  it("the seam's interface imports no driver, and the store modules form no import circle", () => {
+    for (const file of ["infra/Store.ts", "infra/SqlDialect.ts"]) {
+      const source = readFileSync(join(repoRoot, file), "utf8")
+      expect(source.match(/from\s+["'](@duckdb\/[^"']*|postgres)["']/g), file).toBeNull()
+    }
+    const infra = new Map(
+      [...readImportGraph(repoRoot)]
+        .filter(([file]) => file.startsWith("infra/"))
+        .map(([file, targets]) => [file, new Set(targets.filter((to) => to.startsWith("infra/")))] as const)
+    )
+    expect(infra.get("infra/Database.ts")).toContain("infra/PgDatabase.ts")
+    expect(cycles(infra)).toEqual([])
   })
 })
