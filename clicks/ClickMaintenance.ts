@@ -23,21 +23,26 @@ export interface ClickMaintenanceShape {
 /** Start of the oldest UTC day kept. */
 export const retentionCutoff = (now: number, days: number) => dayStart(now) - days * DAY_MS
 
-const pass = (db: DatabaseShape, retentionDays: Option.Option<number>) =>
+/** Replicas share PostgreSQL: clicks are day partitions, and unique-click windows are rows. */
+const partitionedPass = (db: DatabaseShape, retentionDays: Option.Option<number>) =>
   Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
-    const cutoff = Option.map(retentionDays, (days) => retentionCutoff(now, days))
-    if (db.dialect === "postgres") {
-      const created = yield* db.transaction((tx) => ensurePartitions(tx, now))
-      if (created.length > 0) yield* Effect.logInfo("click partitions created", { partitions: created })
-      yield* db.run("DELETE FROM click_windows WHERE window_start_ms <= $1", [now - UNIQUE_WINDOW_MS])
-      if (Option.isSome(cutoff)) {
-        const dropped = yield* db.transaction((tx) => dropPartitionsBefore(tx, cutoff.value))
-        if (dropped.length > 0) yield* Effect.logInfo("click partitions dropped (retention)", { partitions: dropped })
-      }
-    } else if (Option.isSome(cutoff)) {
-      yield* db.run("DELETE FROM clicks WHERE clicked_at < $1::TIMESTAMPTZ", [new Date(cutoff.value).toISOString()])
+    const created = yield* db.transaction((tx) => ensurePartitions(tx, now))
+    if (created.length > 0) yield* Effect.logInfo("click partitions created", { partitions: created })
+    yield* db.run("DELETE FROM click_windows WHERE window_start_ms <= $1", [now - UNIQUE_WINDOW_MS])
+    if (Option.isSome(retentionDays)) {
+      const cutoff = retentionCutoff(now, retentionDays.value)
+      const dropped = yield* db.transaction((tx) => dropPartitionsBefore(tx, cutoff))
+      if (dropped.length > 0) yield* Effect.logInfo("click partitions dropped (retention)", { partitions: dropped })
     }
+  })
+
+/** One process owns the store: its unique windows live in memory, and old clicks go row by row. */
+const singleProcessPass = (db: DatabaseShape, retentionDays: Option.Option<number>) =>
+  Effect.gen(function* () {
+    if (Option.isNone(retentionDays)) return
+    const cutoff = retentionCutoff(yield* Clock.currentTimeMillis, retentionDays.value)
+    yield* db.run("DELETE FROM clicks WHERE clicked_at < $1::TIMESTAMPTZ", [new Date(cutoff).toISOString()])
   })
 
 export class ClickMaintenance extends Context.Service<ClickMaintenance, ClickMaintenanceShape>()(
@@ -50,6 +55,8 @@ export class ClickMaintenance extends Context.Service<ClickMaintenance, ClickMai
       const config = yield* AppConfig
       const metrics = yield* Metrics
       const failures = metrics.counter("click_maintenance_failures_total", "Failed click housekeeping passes")
+      // Chosen once, by the store.
+      const pass = db.sharedWithReplicas ? partitionedPass : singleProcessPass
       // A failed pass is logged and retried at the next one; clicks keep flowing into DEFAULT meanwhile.
       const run = pass(db, config.clickRetentionDays).pipe(
         Effect.catchCause((cause) =>

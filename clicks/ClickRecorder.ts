@@ -34,7 +34,7 @@ export const CRASH_WINDOW_MS = 250
 const IDLE_MS = 100
 // Every apply costs DuckDB a fixed few ms of CPU (the statement, applied_seq,
 // the COMMIT) on top of ~0.8 µs a click: measured with bench:click-cost and
-// a 64MB checkpoint threshold (infra/Database.ts), 2.31 µs a click in applies
+// a 64MB checkpoint threshold (infra/DuckDbDatabase.ts), 2.31 µs a click in applies
 // of 2,125 clicks, 1.01 at 8,500, 0.85 at 25,500. So a busy service (an apply
 // of BUSY_CLICKS or more) rests at least BUSY_REST_MS and stores ~a quarter
 // of a second of clicks at once; a quiet one still applies every IDLE_MS.
@@ -112,7 +112,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       // One process owns a DuckDB file, so the worker's in-memory window
       // decides uniques; replicas sharing PostgreSQL need the database to
       // decide them, and one visitor-hash salt.
-      const shared = db.dialect === "postgres"
+      const shared = db.sharedWithReplicas
       const store = shared ? postgresJournalStore(db, replicaId(config.dataDir)) : duckdbJournalStore(db)
       let salts = shared ? yield* sharedSalts(db) : []
       const busyRest = shared ? IDLE_MS : BUSY_REST_MS

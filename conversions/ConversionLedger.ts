@@ -97,7 +97,7 @@ const lookupLinks = (tx: Tx, refs: ReadonlyArray<string>) =>
  * on another replica waits and then reads what this one wrote. DuckDB has no
  * row locks and needs none: one process, one writer (Database.transaction).
  */
-const lockedInIdOrder = (tx: Tx) => (tx.dialect === "postgres" ? "ORDER BY id FOR UPDATE" : "")
+const lockedInIdOrder = (tx: Tx) => tx.sql.lockRowsInOrder("id")
 
 /** The stored rows of `ids`, read locked (see lockedInIdOrder). */
 const lookupStored = (tx: Tx, ids: ReadonlyArray<string>) =>

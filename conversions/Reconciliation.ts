@@ -54,11 +54,7 @@ const CorrectionRow = Schema.Struct({
   example: NullableText
 })
 
-type Dialect = DatabaseShape["dialect"]
-const monthSql = (dialect: Dialect, column: string) =>
-  dialect === "postgres"
-    ? `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM')`
-    : `strftime(${column} AT TIME ZONE 'UTC', '%Y-%m')`
+type Spelling = DatabaseShape["sql"]
 
 const decimal = (text: string) => parseDecimal(text) ?? 0n
 const zero = "0::DECIMAL(18,4)"
@@ -81,8 +77,8 @@ const filterSql = (query: ReconciliationQuery, network: string, time: string, fi
   return { sql: clauses.map((clause) => ` AND ${clause}`).join(""), params }
 }
 
-const statusSql = (dialect: Dialect, filter: string) => `
-  SELECT network_id, ${monthSql(dialect, "event_at")} AS month, status,
+const statusSql = (sql: Spelling, filter: string) => `
+  SELECT network_id, ${sql.utcMonth("event_at")} AS month, status,
     count(*) FILTER (WHERE ${isConversionSql()})::INTEGER AS conversions,
     coalesce(sum(commission_reporting), ${zero})::VARCHAR AS commission,
     coalesce(sum(partner_share), ${zero})::VARCHAR AS partner_share,
@@ -99,9 +95,9 @@ const statusSql = (dialect: Dialect, filter: string) => `
 
 // Corrections the network reported that have not moved a conversion: their
 // original is not in the ledger, or is in another currency (ConversionCorrections).
-const correctionsSql = (dialect: Dialect, filter: string) => `
+const correctionsSql = (sql: Spelling, filter: string) => `
   SELECT split_part(c.conversion_id, ':', 1) AS network_id,
-    ${monthSql(dialect, "coalesce(v.event_at, c.event_at)")} AS month,
+    ${sql.utcMonth("coalesce(v.event_at, c.event_at)")} AS month,
     CASE WHEN v.id IS NULL THEN 'without_original' ELSE 'other_currency' END AS problem,
     c.currency, count(*)::INTEGER AS corrections, sum(c.commission)::VARCHAR AS commission,
     min(c.conversion_id) AS example
@@ -121,7 +117,7 @@ const emptyFigures = (network: string, month: string): MonthFigures => ({
   corrections: []
 })
 
-export const makeReconciliation = (db: Pick<DatabaseShape, "queryAs" | "dialect">) => ({
+export const makeReconciliation = (db: Pick<DatabaseShape, "queryAs" | "sql">) => ({
   reconcile: (
     query: ReconciliationQuery,
     reportingCurrency: string,
@@ -132,8 +128,8 @@ export const makeReconciliation = (db: Pick<DatabaseShape, "queryAs" | "dialect"
       const corrections = filterSql(query, "split_part(c.conversion_id, ':', 1)", "coalesce(v.event_at, c.event_at)", 1)
       const [statusRows, correctionRows] = yield* Effect.all(
         [
-          db.queryAs(StatusRow, statusSql(db.dialect, conversions.sql), [reportingCurrency, ...conversions.params]),
-          db.queryAs(CorrectionRow, correctionsSql(db.dialect, corrections.sql), corrections.params)
+          db.queryAs(StatusRow, statusSql(db.sql, conversions.sql), [reportingCurrency, ...conversions.params]),
+          db.queryAs(CorrectionRow, correctionsSql(db.sql, corrections.sql), corrections.params)
         ],
         { concurrency: 2 }
       )

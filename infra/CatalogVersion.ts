@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { Text } from "./columns.ts"
-import type { DatabaseError, Tx } from "./Database.ts"
+import type { DatabaseError, Tx } from "./Store.ts"
 
 // The catalog's version: one row (catalog_version, id 1) that every catalog
 // change bumps in its own transaction (feed loads of networks, programmes,

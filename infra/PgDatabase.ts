@@ -1,4 +1,3 @@
-import { DuckDBListValue, type DuckDBValue } from "@duckdb/node-api"
 import { Effect, Redacted, Semaphore } from "effect"
 import { createReadStream } from "node:fs"
 import { Readable } from "node:stream"
@@ -11,13 +10,15 @@ import {
   type Params,
   quoteIdent,
   type Row,
+  type SqlValue,
   toError,
   type Tx
-} from "./Database.ts"
+} from "./Store.ts"
 import { connectPostgres, type ReservedSql, type Sql } from "./postgres/client.ts"
 import { copyIn } from "./postgres/copyIn.ts"
 import { CopyRows } from "./postgres/copyRows.ts"
 import { migratePostgres } from "./postgres/migrate.ts"
+import type { SqlDialect } from "./SqlDialect.ts"
 
 // PostgreSQL behind the same seam as DuckDB (Database.ts), over postgres.js,
 // which is wrapped here once (the pool and its type mapping: postgres/client.ts).
@@ -39,14 +40,27 @@ export const pgJsonRows = (placeholder: string, columns: Readonly<Record<string,
 
 export const pgJsonList = (placeholder: string) => `(SELECT json_array_elements_text(${placeholder}::json))`
 
+/** PostgreSQL's spelling (infra/SqlDialect.ts). */
+const postgresSql: SqlDialect = {
+  name: "postgres",
+  epochMs: (timestamp) => `(extract(epoch FROM ${timestamp}) * 1000)::FLOAT8`,
+  utcMonth: (timestamp) => `to_char(${timestamp} AT TIME ZONE 'UTC', 'YYYY-MM')`,
+  utcIsoSecond: (timestamp) => `to_char(${timestamp} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
+  // No lambdas on PostgreSQL: an ARRAY subquery over unnest.
+  lowercaseLevels: (head, path, separator) =>
+    `ARRAY(SELECT lower(trim(x)) FROM unnest(array_prepend(${head},
+         string_to_array(${path}, '${separator}'))) AS levels(x) WHERE x IS NOT NULL)`,
+  // A writer on another replica waits, then reads what this one wrote.
+  lockRowsInOrder: (orderBy) => `ORDER BY ${orderBy} FOR UPDATE`,
+  skipDuplicatesOn: (key) => `ON CONFLICT (${key}) DO NOTHING`
+}
+
 type PgValue = postgres.SerializableParameter<bigint>
 
-// DuckDB's list values (ai/deals' `listValue`) become plain arrays.
-const toPg = (value: DuckDBValue): PgValue => {
-  if (value instanceof DuckDBListValue) return value.items.map(toPg)
-  if (value === null || typeof value !== "object" || value instanceof Date) return value
-  return String(value)
-}
+// Parameters are primitives by type; a value that reaches here as an object
+// anyway (a row value passed back untyped) is sent as its text, as DuckDB would cast it.
+const toPg = (value: SqlValue): PgValue =>
+  value === null || typeof value !== "object" || (value as unknown) instanceof Date ? value : String(value)
 
 const positional = (sql: string, params: Params | undefined): Effect.Effect<Array<PgValue>, DatabaseError> => {
   if (params === undefined) return Effect.succeed([])
@@ -89,6 +103,8 @@ const makeTx = (sql: Sql | ReservedSql, settle: boolean): Tx => {
     )
   return {
     dialect: "postgres",
+    sql: postgresSql,
+    sharedWithReplicas: true,
     jsonRows: pgJsonRows,
     jsonList: pgJsonList,
     query: <T = Row>(text: string, params?: Params) =>
@@ -179,7 +195,7 @@ export const makePgDatabase = (options: PgOptions) =>
     // Single statements outside a transaction go straight to the pool, without
     // the queue DuckDB needs there: PostgreSQL makes a conflicting writer wait
     // on the row lock instead of aborting it.
-    return {
+    const database: DatabaseShape = {
       ...pool,
       path: withoutPassword(url),
       // A TEMP table belongs to one connection, and the pool's are interchangeable.
@@ -193,5 +209,6 @@ export const makePgDatabase = (options: PgOptions) =>
             )
           : pool.append(table, fill),
       transaction
-    } satisfies DatabaseShape
+    }
+    return database
   })

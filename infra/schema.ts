@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { DatabaseError, Tx } from "./Database.ts"
+import type { DatabaseError, Tx } from "./Store.ts"
 
 // The whole DuckDB schema. Migrations are append-only: a deployed database
 // has run every statement up to its `schema_version`, so change a table by

@@ -15,7 +15,7 @@ const VersionRow = Schema.Struct({ version: Count })
 
 /** Bumps the version inside a reassigning transaction; the new version, or undefined on DuckDB. */
 export const announceLinkChanges = (tx: Tx): Effect.Effect<number | undefined, DatabaseError> =>
-  tx.dialect === "postgres"
+  tx.sharedWithReplicas
     ? Effect.map(
         tx.queryAs(VersionRow, "UPDATE link_change_version SET version = version + 1 RETURNING version"),
         (rows) => rows[0]?.version
@@ -24,7 +24,7 @@ export const announceLinkChanges = (tx: Tx): Effect.Effect<number | undefined, D
 
 /** The shared link-change version (PostgreSQL), or undefined where links change in one process only. */
 export const readLinkChangeVersion = (db: Database["Service"]): Effect.Effect<number | undefined, DatabaseError> =>
-  db.dialect === "postgres"
+  db.sharedWithReplicas
     ? Effect.map(db.queryAs(VersionRow, "SELECT version FROM link_change_version"), (rows) => rows[0]?.version ?? 0)
     : Effect.succeed(undefined)
 

@@ -149,8 +149,7 @@ const linkKey = (partnerId: number | null, tag: string, normalizedUrl: string) =
  * mishandles one whose key holds a NULL; there one process owns the file and
  * its writer transactions are serialised, so the lookup already decides.
  */
-const skipDuplicateLinks = (tx: Tx) =>
-  tx.dialect === "postgres" ? "ON CONFLICT (COALESCE(partner_id, 0), tag, normalized_url) DO NOTHING" : ""
+const skipDuplicateLinks = (tx: Tx) => tx.sql.skipDuplicatesOn("COALESCE(partner_id, 0), tag, normalized_url")
 
 const TrackingIdRow = Schema.Struct({ id: Text })
 

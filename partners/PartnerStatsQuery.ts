@@ -10,17 +10,9 @@ import type { PartnerStats } from "./StatsSchema.ts"
 // The statistics behind GET /api/v1/partners/me, straight from the clicks and
 // conversions tables (conversions are written by the conversions feature; we
 // only read them). Three grouped queries: totals, per link, per day.
-type Dialect = DatabaseShape["dialect"]
 const DAYS = 30
 const MAX_LINKS = 100
 const RECENT_LATE = 20
-
-// A UTC timestamp as ISO 8601 text, second precision. The one spelling the
-// dialects do not share: DuckDB has strftime only, PostgreSQL to_char only.
-const isoSql = (dialect: Dialect, column: string) =>
-  dialect === "postgres"
-    ? `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`
-    : `strftime(${column} AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ')`
 
 // Per-group click and conversion aggregates; `key` is the grouping expression.
 const clickAgg = `count(*) FILTER (WHERE NOT is_bot) AS clicks,
@@ -128,7 +120,8 @@ export class PartnerStatsQuery extends Context.Service<
     Effect.gen(function* () {
       const db = yield* Database
       const publicUrl = yield* PublicUrl
-      const iso = (column: string) => isoSql(db.dialect, column)
+      // A UTC timestamp as ISO 8601 text, second precision (spelled by the store).
+      const iso = (column: string) => db.sql.utcIsoSecond(column)
       const forPartner = (partner: Partner) =>
         Effect.gen(function* () {
           const id = partner.id

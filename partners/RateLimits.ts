@@ -74,7 +74,7 @@ export class RateLimits extends Context.Service<
     countRefusal(scope: RateLimitScope): void
   }
 >()("app/partners/RateLimits") {
-  /** `shared`: the store whose buckets all replicas use, when it is PostgreSQL. */
+  /** `shared`: the store whose buckets all replicas use; undefined: buckets in this process's memory. */
   static readonly make = (shared: Database["Service"] | undefined) =>
     Effect.gen(function* () {
       const config = yield* AppConfig
@@ -97,7 +97,7 @@ export class RateLimits extends Context.Service<
         "api_rate_limit_fallbacks_total",
         "Rate-limit checks answered by this replica's memory because the shared store failed"
       )
-      const db = shared?.dialect === "postgres" ? shared : undefined
+      const db = shared
       const denials = { key: new Denials(), ip: new Denials(), register: new Denials() }
       const takeNow = (scope: RateLimitScope, bucket: string): Verdict | undefined =>
         db === undefined ? local[scope].take(bucket) : denials[scope].get(bucket, now())
@@ -142,11 +142,15 @@ export class RateLimits extends Context.Service<
       })
     })
 
-  /** Buckets in the store when it is PostgreSQL (shared by replicas), else in this process's memory. */
+  /**
+   * Chosen once, by the store: buckets in the store when replicas share it
+   * (every replica counts against one bucket), else in this process's memory.
+   */
   static readonly layer = Layer.effect(
     RateLimits,
     Effect.gen(function* () {
-      return yield* RateLimits.make(yield* Database)
+      const db = yield* Database
+      return yield* RateLimits.make(db.sharedWithReplicas ? db : undefined)
     })
   )
 

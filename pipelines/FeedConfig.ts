@@ -319,6 +319,8 @@ export class FeedsConfig extends Context.Service<
 /** config/feeds.schema.json, for editors; test/pipelines/feedConfig.test.ts keeps the committed copy current. */
 export const feedsJsonSchema = () => {
   const document = Schema.toJsonSchemaDocument(FeedsFile, { onExcessProperty: "error" })
+  // The JSON Schema draft ("dialect" in JSON Schema's words), not a store's.
+  const { dialect: jsonSchemaDraft } = document
   const schema =
     Object.keys(document.definitions).length === 0
       ? document.schema
@@ -326,7 +328,7 @@ export const feedsJsonSchema = () => {
   return (
     JSON.stringify(
       {
-        $schema: document.dialect === "draft-2020-12" ? "https://json-schema.org/draft/2020-12/schema" : undefined,
+        $schema: jsonSchemaDraft === "draft-2020-12" ? "https://json-schema.org/draft/2020-12/schema" : undefined,
         ...schema
       },
       null,

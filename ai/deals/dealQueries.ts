@@ -1,6 +1,5 @@
-import type { DuckDBValue } from "@duckdb/node-api"
 import { countedConversionSql } from "../../infra/conversionCounting.ts"
-import type { Tx } from "../../infra/Database.ts"
+import type { SqlValue, Tx } from "../../infra/Database.ts"
 import {
   MIN_DISCOUNT_FULL,
   MIN_DISCOUNT_PARTIAL,
@@ -23,7 +22,8 @@ import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../..
 //
 // One text for DuckDB and PostgreSQL (standard INTERVAL literals, FLOAT8,
 // lists of ids as one JSON parameter through the store's jsonList/jsonRows);
-// the two places the dialects differ are the helpers in `dialectSql` below.
+// where the dialects differ (epoch milliseconds, category levels) the
+// store's `sql` spells it.
 //
 // Parameters are named ($now, $category, ...) and bound by `bind`, which
 // numbers only those a statement uses (DuckDB refuses unused ones). $now is
@@ -34,33 +34,15 @@ export interface Filters {
   readonly minDiscount: number
 }
 
-/** What the SQL builders need of the store: its dialect and its JSON batch fragments. */
-export type DealSql = Pick<Tx, "dialect" | "jsonList" | "jsonRows">
-
-const dialectSql = {
-  duckdb: {
-    // epoch_ms is 3-4x cheaper than extract(epoch ...) on DuckDB (3M
-    // TIMESTAMPTZ values: 55 vs 190 ms), and trending runs it once per click.
-    epochMs: (at: string) => `epoch_ms(${at})`,
-    // List lambdas: no correlated unnest per product row.
-    categoryLevels: (alias: string) =>
-      `list_transform(list_filter(list_concat([${alias}.category], string_split(coalesce(${alias}.product_type, ''), '>')),
-         x -> x IS NOT NULL), x -> lower(trim(x)))`
-  },
-  postgres: {
-    epochMs: (at: string) => `(extract(epoch FROM ${at}) * 1000)::FLOAT8`,
-    // No lambdas on PostgreSQL: the levels as an ARRAY subquery over unnest.
-    categoryLevels: (alias: string) =>
-      `ARRAY(SELECT lower(trim(x)) FROM unnest(array_prepend(${alias}.category,
-         string_to_array(coalesce(${alias}.product_type, ''), '>'))) AS levels(x) WHERE x IS NOT NULL)`
-  }
-} as const
+/** What the SQL builders need of the store: its SQL spelling and its JSON batch fragments. */
+export type DealSql = Pick<Tx, "sql" | "jsonList" | "jsonRows">
 
 /**
  * Category matching of /api/deals: the category or any level of the
  * merchant's product_type path, case-insensitively (the index's `categories`).
  */
-const categoryMatch = (db: DealSql, alias: string) => `$category = ANY(${dialectSql[db.dialect].categoryLevels(alias)})`
+const categoryMatch = (db: DealSql, alias: string) =>
+  `$category = ANY(${db.sql.lowercaseLevels(`${alias}.category`, `coalesce(${alias}.product_type, '')`, ">")})`
 
 /** Products a list may show: in stock (or orderable), in the category. */
 export const productScope = (db: DealSql, alias: string, filters: Filters) =>
@@ -96,7 +78,7 @@ const NOW = "$now::TIMESTAMPTZ"
 const MIN_DISCOUNT = "$min_discount::FLOAT8"
 
 const daysBetween = (db: DealSql, from: string, to: string) => {
-  const epochMs = dialectSql[db.dialect].epochMs
+  const { epochMs } = db.sql
   return `(${epochMs(to)} - ${epochMs(from)}) / 86400000.0`
 }
 
@@ -121,7 +103,7 @@ const mayHaveDiscount = (alias: string, historyFilter: string, percent = MIN_DIS
  * never count), so one client hammering a link cannot make a product trend.
  */
 export const trendingSql = (db: DealSql, filters: Filters) => {
-  const { epochMs } = dialectSql[db.dialect]
+  const { epochMs } = db.sql
   return `
   WITH visits AS (
     SELECT l.product_id, min(k.clicked_at) AS clicked_at
@@ -157,7 +139,7 @@ export const trendingSql = (db: DealSql, filters: Filters) => {
  * price: full history is then read for those only.
  */
 export const priceDropsSql = (db: DealSql, filters: Filters) => {
-  const { epochMs } = dialectSql[db.dialect]
+  const { epochMs } = db.sql
   return `
   WITH recent AS (SELECT DISTINCT product_id FROM price_observations WHERE observed_at > ${NOW} - INTERVAL '${RECENT_DROP_DAYS} days'),
   ${productFactsCtes(`WHERE ${productScope(db, "products", filters)} AND id IN (SELECT product_id FROM recent)
@@ -247,7 +229,7 @@ export const productRowsSql = (db: DealSql) => `
   SELECT ${PRODUCT_ROW_COLUMNS} FROM p ${PRODUCT_FACT_JOINS}`
 
 /** Replaces `$name` markers with positional parameters, in order of first use, and lists their values. */
-export const bind = (sql: string, values: Readonly<Record<string, DuckDBValue>>) => {
+export const bind = (sql: string, values: Readonly<Record<string, SqlValue>>) => {
   const names: Array<string> = []
   const text = sql.replace(/\$([a-z][a-z0-9_]*)/g, (_, name: string) => {
     if (!(name in values)) throw new Error(`no value for SQL parameter $${name}`)

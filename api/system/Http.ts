@@ -27,8 +27,8 @@ export const SystemHandlers = HttpApiBuilder.group(
         Effect.gen(function* () {
           const [database, meilisearch] = yield* Effect.all([databaseOk, search.healthy], { concurrency: 2 })
           const checks = { database, meilisearch, catalog: catalog.isReady() }
-          if (database && meilisearch && checks.catalog) return { status: "ready" as const, store: db.dialect, checks }
-          const details = { store: db.dialect, ...checks }
+          if (database && meilisearch && checks.catalog) return { status: "ready" as const, store: db.sql.name, checks }
+          const details = { store: db.sql.name, ...checks }
           return yield* new ServiceUnavailable({
             error:
               database && meilisearch

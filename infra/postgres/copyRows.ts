@@ -1,4 +1,4 @@
-import type { RowAppender } from "../Database.ts"
+import type { RowAppender } from "../Store.ts"
 
 // PostgreSQL's COPY text format: columns split by tabs, rows by newlines,
 // NULL as \N. A backslash starts an escape, so backslashes, tabs, newlines and

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { toError } from "../Database.ts"
+import { toError } from "../Store.ts"
 import type { Sql } from "./client.ts"
 
 // PostgreSQL migrations: versioned files `migrations/NNNN_snake_name.sql`,

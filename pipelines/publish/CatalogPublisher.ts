@@ -64,7 +64,8 @@ export class CatalogPublisher extends Context.Service<CatalogPublisher, CatalogP
     Effect.gen(function* () {
       const db = yield* Database
       const staging = yield* Staging
-      const copies = db.dialect !== staging.dialect
+      // Staging.layer hands out the Database itself when the store is DuckDB.
+      const copies = db !== staging
       // The CSV files a publish passes between the stores, removed after each copy.
       const directory = join((yield* AppConfig).dataDir, "tmp", "publish")
       const fenced = (yield* Metrics).counter(

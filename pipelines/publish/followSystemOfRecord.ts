@@ -78,7 +78,8 @@ const copyTable = (source: DatabaseShape, staged: Tx, table: string) =>
 /** Brings staging's catalog level with the system of record's; nothing to do when they are one store. */
 export const followSystemOfRecord = (db: DatabaseShape, staging: DatabaseShape): Effect.Effect<void, DatabaseError> =>
   Effect.gen(function* () {
-    if (db.dialect === staging.dialect) return
+    // One store (Staging.layer hands out the Database itself): nothing to follow.
+    if (db === staging) return
     const [recorded, staged] = [yield* counts(db), yield* counts(staging)]
     if (recorded === staged) return
     yield* Effect.logInfo("staging differs from the system of record: copying its catalog into staging").pipe(
