@@ -1,0 +1,47 @@
+import type { Intent } from "../domain/intent/parseIntent.ts"
+import type { ProductDocument } from "../readModel/documents.ts"
+import type { DealOffer, ShownOffer } from "../readModel/modelDocuments.ts"
+import type { LadderStep } from "./relaxation.ts"
+
+// What product searches are asked and answer, in a file of their own: the
+// service (DiscoverySearch.ts) and its relaxation step (relaxedSearch.ts)
+// both speak them, and the HTTP handlers import them without the service.
+
+export interface DealsQuery {
+  readonly q?: string | undefined
+  readonly category?: string | undefined
+  readonly store?: string | undefined
+  readonly limit: number
+}
+
+export interface IntentQuery {
+  readonly q: string
+  readonly category?: string | undefined
+  readonly limit: number
+}
+
+export interface ProductsQuery {
+  readonly q: string
+  readonly filters: ReadonlyArray<string>
+  readonly limit: number
+  readonly offset: number
+}
+
+/** A model found by a search: the offer it shows and every offer it has (best first). */
+export interface FoundModel {
+  readonly shown: ShownOffer
+  readonly offers: ReadonlyArray<ProductDocument>
+}
+
+export interface IntentResult {
+  readonly documents: ReadonlyArray<DealOffer>
+  readonly intent: Intent
+  /** True when nothing in stock matched and out-of-stock products are shown. */
+  readonly includesOutOfStock: boolean
+  /** The ladder step that answered ("strict" when every word and filter matched). */
+  readonly step?: LadderStep
+  /** What was relaxed, for guidance (absent on the strict reading). */
+  readonly relaxation?: string
+  /** When nothing matched: which hard constraint (price, currency, category) excluded what. */
+  readonly unmet?: string
+}

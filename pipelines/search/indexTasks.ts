@@ -1,0 +1,92 @@
+import { Effect } from "effect"
+import type { Settings } from "meilisearch"
+import { randomBytes } from "node:crypto"
+import { SearchError, type SearchEngineShape } from "../../infra/SearchEngine.ts"
+
+// The Meilisearch side of a sync: enqueueing document writes, awaiting their
+// tasks, and building a fresh index to swap in. Kept apart from the sync
+// policy (SearchSync.ts), which decides what to send, so each reads alone.
+
+const TASK_TIMEOUT_MS = 30 * 60_000
+
+const notFoundCode = (error: SearchError) => {
+  const cause = error.cause as { cause?: { code?: string } } | undefined
+  return cause?.cause?.code === "index_not_found"
+}
+
+export type IndexTasks = ReturnType<typeof makeIndexTasks>
+
+export const makeIndexTasks = (search: SearchEngineShape) => {
+  const indexExists = (uid: string) =>
+    search
+      .use(`get index ${uid}`, (client) => client.getRawIndex(uid))
+      .pipe(
+        Effect.as(true),
+        Effect.catchIf(
+          (error) => notFoundCode(error),
+          () => Effect.succeed(false)
+        )
+      )
+
+  const documentCount = (uid: string) =>
+    search
+      .use(`stats ${uid}`, (client) => client.index(uid).getStats())
+      .pipe(Effect.map((stats) => stats.numberOfDocuments))
+
+  /** Waits for every enqueued task (they run in order) and fails on the first failed one. */
+  const awaitTasks = (what: string, uids: ReadonlyArray<number>) =>
+    uids.length === 0
+      ? Effect.void
+      : search
+          .use(what, (client) => client.tasks.waitForTasks(uids, { timeout: TASK_TIMEOUT_MS, interval: 50 }))
+          .pipe(
+            Effect.flatMap((tasks) => {
+              const failed = tasks.find((task) => task.status !== "succeeded")
+              return failed === undefined
+                ? Effect.void
+                : Effect.fail(
+                    new SearchError({
+                      message: `${what}: task ${failed.uid} ${failed.status}: ${failed.error?.message ?? "no message"}`,
+                      unavailable: false
+                    })
+                  )
+            })
+          )
+
+  const enqueueAdd = (uid: string, documents: ReadonlyArray<object>) =>
+    search
+      .use(`add documents to ${uid}`, (client) =>
+        client.index(uid).addDocuments(documents as Array<Record<string, unknown>>, { primaryKey: "id" })
+      )
+      .pipe(Effect.map((task) => task.taskUid))
+
+  const enqueueDelete = (uid: string, ids: ReadonlyArray<string>) =>
+    search
+      .use(`delete documents from ${uid}`, (client) => client.index(uid).deleteDocuments([...ids]))
+      .pipe(Effect.map((task) => task.taskUid))
+
+  /** Creates a fresh index with `settings`, ready to be filled and swapped in. */
+  const createFresh = (index: string, settings: Settings) =>
+    Effect.gen(function* () {
+      const uid = search.indexUid(`${index}__build_${randomBytes(4).toString("hex")}`)
+      yield* search.task(`create ${uid}`, (client) => client.createIndex(uid, { primaryKey: "id" }))
+      yield* search.task(`settings ${uid}`, (client) => client.index(uid).updateSettings(settings))
+      return uid
+    })
+
+  /** Swaps a built index in under the live uid and deletes the old one. */
+  const swapIn = (index: string, builtUid: string) =>
+    Effect.gen(function* () {
+      const live = search.indexUid(index)
+      if (!(yield* indexExists(live))) {
+        yield* search.task(`create ${live}`, (client) => client.createIndex(live, { primaryKey: "id" }))
+      }
+      yield* search.task(`swap ${live}`, (client) => client.swapIndexes([{ indexes: [live, builtUid], rename: false }]))
+      yield* search.task(`delete old ${index}`, (client) => client.deleteIndex(builtUid))
+    })
+
+  const dropBuild = (uid: string) =>
+    search.use(`drop ${uid}`, (client) => client.deleteIndexIfExists(uid)).pipe(Effect.ignore)
+
+  return { indexExists, documentCount, awaitTasks, enqueueAdd, enqueueDelete, createFresh, swapIn, dropBuild }
+}

@@ -1,0 +1,120 @@
+import { Clock, Effect, Semaphore } from "effect"
+import type { DatabaseShape } from "../../infra/Database.ts"
+import { productDocument } from "../../readModel/documents.ts"
+import { modelDocuments } from "../../readModel/modelDocuments.ts"
+import { batchChunks, type ModelBatch, modelBatches, OFFERS_IN_FIRST_CHUNK, OFFERS_PER_CHUNK } from "./modelBatches.ts"
+import { productRowOf, productRowsJsonSql } from "./productRowsJson.ts"
+import type { IndexTasks } from "./indexTasks.ts"
+import type { SyncPhase } from "./syncPhases.ts"
+import { CHUNK_TABLE } from "./workTables.ts"
+
+// Turns the models productModels.ts left in the work database into model
+// documents and enqueues them, batch by batch, overlapping DuckDB's reads
+// with Meilisearch's intake. What to send is the sync policy's choice
+// (SearchSync.ts); this file only moves rows to the index.
+
+/** Enqueue requests in flight while the next batch is read from DuckDB. */
+const SEND_CONCURRENCY = 2
+
+/**
+ * Where sendModels reads: `ranks` has a row (model_rank) per offer; the
+ * offers' rows carry model_id, model_rank, hash and the ProductRow columns.
+ * A delta's `rows` is a table in rank order, read batch by batch; a rebuild's
+ * `chunkRows(from, to)` selects the rows of the models ranked in (from, to]
+ * in rank order, stored chunk by chunk, each chunk's offers also recorded
+ * into `sentTo` (id, feed, hash, model_rank) for the sync state.
+ */
+export type ModelSource =
+  | { readonly ranks: string; readonly rows: string }
+  | {
+      readonly ranks: string
+      readonly chunkRows: (from: number, to: number) => string
+      readonly sentTo: string
+    }
+
+/** `db`: staging (DuckDB), with the work database attached. */
+export const makeModelSender = (db: DatabaseShape, indexTasks: IndexTasks) => {
+  const { enqueueAdd } = indexTasks
+
+  /**
+   * Streams the models of `source` to Meilisearch in batches (modelBatches.ts);
+   * returns the enqueued task uids. A table in rank order is read at once; a
+   * rebuild chunk by chunk: each chunk's rows are built into a table of their
+   * own while the previous chunk is being sent, so Meilisearch gets its first
+   * batch after one (small) chunk, not after all of them.
+   */
+  const sendModels = (uid: string, source: ModelSource, phases: Array<SyncPhase>) =>
+    Effect.gen(function* () {
+      const started = yield* Clock.currentTimeMillis
+      const now = new Date(started)
+      // Summed over batches and chunks, which overlap: where the sending time goes.
+      const spent = { chunk: 0, read: 0, build: 0, enqueue: 0 }
+      let firstAt: number | undefined
+
+      // At most SEND_CONCURRENCY batches in memory at once, across chunks too.
+      const inFlight = yield* Semaphore.make(SEND_CONCURRENCY)
+      const sendBatch = (table: string, { from, to }: ModelBatch) =>
+        Effect.gen(function* () {
+          const t0 = yield* Clock.currentTimeMillis
+          // Literal bounds (our own integers): DuckDB prunes row groups by zone
+          // maps only for constants; a bound parameter made each batch scan
+          // the whole table.
+          const rows = yield* db.query<{ row: string }>(
+            productRowsJsonSql(table, `model_rank > ${from} AND model_rank <= ${to}`)
+          )
+          const t1 = yield* Clock.currentTimeMillis
+          const documents = modelDocuments(rows.map(({ row }) => productDocument(productRowOf(row), now)))
+          const t2 = yield* Clock.currentTimeMillis
+          const task = yield* enqueueAdd(uid, documents)
+          const t3 = yield* Clock.currentTimeMillis
+          spent.read += t1 - t0
+          spent.build += t2 - t1
+          spent.enqueue += t3 - t2
+          firstAt ??= t3 - started
+          return task
+        }).pipe(inFlight.withPermits(1))
+      const sendBatches = (table: string, batches: ReadonlyArray<ModelBatch>) =>
+        Effect.forEach(batches, (batch) => sendBatch(table, batch), { concurrency: SEND_CONCURRENCY })
+
+      const sendChunk =
+        (chunkRows: (from: number, to: number) => string, sentTo: string) =>
+        (batches: ReadonlyArray<ModelBatch>, index: number) =>
+          Effect.gen(function* () {
+            const chunkTable = `${CHUNK_TABLE}_${index}`
+            const t0 = yield* Clock.currentTimeMillis
+            yield* db.run(
+              `CREATE OR REPLACE TABLE ${chunkTable} AS ${chunkRows(batches[0].from, batches[batches.length - 1].to)}`
+            )
+            yield* db.run(`INSERT INTO ${sentTo} SELECT id, feed, hash, model_rank FROM ${chunkTable}`)
+            spent.chunk += (yield* Clock.currentTimeMillis) - t0
+            return yield* sendBatches(chunkTable, batches).pipe(
+              Effect.ensuring(db.run(`DROP TABLE IF EXISTS ${chunkTable}`).pipe(Effect.ignore))
+            )
+          })
+
+      const counts = yield* db.query<{ offers: number }>(
+        `SELECT count(*)::INTEGER AS offers FROM ${source.ranks} GROUP BY model_rank ORDER BY model_rank`
+      )
+      const offersPerModel = counts.map((row) => row.offers)
+      const batches = modelBatches(offersPerModel)
+      const tasks =
+        "rows" in source
+          ? yield* sendBatches(source.rows, batches)
+          : // Two chunks at a time: one is built (the writer) while the other is read and sent.
+            (yield* Effect.forEach(
+              batchChunks(batches, offersPerModel, OFFERS_PER_CHUNK, OFFERS_IN_FIRST_CHUNK),
+              sendChunk(source.chunkRows, source.sentTo),
+              { concurrency: 2 }
+            )).flat()
+      phases.push(
+        { name: "first batch enqueued (after counts)", ms: firstAt ?? 0 },
+        { name: "  chunks: facts into their tables (summed)", ms: spent.chunk },
+        { name: "  batches: read rows (summed)", ms: spent.read },
+        { name: "  batches: build documents (summed)", ms: spent.build },
+        { name: "  batches: JSON + HTTP enqueue (summed)", ms: spent.enqueue }
+      )
+      return tasks
+    })
+
+  return { sendModels }
+}

@@ -1,0 +1,214 @@
+import { Effect } from "effect"
+import { availableParallelism } from "node:os"
+import { appendTextOrNull, type DatabaseShape } from "../../infra/Database.ts"
+import { groupKey } from "../../domain/catalog/modelKey.ts"
+import { DOCUMENT_VERSION } from "../../readModel/documents.ts"
+import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../../readModel/productFactsSql.ts"
+import { type SyncPhase, timedPhase } from "./syncPhases.ts"
+import {
+  AFFECTED_TABLE,
+  INPUT_KEYS,
+  INPUT_KEYS_TABLE,
+  KEYS_TABLE,
+  MODELS_TABLE,
+  OFFERS_STATE,
+  PRODUCT_RANKS_TABLE,
+  RANKED_MODELS_TABLE,
+  SENT_TABLE,
+  WORK_DB,
+  WORK_TABLE
+} from "./workTables.ts"
+
+// The SQL that puts each product under its model (DuckDB, in the sync's
+// work database): a rebuild ranks every model and reads the products' facts
+// chunk by chunk; a delta keeps unchanged products on the model the sync
+// state names and keys only the rest. The sync policy (SearchSync.ts) picks
+// which of the two runs; the sender (modelSender.ts) reads what they leave.
+
+/** The fields the model key is built from. */
+interface KeyInput {
+  readonly title: string
+  readonly gtin: string | null
+  readonly color: string | null
+  readonly size: string | null
+  readonly condition: string | null
+}
+
+// The hash of everything a product's offer is built from. Recency enters it
+// in whole days (capped), so a deal's score refreshes without resending the
+// whole catalog daily.
+const offerHash = `md5(concat_ws('|', '${DOCUMENT_VERSION}', p.content_hash, p.current_price::VARCHAR, p.availability,
+      p.updated_at::DATE::VARCHAR, coalesce(ref.ref_price::VARCHAR, '-'), coalesce(ref.ref_at::DATE::VARCHAR, '-'),
+      coalesce((ref.ref_days >= 3)::VARCHAR, '-'), coalesce(low.low90::VARCHAR, '-'),
+      least(floor(date_diff('hour', coalesce(s.since, p.updated_at), now()) / 24), 15)::VARCHAR,
+      least(floor(date_diff('hour', coalesce(s.first_at, now()), coalesce(s.since, now())) / 24), 30)::VARCHAR
+    )) AS hash`
+
+/** The product's row in the table of keyed inputs (null-safe: most inputs lack a colour, size or GTIN). */
+const inputKeyJoin = (products: string) =>
+  `JOIN ${INPUT_KEYS_TABLE} ik ON ik.title = ${products}.title AND ik.gtin IS NOT DISTINCT FROM ${products}.gtin
+     AND ik.color IS NOT DISTINCT FROM ${products}.color AND ik.size IS NOT DISTINCT FROM ${products}.size
+     AND ik.condition IS NOT DISTINCT FROM ${products}.condition`
+
+// A delta's work table, one row per product: the catalog row, its
+// price-history facts and its hash, unkeyed (an unchanged product keeps the
+// model its state names).
+const workQuery = `
+  CREATE OR REPLACE TABLE ${WORK_TABLE} AS
+  WITH ${productFactsCtes("")}
+  SELECT ${PRODUCT_ROW_COLUMNS}, ${offerHash}
+  FROM p
+  ${PRODUCT_FACT_JOINS}
+`
+
+/**
+ * A rebuild's rows of the models ranked in (from, to]: their products' price
+ * facts and hash, computed for this chunk only and in rank order. No table of
+ * all 1M products first: the first chunk is ready once the products are keyed
+ * (Meilisearch idled through the 6.6 s work table before), and the facts'
+ * work is spread over the sending, where it was one block before it.
+ */
+export const rebuildChunkRows = (from: number, to: number) => `
+  WITH ${productFactsCtes(`WHERE id IN (SELECT id FROM ${PRODUCT_RANKS_TABLE} WHERE model_rank > ${from} AND model_rank <= ${to})`)}
+  SELECT m.model_id, k.model_rank, ${PRODUCT_ROW_COLUMNS}, ${offerHash}, m.model_key
+  FROM p ${PRODUCT_FACT_JOINS}
+  JOIN ${PRODUCT_RANKS_TABLE} k ON k.id = p.id
+  JOIN ${RANKED_MODELS_TABLE} m ON m.model_rank = k.model_rank
+  ORDER BY k.model_rank`
+
+export type ProductModels = ReturnType<typeof makeProductModels>
+
+/** `db`: staging (DuckDB), with the work database attached. */
+export const makeProductModels = (db: DatabaseShape) => {
+  /**
+   * Keys each distinct (title, GTIN, colour, size, condition) of `products`
+   * once (`products`: a FROM clause), into the table of keyed inputs: the key is a pure function of them
+   * and models repeat them across stores (200k products: 84k inputs).
+   */
+  const keyInputs = (products: string, phases: Array<SyncPhase>) =>
+    Effect.gen(function* () {
+      const inputs = yield* db
+        .query<KeyInput>(`SELECT DISTINCT title, gtin, color, size, condition FROM ${products}`)
+        .pipe(timedPhase(phases, "read key inputs"))
+      // Keyed before the append takes the writer.
+      const keys = yield* Effect.sync(() => inputs.map((input) => groupKey(input.gtin, input.title, input))).pipe(
+        timedPhase(phases, `key ${inputs.length} inputs in JS`)
+      )
+      yield* db.run(
+        `CREATE OR REPLACE TABLE ${INPUT_KEYS_TABLE}
+         (title VARCHAR, gtin VARCHAR, color VARCHAR, size VARCHAR, condition VARCHAR, model_key VARCHAR)`
+      )
+      yield* db.append(
+        INPUT_KEYS,
+        (appender) => {
+          for (const [i, input] of inputs.entries()) {
+            appendTextOrNull(appender, input.title)
+            appendTextOrNull(appender, input.gtin)
+            appendTextOrNull(appender, input.color)
+            appendTextOrNull(appender, input.size)
+            appendTextOrNull(appender, input.condition)
+            appender.appendVarchar(keys[i])
+            appender.endRow()
+          }
+        },
+        { database: WORK_DB }
+      )
+    })
+
+  /**
+   * A rebuild: each product's model (key, id, rank) in a narrow table, from
+   * the catalog itself; the price facts follow chunk by chunk (rebuildChunkRows).
+   */
+  const allModels = (phases: Array<SyncPhase>) =>
+    Effect.gen(function* () {
+      // Meilisearch idles until the first batch: meanwhile DuckDB may use every core.
+      const configured = yield* db.query<{ threads: number }>("SELECT current_setting('threads')::INTEGER AS threads")
+      const threads = configured[0]?.threads ?? 1
+      yield* Effect.acquireUseRelease(
+        db.run(`SET threads = ${Math.max(threads, availableParallelism())}`),
+        () =>
+          Effect.gen(function* () {
+            yield* keyInputs("products", phases)
+            yield* Effect.gen(function* () {
+              yield* db.run(
+                `CREATE OR REPLACE TABLE ${RANKED_MODELS_TABLE} AS
+                 SELECT row_number() OVER (ORDER BY md5(model_key))::INTEGER AS model_rank, md5(model_key) AS model_id, model_key
+                 FROM (SELECT DISTINCT model_key FROM ${INPUT_KEYS_TABLE})`
+              )
+              yield* db.run(
+                `CREATE OR REPLACE TABLE ${PRODUCT_RANKS_TABLE} AS
+                 SELECT p.id, m.model_rank
+                 FROM products p ${inputKeyJoin("p")} JOIN ${RANKED_MODELS_TABLE} m ON m.model_key = ik.model_key`
+              )
+              yield* db.run(`DROP TABLE ${INPUT_KEYS_TABLE}`)
+            }).pipe(timedPhase(phases, "product models"))
+          }),
+        () => db.run(`SET threads = ${threads}`).pipe(Effect.ignore)
+      ).pipe(timedPhase(phases, "keys (before the first chunk)"))
+      yield* db.run(
+        `CREATE OR REPLACE TABLE ${SENT_TABLE} (id VARCHAR, feed VARCHAR, hash VARCHAR, model_rank INTEGER)`
+      )
+      const counts = yield* db.query<{ models: number }>(
+        `SELECT count(*)::INTEGER AS models FROM ${RANKED_MODELS_TABLE}`
+      )
+      return counts[0]?.models ?? 0
+    })
+
+  /** A delta: the models some offer of which is new, changed or gone, into the model table. */
+  const changedModels = (phases: Array<SyncPhase>) =>
+    Effect.gen(function* () {
+      yield* db.run(workQuery).pipe(timedPhase(phases, "work table"))
+      // Product -> model: an unchanged product keeps the model it had (its
+      // key is built from fields its hash covers); the others are keyed now.
+      yield* db.run(
+        `CREATE OR REPLACE TABLE ${KEYS_TABLE} AS
+         SELECT w.id, split_part(st.hash, ':', 2) AS model_id, false AS changed FROM ${WORK_TABLE} w
+         JOIN search_sync_state st ON st.index_name = '${OFFERS_STATE}' AND st.id = w.id
+         WHERE split_part(st.hash, ':', 1) = w.hash`
+      )
+      const unkeyed = `NOT EXISTS (SELECT 1 FROM ${KEYS_TABLE} k WHERE k.id = w.id)`
+      yield* keyInputs(`${WORK_TABLE} w WHERE ${unkeyed}`, phases)
+      yield* db.run(
+        `INSERT INTO ${KEYS_TABLE} SELECT w.id, md5(ik.model_key), true FROM ${WORK_TABLE} w ${inputKeyJoin("w")}
+         WHERE ${unkeyed}`
+      )
+      // Models to send: those of changed products, before and after, and
+      // those that lost a product.
+      yield* db
+        .run(
+          `CREATE OR REPLACE TABLE ${AFFECTED_TABLE} AS
+         SELECT DISTINCT model_id FROM (
+           SELECT model_id FROM ${KEYS_TABLE} WHERE changed
+           UNION ALL SELECT split_part(st.hash, ':', 2) FROM search_sync_state st
+           WHERE st.index_name = '${OFFERS_STATE}'
+             AND NOT EXISTS (SELECT 1 FROM ${KEYS_TABLE} k WHERE k.id = st.id AND NOT k.changed)
+         )`
+        )
+        .pipe(timedPhase(phases, "affected models"))
+      yield* db
+        .run(
+          // Ranked on the narrow model ids, stored in rank order: each batch's
+          // range then reads a few row groups (zone maps), not the whole wide
+          // table once per batch as an unordered table made it.
+          `CREATE OR REPLACE TABLE ${MODELS_TABLE} AS
+         WITH ranked AS (
+           SELECT model_id, row_number() OVER (ORDER BY model_id) AS model_rank FROM (
+             SELECT DISTINCT k.model_id FROM ${KEYS_TABLE} k
+             WHERE k.model_id IN (SELECT model_id FROM ${AFFECTED_TABLE})
+           )
+         )
+         SELECT k.model_id, r.model_rank, w.*
+         FROM ${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id) JOIN ranked r ON r.model_id = k.model_id
+         ORDER BY r.model_rank`
+        )
+        .pipe(timedPhase(phases, "ranked model table"))
+      const counts = yield* db.query<{ models: number; gone: number }>(
+        `SELECT (SELECT count(DISTINCT model_id) FROM ${MODELS_TABLE})::INTEGER AS models,
+           (SELECT count(*) FROM ${AFFECTED_TABLE} a
+            WHERE NOT EXISTS (SELECT 1 FROM ${MODELS_TABLE} m WHERE m.model_id = a.model_id))::INTEGER AS gone`
+      )
+      return { models: counts[0]?.models ?? 0, gone: counts[0]?.gone ?? 0 }
+    })
+
+  return { allModels, changedModels }
+}
