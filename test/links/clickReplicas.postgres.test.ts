@@ -113,6 +113,16 @@ describe("clicks across two replicas on one PostgreSQL", () => {
     const link = stats.links.find((l: { tracking_id: string }) => l.tracking_id === trackingId)
     const stored = await clicksOf(a, trackingId)
     expect(link).toMatchObject({ clicks: stored.length, unique_clicks: stored.filter((r) => r.is_unique).length })
-    expect(stats.days[0]).toMatchObject({ date: new Date().toISOString().slice(0, 10), clicks: stored.length })
+    // the newest click's UTC day, read from the store (not the wall clock, which may have passed midnight since)
+    const [{ day }] = await a.run(
+      Effect.flatMap(Database, (db) =>
+        db.query<{ day: string }>(
+          "SELECT to_char(max(clicked_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day FROM clicks WHERE tracking_id = $1",
+          [trackingId]
+        )
+      )
+    )
+    expect(stats.days[0].date).toBe(day)
+    expect(stats.days.reduce((sum: number, d: { clicks: number }) => sum + d.clicks, 0)).toBe(stored.length)
   })
 })
