@@ -1,20 +1,13 @@
-import { Clock, Effect, Layer } from "effect"
+import { Clock, Effect } from "effect"
 
 /**
- * Effect's own clock, except that dates read as if "now" had been
- * `referenceMs` at the moment the clock was made: time still passes at its
- * real pace (sleeps, timeouts and elapsed-time measures are the real clock's),
- * only the calendar is moved. A catalog whose sale windows and price history
- * were written for one instant (the samples' AS_OF) then loads the same way on
- * any day the suite runs.
- *
- * `wallNow` is the wall clock the offset is taken from; a test passes another
- * one to show that the day it runs on makes no difference.
+ * Effect's own clock with the calendar moved by `offsetMs()`: time passes at
+ * its real pace (sleeps, timeouts and elapsed-time measures are the real
+ * clock's), only the dates read differ.
  */
-export const referenceClock = (referenceMs: number, wallNow: () => number = Date.now): Clock.Clock => {
+const shiftedClock = (offsetMs: () => number, wallNow: () => number): Clock.Clock => {
   const real = Effect.runSync(Clock.clockWith(Effect.succeed))
-  const offsetMs = referenceMs - wallNow()
-  const millis = () => wallNow() + offsetMs
+  const millis = () => wallNow() + offsetMs()
   return {
     currentTimeMillisUnsafe: millis,
     currentTimeMillis: Effect.sync(millis),
@@ -26,6 +19,26 @@ export const referenceClock = (referenceMs: number, wallNow: () => number = Date
   }
 }
 
-/** The layer that puts a reference clock under a service. */
-export const referenceClockLayer = (referenceMs: number, wallNow?: () => number) =>
-  Layer.succeed(Clock.Clock, referenceClock(referenceMs, wallNow))
+/**
+ * A clock whose dates read as if "now" had been `referenceMs` at the moment
+ * it was made. A catalog whose sale windows and price history were written
+ * for one instant (the samples' AS_OF) then loads the same way on any day the
+ * suite runs. `wallNow` is the wall clock the offset is taken from; a test
+ * passes another one to show that the day it runs on makes no difference.
+ */
+export const referenceClock = (referenceMs: number, wallNow: () => number = Date.now): Clock.Clock => {
+  const offsetMs = referenceMs - wallNow()
+  return shiftedClock(() => offsetMs, wallNow)
+}
+
+/**
+ * A clock whose calendar a test moves as it goes (`moveTo` the day a fixture
+ * describes): a month later in an instant, whatever day the suite runs.
+ */
+export const movableCalendar = () => {
+  let offsetMs = 0
+  return {
+    clock: shiftedClock(() => offsetMs, Date.now),
+    moveTo: (iso: string) => void (offsetMs = Date.parse(iso) - Date.now())
+  }
+}

@@ -1,7 +1,8 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { movableCalendar } from "../../scripts/lib/referenceClock.ts"
 import { buildDeepLink } from "../../domain/links/deepLink.ts"
 import { TrackingLinks } from "../../links/TrackingLinks.ts"
 import { getJson, postJson } from "../support/http.ts"
@@ -55,21 +56,7 @@ const fixtures: Record<string, string | Fixture> = {
 const stubs: Record<string, Stub> = {}
 
 /** The service's calendar, moved to the day a fixture describes (sleeps stay real). */
-const calendar = (() => {
-  const real = Effect.runSync(Clock.clockWith(Effect.succeed))
-  let offsetMs = 0
-  const millis = () => Date.now() + offsetMs
-  const clock: Clock.Clock = {
-    currentTimeMillisUnsafe: millis,
-    currentTimeMillis: Effect.sync(millis),
-    currentTimeNanosUnsafe: () => BigInt(millis()) * 1_000_000n,
-    currentTimeNanos: Effect.sync(() => BigInt(millis()) * 1_000_000n),
-    monotonicTimeNanosUnsafe: () => real.monotonicTimeNanosUnsafe(),
-    monotonicTimeNanos: real.monotonicTimeNanos,
-    sleep: (duration) => real.sleep(duration)
-  }
-  return { clock, moveTo: (iso: string) => void (offsetMs = Date.parse(iso) - Date.now()) }
-})()
+const calendar = movableCalendar()
 const serve = (network: string, fixture: string | Fixture) => {
   fixtures[network] = fixture
   calendar.moveTo((typeof fixture === "string" ? networkFixture(fixture) : fixture).asOf!)

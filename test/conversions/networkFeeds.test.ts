@@ -1,7 +1,8 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { parse, validate, buildSchema } from "graphql"
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { movableCalendar } from "../../scripts/lib/referenceClock.ts"
 import { fillBody } from "../../pipelines/FeedRequest.ts"
 import { TrackingLinks } from "../../links/TrackingLinks.ts"
 import { getJson, postJson } from "../support/http.ts"
@@ -56,27 +57,8 @@ let impactFixture = "impact-actions-november.json"
 const impactRateLimit: ImpactRateLimit = { until: 0, header: "X-RateLimit-Reset" }
 let env: { service: RunningService; close: () => Promise<void> }
 
-/**
- * The service's calendar, moved to the day a fixture describes (its asOf):
- * the networks' windows are read from Effect's clock, so a test can be a
- * month later in an instant, on whatever day the suite runs. Sleeps and
- * timeouts stay the real clock's.
- */
-const calendar = (() => {
-  const real = Effect.runSync(Clock.clockWith(Effect.succeed))
-  let offsetMs = 0
-  const millis = () => Date.now() + offsetMs
-  const clock: Clock.Clock = {
-    currentTimeMillisUnsafe: millis,
-    currentTimeMillis: Effect.sync(millis),
-    currentTimeNanosUnsafe: () => BigInt(millis()) * 1_000_000n,
-    currentTimeNanos: Effect.sync(() => BigInt(millis()) * 1_000_000n),
-    monotonicTimeNanosUnsafe: () => real.monotonicTimeNanosUnsafe(),
-    monotonicTimeNanos: real.monotonicTimeNanos,
-    sleep: (duration) => real.sleep(duration)
-  }
-  return { clock, moveTo: (iso: string) => void (offsetMs = Date.parse(iso) - Date.now()) }
-})()
+/** The service's calendar, moved to the day a fixture describes (sleeps stay real). */
+const calendar = movableCalendar()
 const serve = (fixture: string) => {
   if (fixture.startsWith("cj-")) cjFixture = fixture
   if (fixture.startsWith("awin-")) awinFixture = fixture
