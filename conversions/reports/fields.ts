@@ -33,6 +33,13 @@ export const text = (value: unknown, field: string): string => {
   return string.trim()
 }
 
+/** A nested JSON object of a report item (Partnerize's conversion_data, Skimlinks' transaction_details). */
+export const objectAt = (value: unknown, field: string): Record<string, unknown> => {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new RowError(`${field}: expected an object`)
+  return value as Record<string, unknown>
+}
+
 export const optionalText = (value: unknown, field: string): string | null =>
   value === undefined || value === null || (typeof value === "string" && value.trim() === "")
     ? null

@@ -1,5 +1,5 @@
 import type { ConversionRecord } from "../ConversionRecord.ts"
-import { amount, currency, optionalText, optionalTime, RowError, status, text, time } from "./fields.ts"
+import { amount, currency, objectAt, optionalText, optionalTime, status, text, time } from "./fields.ts"
 import { nonNegative, type ParsedReport, parseJsonOrCsv, type ReportOptions } from "./Report.ts"
 
 // Partnerize partner conversions report
@@ -17,12 +17,6 @@ import { nonNegative, type ParsedReport, parseJsonOrCsv, type ReportOptions } fr
 // is read by last_modified, so the change arrives and the ledger keeps the
 // history in conversion_events.
 const STATUS = { pending: "pending", approved: "approved", rejected: "declined" } as const
-
-const objectAt = (value: unknown, field: string): Record<string, unknown> => {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw new RowError(`${field}: expected an object`)
-  return value as Record<string, unknown>
-}
 
 const toRecord =
   (options: ReportOptions) =>

@@ -1,5 +1,5 @@
 import type { ConversionRecord, ConversionStatus } from "../ConversionRecord.ts"
-import { amount, currency, optionalText, optionalTime, RowError, status, text, time } from "./fields.ts"
+import { amount, currency, objectAt, optionalText, optionalTime, status, text, time } from "./fields.ts"
 import { nonNegative, type ParsedReport, parseJsonOrCsv, type ReportOptions } from "./Report.ts"
 
 // Skimlinks Reporting API commission report
@@ -15,12 +15,6 @@ import { nonNegative, type ParsedReport, parseJsonOrCsv, type ReportOptions } fr
 // reversed, an amended basket replaces the old amounts; the feed reads by
 // updated_since, so the change arrives and the ledger keeps the history.
 const STATUS = { active: "active", cancelled: "cancelled" } as const
-
-const objectAt = (value: unknown, field: string): Record<string, unknown> => {
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw new RowError(`${field}: expected an object`)
-  return value as Record<string, unknown>
-}
 
 const toRecord =
   (options: ReportOptions) =>
