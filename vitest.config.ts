@@ -1,5 +1,11 @@
 import { defineConfig } from "vitest/config"
-import { POSTGRES_ONLY, postgresSuites } from "./test/support/postgresSuites.ts"
+
+// Which store a test file runs on is in its name:
+//   x.test.ts           DuckDB only (the embedded default)
+//   x.both.test.ts      DuckDB, and again on PostgreSQL (TEST_STORE=postgres)
+//   x.postgres.test.ts  PostgreSQL only (replicas, shared buckets, the schema parity)
+const POSTGRES_ONLY = "test/**/*.postgres.test.ts"
+const BOTH_STORES = "test/**/*.both.test.ts"
 
 export default defineConfig({
   test: {
@@ -16,7 +22,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "postgres",
-          include: [...postgresSuites],
+          include: [POSTGRES_ONLY, BOTH_STORES],
           env: { TEST_STORE: "postgres" },
           setupFiles: ["test/support/postgresFile.ts"],
           globalSetup: ["test/support/postgresGlobalSetup.ts"]

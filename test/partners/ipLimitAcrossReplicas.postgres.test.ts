@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { httpClient } from "../mcp/mcpClient.ts"
+import { httpClient } from "../api/mcp/mcpClient.ts"
 import { getJson, postJson } from "../support/http.ts"
 import { type RunningService, startService } from "../support/TestService.ts"
 

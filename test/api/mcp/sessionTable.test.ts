@@ -1,5 +1,5 @@
 import { expect, it } from "vitest"
-import { McpSessionTable } from "../../api/mcp/McpSessionTable.ts"
+import { McpSessionTable } from "../../../api/mcp/McpSessionTable.ts"
 
 // The bookkeeping behind the /mcp session caps (sessionLimits.test.ts drives
 // them over HTTP): slots are reserved before the server answers, so that

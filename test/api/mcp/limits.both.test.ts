@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { getJson, postJson } from "../support/http.ts"
-import { type RunningService, startService } from "../support/TestService.ts"
+import { getJson, postJson } from "../../support/http.ts"
+import { type RunningService, startService } from "../../support/TestService.ts"
 import { httpClient } from "./mcpClient.ts"
 
 // /mcp shares the JSON API's guards: the per-IP (and per-key) rate-limit

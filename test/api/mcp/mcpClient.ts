@@ -2,12 +2,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { join, resolve } from "node:path"
-import { cleanEnv } from "../cli/partnerCli.ts"
+import { cleanEnv } from "../../cli/partnerCli.ts"
 
 // MCP clients no one here wrote: the official TypeScript SDK's client over
 // Streamable HTTP (against /mcp) and over stdio (launching `aff mcp`).
 
-const repo = resolve(import.meta.dirname, "..", "..")
+const repo = resolve(import.meta.dirname, "..", "..", "..")
 
 export const httpClient = async (serverUrl: string, apiKey?: string) => {
   const client = new Client({ name: "mcp-test", version: "1.0.0" })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { filterExpressions, matchesFilters } from "../../api/mcp/ucp/filters.ts"
-import { ucpPrice, ucpProduct } from "../../api/mcp/ucp/products.ts"
-import { offerFixture } from "../support/offerFixture.ts"
+import { filterExpressions, matchesFilters } from "../../../api/mcp/ucp/filters.ts"
+import { ucpPrice, ucpProduct } from "../../../api/mcp/ucp/products.ts"
+import { offerFixture } from "../../support/offerFixture.ts"
 import { Product } from "./ucpSchemas.ts"
 
 // The document -> UCP mapping on plain values: prices in minor units, one

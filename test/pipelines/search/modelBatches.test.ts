@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { batchChunks, modelBatches } from "../../pipelines/search/modelBatches.ts"
+import { batchChunks, modelBatches } from "../../../pipelines/search/modelBatches.ts"
 
 describe("modelBatches", () => {
   it("cuts consecutive ranks at the model limit", () => {

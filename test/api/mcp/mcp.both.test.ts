@@ -2,10 +2,10 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { spawn } from "node:child_process"
 import { join, resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { cleanEnv } from "../cli/partnerCli.ts"
-import { getJson, postJson } from "../support/http.ts"
-import { startSampleService } from "../support/sampleService.ts"
-import { type RunningService, tempDir } from "../support/TestService.ts"
+import { cleanEnv } from "../../cli/partnerCli.ts"
+import { getJson, postJson } from "../../support/http.ts"
+import { startSampleService } from "../../support/sampleService.ts"
+import { type RunningService, tempDir } from "../../support/TestService.ts"
 import { call, httpClient, stdioClient } from "./mcpClient.ts"
 import { DiscoveryProfile, GetProductResponse, LookupResponse, SearchResponse } from "./ucpSchemas.ts"
 
@@ -351,7 +351,7 @@ describe("MCP server", () => {
 
     it("a line that is not JSON gets a parse error and the session goes on", async () => {
       const child = spawn(join("node_modules", ".bin", "node"), ["cli/partner.ts", "mcp"], {
-        cwd: resolve(import.meta.dirname, "..", ".."),
+        cwd: resolve(import.meta.dirname, "..", "..", ".."),
         env: cleanEnv(home.dir, { AFF_SERVER: service.url })
       })
       const lines: Array<any> = []

@@ -1,8 +1,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { getJson, postJson } from "../support/http.ts"
-import { type RunningService, startService } from "../support/TestService.ts"
+import { getJson, postJson } from "../../support/http.ts"
+import { type RunningService, startService } from "../../support/TestService.ts"
 import { httpClient } from "./mcpClient.ts"
 import { openSession, postChunked, postMcp } from "./rawMcp.ts"
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RunningService, startService } from "../support/TestService.ts"
+import { type RunningService, startService } from "../../support/TestService.ts"
 import { MCP_ACCEPT, openSession, postMcp } from "./rawMcp.ts"
 
 // /mcp answers in the documented shapes: an HTTP-level refusal (404 unknown
