@@ -81,7 +81,8 @@ const serveWith = (
   before: HotPathHandler,
   port: number,
   host: string,
-  lateLayer: (slot: LateHotPath) => Layer.Layer<never, never, DiscoverySearch | PublicUrl> = () => Layer.empty
+  lateLayer: (slot: LateHotPath) => Layer.Layer<never, never, DiscoverySearch | PublicUrl | AppConfig> = () =>
+    Layer.empty
 ) => {
   const late = lateHotPath()
   return Layer.unwrap(

@@ -15,6 +15,7 @@ import {
 } from "../readModel/modelDocuments.ts"
 import { dealAnswerOf, modelAnswerOf } from "../readModel/modelHits.ts"
 import { makeIntentPlans } from "./intentPlans.ts"
+import { currencyFilter, intentInCurrency } from "./marketIntent.ts"
 import { makeRelaxedSearch } from "./relaxedSearch.ts"
 import { and, filtersWithCategoryParam, namesTheProduct, OVERFETCH, paramFilter, STEP_TEXT } from "./relaxation.ts"
 import { makeSearchRequests, ROUND_TRIPS, searchBody } from "./searchRequests.ts"
@@ -65,11 +66,15 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
       const deals = (query: DealsQuery) =>
         Effect.gen(function* () {
           const phrase = query.q?.trim() ?? ""
-          const intent = phrase === "" ? undefined : intentOf(phrase, yield* currentVocabulary)
+          const intent =
+            phrase === "" ? undefined : intentInCurrency(intentOf(phrase, yield* currentVocabulary), query.currency)
           const filters = [
             "is_deal = true",
             ...(intent === undefined
-              ? paramFilter("categories", query.category)
+              ? [
+                  ...paramFilter("categories", query.category),
+                  ...(query.currency === undefined ? [] : [currencyFilter(query.currency)])
+                ]
               : filtersWithCategoryParam(intent, query.category)),
             ...paramFilter("store", query.store)
           ]

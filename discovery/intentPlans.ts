@@ -3,6 +3,7 @@ import type { SearchParams } from "meilisearch"
 import { parseIntent, type Intent } from "../domain/intent/parseIntent.ts"
 import type { Vocabulary } from "../domain/intent/vocabulary.ts"
 import { dealAnswerOf, facetValues } from "../readModel/modelHits.ts"
+import { intentInCurrency } from "./marketIntent.ts"
 import { attemptParams, searchAttempts, type Attempt } from "./relaxation.ts"
 import { searchBody, type SearchRequests } from "./searchRequests.ts"
 import type { IntentQuery } from "./searchTypes.ts"
@@ -71,8 +72,8 @@ export const makeIntentPlans = (run: SearchRequests["run"]) => {
     return intents.get(phrase) ?? remember(intents, phrase, parseIntent(phrase, words))
   }
   const planOf = (query: IntentQuery, words: Vocabulary): SearchPlan => {
-    const intent = intentOf(query.q, words)
-    const key = `${query.limit}\u0000${query.category ?? ""}\u0000${query.q}`
+    const intent = intentInCurrency(intentOf(query.q, words), query.currency)
+    const key = `${query.limit}\u0000${query.category ?? ""}\u0000${query.currency ?? ""}\u0000${query.q}`
     const known = plans.get(key)
     if (known !== undefined) return known
     const ladder = searchAttempts(intent, query.category)

@@ -61,8 +61,28 @@ export const Deal = Schema.Struct({
 })
 export type Deal = typeof Deal.Type
 
+export const MarketNote = Schema.Struct({
+  country: Schema.NullOr(Schema.String).annotate({
+    description: "The market answered for (ISO 3166-1 alpha-2), or null when none was given."
+  }),
+  currency: Schema.NullOr(Schema.String).annotate({
+    description: "The currency every price of the answer is in (ISO 4217), or null when the answer may span several."
+  }),
+  source: Schema.NullOr(Schema.Literals(["parameter", "accept-language", "default"])).annotate({
+    description:
+      "Where the market came from: the country parameter, the browser's Accept-Language region (pages), or the " +
+      "operator's DEFAULT_COUNTRY."
+  }),
+  currencies: Schema.Array(Schema.String).annotate({
+    description:
+      "The currencies of the offers in this answer, sorted. More than one only without a market: their prices are " +
+      "not comparable as they stand."
+  })
+}).annotate({ description: "Which market (country and currency) the answer is for, or which currencies it spans." })
+
 export const DealFeed = Schema.Struct({
   name: Schema.String,
+  market: MarketNote,
   disclosure: Schema.String,
   count: Schema.Number.annotate({ description: "Number of deals returned." }),
   deals: Schema.Array(Deal)
@@ -78,6 +98,7 @@ export const SearchFeed = Schema.Struct({
       "hard constraint (price bound, currency, category) left nothing, which one and the closest match ('Nothing " +
       "matched: nothing with price at most 20 USD; the cheapest match is 24.99 USD ...')."
   }),
+  market: MarketNote,
   count: Schema.Number.annotate({ description: "Number of results returned." }),
   results: Schema.Array(Deal)
 })

@@ -12,12 +12,16 @@ export interface DealsQuery {
   readonly category?: string | undefined
   readonly store?: string | undefined
   readonly limit: number
+  /** The market's currency (or the one the shopper asked for): only offers priced in it. */
+  readonly currency?: string | undefined
 }
 
 export interface IntentQuery {
   readonly q: string
   readonly category?: string | undefined
   readonly limit: number
+  /** The market's currency (or the one the shopper asked for): only offers priced in it, price words read in it. */
+  readonly currency?: string | undefined
 }
 
 export interface ProductsQuery {

@@ -1,6 +1,7 @@
 import { Config, Context, Data, Effect, Layer, Option, Redacted, Schema, SchemaGetter } from "effect"
 import { randomBytes } from "node:crypto"
 import { resolve } from "node:path"
+import { MARKET_COUNTRIES, marketOf } from "../domain/markets/markets.ts"
 import { parsePostbackSecrets, type PostbackSecrets } from "./PostbackSecrets.ts"
 
 // Everything the service reads from its environment, in one place, so the
@@ -96,6 +97,8 @@ export interface AppConfigShape {
   readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
   /** PostgreSQL connections this process opens at most. */
   readonly databasePoolSize: number
+  /** DEFAULT_COUNTRY: the market (ISO 3166-1 alpha-2) of requests that name none; `None`: answers may span markets. */
+  readonly defaultCountry: Option.Option<string>
 }
 
 export interface HttpEdgeConfig {
@@ -222,6 +225,17 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
     )
     if (role !== "all" && Option.isNone(databaseUrl)) return yield* new RoleNeedsPostgres({ role })
     const databasePoolSize = yield* Config.Int("DATABASE_POOL_SIZE").pipe(Config.withDefault(10))
+    // A country we have no market for is refused at start, not silently ignored on every request.
+    const defaultCountry = yield* Config.option(
+      Config.schema(
+        Schema.String.check(
+          Schema.makeFilter((code: string) =>
+            marketOf(code) !== undefined ? true : `DEFAULT_COUNTRY must be one of ${MARKET_COUNTRIES.join(", ")}`
+          )
+        ),
+        "DEFAULT_COUNTRY"
+      )
+    )
     return {
       role,
       databaseUrl,
@@ -259,7 +273,8 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       duckdbThreads,
       duckdbMemoryLimit,
       aiDealsCacheSeconds,
-      databasePoolSize
+      databasePoolSize,
+      defaultCountry: Option.map(defaultCountry, (code) => marketOf(code)!.country)
     } satisfies AppConfigShape
   })
 
@@ -312,6 +327,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       duckdbMemoryLimit: Option.none(),
       aiDealsCacheSeconds: 30,
       databasePoolSize: 10,
+      defaultCountry: Option.none(),
       ...overrides
     })
 }

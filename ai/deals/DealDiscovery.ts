@@ -115,7 +115,11 @@ export class DealDiscovery extends Context.Service<
         capacity: CACHE_CAPACITY
       })
       const keyOf = (request: DealsRequest) =>
-        JSON.stringify({ category: request.category?.trim().toLowerCase(), minDiscount: request.minDiscount })
+        JSON.stringify({
+          category: request.category?.trim().toLowerCase(),
+          minDiscount: request.minDiscount,
+          currency: request.currency
+        })
 
       return DealDiscovery.of({
         lists: (request) => (cacheSeconds <= 0 ? fresh(request) : cache.get(keyOf(request)))

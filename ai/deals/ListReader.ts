@@ -32,6 +32,7 @@ export const makeListReader = (db: Database["Service"]) => {
     now: request.now.toISOString(),
     category: request.category?.trim().toLowerCase() ?? "",
     min_discount: request.minDiscount,
+    currency: request.currency ?? "",
     limit: request.limit
   })
 

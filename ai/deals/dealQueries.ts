@@ -32,6 +32,8 @@ import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../..
 export interface Filters {
   readonly category: string | undefined
   readonly minDiscount: number
+  /** The market's currency: only products priced in it (none: every currency). */
+  readonly currency?: string | undefined
 }
 
 /** What the SQL builders need of the store: its SQL spelling and its JSON batch fragments. */
@@ -44,9 +46,10 @@ export type DealSql = Pick<Tx, "sql" | "jsonList" | "jsonRows">
 const categoryMatch = (db: DealSql, alias: string) =>
   `$category = ANY(${db.sql.lowercaseLevels(`${alias}.category`, `coalesce(${alias}.product_type, '')`, ">")})`
 
-/** Products a list may show: in stock (or orderable), in the category. */
+/** Products a list may show: in stock (or orderable), in the category, priced in the market's currency. */
 export const productScope = (db: DealSql, alias: string, filters: Filters) =>
-  `${alias}.availability <> 'out_of_stock'${filters.category === undefined ? "" : ` AND ${categoryMatch(db, alias)}`}`
+  `${alias}.availability <> 'out_of_stock'${filters.category === undefined ? "" : ` AND ${categoryMatch(db, alias)}`}` +
+  (filters.currency === undefined ? "" : ` AND ${alias}.currency = $currency`)
 
 /**
  * The discount deal.ts would compute (discountPercent over the trusted

@@ -3,6 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { TAG_PATTERN } from "../../domain/links/feedTrackingId.ts"
 import { BadRequest, ServiceUnavailable } from "../errors.ts"
 import { DealFeed, SearchFeed } from "../../discovery/schemas.ts"
+import { marketFields } from "./marketParams.ts"
 
 export const MAX_QUERY_LENGTH = 200
 export const MAX_FILTER_LENGTH = 100
@@ -30,7 +31,8 @@ export const SearchQuery = Schema.Struct({
   }),
   category: Schema.optional(Text(MAX_FILTER_LENGTH)).annotate({ description: "Category; default all." }),
   limit: Schema.optional(IntFromString(1, 100)).annotate({ description: "1..100, default 8." }),
-  tag: Schema.optional(Tag).annotate({ description: "Attribution tag; default 'ai-search'." })
+  tag: Schema.optional(Tag).annotate({ description: "Attribution tag; default 'ai-search'." }),
+  ...marketFields
 })
 
 export class DiscoveryApi extends HttpApiGroup.make("discovery", { topLevel: true })
@@ -45,7 +47,8 @@ export class DiscoveryApi extends HttpApiGroup.make("discovery", { topLevel: tru
         }),
         limit: Schema.optional(IntFromString(1, 100)).annotate({ description: "1..100, default 24." }),
         tag: Schema.optional(Tag).annotate({ description: "Attribution tag carried by links.tracked; default 'api'." }),
-        q: Schema.optional(Text(MAX_QUERY_LENGTH)).annotate({ description: "Optional product or search phrase." })
+        q: Schema.optional(Text(MAX_QUERY_LENGTH)).annotate({ description: "Optional product or search phrase." }),
+        ...marketFields
       },
       success: DealFeed,
       error: errors

@@ -1,7 +1,10 @@
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
+import { AppConfig } from "../../infra/AppConfig.ts"
 import { PublicUrl } from "../../infra/PublicUrl.ts"
+import { marketNote } from "../../domain/markets/markets.ts"
+import { requestMarket } from "./marketParams.ts"
 import type { DealOffer } from "../../readModel/modelDocuments.ts"
 import { Api } from "../Api.ts"
 import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
@@ -20,17 +23,20 @@ export const DiscoveryHandlers = HttpApiBuilder.group(
   Effect.fn(function* (handlers) {
     const discovery = yield* DiscoverySearch
     const publicUrl = yield* PublicUrl
+    const { defaultCountry } = yield* AppConfig
     const present = (documents: ReadonlyArray<DealOffer>, tag: string) =>
       documents.map((doc) => presentDeal(doc, { base: publicUrl.base, tag }))
 
     return handlers
-      .handle("deals", ({ query }) =>
-        discovery
+      .handle("deals", ({ query }) => {
+        const { chosen, currency } = requestMarket(query, defaultCountry)
+        return discovery
           .deals({
             q: query.q,
             category: query.category,
             store: query.store,
-            limit: query.limit ?? DEALS_DEFAULT_LIMIT
+            limit: query.limit ?? DEALS_DEFAULT_LIMIT,
+            currency
           })
           .pipe(
             Effect.map(({ documents }) => {
@@ -41,6 +47,10 @@ export const DiscoveryHandlers = HttpApiBuilder.group(
                 name: withoutControlCharacters(
                   `Curated deals${scope.length > 0 ? ` (${scope.join(", ")})` : ""}${query.q ? ` for "${query.q.trim()}"` : ""}`
                 ),
+                market: marketNote(
+                  chosen,
+                  documents.map((doc) => doc.currency)
+                ),
                 disclosure: disclosureFor(documents),
                 count: deals.length,
                 deals
@@ -48,9 +58,9 @@ export const DiscoveryHandlers = HttpApiBuilder.group(
             }),
             Effect.catchTag("SearchError", searchUnavailable)
           )
-      )
+      })
       .handle("search", ({ query }) =>
-        searchFeed(discovery, publicUrl.base, query).pipe(
+        searchFeed(discovery, publicUrl.base, query, defaultCountry).pipe(
           // Written as JSON directly: the body is typed as the schema's own
           // type, and HttpApi's encode would walk the Deal schema for every
           // field of every result to produce the same JSON (~4% of a

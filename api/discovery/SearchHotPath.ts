@@ -2,6 +2,7 @@ import { Cause, Effect, Exit, Layer, Schema } from "effect"
 import { HttpServerRequest } from "effect/http"
 import type { ServerResponse } from "node:http"
 import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
+import { AppConfig } from "../../infra/AppConfig.ts"
 import { PublicUrl } from "../../infra/PublicUrl.ts"
 import { INTERNAL_ERROR } from "../ErrorResponses.ts"
 import type { ErrorBody } from "../errors.ts"
@@ -68,10 +69,11 @@ export const searchHotPath = (slot: LateHotPath) =>
     Effect.gen(function* () {
       const discovery = yield* DiscoverySearch
       const { base } = yield* PublicUrl
+      const { defaultCountry } = yield* AppConfig
       const runFork = Effect.runForkWith(yield* Effect.context<never>())
 
       const answer = (query: typeof SearchQuery.Type, res: ServerResponse) =>
-        searchFeed(discovery, base, query).pipe(
+        searchFeed(discovery, base, query, defaultCountry).pipe(
           Effect.map((feed) => send(res, 200, feed)),
           Effect.catchTag("SearchError", (error) =>
             logSearchUnavailable(error).pipe(

@@ -1,7 +1,9 @@
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { TAG_PATTERN, feedTrackingId } from "../../domain/links/feedTrackingId.ts"
+import { AppConfig } from "../../infra/AppConfig.ts"
 import { PublicUrl } from "../../infra/PublicUrl.ts"
+import { pageMarket, pageMarketText } from "./pageMarket.ts"
 import { MAX_QUERY_LENGTH } from "./Api.ts"
 import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
 import { htmlResponse } from "../../discovery/pageShell.ts"
@@ -23,6 +25,7 @@ export const StartPageRoutes = Layer.unwrap(
   Effect.gen(function* () {
     const discovery = yield* DiscoverySearch
     const publicUrl = yield* PublicUrl
+    const { defaultCountry } = yield* AppConfig
     const links = { docs: publicUrl.to("/docs"), mcp: publicUrl.to("/mcp") }
 
     const start = HttpRouter.add("GET", "/", Effect.succeed(htmlResponse(startPage(links), 200)))
@@ -46,12 +49,14 @@ export const StartPageRoutes = Layer.unwrap(
           )
         )
       }
-      return discovery.search({ q: query, limit: RESULTS_LIMIT }).pipe(
+      const market = pageMarket(params, request.headers["accept-language"], defaultCountry)
+      if (market.kind === "invalid") return Effect.succeed(htmlResponse(badSearchPage(query, market.problem), 400))
+      return discovery.search({ q: query, limit: RESULTS_LIMIT, currency: market.currency }).pipe(
         Effect.map(({ documents, intent, includesOutOfStock }) =>
           htmlResponse(
             resultsPage({
               query,
-              interpretation: intent.interpretation,
+              interpretation: `${intent.interpretation}; ${pageMarketText(market.chosen, documents)}`,
               includesOutOfStock,
               results: documents.map((doc) => ({
                 doc,

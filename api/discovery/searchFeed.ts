@@ -1,4 +1,6 @@
-import { Effect } from "effect"
+import { Effect, type Option } from "effect"
+import { type ChosenMarket, describeMarket, marketNote } from "../../domain/markets/markets.ts"
+import { requestMarket } from "./marketParams.ts"
 import type { DiscoverySearchShape, IntentResult } from "../../discovery/DiscoverySearch.ts"
 import { presentDeal } from "../../discovery/present.ts"
 import type { SearchFeed } from "../../discovery/schemas.ts"
@@ -21,8 +23,13 @@ const PRESENTATION =
 const feedOf = (
   { documents, intent, includesOutOfStock, relaxation, unmet }: IntentResult,
   query: typeof SearchQuery.Type,
-  base: string
+  base: string,
+  chosen: ChosenMarket | undefined
 ): typeof SearchFeed.Type => {
+  const market = marketNote(
+    chosen,
+    documents.map((doc) => doc.currency)
+  )
   const tag = query.tag ?? SEARCH_DEFAULT_TAG
   const results = documents.map((doc) => presentDeal(doc, { base, tag }))
   const stock = includesOutOfStock
@@ -39,8 +46,9 @@ const feedOf = (
     // texts made from the client's phrase: without the control characters it may carry
     name: withoutControlCharacters(`Search results for "${query.q.trim()}"`),
     guidance: withoutControlCharacters(
-      `Interpreted the request as: ${intent.interpretation}. ${found} ${stock} ${PRESENTATION}`
+      `Interpreted the request as: ${intent.interpretation}. ${found} ${describeMarket(market)} ${stock} ${PRESENTATION}`
     ),
+    market,
     count: results.length,
     results
   }
@@ -50,8 +58,11 @@ const feedOf = (
 export const searchFeed = (
   discovery: DiscoverySearchShape,
   base: string,
-  query: typeof SearchQuery.Type
-): Effect.Effect<typeof SearchFeed.Type, SearchError> =>
-  discovery
-    .search({ q: query.q, category: query.category, limit: query.limit ?? SEARCH_DEFAULT_LIMIT })
-    .pipe(Effect.map((result) => feedOf(result, query, base)))
+  query: typeof SearchQuery.Type,
+  defaultCountry: Option.Option<string>
+): Effect.Effect<typeof SearchFeed.Type, SearchError> => {
+  const { chosen, currency } = requestMarket(query, defaultCountry)
+  return discovery
+    .search({ q: query.q, category: query.category, limit: query.limit ?? SEARCH_DEFAULT_LIMIT, currency })
+    .pipe(Effect.map((result) => feedOf(result, query, base, chosen)))
+}

@@ -25,7 +25,7 @@ describe("discovery feed contract (GET /api/deals, GET /api/search)", () => {
     expect(response.status).toBe(200)
     expect(response.headers.get("content-type")).toContain("application/json")
     const feed = response.body
-    expect(Object.keys(feed).sort()).toEqual(["count", "deals", "disclosure", "name"])
+    expect(Object.keys(feed).sort()).toEqual(["count", "deals", "disclosure", "market", "name"])
     expect(typeof feed.name).toBe("string")
     expect(feed.disclosure).toMatch(/commission/i)
     expect(feed.count).toBe(feed.deals.length)
@@ -112,7 +112,7 @@ describe("discovery feed contract (GET /api/deals, GET /api/search)", () => {
   it("GET /api/search: SearchFeed with guidance describing the interpretation", async () => {
     const response = await get("/api/search?q=wireless%20earbuds%20under%20%24100%20for%20running")
     expect(response.status).toBe(200)
-    expect(Object.keys(response.body).sort()).toEqual(["count", "guidance", "name", "results"])
+    expect(Object.keys(response.body).sort()).toEqual(["count", "guidance", "market", "name", "results"])
     expect(response.body.guidance).toContain("price at most 100 USD")
     expect(response.body.count).toBe(response.body.results.length)
     expect(response.body.results[0].title).toContain("Sport Earbuds")

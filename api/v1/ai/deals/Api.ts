@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { Deal } from "../../../../discovery/schemas.ts"
+import { Deal, MarketNote } from "../../../../discovery/schemas.ts"
+import { marketFields } from "../../../discovery/marketParams.ts"
 import { BadRequest, ServiceUnavailable } from "../../../errors.ts"
 import { PartnerAuth } from "../../auth/PartnerAuth.ts"
 import { MAX_LIMIT } from "../../../../ai/deals/DealDiscovery.ts"
@@ -24,7 +25,8 @@ export const AiDealsQuery = Schema.Struct({
     description:
       "Minimum discount in percent (0..100) against our own 30-day reference price; filters every list. Default 0."
   }),
-  limit: Schema.optional(Limit).annotate({ description: `Deals per list, 1..${MAX_LIMIT}, default ${DEFAULT_LIMIT}.` })
+  limit: Schema.optional(Limit).annotate({ description: `Deals per list, 1..${MAX_LIMIT}, default ${DEFAULT_LIMIT}.` }),
+  ...marketFields
 })
 
 const money = Schema.Number
@@ -88,6 +90,7 @@ export const AiDealsResponse = Schema.Struct({
       "When the lists were computed: they are shared by all partners and recomputed in the background every 30 s."
   }),
   filters: Schema.Struct({ category: Schema.NullOr(Schema.String), min_discount: Schema.Number, limit: Schema.Number }),
+  market: MarketNote,
   disclosure: Schema.String,
   method: Schema.Struct({ trending: Schema.String, price_drops: Schema.String, high_commission: Schema.String })
 })

@@ -9,7 +9,10 @@ import {
   partnerShareOf,
   round4
 } from "../../../../domain/deals/earnings.ts"
+import { AppConfig } from "../../../../infra/AppConfig.ts"
 import { PublicUrl } from "../../../../infra/PublicUrl.ts"
+import { marketNote } from "../../../../domain/markets/markets.ts"
+import { requestMarket } from "../../../discovery/marketParams.ts"
 import { Api } from "../../../Api.ts"
 import { disclosureFor, presentDeal } from "../../../../discovery/present.ts"
 import { CurrentPartner } from "../../auth/PartnerAuth.ts"
@@ -93,6 +96,7 @@ export const AiDealsHandlers = HttpApiBuilder.group(
   Effect.fn(function* (handlers) {
     const discovery = yield* DealDiscovery
     const publicUrl = yield* PublicUrl
+    const { defaultCountry } = yield* AppConfig
     return handlers.handle("deals", ({ query }) =>
       Effect.gen(function* () {
         const partner = yield* CurrentPartner
@@ -101,7 +105,8 @@ export const AiDealsHandlers = HttpApiBuilder.group(
         const minDiscount = query.min_discount ?? 0
         const limit = query.limit ?? DEFAULT_LIMIT
         // Discounts are whole percents (rounded down), so "at least 24.5" is "at least 25": one computation serves both.
-        const lists = yield* orUnavailable(discovery.lists({ category, minDiscount: Math.ceil(minDiscount) }))
+        const { chosen, currency } = requestMarket(query, defaultCountry)
+        const lists = yield* orUnavailable(discovery.lists({ category, minDiscount: Math.ceil(minDiscount), currency }))
         const present = <R, O>(items: ReadonlyArray<Ranked<R>>, show: (ranking: R, currency: string) => O) =>
           items.slice(0, limit).map(({ document, ranking }) => ({
             ...presentDeal(document, { base: publicUrl.base, tag: partner.tag }),
@@ -120,6 +125,10 @@ export const AiDealsHandlers = HttpApiBuilder.group(
           ),
           generated_at: lists.generatedAt.toISOString(),
           filters: { category: category ?? null, min_discount: minDiscount, limit },
+          market: marketNote(
+            chosen,
+            shown.map((item) => item.document.currency)
+          ),
           disclosure: disclosureFor(shown.map((item) => item.document)),
           method: METHOD
         }

@@ -1,0 +1,47 @@
+import { Option } from "effect"
+import {
+  type ChosenMarket,
+  isMarketCurrency,
+  MARKET_COUNTRIES,
+  MARKET_CURRENCIES,
+  marketOf
+} from "../../domain/markets/markets.ts"
+import { requestMarket } from "./marketParams.ts"
+
+// The market of a page request (/search): the `country` parameter, else the
+// region of the browser's Accept-Language ("en-GB" is GB), else the
+// operator's DEFAULT_COUNTRY. A page may guess from the header because a
+// person's browser speaks for that person; the APIs do not.
+
+export type PageMarket =
+  | { readonly kind: "invalid"; readonly problem: string }
+  | { readonly kind: "ok"; readonly chosen: ChosenMarket | undefined; readonly currency: string | undefined }
+
+export const pageMarket = (
+  params: URLSearchParams,
+  acceptLanguage: string | undefined,
+  defaultCountry: Option.Option<string>
+): PageMarket => {
+  const country = params.get("country")?.trim() || undefined
+  const currency = params.get("currency")?.trim() || undefined
+  if (country !== undefined && marketOf(country) === undefined)
+    return {
+      kind: "invalid",
+      problem: `We do not know the country “${country.slice(0, 20)}”. Use one of ${MARKET_COUNTRIES.join(", ")}.`
+    }
+  if (currency !== undefined && !isMarketCurrency(currency))
+    return {
+      kind: "invalid",
+      problem: `We do not know the currency “${currency.slice(0, 20)}”. Use one of ${MARKET_CURRENCIES.join(", ")}.`
+    }
+  return { kind: "ok", ...requestMarket({ country, currency }, defaultCountry, acceptLanguage) }
+}
+
+/** What the results page says about its market, beside how the phrase was read. */
+export const pageMarketText = (chosen: ChosenMarket | undefined, shown: ReadonlyArray<{ currency: string }>) => {
+  if (chosen !== undefined) return `prices in ${chosen.currency} for ${chosen.market.name}`
+  const currencies = [...new Set(shown.map((doc) => doc.currency))].sort()
+  return currencies.length > 1
+    ? `no country chosen: prices in ${currencies.join(", ")} (not comparable as shown)`
+    : "no country chosen"
+}

@@ -1,0 +1,239 @@
+import { Option } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
+import { SearchSync } from "../../pipelines/search/SearchSync.ts"
+import { type FixtureProduct, insertProducts } from "../support/catalogFixtures.ts"
+import { getJson, postJson } from "../support/http.ts"
+import { type RunningService, startService } from "../support/TestService.ts"
+
+// Markets over real HTTP: a country answers only offers priced in its
+// currency (the same headphones sold in the US, the UK and Germany show the
+// shopper's own store), price words are read in that currency, and an
+// answer without a market says which currencies it spans.
+
+const XM5 = { title: "Sony WH-1000XM5 Wireless Noise Cancelling Headphones", brand: "Sony", gtin: "4548736132610" }
+const deal = { history: [[40, 400]] as ReadonlyArray<readonly [number, number]>, currentSinceDays: 1 }
+
+const catalog: ReadonlyArray<FixtureProduct> = [
+  {
+    feed: "us",
+    itemId: "xm5-us",
+    ...XM5,
+    category: "Electronics",
+    price: 279.99,
+    currency: "USD",
+    store: "BestBuy",
+    ...deal
+  },
+  {
+    feed: "uk",
+    itemId: "xm5-uk",
+    ...XM5,
+    category: "Electronics",
+    price: 249,
+    currency: "GBP",
+    store: "Currys",
+    ...deal
+  },
+  {
+    feed: "eu",
+    itemId: "xm5-de",
+    ...XM5,
+    category: "Electronics",
+    price: 289,
+    currency: "EUR",
+    store: "MediaMarkt",
+    ...deal
+  },
+  {
+    feed: "us",
+    itemId: "budget-us",
+    title: "Budget Wired Headphones",
+    brand: "Tinny",
+    category: "Electronics",
+    price: 79.99,
+    currency: "USD",
+    store: "BestBuy"
+  },
+  {
+    feed: "uk",
+    itemId: "studio-uk",
+    title: "Studio Monitor Headphones",
+    brand: "Audiotek",
+    category: "Electronics",
+    price: 120,
+    currency: "GBP",
+    store: "Currys"
+  },
+  {
+    feed: "uk",
+    itemId: "kids-uk",
+    title: "Kids Volume Limited Headphones",
+    brand: "Tinny",
+    category: "Electronics",
+    price: 19,
+    currency: "GBP",
+    store: "Argos"
+  },
+  {
+    feed: "eu",
+    itemId: "sport-de",
+    title: "Sport Bluetooth Headphones",
+    brand: "Pulse",
+    category: "Electronics",
+    price: 59,
+    currency: "EUR",
+    store: "MediaMarkt"
+  }
+]
+
+const start = async (overrides: Parameters<typeof startService>[0] = {}) => {
+  const service = await startService(overrides)
+  await service.run(insertProducts(catalog))
+  await service.run(SearchSync.use((sync) => sync.syncProducts()))
+  await service.run(DiscoverySearch.use((search) => search.refreshVocabulary))
+  return service
+}
+
+const currencies = (results: ReadonlyArray<{ price: { currency: string } }>) =>
+  [...new Set(results.map((result) => result.price.currency))].sort()
+
+describe("markets: /api/search, /api/deals and /search answer for the shopper's country", () => {
+  let service: RunningService
+  beforeAll(async () => {
+    service = await start()
+  })
+  afterAll(() => service.close())
+  const get = (path: string, headers: Record<string, string> = {}) => getJson(`${service.url}${path}`, headers)
+
+  it("country=GB shows only GBP offers: the UK store's offer of a model sold in three currencies", async () => {
+    const { status, body } = await get("/api/search?q=headphones&country=GB")
+    expect(status).toBe(200)
+    expect(body.count).toBe(3)
+    expect(currencies(body.results)).toEqual(["GBP"])
+    expect(body.results.find((r: any) => r.title === XM5.title).store).toBe("Currys")
+    expect(body.market).toEqual({ country: "GB", currency: "GBP", source: "parameter", currencies: ["GBP"] })
+    expect(body.guidance).toContain("Market: GB (prices in GBP")
+  })
+
+  it("each market gets its own currency (lower-case codes and UK accepted)", async () => {
+    for (const [country, currency] of [
+      ["us", "USD"],
+      ["DE", "EUR"],
+      ["UK", "GBP"]
+    ]) {
+      const { status, body } = await get(`/api/search?q=headphones&country=${country}`)
+      expect(status).toBe(200)
+      expect(body.count).toBeGreaterThan(0)
+      expect(currencies(body.results)).toEqual([currency])
+    }
+  })
+
+  it('price words are read in the market\'s currency: "under 100" in GB is £100, in the US $100', async () => {
+    const gb = await get(`/api/search?q=${encodeURIComponent("headphones under 100")}&country=GB`)
+    expect(gb.body.results.map((r: any) => [r.title, r.price.amount, r.price.currency])).toEqual([
+      ["Kids Volume Limited Headphones", 19, "GBP"]
+    ])
+    expect(gb.body.guidance).toContain("price at most 100 GBP")
+    const us = await get(`/api/search?q=${encodeURIComponent("headphones under 100")}&country=US`)
+    expect(us.body.results.map((r: any) => [r.title, r.price.currency])).toEqual([["Budget Wired Headphones", "USD"]])
+  })
+
+  it("currency asks for another currency than the market's", async () => {
+    const { body } = await get("/api/search?q=headphones&country=GB&currency=EUR")
+    expect(currencies(body.results)).toEqual(["EUR"])
+    expect(body.market).toMatchObject({ country: "GB", currency: "EUR" })
+  })
+
+  it("without a market the answer spans currencies and says so", async () => {
+    const { body } = await get("/api/search?q=headphones")
+    expect(body.market.country).toBeNull()
+    expect(body.market.currency).toBeNull()
+    expect(body.market.currencies).toEqual(currencies(body.results))
+    expect(body.market.currencies.length).toBeGreaterThan(1)
+    expect(body.guidance).toMatch(/No market given: these results span .*not comparable/)
+  })
+
+  it("an unknown country or currency is a 400 naming the field", async () => {
+    for (const [path, field] of [
+      ["/api/search?q=headphones&country=ZZ", "country"],
+      ["/api/search?q=headphones&country=GBR", "country"],
+      ["/api/search?q=headphones&currency=XYZ", "currency"],
+      ["/api/deals?country=12", "country"],
+      ["/api/deals?currency=dollars", "currency"]
+    ]) {
+      const { status, body } = await get(path)
+      expect(status, path).toBe(400)
+      expect(JSON.stringify(body.error), path).toContain(field)
+    }
+  })
+
+  it("/api/deals?country=DE lists only EUR deals; without a market it says which currencies it spans", async () => {
+    const de = await get("/api/deals?country=DE")
+    expect(de.status).toBe(200)
+    expect(de.body.count).toBeGreaterThan(0)
+    expect(currencies(de.body.deals)).toEqual(["EUR"])
+    expect(de.body.market).toMatchObject({ country: "DE", currency: "EUR", currencies: ["EUR"] })
+    const us = await get("/api/deals?country=US")
+    expect(us.body.deals.map((d: any) => [d.store, d.price.currency])).toEqual([["BestBuy", "USD"]])
+    const all = await get("/api/deals")
+    expect(all.body.market.country).toBeNull()
+    expect(all.body.market.currencies).toEqual(currencies(all.body.deals))
+  })
+
+  it("/api/v1/ai/deals?country=GB ranks only GBP offers; without a market its lists span currencies and say so", async () => {
+    const registration = await postJson(`${service.url}/api/v1/partners/register`, { name: "M", email: "m@x.example" })
+    const auth = { authorization: `Bearer ${registration.body.api_key}` }
+    const gb = await get("/api/v1/ai/deals?country=GB", auth)
+    expect(gb.status).toBe(200)
+    const listed = (body: any) => [...body.trending, ...body.price_drops, ...body.high_commission]
+    expect(listed(gb.body).length).toBeGreaterThan(0)
+    expect(currencies(listed(gb.body))).toEqual(["GBP"])
+    expect(gb.body.market).toMatchObject({ country: "GB", currency: "GBP", currencies: ["GBP"] })
+    const all = await get("/api/v1/ai/deals", auth)
+    expect(all.body.market.country).toBeNull()
+    expect(all.body.market.currencies).toEqual(currencies(listed(all.body)))
+    const us = await get("/api/v1/ai/deals?country=US", auth)
+    expect(listed(us.body).map((deal: any) => deal.store)).toContain("BestBuy")
+    expect(currencies(listed(us.body))).toEqual(["USD"])
+    const bad = await get("/api/v1/ai/deals?country=ZZ", auth)
+    expect(bad.status).toBe(400)
+    expect(JSON.stringify(bad.body.error)).toContain("country")
+  })
+
+  it("the /search page reads the market from Accept-Language's region, and a country parameter wins", async () => {
+    const page = async (path: string, language: string) => {
+      const response = await fetch(`${service.url}${path}`, { headers: { "accept-language": language } })
+      return { status: response.status, html: await response.text() }
+    }
+    const uk = await page("/search?q=headphones", "en-GB,en;q=0.9")
+    expect(uk.status).toBe(200)
+    expect(uk.html).toContain("prices in GBP for United Kingdom")
+    expect(uk.html).toContain("Currys")
+    expect(uk.html).not.toContain("BestBuy")
+    const us = await page("/search?q=headphones&country=US", "en-GB")
+    expect(us.html).toContain("prices in USD for United States")
+    expect(us.html).not.toContain("Currys")
+    const none = await page("/search?q=headphones", "de")
+    expect(none.html).toContain("no country chosen")
+    const bad = await page("/search?q=headphones&country=ZZ", "en-GB")
+    expect(bad.status).toBe(400)
+    expect(bad.html).toContain("We do not know the country")
+  })
+})
+
+describe("markets: DEFAULT_COUNTRY", () => {
+  let service: RunningService
+  beforeAll(async () => {
+    service = await start({ defaultCountry: Option.some("DE") })
+  })
+  afterAll(() => service.close())
+
+  it("answers requests that name no market for the operator's country; a parameter still wins", async () => {
+    const fallback = await getJson(`${service.url}/api/search?q=headphones`)
+    expect(currencies(fallback.body.results)).toEqual(["EUR"])
+    expect(fallback.body.market).toMatchObject({ country: "DE", source: "default" })
+    const asked = await getJson(`${service.url}/api/search?q=headphones&country=US`)
+    expect(currencies(asked.body.results)).toEqual(["USD"])
+  })
+})
