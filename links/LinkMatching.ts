@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { affiliateUrlFor, type NoMatchReason } from "../domain/matching/resolve.ts"
+import { affiliateUrlFor, type MatchMarket, type NoMatchReason } from "../domain/matching/resolve.ts"
 import type { Selection } from "../domain/matching/selectProgram.ts"
 import { isSafeRedirectTarget } from "../domain/matching/submittedUrl.ts"
 import type { DatabaseError } from "../infra/Database.ts"
@@ -28,11 +28,18 @@ export type LinkMatch =
   | {
       readonly kind: "matched"
       readonly selection: Selection
+      /** The market whose programme was preferred (the URL's, else the visitor's). */
+      readonly market: MatchMarket | undefined
       readonly link: TrackingLink
       /** false when this caller already had a link for this URL (it is returned again) */
       readonly created: boolean
     }
-  | { readonly kind: "unmatched"; readonly reason: NoMatchReason; readonly normalizedUrl: string }
+  | {
+      readonly kind: "unmatched"
+      readonly reason: NoMatchReason
+      readonly normalizedUrl: string
+      readonly market: MatchMarket | undefined
+    }
 
 export interface LinkRequest {
   readonly partner: Partner | undefined
@@ -47,8 +54,12 @@ export interface LinkRequest {
 export class LinkMatching extends Context.Service<
   LinkMatching,
   {
-    /** Domain matching (exact host, parents, registrable domain) and the caller's tracking link. */
-    match(partner: Partner | undefined, url: string): Effect.Effect<LinkMatch, DatabaseError>
+    /**
+     * Domain matching (exact host, parents, registrable domain) and the
+     * caller's tracking link; `country` is the visitor's market, whose
+     * programme a multi-country merchant's URL that names no market gets.
+     */
+    match(partner: Partner | undefined, url: string, country?: string): Effect.Effect<LinkMatch, DatabaseError>
     /**
      * The caller's tracking link to `destinationUrl` through an already chosen
      * programme (fuzzy matches, generated copy). undefined when the programme's
@@ -83,19 +94,24 @@ export class LinkMatching extends Context.Service<
         })
       }
 
-      const match = Effect.fn("LinkMatching.match")(function* (partner: Partner | undefined, url: string) {
-        const resolution = yield* matcher.resolve(url)
+      const match = Effect.fn("LinkMatching.match")(function* (
+        partner: Partner | undefined,
+        url: string,
+        country?: string
+      ) {
+        const resolution = yield* matcher.resolve(url, country)
         if (resolution.kind === "invalid") return { kind: "invalid", message: resolution.message } satisfies LinkMatch
         const unmatched = (reason: NoMatchReason): LinkMatch => ({
           kind: "unmatched",
           reason,
-          normalizedUrl: resolution.normalizedUrl
+          normalizedUrl: resolution.normalizedUrl,
+          market: resolution.market
         })
         const selection = resolution.selection
         if (selection === undefined) return unmatched(resolution.reason ?? "no_program")
         const made = yield* linkFor({ partner, originalUrl: url, destinationUrl: resolution.normalizedUrl, selection })
         if (made === undefined) return unmatched("deep_link_unavailable")
-        return { kind: "matched", selection, ...made } satisfies LinkMatch
+        return { kind: "matched", selection, market: resolution.market, ...made } satisfies LinkMatch
       })
 
       return LinkMatching.of({ match, linkFor })

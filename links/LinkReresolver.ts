@@ -103,7 +103,9 @@ export class LinkReresolver extends Context.Service<
         for (const [index, link] of stored.entries()) {
           // ~40 µs a link: let the event loop answer redirects between slices of a large closure.
           if (index % RESOLVE_SLICE === RESOLVE_SLICE - 1) yield* Effect.yieldNow
-          const resolution = resolveUrl(link.destination_url, catalog, rules)
+          // a link keeps its market: a US shopper's link whose Nike US programme closed does not move to Nike UK
+          const country = link.program_id === null ? undefined : (programs.get(link.program_id)?.country ?? undefined)
+          const resolution = resolveUrl(link.destination_url, catalog, rules, country)
           const selection = resolution.kind === "resolved" ? resolution.selection : undefined
           const affiliateUrl =
             selection === undefined || resolution.kind !== "resolved"

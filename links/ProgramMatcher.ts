@@ -115,8 +115,11 @@ const load = (db: Database["Service"]) =>
 export class ProgramMatcher extends Context.Service<
   ProgramMatcher,
   {
-    /** Resolves a submitted URL against the in-memory catalog (re-read on every catalog event). */
-    resolve(url: string): Effect.Effect<Resolution>
+    /**
+     * Resolves a submitted URL against the in-memory catalog (re-read on every
+     * catalog event); `country` is the visitor's market, preferred for a URL that names none.
+     */
+    resolve(url: string, country?: string): Effect.Effect<Resolution>
     /** Re-reads the catalog now (tests and tools that write the tables themselves). */
     readonly reload: Effect.Effect<void, DatabaseError>
     readonly current: Effect.Effect<Loaded>
@@ -155,7 +158,8 @@ export class ProgramMatcher extends Context.Service<
       return ProgramMatcher.of({
         current,
         reload,
-        resolve: (url) => Effect.map(current, (loaded) => resolveUrl(url, loaded.catalog, loaded.rules))
+        resolve: (url, country) =>
+          Effect.map(current, (loaded) => resolveUrl(url, loaded.catalog, loaded.rules, country))
       })
     })
   )

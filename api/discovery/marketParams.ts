@@ -66,3 +66,15 @@ export const requestMarket = (
   })
   return { chosen, currency: chosen?.currency ?? params.currency?.trim().toUpperCase() }
 }
+
+/**
+ * The market of the visitor behind a link request: the `country` given,
+ * else the region of the request's Accept-Language (the visitor's browser,
+ * or an agent speaking for one), else DEFAULT_COUNTRY.
+ */
+export const visitorMarket = (
+  country: string | undefined,
+  acceptLanguage: string | undefined,
+  defaultCountry: Option.Option<string>
+): ChosenMarket | undefined =>
+  chooseMarket({ country, acceptLanguage, defaultCountry: Option.getOrUndefined(defaultCountry) })

@@ -3,6 +3,7 @@ import type { Catalog } from "./catalog.ts"
 import { type Selection, selectProgram } from "./selectProgram.ts"
 import { parseHttpUrl } from "./submittedUrl.ts"
 import { stripTracking } from "./trackingParams.ts"
+import { marketNamedByUrl } from "./urlMarket.ts"
 import { type ClickHostRule, normaliseRuleHost, REFERENCE_CLICK_HOSTS, unwrap } from "./unwrap.ts"
 
 // From a submitted URL to "which programme, which merchant page": the whole
@@ -28,7 +29,15 @@ export type Resolution =
       readonly selection: Selection | undefined
       readonly reason: NoMatchReason | undefined
       readonly domain: string | undefined
+      /** The market whose programme was preferred: the one the URL names, else the visitor's; none without either. */
+      readonly market: MatchMarket | undefined
     }
+
+/** Which market link matching preferred, and why: the URL named it, or it was the visitor's. */
+export interface MatchMarket {
+  readonly country: string
+  readonly source: "url" | "visitor"
+}
 
 /** Click-host rules: the catalog's networks first (they may name extra hosts), then the reference list. */
 export const clickHostRules = (catalog: Catalog): ReadonlyArray<ClickHostRule> => {
@@ -43,7 +52,13 @@ export const clickHostRules = (catalog: Catalog): ReadonlyArray<ClickHostRule> =
   return [...rules, ...REFERENCE_CLICK_HOSTS]
 }
 
-export const resolveUrl = (input: string, catalog: Catalog, rules: ReadonlyArray<ClickHostRule>): Resolution => {
+export const resolveUrl = (
+  input: string,
+  catalog: Catalog,
+  rules: ReadonlyArray<ClickHostRule>,
+  /** The visitor's market (ISO 3166-1 alpha-2), for a URL that names none. */
+  visitorCountry?: string
+): Resolution => {
   const parsed = parseHttpUrl(input)
   if (!parsed.ok) return { kind: "invalid", message: parsed.message }
   const unwrapped = unwrap(parsed.url, rules)
@@ -54,10 +69,18 @@ export const resolveUrl = (input: string, catalog: Catalog, rules: ReadonlyArray
       unwrappedFrom: unwrapped.via,
       selection: undefined,
       reason: unwrapped.reason,
-      domain: undefined
+      domain: undefined,
+      market: undefined
     }
   }
   const destination = stripTracking(unwrapped.url)
+  const named = marketNamedByUrl(destination)
+  const market: MatchMarket | undefined =
+    named !== undefined
+      ? { country: named, source: "url" }
+      : visitorCountry !== undefined
+        ? { country: visitorCountry, source: "visitor" }
+        : undefined
   const selected = selectProgram(
     catalog,
     destination.hostname,
@@ -67,7 +90,8 @@ export const resolveUrl = (input: string, catalog: Catalog, rules: ReadonlyArray
         url: destination.href,
         sub: "probe",
         params: { ...network.accountParams, ...program.linkParams }
-      }) !== undefined
+      }) !== undefined,
+    market?.country
   )
   return {
     kind: "resolved",
@@ -75,7 +99,8 @@ export const resolveUrl = (input: string, catalog: Catalog, rules: ReadonlyArray
     unwrappedFrom: unwrapped.via,
     selection: selected.ok ? selected.selection : undefined,
     reason: selected.ok ? undefined : selected.reason,
-    domain: selected.ok ? selected.selection.domain : selected.domain
+    domain: selected.ok ? selected.selection.domain : selected.domain,
+    market
   }
 }
 

@@ -69,7 +69,13 @@ export const selectProgram = (
   catalog: Catalog,
   hostname: string,
   /** Extra eligibility, e.g. "its deep-link template can be filled". */
-  usable: (program: CatalogProgram, network: CatalogNetwork) => boolean = () => true
+  usable: (program: CatalogProgram, network: CatalogNetwork) => boolean = () => true,
+  /**
+   * The shopper's market (ISO 3166-1 alpha-2): among a multi-country
+   * merchant's programmes its own comes first, whatever the others pay (a
+   * US shopper cannot buy through Nike UK). None: ranked as below.
+   */
+  country?: string
 ): SelectionResult => {
   let sawInactive: string | undefined
   let sawUnlinkable: string | undefined
@@ -90,7 +96,7 @@ export const selectProgram = (
       sawInactive ??= domain
       continue
     }
-    eligible.sort(compareSelections)
+    eligible.sort((a, b) => marketRank(a, country) - marketRank(b, country) || compareSelections(a, b))
     return { ok: true, selection: eligible[0] }
   }
   if (sawUnlinkable !== undefined) return { ok: false, reason: "deep_link_unavailable", domain: sawUnlinkable }
@@ -98,6 +104,10 @@ export const selectProgram = (
     ? { ok: false, reason: "no_program" }
     : { ok: false, reason: "no_active_program", domain: sawInactive }
 }
+
+/** 0 for a programme of the shopper's market (or when there is none), 1 for another market's. */
+const marketRank = (selection: Selection, country: string | undefined) =>
+  country === undefined || selection.program.country === country ? 0 : 1
 
 const compareSelections = (a: Selection, b: Selection): number =>
   Number(b.program.deepLinkAllowed) - Number(a.program.deepLinkAllowed) ||

@@ -35,3 +35,17 @@ describe("markets", () => {
     expect(chooseMarket({})).toBeUndefined()
   })
 })
+
+describe("the market a merchant URL names", () => {
+  it("reads country domains and a country or locale as the first path segment; .com alone names none", async () => {
+    const { marketNamedByUrl } = await import("../../domain/matching/urlMarket.ts")
+    const named = (url: string) => marketNamedByUrl(new URL(url))
+    expect(named("https://www.amazon.co.uk/dp/B0")).toBe("GB")
+    expect(named("https://www.zalando.de/x")).toBe("DE")
+    expect(named("https://www.nike.com/gb/t/air-max")).toBe("GB")
+    expect(named("https://www.zara.com/en-gb/shirt")).toBe("GB")
+    expect(named("https://www.ikea.com/de/de/p/x")).toBe("DE")
+    expect(named("https://www.nike.com/t/pegasus")).toBeUndefined()
+    expect(named("https://shop.example.io/en/x")).toBeUndefined()
+  })
+})

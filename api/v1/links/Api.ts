@@ -9,12 +9,30 @@ const CREDENTIALS_DROPPED =
 import { BadRequest, ServiceUnavailable, Unauthorized } from "../../errors.ts"
 import { OptionalPartnerAuth, PartnerAuth } from "../auth/PartnerAuth.ts"
 import { ListQuery, Page } from "../ListParams.ts"
+import { CountryParam } from "../../discovery/marketParams.ts"
 
 export const MatchRequest = Schema.Struct({
   url: Schema.String.annotate({
     description: `Any merchant page, or an existing affiliate/tracking link (it is unwrapped). Absolute http(s), at most ${MAX_URL_LENGTH} characters.`
+  }),
+  country: Schema.optional(CountryParam).annotate({
+    description:
+      "The visitor's country (ISO 3166-1 alpha-2). A merchant with programmes in several countries is matched to " +
+      "this country's programme when the URL names no country itself (nike.com/t/..., not nike.com/gb/... or " +
+      "amazon.co.uk). Default: the region of the request's Accept-Language, else the operator's DEFAULT_COUNTRY."
   })
 })
+
+export const MatchMarket = Schema.NullOr(
+  Schema.Struct({
+    country: Schema.String,
+    source: Schema.Literals(["url", "parameter", "accept-language", "default"]).annotate({
+      description:
+        "url: the URL names the country (a country domain or path); otherwise where the visitor's country came " +
+        "from (the country field, Accept-Language, DEFAULT_COUNTRY)"
+    })
+  })
+).annotate({ description: "The market whose programme was preferred, or null when neither URL nor visitor named one." })
 
 const MatchedProgram = Schema.Struct({
   id: Schema.String,
@@ -23,7 +41,8 @@ const MatchedProgram = Schema.Struct({
   domain: Schema.String.annotate({
     description: "The catalog domain that matched (host, parent or registrable domain)"
   }),
-  commission_type: Schema.String
+  commission_type: Schema.String,
+  country: Schema.NullOr(Schema.String).annotate({ description: "The programme's country (ISO 3166-1 alpha-2)" })
 })
 
 const MatchedLink = Schema.Struct({
@@ -60,6 +79,7 @@ export const MatchResponse = Schema.Union([
   Schema.Struct({
     matched: Schema.Literal(true),
     program: MatchedProgram,
+    market: MatchMarket,
     link: MatchedLink,
     created: Schema.Boolean.annotate({
       description: "false when this partner already had a link for this URL (it is returned again)"
@@ -78,6 +98,7 @@ export const MatchResponse = Schema.Union([
     destination_url: Schema.String.annotate({
       description: "The URL we tried to match (after unwrapping and stripping)"
     }),
+    market: MatchMarket,
     program: Schema.Null,
     link: Schema.Null
   })

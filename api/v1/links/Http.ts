@@ -1,6 +1,8 @@
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { AppConfig } from "../../../infra/AppConfig.ts"
 import { PublicUrl } from "../../../infra/PublicUrl.ts"
+import { visitorMarket } from "../../discovery/marketParams.ts"
 import { Api } from "../../Api.ts"
 import { badRequest } from "../../errors.ts"
 import { CurrentPartner, MaybePartner } from "../auth/PartnerAuth.ts"
@@ -41,13 +43,15 @@ export const LinksHandlers = HttpApiBuilder.group(
     const matching = yield* LinkMatching
     const links = yield* TrackingLinks
     const publicUrl = yield* PublicUrl
+    const { defaultCountry } = yield* AppConfig
     return handlers
-      .handle("match", ({ payload }) =>
+      .handle("match", ({ payload, request }) =>
         Effect.gen(function* () {
           const { partner } = yield* MaybePartner
-          const result = yield* orUnavailable(matching.match(partner, payload.url))
+          const visitor = visitorMarket(payload.country, request.headers["accept-language"], defaultCountry)
+          const result = yield* orUnavailable(matching.match(partner, payload.url, visitor?.market.country))
           if (result.kind === "invalid") return yield* badRequest("url", result.message)
-          return matchAnswer(publicUrl, payload.url, result)
+          return matchAnswer(publicUrl, payload.url, result, visitor?.source)
         })
       )
       .handle("list", ({ query }) =>
