@@ -1,3 +1,5 @@
+import { Layer } from "effect"
 import { DiscoverySearch } from "./DiscoverySearch.ts"
+import { ExchangeRates } from "./ExchangeRates.ts"
 
-export const layer = DiscoverySearch.layer
+export const layer = Layer.mergeAll(DiscoverySearch.layer, ExchangeRates.layer)

@@ -358,6 +358,20 @@ export const migrations: ReadonlyArray<ReadonlyArray<string>> = [
       source VARCHAR NOT NULL
     )`,
     `CREATE INDEX IF NOT EXISTS conversion_adjustments_partner ON conversion_adjustments (partner_id, arrived_at)`
+  ],
+  [
+    // 11: reference exchange rates (kind exchange_rates: the ECB's daily euro
+    // rates), replaced whole by each run of their feed; search orders prices
+    // of several currencies by them (domain/money/exchangeRates.ts). The
+    // PostgreSQL twin is infra/postgres/migrations/0014_markets.sql.
+    `CREATE TABLE IF NOT EXISTS exchange_rates (
+      currency VARCHAR NOT NULL,            -- ISO 4217
+      per_eur DECIMAL(18,8) NOT NULL,       -- units of the currency per 1 EUR
+      as_of DATE NOT NULL,                  -- the day the rates are for
+      feed VARCHAR NOT NULL,
+      run_id VARCHAR NOT NULL,
+      PRIMARY KEY (feed, currency)
+    )`
   ]
 ]
 

@@ -20,6 +20,7 @@ export const FORMATS = {
   programs: ["programs-jsonl"],
   products: ["gmc-tsv", "gmc-xml", "awin-csv"],
   price_history: ["price-history-csv"],
+  exchange_rates: ["ecb-xml"],
   conversions: [
     "awin-transactions",
     "cj-commissions",

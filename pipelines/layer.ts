@@ -8,6 +8,7 @@ import { FeedLoaders, registerLoader } from "./FeedLoaders.ts"
 import { FeedSource } from "./FeedSource.ts"
 import { isCatalogEmpty, PipelineRunner, StaleRunsInterrupted } from "./PipelineRunner.ts"
 import { PriceHistoryLoader } from "./prices/PriceHistoryLoader.ts"
+import { ExchangeRatesLoader } from "./rates/ExchangeRatesLoader.ts"
 import { CatalogPublisher } from "./publish/CatalogPublisher.ts"
 import { StagingFollows } from "./publish/followSystemOfRecord.ts"
 import { WorkerFence } from "./publish/PublishFence.ts"
@@ -26,7 +27,8 @@ export const PipelineLoaders = Layer.mergeAll(
   registerLoader(NetworkLoader),
   registerLoader(ProgramLoader),
   registerLoader(ProductLoader),
-  registerLoader(PriceHistoryLoader)
+  registerLoader(PriceHistoryLoader),
+  registerLoader(ExchangeRatesLoader)
 )
 
 /**

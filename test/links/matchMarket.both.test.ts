@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
-import { insertCatalog, NETWORKS } from "../support/catalogFixture.ts"
+import { type FixtureProgram, insertCatalog, NETWORKS } from "../support/catalogFixture.ts"
 import { postJson } from "../support/http.ts"
 import { startService, type RunningService } from "../support/TestService.ts"
 
@@ -11,7 +11,7 @@ import { startService, type RunningService } from "../support/TestService.ts"
 // URL that names its country keeps it whoever asks. The answer says which
 // market was chosen and why.
 
-const NIKE = [
+const NIKE: ReadonlyArray<FixtureProgram> = [
   {
     networkId: "cj",
     merchantId: "5001",
