@@ -18,6 +18,7 @@ import { catalogRows } from "./search-eval/catalog.ts"
 import { deriveJudgements } from "./search-eval/derive.ts"
 import { evaluate, formatScores, PAGE } from "./search-eval/evaluate.ts"
 import { meets, type JudgementSet } from "./search-eval/judgement.ts"
+import { formatPurity, marketPurity } from "./search-eval/marketPurity.ts"
 
 export const JUDGEMENTS_FILE = "test/fixtures/search-judgements.json"
 
@@ -90,6 +91,14 @@ const main = async () => {
       }
     }
     process.stdout.write(`\n${formatScores(scores)}\n`)
+    const purity = await marketPurity(judgements, async (q, country) => {
+      const market = country === undefined ? "" : `&country=${country}`
+      const response = await fetch(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${PAGE}${market}`)
+      if (response.status !== 200) throw new Error(`${q}: HTTP ${response.status} ${await response.text()}`)
+      const body = (await response.json()) as { results: Array<{ price: { currency: string } }> }
+      return body.results.map((result) => result.price.currency)
+    })
+    process.stdout.write(`\n${formatPurity(purity)}\n`)
   } finally {
     await service.close()
     service.remove()

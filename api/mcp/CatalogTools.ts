@@ -1,4 +1,5 @@
 import { Effect, Option } from "effect"
+import { AppConfig } from "../../infra/AppConfig.ts"
 import { PublicUrl } from "../../infra/PublicUrl.ts"
 import type { SearchError } from "../../infra/SearchEngine.ts"
 import type { ProductDocument } from "../../readModel/documents.ts"
@@ -9,6 +10,7 @@ import { callerTag } from "./McpCaller.ts"
 import { decodeArguments, invalidArgument, toolFailure } from "./toolErrors.ts"
 import { GetProductParams, LookupCatalogParams, SearchCatalogParams } from "./toolDefinitions.ts"
 import { filterExpressions, matchesFilters } from "./ucp/filters.ts"
+import { marketContext } from "./ucp/market.ts"
 import { PRODUCT_PREFIX, ucpProduct } from "./ucp/products.ts"
 import { LOOKUP_CAPABILITY, responseEnvelope, SEARCH_CAPABILITY } from "./ucp/profile.ts"
 
@@ -50,6 +52,7 @@ const resolveId = (id: string) =>
 export const makeCatalogTools = Effect.gen(function* () {
   const discovery = yield* DiscoverySearch
   const publicUrl = yield* PublicUrl
+  const { defaultCountry } = yield* AppConfig
   const present = (offers: ReadonlyArray<ProductDocument>, tag: string, maxVariants?: number) =>
     ucpProduct(offers, { base: publicUrl.base, tag }, maxVariants)
 
@@ -73,6 +76,7 @@ export const makeCatalogTools = Effect.gen(function* () {
   const searchCatalog = (input: unknown) =>
     Effect.gen(function* () {
       const { catalog } = yield* decodeArguments(SearchCatalogParams)(input)
+      const { context } = yield* marketContext(catalog.context, catalog.filters, defaultCountry)
       const query = catalog.query?.trim() ?? ""
       if (query === "" && catalog.filters === undefined) {
         return yield* Effect.fail(invalidArgument("catalog.query", "give a query, filters, or both"))
@@ -80,7 +84,7 @@ export const makeCatalogTools = Effect.gen(function* () {
       const tag = yield* callerTag
       const limit = catalog.pagination?.limit ?? DEFAULT_PAGE
       const offset = yield* decodeCursor(catalog.pagination?.cursor)
-      const models = yield* modelsFor(query, filterExpressions(catalog.filters, catalog.context), offset, limit + 1)
+      const models = yield* modelsFor(query, filterExpressions(catalog.filters, context), offset, limit + 1)
       const hasNext = models.length > limit && offset + limit <= MAX_OFFSET
       return {
         ucp: responseEnvelope(SEARCH_CAPABILITY),
@@ -99,6 +103,7 @@ export const makeCatalogTools = Effect.gen(function* () {
   const lookupCatalog = (input: unknown) =>
     Effect.gen(function* () {
       const { catalog } = yield* decodeArguments(LookupCatalogParams)(input)
+      const { context } = yield* marketContext(catalog.context, catalog.filters, defaultCountry)
       const tag = yield* callerTag
       const ids = [...new Set(catalog.ids.map((id) => id.trim()))]
       const found = yield* Effect.forEach(
@@ -117,7 +122,7 @@ export const makeCatalogTools = Effect.gen(function* () {
         Map<string, { doc: ProductDocument; inputs: Array<{ id: string; match: string }> }>
       >()
       for (const { id, match, doc } of found) {
-        if (doc === undefined || !matchesFilters(doc, catalog.filters, catalog.context)) continue
+        if (doc === undefined || !matchesFilters(doc, catalog.filters, context)) continue
         const offers = byModel.get(doc.group_key) ?? new Map()
         byModel.set(doc.group_key, offers)
         const offer = offers.get(doc.id) ?? { doc, inputs: [] }
@@ -148,16 +153,50 @@ export const makeCatalogTools = Effect.gen(function* () {
   const getProduct = (input: unknown) =>
     Effect.gen(function* () {
       const { catalog } = yield* decodeArguments(GetProductParams)(input)
+      const { context } = yield* marketContext(catalog.context, catalog.filters, defaultCountry)
       const tag = yield* callerTag
       const id = catalog.id.trim()
       const model = yield* discovery.modelOf(resolveId(id).documentId).pipe(Effect.mapError(searchUnavailable))
       if (Option.isNone(model)) {
         return yield* Effect.fail(toolFailure("product_not_found", `no product or variant has the id '${id}'`))
       }
-      const { shown, offers } = model.value
-      const listed = offersOf(shown, offers, (offer) => matchesFilters(offer, catalog.filters, catalog.context))
-      return { ucp: responseEnvelope(LOOKUP_CAPABILITY), product: present(listed.slice(0, MAX_OFFERS), tag) }
+      const { listed, notice } = inCurrency(
+        model.value,
+        (offer) => matchesFilters(offer, catalog.filters, context),
+        context?.currency
+      )
+      return {
+        ucp: responseEnvelope(LOOKUP_CAPABILITY),
+        product: present(listed.slice(0, MAX_OFFERS), tag),
+        ...(notice === undefined ? {} : { messages: [notice] })
+      }
     })
+
+  /**
+   * The offers get_product lists: the one asked for first, then those that
+   * meet the filters. With a currency, the model is featured by its first
+   * offer in that currency, so price_range is in it; when none is sold in
+   * it, every offer is listed and a message says so (the range is then in
+   * the asked-for offer's currency, never a mix).
+   */
+  const inCurrency = (
+    model: { readonly shown: ProductDocument; readonly offers: ReadonlyArray<ProductDocument> },
+    keep: (offer: ProductDocument) => boolean,
+    currency: string | undefined
+  ) => {
+    const { shown, offers } = model
+    if (currency === undefined || shown.currency === currency) return { listed: offersOf(shown, offers, keep) }
+    const featured = offers.find((offer) => offer.currency === currency && keep(offer))
+    if (featured !== undefined) return { listed: offersOf(featured, offers, keep) }
+    return {
+      listed: offersOf(shown, offers, () => true),
+      notice: {
+        type: "info",
+        code: "currency_not_sold",
+        content: `no offer of this product is priced in ${currency}; its price_range is in ${shown.currency}`
+      }
+    }
+  }
 
   return { searchCatalog, lookupCatalog, getProduct }
 })

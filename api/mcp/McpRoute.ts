@@ -2,6 +2,7 @@ import { CatalogQueries } from "../../catalog/CatalogQueries.ts"
 import { type Cause, Effect, Layer } from "effect"
 import { McpServer, Toolkit } from "effect/ai"
 import { HttpRouter, HttpServerResponse } from "effect/http"
+import type { AppConfig } from "../../infra/AppConfig.ts"
 import type { Database } from "../../infra/Database.ts"
 import { PublicUrl } from "../../infra/PublicUrl.ts"
 import type { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
@@ -62,7 +63,7 @@ const Registrations = McpServer.toolkit(ServerTools).pipe(
 )
 
 /** The services the tool handlers and the caller middleware read. */
-type ToolServices = DiscoverySearch | LinkMatching | Database | Partners | PublicUrl | CatalogQueries
+type ToolServices = DiscoverySearch | LinkMatching | Database | Partners | PublicUrl | CatalogQueries | AppConfig
 
 // layerHttp's inferred requirements degrade to `any` for dynamic (JSON Schema)
 // tools; this states them, so a missing service is still a type error upstream.

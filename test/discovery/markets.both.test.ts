@@ -1,99 +1,13 @@
 import { Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
-import { SearchSync } from "../../pipelines/search/SearchSync.ts"
-import { type FixtureProduct, insertProducts } from "../support/catalogFixtures.ts"
 import { getJson, postJson } from "../support/http.ts"
-import { type RunningService, startService } from "../support/TestService.ts"
+import { startMarketsService, XM5 } from "../support/marketsCatalog.ts"
+import type { RunningService } from "../support/TestService.ts"
 
 // Markets over real HTTP: a country answers only offers priced in its
 // currency (the same headphones sold in the US, the UK and Germany show the
 // shopper's own store), price words are read in that currency, and an
 // answer without a market says which currencies it spans.
-
-const XM5 = { title: "Sony WH-1000XM5 Wireless Noise Cancelling Headphones", brand: "Sony", gtin: "4548736132610" }
-const deal = { history: [[40, 400]] as ReadonlyArray<readonly [number, number]>, currentSinceDays: 1 }
-
-const catalog: ReadonlyArray<FixtureProduct> = [
-  {
-    feed: "us",
-    itemId: "xm5-us",
-    ...XM5,
-    category: "Electronics",
-    price: 279.99,
-    currency: "USD",
-    store: "BestBuy",
-    ...deal
-  },
-  {
-    feed: "uk",
-    itemId: "xm5-uk",
-    ...XM5,
-    category: "Electronics",
-    price: 249,
-    currency: "GBP",
-    store: "Currys",
-    ...deal
-  },
-  {
-    feed: "eu",
-    itemId: "xm5-de",
-    ...XM5,
-    category: "Electronics",
-    price: 289,
-    currency: "EUR",
-    store: "MediaMarkt",
-    ...deal
-  },
-  {
-    feed: "us",
-    itemId: "budget-us",
-    title: "Budget Wired Headphones",
-    brand: "Tinny",
-    category: "Electronics",
-    price: 79.99,
-    currency: "USD",
-    store: "BestBuy"
-  },
-  {
-    feed: "uk",
-    itemId: "studio-uk",
-    title: "Studio Monitor Headphones",
-    brand: "Audiotek",
-    category: "Electronics",
-    price: 120,
-    currency: "GBP",
-    store: "Currys"
-  },
-  {
-    feed: "uk",
-    itemId: "kids-uk",
-    title: "Kids Volume Limited Headphones",
-    brand: "Tinny",
-    category: "Electronics",
-    price: 19,
-    currency: "GBP",
-    store: "Argos"
-  },
-  {
-    feed: "eu",
-    itemId: "sport-de",
-    title: "Sport Bluetooth Headphones",
-    brand: "Pulse",
-    category: "Electronics",
-    price: 59,
-    currency: "EUR",
-    store: "MediaMarkt"
-  }
-]
-
-const start = async (overrides: Parameters<typeof startService>[0] = {}) => {
-  const service = await startService(overrides)
-  await service.run(insertProducts(catalog))
-  await service.run(SearchSync.use((sync) => sync.syncProducts()))
-  await service.run(DiscoverySearch.use((search) => search.refreshVocabulary))
-  return service
-}
 
 const currencies = (results: ReadonlyArray<{ price: { currency: string } }>) =>
   [...new Set(results.map((result) => result.price.currency))].sort()
@@ -101,7 +15,7 @@ const currencies = (results: ReadonlyArray<{ price: { currency: string } }>) =>
 describe("markets: /api/search, /api/deals and /search answer for the shopper's country", () => {
   let service: RunningService
   beforeAll(async () => {
-    service = await start()
+    service = await startMarketsService()
   })
   afterAll(() => service.close())
   const get = (path: string, headers: Record<string, string> = {}) => getJson(`${service.url}${path}`, headers)
@@ -225,7 +139,7 @@ describe("markets: /api/search, /api/deals and /search answer for the shopper's 
 describe("markets: DEFAULT_COUNTRY", () => {
   let service: RunningService
   beforeAll(async () => {
-    service = await start({ defaultCountry: Option.some("DE") })
+    service = await startMarketsService({ defaultCountry: Option.some("DE") })
   })
   afterAll(() => service.close())
 

@@ -4,6 +4,7 @@ import { catalogRows, type CatalogRow } from "../../scripts/search-eval/catalog.
 import { deriveJudgements } from "../../scripts/search-eval/derive.ts"
 import { evaluate, PAGE } from "../../scripts/search-eval/evaluate.ts"
 import type { JudgementSet } from "../../scripts/search-eval/judgement.ts"
+import { marketPurity } from "../../scripts/search-eval/marketPurity.ts"
 import { getJson } from "../support/http.ts"
 import { startSampleService } from "../support/sampleService.ts"
 import type { RunningService } from "../support/TestService.ts"
@@ -66,4 +67,20 @@ describe("judged search set on the sample catalog", () => {
     expect(scores.ndcgAt8).toBeGreaterThanOrEqual(0.83)
     expect(scores.recall).toBeGreaterThanOrEqual(0.9)
   }, 120_000)
+
+  it("market purity per country: no answer for a market holds an offer in another currency", async () => {
+    const rows = await marketPurity(set.judgements, async (q, country) => {
+      const market = country === undefined ? "" : `&country=${country}`
+      const response = await getJson(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${PAGE}${market}`)
+      expect(response.status, q).toBe(200)
+      return response.body.results.map((result: { price: { currency: string } }) => result.price.currency)
+    })
+    const [none, ...markets] = rows
+    // without a market the sample catalog's answers do span currencies: the family measures something
+    expect(none.mixed).toBeGreaterThan(0)
+    for (const market of markets) {
+      expect(market, market.country).toMatchObject({ mixed: 0, foreign: 0 })
+      expect(market.empty, market.country).toBeLessThan(market.queries)
+    }
+  }, 240_000)
 })
