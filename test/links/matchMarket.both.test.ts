@@ -78,4 +78,28 @@ describe("POST /api/v1/links/match prefers the visitor's market", () => {
     expect(status).toBe(400)
     expect(JSON.stringify(body.error)).toContain("country")
   })
+
+  it("POST /api/v1/ai/match-link prefers the visitor's market the same way, and says so", async () => {
+    const registration = await postJson(`${service.url}/api/v1/partners/register`, { name: "A", email: "a@x.example" })
+    const auth = { authorization: `Bearer ${registration.body.api_key}` }
+    const us = await postJson(
+      `${service.url}/api/v1/ai/match-link`,
+      { url: "https://www.nike.com/t/pegasus-41", country: "US" },
+      auth
+    )
+    expect(us.status).toBe(200)
+    expect(us.body).toMatchObject({ matched: true, program: "Nike US", market: { country: "US", source: "parameter" } })
+    const none = await postJson(
+      `${service.url}/api/v1/ai/match-link`,
+      { url: "https://www.nike.com/t/vomero-18" },
+      auth
+    )
+    expect(none.body).toMatchObject({ program: "Nike UK", market: null })
+    const bad = await postJson(
+      `${service.url}/api/v1/ai/match-link`,
+      { url: "https://www.nike.com/t/x", country: "XX" },
+      auth
+    )
+    expect(bad.status).toBe(400)
+  })
 })

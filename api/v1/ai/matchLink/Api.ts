@@ -4,14 +4,15 @@ import { MATCH_THRESHOLD } from "../../../../domain/matching/fuzzy/fuzzyScore.ts
 import { MAX_URL_LENGTH } from "../../../../domain/matching/submittedUrl.ts"
 import { BadRequest, ServiceUnavailable } from "../../../errors.ts"
 import { PartnerAuth } from "../../auth/PartnerAuth.ts"
-import { NoMatchReasons } from "../../links/Api.ts"
+import { MatchMarket, MatchRequest, NoMatchReasons } from "../../links/Api.ts"
 
 export const MatchLinkRequest = Schema.Struct({
   url: Schema.String.annotate({
     description:
       `Any page URL: a merchant page, a misspelt or foreign shop domain, a marketplace listing, or a tracking link ` +
       `(unwrapped first). Absolute http(s), at most ${MAX_URL_LENGTH} characters.`
-  })
+  }),
+  country: MatchRequest.fields.country
 })
 
 export const MatchLinkReasons = [...NoMatchReasons, "below_threshold", "known_site"] as const
@@ -69,6 +70,7 @@ export const MatchLinkResponse = Schema.Struct({
   recognised: Schema.NullOr(Recognised).annotate({
     description: "Fuzzy matching: which merchant we recognised and from what"
   }),
+  market: MatchMarket,
   candidate_source: Schema.NullOr(Schema.Literals(["search_index", "in_memory"])).annotate({
     description:
       "Fuzzy matching: candidates from the Meilisearch programmes index, or from the in-memory catalog when " +

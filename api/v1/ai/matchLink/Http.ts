@@ -1,4 +1,7 @@
 import { Effect } from "effect"
+import { AppConfig } from "../../../../infra/AppConfig.ts"
+import type { Partner } from "../../../../partners/Partners.ts"
+import { visitorMarket } from "../../../discovery/marketParams.ts"
 import { HttpApiBuilder } from "effect/http-api"
 import type { Candidate } from "../../../../domain/matching/fuzzy/fuzzyScore.ts"
 import { MATCH_THRESHOLD } from "../../../../domain/matching/fuzzy/fuzzyScore.ts"
@@ -107,22 +110,22 @@ export const AiMatchLinkHandlers = HttpApiBuilder.group(
   Effect.fn(function* (handlers) {
     const matching = yield* LinkMatching
     const fuzzyMatcher = yield* FuzzyMatcher
-    return handlers.handle("matchLink", ({ payload }) =>
+    const { defaultCountry } = yield* AppConfig
+    const matchLink = (partner: Partner, original: string, country: string | undefined) =>
       Effect.gen(function* () {
-        const partner = yield* CurrentPartner
-        const original = payload.url
         // 1. Domain matching, exactly as POST /api/v1/links/match.
-        const domain = yield* orUnavailable(matching.match(partner, original))
+        const domain = yield* orUnavailable(matching.match(partner, original, country))
         if (domain.kind === "invalid") return yield* badRequest("url", domain.message)
-        if (domain.kind === "matched") return matched(original, "domain", 1, domain.selection, domain)
+        const done = <A>(answer: A) => ({ body: answer, market: domain.market })
+        if (domain.kind === "matched") return done(matched(original, "domain", 1, domain.selection, domain))
         // A recognised merchant without a usable programme, or a tracking link we could not
         // follow: guessing another merchant would be wrong, so the domain answer stands.
-        if (domain.reason !== "no_program") return notMatched(original, domain.reason, 0)
+        if (domain.reason !== "no_program") return done(notMatched(original, domain.reason, 0))
 
         // 2. Fuzzy matching on the unwrapped URL without tracking parameters.
         const { choice, outcome, source } = yield* fuzzyMatcher.match(new URL(domain.normalizedUrl))
-        if (outcome.kind === "none") return notMatched(original, "no_program", 0, undefined, source)
-        if (outcome.kind === "known_site") return notMatched(original, "known_site", 0, undefined, source)
+        if (outcome.kind === "none") return done(notMatched(original, "no_program", 0, undefined, source))
+        if (outcome.kind === "known_site") return done(notMatched(original, "known_site", 0, undefined, source))
         const candidate = outcome.best
         const picked = choice?.ok === true ? choice : undefined
         const fuzzy: Fuzzy = {
@@ -132,13 +135,15 @@ export const AiMatchLinkHandlers = HttpApiBuilder.group(
           source
         }
         if (candidate.confidence < MATCH_THRESHOLD)
-          return notMatched(original, "below_threshold", candidate.confidence, fuzzy)
+          return done(notMatched(original, "below_threshold", candidate.confidence, fuzzy))
         if (picked === undefined) {
-          return notMatched(
-            original,
-            choice?.ok === false ? choice.reason : "no_active_program",
-            candidate.confidence,
-            fuzzy
+          return done(
+            notMatched(
+              original,
+              choice?.ok === false ? choice.reason : "no_active_program",
+              candidate.confidence,
+              fuzzy
+            )
           )
         }
 
@@ -151,8 +156,27 @@ export const AiMatchLinkHandlers = HttpApiBuilder.group(
             selection: picked.selection
           })
         )
-        if (made === undefined) return notMatched(original, "deep_link_unavailable", candidate.confidence, fuzzy)
-        return matched(original, "fuzzy", candidate.confidence, picked.selection, made, fuzzy)
+        if (made === undefined) return done(notMatched(original, "deep_link_unavailable", candidate.confidence, fuzzy))
+        return done(matched(original, "fuzzy", candidate.confidence, picked.selection, made, fuzzy))
+      })
+
+    return handlers.handle("matchLink", ({ payload, request }) =>
+      Effect.gen(function* () {
+        const partner = yield* CurrentPartner
+        const visitor = visitorMarket(payload.country, request.headers["accept-language"], defaultCountry)
+        const answer = yield* matchLink(partner, payload.url, visitor?.market.country)
+        // the market domain matching preferred (the URL's, else the visitor's), as POST /api/v1/links/match says it
+        const market = answer.market
+        return {
+          ...answer.body,
+          market:
+            market === undefined
+              ? null
+              : {
+                  country: market.country,
+                  source: market.source === "url" ? ("url" as const) : (visitor?.source ?? "parameter")
+                }
+        }
       })
     )
   })
