@@ -106,6 +106,8 @@ const main = async () => {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`)
+  // fetch's own message ("fetch failed") hides why: the cause says it
+  const cause = error instanceof Error && error.cause !== undefined ? `\ncaused by: ${String(error.cause)}` : ""
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}${cause}\n`)
   process.exitCode = 1
 })

@@ -67,7 +67,8 @@ export const StartPageRoutes = Layer.unwrap(
               }))
             }),
             200,
-            { "cache-control": "public, max-age=60" }
+            // the market may come from Accept-Language: a shared cache must not serve GB prices to a US browser
+            { "cache-control": "public, max-age=60", vary: "Accept-Language" }
           )
         ),
         // Meilisearch unreachable: 503. Meilisearch rejecting the request the

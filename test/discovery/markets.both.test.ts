@@ -118,13 +118,14 @@ describe("markets: /api/search, /api/deals and /search answer for the shopper's 
   it("the /search page reads the market from Accept-Language's region, and a country parameter wins", async () => {
     const page = async (path: string, language: string) => {
       const response = await fetch(`${service.url}${path}`, { headers: { "accept-language": language } })
-      return { status: response.status, html: await response.text() }
+      return { status: response.status, html: await response.text(), vary: response.headers.get("vary") }
     }
     const uk = await page("/search?q=headphones", "en-GB,en;q=0.9")
     expect(uk.status).toBe(200)
     expect(uk.html).toContain("prices in GBP for United Kingdom")
     expect(uk.html).toContain("Currys")
     expect(uk.html).not.toContain("BestBuy")
+    expect(uk.vary).toContain("Accept-Language")
     const us = await page("/search?q=headphones&country=US", "en-GB")
     expect(us.html).toContain("prices in USD for United States")
     expect(us.html).not.toContain("Currys")
