@@ -7,14 +7,21 @@ import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
 import { RETRY_AFTER_SECONDS } from "../discovery/unavailable.ts"
 import { callerTag } from "./McpCaller.ts"
 import { decodeArguments, invalidArgument, toolFailure } from "./toolErrors.ts"
-import { GetProductParams, LookupCatalogParams, SearchCatalogParams } from "./toolDefinitions.ts"
+import { GetProductParams, LookupCatalogParams, MAX_PAGE, SearchCatalogParams } from "./toolDefinitions.ts"
+import type { ToolFailure } from "./toolDefinitions.ts"
+import { errorAnswer, info, offerMessages } from "./ucp/answerMessages.ts"
 import { filterExpressions, matchesFilters } from "./ucp/filters.ts"
-import { PRODUCT_PREFIX, ucpProduct } from "./ucp/products.ts"
-import { LOOKUP_CAPABILITY, responseEnvelope, SEARCH_CAPABILITY } from "./ucp/profile.ts"
+import { PRODUCT_PREFIX, ucpProduct, type View } from "./ucp/products.ts"
+import { type CatalogCapability, LOOKUP_CAPABILITY, responseEnvelope, SEARCH_CAPABILITY } from "./ucp/profile.ts"
+import { readingSteps, readRequest } from "./ucp/reading.ts"
 
 // The UCP catalog tools over the discovery index: search_catalog,
 // lookup_catalog and get_product. Every product is rendered from index
-// documents alone, like /api/search.
+// documents alone, like /api/search. Every answer is UCP's: a catalog
+// response, or an error response (`ucp.status` "error") — as the tool's
+// failure when the request must change (a bad argument, search down), as its
+// result when the request was fine and nothing matches (get_product of an
+// unknown id), the way UCP's MCP binding shows it.
 
 const DEFAULT_PAGE = 10
 /** Deeper than this, an agent should refine the query rather than page on. */
@@ -22,13 +29,25 @@ const MAX_OFFSET = 200
 /** Offers of one model get_product lists. */
 const MAX_OFFERS = 50
 /** Offers a search answer lists per product (most relevant first); get_product lists every one. */
-const SEARCH_VARIANTS = 5
+const SEARCH_VARIANTS = 3
 
 /** The JSON API's 503 body for a search Meilisearch could not serve. */
 export const searchUnavailable = (_: SearchError) =>
-  toolFailure("search_unavailable", "product search is temporarily unavailable; retry shortly", {
+  toolFailure("search_unavailable", `product search is temporarily unavailable; retry in ${RETRY_AFTER_SECONDS} s`, {
     retry_after_seconds: RETRY_AFTER_SECONDS
   })
+
+/** A failure of the JSON API's shape as UCP's error response; a bad argument names its path. */
+const asUcpError = (capability: CatalogCapability) => (failure: ToolFailure) => {
+  const field = (failure.error.details as ReadonlyArray<{ field?: string }> | undefined)?.[0]?.field
+  return errorAnswer(
+    capability,
+    failure.error.code,
+    failure.error.message,
+    "recoverable",
+    field === undefined || field === "(root)" ? undefined : `$.${field}`
+  )
+}
 
 // Cursors are opaque to clients; ours is the offset in products, so a page is stable while the catalog is.
 const encodeCursor = (offset: number) => Buffer.from(`o:${offset}`, "utf8").toString("base64url")
@@ -41,6 +60,14 @@ const decodeCursor = (cursor: string | undefined) => {
     : Effect.fail(invalidArgument("catalog.pagination.cursor", "is not a cursor from a previous search_catalog answer"))
 }
 
+/** One search of a reading: its words, the filters the words set, and how to match and order. */
+interface SearchStep {
+  readonly q: string
+  readonly filters: ReadonlyArray<string>
+  readonly sort?: ReadonlyArray<string> | undefined
+  readonly strategy?: "all" | "frequency" | undefined
+}
+
 /** A product id names a model through its featured offer; anything else is read as a variant (offer) id. */
 const resolveId = (id: string) =>
   id.startsWith(PRODUCT_PREFIX)
@@ -50,8 +77,8 @@ const resolveId = (id: string) =>
 export const makeCatalogTools = Effect.gen(function* () {
   const discovery = yield* DiscoverySearch
   const publicUrl = yield* PublicUrl
-  const present = (offers: ReadonlyArray<ProductDocument>, tag: string, maxVariants?: number) =>
-    ucpProduct(offers, { base: publicUrl.base, tag }, maxVariants)
+  const present = (offers: ReadonlyArray<ProductDocument>, tag: string, view: View | undefined, maxVariants?: number) =>
+    ucpProduct(offers, { base: publicUrl.base, tag }, maxVariants, view)
 
   /** A model's offers that meet the filters, `first` leading (the offer asked for or shown). */
   const offersOf = (
@@ -60,41 +87,63 @@ export const makeCatalogTools = Effect.gen(function* () {
     keep: (offer: ProductDocument) => boolean
   ) => [first, ...offers.filter((offer) => offer.id !== first.id && keep(offer))]
 
-  /** One index document per model: a page of models is one search, each with its offers. */
-  const modelsFor = (q: string, filters: ReadonlyArray<string>, offset: number, limit: number) =>
-    discovery.models({ q, filters, limit, offset }).pipe(
-      Effect.map(({ models }) => {
-        const filter = filters.join(" AND ")
-        return models.map((model) => offersOf(model.shown, model.offers, (offer) => offerMatches(offer, filter)))
-      }),
-      Effect.mapError(searchUnavailable)
-    )
+  const readPhrase = (phrase: string | undefined) =>
+    phrase === undefined || phrase.trim() === ""
+      ? Effect.succeed(undefined)
+      : discovery.readIntent(phrase.trim().replace(/\s+/g, " "))
+
+  /** A page of models, one search per step of the reading until one finds something (most pages: one). */
+  const modelsFor = (steps: ReadonlyArray<SearchStep>, given: ReadonlyArray<string>, offset: number, limit: number) =>
+    Effect.gen(function* () {
+      for (const step of steps) {
+        const filters = [...given, ...step.filters]
+        const { models } = yield* discovery
+          .models({ q: step.q, filters, limit, offset, sort: step.sort, strategy: step.strategy })
+          .pipe(Effect.mapError(searchUnavailable))
+        if (models.length > 0 || offset > 0) {
+          const filter = filters.join(" AND ")
+          return models.map((model) => offersOf(model.shown, model.offers, (offer) => offerMatches(offer, filter)))
+        }
+      }
+      return []
+    })
 
   const searchCatalog = (input: unknown) =>
     Effect.gen(function* () {
       const { catalog } = yield* decodeArguments(SearchCatalogParams)(input)
-      const query = catalog.query?.trim() ?? ""
-      if (query === "" && catalog.filters === undefined) {
-        return yield* Effect.fail(invalidArgument("catalog.query", "give a query, filters, or both"))
+      const [query, background] = [yield* readPhrase(catalog.query), yield* readPhrase(catalog.context?.intent)]
+      const reading = readRequest(query, background, catalog.filters, catalog.context)
+      if (reading === undefined && catalog.filters === undefined) {
+        return yield* Effect.fail(invalidArgument("catalog.query", "give a query, a context.intent, filters, or both"))
       }
       const tag = yield* callerTag
-      const limit = catalog.pagination?.limit ?? DEFAULT_PAGE
+      // UCP lets an implementation clamp the page size: a larger limit is served at our maximum.
+      const requested = catalog.pagination?.limit ?? DEFAULT_PAGE
+      const limit = Math.min(requested, MAX_PAGE)
       const offset = yield* decodeCursor(catalog.pagination?.cursor)
-      const models = yield* modelsFor(query, filterExpressions(catalog.filters, catalog.context), offset, limit + 1)
+      const given = filterExpressions(catalog.filters, catalog.context)
+      const steps: ReadonlyArray<SearchStep> = reading === undefined ? [{ q: "", filters: [] }] : readingSteps(reading)
+      const models = yield* modelsFor(steps, given, offset, limit + 1)
       const hasNext = models.length > limit && offset + limit <= MAX_OFFSET
+      const listed = models.slice(0, limit)
+      const products = listed.map((offers) => present(offers, tag, catalog.view, SEARCH_VARIANTS))
+      const shownOffers = listed.flatMap((offers) => offers.slice(0, SEARCH_VARIANTS))
+      const messages = [
+        ...(reading === undefined ? [] : [info("interpretation", reading.explanation)]),
+        ...(requested > limit
+          ? [info("limit_clamped", `limit ${requested} served as ${MAX_PAGE}, the most per page`)]
+          : []),
+        ...(models.length === 0
+          ? [info("no_results", "Nothing matched: try fewer words or wider filters.")]
+          : offerMessages(shownOffers))
+      ]
       return {
         ucp: responseEnvelope(SEARCH_CAPABILITY),
-        products: models.slice(0, limit).map((offers) => present(offers, tag, SEARCH_VARIANTS)),
+        products,
         pagination: { has_next_page: hasNext, ...(hasNext ? { cursor: encodeCursor(offset + limit) } : {}) },
-        ...(models.length === 0
-          ? {
-              messages: [
-                { type: "info", code: "no_results", content: "Nothing matched: try fewer words or wider filters." }
-              ]
-            }
-          : {})
+        messages
       }
-    })
+    }).pipe(Effect.mapError(asUcpError(SEARCH_CAPABILITY)))
 
   const lookupCatalog = (input: unknown) =>
     Effect.gen(function* () {
@@ -124,11 +173,12 @@ export const makeCatalogTools = Effect.gen(function* () {
         offers.set(doc.id, offer)
         offer.inputs.push({ id, match })
       }
-      const products = [...byModel.values()].map((offers) => {
-        const entries = [...offers.values()]
+      const models = [...byModel.values()].map((offers) => [...offers.values()])
+      const products = models.map((entries) => {
         const product = present(
           entries.map((entry) => entry.doc),
-          tag
+          tag,
+          catalog.view
         )
         return {
           ...product,
@@ -139,11 +189,12 @@ export const makeCatalogTools = Effect.gen(function* () {
       return {
         ucp: responseEnvelope(LOOKUP_CAPABILITY),
         products,
-        ...(missing.length > 0
-          ? { messages: missing.map((id) => ({ type: "info", code: "not_found", content: id })) }
-          : {})
+        messages: [
+          ...missing.map((id) => info("not_found", id)),
+          ...offerMessages(models.flatMap((entries) => entries.map((entry) => entry.doc)))
+        ]
       }
-    })
+    }).pipe(Effect.mapError(asUcpError(LOOKUP_CAPABILITY)))
 
   const getProduct = (input: unknown) =>
     Effect.gen(function* () {
@@ -152,12 +203,20 @@ export const makeCatalogTools = Effect.gen(function* () {
       const id = catalog.id.trim()
       const model = yield* discovery.modelOf(resolveId(id).documentId).pipe(Effect.mapError(searchUnavailable))
       if (Option.isNone(model)) {
-        return yield* Effect.fail(toolFailure("product_not_found", `no product or variant has the id '${id}'`))
+        // An answer, not a failure: the request was well formed, the catalog has no such product.
+        return errorAnswer(LOOKUP_CAPABILITY, "not_found", `Product not found: ${id}`, "unrecoverable", "$.catalog.id")
       }
       const { shown, offers } = model.value
-      const listed = offersOf(shown, offers, (offer) => matchesFilters(offer, catalog.filters, catalog.context))
-      return { ucp: responseEnvelope(LOOKUP_CAPABILITY), product: present(listed.slice(0, MAX_OFFERS), tag) }
-    })
+      const listed = offersOf(shown, offers, (offer) => matchesFilters(offer, catalog.filters, catalog.context)).slice(
+        0,
+        MAX_OFFERS
+      )
+      return {
+        ucp: responseEnvelope(LOOKUP_CAPABILITY),
+        product: present(listed, tag, catalog.view),
+        messages: offerMessages(listed)
+      }
+    }).pipe(Effect.mapError(asUcpError(LOOKUP_CAPABILITY)))
 
   return { searchCatalog, lookupCatalog, getProduct }
 })
