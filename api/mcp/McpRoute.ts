@@ -12,7 +12,7 @@ import { PartnerStatsQuery } from "../../partners/PartnerStatsQuery.ts"
 import { makeAffiliateTools } from "./AffiliateTools.ts"
 import { makeCatalogTools } from "./CatalogTools.ts"
 import { McpHttpGuard } from "./McpHttpGuard.ts"
-import { ToolEnvelopes } from "./toolEnvelopes.ts"
+import { BatchLimits, ToolEnvelopes } from "./toolEnvelopes.ts"
 import { CallerFromAuthorization, McpCaller } from "./McpCaller.ts"
 import { PROTOCOLS, SERVER_INFO } from "./serverInfo.ts"
 import {
@@ -60,7 +60,11 @@ const Handlers = ServerTools.toLayer(
 /** The toolkit's tools, then their titles, output schemas and envelope rules (toolEnvelopes.ts). */
 const Registrations = ToolEnvelopes.pipe(
   Layer.provide(
-    McpServer.toolkit(ServerTools).pipe(Layer.provide(CallerFromAuthorization.layer), Layer.provide(Handlers))
+    McpServer.toolkit(ServerTools).pipe(
+      Layer.provide(CallerFromAuthorization.layer),
+      Layer.provide(BatchLimits.layer),
+      Layer.provide(Handlers)
+    )
   )
 )
 

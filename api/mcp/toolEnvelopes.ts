@@ -8,17 +8,25 @@ import { TOOL_OUTPUTS } from "./toolOutputs.ts"
 //  - every answer has structuredContent, errors included (the toolkit puts a
 //    failure only in the text block; clients that read structure would see none);
 //  - a lookup_catalog batch larger than we serve is JSON-RPC -32602 (Invalid
-//    params), as UCP's MCP binding requires of batch limits, before any work.
+//    params), as UCP's MCP binding requires of batch limits, before any work
+//    (BatchLimits: a middleware, since a handler's invalid-params failure
+//    becomes a tool result on protocol 2025-11-25, a middleware's stays an error).
 // Applied to the tools the toolkit registered, so the handlers stay plain effects.
 
-/** The batch a call asks for beyond our limit, worded for the JSON-RPC error; undefined when within it. */
-const oversizedBatch = (tool: string, payload: unknown): string | undefined => {
-  if (tool !== "lookup_catalog") return undefined
-  const ids = (payload as { catalog?: { ids?: unknown } } | undefined)?.catalog?.ids
+/** The batch a tools/call asks for beyond our limit, worded for the JSON-RPC error; undefined when within it. */
+const oversizedBatch = (call: unknown): string | undefined => {
+  const { name, arguments: args } = (call ?? {}) as { name?: unknown; arguments?: { catalog?: { ids?: unknown } } }
+  const ids = name === "lookup_catalog" ? args?.catalog?.ids : undefined
   return Array.isArray(ids) && ids.length > MAX_LOOKUP_IDS
     ? `catalog.ids: at most ${MAX_LOOKUP_IDS} ids per lookup_catalog call, got ${ids.length}`
     : undefined
 }
+
+/** Refuses an oversized batch as JSON-RPC -32602 on every protocol revision. */
+export const BatchLimits = McpServer.middleware()((effect, { method, payload }) => {
+  const refusal = method === "tools/call" ? oversizedBatch(payload) : undefined
+  return refusal === undefined ? effect : Effect.fail(new McpSchema.InvalidParams({ message: refusal }))
+})
 
 /** An error result's text block (the encoded failure) as its structuredContent too. */
 const withStructuredContent = (result: McpSchema.CallToolResult | McpSchema.InputRequired) => {
@@ -51,13 +59,7 @@ export const ToolEnvelopes = Layer.effectDiscard(
           ...registration.tool,
           ...(output === undefined ? {} : { title: output.title, outputSchema: output.schema })
         }),
-        handle: (payload) =>
-          Effect.suspend(() => {
-            const refusal = oversizedBatch(name, payload)
-            return refusal !== undefined
-              ? Effect.fail(new McpSchema.InvalidParams({ message: refusal }))
-              : registration.handle(payload).pipe(Effect.map(withStructuredContent))
-          })
+        handle: (payload) => registration.handle(payload).pipe(Effect.map(withStructuredContent))
       })
     }
   })

@@ -61,10 +61,11 @@ const product = object(
 const messages = array(message)
 /** UCP's error response: no resource, `ucp.status` "error", why in messages. */
 const ucpError = object({ ucp: object({ status: { const: "error" } }, ["status"]), messages }, ["ucp", "messages"])
-const ucpAnswer = (success: Json): Json => ({ anyOf: [success, ucpError] })
+// MCP wants an object root; the alternatives below it.
+const ucpAnswer = (success: Json): Json => ({ type: "object", anyOf: [success, ucpError] })
 
 const errorBody = object({ error: object({ code: text, message: text, details: {} }, ["code", "message"]) }, ["error"])
-const ownAnswer = (success: Json): Json => ({ anyOf: [success, errorBody] })
+const ownAnswer = (success: Json): Json => ({ type: "object", anyOf: [success, errorBody] })
 
 export const TOOL_OUTPUTS: Record<string, { readonly title: string; readonly schema: Json }> = {
   search_catalog: {
