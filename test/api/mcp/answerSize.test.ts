@@ -56,7 +56,10 @@ describe("MCP answer sizes over the sample catalog", () => {
       pages.push({ query, bytes, products: body.products.length })
     }
     const full = pages.filter((page) => page.products === 10).map((page) => page.bytes)
-    const fifty = await bytesOf("search_catalog", { catalog: { query: "headphones", pagination: { limit: 50 } } })
+    // a page of 50 products: every in-stock product above a price floor, by relevance
+    const fifty = await bytesOf("search_catalog", {
+      catalog: { filters: { price: { min: 1 } }, pagination: { limit: 50 } }
+    })
     const headphones = await bytesOf("search_catalog", { catalog: { query: "headphones", pagination: { limit: 1 } } })
     const detail = await bytesOf("get_product", { catalog: { id: headphones.body.products[0].id } })
     const figures = {
@@ -64,11 +67,13 @@ describe("MCP answer sizes over the sample catalog", () => {
       median_kb: +(median(full) / KB).toFixed(1),
       max_kb: +(Math.max(...full) / KB).toFixed(1),
       fifty_products_kb: +(fifty.bytes / KB).toFixed(1),
+      fifty_products: fifty.body.products.length,
       get_product_kb: +(detail.bytes / KB).toFixed(1),
       get_product_offers: detail.body.product.variants.length
     }
     console.log(`answer sizes: ${JSON.stringify(figures)}`)
     expect(full.length).toBeGreaterThanOrEqual(8)
+    expect(figures.fifty_products).toBe(50)
     expect(figures.median_kb).toBeLessThanOrEqual(25)
     expect(figures.get_product_kb).toBeLessThanOrEqual(30)
   })
