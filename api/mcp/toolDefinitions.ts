@@ -62,9 +62,27 @@ const Context = Schema.Struct({
     Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/, { message: "must be an ISO 4217 code such as USD" }))
   ).annotate({ description: "Only offers in this currency; the unit of filters.price." }),
   address_country: Schema.optionalKey(Text(2)),
+  // UCP's other buyer signals: accepted (a conformant client may send them), not used to answer
+  address_region: Schema.optionalKey(Text(100)),
+  postal_code: Schema.optionalKey(Text(20)),
+  eligibility: Schema.optionalKey(Schema.Array(Text(200)).check(Schema.isMaxLength(20))),
   language: Schema.optionalKey(Text(35)),
-  intent: Schema.optionalKey(Text(500))
+  intent: Schema.optionalKey(Text(500)).annotate({
+    description:
+      "Background, e.g. 'a gift under $50 for a 10 year old': its price, recipient and preference apply; its words " +
+      "are searched only without a query."
+  })
 })
+
+/** UCP request members we accept and do not use (a conformant client may send them). */
+const UcpExtras = {
+  signals: Schema.optionalKey(Schema.Record(Text(100), Schema.Unknown)).annotate({
+    description: "UCP buyer signals (e.g. dev.ucp.user_agent); accepted, not used."
+  }),
+  attribution: Schema.optionalKey(Schema.Record(Text(100), Schema.String.check(Schema.isMaxLength(500)))).annotate({
+    description: "UCP attribution parameters; accepted, not used (tracked links carry the partner's tag)."
+  })
+}
 
 export const SearchCatalogParams = Schema.Struct({
   meta: Meta,
@@ -74,6 +92,7 @@ export const SearchCatalogParams = Schema.Struct({
     }),
     filters: Schema.optionalKey(Filters),
     context: Schema.optionalKey(Context),
+    ...UcpExtras,
     pagination: Schema.optionalKey(
       Schema.Struct({
         cursor: Schema.optionalKey(Text(200)).annotate({ description: "pagination.cursor of the previous page." }),
@@ -95,6 +114,7 @@ export const LookupCatalogParams = Schema.Struct({
     }),
     filters: Schema.optionalKey(Filters),
     context: Schema.optionalKey(Context),
+    ...UcpExtras,
     view: View
   })
 })
@@ -105,6 +125,7 @@ export const GetProductParams = Schema.Struct({
     id: Text(200).annotate({ description: "A product id (prod_...) or a variant id." }),
     filters: Schema.optionalKey(Filters),
     context: Schema.optionalKey(Context),
+    ...UcpExtras,
     view: View
   })
 })

@@ -172,6 +172,32 @@ describe("UCP answers", () => {
     })
   }
 
+  it("a request with every member UCP defines for a search is served, whichever of them we do not use", async () => {
+    const catalog = {
+      query: "headphones",
+      context: {
+        address_country: "US",
+        address_region: "California",
+        postal_code: "94043",
+        intent: "a present",
+        language: "en",
+        currency: "USD",
+        eligibility: ["com.example.loyalty_gold"]
+      },
+      signals: { "dev.ucp.user_agent": "agent/1.0" },
+      attribution: { utm_source: "assistant" },
+      filters: { categories: ["Headphones"], price: { max: 50000 } },
+      pagination: { limit: 5 }
+    }
+    expect(violations("search_request", catalog)).toEqual([])
+    const answer = await call(http, "search_catalog", {
+      meta: { "ucp-agent": { profile: "https://agent.example/ucp" } },
+      catalog
+    })
+    expect(answer.isError, JSON.stringify(answer.body)).toBe(false)
+    expect(checked("search_catalog", answer.body).products.length).toBeGreaterThan(0)
+  })
+
   it("more than 20 lookup ids is JSON-RPC invalid params; a limit above 50 is served at 50", async () => {
     const ids = Array.from({ length: 21 }, (_, i) => `id-${i}`)
     for (const client of [http, stdio])

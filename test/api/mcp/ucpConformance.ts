@@ -54,7 +54,13 @@ const describe = (errors: ReadonlyArray<ErrorObject> | null | undefined) =>
   (errors ?? []).map((error) => `${error.instancePath || "(root)"} ${error.message} ${JSON.stringify(error.params)}`)
 
 export type Conformance =
-  "business_profile" | "search_catalog" | "lookup_catalog" | "get_product" | "error_response" | "product"
+  | "business_profile"
+  | "search_catalog"
+  | "lookup_catalog"
+  | "get_product"
+  | "error_response"
+  | "product"
+  | "search_request"
 
 const SCHEMAS: Record<Conformance, () => unknown> = {
   // The profile document is `{ ucp: <business schema> }` at this release.
@@ -67,7 +73,8 @@ const SCHEMAS: Record<Conformance, () => unknown> = {
   lookup_catalog: () => resultSchemaOf("lookup_catalog"),
   get_product: () => resultSchemaOf("get_product"),
   error_response: () => ({ $ref: `${SCHEMA_HOST}shopping/types/error_response.json` }),
-  product: () => ({ $ref: `${SCHEMA_HOST}shopping/types/product.json` })
+  product: () => ({ $ref: `${SCHEMA_HOST}shopping/types/product.json` }),
+  search_request: () => ({ $ref: `${SCHEMA_HOST}shopping/catalog_search.json#/$defs/search_request` })
 }
 
 /** The published schema's complaints about `value` (empty: it conforms). */
