@@ -49,14 +49,17 @@ const asUcpError = (capability: CatalogCapability) => (failure: ToolFailure) => 
   )
 }
 
-// Cursors are opaque to clients; ours is the offset in products, so a page is stable while the catalog is.
-const encodeCursor = (offset: number) => Buffer.from(`o:${offset}`, "utf8").toString("base64url")
+// Cursors are opaque to clients; ours is the offset in products and the
+// step of the reading that answered the first page (a later page must not
+// fall back to a stricter step), so a page is stable while the catalog is.
+const encodeCursor = (offset: number, step: number) =>
+  Buffer.from(`o:${offset}${step > 0 ? `.${step}` : ""}`, "utf8").toString("base64url")
 const decodeCursor = (cursor: string | undefined) => {
-  if (cursor === undefined) return Effect.succeed(0)
-  const match = /^o:(\d{1,4})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"))
+  if (cursor === undefined) return Effect.succeed({ offset: 0, step: 0 })
+  const match = /^o:(\d{1,4})(?:\.(\d))?$/.exec(Buffer.from(cursor, "base64url").toString("utf8"))
   const offset = match === null ? NaN : Number(match[1])
   return Number.isInteger(offset) && offset <= MAX_OFFSET
-    ? Effect.succeed(offset)
+    ? Effect.succeed({ offset, step: Number(match![2] ?? 0) })
     : Effect.fail(invalidArgument("catalog.pagination.cursor", "is not a cursor from a previous search_catalog answer"))
 }
 
@@ -92,20 +95,34 @@ export const makeCatalogTools = Effect.gen(function* () {
       ? Effect.succeed(undefined)
       : discovery.readIntent(phrase.trim().replace(/\s+/g, " "))
 
-  /** A page of models, one search per step of the reading until one finds something (most pages: one). */
-  const modelsFor = (steps: ReadonlyArray<SearchStep>, given: ReadonlyArray<string>, offset: number, limit: number) =>
+  /**
+   * A page of models and the step that found them: on a first page, one
+   * search per step of the reading until one finds something (most pages:
+   * the first); a later page reads the step of its cursor.
+   */
+  const modelsFor = (
+    steps: ReadonlyArray<SearchStep>,
+    given: ReadonlyArray<string>,
+    page: { readonly offset: number; readonly step: number },
+    limit: number
+  ) =>
     Effect.gen(function* () {
-      for (const step of steps) {
+      const last = page.offset > 0 ? Math.min(page.step, steps.length - 1) : steps.length - 1
+      for (let index = page.offset > 0 ? last : 0; index <= last; index++) {
+        const step = steps[index]
         const filters = [...given, ...step.filters]
         const { models } = yield* discovery
-          .models({ q: step.q, filters, limit, offset, sort: step.sort, strategy: step.strategy })
+          .models({ q: step.q, filters, limit, offset: page.offset, sort: step.sort, strategy: step.strategy })
           .pipe(Effect.mapError(searchUnavailable))
-        if (models.length > 0 || offset > 0) {
+        if (models.length > 0 || index === last) {
           const filter = filters.join(" AND ")
-          return models.map((model) => offersOf(model.shown, model.offers, (offer) => offerMatches(offer, filter)))
+          const found = models.map((model) =>
+            offersOf(model.shown, model.offers, (offer) => offerMatches(offer, filter))
+          )
+          return { models: found, step: index }
         }
       }
-      return []
+      return { models: [], step: 0 }
     })
 
   const searchCatalog = (input: unknown) =>
@@ -120,10 +137,11 @@ export const makeCatalogTools = Effect.gen(function* () {
       // UCP lets an implementation clamp the page size: a larger limit is served at our maximum.
       const requested = catalog.pagination?.limit ?? DEFAULT_PAGE
       const limit = Math.min(requested, MAX_PAGE)
-      const offset = yield* decodeCursor(catalog.pagination?.cursor)
+      const page = yield* decodeCursor(catalog.pagination?.cursor)
+      const { offset } = page
       const given = filterExpressions(catalog.filters, catalog.context)
       const steps: ReadonlyArray<SearchStep> = reading === undefined ? [{ q: "", filters: [] }] : readingSteps(reading)
-      const models = yield* modelsFor(steps, given, offset, limit + 1)
+      const { models, step } = yield* modelsFor(steps, given, page, limit + 1)
       const hasNext = models.length > limit && offset + limit <= MAX_OFFSET
       const listed = models.slice(0, limit)
       const products = listed.map((offers) => present(offers, tag, catalog.view, SEARCH_VARIANTS))
@@ -140,7 +158,7 @@ export const makeCatalogTools = Effect.gen(function* () {
       return {
         ucp: responseEnvelope(SEARCH_CAPABILITY),
         products,
-        pagination: { has_next_page: hasNext, ...(hasNext ? { cursor: encodeCursor(offset + limit) } : {}) },
+        pagination: { has_next_page: hasNext, ...(hasNext ? { cursor: encodeCursor(offset + limit, step) } : {}) },
         messages
       }
     }).pipe(Effect.mapError(asUcpError(SEARCH_CAPABILITY)))

@@ -272,6 +272,24 @@ describe("UCP answers", () => {
     expect(JSON.stringify(answer.body)).not.toMatch(/"[a-z]+[A-Z][A-Za-z]*":/)
   })
 
+  it("a search the strict reading cannot answer pages on with the step that answered it", async () => {
+    const catalog = { query: "wireless earbuds headphones speaker", pagination: { limit: 3 } }
+    const first = checked("search_catalog", (await call(http, "search_catalog", { catalog })).body)
+    expect(first.products.length).toBe(3)
+    expect(first.pagination.has_next_page).toBe(true)
+    const second = checked(
+      "search_catalog",
+      (
+        await call(http, "search_catalog", {
+          catalog: { ...catalog, pagination: { limit: 3, cursor: first.pagination.cursor } }
+        })
+      ).body
+    )
+    expect(second.products.length).toBeGreaterThan(0)
+    const seen = new Set(first.products.map((product: any) => product.id))
+    for (const product of second.products) expect(seen.has(product.id)).toBe(false)
+  })
+
   it("structured filters win over the words", async () => {
     const body = (
       await call(http, "search_catalog", {
