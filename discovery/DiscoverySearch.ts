@@ -44,6 +44,8 @@ export interface DiscoverySearchShape {
   products(query: ProductsQuery): Effect.Effect<{ documents: ReadonlyArray<ShownOffer>; total: number }, SearchError>
   /** The same search with every offer of each model (for the MCP catalog tools). */
   models(query: ProductsQuery): Effect.Effect<{ models: ReadonlyArray<FoundModel>; total: number }, SearchError>
+  /** A phrase read by the intent reader of the search page, with the catalog's current vocabulary. */
+  readIntent(phrase: string): Effect.Effect<Intent>
   /** One offer by its id (the deal id), for landing pages. */
   document(id: string): Effect.Effect<Option.Option<ShownOffer>, SearchError>
   /** The model an offer id belongs to, with that offer shown. */
@@ -133,7 +135,9 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             filter: and(query.filters),
             limit: query.limit,
             offset: query.offset,
-            attributesToRetrieve: MODEL_RETRIEVED_FIELDS
+            attributesToRetrieve: MODEL_RETRIEVED_FIELDS,
+            ...(query.sort ? { sort: [...query.sort] } : {}),
+            ...(query.strategy ? { matchingStrategy: query.strategy } : {})
           }
           const response = yield* run(searchBody(query.q, params), modelAnswerOf)
           return {
@@ -176,7 +180,9 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
 
       const document = (id: string) => modelOf(id).pipe(Effect.map(Option.map((model) => model.shown)))
 
-      return DiscoverySearch.of({ deals, search, products, models, document, modelOf, refreshVocabulary })
+      const readIntent = (phrase: string) => Effect.map(currentVocabulary, (words) => intentOf(phrase, words))
+
+      return DiscoverySearch.of({ deals, search, products, models, readIntent, document, modelOf, refreshVocabulary })
     })
   )
 }

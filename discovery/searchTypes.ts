@@ -29,6 +29,10 @@ export interface ProductsQuery {
   readonly filters: ReadonlyArray<string>
   readonly limit: number
   readonly offset: number
+  /** Meilisearch sort (a preference read from the words, e.g. price:asc for "cheap"); relevance when absent. */
+  readonly sort?: ReadonlyArray<string> | undefined
+  /** "frequency": the rarest words must match, not every word (a relaxation step). */
+  readonly strategy?: "all" | "frequency" | undefined
 }
 
 /** A model found by a search: the offer it shows and every offer it has (best first). */

@@ -1,7 +1,6 @@
 import { Effect } from "effect"
 import { PublicUrl } from "../../infra/PublicUrl.ts"
 import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
-import { disclosureFor, presentDeal } from "../../discovery/present.ts"
 import { badRequest } from "../errors.ts"
 import { CatalogQueries } from "../../catalog/CatalogQueries.ts"
 import { orUnavailable } from "../v1/dbUnavailable.ts"
@@ -10,12 +9,14 @@ import { LinkMatching } from "../../links/LinkMatching.ts"
 import { matchAnswer } from "../../links/matchAnswer.ts"
 import { PartnerStatsQuery } from "../../partners/PartnerStatsQuery.ts"
 import { searchUnavailable } from "./CatalogTools.ts"
+import { dealsAnswer } from "./dealsAnswer.ts"
 import { callerTag, requirePartner } from "./McpCaller.ts"
 import { asToolFailure, decodeArguments, invalidArgument } from "./toolErrors.ts"
 import { FindProgramsParams, ListDealsParams, MatchLinkParams, PartnerStatsParams } from "./toolDefinitions.ts"
 
 // Our own tools beside the UCP catalog: each one calls the service behind the
-// matching JSON endpoint and answers with that endpoint's body shape.
+// matching JSON endpoint and answers with that endpoint's body shape, except
+// list_deals, which speaks the catalog tools' units and casing (dealsAnswer.ts).
 
 const DEFAULT_LIMIT = 10
 
@@ -35,8 +36,7 @@ export const makeAffiliateTools = Effect.gen(function* () {
       const { documents } = yield* discovery
         .deals({ category: query.category, store: query.store, limit: query.limit ?? DEFAULT_LIMIT })
         .pipe(Effect.mapError(searchUnavailable))
-      const deals = documents.map((doc) => presentDeal(doc, { base: publicUrl.base, tag }))
-      return { disclosure: disclosureFor(documents), count: deals.length, deals }
+      return dealsAnswer(documents, { base: publicUrl.base, tag })
     })
 
   const matchLink = (input: unknown) =>

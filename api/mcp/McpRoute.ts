@@ -13,6 +13,7 @@ import { PartnerStatsQuery } from "../../partners/PartnerStatsQuery.ts"
 import { makeAffiliateTools } from "./AffiliateTools.ts"
 import { makeCatalogTools } from "./CatalogTools.ts"
 import { McpHttpGuard } from "./McpHttpGuard.ts"
+import { BatchLimits, ToolEnvelopes } from "./toolEnvelopes.ts"
 import { CallerFromAuthorization, McpCaller } from "./McpCaller.ts"
 import { PROTOCOLS, SERVER_INFO } from "./serverInfo.ts"
 import {
@@ -57,9 +58,15 @@ const Handlers = ServerTools.toLayer(
   })
 ).pipe(Layer.provide(PartnerStatsQuery.layer))
 
-const Registrations = McpServer.toolkit(ServerTools).pipe(
-  Layer.provide(CallerFromAuthorization.layer),
-  Layer.provide(Handlers)
+/** The toolkit's tools, then their titles, output schemas and envelope rules (toolEnvelopes.ts). */
+const Registrations = ToolEnvelopes.pipe(
+  Layer.provide(
+    McpServer.toolkit(ServerTools).pipe(
+      Layer.provide(CallerFromAuthorization.layer),
+      Layer.provide(BatchLimits.layer),
+      Layer.provide(Handlers)
+    )
+  )
 )
 
 /** The services the tool handlers and the caller middleware read. */

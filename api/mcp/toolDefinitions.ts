@@ -7,9 +7,10 @@ import { ErrorBody } from "../errors.ts"
 // registers the same tools and forwards their calls to a server.
 //
 // Each tool advertises the JSON Schema of its Effect Schema but validates the
-// arguments itself (see ToolArguments.ts): a bad argument then comes back as a
-// tool error carrying the JSON API's `invalid_parameter` body, which a model
-// can read and correct, instead of a JSON-RPC error.
+// arguments itself (toolErrors.ts): a bad argument, an unknown key included,
+// then comes back as an answer naming it (`invalid_parameter`), which a model
+// can read and correct, instead of a JSON-RPC error. Titles, output schemas and
+// the envelope rules are in toolOutputs.ts and toolEnvelopes.ts.
 
 const Text = (max: number) => Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(max))
 const Int = (minimum: number, maximum: number) =>
@@ -23,9 +24,17 @@ export const MAX_LOOKUP_IDS = 20
 /** UCP request metadata; accepted and not required (many MCP clients cannot add it). */
 const Meta = Schema.optionalKey(
   Schema.Struct({
-    "ucp-agent": Schema.optionalKey(Schema.Struct({ profile: Schema.optionalKey(Text(2048)) }))
+    "ucp-agent": Schema.optionalKey(Schema.Struct({ profile: Schema.optionalKey(Text(2048)) })),
+    "idempotency-key": Schema.optionalKey(Text(200))
   })
 ).annotate({ description: "UCP request metadata (meta['ucp-agent'].profile); optional here." })
+
+/** How much of each offer an answer carries (ucp/products.ts). */
+const View = Schema.optionalKey(Schema.Literals(["summary", "full"])).annotate({
+  description:
+    "'summary' (default): per offer what an agent acts on (id, seller, price, availability, condition, url, " +
+    "verified discount). 'full': also each offer's description, media, categories, landing page and buying checks."
+})
 
 const Filters = Schema.Struct({
   categories: Schema.optionalKey(List(Text(100), 10)).annotate({
@@ -53,9 +62,27 @@ const Context = Schema.Struct({
     Schema.String.check(Schema.isPattern(/^[A-Z]{3}$/, { message: "must be an ISO 4217 code such as USD" }))
   ).annotate({ description: "Only offers in this currency; the unit of filters.price." }),
   address_country: Schema.optionalKey(Text(2)),
+  // UCP's other buyer signals: accepted (a conformant client may send them), not used to answer
+  address_region: Schema.optionalKey(Text(100)),
+  postal_code: Schema.optionalKey(Text(20)),
+  eligibility: Schema.optionalKey(Schema.Array(Text(200)).check(Schema.isMaxLength(20))),
   language: Schema.optionalKey(Text(35)),
-  intent: Schema.optionalKey(Text(500))
+  intent: Schema.optionalKey(Text(500)).annotate({
+    description:
+      "Background, e.g. 'a gift under $50 for a 10 year old': its price, recipient and preference apply; its words " +
+      "are searched only without a query."
+  })
 })
+
+/** UCP request members we accept and do not use (a conformant client may send them). */
+const UcpExtras = {
+  signals: Schema.optionalKey(Schema.Record(Text(100), Schema.Unknown)).annotate({
+    description: "UCP buyer signals (e.g. dev.ucp.user_agent); accepted, not used."
+  }),
+  attribution: Schema.optionalKey(Schema.Record(Text(100), Schema.String.check(Schema.isMaxLength(500)))).annotate({
+    description: "UCP attribution parameters; accepted, not used (tracked links carry the partner's tag)."
+  })
+}
 
 export const SearchCatalogParams = Schema.Struct({
   meta: Meta,
@@ -65,14 +92,17 @@ export const SearchCatalogParams = Schema.Struct({
     }),
     filters: Schema.optionalKey(Filters),
     context: Schema.optionalKey(Context),
+    ...UcpExtras,
     pagination: Schema.optionalKey(
       Schema.Struct({
         cursor: Schema.optionalKey(Text(200)).annotate({ description: "pagination.cursor of the previous page." }),
-        limit: Schema.optionalKey(Int(1, MAX_PAGE)).annotate({
-          description: `Products per page, 1..${MAX_PAGE}, default 10.`
+        // UCP: "implementations MAY clamp to a lower maximum"; a larger limit is served at the maximum, not refused.
+        limit: Schema.optionalKey(Schema.Number.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(1))).annotate({
+          description: `Products per page, default 10; at most ${MAX_PAGE} are returned (a larger limit is clamped).`
         })
       })
-    )
+    ),
+    view: View
   })
 })
 
@@ -83,7 +113,9 @@ export const LookupCatalogParams = Schema.Struct({
       description: `Product ids (prod_...) or variant ids from earlier results, 1..${MAX_LOOKUP_IDS}.`
     }),
     filters: Schema.optionalKey(Filters),
-    context: Schema.optionalKey(Context)
+    context: Schema.optionalKey(Context),
+    ...UcpExtras,
+    view: View
   })
 })
 
@@ -92,7 +124,9 @@ export const GetProductParams = Schema.Struct({
   catalog: Schema.Struct({
     id: Text(200).annotate({ description: "A product id (prod_...) or a variant id." }),
     filters: Schema.optionalKey(Filters),
-    context: Schema.optionalKey(Context)
+    context: Schema.optionalKey(Context),
+    ...UcpExtras,
+    view: View
   })
 })
 
@@ -120,13 +154,14 @@ export const PartnerStatsParams = Schema.Struct({})
 /** Schema.Struct({}) compiles to "anything but null"; MCP needs an object root. */
 const NO_ARGUMENTS: JsonSchema.JsonSchema = { type: "object", properties: {}, additionalProperties: false }
 
-/** The failure every tool returns: the JSON API's error body. */
+/** The failure our own tools return: the JSON API's error body. */
 export const ToolFailure = Schema.Struct({ error: ErrorBody })
 export type ToolFailure = typeof ToolFailure.Type
 
 const jsonSchemaOf = (schema: Schema.Top): JsonSchema.JsonSchema => {
   if (schema === PartnerStatsParams) return NO_ARGUMENTS
-  const document = Schema.toJsonSchemaDocument(schema)
+  // additionalProperties: false, as the arguments are decoded: an unknown key is refused
+  const document = Schema.toJsonSchemaDocument(schema, { onExcessProperty: "error" })
   return Object.keys(document.definitions).length === 0
     ? document.schema
     : { ...document.schema, $defs: document.definitions }
@@ -137,7 +172,8 @@ const define = <const Name extends string>(name: Name, parameters: Schema.Top, d
     description,
     parameters: jsonSchemaOf(parameters),
     success: Schema.Unknown,
-    failure: ToolFailure
+    // our own tools fail with ToolFailure, the UCP tools with UCP's error response (ucp/answerMessages.ts)
+    failure: Schema.Unknown
   })
     .annotate(Tool.Readonly, readOnly)
     .annotate(Tool.Destructive, false)
@@ -145,24 +181,28 @@ const define = <const Name extends string>(name: Name, parameters: Schema.Top, d
 
 const UCP_PRODUCTS =
   "Each product is one product model with its offers from several stores as variants; a variant's url is a tracked " +
-  "affiliate link (the only link to give the shopper), prices are integers in minor units (12999 = 129.99), and " +
-  "metadata['com.affiliate-commerce.offer'] holds the disclosure to show next to links, buying checks, and the " +
-  "verified discount against the lowest price we observed in the previous 30 days (null: do not call it a discount)."
+  "affiliate link (the only link to give the shopper), prices are integers in minor units (12999 = 129.99). The " +
+  "answer's messages carry, once, the disclosure to show next to the links (a warning with presentation " +
+  "'disclosure'), how to use the offers and the checks before buying; a variant has list_price and " +
+  "metadata['com.affiliate_commerce.offer'].verified_discount only when the price is below the lowest price we " +
+  "observed in the previous 30 days. catalog.view 'full' adds each offer's details. Unknown argument keys are refused."
 
 export const SearchCatalog = define(
   "search_catalog",
   SearchCatalogParams,
-  "Search the product catalog (UCP catalog search). Give catalog.query (words) and/or catalog.filters (categories, " +
-    "brand, price in minor units, availability); page with catalog.pagination.limit (default 10) and the cursor of " +
-    "the previous answer. " +
+  "Search the product catalog (UCP catalog search). Give catalog.query (words, read like the search page reads " +
+    "them: price, recipient, 'cheap'...) and/or catalog.context.intent, and/or catalog.filters (categories, brand, " +
+    "price in minor units, availability), which win over the words; messages say how the request was read. Page " +
+    "with catalog.pagination.limit (default 10, at most 50) and the cursor of the previous answer. " +
     UCP_PRODUCTS
 )
 
 export const LookupCatalog = define(
   "lookup_catalog",
   LookupCatalogParams,
-  "Fetch products by id (UCP catalog lookup): product ids (prod_...) or variant ids from earlier results. Unknown ids " +
-    "are reported in messages (code not_found), never as an error. Each variant's inputs says which id found it. " +
+  "Fetch products by id (UCP catalog lookup): 1..20 product ids (prod_...) or variant ids from earlier results " +
+    "(more is a JSON-RPC invalid-params error). Unknown ids are reported in messages (code not_found), never as an " +
+    "error. Each variant's inputs says which id found it. " +
     UCP_PRODUCTS
 )
 
@@ -170,7 +210,7 @@ export const GetProduct = define(
   "get_product",
   GetProductParams,
   "Full detail of one product (UCP get_product) by product id (prod_...) or variant id, with every offer we know for " +
-    "that model. An unknown id is a tool error with code product_not_found. " +
+    "that model. An unknown id answers ucp.status 'error' with an error message of code not_found. " +
     UCP_PRODUCTS
 )
 
@@ -178,8 +218,9 @@ export const ListDeals = define(
   "list_deals",
   ListDealsParams,
   "Current verified deals: products priced at least 10% below the lowest price we observed in the 30 days before " +
-    "(20% with shorter history), best deal first. Optional category, store and limit (1..50, default 10). Each deal " +
-    "has links.tracked (the buy link), the disclosure to show beside it, buyingChecks and assistantInstructions."
+    "(20% with shorter history), best deal first. Optional category, store and limit (1..50, default 10). Prices are " +
+    "integers in minor units like the catalog tools'; each deal has url (the tracked buy link) and verified_discount; " +
+    "the answer has, once, the disclosure to show beside the links, buying_checks and assistant_instructions."
 )
 
 export const MatchLink = define(

@@ -50,9 +50,14 @@ export const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
   [ROOT]: EVERYTHING
 }
 
-/** Single files a folder may import beyond ALLOWED: the partner CLI speaks the API's contracts. */
+/** Single files a folder may import beyond ALLOWED: the partner CLI speaks the API's contracts (and MCP envelope). */
 export const ALLOWED_FILES: Readonly<Record<string, ReadonlyArray<RegExp>>> = {
-  cli: [/^api\/(.*\/)?Api\.ts$/, /^api\/mcp\/toolDefinitions\.ts$/, /^api\/mcp\/serverInfo\.ts$/]
+  cli: [
+    /^api\/(.*\/)?Api\.ts$/,
+    /^api\/mcp\/toolDefinitions\.ts$/,
+    /^api\/mcp\/toolEnvelopes\.ts$/,
+    /^api\/mcp\/serverInfo\.ts$/
+  ]
 }
 
 export const folderOf = (file: string) => (file.includes("/") ? file.slice(0, file.indexOf("/")) : ROOT)

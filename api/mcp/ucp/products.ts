@@ -1,13 +1,22 @@
 import { minorUnits } from "../../../domain/money/Currency.ts"
 import type { ProductDocument } from "../../../readModel/documents.ts"
-import { disclosureFor, presentDeal, type PresentOptions } from "../../../discovery/present.ts"
+import { presentDeal, type PresentOptions } from "../../../discovery/present.ts"
 import { AFFILIATE_EXTENSION } from "./profile.ts"
 
 // Index documents -> UCP catalog products. Pure. A UCP product is one product
 // model (our search group: colour/size variants and the same item at other
 // stores); each offer is one of its variants, with our tracked link as its
-// URL. Everything a shopper must be told (disclosure, buying checks, the
-// verified discount) comes from the discovery feed's own presenter.
+// URL.
+//
+// Two views. "summary" (the default) carries what an agent acts on: per
+// offer the id, seller, price, availability, condition, url and the verified
+// discount; what is the same for every offer (the disclosure, the buying
+// checks, the instructions) is said once per answer in `messages`
+// (answerMessages.ts). "full" adds each offer's own description, categories,
+// media, seller link, landing page, price-specific buying checks and the
+// store's unverified "was" price.
+
+export type View = "summary" | "full"
 
 /** Product ids name the model through its featured offer; variant ids name one offer. */
 export const PRODUCT_PREFIX = "prod_"
@@ -22,55 +31,61 @@ export const ucpPrice = (amount: number, currency: string) => ({
 /** Minor units -> a price in the index's major units (filters). */
 export const fromMinor = (amount: number, currency: string | undefined) => amount / 10 ** minorUnits(currency ?? "USD")
 
-// The discovery presenter words its instructions for the Deal shape; a UCP
-// client sees the same facts under the UCP field names.
+/** A sentence of the discovery presenter in UCP field names (its words are for the Deal shape). */
 const UCP_FIELD_NAMES: ReadonlyArray<readonly [string, string]> = [
   ["links.tracked", "this variant's url"],
+  ["originalPrice (our 30-day low)", "list_price (our 30-day low)"],
   ["originalPrice", "list_price (our 30-day low)"],
-  ["couponCode is null", "coupon_code is null"]
+  ["couponCode is null", "no coupon code is confirmed"]
 ]
-const inUcpTerms = (text: string) => UCP_FIELD_NAMES.reduce((out, [deal, ucp]) => out.replaceAll(deal, ucp), text)
+export const inUcpTerms = (text: string) =>
+  UCP_FIELD_NAMES.reduce((out, [deal, ucp]) => out.replaceAll(deal, ucp), text)
 
-const variantOf = (doc: ProductDocument, options: PresentOptions) => {
+const day = (iso: string) => iso.slice(0, 10)
+const listedOldest = (offers: ReadonlyArray<ProductDocument>) =>
+  offers.map((doc) => day(doc.price_checked_at)).reduce((oldest, date) => (date < oldest ? date : oldest))
+/** An image; its alt text (the title again) only in the full view. */
+const image = (url: string | null, alt: string, view: View) =>
+  url ? { media: [{ type: "image", url, ...(view === "full" ? { alt_text: alt } : {}) }] } : {}
+const categoriesOf = (doc: ProductDocument) => doc.categories.map((value) => ({ value, taxonomy: "merchant" }))
+
+const variantOf = (doc: ProductDocument, featured: ProductDocument, options: PresentOptions, view: View) => {
   const deal = presentDeal(doc, options)
   const verified = deal.price.originalPrice !== undefined && deal.price.discountPercent !== undefined
+  const extension = {
+    // A discount only against our own 30-day reference (list_price), never the store's "was" claim.
+    ...(verified
+      ? { verified_discount: { percent: deal.price.discountPercent!, observed_at: deal.price.originalPriceObservedAt } }
+      : {}),
+    ...(view === "full"
+      ? {
+          price_checked_at: day(deal.price.checkedAt),
+          landing_page: deal.links.landing,
+          store_was_price_unverified:
+            deal.price.storeWasPrice === undefined ? null : ucpPrice(deal.price.storeWasPrice, doc.currency),
+          buying_checks: deal.buyingChecks,
+          assistant_instructions: inUcpTerms(deal.assistantInstructions)
+        }
+      : {})
+  }
   return {
     id: doc.id,
-    title: `${doc.title} at ${doc.store}`,
-    description: { plain: doc.description },
+    // The offer's own title only when it says more than the product's (a colour, a size, refurbished).
+    title: doc.title === featured.title ? doc.store : `${doc.title} (${doc.store})`,
+    description: { plain: view === "full" ? doc.description : `${doc.store} offer` },
     url: deal.links.tracked,
     price: ucpPrice(doc.price, doc.currency),
-    // A strikethrough only against our own 30-day reference, never the store's "was" claim.
     ...(verified ? { list_price: ucpPrice(deal.price.originalPrice!, doc.currency) } : {}),
     availability: { available: doc.in_stock, status: doc.availability },
     ...(doc.condition ? { condition: doc.condition } : {}),
-    categories: doc.categories.map((value) => ({ value, taxonomy: "merchant" })),
-    ...(doc.image ? { media: [{ type: "image", url: doc.image, alt_text: doc.title }] } : {}),
     seller: {
       name: doc.store,
-      ...(doc.store_domain ? { links: [{ type: "website", url: `https://${doc.store_domain}` }] } : {})
+      ...(view === "full" && doc.store_domain
+        ? { links: [{ type: "website", url: `https://${doc.store_domain}` }] }
+        : {})
     },
-    metadata: {
-      [AFFILIATE_EXTENSION]: {
-        tracked_link: deal.links.tracked,
-        landing_page: deal.links.landing,
-        disclosure: deal.disclosure,
-        price_checked_at: deal.price.checkedAt,
-        verified_discount: verified
-          ? {
-              percent: deal.price.discountPercent!,
-              reference_price: ucpPrice(deal.price.originalPrice!, doc.currency),
-              reference_observed_at: deal.price.originalPriceObservedAt ?? null,
-              reference: "the lowest price we observed in the 30 days before the current price started"
-            }
-          : null,
-        store_was_price_unverified:
-          deal.price.storeWasPrice === undefined ? null : ucpPrice(deal.price.storeWasPrice, doc.currency),
-        coupon_code: null,
-        buying_checks: deal.buyingChecks,
-        assistant_instructions: inUcpTerms(deal.assistantInstructions)
-      }
-    }
+    ...(view === "full" ? { categories: categoriesOf(doc), ...image(doc.image, doc.title, view) } : {}),
+    ...(Object.keys(extension).length > 0 ? { metadata: { [AFFILIATE_EXTENSION]: extension } } : {})
   }
 }
 
@@ -85,34 +100,31 @@ export type UcpVariant = ReturnType<typeof variantOf>
 export const ucpProduct = (
   offers: ReadonlyArray<ProductDocument>,
   options: PresentOptions,
-  maxVariants = offers.length
+  maxVariants = offers.length,
+  view: View = "summary"
 ) => {
   const featured = offers[0]
-  const variants = offers.slice(0, maxVariants).map((doc) => variantOf(doc, options))
+  const variants = offers.slice(0, maxVariants).map((doc) => variantOf(doc, featured, options, view))
   const sameCurrency = offers.filter((doc) => doc.currency === featured.currency).map((doc) => doc.price)
-  const stores = [...new Set(offers.map((doc) => doc.store))]
   return {
     id: productId(featured),
     title: featured.title,
     description: { plain: featured.description },
     url: variants[0].url,
     ...(featured.brand ? { brand: featured.brand } : {}),
-    categories: featured.categories.map((value) => ({ value, taxonomy: "merchant" })),
+    categories: categoriesOf(featured),
     price_range: {
       min: ucpPrice(Math.min(...sameCurrency), featured.currency),
       max: ucpPrice(Math.max(...sameCurrency), featured.currency)
     },
-    ...(featured.image ? { media: [{ type: "image", url: featured.image, alt_text: featured.title }] } : {}),
+    ...image(featured.image, featured.title, view),
     variants,
     metadata: {
       [AFFILIATE_EXTENSION]: {
         offers: offers.length,
-        stores,
-        disclosure: disclosureFor(offers),
-        assistant_instructions:
-          "Each variant is one store's offer for this model: link to it only through its url (a tracked link) and " +
-          "show the disclosure next to the links. Follow each variant's buying_checks and assistant_instructions; " +
-          "call a price a discount only with verified_discount."
+        stores: new Set(offers.map((doc) => doc.store)).size,
+        // the oldest check among the offers listed: "checked on" is then true of every price shown
+        prices_checked_at: listedOldest(offers.slice(0, maxVariants))
       }
     }
   }

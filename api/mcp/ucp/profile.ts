@@ -1,57 +1,72 @@
 // What we implement of the Universal Commerce Protocol, in one place: the
-// version we follow, the capability names, our own extension's namespace, and
-// the profile served at /.well-known/ucp.
+// release we follow, the capability names, our own extension's name, the
+// response envelope and the business profile served at /.well-known/ucp.
 
-/** The UCP release whose profile shape (services and capabilities keyed by reverse-domain name) we follow. */
-export const UCP_VERSION = "2026-01-23"
+/**
+ * The UCP release we follow: the first with the catalog capabilities
+ * (search, lookup, get_product), and the newest published one. Our answers
+ * are checked against its published schemas in the test suite.
+ */
+export const UCP_VERSION = "2026-04-08"
 
 export const SEARCH_CAPABILITY = "dev.ucp.shopping.catalog.search"
 export const LOOKUP_CAPABILITY = "dev.ucp.shopping.catalog.lookup"
+export type CatalogCapability = typeof SEARCH_CAPABILITY | typeof LOOKUP_CAPABILITY
 
 /**
- * Our extras on products and variants (disclosure, buying checks, the
- * verified discount against our 30-day reference, the tracked link) live
- * under this key of `metadata`, the place the spec gives business-defined
- * data, so a strict UCP client sees only standard fields elsewhere.
+ * Our extras on products and variants (the verified discount against our
+ * 30-day reference, and in the full view the landing page, buying checks and
+ * the store's unverified "was" price) live under this key of `metadata`, the
+ * place the spec gives business-defined data. A reverse-domain name as the
+ * spec's name pattern wants it (lower case, no hyphen).
  */
-export const AFFILIATE_EXTENSION = "com.affiliate-commerce.offer"
+export const AFFILIATE_EXTENSION = "com.affiliate_commerce.offer"
 
-/** The response envelope of a catalog operation: the version and the capability that answered. */
-export const responseEnvelope = (capability: string) => ({
+/** Published documents of the release: spec and schema URLs carry the version segment. */
+const UCP_SITE = `https://ucp.dev/${UCP_VERSION}`
+
+/** The `ucp` member of a catalog answer: the version, the outcome, and the capability that answered. */
+export const responseEnvelope = (capability: CatalogCapability, status: "success" | "error" = "success") => ({
   version: UCP_VERSION,
+  status,
   capabilities: { [capability]: [{ version: UCP_VERSION }] }
 })
 
-const capability = (name: string, page: string, schema: string) => [
+const capability = (page: string, schema: string) => [
   {
     version: UCP_VERSION,
-    spec: `https://ucp.dev/specification/catalog/${page}`,
-    schema: `https://ucp.dev/schemas/shopping/${schema}`
+    spec: `${UCP_SITE}/specification/catalog/${page}`,
+    schema: `${UCP_SITE}/schemas/shopping/${schema}`
   }
 ]
 
-/** The business profile: our MCP endpoint and the catalog capabilities served through it. */
+/**
+ * The business profile: the MCP binding of the shopping service and the
+ * catalog capabilities served through it. We take no payments (an agent buys
+ * at the store through the tracked link), so `payment_handlers` is empty. Our
+ * extension has no published schema of its own (it only adds `metadata`,
+ * which the spec leaves to the business), so it names no spec or schema URL:
+ * our OpenAPI document describes the JSON API, not a UCP schema.
+ */
 export const discoveryProfile = (base: string) => ({
   ucp: {
     version: UCP_VERSION,
     services: {
-      "dev.ucp.shopping": {
-        version: UCP_VERSION,
-        spec: "https://ucp.dev/specification/overview",
-        mcp: { schema: "https://ucp.dev/services/shopping/mcp.openrpc.json", endpoint: `${base}/mcp` }
-      }
-    },
-    capabilities: {
-      [SEARCH_CAPABILITY]: capability(SEARCH_CAPABILITY, "search", "catalog_search.json"),
-      [LOOKUP_CAPABILITY]: capability(LOOKUP_CAPABILITY, "lookup", "catalog_lookup.json"),
-      [AFFILIATE_EXTENSION]: [
+      "dev.ucp.shopping": [
         {
           version: UCP_VERSION,
-          extends: SEARCH_CAPABILITY,
-          spec: `${base}/docs`,
-          schema: `${base}/openapi.json`
+          transport: "mcp",
+          endpoint: `${base}/mcp`,
+          spec: `${UCP_SITE}/specification/overview`,
+          schema: `${UCP_SITE}/services/shopping/mcp.openrpc.json`
         }
       ]
-    }
+    },
+    capabilities: {
+      [SEARCH_CAPABILITY]: capability("search", "catalog_search.json"),
+      [LOOKUP_CAPABILITY]: capability("lookup", "catalog_lookup.json"),
+      [AFFILIATE_EXTENSION]: [{ version: UCP_VERSION, extends: [SEARCH_CAPABILITY, LOOKUP_CAPABILITY] }]
+    },
+    payment_handlers: {}
   }
 })

@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import { McpServer } from "effect/ai"
 import { PROTOCOLS, SERVER_INFO } from "../../../api/mcp/serverInfo.ts"
 import { ShoppingTools } from "../../../api/mcp/toolDefinitions.ts"
+import { BatchLimits, ToolEnvelopes } from "../../../api/mcp/toolEnvelopes.ts"
 import type { Connection } from "../Connection.ts"
 import { JsonLinesOnly } from "./jsonLinesOnly.ts"
 import { makeRemoteMcp } from "./RemoteMcp.ts"
@@ -27,6 +28,13 @@ export const stdioServer = (connection: Connection) => {
   return McpServer.layerStdio({
     ...SERVER_INFO,
     protocols: PROTOCOLS,
-    registrations: McpServer.toolkit(ShoppingTools).pipe(Layer.provide(ShoppingTools.toLayer(handlers)))
+    registrations: ToolEnvelopes.pipe(
+      Layer.provide(
+        McpServer.toolkit(ShoppingTools).pipe(
+          Layer.provide(BatchLimits.layer),
+          Layer.provide(ShoppingTools.toLayer(handlers))
+        )
+      )
+    )
   }).pipe(Layer.provide(JsonLinesOnly))
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest"
 import { filterExpressions, matchesFilters } from "../../../api/mcp/ucp/filters.ts"
+import { offerMessages } from "../../../api/mcp/ucp/answerMessages.ts"
 import { ucpPrice, ucpProduct } from "../../../api/mcp/ucp/products.ts"
 import { offerFixture } from "../../support/offerFixture.ts"
-import { Product } from "./ucpSchemas.ts"
+import { conforms } from "./ucpConformance.ts"
 
 // The document -> UCP mapping on plain values: prices in minor units, one
 // product per model, the strikethrough only against our own reference.
@@ -10,7 +11,7 @@ import { Product } from "./ucpSchemas.ts"
 const offer = offerFixture
 
 const options = { base: "https://deals.example", tag: "acme" }
-const EXT = "com.affiliate-commerce.offer"
+const EXT = "com.affiliate_commerce.offer"
 
 describe("UCP mapping", () => {
   it("prices are integers in the currency's minor units", () => {
@@ -29,7 +30,7 @@ describe("UCP mapping", () => {
       ],
       options
     )
-    expect(Product.parse(product)).toBeTruthy()
+    conforms("product", product)
     expect(product.id).toBe("prod_a")
     expect(product.price_range).toEqual({
       min: { amount: 7450, currency: "USD" },
@@ -41,9 +42,13 @@ describe("UCP mapping", () => {
       ["c", "Amazon"]
     ])
     expect(product.variants[0].url).toMatch(/^https:\/\/deals\.example\/t\/f\.[A-Za-z0-9_-]+\.acme$/)
-    // an Amazon offer adds Amazon's required sentence to the product's disclosure
-    expect(product.metadata[EXT].disclosure).toContain("As an Amazon Associate")
-    expect(product.metadata[EXT].stores).toEqual(["Walmart", "Target", "Amazon"])
+    expect(product.metadata[EXT]).toMatchObject({ offers: 3, stores: 3 })
+    // the offer's own title only where it says more than the product's
+    expect(product.variants.map((variant) => variant.title)).toEqual([
+      "Walmart",
+      "Liberty 4 NC Wireless Earbuds, Navy (Target)",
+      "Amazon"
+    ])
   })
 
   it("lists at most maxVariants offers and counts them all; the range still spans every offer", () => {
@@ -68,11 +73,48 @@ describe("UCP mapping", () => {
       options
     ).variants
     expect(verified.list_price).toEqual({ amount: 8000, currency: "USD" })
-    expect(verified.metadata[EXT].verified_discount).toMatchObject({ percent: 25, reference_observed_at: "2026-11-01" })
+    expect(verified.metadata?.[EXT].verified_discount).toEqual({ percent: 25, observed_at: "2026-11-01" })
     expect(claimOnly.list_price).toBeUndefined()
-    expect(claimOnly.metadata[EXT].verified_discount).toBeNull()
-    expect(claimOnly.metadata[EXT].store_was_price_unverified).toEqual({ amount: 12000, currency: "USD" })
-    expect(claimOnly.metadata[EXT].assistant_instructions).toContain("Do not describe this product as discounted")
+    expect(claimOnly.metadata).toBeUndefined()
+  })
+
+  it("the summary view carries what an agent acts on; the full view adds each offer's details", () => {
+    const offers = [offer("a", { price: 60, feed_was_price: 120 })]
+    const [summary] = ucpProduct(offers, options).variants
+    expect(Object.keys(summary).sort()).toEqual([
+      "availability",
+      "condition",
+      "description",
+      "id",
+      "price",
+      "seller",
+      "title",
+      "url"
+    ])
+    expect(summary.seller).toEqual({ name: "Walmart" })
+    const full = ucpProduct(offers, options, 1, "full")
+    conforms("product", full)
+    const [detail] = full.variants
+    expect(detail.description.plain).toBe(offers[0].description)
+    expect(detail.metadata![EXT].store_was_price_unverified).toEqual({ amount: 12000, currency: "USD" })
+    expect(detail.metadata![EXT].assistant_instructions).toContain("Do not describe this product as discounted")
+    expect(detail.metadata![EXT].assistant_instructions).not.toMatch(/links\.tracked|originalPrice|couponCode/)
+    expect(detail.metadata![EXT].buying_checks!.length).toBeGreaterThan(3)
+    expect(detail.metadata![EXT].landing_page).toMatch(/^https:\/\/deals\.example\/deals\//)
+  })
+
+  it("the disclosure is one warning per answer, with Amazon's sentence when an Amazon offer is in it", () => {
+    const messages = offerMessages([offer("a"), offer("c", { store: "Amazon", store_domain: "amazon.com" })])
+    const disclosures = messages.filter((message) => message.type === "warning")
+    expect(disclosures).toEqual([
+      {
+        type: "warning",
+        code: "affiliate_disclosure",
+        presentation: "disclosure",
+        content: expect.stringContaining("As an Amazon Associate")
+      }
+    ])
+    expect(offerMessages([])).toEqual([])
   })
 
   it("filters become Meilisearch expressions; only in-stock offers unless availability is asked for", () => {
