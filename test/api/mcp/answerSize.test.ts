@@ -58,7 +58,7 @@ describe("MCP answer sizes over the sample catalog", () => {
     const full = pages.filter((page) => page.products === 10).map((page) => page.bytes)
     // a page of 50 products: every in-stock product above a price floor, by relevance
     const fifty = await bytesOf("search_catalog", {
-      catalog: { filters: { price: { min: 1 } }, pagination: { limit: 50 } }
+      catalog: { filters: { price: { min: 1 } }, context: { currency: "USD" }, pagination: { limit: 50 } }
     })
     const headphones = await bytesOf("search_catalog", { catalog: { query: "headphones", pagination: { limit: 1 } } })
     const detail = await bytesOf("get_product", { catalog: { id: headphones.body.products[0].id } })
