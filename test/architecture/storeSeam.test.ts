@@ -63,6 +63,17 @@ describe("the storage seam", () => {
     expect(sharedReadsIn("service.ts", readFileSync(join(repoRoot, "service.ts"), "utf8"))).toHaveLength(1)
   })
 
+  it("only infra/ opens a store: no product file imports a driver or a store implementation", () => {
+    const opensStore = /from\s+["'](postgres|@duckdb\/[^"']*|[./]*\/infra\/(PgDatabase|DuckDbDatabase)\.ts)["']/
+    expect(opensStore.test('import postgres from "postgres"')).toBe(true)
+    expect(opensStore.test('import { makePgDatabase } from "../../infra/PgDatabase.ts"')).toBe(true)
+    // bench/ measures the drivers themselves.
+    const found = sourceFiles("")
+      .filter((file) => !file.startsWith("bench/"))
+      .filter((file) => opensStore.test(readFileSync(join(repoRoot, file), "utf8")))
+    expect(found).toEqual([])
+  })
+
   it("the seam's interface imports no driver, and the store modules form no import circle", () => {
     for (const file of ["infra/Store.ts", "infra/SqlDialect.ts"]) {
       const source = readFileSync(join(repoRoot, file), "utf8")
