@@ -29,7 +29,9 @@ const Http = Layer.unwrap(
 // link-change announcements) and never asks again.
 const SingleProcess = Layer.mergeAll(Clicks.singleProcess, Partners.singleProcess, Links.singleProcess)
 const Replicas = Layer.mergeAll(Clicks.replicas, Partners.replicas, Links.replicas)
-const StoreSharing = Layer.unwrap(Effect.map(Database, (db) => (db.sharedWithReplicas ? Replicas : SingleProcess)))
+export const StoreSharing = Layer.unwrap(
+  Effect.map(Database, (db) => (db.sharedWithReplicas ? Replicas : SingleProcess))
+)
 
 // Features over the infrastructure, each over the ones below it.
 const Features = Ai.layer.pipe(
