@@ -6,6 +6,7 @@ import * as Clicks from "./clicks/layer.ts"
 import * as Conversions from "./conversions/layer.ts"
 import * as Discovery from "./discovery/layer.ts"
 import { AppConfig } from "./infra/AppConfig.ts"
+import { Database } from "./infra/Database.ts"
 import { InfraLayer } from "./infra/Infra.ts"
 import * as Links from "./links/layer.ts"
 import * as Partners from "./partners/layer.ts"
@@ -20,6 +21,16 @@ const Http = Layer.unwrap(
     const config = yield* AppConfig
     return serveOn(config.port, config.host, config.role)
   })
+)
+
+// One process that owns its store, or replicas sharing one: the store says
+// which, once, here. Each feature that behaves differently offers both as
+// layers of one service (click storage and salts, rate-limit buckets,
+// link-change announcements) and never asks again.
+const SingleProcess = Layer.mergeAll(Clicks.singleProcess, Partners.singleProcess, Links.singleProcess)
+const Replicas = Layer.mergeAll(Clicks.replicas, Partners.replicas, Links.replicas)
+export const StoreSharing = Layer.unwrap(
+  Effect.map(Database, (db) => (db.sharedWithReplicas ? Replicas : SingleProcess))
 )
 
 // Features over the infrastructure, each over the ones below it.
@@ -43,6 +54,7 @@ export const makeService = <E, R>(config: Layer.Layer<AppConfig, E, R>) =>
       Pipelines.layer(Conversions.loaders, Layer.mergeAll(Links.afterCatalogLoads, Conversions.workerSchedules))
     ),
     Layer.provideMerge(Features),
+    Layer.provideMerge(StoreSharing),
     Layer.provideMerge(InfraLayer),
     Layer.provideMerge(config)
   )

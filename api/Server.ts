@@ -23,7 +23,6 @@ import { DocsPagePolicy } from "./edge/DocsPagePolicy.ts"
 import { makePublicReadLimits } from "./edge/PublicReadLimits.ts"
 import { MetricsPort } from "./edge/MetricsPort.ts"
 import { AppConfig } from "../infra/AppConfig.ts"
-import { RateLimits } from "../partners/RateLimits.ts"
 import { SystemHandlers } from "./system/Http.ts"
 import { AiHandlers } from "./v1/ai/Http.ts"
 import { V1AuthLayers } from "./v1/auth/PartnerAuth.ts"
@@ -104,7 +103,7 @@ const serveWith = (
         Layer.merge(MetricsPort.layer)
       )
     })
-  ).pipe(Layer.provide(RateLimits.layer))
+  )
 }
 
 /** Node's request line and headers fit in 16 KB: no path parameter is longer. */

@@ -1,13 +1,11 @@
 import { Context, Deferred, Effect, Layer, Semaphore } from "effect"
 import { Worker } from "node:worker_threads"
 import { AppConfig } from "../infra/AppConfig.ts"
-import { Database } from "../infra/Database.ts"
 import { Metrics } from "../infra/Metrics.ts"
-import { duckdbJournalStore, journalDir, replayJournal, type Segment } from "./ClickJournal.ts"
+import { journalDir, replayJournal, type Segment } from "./ClickJournal.ts"
 import { ClickPage } from "./ClickPage.ts"
-import { postgresJournalStore } from "./PostgresJournalStore.ts"
-import { replicaId } from "./replicaId.ts"
-import { SALT_REFRESH, sharedSalts } from "./sharedSalts.ts"
+import { ClickStorage } from "./ClickStorage.ts"
+import { SALT_REFRESH } from "./sharedSalts.ts"
 import type { FromWorker, ToWorker, WorkerStart } from "./workerMessages.ts"
 
 // Clicks leave the redirect as raw facts appended to a page of bytes (no
@@ -81,7 +79,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
     ClickRecorder,
     Effect.gen(function* () {
       const config = yield* AppConfig
-      const db = yield* Database
+      const storage = yield* ClickStorage
       const metrics = yield* Metrics
       const capacity = config.clickQueueSize
       const dir = journalDir(config.dataDir)
@@ -109,13 +107,13 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       metrics.gauge("click_queue_capacity", "Click queue capacity", () => capacity)
       metrics.gauge("click_flush_last_seconds", "Duration of the last click batch write", () => lastFlushMs / 1000)
 
-      // One process owns a DuckDB file, so the worker's in-memory window
-      // decides uniques; replicas sharing PostgreSQL need the database to
-      // decide them, and one visitor-hash salt.
-      const shared = db.sharedWithReplicas
-      const store = shared ? postgresJournalStore(db, replicaId(config.dataDir)) : duckdbJournalStore(db)
-      let salts = shared ? yield* sharedSalts(db) : []
-      const busyRest = shared ? IDLE_MS : BUSY_REST_MS
+      // One process that owns its store lets the worker's in-memory window
+      // decide uniques; replicas sharing one need the store to decide them,
+      // and one visitor-hash salt (ClickStorage.ts).
+      const store = storage.journal
+      const sharedSalts = storage.sharedSalts
+      let salts = sharedSalts === undefined ? [] : yield* sharedSalts
+      const busyRest = storage.restWhenBusy ? BUSY_REST_MS : IDLE_MS
 
       let page = new ClickPage()
       const { lastSeq, clicks: replayedClicks } = yield* replayJournal(store, dir)
@@ -162,7 +160,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       }
       const startWorker = (): Worker => {
         const started = new Worker(new URL("./clickWorker.ts", import.meta.url), {
-          workerData: { dir, firstSeq: nextSeq, uniqueInMemory: !shared, salts } satisfies WorkerStart
+          workerData: { dir, firstSeq: nextSeq, uniqueInMemory: storage.uniquesInMemory, salts } satisfies WorkerStart
         })
         started.on("message", onMessage)
         started.on("error", (error) => {
@@ -293,12 +291,12 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       )
 
       // Tomorrow's salt is fetched hours before midnight; a failed refresh keeps the known ones.
-      if (shared) {
+      if (sharedSalts !== undefined) {
         yield* Effect.forkScoped(
           Effect.forever(
             Effect.gen(function* () {
               yield* Effect.sleep(SALT_REFRESH)
-              salts = yield* sharedSalts(db)
+              salts = yield* sharedSalts
               worker.postMessage({ kind: "salts", salts } satisfies ToWorker)
             }).pipe(Effect.catchCause((cause) => Effect.logError("click salt refresh failed; will retry", cause)))
           )

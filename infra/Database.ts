@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option, type Redacted } from "effect"
 import { AppConfig } from "./AppConfig.ts"
 import { DEFAULT_MEMORY_LIMIT, defaultThreads, makeDuckDbDatabase } from "./DuckDbDatabase.ts"
 import { makePgDatabase } from "./PgDatabase.ts"
@@ -11,6 +11,9 @@ import type { DatabaseShape } from "./Store.ts"
 export * from "./Store.ts"
 export type { SqlDialect } from "./SqlDialect.ts"
 export { CHECKPOINT_THRESHOLD, DEFAULT_MEMORY_LIMIT, defaultThreads, spillDirectory } from "./DuckDbDatabase.ts"
+
+/** Where a one-off tool (an operator command) finds the store: PostgreSQL by URL, or a DuckDB file no server holds. */
+export type StoreLocation = { readonly url: Redacted.Redacted<string> } | { readonly file: string }
 
 export class Database extends Context.Service<Database, DatabaseShape>()("app/infra/Database") {
   /** Opens (or creates) a DuckDB file and brings its schema up to date. */
@@ -29,6 +32,12 @@ export class Database extends Context.Service<Database, DatabaseShape>()("app/in
       return yield* Database.make(`${config.dataDir}/catalog.duckdb`, 4, threads, memoryLimit)
     })
   )
+
+  /** Opens the store at `location` for a one-off tool, with `connections` connections; closed with the scope. */
+  static readonly open = (location: StoreLocation, connections = 1) =>
+    "url" in location
+      ? makePgDatabase({ url: location.url, poolSize: connections })
+      : makeDuckDbDatabase(location.file, connections)
 
   /** An in-memory database, for tests of code that does not care about files. */
   static readonly layerMemory = Layer.effect(Database, Database.make(":memory:"))

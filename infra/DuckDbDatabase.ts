@@ -9,25 +9,26 @@ import {
   type DatabaseError,
   type DatabaseShape,
   decodeRows,
+  type DuckDbParams,
+  type DuckDbShape,
+  type DuckDbTx,
   type JsonColumnType,
-  type Params,
   quoteIdent,
   type Row,
   type SqlValue,
-  toError,
-  type Tx
+  toError
 } from "./Store.ts"
 
 // DuckDB behind the storage seam (Store.ts): the embedded default, one
 // process owning one file.
 
 // The binding takes mutable arrays; ours are read-only by contract.
-const bind = (params: Params | undefined): Array<DuckDBValue> | Record<string, DuckDBValue> | undefined =>
+const bind = (params: DuckDbParams | undefined): Array<DuckDBValue> | Record<string, DuckDBValue> | undefined =>
   params === undefined ? undefined : isList(params) ? [...params] : params
 
-const isList = (params: Params): params is ReadonlyArray<SqlValue> => Array.isArray(params)
+const isList = (params: DuckDbParams): params is ReadonlyArray<SqlValue> => Array.isArray(params)
 
-const readRows = (connection: DuckDBConnection, sql: string, params?: Params) =>
+const readRows = (connection: DuckDBConnection, sql: string, params?: DuckDbParams) =>
   Effect.tryPromise({
     try: async () => (await connection.runAndReadAll(sql, bind(params))).getRowObjectsJS(),
     catch: toError(sql)
@@ -40,7 +41,7 @@ const readRows = (connection: DuckDBConnection, sql: string, params?: Params) =>
  * statement is still executing. Readers stay interruptible, so timeouts on
  * reads still cut them off.
  */
-const makeTx = (connection: DuckDBConnection, settle: boolean): Tx => {
+const makeTx = (connection: DuckDBConnection, settle: boolean): DuckDbTx => {
   const statement = <A>(effect: Effect.Effect<A, DatabaseError>) => (settle ? Effect.uninterruptible(effect) : effect)
   return {
     dialect: "duckdb",
@@ -49,7 +50,7 @@ const makeTx = (connection: DuckDBConnection, settle: boolean): Tx => {
     jsonRows: duckJsonRows,
     jsonList: duckJsonList,
     // The one unchecked step: the caller names the row type it expects.
-    query: <T = Row>(sql: string, params?: Params) =>
+    query: <T = Row>(sql: string, params?: DuckDbParams) =>
       statement(readRows(connection, sql, params)).pipe(Effect.map((rows) => rows as Array<T>)),
     queryAs: (row, sql, params) =>
       statement(readRows(connection, sql, params)).pipe(Effect.flatMap(decodeRows(row, sql))),
@@ -141,6 +142,13 @@ export const CHECKPOINT_THRESHOLD = "64MB"
 /** Where DuckDB spills past its memory limit: beside the database file, under DATA_DIR. */
 export const spillDirectory = (path: string) => join(dirname(path), "duckdb-spill")
 
+/**
+ * The DuckDB behind `db`, typed as such, or undefined when `db` is another
+ * store: how the staging side reuses the service's own DuckDB file.
+ */
+export const asDuckDb = (db: DatabaseShape): DuckDbShape | undefined =>
+  db.dialect === "duckdb" ? (db as DuckDbShape) : undefined
+
 /** Opens (or creates) a DuckDB file and brings its schema up to date. */
 export const makeDuckDbDatabase = (
   path: string,
@@ -165,7 +173,7 @@ export const makeDuckDbDatabase = (
       (connection) => Effect.sync(() => connection.closeSync())
     )
     const writer = makeTx(yield* connect, true)
-    const pool: Array<Tx> = []
+    const pool: Array<DuckDbTx> = []
     for (let i = 0; i < readers; i++) pool.push(makeTx(yield* connect, false))
     let next = 0
     const reader = () => pool[next++ % pool.length]
@@ -173,7 +181,7 @@ export const makeDuckDbDatabase = (
 
     yield* migrate(writer)
 
-    const transaction = <A, E, R>(f: (tx: Tx) => Effect.Effect<A, E, R>) =>
+    const transaction = <A, E, R>(f: (tx: DuckDbTx) => Effect.Effect<A, E, R>) =>
       writeLock.withPermits(1)(
         Effect.uninterruptibleMask((restore) =>
           Effect.gen(function* () {
@@ -189,7 +197,7 @@ export const makeDuckDbDatabase = (
         )
       )
 
-    const database: DatabaseShape = {
+    const database: DuckDbShape = {
       dialect: "duckdb",
       sql: duckDbSql,
       sharedWithReplicas: false,

@@ -63,6 +63,8 @@ const toPg = (value: SqlValue): PgValue =>
   value === null || typeof value !== "object" || (value as unknown) instanceof Date ? value : String(value)
 
 const positional = (sql: string, params: Params | undefined): Effect.Effect<Array<PgValue>, DatabaseError> => {
+  // Named parameters are DuckDB's alone (Store.ts DuckDbParams): the type
+  // keeps them from here; an untyped caller still gets an error, not a bind.
   if (params === undefined) return Effect.succeed([])
   if (!Array.isArray(params)) {
     return Effect.fail(

@@ -14,13 +14,18 @@ export class DatabaseError extends Schema.TaggedError<DatabaseError>()("Database
 export type Row = Record<string, unknown>
 /** A bound parameter's value, as both stores take it: decimals and timestamps travel as text. */
 export type SqlValue = string | number | bigint | boolean | null
-export type Params = ReadonlyArray<SqlValue> | Record<string, SqlValue>
+/** Positional parameters (`$1..$n`): what both stores bind. */
+export type Params = ReadonlyArray<SqlValue>
+/** DuckDB also binds named parameters (`$feed`): only through `DuckDbTx`, so PostgreSQL never sees them. */
+export type DuckDbParams = Params | Readonly<Record<string, SqlValue>>
 
 // The storage seam:
 // - `query`/`queryAs`/`run` bind `$1..$n`; rows are plain objects with the
 //   same JS value types on both (PgDatabase.ts maps PostgreSQL's types to what
-//   DuckDB's `getRowObjectsJS()` gives). Named parameters (`$feed`) are
-//   DuckDB-only: that SQL belongs to the pipelines' staging side (`Staging`).
+//   DuckDB's `getRowObjectsJS()` gives). Named parameters (`$feed`) and
+//   appending into an attached database are DuckDB-only: they are in
+//   `DuckDbTx`/`DuckDbShape` alone, the type of the pipelines' staging side
+//   (`Staging`), so using one on the shared store does not compile.
 // - `transaction`: one writer at a time per process; readers keep their
 //   snapshot until COMMIT.
 // - `append`: DuckDB's Appender; COPY FROM STDIN on PostgreSQL.
@@ -79,12 +84,11 @@ export interface Tx {
    * appends every column of each row in table order; flushed for you.
    * `temp`: the table is a TEMP table of this connection (never written to the
    * file); on PostgreSQL only inside a transaction, whose connection holds it.
-   * `database`: DuckDB only, the attached database the table is in (its main schema).
    */
   append(
     table: string,
     fill: (appender: RowAppender) => void,
-    options?: { readonly temp?: boolean; readonly database?: string }
+    options?: { readonly temp?: boolean }
   ): Effect.Effect<void, DatabaseError>
   /**
    * Loads a CSV file (no header; an unquoted empty field is NULL, `""` an
@@ -116,6 +120,30 @@ export interface DatabaseShape extends Tx {
    */
   transaction<A, E, R>(f: (tx: Tx) => Effect.Effect<A, E, R>): Effect.Effect<A, E | DatabaseError, R>
   /** The underlying file path, ":memory:", or (PostgreSQL) the URL without its password. */
+  readonly path: string
+}
+
+/** A DuckDB transaction: the shared operations, plus what only DuckDB does. */
+export interface DuckDbTx extends Tx {
+  readonly dialect: "duckdb"
+  query<T = Row>(sql: string, params?: DuckDbParams): Effect.Effect<Array<T>, DatabaseError>
+  queryAs<S extends RowSchema>(
+    row: S,
+    sql: string,
+    params?: DuckDbParams
+  ): Effect.Effect<ReadonlyArray<S["Type"]>, DatabaseError>
+  run(sql: string, params?: DuckDbParams): Effect.Effect<void, DatabaseError>
+  /** `database`: the attached database the table is in (its main schema). */
+  append(
+    table: string,
+    fill: (appender: RowAppender) => void,
+    options?: { readonly temp?: boolean; readonly database?: string }
+  ): Effect.Effect<void, DatabaseError>
+}
+
+/** A DuckDB database: what the pipelines' staging side (`Staging`) always is. */
+export interface DuckDbShape extends DuckDbTx {
+  transaction<A, E, R>(f: (tx: DuckDbTx) => Effect.Effect<A, E, R>): Effect.Effect<A, E | DatabaseError, R>
   readonly path: string
 }
 

@@ -5,7 +5,7 @@ import { readCatalogVersion } from "../infra/CatalogVersion.ts"
 import { Database, type DatabaseError } from "../infra/Database.ts"
 import { CatalogEvents } from "../infra/events/CatalogEvents.ts"
 import { Metrics } from "../infra/Metrics.ts"
-import { OwnLinkChanges, readLinkChangeVersion } from "./LinkChangeVersion.ts"
+import { LinkChangeVersion, OwnLinkChanges } from "./LinkChangeVersion.ts"
 
 // The one follower of changes made by another process (the worker, another
 // replica, on PostgreSQL). Every catalog change bumps catalog_version in its
@@ -35,13 +35,14 @@ export class CatalogChanges extends Context.Service<
       const db = yield* Database
       const events = yield* CatalogEvents
       const own = yield* OwnLinkChanges
+      const linkChanges = yield* LinkChangeVersion
       const config = yield* AppConfig
       const metrics = yield* Metrics
       const applied = metrics.counter("catalog_changes_applied_total", "Catalog version changes applied to the caches")
       // Unread (storage down at start): the first successful poll publishes.
       const unread = (): undefined => undefined
       let seen: string | undefined = yield* readCatalogVersion(db).pipe(Effect.orElseSucceed(unread))
-      let linkVersionSeen = yield* readLinkChangeVersion(db).pipe(Effect.orElseSucceed(unread))
+      let linkVersionSeen = yield* linkChanges.read.pipe(Effect.orElseSucceed(unread))
       // Append-only, and one re-resolution writes its chunks with one timestamp: count rows, not max(changed_at).
       const lastLinkChange = Effect.map(
         db.queryAs(LinkChanges, "SELECT CAST(count(*) AS VARCHAR) AS n FROM link_program_changes"),
@@ -51,7 +52,7 @@ export class CatalogChanges extends Context.Service<
 
       const check = Effect.gen(function* () {
         const version = yield* readCatalogVersion(db)
-        const linkVersion = yield* readLinkChangeVersion(db)
+        const linkVersion = yield* linkChanges.read
         const catalogMoved = version !== seen
         if (!catalogMoved && linkVersion === linkVersionSeen) return false
         let linksMoved = linkVersion !== linkVersionSeen && !own.isOwnNext(linkVersionSeen, linkVersion)

@@ -1,32 +1,51 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { Count } from "../infra/columns.ts"
-import type { Database, DatabaseError, Tx } from "../infra/Database.ts"
+import { Database, type DatabaseError, type Tx } from "../infra/Database.ts"
 
 // Re-resolution on one replica must reach the other replicas' in-memory
-// copies of links (the redirect cache, the repeat-match memo). PostgreSQL:
-// the transaction that reassigns links bumps the one-row link_change_version
-// (which also serialises reassignments across replicas, so versions commit in
-// order); the catalog follower (CatalogChanges.ts) reads it with the catalog
-// version and announces "links moved" when another replica bumped it.
-// DuckDB: one process owns the file, so the in-process listeners are enough
-// and there is no such row.
+// copies of links (the redirect cache, the repeat-match memo). Replicas
+// sharing PostgreSQL: the transaction that reassigns links bumps the one-row
+// link_change_version (which also serialises reassignments across replicas,
+// so versions commit in order); the catalog follower (CatalogChanges.ts)
+// reads it with the catalog version and announces "links moved" when another
+// replica bumped it. One process that owns its store (DuckDB): the in-process
+// listeners are enough and there is no such row. Two layers of one service,
+// chosen once where the service is composed (service.ts).
 
 const VersionRow = Schema.Struct({ version: Count })
 
-/** Bumps the version inside a reassigning transaction; the new version, or undefined on DuckDB. */
-export const announceLinkChanges = (tx: Tx): Effect.Effect<number | undefined, DatabaseError> =>
-  tx.sharedWithReplicas
-    ? Effect.map(
-        tx.queryAs(VersionRow, "UPDATE link_change_version SET version = version + 1 RETURNING version"),
-        (rows) => rows[0]?.version
-      )
-    : Effect.succeed(undefined)
+export class LinkChangeVersion extends Context.Service<
+  LinkChangeVersion,
+  {
+    /** Bumps the version inside a reassigning transaction: the new version, or undefined in one process. */
+    announce(tx: Tx): Effect.Effect<number | undefined, DatabaseError>
+    /** The shared version, or undefined where links change in one process only. */
+    readonly read: Effect.Effect<number | undefined, DatabaseError>
+  }
+>()("app/links/LinkChangeVersion") {
+  static readonly layerSingleProcess = Layer.succeed(
+    LinkChangeVersion,
+    LinkChangeVersion.of({ announce: () => Effect.succeed(undefined), read: Effect.succeed(undefined) })
+  )
 
-/** The shared link-change version (PostgreSQL), or undefined where links change in one process only. */
-export const readLinkChangeVersion = (db: Database["Service"]): Effect.Effect<number | undefined, DatabaseError> =>
-  db.sharedWithReplicas
-    ? Effect.map(db.queryAs(VersionRow, "SELECT version FROM link_change_version"), (rows) => rows[0]?.version ?? 0)
-    : Effect.succeed(undefined)
+  static readonly layerReplicas = Layer.effect(
+    LinkChangeVersion,
+    Effect.gen(function* () {
+      const db = yield* Database
+      return LinkChangeVersion.of({
+        announce: (tx) =>
+          Effect.map(
+            tx.queryAs(VersionRow, "UPDATE link_change_version SET version = version + 1 RETURNING version"),
+            (rows) => rows[0]?.version
+          ),
+        read: Effect.map(
+          db.queryAs(VersionRow, "SELECT version FROM link_change_version"),
+          (rows) => rows[0]?.version ?? 0
+        )
+      })
+    })
+  )
+}
 
 const REMEMBERED = 1_000
 

@@ -3,7 +3,7 @@ import { dropCredentialParams } from "../domain/links/credentialParams.ts"
 import { newTrackingId } from "../domain/links/trackingId.ts"
 import { CountRow, NullableNumber, NullableText, NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
 import type { DatabaseShape, Tx } from "../infra/Database.ts"
-import { announceLinkChanges } from "./LinkChangeVersion.ts"
+import type { LinkChangeVersion } from "./LinkChangeVersion.ts"
 
 // The SQL of tracking links: reading, inserting (a batch at a time) and
 // moving stored links. No memory of its own (the repeat-match memo, the
@@ -172,7 +172,8 @@ export interface Created {
 
 export type TrackingLinkStore = ReturnType<typeof makeTrackingLinkStore>
 
-export const makeTrackingLinkStore = (db: DatabaseShape) => {
+/** `linkChanges`: tells other replicas that links moved (nothing to tell in one process). */
+export const makeTrackingLinkStore = (db: DatabaseShape, linkChanges: LinkChangeVersion["Service"]) => {
   const keyOf = (row: TrackingLink) => linkKey(row.partnerId, row.tag, row.normalizedUrl)
   const findByKeys = (tx: Tx, keys: ReadonlyArray<NewLink>) =>
     tx.queryAs(
@@ -335,7 +336,7 @@ export const makeTrackingLinkStore = (db: DatabaseShape) => {
           [rows(recorded), at.toISOString()]
         )
         // other replicas forget their cached destinations (CatalogChanges.ts follows this version)
-        return { recorded, version: yield* announceLinkChanges(tx) }
+        return { recorded, version: yield* linkChanges.announce(tx) }
       })
     )
   }

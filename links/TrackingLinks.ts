@@ -2,7 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import { Database, type DatabaseError } from "../infra/Database.ts"
 import { CatalogEvents } from "../infra/events/CatalogEvents.ts"
 import { LinkEvents } from "../infra/events/LinkEvents.ts"
-import { OwnLinkChanges } from "./LinkChangeVersion.ts"
+import { LinkChangeVersion, OwnLinkChanges } from "./LinkChangeVersion.ts"
 import { SERVICE_TAGS } from "../domain/links/serviceTags.ts"
 import { makeLinkGroupCommit } from "./LinkGroupCommit.ts"
 import { makeLinkReassignment, type Reassigned } from "./LinkReassignment.ts"
@@ -59,7 +59,7 @@ export class TrackingLinks extends Context.Service<
     TrackingLinks,
     Effect.gen(function* () {
       const db = yield* Database
-      const store = makeTrackingLinkStore(db)
+      const store = makeTrackingLinkStore(db, yield* LinkChangeVersion)
       const memo = makeRepeatMatchMemo()
       const groupCommit = makeLinkGroupCommit({
         store,

@@ -1,6 +1,6 @@
 import { Layer } from "effect"
 import { CatalogChanges } from "./CatalogChanges.ts"
-import { OwnLinkChanges } from "./LinkChangeVersion.ts"
+import { LinkChangeVersion, OwnLinkChanges } from "./LinkChangeVersion.ts"
 import { LinkMatching } from "./LinkMatching.ts"
 import { LinkReresolver } from "./LinkReresolver.ts"
 import { ProgramMatcher } from "./ProgramMatcher.ts"
@@ -20,3 +20,8 @@ export const layer = Layer.mergeAll(LinkMatching.layer, LinkReresolver.layer, Re
   Layer.provideMerge(Layer.mergeAll(ProgramMatcher.layer, TrackingLinks.layer)),
   Layer.provideMerge(OwnLinkChanges.layer)
 )
+
+/** Links moved in a store one process owns: its in-process listeners hear of it, nothing to announce. */
+export const singleProcess = LinkChangeVersion.layerSingleProcess
+/** Links moved in a store replicas share: announced through the shared link-change version. */
+export const replicas = LinkChangeVersion.layerReplicas

@@ -12,7 +12,8 @@ import { pruneSharedBuckets, takeShared } from "./SharedBuckets.ts"
 // the buckets live in the database (SharedBuckets.ts), one statement per
 // request; if that statement fails the replica falls back to its own
 // in-memory bucket (then each replica enforces the limit on its own).
-// DuckDB (one process): the in-memory buckets, no query.
+// One process (DuckDB): the in-memory buckets, no query. Which of the two
+// layers runs is chosen once, where the service is composed (service.ts).
 
 export type RateLimitScope = "key" | "ip" | "register"
 export type Denied = Extract<Verdict, { allowed: false }>
@@ -142,18 +143,14 @@ export class RateLimits extends Context.Service<
       })
     })
 
-  /**
-   * Chosen once, by the store: buckets in the store when replicas share it
-   * (every replica counts against one bucket), else in this process's memory.
-   */
-  static readonly layer = Layer.effect(
+  /** One process owns the store: the buckets live in this process's memory, no query per request. */
+  static readonly layerSingleProcess = Layer.effect(RateLimits, RateLimits.make(undefined))
+
+  /** Replicas share the store: every replica counts against one bucket there (SharedBuckets.ts). */
+  static readonly layerReplicas = Layer.effect(
     RateLimits,
     Effect.gen(function* () {
-      const db = yield* Database
-      return yield* RateLimits.make(db.sharedWithReplicas ? db : undefined)
+      return yield* RateLimits.make(yield* Database)
     })
   )
-
-  /** Buckets in this process's memory whatever the store: what DuckDB uses, for tests without a store. */
-  static readonly layerLocal = Layer.effect(RateLimits, RateLimits.make(undefined))
 }

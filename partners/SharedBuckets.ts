@@ -11,16 +11,23 @@ import type { RateLimit, Verdict } from "./RateLimiter.ts"
 // its row lock. The table is UNLOGGED (no WAL per request; emptied by a
 // server crash, which only forgives recent use). `full_at` is when the bucket
 // is full again, after which the row carries no information and is pruned.
+//
+// A bucket's time never runs backwards. `now()` is when the statement's
+// transaction started, before it queued on the row lock, so a request that
+// started first can be applied after one that started later: its elapsed
+// time `now() - at` is then negative. Counted as such it took a sliver of a
+// token (a burst of 4 concurrent requests left 0.999 for the last: 429), so
+// elapsed time is at least zero and `at` only moves forward.
 
 const Taken = Schema.Struct({ allowed: Bool, tokens: Numeric })
 
-const refill = "LEAST($2::float8, b.tokens + extract(epoch FROM now() - b.at) * $3::float8)"
+const refill = "LEAST($2::float8, b.tokens + extract(epoch FROM GREATEST(now() - b.at, interval '0')) * $3::float8)"
 const left = `${refill} - CASE WHEN ${refill} >= 1 THEN 1 ELSE 0 END`
 
 // A limit without refill (perMinute 0) is never full again once a token is
 // taken: 'infinity', or the pruner would hand the bucket back full.
-const fullAt = (missing: string) =>
-  `CASE WHEN $3::float8 > 0 THEN now() + make_interval(secs => (${missing}) / $3::float8) ELSE 'infinity' END`
+const fullAt = (missing: string, at = "now()") =>
+  `CASE WHEN $3::float8 > 0 THEN ${at} + make_interval(secs => (${missing}) / $3::float8) ELSE 'infinity' END`
 
 const TAKE_SQL = `INSERT INTO rate_limit_buckets AS b (key, tokens, at, allowed, full_at)
   VALUES ($1, CASE WHEN $2::float8 >= 1 THEN $2::float8 - 1 ELSE $2::float8 END, now(), $2::float8 >= 1,
@@ -28,13 +35,13 @@ const TAKE_SQL = `INSERT INTO rate_limit_buckets AS b (key, tokens, at, allowed,
   ON CONFLICT (key) DO UPDATE SET
     tokens = ${left},
     allowed = ${refill} >= 1,
-    at = now(),
-    full_at = ${fullAt(`$2::float8 - (${left})`)}
+    at = GREATEST(b.at, now()),
+    full_at = ${fullAt(`$2::float8 - (${left})`, "GREATEST(b.at, now())")}
   RETURNING allowed, tokens`
 
 /** Takes one token from the shared bucket `key` (PostgreSQL only). */
 export const takeShared = (
-  db: Database["Service"],
+  db: Pick<Database["Service"], "queryAs">,
   limit: RateLimit,
   key: string
 ): Effect.Effect<Verdict, DatabaseError> =>

@@ -1,7 +1,7 @@
 import { Context, Deferred, Duration, Effect, Layer, Option, Redacted, type Scope } from "effect"
-import postgres from "postgres"
 import { AppConfig } from "../infra/AppConfig.ts"
-import { DatabaseError } from "../infra/Database.ts"
+import type { DatabaseError } from "../infra/Database.ts"
+import { holdSession } from "../infra/postgres/heldSession.ts"
 import { type Fence, type LockSession, lost as lostFence, WorkerFence } from "./publish/PublishFence.ts"
 
 // One pipeline worker at a time. On PostgreSQL every process that would run
@@ -48,44 +48,31 @@ const TRY_ADVISORY_LOCK = `SELECT pg_try_advisory_lock($1::bigint) AS locked, pg
   (SELECT (extract(epoch FROM backend_start) * 1000000)::bigint::text FROM pg_stat_activity
    WHERE pid = pg_backend_pid()) AS started`
 
-const pgError = (what: string) => (cause: unknown) =>
-  new DatabaseError({ message: `${what}: ${cause instanceof Error ? cause.message : String(cause)}`, cause })
-
 /**
- * The lock's session: a postgres.js client of its own with ONE connection, so
- * every lock query runs on the same session while it lives, and is never
- * shared with other queries. Its connection is never recycled (postgres.js
- * would end it after 30-60 min by default, taking the lock along); after
- * PostgreSQL drops it the next query opens a new session, where the check
- * finds the lock gone. (Not `sql.reserve()`: a reserved connection whose
- * socket closed throws an uncaught TypeError at its next query.) Ending the
- * client at scope close ends the session, which frees the lock.
+ * The lock's session: one PostgreSQL session of its own, held for the
+ * worker's lifetime (infra/postgres/heldSession.ts); ending it at scope close
+ * frees the lock.
  */
 export const lockConnection = (url: string): Effect.Effect<HeldConnection, never, Scope.Scope> =>
-  Effect.map(
-    Effect.acquireRelease(
-      Effect.sync(() => postgres(url, { max: 1, max_lifetime: null, idle_timeout: 0, onnotice: () => {} })),
-      (sql) => Effect.promise(() => sql.end({ timeout: 5 }))
-    ),
-    (sql) => ({
-      tryAdvisoryLock: (key) =>
-        Effect.tryPromise({
-          try: () =>
-            sql.unsafe<Array<{ locked: boolean; pid: number; started: string | null }>>(TRY_ADVISORY_LOCK, [key]),
-          catch: pgError("pg_try_advisory_lock")
-        }).pipe(
+  Effect.map(holdSession(url), (session) => ({
+    tryAdvisoryLock: (key) =>
+      session
+        .query<{ locked: boolean; pid: number; started: string | null }>(
+          TRY_ADVISORY_LOCK,
+          [key],
+          "pg_try_advisory_lock"
+        )
+        .pipe(
           // A start we cannot read ("unknown") fails closed: no publish check then matches it.
           Effect.map(([row]) =>
             row?.locked === true ? { pid: row.pid, backendStart: row.started ?? "unknown" } : undefined
           )
         ),
-      holdsAdvisoryLock: (key) =>
-        Effect.tryPromise({
-          try: () => sql.unsafe<Array<{ held: boolean }>>(HOLDS_ADVISORY_LOCK, [key]),
-          catch: pgError("check the pipeline lock")
-        }).pipe(Effect.map((rows) => rows[0]?.held === true))
-    })
-  )
+    holdsAdvisoryLock: (key) =>
+      session
+        .query<{ held: boolean }>(HOLDS_ADVISORY_LOCK, [key], "check the pipeline lock")
+        .pipe(Effect.map((rows) => rows[0]?.held === true))
+  }))
 
 export class WorkerLock extends Context.Service<
   WorkerLock,

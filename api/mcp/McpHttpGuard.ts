@@ -14,7 +14,7 @@ import { McpSessionTable } from "./McpSessionTable.ts"
  * API's answers:
  * - Body size: read here with the API's byte cap, declared (Content-Length)
  *   or not (chunked), so the transport finds it read and bounded: 413.
- * - Rate limits: the buckets of /api/v1 (RateLimits.layer is one instance per
+ * - Rate limits: the buckets of /api/v1 (RateLimits is one instance per
  *   service), a partner's key bucket, else the caller's IP bucket, and the
  *   same 429. Every JSON-RPC message costs one token: a batch (2025-03-26
  *   sessions take them) costs its length, not one request.
@@ -195,4 +195,4 @@ export const McpHttpGuard = HttpRouter.middleware(
         return response
       })
   })
-).layer.pipe(Layer.provide(RateLimits.layer))
+).layer

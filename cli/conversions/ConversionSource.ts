@@ -8,7 +8,6 @@ import {
 import { makeReconciliation, type ReconciliationQuery } from "../../conversions/Reconciliation.ts"
 import { VALIDATION_DAYS } from "../../conversions/reconciliationRules.ts"
 import { Database, type DatabaseError, type DatabaseShape } from "../../infra/Database.ts"
-import { makePgDatabase } from "../../infra/PgDatabase.ts"
 import { adminCall, serverAnswers } from "../operator/AdminHttp.ts"
 import type { ReconciliationResponse } from "./reconcileReport.ts"
 
@@ -107,7 +106,7 @@ const storeSource = async (
 export const fileSource = (path: string, reportingCurrency: string) =>
   storeSource(
     `file ${path}`,
-    Database.make(path, 1),
+    Database.open({ file: path }),
     (error) =>
       /lock/i.test(error.message)
         ? `${path} is locked by another process (a running server?): start it, or pass --server and ADMIN_TOKEN`
@@ -121,7 +120,7 @@ export const postgresSource = (url: string, reportingCurrency: string) => {
   shown.password = ""
   return storeSource(
     `PostgreSQL ${shown.host}${shown.pathname}`,
-    makePgDatabase({ url: Redacted.make(url), poolSize: 1 }),
+    Database.open({ url: Redacted.make(url) }),
     (error) => `cannot connect to DATABASE_URL (${shown.host}${shown.pathname}): ${error.message}`,
     reportingCurrency
   )

@@ -2,7 +2,6 @@ import { Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { existsSync } from "node:fs"
 import { resolve } from "node:path"
 import { Database, type DatabaseError, type DatabaseShape } from "../../infra/Database.ts"
-import { makePgDatabase } from "../../infra/PgDatabase.ts"
 import { partnerRefOf, Partners } from "../../partners/Partners.ts"
 import { adminCall, serverAnswers } from "./AdminHttp.ts"
 import { operatorEnv } from "./OperatorEnv.ts"
@@ -74,10 +73,10 @@ export const revokeKey = async (partner: string, reissue: boolean, server: strin
   if (env.databaseUrl !== undefined) {
     const shown = new URL(env.databaseUrl)
     shown.password = ""
-    const open = makePgDatabase({ url: Redacted.make(env.databaseUrl), poolSize: 1 })
+    const open = Database.open({ url: Redacted.make(env.databaseUrl) })
     return viaStore(`PostgreSQL ${shown.host}${shown.pathname}`, open, partner, reissue)
   }
   const file = resolve(env.dataDir, "catalog.duckdb")
   if (!existsSync(file)) throw new CliError(`no server answers at ${url} and there is no database at ${file}`)
-  return viaStore(`file ${file}`, Database.make(file, 1), partner, reissue)
+  return viaStore(`file ${file}`, Database.open({ file }), partner, reissue)
 }

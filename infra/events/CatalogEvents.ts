@@ -2,7 +2,7 @@ import { Context, Data, Effect, Exit, Fiber, Layer, PubSub, Queue, type Scope } 
 
 // "The catalog changed" as one stream. Two publishers: the pipeline runner,
 // after a load committed (in the process that ran it), and the catalog
-// follower (links/CatalogFollower.ts), when the shared version moved because
+// follower (links/CatalogChanges.ts), when the shared version moved because
 // another process changed the catalog or its links. Every cache and follower
 // subscribes here instead of being wired into the runner or a poller of its own.
 //

@@ -1,7 +1,7 @@
 import { feedCurrency } from "../FeedRequest.ts"
 import { Clock, Effect, Schema } from "effect"
 import { CountRow } from "../../infra/columns.ts"
-import type { DatabaseShape } from "../../infra/Database.ts"
+import type { DuckDbShape } from "../../infra/Database.ts"
 import { byFeed, type CatalogPublisherShape, type PublishStep } from "../publish/CatalogPublisher.ts"
 import { type LoaderStores, loaderStores } from "../publish/LoaderStores.ts"
 import { PipelineError } from "../errors.ts"
@@ -46,7 +46,7 @@ const tableFor = (feed: string) => `_stage_products_${feed.replace(/[^a-z0-9_]/g
 const sqlString = (value: string) => `'${value.replace(/'/g, "''")}'`
 
 const stage = (
-  db: DatabaseShape,
+  db: DuckDbShape,
   input: LoadInput,
   table: string
 ): Effect.Effect<Staged & { rename: Record<string, string> }, PipelineError> => {
@@ -74,7 +74,7 @@ const stage = (
 
 /** Staged rows the pre-check flags (or whose id repeats), judged by the Schema rule. */
 const judge = (
-  db: DatabaseShape,
+  db: DuckDbShape,
   feed: FeedDefinition,
   table: string,
   staged: Staged & { rename: Record<string, string> }

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { join } from "node:path"
 import { AppConfig } from "../../infra/AppConfig.ts"
-import { Database, type DatabaseError, type Params, type Tx } from "../../infra/Database.ts"
+import { Database, type DatabaseError, type DuckDbTx, type Params } from "../../infra/Database.ts"
 import { Staging } from "../../infra/Staging.ts"
 import { Metrics } from "../../infra/Metrics.ts"
 import { PipelineError } from "../errors.ts"
@@ -43,7 +43,7 @@ export interface CatalogPublisherShape {
    */
   replace<A>(
     feed: string,
-    replace: (staged: Tx) => Effect.Effect<A, DatabaseError>,
+    replace: (staged: DuckDbTx) => Effect.Effect<A, DatabaseError>,
     steps: (result: A) => ReadonlyArray<PublishStep>
   ): Effect.Effect<A, PipelineError>
 }
@@ -73,7 +73,7 @@ export class CatalogPublisher extends Context.Service<CatalogPublisher, CatalogP
         "Feed publishes rolled back because the worker lost its pipeline lock during the run"
       )
 
-      const publish = (feed: string, staged: Tx, steps: ReadonlyArray<PublishStep>) =>
+      const publish = (feed: string, staged: DuckDbTx, steps: ReadonlyArray<PublishStep>) =>
         copies
           ? Effect.flatMap(RunFence, (fence) =>
               db.transaction((tx) =>

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { Database, type DatabaseShape } from "../../infra/Database.ts"
+import { Database, type DatabaseShape, type DuckDbShape } from "../../infra/Database.ts"
 import { Staging } from "../../infra/Staging.ts"
 import { CatalogPublisher, type CatalogPublisherShape } from "./CatalogPublisher.ts"
 
@@ -10,7 +10,7 @@ import { CatalogPublisher, type CatalogPublisherShape } from "./CatalogPublisher
  */
 export interface LoaderStores {
   readonly db: DatabaseShape
-  readonly staging: DatabaseShape
+  readonly staging: DuckDbShape
   readonly publisher: CatalogPublisherShape
 }
 

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { availableParallelism } from "node:os"
-import { appendTextOrNull, type DatabaseShape } from "../../infra/Database.ts"
+import { appendTextOrNull, type DuckDbShape } from "../../infra/Database.ts"
 import { groupKey } from "../../domain/catalog/modelKey.ts"
 import { DOCUMENT_VERSION } from "../../readModel/documents.ts"
 import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../../readModel/productFactsSql.ts"
@@ -79,7 +79,7 @@ export const rebuildChunkRows = (from: number, to: number) => `
 export type ProductModels = ReturnType<typeof makeProductModels>
 
 /** `db`: staging (DuckDB), with the work database attached. */
-export const makeProductModels = (db: DatabaseShape) => {
+export const makeProductModels = (db: DuckDbShape) => {
   /**
    * Keys each distinct (title, GTIN, colour, size, condition) of `products`
    * once (`products`: a FROM clause), into the table of keyed inputs: the key is a pure function of them

@@ -79,7 +79,7 @@ const serve = (catalog: Layer.Layer<CatalogQueries>) =>
     { disableLogger: true, disableListenLog: true }
   ).pipe(
     Layer.provide(catalog),
-    Layer.provide(RateLimits.layerLocal),
+    Layer.provide(RateLimits.layerSingleProcess),
     Layer.provide(Metrics.layer),
     Layer.provide(AppConfig.layerWith({ dataDir: "unused" })),
     Layer.provideMerge(NodeHttpServer.layerTest),

@@ -1,5 +1,5 @@
 import { ConfigProvider, Effect, Exit, Layer, Option, Redacted, Schema, Scope } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { Count, IsoTimestamp, NullableText, Numeric, Text } from "../../infra/columns.ts"
 import { Database, type DatabaseShape, jsonRowsParam } from "../../infra/Database.ts"
@@ -292,6 +292,33 @@ describe(`Staging on ${store}`, () => {
     } finally {
       temp.rm()
     }
+  })
+
+  it("is typed DuckDB: what only DuckDB does compiles on Staging, not on the Database", async () => {
+    expectTypeOf<Staging["Service"]["dialect"]>().toEqualTypeOf<"duckdb">()
+    // Never run: the two calls are the compile-time check (npm run typecheck fails if either compiles).
+    const onTheSharedStore = (database: Database["Service"]) => [
+      // @ts-expect-error named parameters are DuckDB's alone
+      database.query("SELECT $feed AS feed", { feed: "x" }),
+      // @ts-expect-error appending into an attached database is DuckDB's alone
+      database.append("t", () => undefined, { database: "work" })
+    ]
+    expectTypeOf(onTheSharedStore).returns.toBeArray()
+    const rows = await Effect.runPromise(
+      Effect.gen(function* () {
+        const staging = yield* Staging
+        return yield* staging.query("SELECT $feed AS feed", { feed: "x" })
+      }).pipe(
+        Effect.provide(
+          Staging.layer.pipe(
+            Layer.provideMerge(Database.layerMemory),
+            Layer.provide(AppConfig.layerWith({ dataDir: "unused" }))
+          )
+        ),
+        Effect.scoped
+      )
+    )
+    expect(rows).toEqual([{ feed: "x" }])
   })
 })
 

@@ -40,8 +40,9 @@ describe("PostgreSQL store", () => {
     })
   })
 
-  it("refuses named parameters with a clear error", async () => {
+  it("named parameters do not compile on the shared store; an untyped caller is refused with a clear error", async () => {
     const pg = await openPostgres(await freshDatabaseUrl(), scope)
+    // @ts-expect-error named parameters are DuckDB's alone (DuckDbParams, the staging side's type)
     const error = await Effect.runPromise(Effect.flip(pg.query("SELECT $feed AS feed", { feed: "x" })))
     expect(error.message).toMatch(/named parameters are DuckDB-only; this SQL belongs to the staging side/)
   })

@@ -1,18 +1,19 @@
-import { Effect } from "effect"
+import { Effect, type Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BUMP_CATALOG_VERSION_SQL, readCatalogVersion } from "../../infra/CatalogVersion.ts"
 import { Database } from "../../infra/Database.ts"
-import { type RunningService, startService } from "../support/TestService.ts"
+import { linksLayer, type RunningFeature, startFeature } from "../support/featureLayers.ts"
 import { followedDuring } from "./followedEvents.ts"
 
 // The one follower of the shared catalog version: a change committed by
 // another writer (here the test, writing past every in-process publisher)
-// comes out of this process's CatalogEvents as one "Followed" event.
+// comes out of this process's CatalogEvents as one "Followed" event. The
+// links feature alone (test/support/featureLayers.ts), no service around it.
 const POLL_MS = 100
 
-let service: RunningService
+let service: RunningFeature<Layer.Success<typeof linksLayer>>
 beforeAll(async () => {
-  service = await startService({ catalogPollMs: POLL_MS })
+  service = await startFeature(linksLayer, { catalogPollMs: POLL_MS })
 })
 afterAll(() => service?.close())
 

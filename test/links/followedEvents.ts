@@ -1,9 +1,13 @@
 import { Effect } from "effect"
 import { type CatalogChanged, CatalogEvents } from "../../infra/events/CatalogEvents.ts"
-import type { RunningService } from "../support/TestService.ts"
 
 /** Subscribes, runs `act`, and collects the followed events for `ms`. */
-export const followedDuring = (target: RunningService, act: Effect.Effect<unknown, unknown, any>, ms: number) =>
+/** Anything that runs effects against a process's CatalogEvents: the whole service, or a feature layer. */
+interface Runs {
+  run<A, E>(effect: Effect.Effect<A, E, CatalogEvents>): Promise<A>
+}
+
+export const followedDuring = (target: Runs, act: Effect.Effect<unknown, unknown, any>, ms: number) =>
   target.run(
     Effect.scoped(
       Effect.gen(function* () {

@@ -8,7 +8,7 @@ import { RateLimits } from "../../partners/RateLimits.ts"
 // The link service's token buckets read Effect's Clock: TestClock drives the
 // refill, so the rule is checked without waiting for real time to pass.
 
-const limits = RateLimits.layerLocal.pipe(
+const limits = RateLimits.layerSingleProcess.pipe(
   Layer.provide(
     Layer.mergeAll(
       Metrics.layer,

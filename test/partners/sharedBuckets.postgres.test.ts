@@ -36,12 +36,35 @@ describe("shared rate-limit buckets (PostgreSQL)", () => {
   const prune = () => Effect.runPromise(pruneSharedBuckets(replicaA))
 
   it("grants exactly the burst to concurrent first requests from two replicas, whatever their order", async () => {
-    const limit = { perMinute: 1, burst: 4 }
+    // No refill: on a loaded machine the 24 statements may take over a
+    // second, and a token's worth of time back would change Retry-After.
+    const limit = { perMinute: 0, burst: 4 }
     const verdicts = await Promise.all(
       Array.from({ length: 24 }, (_, i) => take(i % 2 === 0 ? replicaA : replicaB, limit, "ip:192.0.2.1"))
     )
     expect(allowedCount(verdicts)).toBe(4)
     for (const verdict of verdicts) if (!verdict.allowed) expect(verdict.retryAfterSeconds).toBe(60)
+  })
+
+  it("a request applied after a later-started one still finds the whole token (a bucket's time never runs backwards)", async () => {
+    // Concurrent statements queue on the bucket's row lock; `now()` is each
+    // one's start. Here the transaction on A starts first (its now() is
+    // pinned), B takes a token meanwhile, then A takes the last token.
+    const limit = { perMinute: 1, burst: 2 }
+    const key = "ip:late-applied"
+    const verdicts = await Effect.runPromise(
+      replicaA.transaction((tx) =>
+        Effect.gen(function* () {
+          yield* tx.query("SELECT now()")
+          yield* Effect.sleep("50 millis")
+          const onB = yield* takeShared(replicaB, limit, key)
+          const onA = yield* takeShared(tx, limit, key)
+          return [onB, onA]
+        })
+      )
+    )
+    expect(verdicts).toEqual([{ allowed: true }, { allowed: true }])
+    expect(await take(replicaB, limit, key)).toEqual({ allowed: false, retryAfterSeconds: 60 })
   })
 
   it("refuses once the burst is spent and refills at perMinute/60 per second of the database's clock", async () => {

@@ -181,10 +181,10 @@ export const RegistrationRateLimitLayer = Layer.effect(
   )
 )
 
-/** Every auth/limit middleware of /api/v1 with their dependencies (Partners, RateLimits). */
+/** Every auth/limit middleware of /api/v1 (they need Partners and RateLimits, one instance per service). */
 export const V1AuthLayers = Layer.mergeAll(
   PartnerAuthLayer,
   OptionalPartnerAuthLayer,
   IpRateLimitLayer,
   RegistrationRateLimitLayer
-).pipe(Layer.provideMerge(RateLimits.layer))
+)

@@ -1,12 +1,13 @@
-import { Effect, Option } from "effect"
+import { Effect, type Layer, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ClickMaintenance, retentionCutoff } from "../../clicks/ClickMaintenance.ts"
 import { Database } from "../../infra/Database.ts"
-import { startService, type RunningService } from "../support/TestService.ts"
+import { clicksLayer, type RunningFeature, startFeature } from "../support/featureLayers.ts"
 
 // CLICK_RETENTION_DAYS on the store in use: PostgreSQL drops whole day
 // partitions (and deletes the DEFAULT partition's old rows), DuckDB deletes
-// the rows; either way clicks from the kept days stay.
+// the rows; either way clicks from the kept days stay. The clicks feature
+// alone (test/support/featureLayers.ts): no HTTP server, no Meilisearch.
 const DAY = 86_400_000
 const RETENTION_DAYS = 5
 
@@ -18,14 +19,16 @@ const insertClickAt = (at: Date, trackingId: string) =>
     )
   )
 
-const storedIds = (service: RunningService) =>
+type Clicks = RunningFeature<Layer.Success<typeof clicksLayer>>
+
+const storedIds = (service: Clicks) =>
   service.run(
     Effect.flatMap(Database, (db) =>
       db.query<{ tracking_id: string }>("SELECT tracking_id FROM clicks WHERE tag = 'retention' ORDER BY tracking_id")
     )
   )
 
-const partitions = (service: RunningService) =>
+const partitions = (service: Clicks) =>
   service.run(
     Effect.flatMap(Database, (db) =>
       db.query<{ name: string }>(
@@ -36,9 +39,9 @@ const partitions = (service: RunningService) =>
   )
 
 describe("click retention (CLICK_RETENTION_DAYS)", () => {
-  let service: RunningService
+  let service: Clicks
   beforeAll(async () => {
-    service = await startService({ clickRetentionDays: Option.some(RETENTION_DAYS) })
+    service = await startFeature(clicksLayer, { clickRetentionDays: Option.some(RETENTION_DAYS) })
   })
   afterAll(() => service.close())
 

@@ -1,9 +1,9 @@
-import { Effect } from "effect"
+import { Effect, type Layer } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { StoredClick } from "../../clicks/ClickJournal.ts"
 import { decideUniques } from "../../clicks/uniqueClicks.ts"
 import { Database } from "../../infra/Database.ts"
-import { startService, type RunningService } from "../support/TestService.ts"
+import { clicksLayer, type RunningFeature, startFeature } from "../support/featureLayers.ts"
 
 // The database's unique-click decision (PostgreSQL, where replicas share it),
 // batch by batch, against the rule UniqueWindow applies in memory on DuckDB.
@@ -25,9 +25,9 @@ const click = (at: number, ipHash: string, isBot = false): StoredClick => ({
 })
 
 describe("unique clicks decided in PostgreSQL", () => {
-  let service: RunningService
+  let service: RunningFeature<Layer.Success<typeof clicksLayer>>
   beforeAll(async () => {
-    service = await startService()
+    service = await startFeature(clicksLayer)
   })
   afterAll(() => service.close())
 
