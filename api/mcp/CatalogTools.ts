@@ -1,4 +1,5 @@
 import { Effect, Option } from "effect"
+import { Database } from "../../infra/Database.ts"
 import { PublicUrl } from "../../infra/PublicUrl.ts"
 import type { SearchError } from "../../infra/SearchEngine.ts"
 import type { ProductDocument } from "../../readModel/documents.ts"
@@ -9,7 +10,9 @@ import { callerTag } from "./McpCaller.ts"
 import { decodeArguments, invalidArgument, toolFailure } from "./toolErrors.ts"
 import { GetProductParams, LookupCatalogParams, SearchCatalogParams } from "./toolDefinitions.ts"
 import { filterExpressions, matchesFilters } from "./ucp/filters.ts"
-import { PRODUCT_PREFIX, ucpProduct } from "./ucp/products.ts"
+import { resolveKey } from "./ucp/lookupKeys.ts"
+import { ucpProduct } from "./ucp/products.ts"
+import { legacyProductId, lookupProducts, productDetail } from "./ucp/variantSets.ts"
 import { LOOKUP_CAPABILITY, responseEnvelope, SEARCH_CAPABILITY } from "./ucp/profile.ts"
 
 // The UCP catalog tools over the discovery index: search_catalog,
@@ -41,17 +44,20 @@ const decodeCursor = (cursor: string | undefined) => {
     : Effect.fail(invalidArgument("catalog.pagination.cursor", "is not a cursor from a previous search_catalog answer"))
 }
 
-/** A product id names a model through its featured offer; anything else is read as a variant (offer) id. */
-const resolveId = (id: string) =>
-  id.startsWith(PRODUCT_PREFIX)
-    ? { documentId: id.slice(PRODUCT_PREFIX.length), match: "featured" as const }
-    : { documentId: id, match: "exact" as const }
+const storageUnavailable = toolFailure("storage_unavailable", "the catalog store is not reachable; retry shortly", {
+  retry_after_seconds: RETRY_AFTER_SECONDS
+})
 
 export const makeCatalogTools = Effect.gen(function* () {
   const discovery = yield* DiscoverySearch
+  const db = yield* Database
   const publicUrl = yield* PublicUrl
-  const present = (offers: ReadonlyArray<ProductDocument>, tag: string, maxVariants?: number) =>
-    ucpProduct(offers, { base: publicUrl.base, tag }, maxVariants)
+  const present = (
+    offers: ReadonlyArray<ProductDocument>,
+    tag: string,
+    maxVariants?: number,
+    axes?: ReadonlyArray<string>
+  ) => ucpProduct(offers, { base: publicUrl.base, tag }, maxVariants, axes)
 
   /** A model's offers that meet the filters, `first` leading (the offer asked for or shown). */
   const offersOf = (
@@ -100,42 +106,19 @@ export const makeCatalogTools = Effect.gen(function* () {
     Effect.gen(function* () {
       const { catalog } = yield* decodeArguments(LookupCatalogParams)(input)
       const tag = yield* callerTag
-      const ids = [...new Set(catalog.ids.map((id) => id.trim()))]
-      const found = yield* Effect.forEach(
-        ids,
-        (id) => {
-          const { documentId, match } = resolveId(id)
-          return discovery
-            .document(documentId)
-            .pipe(Effect.map((doc) => ({ id, match, doc: Option.getOrUndefined(doc) })))
-        },
-        { concurrency: 4 }
-      ).pipe(Effect.mapError(searchUnavailable))
-      // Ids that resolve to offers of one model make one product; each offer lists the ids that found it.
-      const byModel = new Map<
-        string,
-        Map<string, { doc: ProductDocument; inputs: Array<{ id: string; match: string }> }>
-      >()
-      for (const { id, match, doc } of found) {
-        if (doc === undefined || !matchesFilters(doc, catalog.filters, catalog.context)) continue
-        const offers = byModel.get(doc.group_key) ?? new Map()
-        byModel.set(doc.group_key, offers)
-        const offer = offers.get(doc.id) ?? { doc, inputs: [] }
-        offers.set(doc.id, offer)
-        offer.inputs.push({ id, match })
-      }
-      const products = [...byModel.values()].map((offers) => {
-        const entries = [...offers.values()]
-        const product = present(
-          entries.map((entry) => entry.doc),
-          tag
-        )
+      const inputs = [...new Set(catalog.ids.map((id) => id.trim()))]
+      const resolved = yield* Effect.forEach(inputs, (id) => resolveKey(discovery, db, id), { concurrency: 4 }).pipe(
+        Effect.mapError((error) => (error._tag === "SearchError" ? searchUnavailable(error) : storageUnavailable))
+      )
+      const keep = (offer: ProductDocument) => matchesFilters(offer, catalog.filters, catalog.context)
+      const products = lookupProducts(resolved.flat(), keep).map(({ offers, inputsOf }) => {
+        const product = present(offers, tag)
         return {
           ...product,
-          variants: product.variants.map((variant, i) => ({ ...variant, inputs: entries[i].inputs }))
+          variants: product.variants.map((variant) => ({ ...variant, inputs: inputsOf(variant.id) }))
         }
       })
-      const missing = found.filter((entry) => entry.doc === undefined).map((entry) => entry.id)
+      const missing = inputs.filter((_, i) => resolved[i].length === 0)
       return {
         ucp: responseEnvelope(LOOKUP_CAPABILITY),
         products,
@@ -150,13 +133,26 @@ export const makeCatalogTools = Effect.gen(function* () {
       const { catalog } = yield* decodeArguments(GetProductParams)(input)
       const tag = yield* callerTag
       const id = catalog.id.trim()
-      const model = yield* discovery.modelOf(resolveId(id).documentId).pipe(Effect.mapError(searchUnavailable))
+      const model = yield* discovery.modelOf(legacyProductId(id)).pipe(Effect.mapError(searchUnavailable))
       if (Option.isNone(model)) {
         return yield* Effect.fail(toolFailure("product_not_found", `no product or variant has the id '${id}'`))
       }
-      const { shown, offers } = model.value
-      const listed = offersOf(shown, offers, (offer) => matchesFilters(offer, catalog.filters, catalog.context))
-      return { ucp: responseEnvelope(LOOKUP_CAPABILITY), product: present(listed.slice(0, MAX_OFFERS), tag) }
+      const detail = productDetail(model.value, {
+        keep: (offer) => matchesFilters(offer, catalog.filters, catalog.context),
+        selected: catalog.selected ?? [],
+        preferences: catalog.preferences ?? []
+      })
+      if (detail === undefined) {
+        return yield* Effect.fail(
+          toolFailure("product_not_found", `no variant of '${id}' meets the filters and context given`)
+        )
+      }
+      const product = present(detail.offers.slice(0, MAX_OFFERS), tag, undefined, detail.axes)
+      return {
+        ucp: responseEnvelope(LOOKUP_CAPABILITY),
+        product: { ...product, ...detail.fields },
+        ...(detail.messages.length > 0 ? { messages: detail.messages } : {})
+      }
     })
 
   return { searchCatalog, lookupCatalog, getProduct }

@@ -1,6 +1,8 @@
 import { minorUnits } from "../../../domain/money/Currency.ts"
 import type { ProductDocument } from "../../../readModel/documents.ts"
-import { disclosureFor, presentDeal, type PresentOptions } from "../../../discovery/present.ts"
+import { disclosureFor, landingPath, presentDeal, type PresentOptions } from "../../../discovery/present.ts"
+import { PRODUCT_PREFIX, productIdOf } from "../../../readModel/productIds.ts"
+import { optionAxes, productOptions, variantOptions } from "./options.ts"
 import { AFFILIATE_EXTENSION } from "./profile.ts"
 
 // Index documents -> UCP catalog products. Pure. A UCP product is one product
@@ -9,9 +11,9 @@ import { AFFILIATE_EXTENSION } from "./profile.ts"
 // URL. Everything a shopper must be told (disclosure, buying checks, the
 // verified discount) comes from the discovery feed's own presenter.
 
-/** Product ids name the model through its featured offer; variant ids name one offer. */
-export const PRODUCT_PREFIX = "prod_"
-export const productId = (doc: ProductDocument) => `${PRODUCT_PREFIX}${doc.id}`
+/** Product ids name the model (readModel/productIds.ts), whichever offer is featured; variant ids name one offer. */
+export { PRODUCT_PREFIX }
+export const productId = (doc: ProductDocument) => productIdOf(doc.group_key)
 
 /** A UCP Price: an integer amount in the currency's minor units. */
 export const ucpPrice = (amount: number, currency: string) => ({
@@ -31,14 +33,16 @@ const UCP_FIELD_NAMES: ReadonlyArray<readonly [string, string]> = [
 ]
 const inUcpTerms = (text: string) => UCP_FIELD_NAMES.reduce((out, [deal, ucp]) => out.replaceAll(deal, ucp), text)
 
-const variantOf = (doc: ProductDocument, options: PresentOptions) => {
+const variantOf = (doc: ProductDocument, options: PresentOptions, axes: ReadonlyArray<string>) => {
   const deal = presentDeal(doc, options)
   const verified = deal.price.originalPrice !== undefined && deal.price.discountPercent !== undefined
+  const selected = variantOptions(doc, axes)
   return {
     id: doc.id,
     title: `${doc.title} at ${doc.store}`,
     description: { plain: doc.description },
     url: deal.links.tracked,
+    ...(selected.length > 0 ? { options: selected } : {}),
     price: ucpPrice(doc.price, doc.currency),
     // A strikethrough only against our own 30-day reference, never the store's "was" claim.
     ...(verified ? { list_price: ucpPrice(deal.price.originalPrice!, doc.currency) } : {}),
@@ -85,17 +89,20 @@ export type UcpVariant = ReturnType<typeof variantOf>
 export const ucpProduct = (
   offers: ReadonlyArray<ProductDocument>,
   options: PresentOptions,
-  maxVariants = offers.length
+  maxVariants = offers.length,
+  axes: ReadonlyArray<string> = optionAxes(offers)
 ) => {
   const featured = offers[0]
-  const variants = offers.slice(0, maxVariants).map((doc) => variantOf(doc, options))
+  const variants = offers.slice(0, maxVariants).map((doc) => variantOf(doc, options, axes))
   const sameCurrency = offers.filter((doc) => doc.currency === featured.currency).map((doc) => doc.price)
   const stores = [...new Set(offers.map((doc) => doc.store))]
+  const id = productId(featured)
   return {
-    id: productId(featured),
+    id,
     title: featured.title,
     description: { plain: featured.description },
-    url: variants[0].url,
+    // our landing page of the model (its best offer); each variant's url is the tracked link
+    url: `${options.base}${landingPath(id)}`,
     ...(featured.brand ? { brand: featured.brand } : {}),
     categories: featured.categories.map((value) => ({ value, taxonomy: "merchant" })),
     price_range: {
@@ -103,6 +110,7 @@ export const ucpProduct = (
       max: ucpPrice(Math.max(...sameCurrency), featured.currency)
     },
     ...(featured.image ? { media: [{ type: "image", url: featured.image, alt_text: featured.title }] } : {}),
+    ...(axes.length > 0 ? { options: productOptions(offers, axes) } : {}),
     variants,
     metadata: {
       [AFFILIATE_EXTENSION]: {

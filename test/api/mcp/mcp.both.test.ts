@@ -98,8 +98,9 @@ describe("MCP server", () => {
       expect(pagination?.has_next_page).toBe(true)
       expect(new Set(products.map((product) => product.id)).size).toBe(3)
       for (const product of products) {
-        expect(product.id).toMatch(/^prod_/)
-        expect(product.url).toMatch(trackedLink("mcp"))
+        expect(product.id).toMatch(/^prod_[0-9a-f]{32}$/)
+        // our landing page of the model; the tracked links are the variants'
+        expect(product.url).toBe(`${service.url}/deals/${product.id}`)
         const extension = product.metadata![EXT] as any
         expect(extension.disclosure).toMatch(/commission/)
         expect(extension.stores.length).toBeGreaterThanOrEqual(1)
@@ -320,7 +321,7 @@ describe("MCP server", () => {
         (await call(stdio, "search_catalog", { catalog: { query: "wireless earbuds", pagination: { limit: 3 } } })).body
       )
       expect(found.products.length).toBe(3)
-      for (const product of found.products) expect(product.url).toMatch(trackedLink(partnerTag))
+      for (const product of found.products) expect(product.variants[0].url).toMatch(trackedLink(partnerTag))
       const product = found.products[0]
       LookupResponse.parse((await call(stdio, "lookup_catalog", { catalog: { ids: [product.id] } })).body)
       GetProductResponse.parse((await call(stdio, "get_product", { catalog: { id: product.id } })).body)
