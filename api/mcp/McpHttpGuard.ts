@@ -9,6 +9,7 @@ import {
   type HttpServerResponse
 } from "effect/http"
 import { AppConfig } from "../../infra/AppConfig.ts"
+import { Metrics } from "../../infra/Metrics.ts"
 import { errorResponse, MAX_BODY_BYTES, payloadTooLarge } from "../ErrorResponses.ts"
 import { clientIp } from "../v1/auth/clientIp.ts"
 import { RateLimits, type RateLimitScope } from "../../partners/RateLimits.ts"
@@ -69,7 +70,7 @@ export const McpHttpGuard = HttpRouter.middleware(
     const limits = yield* RateLimits
     const partners = yield* Partners
     const config = yield* AppConfig
-    const sessions = makeRequestSessions(yield* HttpRouter.HttpRouter)
+    const sessions = makeRequestSessions(yield* HttpRouter.HttpRouter, yield* Metrics)
 
     const callerOf = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function* () {

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { type Headers, HttpEffect, type HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import type { MetricsShape } from "../../infra/Metrics.ts"
 import { PROTOCOLS } from "./serverInfo.ts"
 
 // /mcp keeps no session between requests, so that any replica answers any
@@ -12,6 +13,7 @@ import { PROTOCOLS } from "./serverInfo.ts"
 // left behind). The session's id never leaves the process.
 
 export const SESSION_HEADER = "mcp-session-id"
+export const SESSIONS_GAUGE = "mcp_request_sessions_open"
 const VERSION_HEADER = "mcp-protocol-version"
 /** A client that sends no MCP-Protocol-Version speaks 2025-03-26 (the transport specification says so). */
 const UNDECLARED_VERSION = "2025-03-26"
@@ -39,9 +41,15 @@ export const withHeaders = (
 export const withoutSessionHeader = (response: HttpServerResponse.HttpServerResponse) =>
   response.headers[SESSION_HEADER] === undefined ? response : HttpServerResponse.removeHeader(response, SESSION_HEADER)
 
-/** Opens and ends the per-request sessions by in-process requests to the router (marked, so the guard lets them by). */
-export const makeRequestSessions = (router: HttpRouter.HttpRouter) => {
+/**
+ * Opens and ends the per-request sessions by in-process requests to the
+ * router (marked, so the guard lets them by). `open` counts the sessions held
+ * (a gauge on /metrics: at rest it is 0, anything else is a leak).
+ */
+export const makeRequestSessions = (router: HttpRouter.HttpRouter, metrics: MetricsShape) => {
   const internal = new WeakSet<HttpServerRequest.HttpServerRequest>()
+  const held = new Set<string>()
+  metrics.gauge(SESSIONS_GAUGE, "MCP sessions held for requests in flight (none outlives its request)", () => held.size)
 
   /** Runs one request through the router as the server would (pre-response handlers applied): its final answer. */
   const run = (init: RequestInit) =>
@@ -70,16 +78,20 @@ export const makeRequestSessions = (router: HttpRouter.HttpRouter) => {
         method: "initialize",
         params: { protocolVersion, capabilities: {}, clientInfo: { name: "request", version: "1" } }
       })
-    }).pipe(Effect.map((answer) => answer?.headers[SESSION_HEADER]))
+    }).pipe(
+      Effect.map((answer) => {
+        const sessionId = answer?.headers[SESSION_HEADER]
+        if (sessionId !== undefined) held.add(sessionId)
+        return sessionId
+      })
+    )
 
   /** Ends a session as its client's DELETE would: its state is freed. */
-  const end = (sessionId: string) => (
-    console.error("END", sessionId),
+  const end = (sessionId: string) =>
     run({ method: "DELETE", headers: { [SESSION_HEADER]: sessionId } }).pipe(
-      Effect.tap((a) => Effect.sync(() => console.error("ENDED", a?.status))),
-      Effect.ignore
+      Effect.ignore,
+      Effect.ensuring(Effect.sync(() => held.delete(sessionId)))
     )
-  )
 
   return { isInternal: (request: HttpServerRequest.HttpServerRequest) => internal.has(request), open, end }
 }

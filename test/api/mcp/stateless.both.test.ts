@@ -1,6 +1,9 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Effect } from "effect"
+import { SESSIONS_GAUGE } from "../../../api/mcp/requestSessions.ts"
+import { Metrics } from "../../../infra/Metrics.ts"
 import { getJson, postJson } from "../../support/http.ts"
 import { type RunningService, startService } from "../../support/TestService.ts"
 import { call, httpClient } from "./mcpClient.ts"
@@ -99,6 +102,14 @@ describe("no MCP session outlives its request", () => {
     } finally {
       for (const client of clients) await client.close()
     }
+    // each request's session was ended with it: none is held once the answers are in
+    const metrics = await service.run(
+      Effect.gen(function* () {
+        return yield* Metrics
+      })
+    )
+    expect(metrics.render()).toContain(SESSIONS_GAUGE)
+    expect(metrics.value(SESSIONS_GAUGE)).toBe(0)
   })
 
   it("an Mcp-Session-Id a client still sends (another server's, or a stale one) is ignored, never a 404", async () => {
