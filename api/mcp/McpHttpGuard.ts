@@ -34,9 +34,10 @@ import {
  *   costs one token: a batch (2025-03-26 takes them) costs its length, not one
  *   request. They are the only per-caller bound: no session outlives its
  *   request, so there is nothing else a caller can pile up.
- * - Sessions: none is kept (requestSessions.ts). initialize is answered
- *   without Mcp-Session-Id; every other request runs in a session opened for
- *   it alone, on whichever replica receives it. An Mcp-Session-Id a client
+ * - Sessions: none is kept for a client (requestSessions.ts). initialize is
+ *   answered without Mcp-Session-Id; every other request runs in a session of
+ *   the process it reaches, lent to it alone while it runs, on whichever
+ *   replica receives it. An Mcp-Session-Id a client
  *   still sends (from before, or from another server) is ignored, never a 404.
  *   DELETE has no session to end: 405.
  * - initialize params (clientInfo, capabilities, _meta) are bounded.
@@ -60,6 +61,12 @@ const parseJson = (text: string): unknown => {
     return undefined // the transport answers its own JSON-RPC parse error
   }
 }
+
+/** A request that sets the session's log level leaves state in it: that session is not lent again. */
+const changesLogLevel = (message: unknown) =>
+  (Array.isArray(message) ? message : [message]).some(
+    (part) => typeof part === "object" && part !== null && (part as { method?: unknown }).method === "logging/setLevel"
+  )
 
 type Initialize = { readonly id?: unknown; readonly method: "initialize"; readonly params?: unknown }
 const isInitialize = (message: unknown): message is Initialize =>
@@ -136,15 +143,21 @@ export const McpHttpGuard = HttpRouter.middleware(
           if (refusal !== undefined) return refusal
         }
         let response: HttpServerResponse.HttpServerResponse
+        const answered = { status: 0 }
         const version = requestVersion(request)
         if (request.method !== "POST" || isInitialize(message) || version === undefined) {
           // initialize opens a session we end below; a revision we do not speak is the transport's to refuse
           response = yield* httpEffect
         } else {
-          // a session opened for this request alone, ended once its answer is sent (the request's scope closes after the write)
-          const sessionId = yield* sessions.open(version)
+          // a session lent to this request alone until its answer is written (the request's scope closes after the write)
+          const sessionId = yield* sessions.lend(version)
           const headers = Headers.remove(request.headers, SESSION_HEADER)
-          if (sessionId !== undefined) yield* Effect.addFinalizer(() => sessions.end(sessionId))
+          if (sessionId !== undefined) {
+            // given back once the answer is written; not reused after a log level change or an answer without it
+            yield* Effect.addFinalizer(() =>
+              sessions.giveBack(sessionId, version, !changesLogLevel(message) && answered.status !== 404)
+            )
+          }
           const inSession = withHeaders(
             request,
             sessionId === undefined ? headers : Headers.set(headers, SESSION_HEADER, sessionId)
@@ -155,6 +168,7 @@ export const McpHttpGuard = HttpRouter.middleware(
         // session's id header, or turn an answer into a bare 404/202): we see the final answer.
         yield* HttpEffect.appendPreResponseHandler((_, answer) =>
           Effect.gen(function* () {
+            answered.status = answer.status
             // the session initialize opened is not kept: the client gets no id and sends none
             const opened = isInitialize(message) ? answer.headers[SESSION_HEADER] : undefined
             if (opened !== undefined) yield* sessions.end(opened)

@@ -8,9 +8,12 @@ import { PROTOCOLS } from "./serverInfo.ts"
 // speak (2025-03-26 to 2025-11-25) let a server answer initialize without an
 // Mcp-Session-Id; the client then sends every later request without one. The
 // MCP library, though, serves those revisions only inside a session: each
-// request is run in a session of its own, opened in this process just before
-// it and ended just after it (a few in-process calls, no network, no state
-// left behind). The session's id never leaves the process.
+// request is run in a session of this process that no other request uses
+// while it runs, taken from a small pool of idle ones (or opened by an
+// in-process initialize) and given back after it. Such a session holds no
+// caller's state: who calls is read from each request's headers, its
+// initialize was ours, and one whose log level a request changed
+// (logging/setLevel) is ended instead of given back. Its id never leaves the process.
 
 export const SESSION_HEADER = "mcp-session-id"
 export const SESSIONS_GAUGE = "mcp_request_sessions_open"
@@ -41,15 +44,19 @@ export const withHeaders = (
 export const withoutSessionHeader = (response: HttpServerResponse.HttpServerResponse) =>
   response.headers[SESSION_HEADER] === undefined ? response : HttpServerResponse.removeHeader(response, SESSION_HEADER)
 
+/** Idle sessions kept per protocol revision: about the requests one process serves at once. */
+const MAX_IDLE_PER_VERSION = 32
+
 /**
- * Opens and ends the per-request sessions by in-process requests to the
- * router (marked, so the guard lets them by). `open` counts the sessions held
- * (a gauge on /metrics: at rest it is 0, anything else is a leak).
+ * Lends the per-request sessions; opens and ends them by in-process requests
+ * to the router (marked, so the guard lets them by). The sessions lent out
+ * are a gauge on /metrics: at rest it is 0, anything else is a leak.
  */
 export const makeRequestSessions = (router: HttpRouter.HttpRouter, metrics: MetricsShape) => {
   const internal = new WeakSet<HttpServerRequest.HttpServerRequest>()
   const held = new Set<string>()
-  metrics.gauge(SESSIONS_GAUGE, "MCP sessions held for requests in flight (none outlives its request)", () => held.size)
+  const idle = new Map<string, Array<string>>()
+  metrics.gauge(SESSIONS_GAUGE, "MCP sessions lent to requests in flight (none outlives its request)", () => held.size)
 
   /** Runs one request through the router as the server would (pre-response handlers applied): its final answer. */
   const run = (init: RequestInit) =>
@@ -93,5 +100,25 @@ export const makeRequestSessions = (router: HttpRouter.HttpRouter, metrics: Metr
       Effect.ensuring(Effect.sync(() => held.delete(sessionId)))
     )
 
-  return { isInternal: (request: HttpServerRequest.HttpServerRequest) => internal.has(request), open, end }
+  /** A session at `protocolVersion` for one request alone: an idle one, else a new one. */
+  const lend = (protocolVersion: string) =>
+    Effect.suspend(() => {
+      const sessionId = idle.get(protocolVersion)?.pop()
+      if (sessionId === undefined) return open(protocolVersion)
+      held.add(sessionId)
+      return Effect.succeed<string | undefined>(sessionId)
+    })
+
+  /** After its request: back to the pool when `reusable` and the pool has room, else ended. */
+  const giveBack = (sessionId: string, protocolVersion: string, reusable: boolean) =>
+    Effect.suspend(() => {
+      held.delete(sessionId)
+      const pool = idle.get(protocolVersion) ?? []
+      if (!reusable || pool.length >= MAX_IDLE_PER_VERSION) return end(sessionId)
+      pool.push(sessionId)
+      idle.set(protocolVersion, pool)
+      return Effect.void
+    })
+
+  return { isInternal: (request: HttpServerRequest.HttpServerRequest) => internal.has(request), lend, giveBack, end }
 }
