@@ -10,14 +10,15 @@ import { callerTag } from "./McpCaller.ts"
 import { decodeArguments, invalidArgument, toolFailure } from "./toolErrors.ts"
 import { GetProductParams, LookupCatalogParams, SearchCatalogParams } from "./toolDefinitions.ts"
 import { filterExpressions, matchesFilters } from "./ucp/filters.ts"
-import { resolveKey } from "./ucp/lookupKeys.ts"
+import { legacyProductId, resolveKey } from "./ucp/lookupKeys.ts"
 import { ucpProduct } from "./ucp/products.ts"
-import { legacyProductId, lookupProducts, productDetail } from "./ucp/variantSets.ts"
+import { lookupProducts, productDetail } from "./ucp/variantSets.ts"
 import { LOOKUP_CAPABILITY, responseEnvelope, SEARCH_CAPABILITY } from "./ucp/profile.ts"
 
 // The UCP catalog tools over the discovery index: search_catalog,
 // lookup_catalog and get_product. Every product is rendered from index
-// documents alone, like /api/search.
+// documents alone, like /api/search; a lookup by merchant URL or GTIN first
+// reads which offers those are from the store (ucp/lookupKeys.ts).
 
 const DEFAULT_PAGE = 10
 /** Deeper than this, an agent should refine the query rather than page on. */

@@ -24,6 +24,10 @@ export interface Resolved {
   readonly exact: ReadonlyArray<string>
 }
 
+/** A product id from before ids named models ("prod_" and an offer id) is read as that offer's id. */
+export const legacyProductId = (id: string) =>
+  id.startsWith(PRODUCT_PREFIX) && modelIdOf(id) === undefined ? id.slice(PRODUCT_PREFIX.length) : id
+
 const GTIN = /^\d{8,14}$/
 /** Offers of one URL or GTIN we read: more would be one item listed over and over. */
 const MAX_MATCHES = 50
@@ -84,9 +88,7 @@ export const resolveKey = (discovery: DiscoverySearch["Service"], db: Database["
   Effect.gen(function* () {
     const kind = kindOf(input)
     if (kind === "product" || kind === "variant") {
-      // a product id from before ids named models ("prod_" and an offer id) still finds that offer's model
-      const legacy = kind === "product" && modelIdOf(input) === undefined
-      const model = yield* discovery.modelOf(legacy ? input.slice(PRODUCT_PREFIX.length) : input)
+      const model = yield* discovery.modelOf(legacyProductId(input))
       if (Option.isNone(model)) return []
       const exact = kind === "variant" ? [model.value.shown.id] : []
       return [{ input, kind, model: model.value, exact } satisfies Resolved]

@@ -1,6 +1,5 @@
 import type { FoundModel } from "../../../discovery/DiscoverySearch.ts"
 import type { ProductDocument } from "../../../readModel/documents.ts"
-import { modelIdOf, PRODUCT_PREFIX } from "../../../readModel/productIds.ts"
 import type { Resolved } from "./lookupKeys.ts"
 import { narrowBySelections, optionAxes, productOptions, type SelectedOption, variantOptions } from "./options.ts"
 
@@ -10,10 +9,6 @@ import { narrowBySelections, optionAxes, productOptions, type SelectedOption, va
 // offer, the one asked for too. Pure.
 
 type Keep = (offer: ProductDocument) => boolean
-
-/** A product id from before ids named models ("prod_" and an offer id) is read as that offer's id. */
-export const legacyProductId = (id: string) =>
-  id.startsWith(PRODUCT_PREFIX) && modelIdOf(id) === undefined ? id.slice(PRODUCT_PREFIX.length) : id
 
 interface Correlation {
   readonly id: string

@@ -1,3 +1,5 @@
+import { Effect, Schema } from "effect"
+import { Database } from "../../../infra/Database.ts"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { spawn } from "node:child_process"
 import { join, resolve } from "node:path"
@@ -323,7 +325,24 @@ describe("MCP server", () => {
       expect(found.products.length).toBe(3)
       for (const product of found.products) expect(product.variants[0].url).toMatch(trackedLink(partnerTag))
       const product = found.products[0]
+      // the same model id as over HTTP
+      const overHttp = await search(anonymous, { query: "wireless earbuds", pagination: { limit: 3 } })
+      expect(overHttp.products.map((p) => p.id)).toEqual(found.products.map((p) => p.id))
       LookupResponse.parse((await call(stdio, "lookup_catalog", { catalog: { ids: [product.id] } })).body)
+      // lookup by what an agent holds: a GTIN from the sample feeds
+      const { gtin } = await service.run(
+        Effect.gen(function* () {
+          const db = yield* Database
+          const rows = yield* db.queryAs(
+            Schema.Struct({ gtin: Schema.String }),
+            "SELECT gtin FROM products WHERE gtin IS NOT NULL ORDER BY id LIMIT 1"
+          )
+          return rows[0]
+        })
+      )
+      const byGtin = LookupResponse.parse((await call(stdio, "lookup_catalog", { catalog: { ids: [gtin] } })).body)
+      expect(byGtin.products.length).toBeGreaterThan(0)
+      expect(byGtin.products[0].variants[0].inputs).toEqual([{ id: gtin, match: "exact" }])
       GetProductResponse.parse((await call(stdio, "get_product", { catalog: { id: product.id } })).body)
       const deals = await call(stdio, "list_deals", { limit: 2 })
       expect(deals.body.deals.length).toBe(2)
