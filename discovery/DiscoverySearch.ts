@@ -5,6 +5,7 @@ import type { Vocabulary } from "../domain/intent/vocabulary.ts"
 import { Metrics } from "../infra/Metrics.ts"
 import { SearchEngine, type SearchError } from "../infra/SearchEngine.ts"
 import { catalogIdOf } from "../readModel/documents.ts"
+import { modelIdOf } from "../readModel/productIds.ts"
 import {
   type DealOffer,
   DEAL_RETRIEVED_FIELDS,
@@ -48,7 +49,7 @@ export interface DiscoverySearchShape {
   readIntent(phrase: string): Effect.Effect<Intent>
   /** One offer by its id (the deal id), for landing pages. */
   document(id: string): Effect.Effect<Option.Option<ShownOffer>, SearchError>
-  /** The model an offer id belongs to, with that offer shown. */
+  /** The model an offer id belongs to, with that offer shown; or the model a product id names, its best offer shown. */
   modelOf(id: string): Effect.Effect<Option.Option<FoundModel>, SearchError>
   /** Reloads category and brand names from the index now. */
   readonly refreshVocabulary: Effect.Effect<Vocabulary, SearchError>
@@ -156,13 +157,17 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           Effect.map(({ models, total }) => ({ documents: models.map((model) => model.shown), total }))
         )
 
-      /** The model holding an offer: one query filtered on the offer ids models carry. */
-      const modelOf = (id: string) =>
-        catalogIdOf(id) === undefined
+      /**
+       * The model holding an offer (one query filtered on the offer ids models
+       * carry), or the model a product id names, its best offer shown.
+       */
+      const modelOf = (id: string) => {
+        const modelId = modelIdOf(id)
+        return modelId === undefined && catalogIdOf(id) === undefined
           ? Effect.succeed(Option.none<FoundModel>())
           : run(
               searchBody("", {
-                filter: `offer_ids = ${JSON.stringify(id)}`,
+                filter: modelId === undefined ? `offer_ids = ${JSON.stringify(id)}` : `id = ${JSON.stringify(modelId)}`,
                 limit: 1,
                 attributesToRetrieve: MODEL_RETRIEVED_FIELDS
               }),
@@ -171,12 +176,13 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
               Effect.map((response) => {
                 const hit = response.hits[0]
                 const offers = hit?.offer_list.map((offer) => offerDocument(hit, offer)) ?? []
-                const shown = offers.find((offer) => offer.id === id)
+                const shown = modelId === undefined ? offers.find((offer) => offer.id === id) : offers[0]
                 return shown === undefined || hit === undefined
                   ? Option.none<FoundModel>()
                   : Option.some({ shown: { ...shown, variants: variantsOf(hit) }, offers })
               })
             )
+      }
 
       const document = (id: string) => modelOf(id).pipe(Effect.map(Option.map((model) => model.shown)))
 

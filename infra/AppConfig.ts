@@ -62,12 +62,6 @@ export interface AppConfigShape {
   readonly rateLimitPerIp: { readonly perMinute: number; readonly burst: number }
   readonly rateLimitRegister: { readonly perMinute: number; readonly burst: number }
   /**
-   * MCP over HTTP: a session ends after `idleSeconds` without a request, and
-   * a partner key (`perKey`) or an anonymous client IP (`perIp`) holds at most
-   * that many open sessions.
-   */
-  readonly mcpSessions: { readonly idleSeconds: number; readonly perKey: number; readonly perIp: number }
-  /**
    * TRUST_PROXY: how many proxies of yours stand in front of the service (0: none, the socket peer is the
    * client). The client is the entry that many hops from the right of X-Forwarded-For: the address the
    * outermost proxy of yours saw. Entries left of it were sent by the client and prove nothing.
@@ -173,13 +167,6 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
     const rateLimitPerKey = yield* rate("RATE_LIMIT_KEY", 600, 120)
     const rateLimitPerIp = yield* rate("RATE_LIMIT_IP", 300, 60)
     const rateLimitRegister = yield* rate("RATE_LIMIT_REGISTER", 5, 5)
-    const atLeastOne = (name: string, fallback: number) =>
-      Config.schema(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)), name).pipe(Config.withDefault(fallback))
-    const mcpSessions = yield* Effect.all({
-      idleSeconds: atLeastOne("MCP_SESSION_IDLE_SECONDS", 1800),
-      perKey: atLeastOne("MCP_SESSIONS_PER_KEY", 20),
-      perIp: atLeastOne("MCP_SESSIONS_PER_IP", 20)
-    })
     const trustProxy = yield* Config.schema(TrustProxy, "TRUST_PROXY").pipe(Config.withDefault(0))
     const millis = (name: string, fallback: number, maximum: number) =>
       Config.schema(
@@ -260,7 +247,6 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       rateLimitPerKey,
       rateLimitPerIp,
       rateLimitRegister,
-      mcpSessions,
       trustProxy,
       httpEdge,
       clickQueueSize,
@@ -305,7 +291,6 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       rateLimitPerKey: { perMinute: 60_000, burst: 10_000 },
       rateLimitPerIp: { perMinute: 60_000, burst: 10_000 },
       rateLimitRegister: { perMinute: 60_000, burst: 10_000 },
-      mcpSessions: { idleSeconds: 1800, perKey: 20, perIp: 20 },
       trustProxy: 0,
       // Short enough for no test to wait on them, caps high enough for concurrent tests from one address.
       httpEdge: {

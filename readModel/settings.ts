@@ -124,7 +124,9 @@ export const productSettings: Settings = {
     "feed",
     "store_domain",
     "model_key",
-    "offer_ids"
+    "offer_ids",
+    // a product id (readModel/productIds.ts) names the model document
+    "id"
   ],
   sortableAttributes: ["price", "discount", "deal_score"],
   // Relevance first; among equally relevant products the better deal wins.

@@ -4,6 +4,10 @@ import { htmlResponse } from "../../discovery/pageShell.ts"
 import { TAG_PATTERN, feedTrackingId } from "../../domain/links/feedTrackingId.ts"
 import { Database } from "../../infra/Database.ts"
 import { PublicUrl } from "../../infra/PublicUrl.ts"
+import type { SearchError } from "../../infra/SearchEngine.ts"
+import type { DatabaseError } from "../../infra/Store.ts"
+import type { ProductDocument } from "../../readModel/documents.ts"
+import { modelIdOf } from "../../readModel/productIds.ts"
 import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
 import { landingDocumentFromCatalog } from "../../discovery/landingFromCatalog.ts"
 import { badIdPage, landingPage, notFoundPage, unavailablePage } from "../../discovery/landingHtml.ts"
@@ -43,14 +47,22 @@ export const LandingPageRoute = Layer.unwrap(
         const tag = tagParam !== null && TAG_PATTERN.test(tagParam) ? tagParam : DEALS_DEFAULT_TAG
         // None: neither Meilisearch nor the store could answer (503); Some(None): no such deal (404).
         const found = yield* discovery.document(id).pipe(
-          Effect.catchTag("SearchError", (error) =>
-            Effect.logWarning("landing page: search unavailable, reading the product from the store").pipe(
-              Effect.annotateLogs({ reason: error.message }),
-              Effect.andThen(landingDocumentFromCatalog(db, id))
-            )
+          Effect.catchTag(
+            "SearchError",
+            (error): Effect.Effect<Option.Option<ProductDocument>, SearchError | DatabaseError> =>
+              // a product id names a model, whose offers only the index groups: no store copy to show
+              modelIdOf(id) !== undefined
+                ? Effect.fail(error)
+                : Effect.logWarning("landing page: search unavailable, reading the product from the store").pipe(
+                    Effect.annotateLogs({ reason: error.message }),
+                    Effect.andThen(landingDocumentFromCatalog(db, id))
+                  )
           ),
           Effect.map(Option.some),
-          Effect.catchTag("DatabaseError", () => Effect.succeed(Option.none()))
+          Effect.catchTags({
+            DatabaseError: () => Effect.succeed(Option.none()),
+            SearchError: () => Effect.succeed(Option.none())
+          })
         )
         if (Option.isNone(found)) {
           return html(unavailablePage(), 503, { "retry-after": String(RETRY_AFTER_SECONDS) })

@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect"
 import { AppConfig } from "../../infra/AppConfig.ts"
+import { Database } from "../../infra/Database.ts"
 import { PublicUrl } from "../../infra/PublicUrl.ts"
 import type { SearchError } from "../../infra/SearchEngine.ts"
 import type { ProductDocument } from "../../readModel/documents.ts"
@@ -12,18 +13,21 @@ import { GetProductParams, LookupCatalogParams, MAX_PAGE, SearchCatalogParams } 
 import type { ToolFailure } from "./toolDefinitions.ts"
 import { errorAnswer, info, offerMessages } from "./ucp/answerMessages.ts"
 import { filterExpressions, matchesFilters } from "./ucp/filters.ts"
+import { legacyProductId, resolveKey } from "./ucp/lookupKeys.ts"
 import { marketContext } from "./ucp/market.ts"
-import { PRODUCT_PREFIX, ucpProduct, type View } from "./ucp/products.ts"
+import { ucpProduct, type View } from "./ucp/products.ts"
 import { type CatalogCapability, LOOKUP_CAPABILITY, responseEnvelope, SEARCH_CAPABILITY } from "./ucp/profile.ts"
 import { readingSteps, readRequest } from "./ucp/reading.ts"
+import { lookupProducts, productDetail } from "./ucp/variantSets.ts"
 
 // The UCP catalog tools over the discovery index: search_catalog,
 // lookup_catalog and get_product. Every product is rendered from index
-// documents alone, like /api/search. Every answer is UCP's: a catalog
-// response, or an error response (`ucp.status` "error") — as the tool's
-// failure when the request must change (a bad argument, search down), as its
-// result when the request was fine and nothing matches (get_product of an
-// unknown id), the way UCP's MCP binding shows it.
+// documents alone, like /api/search; a lookup by merchant URL or GTIN first
+// reads which offers those are from the store (ucp/lookupKeys.ts). Every
+// answer is UCP's: a catalog response, or an error response (`ucp.status`
+// "error") — as the tool's failure when the request must change (a bad
+// argument, search down), as its result when the request was fine and nothing
+// matches (get_product of an unknown id), the way UCP's MCP binding shows it.
 
 const DEFAULT_PAGE = 10
 /** Deeper than this, an agent should refine the query rather than page on. */
@@ -73,18 +77,22 @@ interface SearchStep {
   readonly strategy?: "all" | "frequency" | undefined
 }
 
-/** A product id names a model through its featured offer; anything else is read as a variant (offer) id. */
-const resolveId = (id: string) =>
-  id.startsWith(PRODUCT_PREFIX)
-    ? { documentId: id.slice(PRODUCT_PREFIX.length), match: "featured" as const }
-    : { documentId: id, match: "exact" as const }
+const storageUnavailable = toolFailure("storage_unavailable", "the catalog store is not reachable; retry shortly", {
+  retry_after_seconds: RETRY_AFTER_SECONDS
+})
 
 export const makeCatalogTools = Effect.gen(function* () {
   const discovery = yield* DiscoverySearch
+  const db = yield* Database
   const publicUrl = yield* PublicUrl
   const { defaultCountry } = yield* AppConfig
-  const present = (offers: ReadonlyArray<ProductDocument>, tag: string, view: View | undefined, maxVariants?: number) =>
-    ucpProduct(offers, { base: publicUrl.base, tag }, maxVariants, view)
+  const present = (
+    offers: ReadonlyArray<ProductDocument>,
+    tag: string,
+    view: View | undefined,
+    maxVariants?: number,
+    axes?: ReadonlyArray<string>
+  ) => ucpProduct(offers, { base: publicUrl.base, tag }, maxVariants, view, axes)
 
   /** A model's offers that meet the filters, `first` leading (the offer asked for or shown). */
   const offersOf = (
@@ -172,49 +180,26 @@ export const makeCatalogTools = Effect.gen(function* () {
       const { catalog } = yield* decodeArguments(LookupCatalogParams)(input)
       const { context } = yield* marketContext(catalog.context, catalog.filters, defaultCountry)
       const tag = yield* callerTag
-      const ids = [...new Set(catalog.ids.map((id) => id.trim()))]
-      const found = yield* Effect.forEach(
-        ids,
-        (id) => {
-          const { documentId, match } = resolveId(id)
-          return discovery
-            .document(documentId)
-            .pipe(Effect.map((doc) => ({ id, match, doc: Option.getOrUndefined(doc) })))
-        },
-        { concurrency: 4 }
-      ).pipe(Effect.mapError(searchUnavailable))
-      // Ids that resolve to offers of one model make one product; each offer lists the ids that found it.
-      const byModel = new Map<
-        string,
-        Map<string, { doc: ProductDocument; inputs: Array<{ id: string; match: string }> }>
-      >()
-      for (const { id, match, doc } of found) {
-        if (doc === undefined || !matchesFilters(doc, catalog.filters, context)) continue
-        const offers = byModel.get(doc.group_key) ?? new Map()
-        byModel.set(doc.group_key, offers)
-        const offer = offers.get(doc.id) ?? { doc, inputs: [] }
-        offers.set(doc.id, offer)
-        offer.inputs.push({ id, match })
-      }
-      const models = [...byModel.values()].map((offers) => [...offers.values()])
-      const products = models.map((entries) => {
-        const product = present(
-          entries.map((entry) => entry.doc),
-          tag,
-          catalog.view
-        )
+      const inputs = [...new Set(catalog.ids.map((id) => id.trim()))]
+      const resolved = yield* Effect.forEach(inputs, (id) => resolveKey(discovery, db, id), { concurrency: 4 }).pipe(
+        Effect.mapError((error) => (error._tag === "SearchError" ? searchUnavailable(error) : storageUnavailable))
+      )
+      const keep = (offer: ProductDocument) => matchesFilters(offer, catalog.filters, context)
+      const found = lookupProducts(resolved.flat(), keep)
+      const products = found.map(({ offers, inputsOf }) => {
+        const product = present(offers, tag, catalog.view)
         return {
           ...product,
-          variants: product.variants.map((variant, i) => ({ ...variant, inputs: entries[i].inputs }))
+          variants: product.variants.map((variant) => ({ ...variant, inputs: inputsOf(variant.id) }))
         }
       })
-      const missing = found.filter((entry) => entry.doc === undefined).map((entry) => entry.id)
+      const missing = inputs.filter((_, i) => resolved[i].length === 0)
       return {
         ucp: responseEnvelope(LOOKUP_CAPABILITY),
         products,
         messages: [
           ...missing.map((id) => info("not_found", id)),
-          ...offerMessages(models.flatMap((entries) => entries.map((entry) => entry.doc)))
+          ...offerMessages(found.flatMap((entry) => entry.offers))
         ]
       }
     }).pipe(Effect.mapError(asUcpError(LOOKUP_CAPABILITY)))
@@ -225,30 +210,45 @@ export const makeCatalogTools = Effect.gen(function* () {
       const { context } = yield* marketContext(catalog.context, catalog.filters, defaultCountry)
       const tag = yield* callerTag
       const id = catalog.id.trim()
-      const model = yield* discovery.modelOf(resolveId(id).documentId).pipe(Effect.mapError(searchUnavailable))
+      const model = yield* discovery.modelOf(legacyProductId(id)).pipe(Effect.mapError(searchUnavailable))
       if (Option.isNone(model)) {
         // An answer, not a failure: the request was well formed, the catalog has no such product.
         return errorAnswer(LOOKUP_CAPABILITY, "not_found", `Product not found: ${id}`, "unrecoverable", "$.catalog.id")
       }
-      const { listed, notice } = inCurrency(
-        model.value,
-        (offer) => matchesFilters(offer, catalog.filters, context),
-        context?.currency
+      const keep = (offer: ProductDocument) => matchesFilters(offer, catalog.filters, context)
+      const { featured, notice } = inCurrency(model.value, keep, context?.currency)
+      const detail = productDetail(
+        { ...model.value, shown: featured },
+        {
+          // when no offer is sold in the asked-for currency, every offer is listed and a message says so
+          keep: notice === undefined ? keep : () => true,
+          selected: catalog.selected ?? [],
+          preferences: catalog.preferences ?? []
+        }
       )
-      const shown = listed.slice(0, MAX_OFFERS)
+      if (detail === undefined) {
+        return errorAnswer(
+          LOOKUP_CAPABILITY,
+          "not_found",
+          `No variant of ${id} meets the filters and context given`,
+          "recoverable",
+          "$.catalog.filters"
+        )
+      }
+      const shown = detail.offers.slice(0, MAX_OFFERS)
       return {
         ucp: responseEnvelope(LOOKUP_CAPABILITY),
-        product: present(shown, tag, catalog.view),
-        messages: [...(notice === undefined ? [] : [notice]), ...offerMessages(shown)]
+        product: { ...present(shown, tag, catalog.view, undefined, detail.axes), ...detail.fields },
+        messages: [...(notice === undefined ? [] : [notice]), ...detail.messages, ...offerMessages(shown)]
       }
     }).pipe(Effect.mapError(asUcpError(LOOKUP_CAPABILITY)))
 
   /**
-   * The offers get_product lists: the one asked for first, then those that
-   * meet the filters. With a currency, the model is featured by its first
-   * offer in that currency, so price_range is in it; when none is sold in
-   * it, every offer is listed and a message says so (the range is then in
-   * the asked-for offer's currency, never a mix).
+   * The offer get_product features: the one asked for, unless a currency is
+   * asked for and it is priced in another; then the model's first offer in
+   * that currency, so price_range is in it. When none is sold in it, a
+   * message says so (the range is then in the asked-for offer's currency,
+   * never a mix).
    */
   const inCurrency = (
     model: { readonly shown: ProductDocument; readonly offers: ReadonlyArray<ProductDocument> },
@@ -256,11 +256,11 @@ export const makeCatalogTools = Effect.gen(function* () {
     currency: string | undefined
   ) => {
     const { shown, offers } = model
-    if (currency === undefined || shown.currency === currency) return { listed: offersOf(shown, offers, keep) }
+    if (currency === undefined || shown.currency === currency) return { featured: shown }
     const featured = offers.find((offer) => offer.currency === currency && keep(offer))
-    if (featured !== undefined) return { listed: offersOf(featured, offers, keep) }
+    if (featured !== undefined) return { featured }
     return {
-      listed: offersOf(shown, offers, () => true),
+      featured: shown,
       notice: info(
         "currency_not_sold",
         `no offer of this product is priced in ${currency}; its price_range is in ${shown.currency}`

@@ -1,44 +1,53 @@
-import { Clock, Duration, Effect, Layer, Result, Schedule } from "effect"
+import { Effect, Layer, Result } from "effect"
 import * as ByteSize from "effect/ByteSize"
-import { HttpEffect, HttpIncomingMessage, HttpRouter, HttpServerRequest } from "effect/http"
+import {
+  Headers,
+  HttpEffect,
+  HttpIncomingMessage,
+  HttpRouter,
+  HttpServerRequest,
+  type HttpServerResponse
+} from "effect/http"
 import { AppConfig } from "../../infra/AppConfig.ts"
+import { Metrics } from "../../infra/Metrics.ts"
 import { errorResponse, MAX_BODY_BYTES, payloadTooLarge } from "../ErrorResponses.ts"
 import { clientIp } from "../v1/auth/clientIp.ts"
 import { RateLimits, type RateLimitScope } from "../../partners/RateLimits.ts"
 import { API_KEY_PATTERN, Partners } from "../../partners/Partners.ts"
-import { documentedAnswer, INVALID_PARAMS, jsonRpcError, SERVER_LIMIT, sessionNotFound } from "./mcpHttpAnswers.ts"
-import { McpSessionTable } from "./McpSessionTable.ts"
+import { documentedAnswer, INVALID_PARAMS, jsonRpcError, noSessionToEnd } from "./mcpHttpAnswers.ts"
+import {
+  makeRequestSessions,
+  requestVersion,
+  SESSION_HEADER,
+  withHeaders,
+  withoutSessionHeader
+} from "./requestSessions.ts"
 
 /**
  * What the MCP server sets no bound on, bounded in front of it, with the JSON
- * API's answers:
+ * API's answers; and the statelessness of /mcp:
  * - Body size: read here with the API's byte cap, declared (Content-Length)
  *   or not (chunked), so the transport finds it read and bounded: 413.
  * - Rate limits: the buckets of /api/v1 (RateLimits is one instance per
- *   service), a partner's key bucket, else the caller's IP bucket, and the
- *   same 429. Every JSON-RPC message costs one token: a batch (2025-03-26
- *   sessions take them) costs its length, not one request.
- * - Sessions: at most `mcpSessions.perKey` open per partner key and
- *   `perIp` per anonymous client IP; one idle for `idleSeconds` is ended (as
- *   its client's DELETE would); initialize params (clientInfo, capabilities,
- *   _meta: kept for the whole session) are bounded. Refusals are JSON-RPC errors.
+ *   service; shared by all replicas on PostgreSQL), a partner's key bucket,
+ *   else the caller's IP bucket, and the same 429. Every JSON-RPC message
+ *   costs one token: a batch (2025-03-26 takes them) costs its length, not one
+ *   request. They are the only per-caller bound: no session outlives its
+ *   request, so there is nothing else a caller can pile up.
+ * - Sessions: none is kept for a client (requestSessions.ts). initialize is
+ *   answered without Mcp-Session-Id; every other request runs in a session of
+ *   the process it reaches, lent to it alone while it runs, on whichever
+ *   replica receives it. An Mcp-Session-Id a client
+ *   still sends (from before, or from another server) is ignored, never a 404.
+ *   DELETE has no session to end: 405.
+ * - initialize params (clientInfo, capabilities, _meta) are bounded.
  * - Answers: the transport's bare HTTP refusals get our JSON error body, its
  *   JSON-RPC errors lose their internal `_tag` (mcpHttpAnswers.ts).
  */
 
 /** clientInfo, capabilities and _meta of an initialize together: a real client sends well under 1 KiB. */
 export const MAX_INITIALIZE_PARAMS_BYTES = 8 * 1024
-/**
- * Open sessions of all callers together: per-address caps alone grow with
- * the addresses a caller can use (an IPv6 prefix has plenty). With the
- * params bound, at most about 80 MB of kept initialize payloads.
- */
-export const MAX_OPEN_SESSIONS = 10_000
-const SESSION_HEADER = "mcp-session-id"
 const maxBodySize = ByteSize.bytes(BigInt(MAX_BODY_BYTES))
-
-/** The DELETE requests the guard itself sends to end idle sessions: not guarded again. */
-const internalRequests = new WeakSet<HttpServerRequest.HttpServerRequest>()
 
 const isBodyTooLarge = (error: unknown) => {
   const reason = (error as { reason?: { _tag?: string; reason?: string } }).reason
@@ -53,6 +62,12 @@ const parseJson = (text: string): unknown => {
   }
 }
 
+/** A request that sets the session's log level leaves state in it: that session is not lent again. */
+const changesLogLevel = (message: unknown) =>
+  (Array.isArray(message) ? message : [message]).some(
+    (part) => typeof part === "object" && part !== null && (part as { method?: unknown }).method === "logging/setLevel"
+  )
+
 type Initialize = { readonly id?: unknown; readonly method: "initialize"; readonly params?: unknown }
 const isInitialize = (message: unknown): message is Initialize =>
   typeof message === "object" && message !== null && (message as { method?: unknown }).method === "initialize"
@@ -62,30 +77,7 @@ export const McpHttpGuard = HttpRouter.middleware(
     const limits = yield* RateLimits
     const partners = yield* Partners
     const config = yield* AppConfig
-    const router = yield* HttpRouter.HttpRouter
-    const clock = yield* Clock.Clock
-    const now = () => clock.currentTimeMillisUnsafe()
-    const { idleSeconds, perKey, perIp } = config.mcpSessions
-    const sessions = new McpSessionTable(idleSeconds * 1000, MAX_OPEN_SESSIONS)
-
-    /** Ends a session in the MCP server as its client's DELETE would: its state is freed, its requests interrupted. */
-    const end = (sessionId: string) => {
-      sessions.close(sessionId)
-      const request = HttpServerRequest.fromWeb(
-        new Request("http://localhost/mcp", { method: "DELETE", headers: { [SESSION_HEADER]: sessionId } })
-      )
-      internalRequests.add(request)
-      return router
-        .asHttpEffect()
-        .pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, request), Effect.scoped, Effect.ignore)
-    }
-    const sweepEvery = Duration.millis(Math.min(60_000, Math.max(250, (idleSeconds * 1000) / 4)))
-    yield* Effect.forkScoped(
-      Effect.repeat(
-        Effect.suspend(() => Effect.forEach(sessions.idle(now()), end, { discard: true })),
-        Schedule.spaced(sweepEvery)
-      )
-    )
+    const sessions = makeRequestSessions(yield* HttpRouter.HttpRouter, yield* Metrics)
 
     const callerOf = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function* () {
@@ -95,8 +87,8 @@ export const McpHttpGuard = HttpRouter.middleware(
             ? yield* partners.authenticate(key).pipe(Effect.orElseSucceed(() => undefined))
             : undefined
         return partner !== undefined
-          ? { scope: "key" as RateLimitScope, owner: `key:${partner.id}`, sessionLimit: perKey }
-          : { scope: "ip" as RateLimitScope, owner: `ip:${clientIp(request, config.trustProxy)}`, sessionLimit: perIp }
+          ? { scope: "key" as RateLimitScope, bucket: `key:${partner.id}` }
+          : { scope: "ip" as RateLimitScope, bucket: `ip:${clientIp(request, config.trustProxy)}` }
       })
 
     /** `count` tokens, one per message; the first one missing refuses the whole request. */
@@ -109,43 +101,23 @@ export const McpHttpGuard = HttpRouter.middleware(
         return yield* limits.take(scope, bucket)
       })
 
-    const refuseInitialize = (message: Initialize, caller: Effect.Success<ReturnType<typeof callerOf>>) => {
+    const tooLargeInitialize = (message: Initialize) => {
       const bytes = Buffer.byteLength(JSON.stringify(message.params ?? {}))
-      if (bytes > MAX_INITIALIZE_PARAMS_BYTES) {
-        return jsonRpcError(
-          message.id,
-          INVALID_PARAMS,
-          `initialize params are ${bytes} bytes: clientInfo, capabilities and _meta together may take at most ` +
-            `${MAX_INITIALIZE_PARAMS_BYTES}`,
-          { max_bytes: MAX_INITIALIZE_PARAMS_BYTES, bytes }
-        )
-      }
-      const reserved = sessions.reserve(caller.owner, caller.sessionLimit)
-      if (reserved === "all_full") {
-        return jsonRpcError(
-          message.id,
-          SERVER_LIMIT,
-          `this server holds its maximum of ${MAX_OPEN_SESSIONS} open MCP sessions; retry in a few minutes`,
-          { scope: "server", limit: MAX_OPEN_SESSIONS, idle_seconds: idleSeconds }
-        )
-      }
-      if (reserved === "owner_full") {
-        const whose = caller.scope === "key" ? "this API key" : "this client address"
-        return jsonRpcError(
-          message.id,
-          SERVER_LIMIT,
-          `too many open MCP sessions for ${whose} (at most ${caller.sessionLimit}): end one with DELETE /mcp ` +
-            `and its Mcp-Session-Id, or wait until one has been idle for ${idleSeconds} s`,
-          { scope: caller.scope, limit: caller.sessionLimit, idle_seconds: idleSeconds }
-        )
-      }
-      return undefined
+      return bytes > MAX_INITIALIZE_PARAMS_BYTES
+        ? jsonRpcError(
+            message.id,
+            INVALID_PARAMS,
+            `initialize params are ${bytes} bytes: clientInfo, capabilities and _meta together may take at most ` +
+              `${MAX_INITIALIZE_PARAMS_BYTES}`,
+            { max_bytes: MAX_INITIALIZE_PARAMS_BYTES, bytes }
+          )
+        : undefined
     }
 
     return (httpEffect) =>
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
-        if (internalRequests.has(request)) return yield* httpEffect
+        if (sessions.isInternal(request)) return yield* httpEffect
         if (Number(request.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return payloadTooLarge()
         let message: unknown = undefined
         if (request.method === "POST") {
@@ -161,35 +133,46 @@ export const McpHttpGuard = HttpRouter.middleware(
         }
         const wasBatch = Array.isArray(message)
         const caller = yield* callerOf(request)
-        // the owner ("key:<partner id>" or "ip:<address>") is also the bucket's name on /api/v1
-        const verdict = yield* take(caller.scope, caller.owner, wasBatch ? Math.max(1, (message as []).length) : 1)
+        // the bucket ("key:<partner id>" or "ip:<address>") is the one /api/v1 takes from
+        const verdict = yield* take(caller.scope, caller.bucket, wasBatch ? Math.max(1, (message as []).length) : 1)
         if (!verdict.allowed) return limits.tooMany(caller.scope, verdict)
+        if (request.method === "DELETE") return noSessionToEnd()
 
-        const sessionId = request.headers[SESSION_HEADER]
-        if (sessionId !== undefined && sessions.touch(sessionId, now()) === "expired") {
-          yield* end(sessionId)
-          return sessionNotFound()
-        }
-        const opening = isInitialize(message)
         if (isInitialize(message)) {
-          const refusal = refuseInitialize(message, caller)
+          const refusal = tooLargeInitialize(message)
           if (refusal !== undefined) return refusal
         }
-        const response = yield* opening
-          ? httpEffect.pipe(Effect.onError(() => Effect.sync(() => sessions.release(caller.owner))))
-          : httpEffect
+        let response: HttpServerResponse.HttpServerResponse
+        const answered = { status: 0 }
+        const version = requestVersion(request)
+        if (request.method !== "POST" || isInitialize(message) || version === undefined) {
+          // initialize opens a session we end below; a revision we do not speak is the transport's to refuse
+          response = yield* httpEffect
+        } else {
+          // a session lent to this request alone until its answer is written (the request's scope closes after the write)
+          const sessionId = yield* sessions.lend(version)
+          const headers = Headers.remove(request.headers, SESSION_HEADER)
+          if (sessionId !== undefined) {
+            // given back once the answer is written; not reused after a log level change or an answer without it
+            yield* Effect.addFinalizer(() =>
+              sessions.giveBack(sessionId, version, !changesLogLevel(message) && answered.status !== 404)
+            )
+          }
+          const inSession = withHeaders(
+            request,
+            sessionId === undefined ? headers : Headers.set(headers, SESSION_HEADER, sessionId)
+          )
+          response = yield* Effect.provideService(httpEffect, HttpServerRequest.HttpServerRequest, inSession)
+        }
         // After the transport's own pre-response handlers (which set the new
         // session's id header, or turn an answer into a bare 404/202): we see the final answer.
         yield* HttpEffect.appendPreResponseHandler((_, answer) =>
-          Effect.sync(() => {
-            if (opening) {
-              const opened = answer.status < 300 ? answer.headers[SESSION_HEADER] : undefined
-              if (opened !== undefined) sessions.open(opened, caller.owner, now())
-              else sessions.release(caller.owner)
-            } else if (request.method === "DELETE" && sessionId !== undefined && answer.status === 204) {
-              sessions.close(sessionId)
-            }
-            return documentedAnswer(answer, request.method, wasBatch)
+          Effect.gen(function* () {
+            answered.status = answer.status
+            // the session initialize opened is not kept: the client gets no id and sends none
+            const opened = isInitialize(message) ? answer.headers[SESSION_HEADER] : undefined
+            if (opened !== undefined) yield* sessions.end(opened)
+            return documentedAnswer(withoutSessionHeader(answer), request.method, wasBatch)
           })
         )
         return response

@@ -20,13 +20,24 @@ export const INVALID_PARAMS = -32602
 /** The implementation-defined server error range of JSON-RPC: a limit of this server. */
 export const SERVER_LIMIT = -32000
 
-export const sessionNotFound = () =>
+/** What the transport would answer a session id it does not hold; we never hand one out, so it cannot happen. */
+const sessionNotFound = () =>
   errorResponse(404, {
     code: "session_not_found",
-    message:
-      "no open MCP session has this Mcp-Session-Id: it was ended (DELETE), left idle too long, or the server " +
-      "restarted; send initialize (without Mcp-Session-Id) to start a new one"
+    message: "this server keeps no MCP sessions: send requests without Mcp-Session-Id"
   })
+
+const METHOD_NOT_ALLOWED =
+  "is not served on /mcp: POST JSON-RPC messages (this server keeps no sessions, so there is none to end with " +
+  "DELETE, and sends no server-initiated messages, so there is no GET stream)"
+
+/** DELETE ends a session; no session outlives its request here. Allow names POST only. */
+export const noSessionToEnd = () =>
+  HttpServerResponse.setHeader(
+    errorResponse(405, { code: "method_not_allowed", message: `DELETE ${METHOD_NOT_ALLOWED}` }),
+    "allow",
+    "POST"
+  )
 
 const bareAnswer = (status: number, method: string, wasBatch: boolean) => {
   switch (status) {
@@ -36,8 +47,7 @@ const bareAnswer = (status: number, method: string, wasBatch: boolean) => {
         message: wasBatch
           ? "JSON-RPC batches are accepted only inside a session of protocol version 2025-03-26, " +
             "and never with initialize; send the messages one per request"
-          : "the request is not a message this MCP endpoint accepts here: after initialize, send the " +
-            "Mcp-Session-Id it answered with"
+          : "the request is not a message this MCP endpoint accepts"
       })
     case 403:
       return errorResponse(403, { code: "forbidden", message: "requests from this Origin are not accepted" })
@@ -46,9 +56,7 @@ const bareAnswer = (status: number, method: string, wasBatch: boolean) => {
     case 405:
       return errorResponse(405, {
         code: "method_not_allowed",
-        message:
-          `${method} is not served on /mcp: POST JSON-RPC messages, DELETE with Mcp-Session-Id to end a session ` +
-          "(this server sends no server-initiated messages, so there is no GET stream)"
+        message: `${method} ${METHOD_NOT_ALLOWED}`
       })
     case 406:
       return errorResponse(406, {
@@ -82,7 +90,9 @@ export const documentedAnswer = (
     const answer = bareAnswer(response.status, method, wasBatch)
     if (answer === undefined) return response
     const kept = Object.entries(response.headers).filter(([name]) => !name.startsWith("content-"))
-    return HttpServerResponse.setHeaders(answer, Object.fromEntries(kept))
+    // the transport allows DELETE (our per-request sessions end that way); a client has none to end
+    const allow = response.status === 405 ? { allow: "POST" } : {}
+    return HttpServerResponse.setHeaders(answer, { ...Object.fromEntries(kept), ...allow })
   }
   if (response.body._tag !== "Uint8Array" || !response.body.contentType.includes("json")) return response
   const text = new TextDecoder().decode(response.body.body)

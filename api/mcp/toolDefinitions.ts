@@ -109,8 +109,11 @@ export const SearchCatalogParams = Schema.Struct({
 export const LookupCatalogParams = Schema.Struct({
   meta: Meta,
   catalog: Schema.Struct({
-    ids: List(Text(200), MAX_LOOKUP_IDS).annotate({
-      description: `Product ids (prod_...) or variant ids from earlier results, 1..${MAX_LOOKUP_IDS}.`
+    ids: List(Text(2048), MAX_LOOKUP_IDS).annotate({
+      description:
+        `1..${MAX_LOOKUP_IDS} of: product ids (prod_...) or variant ids from earlier results, a merchant's product ` +
+        "page URL (https://...), or a GTIN/EAN/UPC (8 to 14 digits). A URL or GTIN returns the model with every " +
+        "offer we know of it."
     }),
     filters: Schema.optionalKey(Filters),
     context: Schema.optionalKey(Context),
@@ -119,10 +122,22 @@ export const LookupCatalogParams = Schema.Struct({
   })
 })
 
+const SelectedOption = Schema.Struct({
+  name: Text(50).annotate({ description: "Option name: Color, Size or Condition." }),
+  label: Text(100).annotate({ description: "The value, as the product's options list it, e.g. 'Black'." })
+})
+
 export const GetProductParams = Schema.Struct({
   meta: Meta,
   catalog: Schema.Struct({
     id: Text(200).annotate({ description: "A product id (prod_...) or a variant id." }),
+    selected: Schema.optionalKey(Schema.Array(SelectedOption).check(Schema.isMaxLength(3))).annotate({
+      description: "Option selections narrowing the variants, e.g. [{name: 'Color', label: 'Black'}]."
+    }),
+    preferences: Schema.optionalKey(Schema.Array(Text(50)).check(Schema.isMaxLength(3))).annotate({
+      description:
+        "Option names in the order to keep them when no variant matches every selection (last dropped first)."
+    }),
     filters: Schema.optionalKey(Filters),
     context: Schema.optionalKey(Context),
     ...UcpExtras,

@@ -1,3 +1,5 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
 import { CRASH_WINDOW_MS } from "../../clicks/ClickRecorder.ts"
 import { sign } from "../../conversions/PostbackSignature.ts"
@@ -9,6 +11,8 @@ import { freshDatabaseUrl } from "../support/postgres.ts"
 import { type ServerProcess, startServerProcess } from "../support/serverProcess.ts"
 import { tempDir } from "../support/TestService.ts"
 import { type ClusterFeeds, writeClusterFeeds } from "./clusterFeeds.ts"
+import { call } from "../api/mcp/mcpClient.ts"
+import { openSession, postMcp } from "../api/mcp/rawMcp.ts"
 
 // The whole system as it would be deployed: ONE PostgreSQL database and ONE
 // Meilisearch, one ROLE=worker and two ROLE=api processes started as
@@ -121,6 +125,47 @@ describe("one worker and two API replicas on one PostgreSQL and one Meilisearch"
       expect(me.status).toBe(200)
       expect(me.body.totals.clicks).toBe(1)
     })
+  })
+
+  it("MCP keeps no session: the official client initialized on A calls tools on A and B in turn", async () => {
+    // every request after initialize goes to the other replica than the one before
+    const replicas = [a.url, b.url]
+    const served: Array<string> = []
+    const alternating = (url: string | URL, init?: RequestInit) => {
+      const target = replicas[served.length % 2]
+      served.push(target)
+      return fetch(String(url).replace(a.url, target), init)
+    }
+    const client = new Client({ name: "cluster-test", version: "1.0.0" })
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${a.url}/mcp`), {
+        fetch: alternating,
+        requestInit: { headers: { authorization: `Bearer ${apiKey}` } }
+      })
+    )
+    try {
+      for (let i = 0; i < 4; i++) {
+        const search = await call(client, "search_catalog", { catalog: { query: "headphones" } })
+        expect(search.isError, JSON.stringify(search.body)).toBe(false)
+        expect(search.body.products.length).toBeGreaterThan(0)
+      }
+      const matched = await call(client, "match_link", { url: feeds.matchableUrl })
+      expect(matched.isError, JSON.stringify(matched.body)).toBe(false)
+      expect(matched.body.link.tracking_id).toBe(trackingId)
+      expect(new Set(served)).toEqual(new Set([a.url, b.url]))
+    } finally {
+      await client.close()
+    }
+    // the same over raw HTTP: initialize on A, a tool call on B, no Mcp-Session-Id anywhere
+    const { init } = await openSession(a.url, "2025-11-25")
+    expect(init.headers.get("mcp-session-id")).toBeNull()
+    const onB = await postMcp(
+      b.url,
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_deals", arguments: { limit: 1 } } },
+      { "mcp-protocol-version": "2025-11-25" }
+    )
+    expect(onB.status).toBe(200)
+    expect(onB.messages[0].result.isError).not.toBe(true)
   })
 
   it("unique clicks are unique across replicas: the same visitor on A and B counts once", async () => {

@@ -1,6 +1,7 @@
 import { Effect, Exit, Option, Redacted, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { feedTrackingId } from "../../domain/links/feedTrackingId.ts"
+import { modelDocumentId } from "../../readModel/modelDocuments.ts"
 import { startMeili, type RunningMeili } from "../../infra/MeiliServer.ts"
 import { documentId } from "../../readModel/documents.ts"
 import { SearchSync } from "../../pipelines/search/SearchSync.ts"
@@ -86,6 +87,10 @@ describe("Meilisearch stopped mid-test", () => {
     expect(landing.body).toBe(landingWhileUp)
     expect(landing.ms).toBeLessThan(1000)
     expect((await timed(`/deals/${documentId("fixture:no-such-product")}`)).response.status).toBe(404)
+    // a product id's page (a model: only the index groups its offers) is unavailable, not unknown
+    const model = await timed(`/deals/prod_${modelDocumentId("model:anything")}`)
+    expect(model.response.status).toBe(503)
+    expect(model.response.headers.get("retry-after")).toBe("5")
 
     const health = await timed("/health")
     expect(health.response.status).toBe(200)

@@ -1,6 +1,8 @@
 import { minorUnits } from "../../../domain/money/Currency.ts"
 import type { ProductDocument } from "../../../readModel/documents.ts"
-import { presentDeal, type PresentOptions } from "../../../discovery/present.ts"
+import { landingPath, presentDeal, type PresentOptions } from "../../../discovery/present.ts"
+import { PRODUCT_PREFIX, productIdOf } from "../../../readModel/productIds.ts"
+import { optionAxes, productOptions, variantOptions } from "./options.ts"
 import { AFFILIATE_EXTENSION } from "./profile.ts"
 
 // Index documents -> UCP catalog products. Pure. A UCP product is one product
@@ -18,9 +20,9 @@ import { AFFILIATE_EXTENSION } from "./profile.ts"
 
 export type View = "summary" | "full"
 
-/** Product ids name the model through its featured offer; variant ids name one offer. */
-export const PRODUCT_PREFIX = "prod_"
-export const productId = (doc: ProductDocument) => `${PRODUCT_PREFIX}${doc.id}`
+/** Product ids name the model (readModel/productIds.ts), whichever offer is featured; variant ids name one offer. */
+export { PRODUCT_PREFIX }
+export const productId = (doc: ProductDocument) => productIdOf(doc.group_key)
 
 /** A UCP Price: an integer amount in the currency's minor units. */
 export const ucpPrice = (amount: number, currency: string) => ({
@@ -49,9 +51,16 @@ const image = (url: string | null, alt: string, view: View) =>
   url ? { media: [{ type: "image", url, ...(view === "full" ? { alt_text: alt } : {}) }] } : {}
 const categoriesOf = (doc: ProductDocument) => doc.categories.map((value) => ({ value, taxonomy: "merchant" }))
 
-const variantOf = (doc: ProductDocument, featured: ProductDocument, options: PresentOptions, view: View) => {
+const variantOf = (
+  doc: ProductDocument,
+  featured: ProductDocument,
+  options: PresentOptions,
+  view: View,
+  axes: ReadonlyArray<string>
+) => {
   const deal = presentDeal(doc, options)
   const verified = deal.price.originalPrice !== undefined && deal.price.discountPercent !== undefined
+  const selected = variantOptions(doc, axes)
   const extension = {
     // A discount only against our own 30-day reference (list_price), never the store's "was" claim.
     ...(verified
@@ -74,6 +83,7 @@ const variantOf = (doc: ProductDocument, featured: ProductDocument, options: Pre
     title: doc.title === featured.title ? doc.store : `${doc.title} (${doc.store})`,
     description: { plain: view === "full" ? doc.description : `${doc.store} offer` },
     url: deal.links.tracked,
+    ...(selected.length > 0 ? { options: selected } : {}),
     price: ucpPrice(doc.price, doc.currency),
     ...(verified ? { list_price: ucpPrice(deal.price.originalPrice!, doc.currency) } : {}),
     availability: { available: doc.in_stock, status: doc.availability },
@@ -101,16 +111,19 @@ export const ucpProduct = (
   offers: ReadonlyArray<ProductDocument>,
   options: PresentOptions,
   maxVariants = offers.length,
-  view: View = "summary"
+  view: View = "summary",
+  axes: ReadonlyArray<string> = optionAxes(offers)
 ) => {
   const featured = offers[0]
-  const variants = offers.slice(0, maxVariants).map((doc) => variantOf(doc, featured, options, view))
+  const variants = offers.slice(0, maxVariants).map((doc) => variantOf(doc, featured, options, view, axes))
   const sameCurrency = offers.filter((doc) => doc.currency === featured.currency).map((doc) => doc.price)
+  const id = productId(featured)
   return {
-    id: productId(featured),
+    id,
     title: featured.title,
     description: { plain: featured.description },
-    url: variants[0].url,
+    // our landing page of the model (its best offer); each variant's url is the tracked link
+    url: `${options.base}${landingPath(id)}`,
     ...(featured.brand ? { brand: featured.brand } : {}),
     categories: categoriesOf(featured),
     price_range: {
@@ -118,6 +131,7 @@ export const ucpProduct = (
       max: ucpPrice(Math.max(...sameCurrency), featured.currency)
     },
     ...image(featured.image, featured.title, view),
+    ...(axes.length > 0 ? { options: productOptions(offers, axes) } : {}),
     variants,
     metadata: {
       [AFFILIATE_EXTENSION]: {

@@ -3,9 +3,10 @@ import type { ToolFailure } from "../../../api/mcp/toolDefinitions.ts"
 import type { Connection } from "../Connection.ts"
 
 // `aff mcp` answers tool calls by asking the server's /mcp endpoint, over
-// HTTP like every other aff command: one MCP session per process (opened on
-// the first call, reopened once if the server forgot it, e.g. after a
-// restart), the partner key as `Authorization: Bearer`.
+// HTTP like every other aff command: initialize once per process (on the
+// first call), the partner key as `Authorization: Bearer`. Our server keeps no
+// session (no Mcp-Session-Id); one that does gets its id back, and is asked
+// again once if it forgot it (404, e.g. after a restart).
 
 const PROTOCOL_VERSION = "2025-11-25"
 const TIMEOUT_MS = 30_000
@@ -49,6 +50,7 @@ const unreachable = (connection: Connection, error: unknown) => {
 export const makeRemoteMcp = (connection: Connection, clientVersion: string) => {
   const endpoint = `${connection.baseUrl}/mcp`
   let nextId = 1
+  let initialized = false
   let session: string | undefined
 
   const post = (body: unknown) =>
@@ -69,6 +71,7 @@ export const makeRemoteMcp = (connection: Connection, clientVersion: string) => 
 
   const open = async () => {
     session = undefined
+    initialized = false
     const id = nextId++
     const response = await post({
       jsonrpc: "2.0",
@@ -86,6 +89,7 @@ export const makeRemoteMcp = (connection: Connection, clientVersion: string) => 
     }
     session = response.headers.get("mcp-session-id") ?? undefined
     await (await post({ jsonrpc: "2.0", method: "notifications/initialized" })).text()
+    initialized = true
   }
 
   const call = async (
@@ -93,7 +97,7 @@ export const makeRemoteMcp = (connection: Connection, clientVersion: string) => 
     args: unknown,
     retry: boolean
   ): Promise<{ ok: true; value: unknown } | { ok: false; failure: ToolFailure }> => {
-    if (session === undefined) await open()
+    if (!initialized) await open()
     const id = nextId++
     const response = await post({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args ?? {} } })
     // 404: the server no longer knows our session (it restarted); open a new one once.

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningService, startService } from "../../support/TestService.ts"
 import { MCP_ACCEPT, openSession, postMcp } from "./rawMcp.ts"
 
-// /mcp answers in the documented shapes: an HTTP-level refusal (404 unknown
-// session, 405 method, 406 Accept) carries our JSON error body
+// /mcp answers in the documented shapes: an HTTP-level refusal (405 method,
+// 406 Accept) carries our JSON error body
 // { error: { code, message } } (they had none), and a JSON-RPC error is a
 // plain JSON-RPC error object { code, message, data? } without the internal
 // `_tag` member it used to carry.
@@ -26,7 +26,7 @@ describe("/mcp error answers", () => {
     for (const method of ["GET", "PUT", "PATCH"]) {
       const response = await fetch(`${service.url}/mcp`, { method, headers: { accept: MCP_ACCEPT } })
       expect(response.status, method).toBe(405)
-      expect(response.headers.get("allow")).toBe("POST, DELETE")
+      expect(response.headers.get("allow")).toBe("POST")
       expect(response.headers.get("content-type")).toContain("application/json")
       expectErrorBody(await response.json(), "method_not_allowed")
     }
@@ -36,16 +36,6 @@ describe("/mcp error answers", () => {
     const answer = await postMcp(service.url, { jsonrpc: "2.0", id: 1, method: "ping" }, { accept: "application/json" })
     expect(answer.status).toBe(406)
     expectErrorBody(JSON.parse(answer.text), "not_acceptable")
-  })
-
-  it("404 for an unknown session id, on POST and DELETE", async () => {
-    const unknown = { "mcp-session-id": "00000000-0000-4000-8000-000000000000" }
-    const post = await postMcp(service.url, { jsonrpc: "2.0", id: 1, method: "tools/list" }, unknown)
-    expect(post.status).toBe(404)
-    expectErrorBody(JSON.parse(post.text), "session_not_found")
-    const del = await fetch(`${service.url}/mcp`, { method: "DELETE", headers: unknown })
-    expect(del.status).toBe(404)
-    expectErrorBody(await del.json(), "session_not_found")
   })
 
   it("JSON-RPC errors are plain error objects: parse error, invalid request, unknown method", async () => {

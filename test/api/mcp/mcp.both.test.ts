@@ -1,3 +1,5 @@
+import { Effect, Schema } from "effect"
+import { Database } from "../../../infra/Database.ts"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { spawn } from "node:child_process"
 import { join, resolve } from "node:path"
@@ -114,7 +116,9 @@ describe("MCP server", () => {
       expect(codes).toEqual(expect.arrayContaining(["assistant_instructions", "buying_checks", "interpretation"]))
       expect(JSON.stringify(products)).not.toMatch(/commission|buying_checks|assistant_instructions/)
       for (const product of products) {
-        expect(product.id).toMatch(/^prod_/)
+        expect(product.id).toMatch(/^prod_[0-9a-f]{32}$/)
+        // our landing page of the model; the tracked links are the variants'
+        expect(product.url).toBe(`${service.url}/deals/${product.id}`)
         const extension = product.metadata![EXT] as any
         expect(extension.stores).toBeGreaterThanOrEqual(1)
         expect(extension.prices_checked_at).toMatch(/^\d{4}-\d{2}-\d{2}$/)
@@ -318,7 +322,25 @@ describe("MCP server", () => {
       expect(found.products.length).toBe(3)
       for (const product of found.products) expect(product.variants[0].url).toMatch(trackedLink(partnerTag))
       const product = found.products[0]
+      // the same model id as over HTTP
+      const overHttp = await search(anonymous, { query: "wireless earbuds", pagination: { limit: 3 } })
+      expect(overHttp.products.map((p: any) => p.id)).toEqual(found.products.map((p: any) => p.id))
       conforms("lookup_catalog", (await call(stdio, "lookup_catalog", { catalog: { ids: [product.id] } })).body)
+      // lookup by what an agent holds: a GTIN from the sample feeds
+      const { gtin } = await service.run(
+        Effect.gen(function* () {
+          const db = yield* Database
+          const rows = yield* db.queryAs(
+            Schema.Struct({ gtin: Schema.String }),
+            "SELECT gtin FROM products WHERE gtin IS NOT NULL ORDER BY id LIMIT 1"
+          )
+          return rows[0]
+        })
+      )
+      const byGtin = (await call(stdio, "lookup_catalog", { catalog: { ids: [gtin] } })).body
+      conforms("lookup_catalog", byGtin)
+      expect(byGtin.products.length).toBeGreaterThan(0)
+      expect(byGtin.products[0].variants[0].inputs).toEqual([{ id: gtin, match: "exact" }])
       conforms("get_product", (await call(stdio, "get_product", { catalog: { id: product.id } })).body)
       const deals = await call(stdio, "list_deals", { limit: 2 })
       expect(deals.body.deals.length).toBe(2)

@@ -49,7 +49,10 @@ export const postMcp = async (
   }
 }
 
-/** initialize at `protocolVersion` and notifications/initialized: the session id. */
+/**
+ * initialize at `protocolVersion` and notifications/initialized: the session
+ * id the server answered with (ours answers none) and the headers of later requests.
+ */
 export const openSession = async (
   serverUrl: string,
   protocolVersion: string,
@@ -66,9 +69,13 @@ export const openSession = async (
     },
     headers
   )
-  const sessionId = init.headers.get("mcp-session-id")
-  if (sessionId === null) return { init, sessionId: undefined }
-  const session = { "mcp-session-id": sessionId, "mcp-protocol-version": protocolVersion, ...headers }
+  const sessionId = init.headers.get("mcp-session-id") ?? undefined
+  if (init.messages[0]?.result === undefined) return { init, sessionId }
+  const session: Record<string, string> = {
+    ...(sessionId === undefined ? {} : { "mcp-session-id": sessionId }),
+    "mcp-protocol-version": protocolVersion,
+    ...headers
+  }
   const initialized = await postMcp(serverUrl, { jsonrpc: "2.0", method: "notifications/initialized" }, session)
   if (initialized.status !== 202) throw new Error(`notifications/initialized answered ${initialized.status}`)
   return { init, sessionId, headers: session }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest"
 import { filterExpressions, matchesFilters } from "../../../api/mcp/ucp/filters.ts"
 import { offerMessages } from "../../../api/mcp/ucp/answerMessages.ts"
 import { ucpPrice, ucpProduct } from "../../../api/mcp/ucp/products.ts"
+import { modelDocumentId } from "../../../readModel/modelDocuments.ts"
 import { offerFixture } from "../../support/offerFixture.ts"
 import { conforms } from "./ucpConformance.ts"
 
@@ -31,7 +32,9 @@ describe("UCP mapping", () => {
       options
     )
     conforms("product", product)
-    expect(product.id).toBe("prod_a")
+    // the model's id (md5 of its group key), whichever offer is featured; its url our landing page of the model
+    expect(product.id).toBe(`prod_${modelDocumentId("model:liberty 4 nc wireless earbuds")}`)
+    expect(product.url).toBe(`https://deals.example/deals/${product.id}`)
     expect(product.price_range).toEqual({
       min: { amount: 7450, currency: "USD" },
       max: { amount: 8900, currency: "USD" }
