@@ -358,6 +358,18 @@ export const migrations: ReadonlyArray<ReadonlyArray<string>> = [
       source VARCHAR NOT NULL
     )`,
     `CREATE INDEX IF NOT EXISTS conversion_adjustments_partner ON conversion_adjustments (partner_id, arrived_at)`
+  ],
+  [
+    // Who a product is for (Google Merchant gender and age_group), so search
+    // reads "for dad" or "for a 10 year old" against the products themselves.
+    // The PostgreSQL twin is infra/postgres/migrations/0014_people.sql.
+    `ALTER TABLE products ADD COLUMN IF NOT EXISTS gender VARCHAR`,
+    `ALTER TABLE products ADD COLUMN IF NOT EXISTS age_group VARCHAR`,
+    // Rows loaded before this version carry neither, and an unchanged feed
+    // file would be skipped: forget what product feeds last served so their
+    // next run reloads them.
+    `UPDATE feed_state SET etag = NULL, last_modified = NULL, content_sha256 = NULL
+     WHERE feed IN (SELECT DISTINCT feed FROM products)`
   ]
 ]
 

@@ -124,7 +124,10 @@ export const productSettings: Settings = {
     "feed",
     "store_domain",
     "model_key",
-    "offer_ids"
+    "offer_ids",
+    // who a product is for (recipients and ages: domain/intent/people.ts)
+    "gender",
+    "age_group"
   ],
   sortableAttributes: ["price", "discount", "deal_score"],
   // Relevance first; among equally relevant products the better deal wins.
