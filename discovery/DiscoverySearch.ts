@@ -15,6 +15,7 @@ import {
 } from "../readModel/modelDocuments.ts"
 import { dealAnswerOf, modelAnswerOf } from "../readModel/modelHits.ts"
 import { makeIntentPlans } from "./intentPlans.ts"
+import { cheapestFirst, SAME_CURRENCY } from "./priceOrder.ts"
 import { makeRelaxedSearch } from "./relaxedSearch.ts"
 import { and, filtersWithCategoryParam, namesTheProduct, OVERFETCH, paramFilter, STEP_TEXT } from "./relaxation.ts"
 import { makeSearchRequests, ROUND_TRIPS, searchBody } from "./searchRequests.ts"
@@ -35,6 +36,16 @@ import { choosing, shownOffer, shownOffers } from "./shownOffers.ts"
 
 export { ROUND_TRIPS, searchBody }
 export type { DealsQuery, FoundModel, IntentQuery, IntentResult, ProductsQuery }
+
+/**
+ * Models a search with price words reads before ordering by price: every
+ * product naming the words, up to this many, so the first result is the
+ * cheapest of them and not the cheapest of the first page by relevance.
+ */
+const CHEAP_POOL = 200
+
+/** Price words ("cheap", "budget") over product words: cheapest first among products that name them. */
+const cheapestWanted = (intent: Intent) => intent.preference === "lower_price" && intent.broadQuery !== ""
 
 export interface DiscoverySearchShape {
   deals(query: DealsQuery): Effect.Effect<{ documents: ReadonlyArray<DealOffer>; intent?: Intent }, SearchError>
@@ -89,37 +100,66 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
 
       const search = (query: IntentQuery) =>
         Effect.gen(function* () {
-          const { intent, ladder, params, body } = planOf(query, yield* currentVocabulary)
+          const offset = query.offset ?? 0
+          const want = offset + query.limit
+          const words = yield* currentVocabulary
+          // Price words with product words: every product that names them is read, then cheapest first.
+          const cheapest = cheapestWanted(intentOf(query.q, words))
+            ? (query.priceComparison ?? SAME_CURRENCY)
+            : undefined
+          const { intent, ladder, params, body } = planOf(query.q, query.category, cheapest ? CHEAP_POOL : want, words)
           const strict = ladder[0]
           const response = yield* run(body, dealAnswerOf)
+          const everything = response.hits.length < (params.limit ?? 0)
           // One pass over the hits: each shown offer is chosen once, then filed
           // by whether the product's own fields (not only its description) matched.
-          const { named, describedOnly } = yield* choosing(() => {
+          const { named, describedOnly, namedTotal } = yield* choosing(() => {
             const named: Array<DealOffer> = []
             const describedOnly: Array<DealOffer> = []
+            let namedTotal = 0
             for (const hit of response.hits) {
-              if (named.length >= query.limit) break
-              const list = namesTheProduct(hit) ? named : describedOnly
-              if (list.length >= query.limit) continue
+              const names = namesTheProduct(hit)
+              if (names) namedTotal++
+              const list = names ? named : describedOnly
+              if (cheapest === undefined && list.length >= want) continue
               const shown = shownOffer(hit, params, strict.q)
               if (shown !== undefined) list.push(shown)
             }
-            return { named, describedOnly }
+            return { named, describedOnly, namedTotal }
           })
+          const page = (found: ReadonlyArray<DealOffer>) =>
+            (cheapest === undefined ? found : cheapestFirst(found, cheapest)).slice(offset, want)
           if (named.length > 0) {
-            return { documents: named, intent, includesOutOfStock: false, step: "strict" } satisfies IntentResult
+            return {
+              documents: page(named),
+              // a relevance floor: only products that name the words count, also in the total
+              total:
+                everything || cheapest !== undefined
+                  ? named.length
+                  : Math.max(namedTotal, response.estimatedTotalHits ?? 0),
+              intent,
+              includesOutOfStock: false,
+              step: "strict"
+            } satisfies IntentResult
           }
           // Every word matched, but only with descriptions: the same hits answer, no further query.
           if (describedOnly.length > 0) {
             return {
-              documents: describedOnly,
+              documents: page(describedOnly),
+              total: everything || cheapest !== undefined ? describedOnly.length : (response.estimatedTotalHits ?? 0),
               intent,
               includesOutOfStock: false,
               step: "descriptions",
               relaxation: STEP_TEXT.descriptions
             } satisfies IntentResult
           }
-          return yield* relax(intent, query.category, ladder, query.limit)
+          return yield* relax(intent, ladder, {
+            phrase: query.q.trim(),
+            category: query.category,
+            offset,
+            limit: query.limit,
+            cheapest
+          })
         })
 
       const models = (query: ProductsQuery) =>
@@ -165,7 +205,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
                 const shown = offers.find((offer) => offer.id === id)
                 return shown === undefined || hit === undefined
                   ? Option.none<FoundModel>()
-                  : Option.some({ shown: { ...shown, variants: variantsOf(hit) }, offers })
+                  : Option.some<FoundModel>({ shown: { ...shown, variants: variantsOf(hit) }, offers })
               })
             )
 

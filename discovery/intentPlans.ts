@@ -5,7 +5,6 @@ import type { Vocabulary } from "../domain/intent/vocabulary.ts"
 import { dealAnswerOf, facetValues } from "../readModel/modelHits.ts"
 import { attemptParams, searchAttempts, type Attempt } from "./relaxation.ts"
 import { searchBody, type SearchRequests } from "./searchRequests.ts"
-import type { IntentQuery } from "./searchTypes.ts"
 
 // How a phrase is read: the category and brand names intent parsing knows
 // (refreshed from the index in the background, never on the request path),
@@ -70,13 +69,14 @@ export const makeIntentPlans = (run: SearchRequests["run"]) => {
     }
     return intents.get(phrase) ?? remember(intents, phrase, parseIntent(phrase, words))
   }
-  const planOf = (query: IntentQuery, words: Vocabulary): SearchPlan => {
-    const intent = intentOf(query.q, words)
-    const key = `${query.limit}\u0000${query.category ?? ""}\u0000${query.q}`
+  /** `models`: how many products the strict request must be able to show (a page's end, or a price-ordered pool). */
+  const planOf = (q: string, category: string | undefined, models: number, words: Vocabulary): SearchPlan => {
+    const intent = intentOf(q, words)
+    const key = `${models}\u0000${category ?? ""}\u0000${q}`
     const known = plans.get(key)
     if (known !== undefined) return known
-    const ladder = searchAttempts(intent, query.category)
-    const params = attemptParams(ladder[0], query.limit)
+    const ladder = searchAttempts(intent, category)
+    const params = attemptParams(ladder[0], models)
     return remember(plans, key, { intent, ladder, params, body: searchBody(ladder[0].q, params) })
   }
 
