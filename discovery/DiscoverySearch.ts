@@ -15,6 +15,7 @@ import {
 } from "../readModel/modelDocuments.ts"
 import { dealAnswerOf, modelAnswerOf } from "../readModel/modelHits.ts"
 import { makeIntentPlans } from "./intentPlans.ts"
+import { cheapestAnswer } from "./cheapest.ts"
 import { cheapestFirst, SAME_CURRENCY } from "./priceOrder.ts"
 import { makeRelaxedSearch } from "./relaxedSearch.ts"
 import { and, filtersWithCategoryParam, namesTheProduct, OVERFETCH, paramFilter, STEP_TEXT } from "./relaxation.ts"
@@ -111,6 +112,18 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           const strict = ladder[0]
           const response = yield* run(body, dealAnswerOf)
           const everything = response.hits.length < (params.limit ?? 0)
+          if (cheapest !== undefined) {
+            const found = yield* choosing(() => cheapestAnswer(response.hits, params, strict.q, cheapest))
+            if (found.length > 0) {
+              return {
+                documents: found.slice(offset, want),
+                total: found.length,
+                intent,
+                includesOutOfStock: false,
+                step: "strict"
+              } satisfies IntentResult
+            }
+          }
           // One pass over the hits: each shown offer is chosen once, then filed
           // by whether the product's own fields (not only its description) matched.
           const { named, describedOnly, namedTotal } = yield* choosing(() => {
@@ -121,7 +134,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
               const names = namesTheProduct(hit)
               if (names) namedTotal++
               const list = names ? named : describedOnly
-              if (cheapest === undefined && list.length >= want) continue
+              if (list.length >= want) continue
               const shown = shownOffer(hit, params, strict.q)
               if (shown !== undefined) list.push(shown)
             }
@@ -132,11 +145,8 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           if (named.length > 0) {
             return {
               documents: page(named),
-              // a relevance floor: only products that name the words count, also in the total
-              total:
-                everything || cheapest !== undefined
-                  ? named.length
-                  : Math.max(namedTotal, response.estimatedTotalHits ?? 0),
+              // only products that name the words count, in the total too
+              total: everything ? namedTotal : Math.max(namedTotal, response.estimatedTotalHits ?? 0),
               intent,
               includesOutOfStock: false,
               step: "strict"
@@ -146,7 +156,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           if (describedOnly.length > 0) {
             return {
               documents: page(describedOnly),
-              total: everything || cheapest !== undefined ? describedOnly.length : (response.estimatedTotalHits ?? 0),
+              total: everything ? response.hits.length - namedTotal : (response.estimatedTotalHits ?? 0),
               intent,
               includesOutOfStock: false,
               step: "descriptions",

@@ -1,15 +1,12 @@
 import { Effect } from "effect"
 import type { Intent } from "../domain/intent/parseIntent.ts"
 import type { DealModel, DealOffer } from "../readModel/modelDocuments.ts"
-import { offerFor } from "../readModel/offerFilter.ts"
-import type { EmbeddedDealOffer } from "../readModel/offerRows.ts"
 import { cheapestFirst, type PriceComparison } from "./priceOrder.ts"
 import { attemptParams, constraintProbes, STEP_TEXT, unmetConstraint, type Attempt, type Probe } from "./relaxation.ts"
 import type { SearchRequests } from "./searchRequests.ts"
 import type { IntentResult } from "./searchTypes.ts"
-import { choosing, shownOffer, shownOffers } from "./shownOffers.ts"
+import { cheapestOfferIn, choosing, shownOffer, shownOffers } from "./shownOffers.ts"
 import { cheapestPerCurrency, suggestionsFor } from "./suggestions.ts"
-import { offerDocument, variantsOf } from "../readModel/modelDocuments.ts"
 
 // When the strict reading of a phrase finds nothing: the later steps of the
 // relaxation ladder (relaxation.ts) and the probes that name an unmet
@@ -33,11 +30,9 @@ const cheapestOffers = (hits: ReadonlyArray<DealModel>, probe: Probe): Array<Dea
       const offer = hit.offer_list.at(i)
       if (offer !== undefined) currencies.add(offer.currency)
     }
-    return [...currencies].flatMap((currency) => {
-      const filter = [probe.params.filter, `currency = ${JSON.stringify(currency)}`].filter(Boolean).join(" AND ")
-      const offer = offerFor<EmbeddedDealOffer>(hit, filter, ["price:asc"], probe.params.q)
-      return offer === undefined ? [] : [{ ...offerDocument(hit, offer), variants: variantsOf(hit) }]
-    })
+    return [...currencies].flatMap(
+      (currency) => cheapestOfferIn(hit, probe.params.filter as string | undefined, currency, probe.params.q) ?? []
+    )
   })
 
 export const makeRelaxedSearch = (requests: SearchRequests) => {

@@ -1,4 +1,4 @@
-import { describePrice, type Intent } from "../domain/intent/parseIntent.ts"
+import type { Intent } from "../domain/intent/parseIntent.ts"
 import type { DealOffer } from "../readModel/modelDocuments.ts"
 
 // The ways forward from an empty answer, each one a phrase (and category)
@@ -72,7 +72,7 @@ export const suggestionsFor = ({ phrase, intent, category, cheapest, outsideCate
     }
     out.push({
       kind: "without_price_limit",
-      text: `${unbounded} without the ${describePrice(intent.price)}`,
+      text: `${unbounded} at any price`,
       q: unbounded,
       ...inCategory
     })

@@ -57,7 +57,6 @@ const GIFT_CATEGORIES: Record<"male" | "female" | "anyone" | "teen" | "kid" | "b
     "Cameras",
     "Consoles",
     "Coffee Machines",
-    "Grills & Outdoor Cooking",
     "Power Tools",
     "Sneakers & Boots",
     "Running Shoes",
