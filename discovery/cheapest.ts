@@ -5,7 +5,7 @@ import { namesTheProduct } from "./relaxation.ts"
 import { cheapestOfferIn, shownOffer } from "./shownOffers.ts"
 
 // "Cheap running shoes": the cheapest products that are running shoes. A
-// relevance floor first: the product's title or category names every word
+// relevance floor first: the product's title (else a category) names every word
 // (a synonym or a description is not enough: skate shoes are not running
 // shoes, though the index joins sneakers and running shoes), then price.
 // With no conversion, the answer's currency is that of the most relevant
@@ -28,9 +28,9 @@ const stem = (word: string) =>
       ? word.slice(0, -1)
       : word
 
-/** True when the offer's title or a category level holds every word of `q` (singular or plural). */
-export const namesEveryWord = (offer: Pick<DealOffer, "title" | "categories">, q: string): boolean => {
-  const tokens = [...tokensOf(offer.title), ...offer.categories.flatMap(tokensOf)]
+/** True when the texts hold every word of `q` (singular or plural). */
+export const namesEveryWord = (texts: ReadonlyArray<string>, q: string): boolean => {
+  const tokens = texts.flatMap(tokensOf)
   return tokensOf(q).every((word) => {
     const wanted = stem(word)
     return tokens.some((token) => token === word || stem(token) === wanted)
@@ -53,9 +53,12 @@ export const cheapestAnswer = (
     const offer = shownOffer(hit, params, q)
     return offer === undefined ? [] : [{ hit, offer }]
   })
-  const floor = shown.filter(({ offer }) => namesEveryWord(offer, q))
-  // a misspelt word names nothing: then the engine's own matching is the floor
-  const pool = floor.length > 0 ? floor : shown
+  // The title names the product; failing that a category level ("cheap electronics"); a misspelt
+  // word names nothing, and then the engine's own matching is the floor.
+  const byTitle = shown.filter(({ offer }) => namesEveryWord([offer.title], q))
+  const byCategory =
+    byTitle.length > 0 ? byTitle : shown.filter(({ offer }) => namesEveryWord([offer.title, ...offer.categories], q))
+  const pool = byCategory.length > 0 ? byCategory : shown
   if (comparison !== SAME_CURRENCY || pool.length === 0)
     return cheapestFirst(
       pool.map(({ offer }) => offer),
