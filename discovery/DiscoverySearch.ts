@@ -113,7 +113,9 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           const response = yield* run(body, dealAnswerOf)
           const everything = response.hits.length < (params.limit ?? 0)
           if (cheapest !== undefined) {
-            const found = yield* choosing(() => cheapestAnswer(response.hits, params, strict.q, cheapest))
+            const found = yield* choosing(() =>
+              cheapestAnswer(response.hits, params, strict.q, intent.categories.length > 0, cheapest)
+            )
             if (found.length > 0) {
               return {
                 documents: found.slice(offset, want),

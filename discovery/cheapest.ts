@@ -5,7 +5,8 @@ import { namesTheProduct } from "./relaxation.ts"
 import { cheapestOfferIn, shownOffer } from "./shownOffers.ts"
 
 // "Cheap running shoes": the cheapest products that are running shoes. A
-// relevance floor first: the product's title (else a category) names every word
+// relevance floor first: the product's title (or, when the words named a
+// catalog category, the title and its category levels) names every word
 // (a synonym or a description is not enough: skate shoes are not running
 // shoes, though the index joins sneakers and running shoes), then price.
 // With no conversion, the answer's currency is that of the most relevant
@@ -46,6 +47,8 @@ export const cheapestAnswer = (
   hits: ReadonlyArray<DealModel>,
   params: SearchParams,
   q: string,
+  /** The words named a catalog category ("cheap shoes"): a product filed under it names the product too. */
+  namedCategory: boolean,
   comparison: PriceComparison = SAME_CURRENCY
 ): Array<DealOffer> => {
   const shown = hits.flatMap((hit) => {
@@ -55,7 +58,7 @@ export const cheapestAnswer = (
   })
   // The title names the product; failing that a category level ("cheap electronics"); a misspelt
   // word names nothing, and then the engine's own matching is the floor.
-  const byTitle = shown.filter(({ offer }) => namesEveryWord([offer.title], q))
+  const byTitle = namedCategory ? [] : shown.filter(({ offer }) => namesEveryWord([offer.title], q))
   const byCategory =
     byTitle.length > 0 ? byTitle : shown.filter(({ offer }) => namesEveryWord([offer.title, ...offer.categories], q))
   const pool = byCategory.length > 0 ? byCategory : shown

@@ -99,8 +99,17 @@ const GIFT_CATEGORIES: Record<"male" | "female" | "anyone" | "teen" | "kid" | "b
     "LEGO",
     "Fiction & Non-Fiction"
   ],
-  kid: ["Toys & Games", "Children's Books", "Bikes"],
-  baby: ["Baby", "Toys & Games"]
+  // a toy's own levels too: some feeds file board games and LEGO without a "Toys & Games" level
+  kid: [
+    "Toys & Games",
+    "Board Games",
+    "Building Toys",
+    "Educational Toys",
+    "STEM & Science Kits",
+    "Children's Books",
+    "Bikes"
+  ],
+  baby: ["Baby", "Toys & Games", "Building Toys"]
 }
 
 const quote = (value: string) => `"${value.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`

@@ -13,7 +13,20 @@ const NOT_CHILDREN = ["newborn", "infant", "toddler", "kids"]
 /** What a child's gift is: a toy, a children's book or bike, or anything a feed marks for kids. */
 const CHILD = {
   notAgeGroups: ["newborn", "infant", "adult"],
-  anyOf: { categories: ["Toys & Games", "Children's Books", "Bikes"], ageGroups: ["kids"] }
+  anyOf: {
+    // a toy's own levels too: some feeds file board games and LEGO without a "Toys & Games" level
+    categories: [
+      "Toys & Games",
+      "Board Games",
+      "Building Toys",
+      "LEGO",
+      "Educational Toys",
+      "STEM & Science Kits",
+      "Children's Books",
+      "Bikes"
+    ],
+    ageGroups: ["kids"]
+  }
 }
 const TODDLER = {
   notAgeGroups: ["kids", "adult"],
@@ -57,7 +70,7 @@ const AGES: ReadonlyArray<readonly [string, Constraints]> = [
   ["gift for my daughter", { ...CHILD, gender: "female" }],
   ["toddler", TODDLER],
   ["gift for a toddler", TODDLER],
-  ["toys for toddler", { ...TODDLER, anyOf: { categories: ["Toys & Games"], ageGroups: [] } }],
+  ["toys for toddler", { ...TODDLER, anyOf: { categories: ["Toys & Games", "Building Toys", "LEGO"], ageGroups: [] } }],
   ["gift for a teen", TEEN],
   ["teen", TEEN],
   ["present for a 15 year old", TEEN],
@@ -85,11 +98,14 @@ export const derivePeopleJudgements = (rows: ReadonlyArray<CatalogRow>, add: Add
   for (const [q, constraints] of AGES) add(q, "recipient-age", constraints)
 
   // Price words: cheapest first among the products that name the words.
-  add("cheap running shoes", "cheap-order", { category: "Running Shoes" }, { cheapestFirst: true })
+  add("cheap running shoes", "cheap-order", { words: ["running"], category: "Running Shoes" }, { cheapestFirst: true })
   add("budget headphones", "cheap-order", { words: ["headphone", "headphones"] }, { cheapestFirst: true })
+  // A noun that is also a category's name reads as that category ("cheap shoes": anything filed under Shoes).
+  const levels = new Map(rows.flatMap((row) => row.categories).map((level) => [level.toLowerCase(), level]))
   nouns.slice(0, 20).forEach((noun, n) => {
-    const words = { words: [noun.singular, noun.plural] }
-    add(`${PRICE_WORDS[n % PRICE_WORDS.length]} ${noun.plural}`, "cheap-order", words, { cheapestFirst: true })
+    const category = levels.get(noun.plural) ?? levels.get(noun.singular)
+    const constraints = category !== undefined ? { category } : { words: [noun.singular, noun.plural] }
+    add(`${PRICE_WORDS[n % PRICE_WORDS.length]} ${noun.plural}`, "cheap-order", constraints, { cheapestFirst: true })
   })
 
   // A bound below every price in every currency: empty, with suggestions that must be true.

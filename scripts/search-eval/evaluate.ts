@@ -1,7 +1,7 @@
 import { catalogIdOf } from "../../readModel/documents.ts"
 import type { CatalogRow } from "./catalog.ts"
 import { withoutPriceBound } from "./derivePeople.ts"
-import { isOppositeGender, meets, satisfyingGroups, type Judgement } from "./judgement.ts"
+import { isOppositeGender, meets, satisfyingGroups, wordsOf, type Judgement } from "./judgement.ts"
 
 // Scores a search over the judged set. A result counts as relevant when its
 // catalog row meets the query's constraints; a must-appear product is worth
@@ -80,7 +80,11 @@ const isCheapestFirst = (
   const meeting = rows.filter((row) => row.currency === first.currency && meets(row, judgement.constraints))
   const inStock = meeting.filter((row) => row.inStock)
   const candidates = inStock.length > 0 ? inStock : meeting
-  return candidates.every((row) => row.price >= first.price)
+  // Products whose title names the product come first (a sneaker filed under Shoes is not what
+  // "cheapest shoes" names): the first result must be the cheapest of those, when there are any.
+  const words = judgement.constraints.words
+  const titled = candidates.filter((row) => words?.some((word) => wordsOf(row.title).includes(word)))
+  return (titled.length > 0 ? titled : candidates).every((row) => row.price >= first.price)
 }
 
 /** A cheapest-match suggestion is true when its product exists at that price and nothing matching is cheaper. */

@@ -189,6 +189,10 @@ describe("discovery feed contract (GET /api/deals, GET /api/search)", () => {
       ["/api/search?q=tv&limit=101", "limit"],
       ["/api/search?q=tv&limit=abc", "limit"],
       ["/api/search?q=tv&limit=1.5", "limit"],
+      ["/api/search?q=tv&offset=-1", "offset"],
+      ["/api/search?q=tv&offset=1001", "offset"],
+      ["/api/search?q=tv&offset=abc", "offset"],
+      ["/api/search?q=tv&offset=2.5", "offset"],
       ["/api/search?q=tv&tag=Bad%20Tag", "tag"],
       [`/api/search?q=tv&category=${"c".repeat(101)}`, "category"],
       ["/api/deals?limit=-1", "limit"],
@@ -235,6 +239,13 @@ describe("discovery feed contract (GET /api/deals, GET /api/search)", () => {
       expect(operation.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(["limit", "tag", "category"]))
     }
     expect(spec.paths["/api/v1/products/search"]).toBeDefined()
+    // paging and the ways forward from an empty answer
+    const search = spec.paths["/api/search"].get
+    expect(search.parameters.map((p: any) => p.name)).toContain("offset")
+    const answer = JSON.stringify(search.responses["200"])
+    const schemas = JSON.stringify(spec.components?.schemas ?? {})
+    for (const field of ["total", "nextOffset", "suggestions", "cheapest_match", "without_price_limit"])
+      expect(`${answer}${schemas}`, field).toContain(field)
   })
 
   it("never 5xx on odd phrases", async () => {
