@@ -112,7 +112,8 @@ describe("discovery feed contract (GET /api/deals, GET /api/search)", () => {
   it("GET /api/search: SearchFeed with guidance describing the interpretation", async () => {
     const response = await get("/api/search?q=wireless%20earbuds%20under%20%24100%20for%20running")
     expect(response.status).toBe(200)
-    expect(Object.keys(response.body).sort()).toEqual(["count", "guidance", "name", "results"])
+    // every documented field, and the page's place among all matches (total, offset; nextOffset only before the last page)
+    expect(Object.keys(response.body).sort()).toEqual(["count", "guidance", "name", "offset", "results", "total"])
     expect(response.body.guidance).toContain("price at most 100 USD")
     expect(response.body.count).toBe(response.body.results.length)
     expect(response.body.results[0].title).toContain("Sport Earbuds")
