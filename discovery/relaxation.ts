@@ -165,10 +165,12 @@ export const unmetConstraint = (
   intent: Intent,
   categoryParam: string | undefined,
   probes: ReadonlyArray<{ readonly probe: Probe; readonly hit: DealOffer | undefined; readonly total: number }>,
-  /** The cheapest match in each currency without the price bound (never compared across currencies). */
-  cheapest: ReadonlyArray<DealOffer> = []
+  /** The cheapest match in each currency without the price bound (default: the cheapest probe's first hit). */
+  cheapestPerCurrency: ReadonlyArray<DealOffer> = []
 ): string | undefined => {
   const found = (kind: Probe["kind"]) => probes.find((p) => p.probe.kind === kind && p.hit !== undefined)?.hit
+  const first = found("cheapest")
+  const cheapest = cheapestPerCurrency.length > 0 ? cheapestPerCurrency : first !== undefined ? [first] : []
   const price = intent.price
   const dearest = found("dearest")
   if (price !== undefined && (cheapest.length > 0 || dearest !== undefined)) {
