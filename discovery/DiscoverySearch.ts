@@ -108,7 +108,12 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           const cheapest = cheapestWanted(intentOf(query.q, words))
             ? (query.priceComparison ?? SAME_CURRENCY)
             : undefined
-          const { intent, ladder, params, body } = planOf(query.q, query.category, cheapest ? CHEAP_POOL : want, words)
+          const { intent, ladder, params, body } = planOf(
+            query.q,
+            query.category,
+            cheapest ? Math.max(CHEAP_POOL, want) : want,
+            words
+          )
           const strict = ladder[0]
           const response = yield* run(body, dealAnswerOf)
           const everything = response.hits.length < (params.limit ?? 0)
