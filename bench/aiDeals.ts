@@ -51,7 +51,7 @@ try {
          (['Electronics', 'Home', 'Sports', 'Fashion', 'Toys'])[1 + i % 5], (['Electronics', 'Home', 'Sports', 'Fashion', 'Toys'])[1 + i % 5] || ' > Sub ' || (i % 50),
          NULL, 'Store ' || (i % ${STORES}), 'store' || (i % ${STORES}) || '.example', 'USD',
          10 + (hash(i) % 50000) / 100.0, NULL, 10 + (hash(i) % 50000) / 100.0 * (CASE WHEN i % 7 = 0 THEN 0.7 ELSE 1 END), NULL,
-         CASE WHEN i % 20 = 0 THEN 'out_of_stock' ELSE 'in_stock' END, 'new', md5(i::VARCHAR), now() - INTERVAL 120 DAY, now(), NULL, NULL, NULL, NULL, NULL
+         CASE WHEN i % 20 = 0 THEN 'out_of_stock' ELSE 'in_stock' END, 'new', md5(i::VARCHAR), now() - INTERVAL 120 DAY, now(), NULL, NULL, NULL, NULL, NULL, NULL, NULL
        FROM range(${PRODUCTS}) t(i)`,
         // ~3 price changes each: the regular price 120 and 50 days ago (slightly different), the current one recently.
         `INSERT INTO price_history SELECT id, now() - INTERVAL 120 DAY, price * 1.05, 'USD', NULL FROM products`,

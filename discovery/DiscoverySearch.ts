@@ -17,6 +17,9 @@ import {
 import { dealAnswerOf, modelAnswerOf } from "../readModel/modelHits.ts"
 import { makeIntentPlans } from "./intentPlans.ts"
 import { currencyFilter, intentInCurrency } from "./marketIntent.ts"
+import { cheapestAnswer } from "./cheapest.ts"
+import { cheapestFirst, convertedPrices, SAME_CURRENCY } from "./priceOrder.ts"
+import { ExchangeRates } from "./ExchangeRates.ts"
 import { makeRelaxedSearch } from "./relaxedSearch.ts"
 import { and, filtersWithCategoryParam, namesTheProduct, OVERFETCH, paramFilter, STEP_TEXT } from "./relaxation.ts"
 import { makeSearchRequests, ROUND_TRIPS, searchBody } from "./searchRequests.ts"
@@ -37,6 +40,16 @@ import { choosing, shownOffer, shownOffers } from "./shownOffers.ts"
 
 export { ROUND_TRIPS, searchBody }
 export type { DealsQuery, FoundModel, IntentQuery, IntentResult, ProductsQuery }
+
+/**
+ * Models a search with price words reads before ordering by price: every
+ * product naming the words, up to this many, so the first result is the
+ * cheapest of them and not the cheapest of the first page by relevance.
+ */
+const CHEAP_POOL = 200
+
+/** Price words ("cheap", "budget") over product words: cheapest first among products that name them. */
+const cheapestWanted = (intent: Intent) => intent.preference === "lower_price" && intent.broadQuery !== ""
 
 export interface DiscoverySearchShape {
   deals(query: DealsQuery): Effect.Effect<{ documents: ReadonlyArray<DealOffer>; intent?: Intent }, SearchError>
@@ -65,6 +78,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
       const { run } = requests
       const { refreshVocabulary, currentVocabulary, intentOf, planOf } = makeIntentPlans(run)
       const { relax } = makeRelaxedSearch(requests)
+      const exchangeRates = yield* ExchangeRates
 
       const deals = (query: DealsQuery) =>
         Effect.gen(function* () {
@@ -97,37 +111,85 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
 
       const search = (query: IntentQuery) =>
         Effect.gen(function* () {
-          const { intent, ladder, params, body } = planOf(query, yield* currentVocabulary)
+          const offset = query.offset ?? 0
+          const want = offset + query.limit
+          const words = yield* currentVocabulary
+          // Price words with product words: every product that names them is read, then cheapest first.
+          // Without a market the answer may span currencies: those are ordered by converted prices, never as one number.
+          const cheapest = cheapestWanted(intentOf(query.q, words))
+            ? (query.priceComparison ??
+              (query.currency === undefined ? convertedPrices(yield* exchangeRates.current) : SAME_CURRENCY))
+            : undefined
+          const { intent, ladder, params, body } = planOf(
+            query.q,
+            query.category,
+            query.currency,
+            cheapest ? Math.max(CHEAP_POOL, want) : want,
+            words
+          )
           const strict = ladder[0]
           const response = yield* run(body, dealAnswerOf)
+          const everything = response.hits.length < (params.limit ?? 0)
+          if (cheapest !== undefined) {
+            const found = yield* choosing(() =>
+              cheapestAnswer(response.hits, params, strict.q, intent.categories.length > 0, cheapest)
+            )
+            if (found.length > 0) {
+              return {
+                documents: found.slice(offset, want),
+                total: found.length,
+                intent,
+                includesOutOfStock: false,
+                step: "strict"
+              } satisfies IntentResult
+            }
+          }
           // One pass over the hits: each shown offer is chosen once, then filed
           // by whether the product's own fields (not only its description) matched.
-          const { named, describedOnly } = yield* choosing(() => {
+          const { named, describedOnly, namedTotal } = yield* choosing(() => {
             const named: Array<DealOffer> = []
             const describedOnly: Array<DealOffer> = []
+            let namedTotal = 0
             for (const hit of response.hits) {
-              if (named.length >= query.limit) break
-              const list = namesTheProduct(hit) ? named : describedOnly
-              if (list.length >= query.limit) continue
+              const names = namesTheProduct(hit)
+              if (names) namedTotal++
+              const list = names ? named : describedOnly
+              if (list.length >= want) continue
               const shown = shownOffer(hit, params, strict.q)
               if (shown !== undefined) list.push(shown)
             }
-            return { named, describedOnly }
+            return { named, describedOnly, namedTotal }
           })
+          const page = (found: ReadonlyArray<DealOffer>) =>
+            (cheapest === undefined ? found : cheapestFirst(found, cheapest)).slice(offset, want)
           if (named.length > 0) {
-            return { documents: named, intent, includesOutOfStock: false, step: "strict" } satisfies IntentResult
+            return {
+              documents: page(named),
+              // only products that name the words count, in the total too
+              total: everything ? namedTotal : Math.max(namedTotal, response.estimatedTotalHits ?? 0),
+              intent,
+              includesOutOfStock: false,
+              step: "strict"
+            } satisfies IntentResult
           }
           // Every word matched, but only with descriptions: the same hits answer, no further query.
           if (describedOnly.length > 0) {
             return {
-              documents: describedOnly,
+              documents: page(describedOnly),
+              total: everything ? response.hits.length - namedTotal : (response.estimatedTotalHits ?? 0),
               intent,
               includesOutOfStock: false,
               step: "descriptions",
               relaxation: STEP_TEXT.descriptions
             } satisfies IntentResult
           }
-          return yield* relax(intent, query.category, ladder, query.limit)
+          return yield* relax(intent, ladder, {
+            phrase: query.q.trim(),
+            category: query.category,
+            offset,
+            limit: query.limit,
+            cheapest
+          })
         })
 
       const models = (query: ProductsQuery) =>
@@ -179,7 +241,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
                 const shown = modelId === undefined ? offers.find((offer) => offer.id === id) : offers[0]
                 return shown === undefined || hit === undefined
                   ? Option.none<FoundModel>()
-                  : Option.some({ shown: { ...shown, variants: variantsOf(hit) }, offers })
+                  : Option.some<FoundModel>({ shown: { ...shown, variants: variantsOf(hit) }, offers })
               })
             )
       }

@@ -6,7 +6,6 @@ import { dealAnswerOf, facetValues } from "../readModel/modelHits.ts"
 import { intentInCurrency } from "./marketIntent.ts"
 import { attemptParams, searchAttempts, type Attempt } from "./relaxation.ts"
 import { searchBody, type SearchRequests } from "./searchRequests.ts"
-import type { IntentQuery } from "./searchTypes.ts"
 
 // How a phrase is read: the category and brand names intent parsing knows
 // (refreshed from the index in the background, never on the request path),
@@ -71,13 +70,23 @@ export const makeIntentPlans = (run: SearchRequests["run"]) => {
     }
     return intents.get(phrase) ?? remember(intents, phrase, parseIntent(phrase, words))
   }
-  const planOf = (query: IntentQuery, words: Vocabulary): SearchPlan => {
-    const intent = intentInCurrency(intentOf(query.q, words), query.currency)
-    const key = `${query.limit}\u0000${query.category ?? ""}\u0000${query.currency ?? ""}\u0000${query.q}`
+  /**
+   * `models`: how many products the strict request must be able to show (a page's end, or a price-ordered pool);
+   * `currency`: the market's, when one is known (marketIntent.ts).
+   */
+  const planOf = (
+    q: string,
+    category: string | undefined,
+    currency: string | undefined,
+    models: number,
+    words: Vocabulary
+  ): SearchPlan => {
+    const intent = intentInCurrency(intentOf(q, words), currency)
+    const key = `${models}\u0000${category ?? ""}\u0000${currency ?? ""}\u0000${q}`
     const known = plans.get(key)
     if (known !== undefined) return known
-    const ladder = searchAttempts(intent, query.category)
-    const params = attemptParams(ladder[0], query.limit)
+    const ladder = searchAttempts(intent, category)
+    const params = attemptParams(ladder[0], models)
     return remember(plans, key, { intent, ladder, params, body: searchBody(ladder[0].q, params) })
   }
 

@@ -2,4 +2,5 @@ import { Layer } from "effect"
 import { DiscoverySearch } from "./DiscoverySearch.ts"
 import { ExchangeRates } from "./ExchangeRates.ts"
 
-export const layer = Layer.mergeAll(DiscoverySearch.layer, ExchangeRates.layer)
+// the search orders prices of several currencies by the reference rates
+export const layer = DiscoverySearch.layer.pipe(Layer.provideMerge(ExchangeRates.layer))

@@ -131,13 +131,16 @@ export interface Probe {
   readonly params: SearchParams & { q: string }
 }
 
+/** Models the cheapest-match probe reads: the cheapest in each currency is among them on catalogs like the samples. */
+export const CHEAPEST_PROBE_MODELS = 60
+
 export const constraintProbes = (intent: Intent, loosest: Attempt): ReadonlyArray<Probe> => {
-  const probe = (kind: Probe["kind"], keep: (filter: string) => boolean, sort?: Array<string>): Probe => ({
+  const probe = (kind: Probe["kind"], keep: (filter: string) => boolean, sort?: Array<string>, limit = 1): Probe => ({
     kind,
     params: {
       q: loosest.q,
       filter: and(loosest.filters.filter(keep)),
-      limit: 1,
+      limit,
       attributesToRetrieve: DEAL_RETRIEVED_FIELDS,
       matchingStrategy: loosest.strategy,
       ...(sort ? { sort } : {})
@@ -146,7 +149,9 @@ export const constraintProbes = (intent: Intent, loosest: Attempt): ReadonlyArra
   const price = intent.price
   const probes: Array<Probe> = []
   const withoutBound = (f: string) => !f.startsWith("price ")
-  if (price?.max !== undefined) probes.push(probe("cheapest", withoutBound, ["price:asc"]))
+  // Without the bound (its currency kept, when it names one), cheapest first: enough models to find the
+  // cheapest match in each currency (a model's price sort reads its lowest offer in any currency).
+  if (price?.max !== undefined) probes.push(probe("cheapest", withoutBound, ["price:asc"], CHEAPEST_PROBE_MODELS))
   if (price?.min !== undefined) probes.push(probe("dearest", withoutBound, ["price:desc"]))
   if (price?.currency !== undefined) probes.push(probe("currency", (f) => !isPrice(f), ["price:asc"]))
   if (loosest.filters.some(isCategory)) probes.push(probe("category", (f) => !isCategory(f)))
@@ -159,19 +164,24 @@ const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${curr
 export const unmetConstraint = (
   intent: Intent,
   categoryParam: string | undefined,
-  probes: ReadonlyArray<{ readonly probe: Probe; readonly hit: DealOffer | undefined; readonly total: number }>
+  probes: ReadonlyArray<{ readonly probe: Probe; readonly hit: DealOffer | undefined; readonly total: number }>,
+  /** The cheapest match in each currency without the price bound (default: the cheapest probe's first hit). */
+  cheapestPerCurrency: ReadonlyArray<DealOffer> = []
 ): string | undefined => {
   const found = (kind: Probe["kind"]) => probes.find((p) => p.probe.kind === kind && p.hit !== undefined)?.hit
+  const first = found("cheapest")
+  const cheapest = cheapestPerCurrency.length > 0 ? cheapestPerCurrency : first !== undefined ? [first] : []
   const price = intent.price
-  const cheapest = found("cheapest")
   const dearest = found("dearest")
-  if (price !== undefined && (cheapest !== undefined || dearest !== undefined)) {
+  if (price !== undefined && (cheapest.length > 0 || dearest !== undefined)) {
     const nothing = `nothing with ${describePrice(price)}`
-    if (cheapest !== undefined && dearest !== undefined) {
-      return `${nothing}; matches cost from ${money(cheapest.price, cheapest.currency)} to ${money(dearest.price, dearest.currency)}`
+    const each = cheapest.map((hit) => `${money(hit.price, hit.currency)} (${hit.title})`)
+    if (cheapest.length > 0 && dearest !== undefined && cheapest.length === 1) {
+      return `${nothing}; matches cost from ${money(cheapest[0].price, cheapest[0].currency)} to ${money(dearest.price, dearest.currency)}`
     }
-    const hit = (cheapest ?? dearest)!
-    return `${nothing}; the ${cheapest !== undefined ? "cheapest" : "most expensive"} match is ${money(hit.price, hit.currency)} (${hit.title})`
+    if (cheapest.length > 1) return `${nothing}; the cheapest match in each currency: ${each.join(", ")}`
+    if (cheapest.length === 1) return `${nothing}; the cheapest match is ${each[0]}`
+    return `${nothing}; the most expensive match is ${money(dearest!.price, dearest!.currency)} (${dearest!.title})`
   }
   const currency = found("currency")
   if (price?.currency !== undefined && currency !== undefined) {

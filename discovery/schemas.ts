@@ -88,6 +88,17 @@ export const DealFeed = Schema.Struct({
   deals: Schema.Array(Deal)
 })
 
+export const SearchSuggestion = Schema.Struct({
+  kind: Schema.Literals(["cheapest_match", "without_price_limit", "other_category"]),
+  text: Schema.String.annotate({ description: 'What to tell the shopper, e.g. "headphones from 79.99 USD".' }),
+  q: Schema.String.annotate({ description: "The phrase to search next (pass it as q)." }),
+  category: Schema.optional(Schema.String).annotate({ description: "The category to search next; absent: all." }),
+  price: Schema.optional(Schema.Struct({ amount: Schema.Number, currency: Schema.String })).annotate({
+    description: "cheapest_match: the cheapest matching product's price in that currency."
+  }),
+  title: Schema.optional(Schema.String).annotate({ description: "cheapest_match: that product's title." })
+})
+
 export const SearchFeed = Schema.Struct({
   name: Schema.String,
   guidance: Schema.String.annotate({
@@ -100,5 +111,18 @@ export const SearchFeed = Schema.Struct({
   }),
   market: MarketNote,
   count: Schema.Number.annotate({ description: "Number of results returned." }),
-  results: Schema.Array(Deal)
+  results: Schema.Array(Deal),
+  total: Schema.Number.annotate({
+    description:
+      "Products matching across all pages (exact when the search read them all, else Meilisearch's estimate)."
+  }),
+  offset: Schema.Number.annotate({ description: "Results skipped before this page (the offset parameter)." }),
+  nextOffset: Schema.optional(Schema.Number).annotate({
+    description: "The offset of the next page; absent on the last page."
+  }),
+  suggestions: Schema.optional(Schema.Array(SearchSuggestion)).annotate({
+    description:
+      "Only when nothing matched: ways forward the catalog answers, e.g. the cheapest match in each currency " +
+      "when a price limit excluded everything, the phrase without the price limit, the words in every category."
+  })
 })

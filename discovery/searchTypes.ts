@@ -1,7 +1,9 @@
 import type { Intent } from "../domain/intent/parseIntent.ts"
 import type { ProductDocument } from "../readModel/documents.ts"
 import type { DealOffer, ShownOffer } from "../readModel/modelDocuments.ts"
+import type { PriceComparison } from "./priceOrder.ts"
 import type { LadderStep } from "./relaxation.ts"
+import type { Suggestion } from "./suggestions.ts"
 
 // What product searches are asked and answer, in a file of their own: the
 // service (DiscoverySearch.ts) and its relaxation step (relaxedSearch.ts)
@@ -22,6 +24,10 @@ export interface IntentQuery {
   readonly limit: number
   /** The market's currency (or the one the shopper asked for): only offers priced in it, price words read in it. */
   readonly currency?: string | undefined
+  /** Products to skip (paging); default 0. */
+  readonly offset?: number | undefined
+  /** How price words order prices (priceOrder.ts); default: by amount within each currency. */
+  readonly priceComparison?: PriceComparison | undefined
 }
 
 export interface ProductsQuery {
@@ -52,4 +58,8 @@ export interface IntentResult {
   readonly relaxation?: string
   /** When nothing matched: which hard constraint (price, currency, category) excluded what. */
   readonly unmet?: string
+  /** Products matching the answering reading across all pages (an estimate beyond what one request reads). */
+  readonly total: number
+  /** When nothing matched: the ways forward the catalog supports (suggestions.ts). */
+  readonly suggestions?: ReadonlyArray<Suggestion>
 }

@@ -55,3 +55,15 @@ export const shownOffers = (
   }
   return out
 }
+
+/** A model's cheapest offer in `currency` that meets `filter`, or none. */
+export const cheapestOfferIn = (
+  hit: DealModel,
+  filter: string | undefined,
+  currency: string,
+  q = ""
+): DealOffer | undefined => {
+  const inCurrency = [filter, `currency = ${JSON.stringify(currency)}`].filter(Boolean).join(" AND ")
+  const offer = offerFor<EmbeddedDealOffer>(hit, inCurrency, ["price:asc"], q)
+  return offer === undefined ? undefined : { ...offerDocument(hit, offer), variants: variantsOf(hit) }
+}

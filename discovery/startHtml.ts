@@ -133,13 +133,44 @@ export interface ResultsView {
   readonly interpretation: string
   readonly includesOutOfStock: boolean
   readonly results: ReadonlyArray<{ readonly doc: DealOffer; readonly links: CardLinks }>
+  /** Products matching across all pages, and how many this page skipped. */
+  readonly total: number
+  readonly offset: number
+  /** "cheapest first" for price words, else "most relevant first". */
+  readonly order: string
+  /** The previous and next pages' addresses, where there are such pages. */
+  readonly previous?: string | undefined
+  readonly next?: string | undefined
+  /** When nothing matched: the ways forward, each a search the catalog answers. */
+  readonly suggestions: ReadonlyArray<{ readonly text: string; readonly href: string }>
 }
 
-export const resultsPage = ({ query, interpretation, includesOutOfStock, results }: ResultsView) => {
+const pager = (previous: string | undefined, next: string | undefined) =>
+  previous === undefined && next === undefined
+    ? ""
+    : `<nav class="pager" aria-label="More results">${
+        previous === undefined ? "" : `<a rel="prev" href="${escapeHtml(previous)}">Previous results</a>`
+      }${previous !== undefined && next !== undefined ? " · " : ""}${
+        next === undefined ? "" : `<a rel="next" href="${escapeHtml(next)}">Next results</a>`
+      }</nav>`
+
+export const resultsPage = (view: ResultsView) => {
+  const { query, interpretation, includesOutOfStock, results, total, offset, suggestions } = view
+  const ways =
+    suggestions.length === 0
+      ? ""
+      : `\n<ul class="suggestions" aria-label="Ways forward">\n${suggestions
+          .map((s) => `<li><a href="${escapeHtml(s.href)}">${escapeHtml(s.text)}</a></li>`)
+          .join("\n")}\n</ul>`
+  const shown = offset === 0 ? `${results.length} of ${total}` : `${offset + 1}–${offset + results.length} of ${total}`
   const count =
     results.length === 0
-      ? `<p class="notice" role="status">Nothing matched. Try fewer words, another product name or a wider price range.</p>`
-      : `<p role="status">${results.length} result${results.length === 1 ? "" : "s"}, most relevant first.` +
+      ? `<p class="notice" role="status">${
+          suggestions.length === 0
+            ? "Nothing matched. Try fewer words, another product name or a wider price range."
+            : "Nothing matched. These searches find products:"
+        }</p>${ways}`
+      : `<p role="status">${shown} result${total === 1 ? "" : "s"}, ${escapeHtml(view.order)}.` +
         `${includesOutOfStock ? " Nothing in stock matched, so out-of-stock products are shown." : ""}</p>`
   return layout(
     `${query} – search results`,
@@ -147,7 +178,8 @@ export const resultsPage = ({ query, interpretation, includesOutOfStock, results
 <h1>Results for “${escapeHtml(query)}”</h1>
 <p class="meta">We read your search as: ${escapeHtml(interpretation)}.</p>
 ${count}
-${results.length === 0 ? "" : `<ul class="results">\n${results.map(({ doc, links }, i) => card(doc, links, i + 1)).join("\n")}\n</ul>`}`
+${results.length === 0 ? "" : `<ol class="results" start="${offset + 1}">\n${results.map(({ doc, links }, i) => card(doc, links, offset + i + 1)).join("\n")}\n</ol>`}
+${pager(view.previous, view.next)}`
   )
 }
 

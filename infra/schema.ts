@@ -372,6 +372,18 @@ export const migrations: ReadonlyArray<ReadonlyArray<string>> = [
       run_id VARCHAR NOT NULL,
       PRIMARY KEY (feed, currency)
     )`
+  ],
+  [
+    // 12: who a product is for (Google Merchant gender and age_group), so search
+    // reads "for dad" or "for a 10 year old" against the products themselves.
+    // The PostgreSQL twin is infra/postgres/migrations/0015_people.sql.
+    `ALTER TABLE products ADD COLUMN IF NOT EXISTS gender VARCHAR`,
+    `ALTER TABLE products ADD COLUMN IF NOT EXISTS age_group VARCHAR`,
+    // Rows loaded before this version carry neither, and an unchanged feed
+    // file would be skipped: forget what product feeds last served so their
+    // next run reloads them.
+    `UPDATE feed_state SET etag = NULL, last_modified = NULL, content_sha256 = NULL
+     WHERE feed IN (SELECT DISTINCT feed FROM products)`
   ]
 ]
 

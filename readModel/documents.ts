@@ -1,12 +1,13 @@
 import { dealFacts } from "../domain/deals/deal.ts"
 import { groupKey } from "../domain/catalog/modelKey.ts"
+import { ageGroupOf, genderOf, type AgeGroup, type Gender } from "../domain/catalog/productAudience.ts"
 
 // The search documents. A product document carries everything /api/search,
 // /api/deals and the landing page show, so a search is one Meilisearch query
 // with no DuckDB look-ups per result.
 
 /** Bumped whenever the document shape changes: every document is resent. */
-export const DOCUMENT_VERSION = "m4"
+export const DOCUMENT_VERSION = "m5"
 
 /** Meilisearch ids allow only [A-Za-z0-9_-]; catalog ids ('{feed}:{item}') do not. */
 export const documentId = (catalogId: string): string => Buffer.from(catalogId, "utf8").toString("base64url")
@@ -51,6 +52,9 @@ export interface ProductDocument {
   /** The variant's colour and size as the feed names them (absent in documents built by hand). */
   readonly color?: string | null
   readonly size?: string | null
+  /** Who it is for (productAudience.ts): the feed's value or what the title names; null when not said. */
+  readonly gender?: Gender | null
+  readonly age_group?: AgeGroup | null
   readonly reference_price: number | null
   readonly reference_observed_at: string | null
   readonly reference_kind: "full" | "partial" | null
@@ -88,6 +92,9 @@ export interface ProductRow {
   readonly color?: string | null
   readonly size?: string | null
   readonly item_group_id?: string | null
+  /** Google Merchant gender and age_group as loaded (absent where a caller builds rows by hand). */
+  readonly gender?: string | null
+  readonly age_group?: string | null
   /** The row's group key when the query already keyed it (the search sync keys each distinct title/variant once). */
   readonly model_key?: string | null
   readonly updated_at: Date
@@ -151,6 +158,8 @@ export const productDocument = (row: ProductRow, now: Date): ProductDocument => 
     condition: row.condition,
     color: row.color ?? null,
     size: row.size ?? null,
+    gender: genderOf(row.gender, row.title),
+    age_group: ageGroupOf(row.age_group, row.title, categoryLevels(row.category, row.product_type)),
     reference_price: facts.referencePrice,
     reference_observed_at: facts.referenceObservedAt,
     reference_kind: facts.referenceKind,

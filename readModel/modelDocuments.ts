@@ -19,9 +19,13 @@ import { type EmbeddedDealOffer, type MoreOfferRow, offerRows, offersOf } from "
  * already says (a search reads back every offer of each hit, so bytes count):
  * its description is the model's `description[description_at]`, its group
  * key the model key, its catalog id decoded from its id, its categories
- * derived from its category and product type.
+ * derived from its category and product type. Who it is for (gender, age
+ * group) is filtered on the model only, so an offer does not repeat it.
  */
-export type EmbeddedOffer = Omit<ProductDocument, "description" | "group_key" | "product_id" | "categories"> & {
+export type EmbeddedOffer = Omit<
+  ProductDocument,
+  "description" | "group_key" | "product_id" | "categories" | "gender" | "age_group"
+> & {
   readonly description_at: number
 }
 
@@ -58,6 +62,9 @@ export interface ModelDocument {
   readonly price_max: Readonly<Record<string, number>>
   readonly colors: ReadonlyArray<string>
   readonly sizes: ReadonlyArray<string>
+  /** Who the offers are for (productAudience.ts), for recipient and age filters; empty when no offer says. */
+  readonly gender: ReadonlyArray<string>
+  readonly age_group: ReadonlyArray<string>
   /** The distinct texts of the offers' DEAL_OFFER_FIELDS rows (offerRows.ts: offerTexts). */
   readonly offer_strings: ReadonlyArray<string>
   /**
@@ -160,6 +167,8 @@ export const modelDocument = (offers: ReadonlyArray<ProductDocument>): ModelDocu
     price_max: priceMax,
     colors: distinct(sorted.map((offer) => offer.color?.trim())),
     sizes: distinct(sorted.map((offer) => offer.size?.trim())),
+    gender: distinct(sorted.map((offer) => offer.gender)),
+    age_group: distinct(sorted.map((offer) => offer.age_group)),
     // An offer whose description is empty points at the model's first.
     ...offerRows(sorted, (offer) => descriptionAt.get(offer.description) ?? 0)
   }

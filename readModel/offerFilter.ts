@@ -112,10 +112,14 @@ const splitAnd = (filter: string): Array<string> => {
   return parts
 }
 
+/** Fields a model carries for all its offers (modelDocuments.ts): Meilisearch's match already settled them. */
+const MODEL_LEVEL = new Set(["gender", "age_group"])
+
 const clauseOf = (text: string): Clause => {
   const match = CLAUSE.exec(text)
   if (match === null) return () => true
   const [, field, op, raw] = match
+  if (MODEL_LEVEL.has(field)) return () => true
   if (op === "IN") {
     const tests = [...raw.slice(1, -1).matchAll(new RegExp(VALUE, "g"))].map((m) => sameAs(unquote(m[0])))
     const inList = (value: unknown) => tests.some((test) => test(value))

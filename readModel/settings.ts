@@ -126,7 +126,10 @@ export const productSettings: Settings = {
     "model_key",
     "offer_ids",
     // a product id (readModel/productIds.ts) names the model document
-    "id"
+    "id",
+    // who a product is for (recipients and ages: domain/intent/people.ts)
+    "gender",
+    "age_group"
   ],
   sortableAttributes: ["price", "discount", "deal_score"],
   // Relevance first; among equally relevant products the better deal wins.

@@ -16,7 +16,7 @@ import { referenceClock } from "./lib/referenceClock.ts"
 import { AS_OF } from "./products/product.ts"
 import { catalogRows } from "./search-eval/catalog.ts"
 import { deriveJudgements } from "./search-eval/derive.ts"
-import { evaluate, formatScores, PAGE } from "./search-eval/evaluate.ts"
+import { evaluate, familyTable, formatScores, PAGE, type SearchAnswer } from "./search-eval/evaluate.ts"
 import { meets, type JudgementSet } from "./search-eval/judgement.ts"
 import { formatPurity, marketPurity } from "./search-eval/marketPurity.ts"
 
@@ -51,22 +51,16 @@ const main = async () => {
     const scores = await evaluate(judgements, rows, async (q) => {
       const response = await fetch(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${PAGE}`)
       if (response.status !== 200) throw new Error(`${q}: HTTP ${response.status} ${await response.text()}`)
-      return ((await response.json()) as { results: Array<{ id: string }> }).results.map((result) => result.id)
+      const body = (await response.json()) as {
+        results: Array<{ id: string }>
+        suggestions?: SearchAnswer["suggestions"]
+      }
+      return {
+        ids: body.results.map((result) => result.id),
+        ...(body.suggestions ? { suggestions: body.suggestions } : {})
+      }
     })
-    const families = new Map<string, Array<(typeof scores.outcomes)[number]>>()
-    for (const outcome of scores.outcomes)
-      families.set(outcome.judgement.family, [...(families.get(outcome.judgement.family) ?? []), outcome])
-    process.stdout.write("family               queries  empty  precision  nDCG\n")
-    for (const [family, outcomes] of [...families.entries()].sort()) {
-      const shown = outcomes.reduce((sum, o) => sum + o.results.length, 0)
-      const precision = shown === 0 ? 1 : outcomes.reduce((sum, o) => sum + o.relevant, 0) / shown
-      const empty = outcomes.filter((o) => o.results.length === 0 && o.judgement.satisfying > 0).length
-      const ndcg = outcomes.reduce((sum, o) => sum + o.ndcg, 0) / outcomes.length
-      process.stdout.write(
-        `${family.padEnd(20)} ${String(outcomes.length).padStart(7)} ${String(empty).padStart(6)} ` +
-          `${precision.toFixed(3).padStart(10)} ${ndcg.toFixed(3).padStart(5)}\n`
-      )
-    }
+    process.stdout.write(`${familyTable(scores)}\n`)
     if (values["show-misses"]) {
       for (const o of scores.outcomes) {
         if (o.ndcg >= 0.8 && o.relevant === o.results.length && (o.results.length > 0 || o.judgement.satisfying === 0))

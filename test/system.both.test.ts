@@ -18,7 +18,7 @@ describe("system endpoints over real HTTP", () => {
     expect(await ready.json()).toEqual({
       status: "ready",
       store: testStore(),
-      checks: { database: true, meilisearch: true, catalog: true }
+      checks: { database: true, meilisearch: true, catalog: true, vocabulary: true }
     })
   })
 

@@ -7,6 +7,8 @@ import { marketFields } from "./marketParams.ts"
 
 export const MAX_QUERY_LENGTH = 200
 export const MAX_FILTER_LENGTH = 100
+/** How deep /api/search pages: far beyond what a shopper reads, well within the index's 10,000 hits. */
+export const MAX_SEARCH_OFFSET = 1000
 
 const IntFromString = (minimum: number, maximum: number) =>
   Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum, maximum }))
@@ -31,6 +33,9 @@ export const SearchQuery = Schema.Struct({
   }),
   category: Schema.optional(Text(MAX_FILTER_LENGTH)).annotate({ description: "Category; default all." }),
   limit: Schema.optional(IntFromString(1, 100)).annotate({ description: "1..100, default 8." }),
+  offset: Schema.optional(IntFromString(0, MAX_SEARCH_OFFSET)).annotate({
+    description: `Results to skip, for the next page: 0..${MAX_SEARCH_OFFSET}, default 0. The answer's nextOffset is the next page's.`
+  }),
   tag: Schema.optional(Tag).annotate({ description: "Attribution tag; default 'ai-search'." }),
   ...marketFields
 })
@@ -66,7 +71,11 @@ export class DiscoveryApi extends HttpApiGroup.make("discovery", { topLevel: tru
       "Intent search: price, category, brand, recipient and occasion phrases become filters; modifiers (cheap, " +
         "top rated, ...) order results and filler (please, i need, ...) is ignored; when nothing matches every word a " +
         "fixed relaxation ladder is tried, never relaxing a price bound, currency or the category parameter. guidance " +
-        "explains the interpretation. Out-of-stock products only when nothing in stock matches."
+        "explains the interpretation. Out-of-stock products only when nothing in stock matches. Recipients and ages " +
+        "(for dad, for her, for a 10 year old, toddler) filter on the products' gender and age group, and a phrase " +
+        "naming a person but no product browses that person's gift categories; price words (cheap, budget) order " +
+        "the products that name the words cheapest first within each currency. Pages with offset (total, nextOffset); " +
+        "an empty answer carries suggestions, each a phrase the catalog answers."
     )
   )
   .annotateMerge(

@@ -4,7 +4,7 @@ import { TAG_PATTERN, feedTrackingId } from "../../domain/links/feedTrackingId.t
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { PublicUrl } from "../../infra/PublicUrl.ts"
 import { pageMarket, pageMarketText } from "./pageMarket.ts"
-import { MAX_QUERY_LENGTH } from "./Api.ts"
+import { MAX_FILTER_LENGTH, MAX_QUERY_LENGTH, MAX_SEARCH_OFFSET } from "./Api.ts"
 import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
 import { htmlResponse } from "../../discovery/pageShell.ts"
 import { landingPath } from "../../discovery/present.ts"
@@ -49,15 +49,62 @@ export const StartPageRoutes = Layer.unwrap(
           )
         )
       }
+      const offsetParam = params.get("offset")
+      const offset = offsetParam === null || offsetParam === "" ? 0 : Number(offsetParam)
+      if (!Number.isInteger(offset) || offset < 0 || offset > MAX_SEARCH_OFFSET) {
+        return Effect.succeed(
+          htmlResponse(
+            badSearchPage(query, `The page you asked for is out of range: offset must be 0 to ${MAX_SEARCH_OFFSET}.`),
+            400
+          )
+        )
+      }
+      const categoryParam = (params.get("category") ?? "").trim()
+      if (categoryParam.length > MAX_FILTER_LENGTH) {
+        return Effect.succeed(
+          htmlResponse(
+            badSearchPage(query, `The category is too long; please keep it to ${MAX_FILTER_LENGTH} characters.`),
+            400
+          )
+        )
+      }
+      const category = categoryParam === "" ? undefined : categoryParam
+      /** This page's address for another phrase, category or page (the tag kept). */
+      const pageHref = (q: string, at: number, inCategory: string | undefined) => {
+        const search = new URLSearchParams({ q })
+        if (inCategory !== undefined) search.set("category", inCategory)
+        if (at > 0) search.set("offset", String(at))
+        if (tag !== WEB_TAG) search.set("tag", tag)
+        // the shopper's market goes with them to the next page or suggestion
+        for (const name of ["country", "currency"]) {
+          const value = params.get(name)
+          if (value !== null && value !== "") search.set(name, value)
+        }
+        return `/search?${search.toString()}`
+      }
       const market = pageMarket(params, request.headers["accept-language"], defaultCountry)
       if (market.kind === "invalid") return Effect.succeed(htmlResponse(badSearchPage(query, market.problem), 400))
-      return discovery.search({ q: query, limit: RESULTS_LIMIT, currency: market.currency }).pipe(
-        Effect.map(({ documents, intent, includesOutOfStock }) =>
+      return discovery.search({ q: query, category, limit: RESULTS_LIMIT, offset, currency: market.currency }).pipe(
+        Effect.map(({ documents, intent, includesOutOfStock, total, suggestions }) =>
           htmlResponse(
             resultsPage({
               query,
               interpretation: `${intent.interpretation}; ${pageMarketText(market.chosen, documents)}`,
               includesOutOfStock,
+              total: Math.max(total, offset + documents.length),
+              offset,
+              order:
+                intent.preference === "lower_price" && intent.broadQuery !== ""
+                  ? "cheapest first"
+                  : "most relevant first",
+              previous: offset > 0 ? pageHref(query, Math.max(0, offset - RESULTS_LIMIT), category) : undefined,
+              next:
+                documents.length === RESULTS_LIMIT &&
+                offset + RESULTS_LIMIT < total &&
+                offset + RESULTS_LIMIT <= MAX_SEARCH_OFFSET
+                  ? pageHref(query, offset + RESULTS_LIMIT, category)
+                  : undefined,
+              suggestions: (suggestions ?? []).map((s) => ({ text: s.text, href: pageHref(s.q, 0, s.category) })),
               results: documents.map((doc) => ({
                 doc,
                 links: {

@@ -21,7 +21,7 @@ const PRESENTATION =
   "say when the price was checked (price.checkedAt)."
 
 const feedOf = (
-  { documents, intent, includesOutOfStock, relaxation, unmet }: IntentResult,
+  { documents, intent, includesOutOfStock, relaxation, unmet, total, suggestions }: IntentResult,
   query: typeof SearchQuery.Type,
   base: string,
   chosen: ChosenMarket | undefined
@@ -36,12 +36,20 @@ const feedOf = (
     ? "Nothing in stock matched, so these results include out-of-stock products: say so for each one."
     : "Only in-stock (or pre-order/back-order) products are included."
   const relaxed = relaxation !== undefined && !includesOutOfStock ? ` Relaxed: ${relaxation}.` : ""
+  const offset = query.offset ?? 0
+  const order =
+    intent.preference === "lower_price" && intent.broadQuery !== "" ? "cheapest first" : "most relevant first"
+  const ways =
+    suggestions === undefined || suggestions.length === 0
+      ? ""
+      : ` Ways forward (suggestions): ${suggestions.map((s) => s.text).join("; ")}.`
   const found =
     results.length === 0
       ? unmet !== undefined
-        ? `Nothing matched: ${unmet}. Tell the shopper, and ask before changing that constraint.`
-        : "Nothing matched: suggest a broader phrase or a different price range."
-      : `${results.length} result${results.length === 1 ? "" : "s"}, most relevant first.${relaxed}`
+        ? `Nothing matched: ${unmet}. Tell the shopper, and ask before changing that constraint.${ways}`
+        : `Nothing matched: suggest a broader phrase or a different price range.${ways}`
+      : `${results.length} of ${Math.max(total, offset + results.length)} result${total === 1 ? "" : "s"}` +
+        `${offset > 0 ? ` from ${offset + 1}` : ""}, ${order}.${relaxed}`
   return {
     // texts made from the client's phrase: without the control characters it may carry
     name: withoutControlCharacters(`Search results for "${query.q.trim()}"`),
@@ -50,7 +58,13 @@ const feedOf = (
     ),
     market,
     count: results.length,
-    results
+    results,
+    total: Math.max(total, offset + results.length),
+    offset,
+    ...(results.length === (query.limit ?? SEARCH_DEFAULT_LIMIT) && offset + results.length < total
+      ? { nextOffset: offset + results.length }
+      : {}),
+    ...(suggestions !== undefined && suggestions.length > 0 ? { suggestions } : {})
   }
 }
 
@@ -63,6 +77,12 @@ export const searchFeed = (
 ): Effect.Effect<typeof SearchFeed.Type, SearchError> => {
   const { chosen, currency } = requestMarket(query, defaultCountry)
   return discovery
-    .search({ q: query.q, category: query.category, limit: query.limit ?? SEARCH_DEFAULT_LIMIT, currency })
+    .search({
+      q: query.q,
+      category: query.category,
+      limit: query.limit ?? SEARCH_DEFAULT_LIMIT,
+      offset: query.offset,
+      currency
+    })
     .pipe(Effect.map((result) => feedOf(result, query, base, chosen)))
 }

@@ -7,7 +7,13 @@ export const Readiness = Schema.Struct({
   status: Schema.Literals(["ready", "not_ready"]),
   /** Which system of record this process uses: the embedded DuckDB file, or PostgreSQL (DATABASE_URL). */
   store: Schema.Literals(["duckdb", "postgres"]),
-  checks: Schema.Struct({ database: Schema.Boolean, meilisearch: Schema.Boolean, catalog: Schema.Boolean })
+  checks: Schema.Struct({
+    database: Schema.Boolean,
+    meilisearch: Schema.Boolean,
+    catalog: Schema.Boolean,
+    /** The category and brand names search reads phrases with, loaded from the index after the catalog was. */
+    vocabulary: Schema.Boolean
+  })
 })
 
 export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
@@ -20,7 +26,7 @@ export class SystemApi extends HttpApiGroup.make("system", { topLevel: true })
       error: ServiceUnavailable
     }).annotate(
       OpenApi.Description,
-      "Readiness: the store (DuckDB, or PostgreSQL with DATABASE_URL) answers a query, Meilisearch reports healthy and the first ingest of an empty catalog has finished (503 otherwise: code not_ready or ingesting)."
+      "Readiness: the store (DuckDB, or PostgreSQL with DATABASE_URL) answers a query, Meilisearch reports healthy, the first ingest of an empty catalog has finished and the search vocabulary (category and brand names) has been loaded from the index after it, so the first search reads a phrase exactly as later ones do (503 otherwise: code not_ready or ingesting)."
     ),
     HttpApiEndpoint.get("metrics", "/metrics", {
       success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/plain; version=0.0.4" })),

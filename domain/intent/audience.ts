@@ -3,8 +3,17 @@
 // leave the search query; interests ("who likes coffee", "into hiking") stay
 // in it, because they are the product words.
 
+export type PersonGender = "male" | "female"
+
 export interface Audience {
   readonly recipient?: string
+  /**
+   * Whose products: from the recipient ("dad", "my wife", "for a boy") or
+   * from a gender-named product ("women's jacket", "running shoes men").
+   */
+  readonly gender?: PersonGender
+  /** True when the gender came from the product's own words ("women's X"), not from a recipient. */
+  readonly genderOfProduct?: boolean
   readonly age?: number
   readonly occasion?: string
   readonly interests: ReadonlyArray<string>
@@ -22,9 +31,28 @@ const RECIPIENTS: ReadonlyArray<readonly [string, RegExp]> = [
   ["baby", /\b(?:baby|babies|newborn|infant|toddlers?)\b/],
   ["kid", /\b(?:kids?|child|children|son|daughter|boys?|girls?|nephew|niece)\b/],
   ["friend", /\b(?:friends?|bff|coworkers?|colleagues?|boss)\b/],
-  ["him", /\b(?:him|men|man|guys?)\b/],
-  ["her", /\b(?:her|women|woman|ladies|lady)\b/]
+  ["him", /\b(?:him|guys?)\b/],
+  ["her", /\bher\b/]
 ]
+
+const RECIPIENT_GENDER: Record<string, PersonGender> = {
+  mom: "female",
+  wife: "female",
+  girlfriend: "female",
+  her: "female",
+  dad: "male",
+  husband: "male",
+  boyfriend: "male",
+  him: "male"
+}
+// Children named by gender: the recipient stays "kid", the gender is theirs.
+const GIRL = /\b(?:daughters?|girls?|nieces?|granddaughters?)\b/
+const BOY = /\b(?:sons?|boys?|nephews?|grandsons?)\b/
+
+// A product named for women or men ("women's running shoes", "winter jacket
+// women"): a filter on the product, never a guess at a gift recipient.
+const FEMALE_PRODUCT = /(?<![\p{L}])(?:women'?s?|womens|woman'?s?|ladies'?|lady'?s?|female)(?![\p{L}'])/gu
+const MALE_PRODUCT = /(?<![\p{L}])(?:men'?s?|mens|man'?s?|male)(?![\p{L}'])/gu
 
 const OCCASIONS: ReadonlyArray<readonly [string, RegExp]> = [
   ["Mother's Day", /\bmother'?s'? day\b/],
@@ -78,6 +106,21 @@ export const parseAudience = (input: string): AudienceParse => {
     }
   }
 
+  let gender: PersonGender | undefined
+  let genderOfProduct = false
+  for (const [named, pattern] of [
+    ["female", FEMALE_PRODUCT],
+    ["male", MALE_PRODUCT]
+  ] as const) {
+    if (new RegExp(pattern.source, "u").test(text)) {
+      gender ??= named
+      genderOfProduct = true
+      text = strip(text, pattern)
+    }
+  }
+
+  const girl = GIRL.test(text)
+  const boy = BOY.test(text)
   let recipient: string | undefined
   for (const [name, pattern] of RECIPIENTS) {
     if (pattern.test(text)) {
@@ -88,10 +131,19 @@ export const parseAudience = (input: string): AudienceParse => {
   if (recipient === undefined && age !== undefined)
     recipient = age < 2 ? "baby" : age < 13 ? "kid" : age < 20 ? "teen" : undefined
   if (recipient === "kid" && age !== undefined && age >= 13 && age < 20) recipient = "teen"
+  // The person the gift is for decides; a product's own gender word only when no recipient names one.
+  const personGender =
+    (recipient !== undefined ? RECIPIENT_GENDER[recipient] : undefined) ??
+    (girl !== boy ? (girl ? "female" : "male") : undefined)
+  if (personGender !== undefined && (gender === undefined || !genderOfProduct || personGender === gender)) {
+    genderOfProduct = gender !== undefined && genderOfProduct && personGender === gender
+    gender = personGender
+  }
 
   return {
     audience: {
       ...(recipient ? { recipient } : {}),
+      ...(gender ? { gender, ...(genderOfProduct ? { genderOfProduct } : {}) } : {}),
       ...(age !== undefined ? { age } : {}),
       ...(occasion ? { occasion } : {}),
       interests
@@ -125,6 +177,8 @@ export const describeAudience = (audience: Audience): string | undefined => {
         : `a gift for ${PHRASES[audience.recipient] ?? audience.recipient}`
     )
   } else if (audience.age !== undefined) parts.push(`a gift for a ${audience.age}-year-old`)
+  else if (audience.gender !== undefined)
+    parts.push(audience.gender === "male" ? "products for men" : "products for women")
   if (audience.occasion) parts.push(`occasion: ${audience.occasion}`)
   if (audience.interests.length > 0) parts.push(`interests: ${audience.interests.join(", ")}`)
   return parts.length === 0 ? undefined : parts.join("; ")

@@ -1,4 +1,5 @@
 import { describeAudience, parseAudience, type Audience } from "./audience.ts"
+import { peopleReading } from "./people.ts"
 import { parseModifiers, PREFERENCE_TEXT, type Modifier, type Preference } from "./modifiers.ts"
 import { parsePrice, type PriceConstraint } from "./price.ts"
 import { dropFillerPhrases, isStopWord } from "./stopWords.ts"
@@ -17,6 +18,8 @@ export interface Intent {
   readonly categories: ReadonlyArray<string>
   readonly brands: ReadonlyArray<string>
   readonly audience: Audience
+  /** The gift categories browsed when the phrase named a person but no product (else empty). */
+  readonly giftCategories: ReadonlyArray<string>
   /** Words read as a preference ("cheap", "top rated"): they order results, they are never matched. */
   readonly modifiers: ReadonlyArray<Modifier>
   /** The preference the modifiers express (the first one typed wins). */
@@ -83,15 +86,24 @@ export const parseIntent = (phrase: string, vocabulary: Vocabulary = { categorie
   if (price?.currency !== undefined) filters.push(`currency = ${quote(price.currency)}`)
   if (categories.length > 0) filters.push(`categories IN [${categories.map(quote).join(", ")}]`)
   if (brands.length > 0) filters.push(`brand IN [${brands.map(quote).join(", ")}]`)
+  // The person a gift is for narrows the products; naming no product, the phrase browses their gift categories.
+  const browsing = broadQuery === "" && categories.length === 0 && brands.length === 0
+  const people = peopleReading(audience, browsing, vocabulary)
+  filters.push(...people.filters)
 
   const parts: Array<string> = [
-    broadQuery.length > 0 ? `searching for "${broadQuery}"` : "no product words (browsing the best deals)"
+    broadQuery.length > 0
+      ? `searching for "${broadQuery}"`
+      : people.giftCategories.length > 0
+        ? "no product words (browsing the best-rated deals in gift categories for that person)"
+        : "no product words (browsing the best deals)"
   ]
   if (price !== undefined) parts.push(`${describePrice(price)} (from "${price.phrase}")`)
   if (categories.length > 0) parts.push(`category: ${categories.join(" or ")}`)
   if (brands.length > 0) parts.push(`brand: ${brands.join(" or ")}`)
   const who = describeAudience(audience)
   if (who !== undefined) parts.push(who)
+  if (people.used.length > 0) parts.push(`used: ${people.used.join("; ")}`)
   for (const modifier of modifiers) parts.push(`read "${modifier.words}" as: ${PREFERENCE_TEXT[modifier.preference]}`)
   if (ignored.length > 0)
     parts.push(`ignored as filler: ${[...new Set(ignored)].map((words) => `"${words}"`).join(", ")}`)
@@ -103,6 +115,7 @@ export const parseIntent = (phrase: string, vocabulary: Vocabulary = { categorie
     categories,
     brands,
     audience,
+    giftCategories: people.giftCategories,
     modifiers,
     ...(preference ? { preference } : {}),
     ignored,

@@ -116,6 +116,15 @@ const judge = (
     return { rejections, rejectedKeys }
   })
 
+// Who a product is for, in Google Merchant's values: Awin's "suitable for"
+// column spells them Mens/Womens, and a value we cannot read is stored as
+// unknown (NULL) rather than rejecting a product that is otherwise fine.
+const GENDER_SQL = `CASE regexp_replace(lower(trim(gender)), '[^a-z]', '', 'g')
+          WHEN 'male' THEN 'male' WHEN 'men' THEN 'male' WHEN 'mens' THEN 'male' WHEN 'man' THEN 'male'
+          WHEN 'female' THEN 'female' WHEN 'women' THEN 'female' WHEN 'womens' THEN 'female' WHEN 'woman' THEN 'female'
+          WHEN 'ladies' THEN 'female' WHEN 'unisex' THEN 'unisex' END`
+const AGE_GROUP_SQL = `CASE WHEN lower(trim(age_group)) IN ('newborn', 'infant', 'toddler', 'kids', 'adult') THEN lower(trim(age_group)) END`
+
 // What a shopper pays now, and the columns the search index carries (hashed
 // so an unchanged product is recognisably unchanged across runs).
 const parsedProducts = (table: string, feed: FeedDefinition) => {
@@ -148,7 +157,9 @@ const parsedProducts = (table: string, feed: FeedDefinition) => {
         CASE WHEN availability IN ('in_stock', 'out_of_stock', 'preorder', 'backorder') THEN availability
           ELSE replace(lower(availability), ' ', '_') END AS availability,
         lower(condition) AS condition,
-        color, size, item_group_id
+        color, size, item_group_id,
+        ${GENDER_SQL} AS gender,
+        ${AGE_GROUP_SQL} AS age_group
       FROM ${table}
     )
     SELECT *, CASE WHEN on_sale THEN sale_price ELSE price END AS current_price FROM p`
@@ -209,15 +220,15 @@ const replaceProducts = (
             `
         INSERT INTO products (id, feed, item_id, title, description, link, image_link, brand, gtin, mpn, category, product_type,
           google_product_category, store, store_domain, currency, price, sale_price, current_price, feed_was_price, availability,
-          condition, color, size, item_group_id, content_hash, first_seen_at, updated_at, first_price, first_currency)
+          condition, color, size, item_group_id, gender, age_group, content_hash, first_seen_at, updated_at, first_price, first_currency)
         WITH n AS (${parsedProducts(table, feed)}),
         -- DuckDB's 64-bit hash, not md5: it only has to notice a change, and md5 cost ~15% of the load at 1M rows
         h AS (SELECT *, hash(title, description, link, image_link, brand, gtin, mpn, category, product_type,
           google_product_category, store, store_domain, currency, price, sale_price, current_price,
-          feed_was_price, availability, condition, color, size, item_group_id)::VARCHAR AS content_hash FROM n)
+          feed_was_price, availability, condition, color, size, item_group_id, gender, age_group)::VARCHAR AS content_hash FROM n)
         SELECT h.id, $feed, item_id, title, description, link, image_link, brand, gtin, mpn, category, product_type,
           google_product_category, store, store_domain, h.currency, price, sale_price, h.current_price, feed_was_price, availability,
-          condition, color, size, item_group_id, h.content_hash, coalesce(o.first_seen_at, $now::TIMESTAMPTZ),
+          condition, color, size, item_group_id, gender, age_group, h.content_hash, coalesce(o.first_seen_at, $now::TIMESTAMPTZ),
           CASE WHEN o.content_hash = h.content_hash THEN o.updated_at ELSE $now::TIMESTAMPTZ END,
           CASE WHEN o.id IS NULL THEN h.current_price ELSE o.first_price END,
           CASE WHEN o.id IS NULL THEN h.currency ELSE o.first_currency END

@@ -38,7 +38,11 @@ export const STAGED_COLUMNS = [
   // merchant's id for the set of variants (a grouping hint, per store)
   "color",
   "size",
-  "item_group_id"
+  "item_group_id",
+  // who the product is for, as Google Merchant names it (male/female/unisex;
+  // newborn/infant/toddler/kids/adult): search reads recipients and ages with them
+  "gender",
+  "age_group"
 ] as const
 
 export type StagedColumn = (typeof STAGED_COLUMNS)[number]
@@ -126,7 +130,10 @@ export const productRecordSchema = (defaultCurrency: string | null) =>
     currency: matching(PATTERNS.currency, "must be an ISO 4217 code like USD"),
     color: atMost(LIMITS.color),
     size: atMost(LIMITS.size),
-    item_group_id: atMost(LIMITS.item_group_id)
+    item_group_id: atMost(LIMITS.item_group_id),
+    // unknown values are dropped at load (ProductLoader.ts), never a rejection
+    gender: optional,
+    age_group: optional
   }).check(
     Schema.makeFilter((record) => !lacksCurrency(record, defaultCurrency) || { path: ["price"], issue: NO_CURRENCY })
   )

@@ -83,7 +83,10 @@ export const AWIN_CSV: DelimitedFormat = {
     // Awin spells it colour; size is a Fashion column in publisher downloads; parent_product_id groups variants
     color: text(col, has, "colour", "color"),
     size: text(col, has, "size", "fashion:size"),
-    item_group_id: text(col, has, "parent_product_id", "item_group_id")
+    item_group_id: text(col, has, "parent_product_id", "item_group_id"),
+    // Awin's fashion columns, where a feed carries them
+    gender: text(col, has, "fashion:suitable_for", "gender"),
+    age_group: text(col, has, "age_group")
   }),
   rename: {
     id: "aw_product_id",

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { Database } from "../../infra/Database.ts"
 import { groupKey } from "../../domain/catalog/modelKey.ts"
+import { ageGroupOf, genderOf, type AgeGroup, type Gender } from "../../domain/catalog/productAudience.ts"
 import { categoryLevels } from "../../readModel/documents.ts"
 
 // The catalog attributes the judged search set is derived from and checked
@@ -21,6 +22,9 @@ export interface CatalogRow {
   readonly inStock: boolean
   /** The search's one-result-per-model key (documents.ts groupKey). */
   readonly group: string
+  /** Who the product is for: the feed's gender/age_group, else what its title names (productAudience.ts). */
+  readonly gender: Gender | null
+  readonly ageGroup: AgeGroup | null
 }
 
 interface Row {
@@ -36,10 +40,12 @@ interface Row {
   readonly color: string | null
   readonly size: string | null
   readonly condition: string | null
+  readonly gender: string | null
+  readonly age_group: string | null
 }
 
 const SQL = `SELECT id, title, brand, category, product_type, current_price::DOUBLE AS price, currency, availability,
-  gtin, color, size, condition FROM products ORDER BY id`
+  gtin, color, size, condition, gender, age_group FROM products ORDER BY id`
 
 const levelsOf = (row: Row) => {
   const path = (row.product_type ?? "").split(/\s*>\s*/).filter((level) => level.length > 0)
@@ -60,7 +66,9 @@ export const catalogRows = Database.use((db) => db.query<Row>(SQL)).pipe(
       price: Number(row.price),
       currency: row.currency,
       inStock: row.availability !== "out_of_stock",
-      group: groupKey(row.gtin, row.title, { color: row.color, size: row.size, condition: row.condition })
+      group: groupKey(row.gtin, row.title, { color: row.color, size: row.size, condition: row.condition }),
+      gender: genderOf(row.gender, row.title),
+      ageGroup: ageGroupOf(row.age_group, row.title, categoryLevels(row.category, row.product_type))
     }))
   )
 )

@@ -1,5 +1,13 @@
 import type { CatalogRow } from "./catalog.ts"
-import { satisfyingGroups, wordsOf, type Constraints, type Judgement, type JudgementSet } from "./judgement.ts"
+import { derivePeopleJudgements } from "./derivePeople.ts"
+import {
+  satisfyingGroups,
+  wordsOf,
+  type Checks,
+  type Constraints,
+  type Judgement,
+  type JudgementSet
+} from "./judgement.ts"
 
 // Derives the judged search set from catalog attributes alone, so it stays
 // true when the samples change: product nouns are the last word of title
@@ -100,15 +108,15 @@ export const pluralOf = (word: string): string =>
           : `${word}s`
 
 /** The title before its options: "Acer Swift Go 14 OLED Laptop, 16GB RAM" -> "Acer Swift Go 14 OLED Laptop". */
-const headOf = (title: string) => title.split(/,| with | by | for | - |\(/i)[0].trim()
+export const headOf = (title: string) => title.split(/,| with | by | for | - |\(/i)[0].trim()
 
-interface Noun {
+export interface Noun {
   readonly singular: string
   readonly plural: string
   readonly rows: ReadonlyArray<CatalogRow>
 }
 
-const productNouns = (rows: ReadonlyArray<CatalogRow>): Array<Noun> => {
+export const productNouns = (rows: ReadonlyArray<CatalogRow>): Array<Noun> => {
   const models = new Map<string, Set<string>>()
   const makers = new Map<string, Set<string>>()
   for (const row of rows) {
@@ -153,7 +161,7 @@ const typoOf = (word: string, kind: number) => {
 export const deriveJudgements = (rows: ReadonlyArray<CatalogRow>): JudgementSet => {
   const out: Array<Judgement> = []
   const seen = new Set<string>()
-  const add = (q: string, family: string, constraints: Constraints) => {
+  const add = (q: string, family: string, constraints: Constraints, checks?: Checks) => {
     if (seen.has(q)) return
     seen.add(q)
     const groups = satisfyingGroups(rows, constraints)
@@ -162,7 +170,8 @@ export const deriveJudgements = (rows: ReadonlyArray<CatalogRow>): JudgementSet 
       family,
       constraints,
       mustAppear: groups.size <= MAX_MUST_APPEAR ? [...groups].sort() : [],
-      satisfying: groups.size
+      satisfying: groups.size,
+      ...(checks ? { checks } : {})
     })
   }
 
@@ -250,6 +259,9 @@ export const deriveJudgements = (rows: ReadonlyArray<CatalogRow>): JudgementSet 
       })
     }
   })
+
+  // People and price words: their own families (derivePeople.ts).
+  derivePeopleJudgements(rows, add)
 
   return {
     note:

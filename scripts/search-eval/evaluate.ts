@@ -1,6 +1,7 @@
 import { catalogIdOf } from "../../readModel/documents.ts"
 import type { CatalogRow } from "./catalog.ts"
-import { meets, satisfyingGroups, type Judgement } from "./judgement.ts"
+import { withoutPriceBound } from "./derivePeople.ts"
+import { isOppositeGender, meets, satisfyingGroups, wordsOf, type Judgement } from "./judgement.ts"
 
 // Scores a search over the judged set. A result counts as relevant when its
 // catalog row meets the query's constraints; a must-appear product is worth
@@ -9,6 +10,16 @@ import { meets, satisfyingGroups, type Judgement } from "./judgement.ts"
 
 export const PAGE = 8
 
+/** What a judged search answered: its results' ids and, when empty, its suggestions. */
+export interface SearchAnswer {
+  readonly ids: ReadonlyArray<string>
+  readonly suggestions?: ReadonlyArray<{
+    readonly kind: string
+    readonly title?: string
+    readonly price?: { readonly amount: number; readonly currency: string }
+  }>
+}
+
 export interface QueryOutcome {
   readonly judgement: Judgement
   /** Catalog ids of the results, in order. */
@@ -16,6 +27,12 @@ export interface QueryOutcome {
   readonly relevant: number
   readonly foundMustAppear: number
   readonly ndcg: number
+  /** Results made for the other gender than the phrase asked for. */
+  readonly oppositeGender: number
+  /** checks.cheapestFirst: whether the answer was cheapest first (undefined when not checked or empty). */
+  readonly cheapestFirst?: boolean
+  /** checks.suggestions: cheapest-match suggestions given, and how many of them were true. */
+  readonly suggestions?: { readonly given: number; readonly true: number }
 }
 
 export interface Scores {
@@ -28,7 +45,64 @@ export interface Scores {
   /** Share of must-appear products found among the first 8. */
   readonly recall: number
   readonly ndcgAt8: number
+  /** Results of the other gender, summed over the queries with a gender or recipient constraint. */
+  readonly oppositeGender: number
+  readonly genderQueries: number
+  /** Share of price-word queries answered cheapest first (1 when there are none). */
+  readonly cheapestFirstRate: number
+  readonly cheapestQueries: number
+  /** Share of empty answers' cheapest-match suggestions that were true, and the empty answers without any. */
+  readonly suggestionTruth: number
+  readonly suggestionQueries: number
+  readonly withoutSuggestions: number
   readonly outcomes: ReadonlyArray<QueryOutcome>
+}
+
+/**
+ * Cheapest first: once a currency's results end it never comes back, each
+ * currency's prices never fall, and the first result is the cheapest product
+ * meeting the constraints in its currency.
+ */
+const isCheapestFirst = (
+  answered: ReadonlyArray<CatalogRow>,
+  rows: ReadonlyArray<CatalogRow>,
+  judgement: Judgement
+) => {
+  const first = answered[0]
+  const done = new Set<string>()
+  for (let i = 1; i < answered.length; i++) {
+    const [before, row] = [answered[i - 1], answered[i]]
+    if (row.currency !== before.currency) {
+      done.add(before.currency)
+      if (done.has(row.currency)) return false
+    } else if (row.price < before.price) return false
+  }
+  const meeting = rows.filter((row) => row.currency === first.currency && meets(row, judgement.constraints))
+  const inStock = meeting.filter((row) => row.inStock)
+  const candidates = inStock.length > 0 ? inStock : meeting
+  // Products whose title names the product come first (a sneaker filed under Shoes is not what
+  // "cheapest shoes" names): the first result must be the cheapest of those, when there are any.
+  const words = judgement.constraints.words
+  const titled = candidates.filter((row) => words?.some((word) => wordsOf(row.title).includes(word)))
+  return (titled.length > 0 ? titled : candidates).every((row) => row.price >= first.price)
+}
+
+/** A cheapest-match suggestion is true when its product exists at that price and nothing matching is cheaper. */
+const trueSuggestion = (
+  suggestion: NonNullable<SearchAnswer["suggestions"]>[number],
+  rows: ReadonlyArray<CatalogRow>,
+  judgement: Judgement
+) => {
+  const price = suggestion.price
+  if (price === undefined) return false
+  const exists = rows.some(
+    (row) => row.title === suggestion.title && row.currency === price.currency && row.price === price.amount
+  )
+  const unbounded = withoutPriceBound(judgement.constraints)
+  const cheaper = rows.some(
+    (row) => row.inStock && row.currency === price.currency && row.price < price.amount && meets(row, unbounded)
+  )
+  return exists && !cheaper
 }
 
 const dcg = (gains: ReadonlyArray<number>) => gains.reduce((sum, gain, i) => sum + gain / Math.log2(i + 2), 0)
@@ -37,12 +111,17 @@ const dcg = (gains: ReadonlyArray<number>) => gains.reduce((sum, gain, i) => sum
 export const evaluate = async (
   judgements: ReadonlyArray<Judgement>,
   rows: ReadonlyArray<CatalogRow>,
-  search: (q: string) => Promise<ReadonlyArray<string>>
+  search: (q: string) => Promise<SearchAnswer>
 ): Promise<Scores> => {
   const byId = new Map(rows.map((row) => [row.id, row]))
   const outcomes: Array<QueryOutcome> = []
   for (const judgement of judgements) {
-    const results = (await search(judgement.q)).slice(0, PAGE).map((id) => catalogIdOf(id) ?? id)
+    const answer = await search(judgement.q)
+    const results = answer.ids.slice(0, PAGE).map((id) => catalogIdOf(id) ?? id)
+    const answered = results.flatMap((id) => byId.get(id) ?? [])
+    const gender = judgement.constraints.gender
+    const cheapest = judgement.checks?.cheapestFirst === true && answered.length > 0
+    const given = (answer.suggestions ?? []).filter((s) => s.kind === "cheapest_match")
     const must = new Set(judgement.mustAppear)
     const gains = results.map((id) => {
       const row = byId.get(id)
@@ -64,13 +143,39 @@ export const evaluate = async (
       relevant: gains.filter((gain) => gain > 0).length,
       foundMustAppear: found.size,
       // An unmeetable query is ideally answered with nothing.
-      ndcg: ideal.length === 0 ? (results.length === 0 ? 1 : 0) : dcg(gains) / dcg(ideal)
+      ndcg: ideal.length === 0 ? (results.length === 0 ? 1 : 0) : dcg(gains) / dcg(ideal),
+      oppositeGender: gender === undefined ? 0 : answered.filter((row) => isOppositeGender(row, gender)).length,
+      ...(cheapest ? { cheapestFirst: isCheapestFirst(answered, rows, judgement) } : {}),
+      ...(judgement.checks?.suggestions === true
+        ? {
+            suggestions: {
+              given: given.length,
+              true: given.filter((s) => trueSuggestion(s, rows, judgement)).length
+            }
+          }
+        : {})
     })
   }
   const satisfiable = outcomes.filter((o) => satisfyingGroups(rows, o.judgement.constraints).size > 0)
   const shown = outcomes.reduce((sum, o) => sum + o.results.length, 0)
   const must = outcomes.reduce((sum, o) => sum + o.judgement.mustAppear.length, 0)
+  const checkedCheapest = outcomes.filter((o) => o.cheapestFirst !== undefined)
+  const checkedSuggestions = outcomes.filter((o) => o.suggestions !== undefined)
+  const suggestionsGiven = checkedSuggestions.reduce((sum, o) => sum + (o.suggestions?.given ?? 0), 0)
   return {
+    oppositeGender: outcomes.reduce((sum, o) => sum + o.oppositeGender, 0),
+    genderQueries: outcomes.filter((o) => o.judgement.constraints.gender !== undefined).length,
+    cheapestFirstRate:
+      checkedCheapest.length === 0
+        ? 1
+        : checkedCheapest.filter((o) => o.cheapestFirst === true).length / checkedCheapest.length,
+    cheapestQueries: checkedCheapest.length,
+    suggestionTruth:
+      suggestionsGiven === 0
+        ? 0
+        : checkedSuggestions.reduce((sum, o) => sum + (o.suggestions?.true ?? 0), 0) / suggestionsGiven,
+    suggestionQueries: checkedSuggestions.length,
+    withoutSuggestions: checkedSuggestions.filter((o) => o.suggestions?.given === 0).length,
     queries: outcomes.length,
     satisfiable: satisfiable.length,
     zeroResultRate: satisfiable.filter((o) => o.results.length === 0).length / Math.max(1, satisfiable.length),
@@ -88,5 +193,27 @@ export const formatScores = (scores: Scores): string =>
     `zero-result rate:      ${(scores.zeroResultRate * 100).toFixed(1)}% (target <= 1%)`,
     `constraint precision@8: ${scores.precisionAt8.toFixed(3)} (target >= 0.95)`,
     `must-appear recall:    ${scores.recall.toFixed(3)}`,
-    `nDCG@8:                ${scores.ndcgAt8.toFixed(3)} (target >= 0.85)`
+    `nDCG@8:                ${scores.ndcgAt8.toFixed(3)} (target >= 0.85)`,
+    `opposite-gender results: ${scores.oppositeGender} in ${scores.genderQueries} gender/recipient queries (target 0)`,
+    `cheapest first:        ${(scores.cheapestFirstRate * 100).toFixed(1)}% of ${scores.cheapestQueries} price-word queries (target 100%)`,
+    `zero-result suggestions: ${(scores.suggestionTruth * 100).toFixed(1)}% true; ${scores.withoutSuggestions} of ${scores.suggestionQueries} empty answers without one`
   ].join("\n")
+
+/** One line per family: queries, empty answers that some product could fill, precision, nDCG. */
+export const familyTable = (scores: Scores): string => {
+  const families = new Map<string, Array<QueryOutcome>>()
+  for (const outcome of scores.outcomes)
+    families.set(outcome.judgement.family, [...(families.get(outcome.judgement.family) ?? []), outcome])
+  const lines = ["family               queries  empty  precision  nDCG"]
+  for (const [family, outcomes] of [...families.entries()].sort()) {
+    const shown = outcomes.reduce((sum, o) => sum + o.results.length, 0)
+    const precision = shown === 0 ? 1 : outcomes.reduce((sum, o) => sum + o.relevant, 0) / shown
+    const empty = outcomes.filter((o) => o.results.length === 0 && o.judgement.satisfying > 0).length
+    const ndcg = outcomes.reduce((sum, o) => sum + o.ndcg, 0) / outcomes.length
+    lines.push(
+      `${family.padEnd(20)} ${String(outcomes.length).padStart(7)} ${String(empty).padStart(6)} ` +
+        `${precision.toFixed(3).padStart(10)} ${ndcg.toFixed(3).padStart(5)}`
+    )
+  }
+  return lines.join("\n")
+}

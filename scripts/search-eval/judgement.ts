@@ -11,6 +11,20 @@ export interface Constraints {
   readonly minPrice?: number
   readonly maxPrice?: number
   readonly currency?: string
+  /** Who the results must suit: never a product of the other gender (unisex and unsaid are fine). */
+  readonly gender?: "male" | "female"
+  /** Age groups a result must not have (products that say none are fine). */
+  readonly notAgeGroups?: ReadonlyArray<string>
+  /** A result must sit under one of these categories or have one of these age groups. */
+  readonly anyOf?: { readonly categories: ReadonlyArray<string>; readonly ageGroups: ReadonlyArray<string> }
+}
+
+/** What a judged query checks besides its constraints. */
+export interface Checks {
+  /** Price words: results cheapest first within a currency, the first the cheapest that meets the constraints. */
+  readonly cheapestFirst?: boolean
+  /** An empty answer: its cheapest-match suggestions must be true (the product exists, nothing matching is cheaper). */
+  readonly suggestions?: boolean
 }
 
 export interface Judgement {
@@ -22,6 +36,7 @@ export interface Judgement {
   readonly mustAppear: ReadonlyArray<string>
   /** How many products (groups) meet the constraints; 0 means the right answer is empty. */
   readonly satisfying: number
+  readonly checks?: Checks
 }
 
 export interface JudgementSet {
@@ -53,7 +68,16 @@ export const meets = (row: CatalogRow, c: Constraints): boolean =>
   (c.brand === undefined || row.brand === c.brand) &&
   (c.minPrice === undefined || row.price >= c.minPrice) &&
   (c.maxPrice === undefined || row.price <= c.maxPrice) &&
-  (c.currency === undefined || row.currency === c.currency)
+  (c.currency === undefined || row.currency === c.currency) &&
+  (c.gender === undefined || !isOppositeGender(row, c.gender)) &&
+  (c.notAgeGroups === undefined || row.ageGroup === null || !c.notAgeGroups.includes(row.ageGroup)) &&
+  (c.anyOf === undefined ||
+    c.anyOf.categories.some((category) => row.categories.includes(category)) ||
+    (row.ageGroup !== null && c.anyOf.ageGroups.includes(row.ageGroup)))
+
+/** A product made for the other gender than the one asked for. */
+export const isOppositeGender = (row: CatalogRow, gender: "male" | "female"): boolean =>
+  row.gender === (gender === "male" ? "female" : "male")
 
 /**
  * The groups (one per model) with an offer meeting the constraints: in stock

@@ -112,7 +112,16 @@ describe("discovery feed contract (GET /api/deals, GET /api/search)", () => {
   it("GET /api/search: SearchFeed with guidance describing the interpretation", async () => {
     const response = await get("/api/search?q=wireless%20earbuds%20under%20%24100%20for%20running")
     expect(response.status).toBe(200)
-    expect(Object.keys(response.body).sort()).toEqual(["count", "guidance", "market", "name", "results"])
+    // every documented field, and the page's place among all matches (total, offset; nextOffset only before the last page)
+    expect(Object.keys(response.body).sort()).toEqual([
+      "count",
+      "guidance",
+      "market",
+      "name",
+      "offset",
+      "results",
+      "total"
+    ])
     expect(response.body.guidance).toContain("price at most 100 USD")
     expect(response.body.count).toBe(response.body.results.length)
     expect(response.body.results[0].title).toContain("Sport Earbuds")
@@ -189,6 +198,10 @@ describe("discovery feed contract (GET /api/deals, GET /api/search)", () => {
       ["/api/search?q=tv&limit=101", "limit"],
       ["/api/search?q=tv&limit=abc", "limit"],
       ["/api/search?q=tv&limit=1.5", "limit"],
+      ["/api/search?q=tv&offset=-1", "offset"],
+      ["/api/search?q=tv&offset=1001", "offset"],
+      ["/api/search?q=tv&offset=abc", "offset"],
+      ["/api/search?q=tv&offset=2.5", "offset"],
       ["/api/search?q=tv&tag=Bad%20Tag", "tag"],
       [`/api/search?q=tv&category=${"c".repeat(101)}`, "category"],
       ["/api/deals?limit=-1", "limit"],
@@ -235,6 +248,13 @@ describe("discovery feed contract (GET /api/deals, GET /api/search)", () => {
       expect(operation.parameters.map((p: any) => p.name)).toEqual(expect.arrayContaining(["limit", "tag", "category"]))
     }
     expect(spec.paths["/api/v1/products/search"]).toBeDefined()
+    // paging and the ways forward from an empty answer
+    const search = spec.paths["/api/search"].get
+    expect(search.parameters.map((p: any) => p.name)).toContain("offset")
+    const answer = JSON.stringify(search.responses["200"])
+    const schemas = JSON.stringify(spec.components?.schemas ?? {})
+    for (const field of ["total", "nextOffset", "suggestions", "cheapest_match", "without_price_limit"])
+      expect(`${answer}${schemas}`, field).toContain(field)
   })
 
   it("never 5xx on odd phrases", async () => {

@@ -129,7 +129,11 @@ describe("parseIntent", () => {
     expect(parseIntent("philips hue bulbs", vocabulary)).toMatchObject({ query: "bulbs", brands: ["Philips Hue"] })
     expect(parseIntent("delonghi espresso", vocabulary).brands).toEqual([])
     expect(parseIntent("de'longhi espresso", vocabulary).brands).toEqual(["De'Longhi"])
-    expect(parseIntent("lego for a 10 year old", vocabulary).filters).toEqual(['brand IN ["LEGO"]'])
+    // (and the age: no sets for adults or babies)
+    expect(parseIntent("lego for a 10 year old", vocabulary).filters).toEqual([
+      'brand IN ["LEGO"]',
+      'age_group NOT IN ["newborn", "infant", "adult"]'
+    ])
   })
 
   it("matches category words, plurals and everyday aliases", () => {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { catalogRows, type CatalogRow } from "../../scripts/search-eval/catalog.ts"
 import { deriveJudgements } from "../../scripts/search-eval/derive.ts"
-import { evaluate, PAGE } from "../../scripts/search-eval/evaluate.ts"
+import { evaluate, familyTable, formatScores, PAGE } from "../../scripts/search-eval/evaluate.ts"
 import type { JudgementSet } from "../../scripts/search-eval/judgement.ts"
 import { marketPurity } from "../../scripts/search-eval/marketPurity.ts"
 import { getJson } from "../support/http.ts"
@@ -41,7 +41,13 @@ describe("judged search set on the sample catalog", () => {
       "category",
       "category-price",
       "price",
-      "price-unmeetable"
+      "price-unmeetable",
+      "gender-product",
+      "recipient-product",
+      "recipient-browse",
+      "recipient-age",
+      "cheap-order",
+      "zero-suggestion"
     ]) {
       expect(families, family).toContain(family)
     }
@@ -60,13 +66,26 @@ describe("judged search set on the sample catalog", () => {
     const scores = await evaluate(set.judgements, rows, async (q) => {
       const response = await getJson(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${PAGE}`)
       expect(response.status, q).toBe(200)
-      return response.body.results.map((result: { id: string }) => result.id)
+      return {
+        ids: response.body.results.map((result: { id: string }) => result.id),
+        suggestions: response.body.suggestions
+      }
     })
+    // the figures `npm run eval:search` prints, in the test's output too
+    process.stdout.write(`${formatScores(scores)}\n${familyTable(scores)}\n`)
     expect(scores.zeroResultRate).toBeLessThanOrEqual(0.02)
     expect(scores.precisionAt8).toBeGreaterThanOrEqual(0.93)
     expect(scores.ndcgAt8).toBeGreaterThanOrEqual(0.83)
     expect(scores.recall).toBeGreaterThanOrEqual(0.9)
-  }, 120_000)
+    // people and prices: no product of the other gender, price words cheapest first, true suggestions
+    expect(scores.genderQueries).toBeGreaterThanOrEqual(20)
+    expect(scores.oppositeGender).toBe(0)
+    expect(scores.cheapestQueries).toBeGreaterThanOrEqual(15)
+    expect(scores.cheapestFirstRate).toBe(1)
+    expect(scores.suggestionQueries).toBeGreaterThanOrEqual(5)
+    expect(scores.withoutSuggestions).toBe(0)
+    expect(scores.suggestionTruth).toBe(1)
+  }, 180_000)
 
   it("market purity per country: no answer for a market holds an offer in another currency", async () => {
     const rows = await marketPurity(set.judgements, async (q, country) => {

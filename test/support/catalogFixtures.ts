@@ -67,7 +67,7 @@ const writeProducts = (db: DatabaseShape, products: ReadonlyArray<FixtureProduct
           yield* tx.run("DELETE FROM products WHERE id = $1", [id])
           yield* tx.run(
             `INSERT INTO products VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $22, NULL, $9, $10, NULL, $11, $12, $13,
-               $14, $15, $16, $17, $18, $23, $19, now(), now(), $20, $21, $24, NULL, NULL)`,
+               $14, $15, $16, $17, $18, $23, $19, now(), now(), $20, $21, $24, NULL, NULL, NULL, NULL)`,
             [
               id,
               product.feed ?? "fixture",

@@ -1,0 +1,76 @@
+import type { SearchParams } from "meilisearch"
+import type { DealModel, DealOffer } from "../readModel/modelDocuments.ts"
+import { cheapestFirst, SAME_CURRENCY, type PriceComparison } from "./priceOrder.ts"
+import { namesTheProduct } from "./relaxation.ts"
+import { cheapestOfferIn, shownOffer } from "./shownOffers.ts"
+
+// "Cheap running shoes": the cheapest products that are running shoes. A
+// relevance floor first: the product's title (or, when the words named a
+// catalog category, the title and its category levels) names every word
+// (a synonym or a description is not enough: skate shoes are not running
+// shoes, though the index joins sneakers and running shoes), then price.
+// With no conversion, the answer's currency is that of the most relevant
+// product, each product shows its cheapest offer in that currency, and the
+// products sold only in other currencies follow, each currency cheapest
+// first on its own.
+
+const tokensOf = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/['\u2019]/g, "")
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((token) => token.length > 0)
+
+/** A word's stem for a plural-tolerant match ("shoes" -> "shoe", "boxes" -> "box"). */
+const stem = (word: string) =>
+  word.length > 4 && word.endsWith("es") && /(?:x|ch|sh|ss)es$/.test(word)
+    ? word.slice(0, -2)
+    : word.length > 3 && word.endsWith("s") && !word.endsWith("ss")
+      ? word.slice(0, -1)
+      : word
+
+/** True when the texts hold every word of `q` (singular or plural). */
+export const namesEveryWord = (texts: ReadonlyArray<string>, q: string): boolean => {
+  const tokens = texts.flatMap(tokensOf)
+  return tokensOf(q).every((word) => {
+    const wanted = stem(word)
+    return tokens.some((token) => token === word || stem(token) === wanted)
+  })
+}
+
+/**
+ * The strict hits of a price-word search as its answer: the relevance floor,
+ * then cheapest first. `comparison` converts or groups prices (priceOrder.ts);
+ * the default compares only within one currency.
+ */
+export const cheapestAnswer = (
+  hits: ReadonlyArray<DealModel>,
+  params: SearchParams,
+  q: string,
+  /** The words named a catalog category ("cheap shoes"): a product filed under it names the product too. */
+  namedCategory: boolean,
+  comparison: PriceComparison = SAME_CURRENCY
+): Array<DealOffer> => {
+  const shown = hits.flatMap((hit) => {
+    if (!namesTheProduct(hit)) return []
+    const offer = shownOffer(hit, params, q)
+    return offer === undefined ? [] : [{ hit, offer }]
+  })
+  // The title names the product; failing that a category level ("cheap electronics"); a misspelt
+  // word names nothing, and then the engine's own matching is the floor.
+  const byTitle = namedCategory ? [] : shown.filter(({ offer }) => namesEveryWord([offer.title], q))
+  const byCategory =
+    byTitle.length > 0 ? byTitle : shown.filter(({ offer }) => namesEveryWord([offer.title, ...offer.categories], q))
+  const pool = byCategory.length > 0 ? byCategory : shown
+  if (comparison !== SAME_CURRENCY || pool.length === 0)
+    return cheapestFirst(
+      pool.map(({ offer }) => offer),
+      comparison
+    )
+  const currency = pool[0].offer.currency
+  const filter = params.filter as string | undefined
+  return cheapestFirst(
+    pool.map(({ hit, offer }) => cheapestOfferIn(hit, filter, currency, q) ?? offer),
+    SAME_CURRENCY
+  )
+}
