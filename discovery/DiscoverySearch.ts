@@ -18,8 +18,7 @@ import { dealAnswerOf, modelAnswerOf } from "../readModel/modelHits.ts"
 import { makeIntentPlans } from "./intentPlans.ts"
 import { currencyFilter, intentInCurrency } from "./marketIntent.ts"
 import { cheapestAnswer } from "./cheapest.ts"
-import { cheapestFirst, convertedPrices, SAME_CURRENCY } from "./priceOrder.ts"
-import { ExchangeRates } from "./ExchangeRates.ts"
+import { cheapestFirst, SAME_CURRENCY } from "./priceOrder.ts"
 import { makeRelaxedSearch } from "./relaxedSearch.ts"
 import { and, filtersWithCategoryParam, namesTheProduct, OVERFETCH, paramFilter, STEP_TEXT } from "./relaxation.ts"
 import { makeSearchRequests, ROUND_TRIPS, searchBody } from "./searchRequests.ts"
@@ -78,7 +77,6 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
       const { run } = requests
       const { refreshVocabulary, currentVocabulary, intentOf, planOf } = makeIntentPlans(run)
       const { relax } = makeRelaxedSearch(requests)
-      const exchangeRates = yield* ExchangeRates
 
       const deals = (query: DealsQuery) =>
         Effect.gen(function* () {
@@ -114,11 +112,10 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           const offset = query.offset ?? 0
           const want = offset + query.limit
           const words = yield* currentVocabulary
-          // Price words with product words: every product that names them is read, then cheapest first.
-          // Without a market the answer may span currencies: those are ordered by converted prices, never as one number.
+          // Price words with product words: every product that names them is read, then cheapest first
+          // (by amount within each currency: prices of two currencies are never ordered as one number).
           const cheapest = cheapestWanted(intentOf(query.q, words))
-            ? (query.priceComparison ??
-              (query.currency === undefined ? convertedPrices(yield* exchangeRates.current) : SAME_CURRENCY))
+            ? (query.priceComparison ?? SAME_CURRENCY)
             : undefined
           const { intent, ladder, params, body } = planOf(
             query.q,

@@ -1,4 +1,3 @@
-import { comparablePrice, type ExchangeRates } from "../domain/money/exchangeRates.ts"
 import type { DealOffer } from "../readModel/modelDocuments.ts"
 
 // "Cheap" means cheapest first, but only between prices that can be
@@ -19,18 +18,6 @@ export const SAME_CURRENCY: PriceComparison = {
   groupOf: (offer) => offer.currency,
   amountOf: (offer) => offer.price
 }
-
-/**
- * Every price converted to one currency at the reference rates, so offers of
- * several currencies meet in one order; a currency without a rate stays a
- * group of its own (compared only within itself), after the converted ones
- * when it first appears later.
- */
-export const convertedPrices = (rates: ExchangeRates): PriceComparison => ({
-  groupOf: (offer) =>
-    comparablePrice(offer.price, offer.currency, rates) === undefined ? offer.currency : "converted",
-  amountOf: (offer) => comparablePrice(offer.price, offer.currency, rates) ?? offer.price
-})
 
 /**
  * Cheapest first within each group, the groups in the order their first
