@@ -140,7 +140,10 @@ const phases = (start: Start) => {
   const out: Array<string> = []
   const first = start.lines[0]
   if (first?.annotations.moduleLoadMs !== undefined) {
-    out.push(`module load ${first.annotations.moduleLoadMs} ms (process start to the service's first line of code)`)
+    out.push(
+      `module load ${first.annotations.moduleLoadMs} ms, ${first.annotations.moduleLoadCpuMs ?? "-"} ms CPU ` +
+        `(process start to the service's first line of code)`
+    )
   }
   const opened = at("catalog database opened")
   if (opened !== undefined) out.push(`DuckDB open + migrate ${opened.annotations.ms} ms, done at ${fmt(opened.at)}`)
