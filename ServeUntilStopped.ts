@@ -35,6 +35,17 @@ export const serveUntilStopped = <E>(service: Layer.Layer<Metrics | PipelineRunn
               })
             )
       )
+      // The first line, before the service is built (DuckDB, Meilisearch, the
+      // feeds): a terminal shows at once that the process started, and how
+      // long loading its code took (start-up benches read it).
+      const cpu = process.cpuUsage()
+      yield* Effect.logInfo("starting").pipe(
+        Effect.annotateLogs({
+          event: "starting",
+          moduleLoadMs: Math.round(performance.now()),
+          moduleLoadCpuMs: Math.round((cpu.user + cpu.system) / 1000)
+        })
+      )
       const context = yield* Layer.build(service)
       const runner = Context.get(context, PipelineRunner)
       const live = (metrics = Context.get(context, Metrics))

@@ -1,4 +1,4 @@
-// npm run bench:redirect
+// npm run bench:redirect:in-process (bench:redirect runs the shipped entry point: redirectShipped.ts)
 // Side by side on loopback, in one run: a bare node:http server answering the
 // same 302 from a Map, and our GET /t/{id} with click logging on. Prints, with
 // PASS/FAIL against the targets:

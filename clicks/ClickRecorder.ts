@@ -7,6 +7,7 @@ import { ClickPage } from "./ClickPage.ts"
 import { ClickStorage } from "./ClickStorage.ts"
 import { SALT_REFRESH } from "./sharedSalts.ts"
 import type { FromWorker, ToWorker, WorkerStart } from "./workerMessages.ts"
+import { makeJournalLag } from "./journalLag.ts"
 
 // Clicks leave the redirect as raw facts appended to a page of bytes (no
 // hashing, no verdicts, no objects on the request path). Every COMMIT_MS the
@@ -116,6 +117,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       const busyRest = storage.restWhenBusy ? BUSY_REST_MS : IDLE_MS
 
       let page = new ClickPage()
+      let pageFirstAt = 0
       const { lastSeq, clicks: replayedClicks } = yield* replayJournal(store, dir)
       replayed.inc(replayedClicks)
 
@@ -129,6 +131,19 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
         "Clicks lost with a failed click worker (not yet journaled)"
       )
       const sealed: Array<Sealed> = []
+      // Whether the crash bound holds: each page's oldest click against the moment it was journaled (journalLag.ts).
+      const lag = makeJournalLag(CRASH_WINDOW_MS)
+      const lateClicks = metrics.counter(
+        "clicks_journaled_late_total",
+        `Clicks journaled more than ${CRASH_WINDOW_MS} ms (the crash bound) after they were answered`
+      )
+      let lastLagMs = 0
+      let lateLoggedAt = 0
+      metrics.gauge(
+        "click_journal_lag_seconds",
+        "Longest wait, from answer to journal, of the clicks journaled last",
+        () => lastLagMs / 1000
+      )
       const freePages: Array<ClickPage> = []
       const flushWaiters = new Map<number, Deferred.Deferred<void>>()
       let flushIds = 0
@@ -139,10 +154,26 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
           case "ready":
             Deferred.doneUnsafe(ready, Effect.void)
             break
-          case "journaled":
+          case "journaled": {
             journaled += message.clicks
+            const now = Date.now()
+            const { late, longestMs } = lag.journaled(message.pages.length, now)
+            lastLagMs = longestMs
+            if (late > 0) {
+              lateClicks.inc(late)
+              // at most one line a minute: a falling-behind journal is a state, not an event per page
+              if (now - lateLoggedAt >= 60_000) {
+                lateLoggedAt = now
+                runFork(
+                  Effect.logWarning(
+                    "click journal fell behind the crash bound: clicks answered were not on disk within it"
+                  ).pipe(Effect.annotateLogs({ late, waitedMs: longestMs, boundMs: CRASH_WINDOW_MS }))
+                )
+              }
+            }
             for (const bytes of message.pages) freePages.push(new ClickPage(Buffer.from(bytes)))
             break
+          }
           case "sealed":
             sealed.push(message)
             nextSeq = message.seq + 1
@@ -167,6 +198,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
           const lost = accepted - journaled - page.count
           lostClicks.inc(lost)
           journaled += lost
+          lag.forget()
           runFork(Effect.logError("click worker failed; restarting it", { error: String(error), lost }))
           for (const waiter of flushWaiters.values()) Deferred.doneUnsafe(waiter, Effect.void)
           flushWaiters.clear()
@@ -182,6 +214,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       const handOff = () => {
         if (page.count === 0) return
         const full = page
+        lag.handedOff(pageFirstAt, full.count)
         page = freePages.pop() ?? new ClickPage()
         const message: ToWorker = {
           kind: "page",
@@ -199,7 +232,9 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
         }
         if (!page.hasRoom) handOff()
         // plain Date.now(): the redirect hot path runs no Effect per click (Clock would need a fiber)
-        page.append(Date.now(), partnerId, trackingId, tag, ip, userAgent, referrer)
+        const now = Date.now()
+        if (page.count === 0) pageFirstAt = now
+        page.append(now, partnerId, trackingId, tag, ip, userAgent, referrer)
         accepted++
         received.inc()
       }

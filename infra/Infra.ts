@@ -11,8 +11,10 @@ import { Staging } from "./Staging.ts"
 // operator command running in-process): DATA_DIR is made private and locked
 // first, so DuckDB and Meilisearch files are created 0600 and never by two
 // processes at once. The event streams are the process's own, shared by every feature.
-export const InfraLayer = Layer.mergeAll(Staging.layer, SearchEngine.layer, CatalogEvents.layer, LinkEvents.layer).pipe(
-  Layer.provideMerge(Database.layer),
+// DuckDB (open + migrate) and the embedded Meilisearch (spawn, wait for health)
+// need nothing of each other, so they start side by side (mergeAll builds concurrently).
+export const InfraLayer = Layer.mergeAll(Staging.layer, CatalogEvents.layer, LinkEvents.layer).pipe(
+  Layer.provideMerge(Layer.mergeAll(Database.layer, SearchEngine.layer)),
   Layer.provideMerge(Metrics.layer),
   Layer.provideMerge(DataDirLayer)
 )

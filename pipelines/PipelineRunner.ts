@@ -9,6 +9,7 @@ import { FEED_KINDS, type FeedDefinition, FeedsConfig } from "./FeedConfig.ts"
 import { FeedLoaders } from "./FeedLoaders.ts"
 import { FeedSource } from "./FeedSource.ts"
 import { RunFence, unfenced, WorkerFence } from "./publish/PublishFence.ts"
+import { followUpBatch, runInStages } from "./runInStages.ts"
 
 // Runs feeds: one run = fetch -> (skip if unchanged) -> load (the kind's
 // loader) -> the CatalogEvents follow-ups (search sync, link re-resolution,
@@ -60,7 +61,10 @@ export interface PipelineRunnerShape {
   run(feed: string, trigger: Trigger): Effect.Effect<RunSummary, UnknownFeed | FeedBusy>
   /** Starts one feed in the background and returns its run id at once. */
   start(feed: string, trigger: Trigger): Effect.Effect<string, UnknownFeed | FeedBusy>
-  /** Every enabled feed, catalog kinds first (networks, programmes, products, ...); busy feeds are left out. */
+  /**
+   * Every enabled feed, in stages (networks, then programmes, then the rest side by side) and one search sync
+   * at the end; busy feeds are left out.
+   */
   runAll(trigger: Trigger): Effect.Effect<ReadonlyArray<RunSummary>>
   /** Runs in progress in this process. */
   readonly live: () => ReadonlyArray<RunProgress>
@@ -132,7 +136,8 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
         feed: FeedDefinition,
         runId: string,
         trigger: Trigger,
-        startedAt: string
+        startedAt: string,
+        batched = false
       ): Effect.Effect<RunSummary> => {
         let summary: RunSummary = {
           id: runId,
@@ -197,7 +202,7 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
             new PipelineError({ feed: feed.name, stage, message })
           const version = yield* readCatalogVersion(db).pipe(Effect.mapError((error) => failAt("load", error.message)))
           const outcomes = yield* events.publish({
-            change: { _tag: "Loaded", feed: feed.name, kind: feed.kind, runId },
+            change: { _tag: "Loaded", feed: feed.name, kind: feed.kind, runId, ...(batched ? { batched } : {}) },
             version
           })
           const failed = failuresOf(outcomes)
@@ -339,14 +344,19 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
         .filter((feed) => feed.enabled)
         .sort((a, b) => FEED_KINDS.indexOf(a.kind) - FEED_KINDS.indexOf(b.kind))
 
+      // Every feed, stage by stage (runInStages.ts); the follow-ups that read
+      // the whole catalog (the search sync) run once, after the last stage. If
+      // they fail, the batch's loads stay committed but their runs are recorded
+      // as failed and their feed_state cleared: the next run of each loads and follows up again.
       const runAll = (trigger: Trigger) =>
         Effect.gen(function* () {
-          const results: Array<RunSummary> = []
-          for (const feed of ordered) {
-            const result = yield* run(feed.name, trigger).pipe(Effect.option)
-            if (result._tag === "Some") results.push(result.value)
-          }
-          return results
+          const results = yield* runInStages(ordered, (feed) =>
+            claim(feed.name, trigger).pipe(
+              Effect.flatMap((claimed) => execute(claimed.feed, claimed.runId, trigger, claimed.startedAt, true)),
+              Effect.option
+            )
+          )
+          return yield* followUpBatch({ db, events, record }, results)
         })
 
       return PipelineRunner.of({ run, start, runAll, live: () => [...busy.values()], feeds: config.feeds })

@@ -13,6 +13,7 @@ import { CatalogPublisher } from "./publish/CatalogPublisher.ts"
 import { StagingFollows } from "./publish/followSystemOfRecord.ts"
 import { WorkerFence } from "./publish/PublishFence.ts"
 import { ProductLoader } from "./products/ProductLoader.ts"
+import { withStartupProgress } from "./startupProgress.ts"
 import { SearchFollowsLoads } from "./search/SearchFollowsLoads.ts"
 import { SearchSync } from "./search/SearchSync.ts"
 import { CronTicker, Scheduler } from "./Scheduler.ts"
@@ -78,7 +79,7 @@ const StartupIngest = Layer.effectDiscard(
       Effect.annotateLogs({ event: "startup_ingest" })
     )
     yield* Effect.forkScoped(
-      runner.runAll("startup").pipe(
+      withStartupProgress(runner, runner.runAll("startup")).pipe(
         Effect.tap((runs) =>
           Effect.logInfo("startup ingest finished").pipe(
             Effect.annotateLogs({

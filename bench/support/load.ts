@@ -3,6 +3,7 @@
 // and prints the figures as one JSON line. Arguments: one JSON object.
 // @ts-expect-error autocannon ships no types
 import autocannon from "autocannon"
+import { CLIENTS, clientIp } from "./clientIps.ts"
 
 interface LoadArgs {
   readonly url: string
@@ -15,6 +16,7 @@ interface LoadArgs {
   readonly body?: string
   /** A body per request with `{n}` replaced by a counter (unique bodies, e.g. never-seen URLs). */
   readonly bodyTemplate?: string
+  readonly spreadForwardedFor?: boolean
 }
 
 const args: LoadArgs = JSON.parse(process.argv[2] ?? "{}")
@@ -25,7 +27,15 @@ const result = await autocannon({
   duration: args.seconds,
   overallRate: args.rate,
   headers: args.headers,
-  requests: args.paths.map((path) => ({
+  // spreadForwardedFor: CLIENTS visitors behind a trusted proxy, one X-Forwarded-For each (see paced.ts)
+  requests: (args.spreadForwardedFor
+    ? Array.from({ length: Math.max(args.paths.length, CLIENTS) }, (_, i) => ({
+        path: args.paths[i % args.paths.length]!,
+        headers: { ...args.headers, "x-forwarded-for": clientIp(i) }
+      }))
+    : args.paths.map((path) => ({ path }))
+  ).map(({ path, ...perRequest }) => ({
+    ...perRequest,
     method: args.method ?? "GET",
     path,
     body: args.body,

@@ -21,6 +21,7 @@
 import { connect, type Socket } from "node:net"
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import { runQueueWaitNs } from "./phaseProbe.ts"
+import { CLIENTS, clientIp } from "./clientIps.ts"
 
 interface PacedArgs {
   readonly url: string
@@ -29,6 +30,7 @@ interface PacedArgs {
   readonly seconds: number
   readonly connections: number
   readonly headers?: Record<string, string>
+  readonly spreadForwardedFor?: boolean
 }
 
 const args: PacedArgs = JSON.parse(process.argv[2] ?? "{}")
@@ -36,9 +38,16 @@ const target = new URL(args.url)
 const extra = Object.entries(args.headers ?? {})
   .map(([k, v]) => `${k}: ${v}\r\n`)
   .join("")
-const requests = args.paths.map((path) =>
-  Buffer.from(`GET ${path} HTTP/1.1\r\nhost: ${target.host}\r\n${extra}\r\n`, "latin1")
-)
+// spreadForwardedFor: CLIENTS visitors behind a trusted proxy (the server runs with TRUST_PROXY), one
+// X-Forwarded-For each, so per-visitor memos and limits see many visitors instead of one.
+const requests = args.spreadForwardedFor
+  ? Array.from({ length: Math.max(args.paths.length, CLIENTS) }, (_, i) =>
+      Buffer.from(
+        `GET ${args.paths[i % args.paths.length]} HTTP/1.1\r\nhost: ${target.host}\r\n${extra}x-forwarded-for: ${clientIp(i)}\r\n\r\n`,
+        "latin1"
+      )
+    )
+  : args.paths.map((path) => Buffer.from(`GET ${path} HTTP/1.1\r\nhost: ${target.host}\r\n${extra}\r\n`, "latin1"))
 const total = Math.round(args.rate * args.seconds)
 const intervalMs = 1000 / args.rate
 const latencies = new Float64Array(total)

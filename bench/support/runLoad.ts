@@ -55,6 +55,7 @@ export const runPaced = (args: {
   seconds: number
   connections: number
   headers?: Record<string, string>
+  spreadForwardedFor?: boolean
 }): Promise<LoadResult> => runChild(pacedScript, args)
 
 /** Runs autocannon (closed loop, as fast as it goes) in a child process and returns its figures. */
@@ -68,4 +69,5 @@ export const runLoad = (args: {
   headers?: Record<string, string>
   body?: string
   bodyTemplate?: string
+  spreadForwardedFor?: boolean
 }): Promise<LoadResult> => runChild(script, args)

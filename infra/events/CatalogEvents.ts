@@ -14,8 +14,21 @@ import { Context, Data, Effect, Exit, Fiber, Layer, PubSub, Queue, type Scope } 
 
 /** Where a change came from. */
 export type CatalogChange =
-  /** A feed run in this process committed its load. */
-  | { readonly _tag: "Loaded"; readonly feed: string; readonly kind: string; readonly runId: string }
+  /**
+   * A feed run in this process committed its load. `batched`: the run is one
+   * of several run together (every feed at start-up, an ingest of all feeds);
+   * follow-ups that cost the same for one feed as for all (a search sync reads
+   * the whole catalog) wait for the batch's `BatchLoaded` instead.
+   */
+  | {
+      readonly _tag: "Loaded"
+      readonly feed: string
+      readonly kind: string
+      readonly runId: string
+      readonly batched?: boolean
+    }
+  /** Every run of a batch ended; the kinds whose loads committed. */
+  | { readonly _tag: "BatchLoaded"; readonly kinds: ReadonlyArray<string>; readonly runIds: ReadonlyArray<string> }
   /** The shared version moved under this process (another writer, or this one seen through the store). */
   | {
       readonly _tag: "Followed"

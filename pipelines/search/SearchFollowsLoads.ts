@@ -1,29 +1,55 @@
 import { Effect, Layer } from "effect"
 import { CatalogEvents, FollowUpFailed } from "../../infra/events/CatalogEvents.ts"
-import { SearchSync } from "./SearchSync.ts"
+import { SearchSync, type SyncError, type SyncResult } from "./SearchSync.ts"
 
 // The search indexes follow the loads of the kinds whose rows they hold:
 // programmes feed the programmes index, products and prices the products
-// index (one feed's products only, when a products feed ran). A failed sync
-// fails the run: the catalog data stays loaded, feed_state does not advance,
-// so the next run syncs again. Changes seen through the shared version are
-// not synced here: the process that loaded them did it.
+// index. A failed sync fails the run: the catalog data stays loaded,
+// feed_state does not advance, so the next run syncs again. Changes seen
+// through the shared version are not synced here: the process that loaded
+// them did it.
+//
+// A batch of runs (start-up, an ingest of every feed) is synced once, when
+// the batch ends: a products sync reads the whole catalog whichever feed
+// triggered it, so one per feed paid the same Meilisearch round trips (index
+// build, settings, swap) again for each feed. The two indexes sync side by side.
+
+const PRODUCT_KINDS: ReadonlySet<string> = new Set(["products", "price_history"])
 
 export const SearchFollowsLoads = Layer.effectDiscard(
   Effect.gen(function* () {
     const events = yield* CatalogEvents
     const search = yield* SearchSync
+    const syncs = (kinds: ReadonlyArray<string>, productsFeed?: string) => {
+      const wanted: Array<Effect.Effect<SyncResult, SyncError>> = []
+      if (kinds.includes("programs")) wanted.push(search.syncPrograms())
+      if (kinds.some((kind) => PRODUCT_KINDS.has(kind)))
+        wanted.push(
+          search
+            .syncProducts(productsFeed)
+            .pipe(
+              Effect.tap((result) =>
+                Effect.logDebug("products index synced").pipe(
+                  Effect.annotateLogs({ event: "products_synced", phases: result.phases ?? [] })
+                )
+              )
+            )
+        )
+      return wanted
+    }
     yield* events.subscribe("search sync", ({ change }) => {
-      if (change._tag !== "Loaded") return Effect.void
-      const sync =
-        change.kind === "programs"
-          ? search.syncPrograms()
-          : change.kind === "products" || change.kind === "price_history"
-            ? search.syncProducts(change.kind === "products" ? change.feed : undefined)
-            : undefined
-      if (sync === undefined) return Effect.void
-      return sync.pipe(
-        Effect.map((synced) => ({ documentsUpserted: synced.upserted, documentsDeleted: synced.deleted })),
+      const wanted =
+        change._tag === "BatchLoaded"
+          ? syncs(change.kinds)
+          : change._tag === "Loaded" && change.batched !== true
+            ? syncs([change.kind], change.kind === "products" ? change.feed : undefined)
+            : []
+      if (wanted.length === 0) return Effect.void
+      return Effect.all(wanted, { concurrency: "unbounded" }).pipe(
+        Effect.map((synced) => ({
+          documentsUpserted: synced.reduce((sum, one) => sum + one.upserted, 0),
+          documentsDeleted: synced.reduce((sum, one) => sum + one.deleted, 0)
+        })),
         Effect.mapError(
           (error) =>
             new FollowUpFailed({

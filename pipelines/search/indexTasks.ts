@@ -65,12 +65,17 @@ export const makeIndexTasks = (search: SearchEngineShape) => {
       .use(`delete documents from ${uid}`, (client) => client.index(uid).deleteDocuments([...ids]))
       .pipe(Effect.map((task) => task.taskUid))
 
-  /** Creates a fresh index with `settings`, ready to be filled and swapped in. */
+  // Meilisearch runs the tasks of an index in the order they were enqueued, so
+  // the steps below are enqueued together and awaited once: each awaited task
+  // costs a round of polling, and a failed step still fails the wait.
+
+  /** Creates a fresh index with `settings` (once, before any document), ready to be filled and swapped in. */
   const createFresh = (index: string, settings: Settings) =>
     Effect.gen(function* () {
       const uid = search.indexUid(`${index}__build_${randomBytes(4).toString("hex")}`)
-      yield* search.task(`create ${uid}`, (client) => client.createIndex(uid, { primaryKey: "id" }))
-      yield* search.task(`settings ${uid}`, (client) => client.index(uid).updateSettings(settings))
+      const created = yield* search.use(`create ${uid}`, (client) => client.createIndex(uid, { primaryKey: "id" }))
+      const configured = yield* search.use(`settings ${uid}`, (client) => client.index(uid).updateSettings(settings))
+      yield* awaitTasks(`create ${uid}`, [created.taskUid, configured.taskUid])
       return uid
     })
 
@@ -78,11 +83,19 @@ export const makeIndexTasks = (search: SearchEngineShape) => {
   const swapIn = (index: string, builtUid: string) =>
     Effect.gen(function* () {
       const live = search.indexUid(index)
+      const tasks: Array<number> = []
       if (!(yield* indexExists(live))) {
-        yield* search.task(`create ${live}`, (client) => client.createIndex(live, { primaryKey: "id" }))
+        tasks.push(
+          (yield* search.use(`create ${live}`, (client) => client.createIndex(live, { primaryKey: "id" }))).taskUid
+        )
       }
-      yield* search.task(`swap ${live}`, (client) => client.swapIndexes([{ indexes: [live, builtUid], rename: false }]))
-      yield* search.task(`delete old ${index}`, (client) => client.deleteIndex(builtUid))
+      tasks.push(
+        (yield* search.use(`swap ${live}`, (client) =>
+          client.swapIndexes([{ indexes: [live, builtUid], rename: false }])
+        )).taskUid
+      )
+      tasks.push((yield* search.use(`delete old ${index}`, (client) => client.deleteIndex(builtUid))).taskUid)
+      yield* awaitTasks(`swap ${live}`, tasks)
     })
 
   const dropBuild = (uid: string) =>

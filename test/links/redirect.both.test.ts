@@ -267,6 +267,9 @@ describe("GET/HEAD /t/{trackingId}", () => {
       "clicks_written_total",
       "clicks_dropped_total",
       "click_flush_last_seconds",
+      // whether the crash bound held: clicks journaled later than it, and the last wait
+      "clicks_journaled_late_total",
+      "click_journal_lag_seconds",
       "link_cache_hits_total",
       "link_cache_misses_total"
     ]) {

@@ -89,4 +89,49 @@ describe("catalog events from feed runs", () => {
     expect(again.runs[0]!.status).toBe("succeeded")
     expect(again.loads).toHaveLength(1)
   })
+
+  /** Runs every feed together (runAll) with a subscriber that records the load events (and answers a BatchLoaded with `answer`). */
+  const runAllWhileListening = (answer: Effect.Effect<void, FollowUpFailed> = Effect.void) =>
+    env.service.run(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const events: Array<CatalogChanged["change"]> = []
+          // what this process's runs announce (on PostgreSQL the follower also sees the version move: "Followed")
+          yield* (yield* CatalogEvents).subscribe("test", (event) =>
+            event.change._tag === "Followed"
+              ? Effect.void
+              : Effect.sync(() => events.push(event.change)).pipe(
+                  Effect.andThen(event.change._tag === "BatchLoaded" ? answer : Effect.void)
+                )
+          )
+          const runs = yield* (yield* PipelineRunner).runAll("manual")
+          return { events, runs }
+        })
+      )
+    )
+
+  it("feeds run together announce their loads as batched, then one BatchLoaded whose failure fails the loaded runs", async () => {
+    writeFileSync(networks, JSON.stringify(network("rakuten")))
+    const refuse = Effect.fail(new FollowUpFailed({ stage: "sync", message: "index unreachable" }))
+    const failed = await runAllWhileListening(refuse)
+    expect(failed.events).toEqual([
+      { _tag: "Loaded", feed: "nets", kind: "networks", runId: failed.runs[0]!.id, batched: true },
+      { _tag: "BatchLoaded", kinds: ["networks"], runIds: [failed.runs[0]!.id] }
+    ])
+    expect(failed.runs[0]).toMatchObject({ status: "failed", error: "sync: index unreachable" })
+    // recorded as failed, and feed_state cleared: the unchanged source is loaded (and followed up) again
+    const recorded = await env.service.run(
+      Effect.flatMap(Database, (db) =>
+        db.query<{ status: string }>("SELECT status FROM pipeline_runs WHERE id = $1", [failed.runs[0]!.id])
+      )
+    )
+    expect(recorded).toEqual([{ status: "failed" }])
+    const again = await runAllWhileListening()
+    expect(again.runs.map((run) => run.status)).toEqual(["succeeded"])
+    expect(again.events.map((event) => event._tag)).toEqual(["Loaded", "BatchLoaded"])
+    // nothing loaded: no BatchLoaded
+    const skipped = await runAllWhileListening()
+    expect(skipped.runs.map((run) => run.status)).toEqual(["skipped"])
+    expect(skipped.events).toEqual([])
+  })
 })

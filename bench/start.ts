@@ -1,0 +1,213 @@
+// npm run bench:start
+// The service's start-up as a user meets it: `npm start`'s entry point
+// (main.ts) as a child process on a fresh DATA_DIR (no catalog, no search
+// index: a fresh clone), timed from outside to its first log line, /health
+// and /ready (the sample catalog loaded and searchable), with where the time
+// went read from its own log; then a warm restart on the same data. Printed
+// against the targets with the machine load and the CPU seconds the service
+// and its Meilisearch used (wall figures mean little on a loaded machine).
+// BENCH_RUNS (default 3) fresh + warm pairs; the first run also starts with
+// an empty compile cache (as a first `npm start` does), the others reuse it.
+import { spawn } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { createInterface } from "node:readline"
+import { machineLoad } from "./support/machineLoad.ts"
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3)
+const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 240_000)
+const TARGETS = { firstLineS: 1.5, freshReadyS: 8, warmReadyS: 3 }
+const repo = resolve(import.meta.dirname, "..")
+const node = join(repo, "node_modules", ".bin", "node")
+const compileCache = mkdtempSync(join(tmpdir(), "aff-bench-start-cache-"))
+
+const freePort = () =>
+  new Promise<number>((done, fail) => {
+    const server = createServer()
+    server.once("error", fail)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => done(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
+
+/** CPU seconds (user + system) a live process used so far; NaN once it is gone or off Linux. */
+const cpuSeconds = (pid: number | undefined) => {
+  if (pid === undefined) return Number.NaN
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return Number.NaN
+  }
+}
+
+const answers = async (url: string) => {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2_000) })
+    await response.arrayBuffer()
+    return response.status === 200
+  } catch {
+    return false
+  }
+}
+
+interface LogLine {
+  readonly at: number
+  readonly message: string
+  readonly annotations: Record<string, unknown>
+}
+
+interface Start {
+  readonly firstLineS: number
+  readonly healthS: number
+  readonly readyS: number
+  readonly serviceCpuS: number
+  readonly meiliCpuS: number
+  readonly lines: ReadonlyArray<LogLine>
+  readonly load: string
+}
+
+const startOnce = async (dataDir: string): Promise<Start> => {
+  const port = await freePort()
+  const began = performance.now()
+  const seconds = () => (performance.now() - began) / 1000
+  const child = spawn(node, ["main.ts"], {
+    cwd: repo,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "Info",
+      NODE_COMPILE_CACHE: compileCache
+    },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  const lines: Array<LogLine> = []
+  let stderr = ""
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+  createInterface({ input: child.stdout }).on("line", (text) => {
+    const at = seconds()
+    try {
+      const parsed = JSON.parse(text) as { message?: string; annotations?: Record<string, unknown> }
+      lines.push({ at, message: parsed.message ?? "", annotations: parsed.annotations ?? {} })
+    } catch {
+      lines.push({ at, message: text, annotations: {} })
+    }
+  })
+  let exited: number | null | undefined
+  child.on("exit", (code) => (exited = code))
+  const base = `http://127.0.0.1:${port}`
+  let healthS = Number.NaN
+  let readyS = Number.NaN
+  try {
+    while (Number.isNaN(readyS)) {
+      if (exited !== undefined) throw new Error(`the service exited (${exited}): ${stderr.slice(-2_000)}`)
+      if (seconds() * 1000 > TIMEOUT_MS) throw new Error(`not ready after ${TIMEOUT_MS} ms`)
+      if (Number.isNaN(healthS) && (await answers(`${base}/health`))) healthS = seconds()
+      if (!Number.isNaN(healthS) && (await answers(`${base}/ready`))) readyS = seconds()
+      else await new Promise((done) => setTimeout(done, 20))
+    }
+    const meiliPid = lines.find((line) => line.message === "embedded Meilisearch started")?.annotations.pid
+    return {
+      firstLineS: lines[0]?.at ?? Number.NaN,
+      healthS,
+      readyS,
+      serviceCpuS: cpuSeconds(child.pid),
+      meiliCpuS: cpuSeconds(typeof meiliPid === "number" ? meiliPid : undefined),
+      lines,
+      load: machineLoad()
+    }
+  } finally {
+    if (exited === undefined) {
+      const gone = new Promise((done) => child.once("exit", done))
+      child.kill("SIGTERM")
+      await gone
+    }
+  }
+}
+
+const fmt = (s: number) => (Number.isNaN(s) ? "-" : `${s.toFixed(2)} s`)
+const verdict = (s: number, target: number) => (s <= target ? "PASS" : "MISSED")
+
+/** Where the time went, from the service's own log lines. */
+const phases = (start: Start) => {
+  const at = (message: string) => start.lines.find((line) => line.message === message)
+  const out: Array<string> = []
+  const first = start.lines[0]
+  if (first?.annotations.moduleLoadMs !== undefined) {
+    out.push(
+      `module load ${first.annotations.moduleLoadMs} ms, ${first.annotations.moduleLoadCpuMs ?? "-"} ms CPU ` +
+        `(process start to the service's first line of code)`
+    )
+  }
+  const opened = at("catalog database opened")
+  if (opened !== undefined) out.push(`DuckDB open + migrate ${opened.annotations.ms} ms, done at ${fmt(opened.at)}`)
+  const meili = at("embedded Meilisearch started")
+  if (meili !== undefined) out.push(`Meilisearch started at ${fmt(meili.at)}`)
+  const ingest = at("empty catalog: ingesting every feed once")
+  if (ingest !== undefined) out.push(`every layer built: ingest began at ${fmt(ingest.at)}`)
+  for (const line of start.lines.filter((line) => line.annotations.event === "run_end")) {
+    const a = line.annotations as {
+      feed: string
+      rowsLoaded: number
+      status: string
+      timings?: { fetchMs: number; loadMs: number; syncMs: number }
+    }
+    const ms = a.timings === undefined ? 0 : a.timings.fetchMs + a.timings.loadMs + a.timings.syncMs
+    out.push(
+      `  ${a.feed.padEnd(28)} ${a.status.padEnd(9)} ${String(a.rowsLoaded).padStart(7)} rows ` +
+        `fetch ${a.timings?.fetchMs ?? "-"} ms, load ${a.timings?.loadMs ?? "-"} ms, follow-ups ${a.timings?.syncMs ?? "-"} ms ` +
+        `(${ms} ms, ended at ${fmt(line.at)})`
+    )
+  }
+  const synced = start.lines.find((line) => line.annotations.event === "batch_synced")
+  if (synced !== undefined)
+    out.push(`search sync (one, after the loads): ${synced.annotations.ms} ms, ended at ${fmt(synced.at)}`)
+  const vocabulary = start.lines.find((line) => /vocabulary/i.test(line.message))
+  if (vocabulary !== undefined) out.push(`vocabulary: "${vocabulary.message}" at ${fmt(vocabulary.at)}`)
+  const done = at("startup ingest finished")
+  if (done !== undefined) out.push(`start-up ingest finished at ${fmt(done.at)}`)
+  return out
+}
+
+const report = (label: string, start: Start, readyTarget: number) => {
+  console.log(`\n${label} (${start.load} at the end)`)
+  console.log(
+    `  first log line ${fmt(start.firstLineS)} ${verdict(start.firstLineS, TARGETS.firstLineS)} (target <= ${TARGETS.firstLineS} s)`
+  )
+  console.log(`  /health        ${fmt(start.healthS)}`)
+  console.log(
+    `  /ready         ${fmt(start.readyS)} ${verdict(start.readyS, readyTarget)} (target <= ${readyTarget} s)`
+  )
+  console.log(`  CPU to ready: service ${start.serviceCpuS.toFixed(2)} s, Meilisearch ${start.meiliCpuS.toFixed(2)} s`)
+  for (const line of phases(start)) console.log(`  ${line}`)
+}
+
+console.log(`bench:start, ${RUNS} fresh + warm pair(s), node ${process.version}, ${machineLoad()}`)
+const summary: Array<string> = []
+try {
+  for (let run = 1; run <= RUNS; run++) {
+    const dataDir = mkdtempSync(join(tmpdir(), "aff-bench-start-"))
+    try {
+      const fresh = await startOnce(dataDir)
+      report(`run ${run}: fresh start${run === 1 ? " (empty compile cache)" : ""}`, fresh, TARGETS.freshReadyS)
+      const warm = await startOnce(dataDir)
+      report(`run ${run}: warm restart on the same data`, warm, TARGETS.warmReadyS)
+      summary.push(
+        `run ${run}: first line ${fmt(fresh.firstLineS)} / ${fmt(warm.firstLineS)}, fresh /ready ${fmt(fresh.readyS)} ` +
+          `${verdict(fresh.readyS, TARGETS.freshReadyS)}, warm /ready ${fmt(warm.readyS)} ${verdict(warm.readyS, TARGETS.warmReadyS)} ` +
+          `(${fresh.load}; ${warm.load})`
+      )
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }
+} finally {
+  rmSync(compileCache, { recursive: true, force: true })
+}
+console.log(`\nsummary\n${summary.join("\n")}`)

@@ -1,0 +1,147 @@
+import { spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+
+// The service as users run it, for the benches: `npm start`'s entry point
+// (main.ts) in a child process on a fresh DATA_DIR, which ingests the sample
+// catalog through the pipelines on its first start (or a generated one: pass
+// FEEDS_CONFIG), behind a trusted proxy (TRUST_PROXY=1, so a load can spread
+// its visitors over X-Forwarded-For), with the per-client rate limits lifted
+// (a bench is one client flooding on purpose). Resolves once /ready answers 200.
+
+const repo = resolve(import.meta.dirname, "../..")
+const node = join(repo, "node_modules", ".bin", "node")
+const UNLIMITED = "1000000000"
+
+export const freePort = () =>
+  new Promise<number>((done, fail) => {
+    const server = createServer()
+    server.once("error", fail)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => done(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
+
+/** CPU seconds (user + system) a live process used so far (Linux /proc); NaN once it is gone. */
+export const processCpuSeconds = (pid: number | undefined) => {
+  if (pid === undefined) return Number.NaN
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return Number.NaN
+  }
+}
+
+export interface ShippedService {
+  readonly url: string
+  readonly pid: number
+  readonly adminToken: string
+  /** Seconds from spawn to /ready. */
+  readonly readySeconds: number
+  /** The service's JSON log lines so far. */
+  readonly log: () => ReadonlyArray<string>
+  /** SIGTERM, wait for the exit, remove DATA_DIR. */
+  readonly stop: () => Promise<void>
+}
+
+export const startShippedService = async (
+  env: Record<string, string> = {},
+  timeoutMs = 600_000
+): Promise<ShippedService> => {
+  const dataDir = mkdtempSync(join(tmpdir(), "aff-bench-shipped-"))
+  const port = await freePort()
+  const adminToken = randomBytes(16).toString("hex")
+  const began = performance.now()
+  const child = spawn(node, ["main.ts"], {
+    cwd: repo,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      ADMIN_TOKEN: adminToken,
+      TRUST_PROXY: "1",
+      LOG_LEVEL: "Info",
+      RATE_LIMIT_IP_PER_MINUTE: UNLIMITED,
+      RATE_LIMIT_IP_BURST: UNLIMITED,
+      RATE_LIMIT_KEY_PER_MINUTE: UNLIMITED,
+      RATE_LIMIT_KEY_BURST: UNLIMITED,
+      CONCURRENT_REQUESTS_PER_IP: UNLIMITED,
+      ...env
+    },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  const lines: Array<string> = []
+  let pending = ""
+  child.stdout.on("data", (chunk: Buffer) => {
+    const parts = (pending + chunk.toString()).split("\n")
+    pending = parts.pop() ?? ""
+    lines.push(...parts)
+  })
+  let stderr = ""
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+  let exited: number | null | undefined
+  child.on("exit", (code) => (exited = code))
+  const stop = async () => {
+    if (exited === undefined) {
+      const gone = new Promise((done) => child.once("exit", done))
+      child.kill("SIGTERM")
+      await gone
+    }
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+  const url = `http://127.0.0.1:${port}`
+  try {
+    for (;;) {
+      if (exited !== undefined) throw new Error(`the service exited (${exited}): ${stderr.slice(-2_000)}`)
+      if (performance.now() - began > timeoutMs) throw new Error(`not ready after ${timeoutMs} ms`)
+      const ready = await fetch(`${url}/ready`, { signal: AbortSignal.timeout(2_000) })
+        .then(async (response) => (await response.arrayBuffer(), response.status === 200))
+        .catch(() => false)
+      if (ready) break
+      await new Promise((done) => setTimeout(done, 100))
+    }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+  return {
+    url,
+    pid: child.pid!,
+    adminToken,
+    readySeconds: (performance.now() - began) / 1000,
+    log: () => lines,
+    stop
+  }
+}
+
+/**
+ * Tracking links made through the API as a partner makes them (POST
+ * /api/v1/links/match, anonymous), one per page of the sample programmes'
+ * domains; their redirect paths (/t/{id}).
+ */
+export const matchLinks = async (url: string, count: number): Promise<ReadonlyArray<string>> => {
+  const domains = readFileSync(join(repo, "data/samples/programs.jsonl"), "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .flatMap((line) => (JSON.parse(line) as { domains: Array<string>; status: string }).domains)
+  const paths: Array<string> = []
+  for (let i = 0; paths.length < count && i < count * 3; i++) {
+    const response = await fetch(`${url}/api/v1/links/match`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": `198.19.${i >> 8}.${i % 256}` },
+      body: JSON.stringify({ url: `https://www.${domains[i % domains.length]}/p/bench-${i}` })
+    })
+    const body = (await response.json()) as { matched?: boolean; link?: { tracking_url?: string } }
+    const tracking = body.link?.tracking_url
+    if (body.matched === true && tracking !== undefined) paths.push(new URL(tracking).pathname)
+  }
+  if (paths.length === 0) throw new Error("no link matched a sample programme")
+  return paths
+}
