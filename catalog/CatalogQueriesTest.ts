@@ -76,5 +76,7 @@ export const layerTest = (fixture: {
           page
         )
       )
-    }
+    },
+    programIdOf: (number) => Effect.succeed((fixture.programs ?? []).find((p) => p.number === number)?.id),
+    numberOf: (programId) => Effect.succeed((fixture.programs ?? []).find((p) => p.id === programId)?.number)
   })

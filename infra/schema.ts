@@ -358,6 +358,20 @@ export const migrations: ReadonlyArray<ReadonlyArray<string>> = [
       source VARCHAR NOT NULL
     )`,
     `CREATE INDEX IF NOT EXISTS conversion_adjustments_partner ON conversion_adjustments (partner_id, arrived_at)`
+  ],
+  [
+    // Programme numbers: a stable integer per programme id, for clients of the
+    // published interface that name a programme by an integer. A side table
+    // filled at ingest (pipelines/catalog/CatalogLoaders.ts), never a sequence
+    // default on programs: a programme keeps its number across re-ingests,
+    // restarts and its absence from a feed. The PostgreSQL twin is
+    // infra/postgres/migrations/00NN_newcomer.sql.
+    `CREATE TABLE IF NOT EXISTS program_numbers (
+      program_id VARCHAR PRIMARY KEY,
+      number INTEGER NOT NULL UNIQUE
+    )`,
+    `INSERT INTO program_numbers
+     SELECT id, CAST(row_number() OVER (ORDER BY id) AS INTEGER) FROM (SELECT DISTINCT id FROM programs) known`
   ]
 ]
 

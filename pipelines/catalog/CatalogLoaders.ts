@@ -1,11 +1,12 @@
 import { Clock, Effect } from "effect"
 import type { DatabaseError, Tx } from "../../infra/Database.ts"
-import { byFeed } from "../publish/CatalogPublisher.ts"
+import { byFeed, type PublishStep } from "../publish/CatalogPublisher.ts"
 import { type LoaderStores, loaderStores } from "../publish/LoaderStores.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
 import { checkThreshold, type Rejection, recordRejections } from "../Rejections.ts"
 import { readJsonl } from "./readJsonl.ts"
+import { numberNewPrograms } from "./programNumbers.ts"
 import { NetworkRecord, ProgramRecord } from "./records.ts"
 
 // Networks and programmes: JSONL catalog feeds, validated line by line with
@@ -69,8 +70,20 @@ const replacePrograms = (tx: Tx, feed: string, now: string, docs: ReadonlyArray<
         `INSERT INTO program_domains SELECT DISTINCT unnest(domains), id, feed FROM programs WHERE feed = $1`,
         [feed]
       )
+      yield* numberNewPrograms(tx, feed)
     })
   )
+
+/**
+ * program_numbers has no feed column and numbers only grow: staging (the one
+ * worker's) assigns them, and the whole table is published, so the system of
+ * record holds the same numbers (followSystemOfRecord.ts copies them back).
+ */
+const programNumbersStep: PublishStep = {
+  table: "program_numbers",
+  remove: { where: "true", params: [] },
+  copy: { where: "true", params: [] }
+}
 
 /** Duplicate keys: the first record wins, later ones are rejected with the line of the first. */
 const dedupe = <T>(records: ReadonlyArray<{ line: number; value: T }>, key: (value: T) => string) => {
@@ -101,7 +114,8 @@ const loadCatalog = <T>(
   key: (value: T) => string,
   extraCheck: (value: T) => string | undefined,
   replace: (tx: Tx, feed: string, now: string, docs: ReadonlyArray<T>) => Effect.Effect<void, DatabaseError>,
-  published: ReadonlyArray<string>
+  published: ReadonlyArray<string>,
+  extraSteps: ReadonlyArray<PublishStep> = []
 ): Effect.Effect<LoadResult, PipelineError> =>
   Effect.gen(function* () {
     const { feed, runId } = input
@@ -120,7 +134,7 @@ const loadCatalog = <T>(
     yield* publisher.replace(
       feed.name,
       (tx) => replace(tx, feed.name, loadedAt, kept),
-      () => byFeed(feed.name, published)
+      () => [...byFeed(feed.name, published), ...extraSteps]
     )
     return { rowsRead: parsed.rowsRead, rowsLoaded: kept.length, rowsRejected: rejections.length }
   })
@@ -173,7 +187,8 @@ export const ProgramLoader = Effect.gen(function* () {
           (p) => `${p.network_id}:${p.merchant_id}`,
           unknownNetwork,
           replacePrograms,
-          ["program_domains", "programs"]
+          ["program_domains", "programs"],
+          [programNumbersStep]
         )
       })
   } satisfies FeedLoader
