@@ -45,6 +45,10 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
       },
       link: { original_url: url, destination_url: "https://www.example-store.com/p/42?colour=blue" }
     })
+    // the programme's integer number, the one GET /api/v1/programs lists
+    const listed = await getJson(`${service.url}/api/v1/programs?network=cj&q=${encodeURIComponent("Example Store")}`)
+    const number = listed.body.data.find((p: { id: string }) => p.id === "cj:2002").number
+    expect([Number.isInteger(number), res.body.program.number]).toEqual([true, number])
     const { tracking_id, tracking_url, affiliate_url } = res.body.link
     expect(tracking_url).toBe(`${service.url}/t/${tracking_id}`)
     expect(affiliate_url).toBe(

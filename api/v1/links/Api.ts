@@ -18,6 +18,9 @@ export const MatchRequest = Schema.Struct({
 
 const MatchedProgram = Schema.Struct({
   id: Schema.String,
+  number: Schema.NullOr(Schema.Int).annotate({
+    description: "The programme's stable integer id, as GET /api/v1/programs lists it (null: not numbered yet)"
+  }),
   name: Schema.String,
   network: Schema.String.annotate({ description: "Network id, e.g. 'awin'" }),
   domain: Schema.String.annotate({
