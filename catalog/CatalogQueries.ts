@@ -68,6 +68,7 @@ export type ProgramRow = typeof ProgramRow.Type
 
 const ProgramIdRow = Schema.Struct({ program_id: Text })
 const ProgramNumberRow = Schema.Struct({ number: Integer })
+const NumberedProgramRow = Schema.Struct({ program_id: Text, number: Integer })
 
 export class CatalogQueries extends Context.Service<
   CatalogQueries,
@@ -78,6 +79,8 @@ export class CatalogQueries extends Context.Service<
     programIdOf(number: number): Effect.Effect<string | undefined, DatabaseError>
     /** The number of a programme id; undefined for an id never ingested. */
     numberOf(programId: string): Effect.Effect<number | undefined, DatabaseError>
+    /** The numbers of these programme ids, in one query (a page of links). */
+    numbersOf(programIds: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<string, number>, DatabaseError>
   }
 >()("app/catalog/CatalogQueries") {
   static readonly layer = Layer.effect(
@@ -153,7 +156,18 @@ export class CatalogQueries extends Context.Service<
           .queryAs(ProgramNumberRow, "SELECT number FROM program_numbers WHERE program_id = $1", [programId])
           .pipe(Effect.map((rows) => rows[0]?.number))
 
-      return { networks, programs, programIdOf, numberOf }
+      const numbersOf = (programIds: ReadonlyArray<string>) =>
+        programIds.length === 0
+          ? Effect.succeed(new Map<string, number>())
+          : db
+              .queryAs(
+                NumberedProgramRow,
+                `SELECT program_id, number FROM program_numbers WHERE program_id IN ${db.jsonList("$1")}`,
+                [JSON.stringify([...new Set(programIds)])]
+              )
+              .pipe(Effect.map((rows) => new Map(rows.map((row) => [row.program_id, row.number]))))
+
+      return { networks, programs, programIdOf, numberOf, numbersOf }
     })
   )
 }

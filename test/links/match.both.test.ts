@@ -208,6 +208,7 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
       "network_id",
       "original_url",
       "program_id",
+      "program_number",
       "source",
       "status",
       "tag",
@@ -216,6 +217,10 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
       "unaffiliated_since"
     ])
     expect([item.status, item.unaffiliated_since, item.last_change]).toEqual(["affiliated", null, null])
+    // each link names its programme by id and by the number GET /api/v1/programs lists
+    const programs = await getJson(`${service.url}/api/v1/programs?limit=100`)
+    const numbers = new Map(programs.body.data.map((p: { id: string; number: number }) => [p.id, p.number]))
+    for (const link of own.body.data) expect(link.program_number).toBe(numbers.get(link.program_id))
   })
 
   it("never lists anonymous links: another anonymous caller cannot read a pasted reset link", async () => {

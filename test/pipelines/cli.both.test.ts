@@ -70,7 +70,7 @@ describe("operator CLI: ingest and status", () => {
     const human = await cli(["cli/ingest.ts", "--url", env.service.url], { DATA_DIR: env.service.dataDir })
     expect(human.stdout).toMatch(/^feed\s+status\s+read\s+loaded/)
     expect(human.stdout).toMatch(/good\s+skipped/)
-  })
+  }, 180_000) // six operator commands, each its own node process
 
   it("runs in-process when no server answers, and exits 1 when a run fails", async () => {
     const data = tempDir("cli-data-")

@@ -96,6 +96,9 @@ export const LinkItem = Schema.Struct({
     description: `The URL submitted when the link was made, as stored: ${CREDENTIALS_DROPPED}`
   }),
   destination_url: Schema.String,
+  program_number: Schema.NullOr(Schema.Int).annotate({
+    description: "program_id's stable integer id, as GET /api/v1/programs lists it (null while unaffiliated)"
+  }),
   program_id: Schema.NullOr(Schema.String).annotate({
     description: "The programme the link earns through now (null while unaffiliated)"
   }),
