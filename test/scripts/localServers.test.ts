@@ -6,6 +6,7 @@ import { join, resolve } from "node:path"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { freePort } from "../../infra/MeiliServer.ts"
 import { isRunning } from "../../infra/ProcessInfo.ts"
+import { meiliProcessesOn } from "../../infra/MeiliPidFile.ts"
 import { tempDir } from "../support/TestService.ts"
 
 // `npm run pg:local` and `npm run meili:local` as a newcomer runs them: in a
@@ -123,4 +124,21 @@ describe("pg:local and meili:local", () => {
     expect(await pg.exited).toBe(0)
     for (const pid of servers) expect(isRunning(pid)).toBe(false)
   }, 180_000)
+
+  it("starts Meilisearch in the private data/var, and SIGTERM stops it", async () => {
+    const cwd = checkout()
+    const port = await Effect.runPromise(freePort)
+    const meili = run("meili-local.ts", cwd, { MEILI_PORT: String(port) })
+    const deadline = Date.now() + 60_000
+    while (!meili.stdout().includes("export MEILI_URL") && meili.child.exitCode === null && Date.now() < deadline)
+      await new Promise((done) => setTimeout(done, 200))
+    expect(meili.stdout()).toContain(`export MEILI_URL=http://127.0.0.1:${port} MEILI_MASTER_KEY=local-master-key`)
+    const dataDir = join(cwd, "data/var/meili-local")
+    const [child] = meiliProcessesOn(dataDir)
+    expect(child).toBeGreaterThan(0)
+    meili.child.kill("SIGTERM")
+    expect(await meili.exited).toBe(0)
+    expect(isRunning(child)).toBe(false)
+    expect(meiliProcessesOn(dataDir)).toEqual([])
+  }, 120_000)
 })
