@@ -221,6 +221,10 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
     const programs = await getJson(`${service.url}/api/v1/programs?limit=100`)
     const numbers = new Map(programs.body.data.map((p: { id: string; number: number }) => [p.id, p.number]))
     for (const link of own.body.data) expect(link.program_number).toBe(numbers.get(link.program_id))
+    // and so do the partner's statistics per link
+    const me = await getJson(`${service.url}/api/v1/partners/me`, auth(key))
+    expect(me.body.links.length).toBeGreaterThan(0)
+    for (const link of me.body.links) expect(link.program_number).toBe(numbers.get(link.program_id) ?? null)
   })
 
   it("never lists anonymous links: another anonymous caller cannot read a pasted reset link", async () => {
