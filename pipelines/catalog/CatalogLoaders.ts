@@ -75,15 +75,14 @@ const replacePrograms = (tx: Tx, feed: string, now: string, docs: ReadonlyArray<
   )
 
 /**
- * program_numbers has no feed column and numbers only grow: staging (the one
- * worker's) assigns them, and the whole table is published, so the system of
- * record holds the same numbers (followSystemOfRecord.ts copies them back).
+ * The system of record numbers the programmes it receives (with DuckDB alone
+ * that is staging itself, numbered in replacePrograms): one authority for
+ * numbers, so a programme keeps its number whatever staging holds.
  */
-const programNumbersStep: PublishStep = {
-  table: "program_numbers",
-  remove: { where: "true", params: [] },
-  copy: { where: "true", params: [] }
-}
+const numberedInSystemOfRecord = (feed: string): ReadonlyArray<PublishStep> =>
+  byFeed(feed, ["program_domains", "programs"]).map((step) =>
+    step.table === "programs" ? { ...step, afterCopy: (tx: Tx) => numberNewPrograms(tx, feed) } : step
+  )
 
 /** Duplicate keys: the first record wins, later ones are rejected with the line of the first. */
 const dedupe = <T>(records: ReadonlyArray<{ line: number; value: T }>, key: (value: T) => string) => {
@@ -114,8 +113,7 @@ const loadCatalog = <T>(
   key: (value: T) => string,
   extraCheck: (value: T) => string | undefined,
   replace: (tx: Tx, feed: string, now: string, docs: ReadonlyArray<T>) => Effect.Effect<void, DatabaseError>,
-  published: ReadonlyArray<string>,
-  extraSteps: ReadonlyArray<PublishStep> = []
+  steps: (feed: string) => ReadonlyArray<PublishStep>
 ): Effect.Effect<LoadResult, PipelineError> =>
   Effect.gen(function* () {
     const { feed, runId } = input
@@ -134,7 +132,7 @@ const loadCatalog = <T>(
     yield* publisher.replace(
       feed.name,
       (tx) => replace(tx, feed.name, loadedAt, kept),
-      () => [...byFeed(feed.name, published), ...extraSteps]
+      () => steps(feed.name)
     )
     return { rowsRead: parsed.rowsRead, rowsLoaded: kept.length, rowsRejected: rejections.length }
   })
@@ -153,7 +151,7 @@ export const NetworkLoader = Effect.gen(function* () {
             (n) => n.id,
             () => undefined,
             replaceNetworks,
-            ["networks"]
+            (feed) => byFeed(feed, ["networks"])
           )
         )
       )
@@ -187,8 +185,7 @@ export const ProgramLoader = Effect.gen(function* () {
           (p) => `${p.network_id}:${p.merchant_id}`,
           unknownNetwork,
           replacePrograms,
-          ["program_domains", "programs"],
-          [programNumbersStep]
+          numberedInSystemOfRecord
         )
       })
   } satisfies FeedLoader
