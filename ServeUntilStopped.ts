@@ -2,6 +2,8 @@ import { Cause, Context, Effect, Exit, Layer } from "effect"
 import { defaultTeardown, type Teardown } from "effect/Runtime"
 import { PipelineRunner } from "./pipelines/PipelineRunner.ts"
 import { Metrics } from "./infra/Metrics.ts"
+import { AppConfig } from "./infra/AppConfig.ts"
+import { listeningLine } from "./infra/StartupLines.ts"
 
 // Runs the service until SIGINT/SIGTERM and brackets its shutdown with two
 // log lines, so an operator's last lines say that it stopped, what was
@@ -16,7 +18,7 @@ interface Stopping {
   readonly runsInFlight: ReadonlyArray<string>
 }
 
-export const serveUntilStopped = <E>(service: Layer.Layer<Metrics | PipelineRunner, E>) =>
+export const serveUntilStopped = <E>(service: Layer.Layer<AppConfig | Metrics | PipelineRunner, E>) =>
   Effect.scoped(
     Effect.gen(function* () {
       let stopping: Stopping | undefined
@@ -49,6 +51,9 @@ export const serveUntilStopped = <E>(service: Layer.Layer<Metrics | PipelineRunn
       const context = yield* Layer.build(service)
       const runner = Context.get(context, PipelineRunner)
       const live = (metrics = Context.get(context, Metrics))
+      // One line an operator reads first: where to open it, where the admin token is, which store.
+      const listening = listeningLine(Context.get(context, AppConfig))
+      yield* Effect.logInfo(listening.message).pipe(Effect.annotateLogs(listening.annotations))
       yield* Effect.never.pipe(
         Effect.onInterrupt(() => {
           stopping = {

@@ -49,6 +49,7 @@ export type NetworkRow = typeof NetworkRow.Type
 
 const ProgramRow = Schema.Struct({
   id: Text,
+  number: Integer,
   network_id: Text,
   merchant_id: Text,
   name: Text,
@@ -65,11 +66,21 @@ const ProgramRow = Schema.Struct({
 })
 export type ProgramRow = typeof ProgramRow.Type
 
+const ProgramIdRow = Schema.Struct({ program_id: Text })
+const ProgramNumberRow = Schema.Struct({ number: Integer })
+const NumberedProgramRow = Schema.Struct({ program_id: Text, number: Integer })
+
 export class CatalogQueries extends Context.Service<
   CatalogQueries,
   {
     networks(query: NetworksQuery, page: Page): Effect.Effect<Rows<NetworkRow>, DatabaseError>
     programs(query: ProgramsQuery, page: Page): Effect.Effect<Rows<ProgramRow>, DatabaseError>
+    /** The programme id a programme number stands for; undefined when none does. */
+    programIdOf(number: number): Effect.Effect<string | undefined, DatabaseError>
+    /** The number of a programme id; undefined for an id never ingested. */
+    numberOf(programId: string): Effect.Effect<number | undefined, DatabaseError>
+    /** The numbers of these programme ids, in one query (a page of links). */
+    numbersOf(programIds: ReadonlyArray<string>): Effect.Effect<ReadonlyMap<string, number>, DatabaseError>
   }
 >()("app/catalog/CatalogQueries") {
   static readonly layer = Layer.effect(
@@ -124,17 +135,39 @@ export class CatalogQueries extends Context.Service<
           }
           const rows = yield* db.queryAs(
             ProgramRow,
-            `SELECT p.id, p.network_id, p.merchant_id, p.name, p.domains, p.country, p.category, p.commission_type,
+            `SELECT p.id, n.number, p.network_id, p.merchant_id, p.name, p.domains, p.country, p.category, p.commission_type,
                     p.commission_rate::VARCHAR AS commission_rate, p.commission_currency, p.cookie_days, p.status,
                     p.deep_link_allowed, p.epc::VARCHAR AS epc
-             FROM programs p ${where()} ORDER BY lower(p.name), p.id LIMIT ${page.limit} OFFSET ${page.offset}`,
+             FROM programs p LEFT JOIN program_numbers n ON n.program_id = p.id
+             ${where()} ORDER BY lower(p.name), p.id LIMIT ${page.limit} OFFSET ${page.offset}`,
             params
           )
           const total = yield* db.queryAs(CountRow, `SELECT count(*)::INTEGER AS n FROM programs p ${where()}`, params)
           return { rows, total: total[0]?.n ?? 0 }
         })
 
-      return { networks, programs }
+      const programIdOf = (number: number) =>
+        db
+          .queryAs(ProgramIdRow, "SELECT program_id FROM program_numbers WHERE number = $1", [number])
+          .pipe(Effect.map((rows) => rows[0]?.program_id))
+
+      const numberOf = (programId: string) =>
+        db
+          .queryAs(ProgramNumberRow, "SELECT number FROM program_numbers WHERE program_id = $1", [programId])
+          .pipe(Effect.map((rows) => rows[0]?.number))
+
+      const numbersOf = (programIds: ReadonlyArray<string>) =>
+        programIds.length === 0
+          ? Effect.succeed(new Map<string, number>())
+          : db
+              .queryAs(
+                NumberedProgramRow,
+                `SELECT program_id, number FROM program_numbers WHERE program_id IN ${db.jsonList("$1")}`,
+                [JSON.stringify([...new Set(programIds)])]
+              )
+              .pipe(Effect.map((rows) => new Map(rows.map((row) => [row.program_id, row.number]))))
+
+      return { networks, programs, programIdOf, numberOf, numbersOf }
     })
   )
 }

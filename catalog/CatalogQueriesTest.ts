@@ -76,5 +76,11 @@ export const layerTest = (fixture: {
           page
         )
       )
-    }
+    },
+    programIdOf: (number) => Effect.succeed((fixture.programs ?? []).find((p) => p.number === number)?.id),
+    numberOf: (programId) => Effect.succeed((fixture.programs ?? []).find((p) => p.id === programId)?.number),
+    numbersOf: (programIds) =>
+      Effect.succeed(
+        new Map((fixture.programs ?? []).filter((p) => programIds.includes(p.id)).map((p) => [p.id, p.number]))
+      )
   })

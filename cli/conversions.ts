@@ -15,6 +15,7 @@ import {
 } from "./conversions/ConversionSource.ts"
 import { renderReconciliation } from "./conversions/reconcileReport.ts"
 import { operatorEnv } from "./operator/OperatorEnv.ts"
+import { serverFlag } from "./operator/ServerFlag.ts"
 import { formatFields, formatTable } from "./partner/Table.ts"
 import type { RevenueSummary } from "../conversions/ConversionQueries.ts"
 
@@ -23,7 +24,8 @@ import type { RevenueSummary } from "../conversions/ConversionQueries.ts"
 // [--network N] [--month YYYY-MM]: the reconciliation per network and month
 // (GET /admin/conversions/reconciliation). With a server running
 // (--server, default http://$HOST:$PORT) it reads the admin endpoints with
-// ADMIN_TOKEN; with none it opens $DATA_DIR/catalog.duckdb directly.
+// ADMIN_TOKEN or $DATA_DIR/admin-token, as every operator command does; with
+// none it opens $DATA_DIR/catalog.duckdb directly.
 
 // C0, DEL and C1 controls. Input refuses them now, but a row stored before
 // that (or written straight into the store) must not drive the terminal.
@@ -118,12 +120,7 @@ const conversions = Command.make(
       Flag.withDescription("Print { conversions, summary } as JSON"),
       Flag.withDefault(false)
     ),
-    server: Flag.String("server").pipe(
-      Flag.withDescription(
-        "Server base URL (default http://$HOST:$PORT); the command reads through it when it answers"
-      ),
-      Flag.optional
-    )
+    server: serverFlag
   },
   Effect.fn(
     function* (flags) {
@@ -145,7 +142,7 @@ const conversions = Command.make(
           let source: ConversionSource
           let close = async () => {}
           if (Option.isSome(flags.server) || (await serverAnswers(url))) {
-            source = httpSource(url, env.adminToken)
+            source = httpSource(url)
           } else if (env.databaseUrl !== undefined) {
             const opened = await postgresSource(env.databaseUrl, env.reportingCurrency)
             source = opened.source
@@ -157,6 +154,7 @@ const conversions = Command.make(
             source = opened.source
             close = opened.close
           }
+          process.stderr.write(`reading ${source.describe}\n`)
           try {
             if (flags.reconcile) {
               const report = await source.reconcile({ network: filter.network, month })

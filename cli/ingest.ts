@@ -4,8 +4,9 @@ import { Command, Flag } from "effect/cli"
 import type { RunSummary } from "../pipelines/PipelineRunner.ts"
 import { formatTable } from "./partner/Table.ts"
 import { CliError, connect, type Progress } from "./operator/PipelineClient.ts"
+import { serverFlag } from "./operator/ServerFlag.ts"
 
-// `npm run ingest -- [--feed NAME] [--json] [--url URL]`: runs feeds now.
+// `npm run ingest -- [--feed NAME] [--json] [--server URL]`: runs feeds now.
 // Through the running server when one answers (see PipelineClient.ts),
 // in-process otherwise. A progress line on a terminal, a summary table at
 // the end, JSON for machines; exit code 1 when a run failed.
@@ -50,15 +51,15 @@ const ingest = Command.make(
       Flag.optional
     ),
     json: Flag.Boolean("json").pipe(Flag.withDescription("Print the run summaries as JSON"), Flag.withDefault(false)),
-    url: Flag.String("url").pipe(Flag.withDescription("Server base URL (default http://$HOST:$PORT)"), Flag.optional)
+    server: serverFlag
   },
   Effect.fn(
     function* (flags) {
       const runs = yield* Effect.tryPromise({
         try: async () => {
-          const client = await connect(Option.getOrUndefined(flags.url))
+          const client = await connect(Option.getOrUndefined(flags.server), { creates: true })
           const tty = process.stderr.isTTY === true && !flags.json
-          if (!flags.json) process.stderr.write(`ingesting through ${client.describe}\n`)
+          process.stderr.write(`ingesting through ${client.describe}\n`)
           try {
             const feeds = Option.isSome(flags.feed) ? [flags.feed.value] : await client.feeds()
             const results: Array<RunSummary> = []

@@ -30,7 +30,9 @@ export const verifySignature = (input: {
       ok: false,
       status: 401,
       field: "X-Network",
-      message: "unknown network, or no postback secret configured for it"
+      // Names the variable: the operator who sees this 401 has to set it on the server.
+      message:
+        "unknown network, or no postback secret configured for it: POSTBACK_SECRETS on the server needs an entry for this X-Network"
     }
   }
   if (input.timestamp === undefined || input.timestamp === "") {

@@ -384,6 +384,20 @@ export const migrations: ReadonlyArray<ReadonlyArray<string>> = [
     // next run reloads them.
     `UPDATE feed_state SET etag = NULL, last_modified = NULL, content_sha256 = NULL
      WHERE feed IN (SELECT DISTINCT feed FROM products)`
+  ],
+  [
+    // 13: programme numbers: a stable integer per programme id, for clients of the
+    // published interface that name a programme by an integer. A side table
+    // filled at ingest (pipelines/catalog/CatalogLoaders.ts), never a sequence
+    // default on programs: a programme keeps its number across re-ingests,
+    // restarts and its absence from a feed. The PostgreSQL twin is
+    // infra/postgres/migrations/0016_program_numbers.sql.
+    `CREATE TABLE IF NOT EXISTS program_numbers (
+      program_id VARCHAR PRIMARY KEY,
+      number INTEGER NOT NULL UNIQUE
+    )`,
+    `INSERT INTO program_numbers
+     SELECT id, CAST(row_number() OVER (ORDER BY id) AS INTEGER) FROM (SELECT DISTINCT id FROM programs) known`
   ]
 ]
 

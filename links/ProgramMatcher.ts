@@ -53,7 +53,8 @@ const ProgramRow = Schema.Struct({
   epc: NullableNumber,
   cookie_days: NullableNumber,
   link_params: NullableText,
-  domains: TextList
+  domains: TextList,
+  number: NullableNumber
 })
 
 const ProgramDomainRow = Schema.Struct({ program_id: Text, domain: Text })
@@ -72,8 +73,9 @@ const load = (db: Database["Service"]) =>
       ProgramRow,
       `SELECT id, network_id, merchant_id, name, country, commission_type,
               CAST(commission_rate AS DOUBLE PRECISION) AS commission_rate, status, deep_link_allowed,
-              CAST(epc AS DOUBLE PRECISION) AS epc, cookie_days, CAST(link_params AS VARCHAR) AS link_params, domains
-       FROM programs`
+              CAST(epc AS DOUBLE PRECISION) AS epc, cookie_days, CAST(link_params AS VARCHAR) AS link_params, domains,
+              n.number
+       FROM programs LEFT JOIN program_numbers n ON n.program_id = programs.id`
     )
     const domainRows = yield* db.queryAs(ProgramDomainRow, "SELECT program_id, domain FROM program_domains")
     const extraDomains = new Map<string, Array<string>>()
@@ -106,7 +108,8 @@ const load = (db: Database["Service"]) =>
       deepLinkAllowed: row.deep_link_allowed,
       epc: row.epc,
       cookieDays: row.cookie_days,
-      linkParams: parseJsonObject(row.link_params)
+      linkParams: parseJsonObject(row.link_params),
+      ...(row.number === null ? {} : { number: row.number })
     }))
     const catalog = makeCatalog(catalogNetworks, catalogPrograms)
     return { catalog, rules: clickHostRules(catalog) } satisfies Loaded

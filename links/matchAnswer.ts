@@ -37,6 +37,7 @@ export const matchAnswer = (
     matched: true as const,
     program: {
       id: selection.program.id,
+      number: selection.program.number ?? null,
       name: selection.program.name,
       network: selection.network.id,
       domain: selection.domain,

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Schema } from "effect"
-import { CountRow, Integer, NullableText, Text } from "../infra/columns.ts"
+import { CountRow, Integer, NullableNumber, NullableText, Text } from "../infra/columns.ts"
 import { conversionWithStatusSql, countedConversionSql, earningSql } from "../infra/conversionCounting.ts"
 import { Database, type DatabaseError, type DatabaseShape } from "../infra/Database.ts"
 import { PublicUrl } from "../infra/PublicUrl.ts"
@@ -63,6 +63,7 @@ const LinkRow = Schema.Struct({
   id: Text,
   destination_url: Text,
   program_id: NullableText,
+  program_number: NullableNumber,
   network_id: NullableText,
   created_at: Text
 })
@@ -138,7 +139,9 @@ export class PartnerStatsQuery extends Context.Service<
                 LinkRow,
                 `WITH c AS (SELECT tracking_id, ${clickAgg} FROM clicks WHERE partner_id = $1 GROUP BY tracking_id),
                     v AS (SELECT tracking_id, ${conversionAgg} FROM conversions WHERE partner_id = $1 GROUP BY tracking_id)
-               SELECT l.id, l.destination_url, l.program_id, l.network_id, ${iso("l.created_at")} AS created_at, ${figures}
+               SELECT l.id, l.destination_url, l.program_id,
+                      (SELECT n.number FROM program_numbers n WHERE n.program_id = l.program_id) AS program_number,
+                      l.network_id, ${iso("l.created_at")} AS created_at, ${figures}
                FROM tracking_links l LEFT JOIN c ON c.tracking_id = l.id LEFT JOIN v ON v.tracking_id = l.id
                WHERE l.partner_id = $1
                ORDER BY clicks DESC, l.created_at DESC, l.id LIMIT ${MAX_LINKS}`,
@@ -200,6 +203,7 @@ export class PartnerStatsQuery extends Context.Service<
               tracking_url: publicUrl.to(`/t/${row.id}`),
               destination_url: row.destination_url,
               program_id: row.program_id,
+              program_number: row.program_number,
               network_id: row.network_id,
               created_at: row.created_at,
               ...toFigures(row)

@@ -113,6 +113,9 @@ export const PartnerStats = Schema.Struct({
       tracking_url: Schema.String,
       destination_url: Schema.String,
       program_id: Schema.NullOr(Schema.String),
+      program_number: Schema.NullOr(Schema.Int).annotate({
+        description: "program_id's stable integer id, as GET /api/v1/programs lists it"
+      }),
       network_id: Schema.NullOr(Schema.String),
       created_at: Schema.String,
       ...StatsFigures.fields

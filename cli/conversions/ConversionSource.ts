@@ -9,6 +9,7 @@ import { makeReconciliation, type ReconciliationQuery } from "../../conversions/
 import { VALIDATION_DAYS } from "../../conversions/reconciliationRules.ts"
 import { Database, type DatabaseError, type DatabaseShape } from "../../infra/Database.ts"
 import { adminCall, serverAnswers } from "../operator/AdminHttp.ts"
+import { AdminTokenMissing, findAdminToken, type FoundToken } from "../operator/AdminToken.ts"
 import type { ReconciliationResponse } from "./reconcileReport.ts"
 
 // Where the operator command reads conversions from. DuckDB allows one
@@ -37,20 +38,23 @@ export class CliError extends Error {}
 
 export { serverAnswers }
 
-export const httpSource = (url: string, token: string | undefined): ConversionSource => {
+/** Through the server's admin endpoints, with its token found as every operator command finds it. */
+export const httpSource = (url: string): ConversionSource => {
+  let found: FoundToken
+  try {
+    found = findAdminToken(url)
+  } catch (error) {
+    throw error instanceof AdminTokenMissing ? new CliError(error.message) : error
+  }
+  const { token } = found
   const get = async (path: string) => {
-    if (token === undefined || token === "") {
-      throw new CliError(
-        `a server is running at ${url}: set ADMIN_TOKEN to the server's admin token to read conversions through it`
-      )
-    }
     const response = await adminCall(url, token, "GET", path, { timeoutMs: 30_000 })
     const body = response.json as { error?: { message?: string } } | undefined
     if (!response.ok) throw new CliError(`server answered ${response.status}: ${body?.error?.message ?? "no details"}`)
     return body
   }
   return {
-    describe: `server ${url}`,
+    describe: `server ${url} (admin token from ${found.from})`,
     list: async (filter, limit, offset) => {
       const query = new URLSearchParams({ limit: String(limit), offset: String(offset) })
       if (filter.status !== undefined) query.set("status", filter.status)

@@ -4,6 +4,7 @@ import { Console, Effect, Option } from "effect"
 import { KEY_CACHE_TTL_MS } from "../../partners/KeyCache.ts"
 import { revokeKey } from "./PartnerKeys.ts"
 import { CliError } from "./PipelineClient.ts"
+import { serverFlag } from "./ServerFlag.ts"
 
 // `npm run partners:revoke -- <partner id or tag> [--reissue] [--json] [--server URL]`:
 // revokes a partner's API key (a leaked key, a partner let go). The partner's
@@ -18,12 +19,7 @@ const revoke = Command.make(
       Flag.withDefault(false)
     ),
     json: Flag.Boolean("json").pipe(Flag.withDescription("Print the answer as JSON"), Flag.withDefault(false)),
-    server: Flag.String("server").pipe(
-      Flag.withDescription(
-        "Server base URL (default http://$HOST:$PORT); without a server answering, the store itself"
-      ),
-      Flag.optional
-    )
+    server: serverFlag
   },
   Effect.fn(
     function* (flags) {

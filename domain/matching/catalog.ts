@@ -26,6 +26,8 @@ export interface CatalogProgram {
   readonly epc: number | null
   readonly cookieDays: number | null
   readonly linkParams: Readonly<Record<string, unknown>>
+  /** The programme's stable integer id (program_numbers); absent when not numbered yet. */
+  readonly number?: number
 }
 
 export interface Catalog {

@@ -1,11 +1,12 @@
 import { Clock, Effect } from "effect"
 import type { DatabaseError, Tx } from "../../infra/Database.ts"
-import { byFeed } from "../publish/CatalogPublisher.ts"
+import { byFeed, type PublishStep } from "../publish/CatalogPublisher.ts"
 import { type LoaderStores, loaderStores } from "../publish/LoaderStores.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
 import { checkThreshold, type Rejection, recordRejections } from "../Rejections.ts"
 import { readJsonl } from "./readJsonl.ts"
+import { numberNewPrograms } from "./programNumbers.ts"
 import { NetworkRecord, ProgramRecord } from "./records.ts"
 
 // Networks and programmes: JSONL catalog feeds, validated line by line with
@@ -69,7 +70,18 @@ const replacePrograms = (tx: Tx, feed: string, now: string, docs: ReadonlyArray<
         `INSERT INTO program_domains SELECT DISTINCT unnest(domains), id, feed FROM programs WHERE feed = $1`,
         [feed]
       )
+      yield* numberNewPrograms(tx, feed)
     })
+  )
+
+/**
+ * The system of record numbers the programmes it receives (with DuckDB alone
+ * that is staging itself, numbered in replacePrograms): one authority for
+ * numbers, so a programme keeps its number whatever staging holds.
+ */
+const numberedInSystemOfRecord = (feed: string): ReadonlyArray<PublishStep> =>
+  byFeed(feed, ["program_domains", "programs"]).map((step) =>
+    step.table === "programs" ? { ...step, afterCopy: (tx: Tx) => numberNewPrograms(tx, feed) } : step
   )
 
 /** Duplicate keys: the first record wins, later ones are rejected with the line of the first. */
@@ -101,7 +113,7 @@ const loadCatalog = <T>(
   key: (value: T) => string,
   extraCheck: (value: T) => string | undefined,
   replace: (tx: Tx, feed: string, now: string, docs: ReadonlyArray<T>) => Effect.Effect<void, DatabaseError>,
-  published: ReadonlyArray<string>
+  steps: (feed: string) => ReadonlyArray<PublishStep>
 ): Effect.Effect<LoadResult, PipelineError> =>
   Effect.gen(function* () {
     const { feed, runId } = input
@@ -120,7 +132,7 @@ const loadCatalog = <T>(
     yield* publisher.replace(
       feed.name,
       (tx) => replace(tx, feed.name, loadedAt, kept),
-      () => byFeed(feed.name, published)
+      () => steps(feed.name)
     )
     return { rowsRead: parsed.rowsRead, rowsLoaded: kept.length, rowsRejected: rejections.length }
   })
@@ -139,7 +151,7 @@ export const NetworkLoader = Effect.gen(function* () {
             (n) => n.id,
             () => undefined,
             replaceNetworks,
-            ["networks"]
+            (feed) => byFeed(feed, ["networks"])
           )
         )
       )
@@ -173,7 +185,7 @@ export const ProgramLoader = Effect.gen(function* () {
           (p) => `${p.network_id}:${p.merchant_id}`,
           unknownNetwork,
           replacePrograms,
-          ["program_domains", "programs"]
+          numberedInSystemOfRecord
         )
       })
   } satisfies FeedLoader

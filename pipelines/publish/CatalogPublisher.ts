@@ -32,6 +32,11 @@ export interface PublishStep {
   readonly remove?: { readonly where: string; readonly params: Params }
   /** The staged rows to copy (read in the staging transaction, so its uncommitted rows included). */
   readonly copy: { readonly where: string; readonly params: Params }
+  /**
+   * Run in the system of record's transaction after the copy: what the system
+   * of record must decide itself (programme numbers: it is their authority).
+   */
+  readonly afterCopy?: (tx: Tx) => Effect.Effect<void, DatabaseError>
 }
 
 export interface CatalogPublisherShape {
@@ -83,6 +88,7 @@ export class CatalogPublisher extends Context.Service<CatalogPublisher, CatalogP
                       yield* tx.run(`DELETE FROM ${step.table} WHERE ${step.remove.where}`, step.remove.params)
                     }
                     yield* copyStagedRows(staged, tx, step.table, step.copy.where, step.copy.params, directory)
+                    if (step.afterCopy !== undefined) yield* step.afterCopy(tx)
                   }
                   yield* catalogChanged(tx)
                   // After the bump, which holds catalog_version's row lock to the commit (why: PublishFence.ts).

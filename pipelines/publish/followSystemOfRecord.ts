@@ -13,7 +13,14 @@ import { Staging } from "../../infra/Staging.ts"
 // lose the price history that no feed can give back.
 
 /** The tables the catalog loaders write (and publish). */
-export const CATALOG_TABLES = ["networks", "programs", "program_domains", "products", "price_history"] as const
+export const CATALOG_TABLES = [
+  "networks",
+  "programs",
+  "program_domains",
+  "program_numbers",
+  "products",
+  "price_history"
+] as const
 
 /** Rows read from PostgreSQL per page, as one JSON document each. */
 const PAGE_ROWS = 20_000

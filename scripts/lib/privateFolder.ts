@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process"
-import { chmodSync, chownSync, existsSync, mkdirSync } from "node:fs"
+import { chmodSync, chownSync, existsSync, mkdirSync, statSync } from "node:fs"
 import { dirname } from "node:path"
 
 // The local helper servers keep a database in the checkout (data/var/...):
@@ -39,4 +39,19 @@ export const postgresOwner = (): Owner | undefined => {
     execFileSync("useradd", ["-g", "postgres", "postgres"])
   }
   return { uid: idOf("-u", "postgres"), gid: idOf("-g", "postgres") }
+}
+
+/**
+ * The first folder above `dir` that a user other than its owner cannot pass
+ * through (no search bit for others), or undefined. Run as root, PostgreSQL
+ * runs as `postgres`, who must reach its data folder from `/`.
+ */
+export const closedAncestor = (dir: string): { readonly path: string; readonly mode: string } | undefined => {
+  for (let path = dirname(dir); ; path = dirname(path)) {
+    if (existsSync(path)) {
+      const mode = statSync(path).mode & 0o777
+      if ((mode & 0o001) === 0) return { path, mode: mode.toString(8) }
+    }
+    if (dirname(path) === path) return undefined
+  }
 }

@@ -290,6 +290,29 @@ describe("POST /api/v1/ai/generate-content, template generator", () => {
     }
   })
 
+  it("names a programme by the integer number GET /api/v1/programs lists, as by its id", async () => {
+    const listed = await getJson(`${service.url}/api/v1/programs?q=${encodeURIComponent("Example Store")}&network=cj`)
+    const store = listed.body.data.find((p: { id: string }) => p.id === STORE)
+    expect(Number.isInteger(store.number)).toBe(true)
+    const byNumber = await generate({ program_id: store.number, type: "social", tone: "casual" })
+    expect(byNumber.status).toBe(200)
+    expect(byNumber.body.program).toMatchObject({ id: STORE, number: store.number })
+    const byId = await generate({ program_id: STORE, type: "social", tone: "casual" })
+    expect(byId.body.program).toMatchObject({ id: STORE, number: store.number })
+
+    const unknown = await generate({ program_id: 2_000_000_000, type: "social", tone: "casual" })
+    expect([unknown.status, unknown.body.error.code, unknown.body.error.message]).toEqual([
+      404,
+      "program_not_found",
+      "no programme with number 2000000000"
+    ])
+    for (const bad of [0, -3, 2_147_483_648, 1.5]) {
+      const res = await generate({ program_id: bad, type: "social", tone: "casual" })
+      expect(res.status, String(bad)).toBe(400)
+      expect(JSON.stringify(res.body.error)).toContain("program_id")
+    }
+  })
+
   it("answers 409 when no deal alert or no link can be made, 404 for an unknown programme", async () => {
     const cases: Array<[string, string, number, string]> = [
       [EMPTY_STORE, "deal_alert", 409, "no_deal"],

@@ -193,7 +193,13 @@ describe("GET /api/v1/ai/deals", () => {
     const byTitle = Object.fromEntries(body.high_commission.map((deal: any) => [deal.title, deal.ranking]))
     // CJ: 6 counted conversions (declined/reversed do not count) / 200 human clicks = 3%.
     expect(byTitle["Road Bike"]).toEqual({
-      program: { id: CJ_PROGRAM, name: "Example Store (CJ)", network_id: "cj", network: "CJ" },
+      program: {
+        id: CJ_PROGRAM,
+        number: expect.any(Number),
+        name: "Example Store (CJ)",
+        network_id: "cj",
+        network: "CJ"
+      },
       commission_type: "CPS",
       commission_rate: 8,
       price: 500,

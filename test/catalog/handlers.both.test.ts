@@ -39,6 +39,7 @@ const program = (
   country: string | null = "GB"
 ): ProgramRow => ({
   id,
+  number: Number(id.split(":")[1]) || 99,
   network_id,
   merchant_id: id.split(":")[1] ?? id,
   name,

@@ -17,7 +17,7 @@ import { openSession, postMcp } from "../api/mcp/rawMcp.ts"
 // The whole system as it would be deployed: ONE PostgreSQL database and ONE
 // Meilisearch, one ROLE=worker and two ROLE=api processes started as
 // `node main.ts` with their own DATA_DIR and port, driven over real HTTP
-// through every promise of "Running several replicas" (README). The tests
+// through every promise of docs/replicas.md. The tests
 // run in order and share the cluster.
 const ADMIN_TOKEN = "cluster-admin-token"
 const ADMIN = { authorization: `Bearer ${ADMIN_TOKEN}` }

@@ -79,8 +79,20 @@ describe("npm run conversions", () => {
     expect(result.stdout).toMatch(/platform revenue: 10\.52 USD \(pending 4\.50, approved 6\.02\)/)
   })
 
+  it("reads the server's token from $DATA_DIR/admin-token, as every operator command does", async () => {
+    const result = await cli(["--url", service.url, "--status", "approved", "--json"], {
+      ADMIN_TOKEN: "",
+      DATA_DIR: service.dataDir
+    })
+    expect(result.code).toBe(0)
+    expect(result.stderr).toContain(`reading server ${service.url} (admin token from ${service.dataDir}/admin-token)`)
+    expect(JSON.parse(result.stdout).conversions.data).toHaveLength(2)
+  })
+
   it("explains a missing admin token instead of failing obscurely", async () => {
-    const result = await cli(["--server", service.url], { ADMIN_TOKEN: "" })
+    const empty = tempDir("conv-cli-token-")
+    const result = await cli(["--server", service.url], { ADMIN_TOKEN: "", DATA_DIR: empty.dir })
+    empty.rm()
     expect(result.code).toBe(1)
     expect(result.stderr).toMatch(/set ADMIN_TOKEN/)
   })

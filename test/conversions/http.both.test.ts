@@ -134,6 +134,9 @@ describe("POST /api/v1/conversions/postback", () => {
       expect(response.status).toBe(401)
       expect(response.body.error.code).toBe("unauthorized")
     }
+    // A network without a secret: the answer names the variable to set on the server.
+    const unconfigured = await post(text, cases[3])
+    expect(unconfigured.body.error.message).toMatch(/POSTBACK_SECRETS/)
     const tampered = await post(text.replace("10.01", "99.99"), {
       "x-network": "awin",
       "x-timestamp": timestamp,

@@ -45,6 +45,10 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
       },
       link: { original_url: url, destination_url: "https://www.example-store.com/p/42?colour=blue" }
     })
+    // the programme's integer number, the one GET /api/v1/programs lists
+    const listed = await getJson(`${service.url}/api/v1/programs?network=cj&q=${encodeURIComponent("Example Store")}`)
+    const number = listed.body.data.find((p: { id: string }) => p.id === "cj:2002").number
+    expect([Number.isInteger(number), res.body.program.number]).toEqual([true, number])
     const { tracking_id, tracking_url, affiliate_url } = res.body.link
     expect(tracking_url).toBe(`${service.url}/t/${tracking_id}`)
     expect(affiliate_url).toBe(
@@ -204,6 +208,7 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
       "network_id",
       "original_url",
       "program_id",
+      "program_number",
       "source",
       "status",
       "tag",
@@ -212,6 +217,14 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
       "unaffiliated_since"
     ])
     expect([item.status, item.unaffiliated_since, item.last_change]).toEqual(["affiliated", null, null])
+    // each link names its programme by id and by the number GET /api/v1/programs lists
+    const programs = await getJson(`${service.url}/api/v1/programs?limit=100`)
+    const numbers = new Map(programs.body.data.map((p: { id: string; number: number }) => [p.id, p.number]))
+    for (const link of own.body.data) expect(link.program_number).toBe(numbers.get(link.program_id))
+    // and so do the partner's statistics per link
+    const me = await getJson(`${service.url}/api/v1/partners/me`, auth(key))
+    expect(me.body.links.length).toBeGreaterThan(0)
+    for (const link of me.body.links) expect(link.program_number).toBe(numbers.get(link.program_id) ?? null)
   })
 
   it("never lists anonymous links: another anonymous caller cannot read a pasted reset link", async () => {

@@ -1,4 +1,5 @@
 import { writeFileSync } from "node:fs"
+import { getJson } from "../support/http.ts"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { count, query, rejected, runFeed, startWithFeeds } from "./support.ts"
@@ -115,6 +116,34 @@ describe("catalog feeds", () => {
     expect((await runFeed(env.service, "programs")).status).toBe("failed")
     expect(await count(env.service, "SELECT count(*) AS n FROM program_domains")).toBe(4)
     expect(await count(env.service, "SELECT count(*) AS n FROM programs")).toBe(2)
+  })
+
+  it("gives every programme a stable integer number: kept across re-ingests, never reused, listed by /api/v1/programs", async () => {
+    const numbers = async () => {
+      const listed = await getJson(`${env.service.url}/api/v1/programs?limit=100`)
+      expect(listed.status).toBe(200)
+      return Object.fromEntries(listed.body.data.map((p: { id: string; number: number }) => [p.id, p.number]))
+    }
+    writeFileSync(path("programs.jsonl"), jsonl([program("cj", "2"), program("awin", "1")]))
+    expect((await runFeed(env.service, "programs")).status).toBe("succeeded")
+    const first = await numbers()
+    expect(Object.keys(first).sort()).toEqual(["awin:1", "cj:2"])
+    // a new programme gets a new number; the others keep theirs, renamed or not
+    writeFileSync(
+      path("programs.jsonl"),
+      jsonl([program("awin", "7"), program("cj", "2"), program("awin", "1", { name: "Renamed" })])
+    )
+    expect((await runFeed(env.service, "programs")).status).toBe("succeeded")
+    const second = await numbers()
+    expect(second).toMatchObject(first)
+    expect(second["awin:7"]).toBeGreaterThan(Math.max(first["awin:1"], first["cj:2"]))
+    // a programme out of the feed for a run comes back with its number
+    writeFileSync(path("programs.jsonl"), jsonl([program("awin", "7")]))
+    expect((await runFeed(env.service, "programs")).status).toBe("succeeded")
+    writeFileSync(path("programs.jsonl"), jsonl([program("awin", "1"), program("awin", "7"), program("cj", "2")]))
+    expect((await runFeed(env.service, "programs")).status).toBe("succeeded")
+    expect(await numbers()).toEqual(second)
+    expect(new Set(Object.values(second)).size).toBe(3)
   })
 
   it("imports past price observations and replaces only its own on the next run", async () => {

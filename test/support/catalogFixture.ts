@@ -1,3 +1,4 @@
+import { numberNewPrograms } from "../../pipelines/catalog/programNumbers.ts"
 import { Effect } from "effect"
 import { Database } from "../../infra/Database.ts"
 
@@ -323,6 +324,7 @@ export const insertCatalog = (
           for (const domain of p.domains)
             yield* tx.run("INSERT INTO program_domains VALUES ($1, $2, 'fixture')", [domain, id])
         }
+        yield* numberNewPrograms(tx) // as the programmes loader does
       })
     )
   })

@@ -25,7 +25,12 @@ export const NetworkItem = Schema.Struct({
 })
 
 export const ProgramItem = Schema.Struct({
-  id: Schema.String,
+  id: Schema.String.annotate({ description: "Programme id, '{network_id}:{merchant_id}', e.g. 'awin:1001'" }),
+  number: Schema.Int.annotate({
+    description:
+      "The programme's stable integer id (kept across catalog updates and restarts): accepted wherever a programme id is, " +
+      "e.g. program_id of POST /api/v1/ai/generate-content"
+  }),
   network_id: Schema.String,
   merchant_id: Schema.String,
   name: Schema.String,

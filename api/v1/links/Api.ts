@@ -36,6 +36,9 @@ export const MatchMarket = Schema.NullOr(
 
 const MatchedProgram = Schema.Struct({
   id: Schema.String,
+  number: Schema.NullOr(Schema.Int).annotate({
+    description: "The programme's stable integer id, as GET /api/v1/programs lists it (null: not numbered yet)"
+  }),
   name: Schema.String,
   network: Schema.String.annotate({ description: "Network id, e.g. 'awin'" }),
   domain: Schema.String.annotate({
@@ -114,6 +117,9 @@ export const LinkItem = Schema.Struct({
     description: `The URL submitted when the link was made, as stored: ${CREDENTIALS_DROPPED}`
   }),
   destination_url: Schema.String,
+  program_number: Schema.NullOr(Schema.Int).annotate({
+    description: "program_id's stable integer id, as GET /api/v1/programs lists it (null while unaffiliated)"
+  }),
   program_id: Schema.NullOr(Schema.String).annotate({
     description: "The programme the link earns through now (null while unaffiliated)"
   }),

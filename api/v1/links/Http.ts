@@ -11,14 +11,21 @@ import { pageOf, pageRequest } from "../ListParams.ts"
 import { LinkMatching } from "../../../links/LinkMatching.ts"
 import { matchAnswer } from "../../../links/matchAnswer.ts"
 import { type LinkChange, type TrackingLink, TrackingLinks } from "../../../links/TrackingLinks.ts"
+import { CatalogQueries } from "../../../catalog/CatalogQueries.ts"
 
-export const linkItem = (publicUrl: PublicUrl["Service"], link: TrackingLink, change?: LinkChange) => ({
+export const linkItem = (
+  publicUrl: PublicUrl["Service"],
+  link: TrackingLink,
+  change: LinkChange | undefined,
+  programNumber: number | null
+) => ({
   tracking_id: link.id,
   tracking_url: publicUrl.to(`/t/${link.id}`),
   affiliate_url: link.affiliateUrl,
   original_url: link.originalUrl,
   destination_url: link.destinationUrl,
   program_id: link.programId,
+  program_number: programNumber,
   network_id: link.networkId,
   tag: link.tag,
   source: link.source,
@@ -44,6 +51,7 @@ export const LinksHandlers = HttpApiBuilder.group(
     const links = yield* TrackingLinks
     const publicUrl = yield* PublicUrl
     const { defaultCountry } = yield* AppConfig
+    const catalog = yield* CatalogQueries
     return handlers
       .handle("match", ({ payload, request }) =>
         Effect.gen(function* () {
@@ -59,8 +67,18 @@ export const LinksHandlers = HttpApiBuilder.group(
           const partner = yield* CurrentPartner
           const page = pageRequest(query)
           const { changes, rows, total } = yield* orUnavailable(links.list(partner.id, page.limit, page.offset))
+          const numbers = yield* orUnavailable(
+            catalog.numbersOf(rows.flatMap((link) => (link.programId === null ? [] : [link.programId])))
+          )
           return pageOf(
-            rows.map((link) => linkItem(publicUrl, link, changes.get(link.id))),
+            rows.map((link) =>
+              linkItem(
+                publicUrl,
+                link,
+                changes.get(link.id),
+                link.programId === null ? null : (numbers.get(link.programId) ?? null)
+              )
+            ),
             page,
             total
           )

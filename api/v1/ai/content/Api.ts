@@ -9,8 +9,9 @@ import { FALLBACK_REASONS } from "../../../../ai/content/CopyLlm.ts"
 // type and tone are plain strings in the schema so an unknown value gets our
 // own 400 naming the field and listing the allowed values (see Http.ts).
 export const GenerateContentRequest = Schema.Struct({
-  program_id: Schema.String.annotate({
-    description: "Programme id as listed by GET /api/v1/programs, e.g. 'awin:1001'"
+  program_id: Schema.Union([Schema.String, Schema.Int]).annotate({
+    description:
+      "The programme as listed by GET /api/v1/programs: its id, e.g. 'awin:1001', or its integer number, e.g. 17"
   }),
   type: Schema.String.annotate({
     description:
@@ -71,6 +72,9 @@ export const GenerateContentResponse = Schema.Struct({
   }),
   program: Schema.Struct({
     id: Schema.String,
+    number: Schema.NullOr(Schema.Int).annotate({
+      description: "The programme's stable integer id, as GET /api/v1/programs lists it (null: not numbered yet)"
+    }),
     name: Schema.String,
     network: Schema.String.annotate({ description: "Network id" })
   }),

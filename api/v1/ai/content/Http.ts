@@ -7,8 +7,11 @@ import { BadRequest, badRequest, conflict, notFound } from "../../../errors.ts"
 import { CurrentPartner } from "../../auth/PartnerAuth.ts"
 import { orUnavailable } from "../../dbUnavailable.ts"
 import { PromoCopy, type Unlinkable } from "../../../../ai/content/PromoCopy.ts"
+import { CatalogQueries } from "../../../../catalog/CatalogQueries.ts"
 
 const MAX_PROGRAM_ID = 200
+/** Programme numbers are PostgreSQL/DuckDB INTEGERs: 1..2^31-1. */
+const MAX_PROGRAM_NUMBER = 2_147_483_647
 
 const oneOf = <A extends string>(
   field: string,
@@ -60,13 +63,27 @@ export const AiContentHandlers = HttpApiBuilder.group(
   Effect.fn(function* (handlers) {
     const promo = yield* PromoCopy
     const publicUrl = yield* PublicUrl
+    const catalog = yield* CatalogQueries
+
+    // program_id names a programme by its id ('awin:1001') or its integer number (17).
+    const programIdFrom = (programId: string | number) =>
+      Effect.gen(function* () {
+        if (typeof programId === "number") {
+          if (programId < 1 || programId > MAX_PROGRAM_NUMBER)
+            return yield* badRequest("program_id", `a programme number must be 1..${MAX_PROGRAM_NUMBER}`)
+          const id = yield* orUnavailable(catalog.programIdOf(programId))
+          if (id === undefined) return yield* notFound("program", `no programme with number ${programId}`)
+          return id
+        }
+        const id = programId.trim()
+        if (id.length === 0 || id.length > MAX_PROGRAM_ID)
+          return yield* badRequest("program_id", `must be a programme id of 1..${MAX_PROGRAM_ID} characters`)
+        return id
+      })
     return handlers.handle("generateContent", ({ payload }) =>
       Effect.gen(function* () {
         const partner = yield* CurrentPartner
-        const programId = payload.program_id.trim()
-        if (programId.length === 0 || programId.length > MAX_PROGRAM_ID) {
-          return yield* badRequest("program_id", `must be a programme id of 1..${MAX_PROGRAM_ID} characters`)
-        }
+        const programId = yield* programIdFrom(payload.program_id)
         const type = yield* oneOf<CopyType>("type", COPY_TYPES, payload.type)
         const tone = yield* oneOf<Tone>("tone", TONES, payload.tone)
         const result = yield* orUnavailable(
@@ -74,6 +91,7 @@ export const AiContentHandlers = HttpApiBuilder.group(
         )
         if ("kind" in result) return yield* unlinkable(programId, result)
         const { copy, facts, link, program } = result
+        const number = yield* orUnavailable(catalog.numberOf(program.id))
         return {
           type,
           tone,
@@ -87,7 +105,7 @@ export const AiContentHandlers = HttpApiBuilder.group(
           tracking_id: link.id,
           destination_url: link.destinationUrl,
           disclosure: result.disclosure,
-          program: { id: program.id, name: program.name, network: program.networkId },
+          program: { id: program.id, number: number ?? null, name: program.name, network: program.networkId },
           facts: {
             store: facts.store,
             domain: facts.domain,

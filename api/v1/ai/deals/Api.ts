@@ -65,7 +65,13 @@ export const PriceDropRanking = Schema.Struct({
 })
 
 export const CommissionRanking = Schema.Struct({
-  program: Schema.Struct({ id: Schema.String, name: Schema.String, network_id: Schema.String, network: Schema.String }),
+  program: Schema.Struct({
+    id: Schema.String,
+    number: Schema.NullOr(Schema.Int).annotate({ description: "The programme's stable integer id" }),
+    name: Schema.String,
+    network_id: Schema.String,
+    network: Schema.String
+  }),
   commission_type: Schema.String,
   commission_rate: Schema.Number.annotate({ description: "Percent for CPS; an amount per action otherwise." }),
   price: money,

@@ -72,6 +72,7 @@ const commissionRanking = (ranking: CommissionRanking, revenueShare: number, pro
   return {
     program: {
       id: program.id,
+      number: program.number ?? null,
       name: program.name,
       network_id: ranking.selection.network.id,
       network: ranking.selection.network.name

@@ -39,6 +39,9 @@ export const MatchLinkResponse = Schema.Struct({
   matched: Schema.Boolean,
   program: Schema.NullOr(Schema.String).annotate({ description: "Programme name" }),
   program_id: Schema.NullOr(Schema.String),
+  program_number: Schema.NullOr(Schema.Int).annotate({
+    description: "The programme's stable integer id, as GET /api/v1/programs lists it"
+  }),
   network: Schema.NullOr(Schema.String).annotate({ description: "Network id, e.g. 'awin' (as in /api/v1/networks)" }),
   network_name: Schema.NullOr(Schema.String),
   affiliate_url: Schema.NullOr(Schema.String).annotate({
