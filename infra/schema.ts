@@ -358,6 +358,30 @@ export const migrations: ReadonlyArray<ReadonlyArray<string>> = [
       source VARCHAR NOT NULL
     )`,
     `CREATE INDEX IF NOT EXISTS conversion_adjustments_partner ON conversion_adjustments (partner_id, arrived_at)`
+  ],
+  [
+    // 11: what a partner sets on a link (a name, disabled, deleted) and the
+    // partner dashboard's sign-in sessions. Side tables, not columns of
+    // tracking_links or partners: no ALTER of a table whose default calls
+    // nextval() (see 9), and the hot link reads stay as they were. A link
+    // without a row here is active and unnamed. The PostgreSQL twin is
+    // infra/postgres/migrations/0014_dashboard.sql.
+    `CREATE TABLE IF NOT EXISTS link_settings (
+      tracking_id VARCHAR PRIMARY KEY,
+      partner_id INTEGER NOT NULL,          -- the link's owner (only partners' links have settings)
+      name VARCHAR,                         -- the partner's own name for the link
+      disabled_at TIMESTAMPTZ,              -- set: /t/ answers 410 Gone, no click is counted
+      deleted_at TIMESTAMPTZ,               -- set: as disabled, and no longer listed; its history stays in the stats
+      updated_at TIMESTAMPTZ NOT NULL
+    )`,
+    `CREATE TABLE IF NOT EXISTS partner_sessions (
+      token_hash VARCHAR PRIMARY KEY,       -- sha256 of the session cookie; the cookie itself is never stored
+      partner_id INTEGER NOT NULL,
+      key_hash VARCHAR NOT NULL,            -- the API key signed in with: a rotated or revoked key ends the session
+      csrf_token VARCHAR NOT NULL,          -- every dashboard form carries it
+      created_at TIMESTAMPTZ NOT NULL,
+      expires_at TIMESTAMPTZ NOT NULL
+    )`
   ]
 ]
 

@@ -2,16 +2,25 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { PublicUrl } from "../../../infra/PublicUrl.ts"
 import { Api } from "../../Api.ts"
-import { badRequest } from "../../errors.ts"
+import { badRequest, notFound } from "../../errors.ts"
 import { CurrentPartner, MaybePartner } from "../auth/PartnerAuth.ts"
 import { orUnavailable } from "../dbUnavailable.ts"
 import { pageOf, pageRequest } from "../ListParams.ts"
 import { LinkMatching } from "../../../links/LinkMatching.ts"
+import { type LinkSetting, LinkSettings } from "../../../links/LinkSettings.ts"
 import { matchAnswer } from "../../../links/matchAnswer.ts"
 import { type LinkChange, type TrackingLink, TrackingLinks } from "../../../links/TrackingLinks.ts"
+import { withoutControlCharacters } from "../../../domain/text/controlCharacters.ts"
 
-export const linkItem = (publicUrl: PublicUrl["Service"], link: TrackingLink, change?: LinkChange) => ({
+export const linkItem = (
+  publicUrl: PublicUrl["Service"],
+  link: TrackingLink,
+  change?: LinkChange,
+  setting?: LinkSetting
+) => ({
   tracking_id: link.id,
+  name: setting?.name ?? null,
+  state: setting?.state === "disabled" ? ("disabled" as const) : ("active" as const),
   tracking_url: publicUrl.to(`/t/${link.id}`),
   affiliate_url: link.affiliateUrl,
   original_url: link.originalUrl,
@@ -34,12 +43,22 @@ export const linkItem = (publicUrl: PublicUrl["Service"], link: TrackingLink, ch
         }
 })
 
+/** A link name as stored: trimmed, without control characters; blank means none. */
+export const linkName = (name: string | null | undefined) => {
+  if (name === undefined) return undefined
+  const cleaned = name === null ? "" : withoutControlCharacters(name).trim()
+  return cleaned === "" ? null : cleaned
+}
+
+const noSuchLink = notFound("link", "you have no link with this tracking id")
+
 export const LinksHandlers = HttpApiBuilder.group(
   Api,
   "links",
   Effect.fn(function* (handlers) {
     const matching = yield* LinkMatching
     const links = yield* TrackingLinks
+    const settings = yield* LinkSettings
     const publicUrl = yield* PublicUrl
     return handlers
       .handle("match", ({ payload }) =>
@@ -47,6 +66,8 @@ export const LinksHandlers = HttpApiBuilder.group(
           const { partner } = yield* MaybePartner
           const result = yield* orUnavailable(matching.match(partner, payload.url))
           if (result.kind === "invalid") return yield* badRequest("url", result.message)
+          if (result.kind === "matched" && !result.created && partner !== undefined)
+            yield* orUnavailable(settings.restoreIfDeleted(partner.id, result.link.id))
           return matchAnswer(publicUrl, payload.url, result)
         })
       )
@@ -55,11 +76,32 @@ export const LinksHandlers = HttpApiBuilder.group(
           const partner = yield* CurrentPartner
           const page = pageRequest(query)
           const { changes, rows, total } = yield* orUnavailable(links.list(partner.id, page.limit, page.offset))
+          const named = yield* orUnavailable(settings.settingsOf(rows.map((row) => row.id)))
           return pageOf(
-            rows.map((link) => linkItem(publicUrl, link, changes.get(link.id))),
+            rows.map((link) => linkItem(publicUrl, link, changes.get(link.id), named.get(link.id))),
             page,
             total
           )
+        })
+      )
+      .handle("edit", ({ params, payload }) =>
+        Effect.gen(function* () {
+          const partner = yield* CurrentPartner
+          const setting = yield* orUnavailable(
+            settings.edit(partner.id, params.tracking_id, { name: linkName(payload.name), disabled: payload.disabled })
+          )
+          if (setting === undefined) return yield* noSuchLink
+          const link = yield* orUnavailable(links.findById(params.tracking_id))
+          if (link === undefined) return yield* noSuchLink
+          return linkItem(publicUrl, link, undefined, setting)
+        })
+      )
+      .handle("remove", ({ params }) =>
+        Effect.gen(function* () {
+          const partner = yield* CurrentPartner
+          const removed = yield* orUnavailable(settings.remove(partner.id, params.tracking_id))
+          if (!removed) return yield* noSuchLink
+          return { tracking_id: params.tracking_id, deleted: true as const }
         })
       )
   })
