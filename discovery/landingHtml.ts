@@ -55,7 +55,7 @@ export const landingPage = (
           `today's price is not a discount.</p>`
   const image =
     doc.image !== null
-      ? `<div class="photo"><img src="${escapeHtml(doc.image)}" alt="" width="480" height="360"></div>`
+      ? `<div class="photo"><img src="${escapeHtml(doc.image)}" alt="${escapeHtml(doc.title)}" width="480" height="360"></div>`
       : `<div class="photo" role="img" aria-label="No picture of this product"></div>`
   const description =
     doc.description.trim() === ""

@@ -23,9 +23,8 @@ export const BASE_STYLE = `
 
 /**
  * Drawn behind every product picture: a picture that fails to load (the
- * store moved it, a blocked host) shows it instead, with no script. The
- * pictures have an empty alt (the title is beside them), so a broken one
- * draws nothing over it.
+ * store moved it, a blocked host) shows it instead (with its alt text, if
+ * any), with no script.
  */
 export const IMAGE_PLACEHOLDER =
   "data:image/svg+xml," +
