@@ -201,10 +201,12 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
       "created_at",
       "destination_url",
       "last_change",
+      "name",
       "network_id",
       "original_url",
       "program_id",
       "source",
+      "state",
       "status",
       "tag",
       "tracking_id",
@@ -212,6 +214,7 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
       "unaffiliated_since"
     ])
     expect([item.status, item.unaffiliated_since, item.last_change]).toEqual(["affiliated", null, null])
+    expect([item.name, item.state]).toEqual([null, "active"])
   })
 
   it("never lists anonymous links: another anonymous caller cannot read a pasted reset link", async () => {
