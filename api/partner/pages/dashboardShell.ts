@@ -24,6 +24,7 @@ export const DASHBOARD_HEADERS: Readonly<Record<string, string>> = {
 
 const STYLE = `
   main{max-width:60rem}
+  [hidden]{display:none!important}
   .site{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;padding:.75rem 1rem;border-bottom:1px solid #d0d0d0}
   .site a{color:#0b5394}
   .brand{font-weight:700;text-decoration:none}

@@ -76,6 +76,12 @@ describe("the partner dashboard in a browser", () => {
     expect(await accessibilityViolations(page)).toEqual([])
   })
 
+  it("shows a copy button per link when scripts run (allowed by its hash, nothing refused)", async () => {
+    const card = page.locator(`article[data-tracking-id="${history.links[0].tracking_id}"]`)
+    expect(await card.locator("button[data-copy]").isVisible()).toBe(true)
+    expect(await card.locator("button[data-copy]").getAttribute("data-copy")).toBe(history.links[0].tracking_url)
+  })
+
   it("shows the totals and four charts with the right totals, money with its currency and two decimals", async () => {
     const total = (name: string) => page.locator(`[data-totals] [data-total="${name}"]`).textContent()
     expect(await total("clicks")).toBe(String(me.totals.clicks))
@@ -185,6 +191,28 @@ describe("the partner dashboard in a browser", () => {
         expect(((await response.json()) as any).error.details).toEqual({ field: "csrf" })
       }
     })
+  })
+
+  it("works without JavaScript: sign-in and the forms; the copy buttons stay hidden, the link is a field to copy", async () => {
+    const plain = await browser.newContext({ javaScriptEnabled: false })
+    const noScript = await plain.newPage()
+    await onlyOwnServer(noScript, service.url)
+    await noScript.goto(`${service.url}/partner`)
+    await noScript.getByLabel("API key").fill(history.key)
+    await noScript.getByRole("button", { name: "Sign in" }).click()
+    await noScript.waitForURL(/done=signed-in/)
+    const link = history.links[2]
+    const card = noScript.locator(`article[data-tracking-id="${link.tracking_id}"]`)
+    expect(await card.locator("button[data-copy]").isVisible()).toBe(false)
+    expect(await card.getByLabel("Tracking link", { exact: true }).inputValue()).toBe(link.tracking_url)
+    await card.getByLabel("Name").fill("Arc lamp")
+    await card.getByRole("button", { name: "Save name" }).click()
+    await noScript.waitForURL(/done=rename/)
+    expect(await noScript.locator(`article[data-tracking-id="${link.tracking_id}"] h3`).textContent()).toContain(
+      "Arc lamp"
+    )
+    expect(await card.locator("button[data-copy]").count()).toBe(1)
+    await plain.close()
   })
 
   it("signs out: the sign-in form again, and the old session cookie opens nothing", async () => {
