@@ -360,16 +360,11 @@ export const migrations: ReadonlyArray<ReadonlyArray<string>> = [
     `CREATE INDEX IF NOT EXISTS conversion_adjustments_partner ON conversion_adjustments (partner_id, arrived_at)`
   ],
   [
-    // 11: what a partner sets on a link (a name, disabled, deleted) and the
-    // partner dashboard's sign-in sessions. Side tables, not columns of
-    // tracking_links or partners: no ALTER of a table whose default calls
-    // nextval() (see 9), and the hot link reads stay as they were. A link
-    // without a row here is active and unnamed. The PostgreSQL twin is
-    // infra/postgres/migrations/0014_dashboard.sql.
+    // 11: link names/disabled/deleted and the partner dashboard's sessions, in side tables (no ALTER of a
+    // table whose default calls nextval(), see 9). Twin: infra/postgres/migrations/0014_dashboard.sql.
     `CREATE TABLE IF NOT EXISTS link_settings (
       tracking_id VARCHAR PRIMARY KEY,
-      partner_id INTEGER NOT NULL,          -- the link's owner (only partners' links have settings)
-      name VARCHAR,                         -- the partner's own name for the link
+      partner_id INTEGER NOT NULL, name VARCHAR,
       disabled_at TIMESTAMPTZ,              -- set: /t/ answers 410 Gone, no click is counted
       deleted_at TIMESTAMPTZ,               -- set: as disabled, and no longer listed; its history stays in the stats
       updated_at TIMESTAMPTZ NOT NULL
@@ -379,8 +374,7 @@ export const migrations: ReadonlyArray<ReadonlyArray<string>> = [
       partner_id INTEGER NOT NULL,
       key_hash VARCHAR NOT NULL,            -- the API key signed in with: a rotated or revoked key ends the session
       csrf_token VARCHAR NOT NULL,          -- every dashboard form carries it
-      created_at TIMESTAMPTZ NOT NULL,
-      expires_at TIMESTAMPTZ NOT NULL
+      created_at TIMESTAMPTZ NOT NULL, expires_at TIMESTAMPTZ NOT NULL
     )`
   ]
 ]
