@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "effect/http-api"
 import { AdminConversionsApi } from "./admin/conversions/Api.ts"
 import { addPostbackToOpenApi } from "./v1/conversions/PostbackDocs.ts"
+import { PACKAGE_VERSION } from "../infra/PackageVersion.ts"
 import { addRedirectToOpenApi } from "./redirect/RedirectDocs.ts"
 import { AdminPartnersApi } from "./admin/partners/Api.ts"
 import { addEdgeResponsesToOpenApi } from "./edge/EdgeResponsesDocs.ts"
@@ -43,6 +44,7 @@ export class Api extends HttpApi.make("affiliate-commerce")
   .annotateMerge(
     OpenApi.annotations({
       title: "Affiliate commerce API",
+      version: PACKAGE_VERSION,
       description:
         "Product discovery feed (/api/deals, /api/search), affiliate link service (/api/v1) and the tracking redirect (/t/{trackingId}). " +
         "Every error answers with a JSON body { error: { code, message, details? } }."

@@ -28,6 +28,7 @@ import { AiHandlers } from "./v1/ai/Http.ts"
 import { V1AuthLayers } from "./v1/auth/PartnerAuth.ts"
 import { CatalogHandlers } from "./v1/catalog/Http.ts"
 import { PostbackRoute } from "./v1/conversions/Postback.ts"
+import { DashboardRoutes } from "./partner/DashboardRoutes.ts"
 import { LinksHandlers } from "./v1/links/Http.ts"
 import { PartnersHandlers } from "./v1/partners/Http.ts"
 import { StorableTextLayer } from "./StorableText.ts"
@@ -59,7 +60,7 @@ const DocsRoute = HttpApiScalar.layer(Api, { path: "/docs" }).pipe(Layer.provide
 // Routes outside the HttpApi contract (HTML pages, postbacks): plain
 // HttpRouter routes. The redirect (/t/*) is not a route at all: a plain
 // node:http listener answers it before the router (api/redirect/Redirect.ts).
-const RawRoutes = withErrorResponses(Layer.mergeAll(LandingPageRoute, StartPageRoutes, PostbackRoute))
+const RawRoutes = withErrorResponses(Layer.mergeAll(LandingPageRoute, StartPageRoutes, PostbackRoute, DashboardRoutes))
 
 // MCP (POST /mcp, Streamable HTTP) answers its own JSON-RPC errors; /.well-known/ucp advertises it.
 export const AllRoutes = Layer.mergeAll(

@@ -1,12 +1,20 @@
 import type { ProductDocument } from "../readModel/documents.ts"
-import { escapeHtml, htmlDocument } from "./pageShell.ts"
+import { escapeHtml, htmlDocument, IMAGE_PLACEHOLDER } from "./pageShell.ts"
 import { availabilityText, disclosureFor, formatMoney, hasVerifiedSaving } from "./present.ts"
+import { type OtherOffer, otherOffersSection, type PricePoint, priceChartSection } from "./landingExtras.ts"
 
 // The deal landing page: plain server-rendered HTML, every value escaped
 // (pageShell.ts), readable on a phone and with WCAG AA contrast.
 
 const STYLE = `
-  img{display:block;max-width:100%;height:auto;max-height:16rem;margin:0 auto 1rem;object-fit:contain}
+  a{color:#0b5394}
+  header{background:#f2f5f8;padding:.75rem 1rem;display:flex;flex-wrap:wrap;gap:.5rem 1rem;justify-content:space-between}
+  header a{font-weight:700;text-decoration:none;color:#1a1a1a}
+  header nav a{color:#0b5394}
+  .photo{display:block;max-width:30rem;aspect-ratio:4/3;margin:0 auto 1rem;background:#eef1f4 url("${IMAGE_PLACEHOLDER}") center/60% no-repeat;border-radius:.5rem}
+  .photo img{display:block;width:100%;height:100%;object-fit:contain}
+  .others li{margin:.25rem 0}
+  figure{margin:0}
   .price{font-size:1.75rem;font-weight:700;margin:0}
   .reference,.meta{margin:.25rem 0;color:#333}
   .buy{margin:1.25rem 0;padding:1rem;border:1px solid #ccc;border-radius:.5rem;background:#f7f7f7}
@@ -17,9 +25,23 @@ const STYLE = `
   .description{margin-top:1.5rem}
 `
 
-const page = (title: string, body: string) => htmlDocument({ title, style: STYLE, body: `<main>\n${body}\n</main>` })
+/** The site header, with the way back to the search. */
+const HEADER = `<header><a href="/">Product search with honest prices</a><nav aria-label="Site"><a href="/">Back to search</a></nav></header>`
 
-export const landingPage = (doc: ProductDocument, trackedUrl: string): string => {
+const page = (title: string, body: string) =>
+  htmlDocument({ title, style: STYLE, body: `${HEADER}\n<main>\n${body}\n</main>` })
+
+/** What the landing page shows beside the offer, when it could be read. */
+export interface LandingExtras {
+  readonly otherOffers: ReadonlyArray<OtherOffer>
+  readonly priceHistory: ReadonlyArray<PricePoint>
+}
+
+export const landingPage = (
+  doc: ProductDocument,
+  trackedUrl: string,
+  extras: LandingExtras = { otherOffers: [], priceHistory: [] }
+): string => {
   const disclosure = disclosureFor([doc])
   const reference =
     doc.reference_price === null
@@ -33,8 +55,8 @@ export const landingPage = (doc: ProductDocument, trackedUrl: string): string =>
           `today's price is not a discount.</p>`
   const image =
     doc.image !== null
-      ? `<img src="${escapeHtml(doc.image)}" alt="${escapeHtml(doc.title)}" width="480" height="480">`
-      : ""
+      ? `<div class="photo"><img src="${escapeHtml(doc.image)}" alt="${escapeHtml(doc.title)}" width="480" height="360"></div>`
+      : `<div class="photo" role="img" aria-label="No picture of this product"></div>`
   const description =
     doc.description.trim() === ""
       ? ""
@@ -59,6 +81,8 @@ ${reference}
 <li>No coupon code is confirmed for this deal.</li>
 </ul>
 </section>
+${otherOffersSection(extras.otherOffers)}
+${priceChartSection(extras.priceHistory, doc.currency)}
 ${description}
 </article>`
   return page(`${doc.title} – ${formatMoney(doc.price, doc.currency)}`, body)

@@ -21,6 +21,18 @@ export const BASE_STYLE = `
   ul{padding-left:1.25rem}
 `
 
+/**
+ * Drawn behind every product picture: a picture that fails to load (the
+ * store moved it, a blocked host) shows it instead (with its alt text, if
+ * any), with no script.
+ */
+export const IMAGE_PLACEHOLDER =
+  "data:image/svg+xml," +
+  encodeURIComponent(
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 90"><rect width="120" height="90" fill="#eef1f4"/>` +
+      `<path d="M30 66l20-24 14 16 10-10 16 18z" fill="#9aa5b1"/><circle cx="82" cy="30" r="8" fill="#9aa5b1"/></svg>`
+  )
+
 export interface HtmlDocument {
   readonly title: string
   readonly body: string

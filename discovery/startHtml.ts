@@ -1,5 +1,5 @@
 import type { DealOffer } from "../readModel/modelDocuments.ts"
-import { escapeHtml, htmlDocument } from "./pageShell.ts"
+import { escapeHtml, htmlDocument, IMAGE_PLACEHOLDER } from "./pageShell.ts"
 import {
   AMAZON_DISCLOSURE,
   availabilityText,
@@ -33,9 +33,10 @@ const STYLE = `
   .results{list-style:none;padding:0;display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(18rem,1fr))}
   .card{display:grid;grid-template-columns:5.5rem 1fr;gap:.25rem .75rem;align-content:start;padding:.875rem;
     border:1px solid #ccc;border-radius:.5rem}
-  .card.no-image{grid-template-columns:1fr}
-  .card img{grid-row:span 4;width:5.5rem;height:5.5rem;object-fit:contain}
-  .card h2{font-size:1.0625rem;line-height:1.3;margin:0}
+  .card h2,.card h3{font-size:1.0625rem;line-height:1.3;margin:0}
+  .card .photo{grid-row:span 4;width:5.5rem;height:5.5rem;background:#eef1f4 url("${IMAGE_PLACEHOLDER}") center/70% no-repeat;border-radius:.25rem}
+  .card .photo img{width:100%;height:100%;object-fit:contain}
+  .categories{display:flex;flex-wrap:wrap;gap:.5rem 1rem;padding:0;list-style:none}
   .card p{margin:0}
   .price{font-size:1.25rem;font-weight:700}
   .reference,.meta{font-size:.9375rem;color:#333}
@@ -77,7 +78,33 @@ ${main}
 <footer><p>${escapeHtml(BASE_DISCLOSURE)}</p></footer>`
   })
 
-export const startPage = (links: ServiceLinks, problem?: string) =>
+/** What the start page shows above the developer section: a few verified deals and the categories they are in. */
+export interface StartHighlights {
+  readonly deals: ReadonlyArray<{ readonly doc: DealOffer; readonly links: CardLinks }>
+  readonly categories: ReadonlyArray<string>
+}
+
+const highlightsSection = ({ deals, categories }: StartHighlights) =>
+  (deals.length === 0
+    ? ""
+    : `<section aria-labelledby="deals"><h2 id="deals">Verified deals</h2>
+<p class="intro">Cheaper today than the lowest price we saw in the 30 days before.</p>
+<ul class="results">
+${deals.map(({ doc, links }, i) => card(doc, links, i + 1, 3)).join("\n")}
+</ul></section>`) +
+  (categories.length === 0
+    ? ""
+    : `<section aria-labelledby="categories"><h2 id="categories">Browse by category</h2><ul class="categories">` +
+      categories
+        .map((category) => `<li><a href="/search?q=${encodeURIComponent(category)}">${escapeHtml(category)}</a></li>`)
+        .join("") +
+      `</ul></section>`)
+
+export const startPage = (
+  links: ServiceLinks,
+  problem?: string,
+  highlights: StartHighlights = { deals: [], categories: [] }
+) =>
   layout(
     TITLE,
     `<h1>Find a product and see whether its price is really low</h1>
@@ -85,13 +112,15 @@ export const startPage = (links: ServiceLinks, problem?: string) =>
 price: the lowest price we saw in the 30 days before, so a discount is only called one when it is real.</p>
 ${problem === undefined ? "" : `<p class="notice problem" role="alert">${escapeHtml(problem)}</p>`}
 ${searchForm("")}
+${highlightsSection(highlights)}
 <section aria-labelledby="builders">
 <h2 id="builders">For developers, AI assistants and partners</h2>
 <ul>
 <li><a href="${escapeHtml(links.docs)}">API documentation</a>: the deals feed, intent search and the affiliate link service.</li>
 <li>MCP server for AI assistants (Streamable HTTP): <a href="${escapeHtml(links.mcp)}"><code>${escapeHtml(links.mcp)}</code></a></li>
 <li>Become a partner and earn from your links: register with <code>POST /api/v1/partners/register</code>
-(see the <a href="${escapeHtml(links.docs)}">API documentation</a>) or run <code>aff init</code> with the partner CLI.</li>
+(see the <a href="${escapeHtml(links.docs)}">API documentation</a>) or run <code>aff init</code> with the partner CLI;
+then follow your clicks and earnings in the <a href="/partner">partner dashboard</a>.</li>
 </ul>
 </section>`,
     true
@@ -111,14 +140,14 @@ const reference = (doc: DealOffer) => {
     : `Not a discount: the lowest price in the 30 days before was ${low}.`
 }
 
-const card = (doc: DealOffer, links: CardLinks, index: number) => {
-  const titleId = `result-${index}`
+const card = (doc: DealOffer, links: CardLinks, index: number, level = 2) => {
+  const titleId = `${level === 2 ? "result" : "deal"}-${index}`
   const disclosure = isAmazon(doc)
     ? `We earn a commission if you buy through this link. ${AMAZON_DISCLOSURE}`
     : "We earn a commission if you buy through this link, at no extra cost to you."
-  return `<li class="card${doc.image === null ? " no-image" : ""}">
-${doc.image === null ? "" : `<img src="${escapeHtml(doc.image)}" alt="" width="88" height="88" loading="lazy">`}
-<h2 id="${titleId}"><a href="${escapeHtml(links.landing)}">${escapeHtml(doc.title)}</a></h2>
+  return `<li class="card">
+<div class="photo">${doc.image === null ? "" : `<img src="${escapeHtml(doc.image)}" alt="" width="88" height="88" loading="lazy">`}</div>
+<h${level} id="${titleId}"><a href="${escapeHtml(links.landing)}">${escapeHtml(doc.title)}</a></h${level}>
 <p class="price">${escapeHtml(formatMoney(doc.price, doc.currency))}</p>
 <p class="reference">${reference(doc)}</p>
 <p class="meta">${escapeHtml(doc.store)} · ${escapeHtml(availabilityText(doc.availability))}</p>

@@ -398,6 +398,24 @@ export const migrations: ReadonlyArray<ReadonlyArray<string>> = [
     )`,
     `INSERT INTO program_numbers
      SELECT id, CAST(row_number() OVER (ORDER BY id) AS INTEGER) FROM (SELECT DISTINCT id FROM programs) known`
+  ],
+  [
+    // 14: link names/disabled/deleted and the partner dashboard's sessions, in side tables (no ALTER of a
+    // table whose default calls nextval(), see 9). Twin: infra/postgres/migrations/0017_link_settings.sql.
+    `CREATE TABLE IF NOT EXISTS link_settings (
+      tracking_id VARCHAR PRIMARY KEY,
+      partner_id INTEGER NOT NULL, name VARCHAR,
+      disabled_at TIMESTAMPTZ,              -- set: /t/ answers 410 Gone, no click is counted
+      deleted_at TIMESTAMPTZ,               -- set: as disabled, and no longer listed; its history stays in the stats
+      updated_at TIMESTAMPTZ NOT NULL
+    )`,
+    `CREATE TABLE IF NOT EXISTS partner_sessions (
+      token_hash VARCHAR PRIMARY KEY,       -- sha256 of the session cookie; the cookie itself is never stored
+      partner_id INTEGER NOT NULL,
+      key_hash VARCHAR NOT NULL,            -- the API key signed in with: a rotated or revoked key ends the session
+      csrf_token VARCHAR NOT NULL,          -- every dashboard form carries it
+      created_at TIMESTAMPTZ NOT NULL, expires_at TIMESTAMPTZ NOT NULL
+    )`
   ]
 ]
 

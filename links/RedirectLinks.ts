@@ -8,11 +8,17 @@ import { ProgramMatcher } from "./ProgramMatcher.ts"
 import { TrackingLinks } from "./TrackingLinks.ts"
 import { resolveFeedLink } from "./FeedLinks.ts"
 import { LinkCache, type RedirectTarget } from "./LinkCache.ts"
+import { type LinkState, LinkSettings } from "./LinkSettings.ts"
 
 /** A cached redirect with its response headers built once, when the link is loaded. */
 export interface CachedRedirect extends RedirectTarget {
   /** Raw header list for writeHead: location, an empty body's length, cache-control, x-robots-tag. */
   readonly head: ReadonlyArray<string>
+  /**
+   * Set when the partner disabled or deleted the link: /t/ answers 410 Gone
+   * (naming the merchant's page, untracked) and counts no click.
+   */
+  readonly gone?: { readonly state: Exclude<LinkState, "active">; readonly destination: string }
 }
 
 /** Headers every /t/ answer carries, whatever its status. */
@@ -49,18 +55,30 @@ export class RedirectLinks extends Context.Service<
       const db = yield* Database
       const links = yield* TrackingLinks
       const matcher = yield* ProgramMatcher
+      const settings = yield* LinkSettings
       const config = yield* AppConfig
       const metrics = yield* Metrics
       const refused = metrics.counter("redirect_refused_total", "Stored destinations refused (not http(s) or CR/LF)")
 
       const loadStored = (id: string) =>
-        Effect.map(links.findById(id), (link): CachedRedirect | undefined => {
+        Effect.gen(function* () {
+          const link = yield* links.findById(id)
           if (link === undefined) return undefined
           if (!isSafeRedirectTarget(link.affiliateUrl)) {
             refused.inc()
             return undefined
           }
-          return cached({ location: link.affiliateUrl, trackingId: link.id, partnerId: link.partnerId, tag: link.tag })
+          const target = cached({
+            location: link.affiliateUrl,
+            trackingId: link.id,
+            partnerId: link.partnerId,
+            tag: link.tag
+          })
+          // Only partners' links have settings: a cold anonymous link costs no second read.
+          const state = link.partnerId === null ? undefined : (yield* settings.settingsOf([id])).get(id)?.state
+          if (state === undefined || state === "active") return target
+          const destination = isSafeRedirectTarget(link.destinationUrl) ? link.destinationUrl : ""
+          return { ...target, gone: { state, destination } }
         })
       const loadFeed = (id: string, create: boolean) =>
         Effect.map(resolveFeedLink(id, { db, matcher, links }, { create }), (target) =>
@@ -75,6 +93,8 @@ export class RedirectLinks extends Context.Service<
       links.onReassigned((reassigned) => {
         for (const id of reassigned) cache.invalidate(id)
       })
+      // Disabled, enabled or deleted here: the next click reads the link again.
+      settings.onChanged((id) => cache.invalidate(id))
       yield* (yield* CatalogEvents).subscribe("redirect cache", ({ change }) =>
         Effect.sync(() => {
           if (change._tag === "Followed" && change.linksMoved) cache.invalidateAll()

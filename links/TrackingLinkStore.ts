@@ -257,7 +257,9 @@ export const makeTrackingLinkStore = (db: DatabaseShape, linkChanges: LinkChange
 
   const list = (partnerId: number, limit: number, offset: number) =>
     Effect.gen(function* () {
-      const where = "partner_id = $1"
+      // Deleted links are not listed (their history stays in the statistics, links/LinkSettings.ts).
+      const where =
+        "partner_id = $1 AND id NOT IN (SELECT tracking_id FROM link_settings WHERE partner_id = $1 AND deleted_at IS NOT NULL)"
       const params = [partnerId]
       const rows = yield* db.queryAs(
         LinkRow,

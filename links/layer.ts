@@ -6,6 +6,7 @@ import { LinkReresolver } from "./LinkReresolver.ts"
 import { ProgramMatcher } from "./ProgramMatcher.ts"
 import { RedirectLinks } from "./RedirectLinks.ts"
 import { TrackingLinks } from "./TrackingLinks.ts"
+import { LinkSettings } from "./LinkSettings.ts"
 
 export { ReresolveAfterCatalogLoads as afterCatalogLoads } from "./ReresolveAfterCatalogLoads.ts"
 /** Follows catalog and link changes committed by another process (API roles): the one poller. */
@@ -17,7 +18,7 @@ export const catalogChanges = CatalogChanges.layer
  * (CatalogEvents to follow, LinkEvents to announce new links).
  */
 export const layer = Layer.mergeAll(LinkMatching.layer, LinkReresolver.layer, RedirectLinks.layer).pipe(
-  Layer.provideMerge(Layer.mergeAll(ProgramMatcher.layer, TrackingLinks.layer)),
+  Layer.provideMerge(Layer.mergeAll(ProgramMatcher.layer, TrackingLinks.layer, LinkSettings.layer)),
   Layer.provideMerge(OwnLinkChanges.layer)
 )
 

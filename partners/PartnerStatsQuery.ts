@@ -61,6 +61,8 @@ type FigureRow = typeof FigureRow.Type
 const LinkRow = Schema.Struct({
   ...figureColumns,
   id: Text,
+  name: NullableText,
+  state: Schema.Literals(["active", "disabled", "deleted"]),
   destination_url: Text,
   program_id: NullableText,
   program_number: NullableNumber,
@@ -139,10 +141,13 @@ export class PartnerStatsQuery extends Context.Service<
                 LinkRow,
                 `WITH c AS (SELECT tracking_id, ${clickAgg} FROM clicks WHERE partner_id = $1 GROUP BY tracking_id),
                     v AS (SELECT tracking_id, ${conversionAgg} FROM conversions WHERE partner_id = $1 GROUP BY tracking_id)
-               SELECT l.id, l.destination_url, l.program_id,
+               SELECT l.id, s.name, CASE WHEN s.deleted_at IS NOT NULL THEN 'deleted'
+                        WHEN s.disabled_at IS NOT NULL THEN 'disabled' ELSE 'active' END AS state,
+                      l.destination_url, l.program_id,
                       (SELECT n.number FROM program_numbers n WHERE n.program_id = l.program_id) AS program_number,
                       l.network_id, ${iso("l.created_at")} AS created_at, ${figures}
                FROM tracking_links l LEFT JOIN c ON c.tracking_id = l.id LEFT JOIN v ON v.tracking_id = l.id
+               LEFT JOIN link_settings s ON s.tracking_id = l.id
                WHERE l.partner_id = $1
                ORDER BY clicks DESC, l.created_at DESC, l.id LIMIT ${MAX_LINKS}`,
                 [id]
@@ -200,6 +205,8 @@ export class PartnerStatsQuery extends Context.Service<
             totals: toFigures(totals[0]),
             links: links.map((row) => ({
               tracking_id: row.id,
+              name: row.name,
+              state: row.state,
               tracking_url: publicUrl.to(`/t/${row.id}`),
               destination_url: row.destination_url,
               program_id: row.program_id,

@@ -34,7 +34,7 @@ export const API_KEY_PATTERN = /^ak_[A-Za-z0-9_-]{43}$/
 
 export const hashKey = (key: string): string => createHash("sha256").update(key, "utf8").digest("hex")
 
-const PartnerRow = Schema.Struct({
+export const PartnerRow = Schema.Struct({
   id: Integer,
   name: Text,
   tag: Text,
@@ -47,7 +47,7 @@ const PartnerRow = Schema.Struct({
 })
 type PartnerRow = typeof PartnerRow.Type
 
-const PARTNER_COLUMNS = `id, name, tag, email, app_url, description,
+export const PARTNER_COLUMNS = `id, name, tag, email, app_url, description,
   CAST(revenue_share AS DOUBLE PRECISION) AS revenue_share, created_at, key_hash`
 
 const TagRow = Schema.Struct({ tag: Text })
@@ -72,7 +72,7 @@ const revokedHash = () => `revoked:${randomBytes(16).toString("hex")}`
 // n registrations racing for one name need at most n attempts each.
 const MAX_TAG_ATTEMPTS = 20
 
-const toPartner = (row: PartnerRow): Partner => ({
+export const toPartner = (row: PartnerRow): Partner => ({
   id: row.id,
   name: row.name,
   tag: row.tag,

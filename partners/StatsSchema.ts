@@ -110,6 +110,11 @@ export const PartnerStats = Schema.Struct({
   links: Schema.Array(
     Schema.Struct({
       tracking_id: Schema.String,
+      // Optional in the contract (clients written before them keep validating); the server always sends them.
+      name: Schema.optional(Schema.NullOr(Schema.String)).annotate({ description: "The name you gave the link" }),
+      state: Schema.optional(Schema.Literals(["active", "disabled", "deleted"])).annotate({
+        description: "disabled or deleted links count no new clicks; their history stays here"
+      }),
       tracking_url: Schema.String,
       destination_url: Schema.String,
       program_id: Schema.NullOr(Schema.String),

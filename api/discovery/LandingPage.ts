@@ -11,6 +11,7 @@ import { modelIdOf } from "../../readModel/productIds.ts"
 import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
 import { landingDocumentFromCatalog } from "../../discovery/landingFromCatalog.ts"
 import { badIdPage, landingPage, notFoundPage, unavailablePage } from "../../discovery/landingHtml.ts"
+import { priceHistory } from "../../discovery/landingExtras.ts"
 import { errorResponse } from "../ErrorResponses.ts"
 import { DEALS_DEFAULT_TAG } from "./Http.ts"
 import { RETRY_AFTER_SECONDS } from "./unavailable.ts"
@@ -70,7 +71,24 @@ export const LandingPageRoute = Layer.unwrap(
         if (Option.isNone(found.value)) return html(notFoundPage(), 404)
         const doc = found.value.value
         const tracked = `${publicUrl.base}/t/${feedTrackingId(doc.product_id, tag)}`
-        return html(landingPage(doc, tracked), 200, { "cache-control": "public, max-age=300" })
+        // Extras: the model's other stores (one index read) and the price history (one store read); without them the page still shows.
+        const [model, history] = yield* Effect.all(
+          [
+            discovery.modelOf(id).pipe(Effect.orElseSucceed(() => Option.none())),
+            priceHistory(db, doc.product_id).pipe(Effect.orElseSucceed(() => []))
+          ],
+          { concurrency: 2 }
+        )
+        const otherOffers = Option.match(model, {
+          onNone: () => [],
+          onSome: ({ offers }) =>
+            offers
+              .filter((offer) => offer.id !== doc.id && offer.store !== doc.store)
+              .map((offer) => ({ doc: offer, tracked: `${publicUrl.base}/t/${feedTrackingId(offer.product_id, tag)}` }))
+        })
+        return html(landingPage(doc, tracked, { otherOffers, priceHistory: history }), 200, {
+          "cache-control": "public, max-age=300"
+        })
       })
     )
   })

@@ -8,7 +8,14 @@ import { MAX_FILTER_LENGTH, MAX_QUERY_LENGTH, MAX_SEARCH_OFFSET } from "./Api.ts
 import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
 import { htmlResponse } from "../../discovery/pageShell.ts"
 import { landingPath } from "../../discovery/present.ts"
-import { badSearchPage, resultsPage, searchUnavailablePage, startPage } from "../../discovery/startHtml.ts"
+import {
+  badSearchPage,
+  resultsPage,
+  searchUnavailablePage,
+  type StartHighlights,
+  startPage
+} from "../../discovery/startHtml.ts"
+import { hasVerifiedSaving } from "../../discovery/present.ts"
 import { RETRY_AFTER_SECONDS } from "./unavailable.ts"
 import { SERVICE_TAGS } from "../../domain/links/serviceTags.ts"
 
@@ -19,6 +26,10 @@ import { SERVICE_TAGS } from "../../domain/links/serviceTags.ts"
 /** Attribution of clicks from our own search page; a partner linking here may pass ?tag=. */
 export const WEB_TAG = SERVICE_TAGS.web
 const RESULTS_LIMIT = 12
+/** Deals read for the start page, of which a few verified ones are shown, and the categories they come from. */
+const START_DEALS_READ = 24
+const START_DEALS_SHOWN = 6
+const START_CATEGORIES = 8
 const REJECTED = "We could not search for that. Try other words, or a simpler price such as “under 100”."
 
 export const StartPageRoutes = Layer.unwrap(
@@ -28,7 +39,36 @@ export const StartPageRoutes = Layer.unwrap(
     const { defaultCountry } = yield* AppConfig
     const links = { docs: publicUrl.to("/docs"), mcp: publicUrl.to("/mcp") }
 
-    const start = HttpRouter.add("GET", "/", Effect.succeed(htmlResponse(startPage(links), 200)))
+    const cardLinks = (doc: { readonly id: string; readonly product_id: string }) => ({
+      landing: `${landingPath(doc.id)}?tag=${WEB_TAG}`,
+      tracked: publicUrl.to(`/t/${feedTrackingId(doc.product_id, WEB_TAG)}`)
+    })
+    // One deals query: the best verified deals and the categories of the deals
+    // read. When search cannot answer, the page is shown without them (the form still works).
+    const highlights = discovery.deals({ limit: START_DEALS_READ }).pipe(
+      Effect.map(({ documents }): StartHighlights => {
+        const verified = documents.filter(hasVerifiedSaving).slice(0, START_DEALS_SHOWN)
+        const categories = [...new Set(documents.flatMap((doc) => (doc.category === null ? [] : [doc.category])))]
+        return {
+          deals: verified.map((doc) => ({ doc, links: cardLinks(doc) })),
+          categories: categories.sort().slice(0, START_CATEGORIES)
+        }
+      }),
+      Effect.catchTag("SearchError", (error) =>
+        Effect.logWarning("start page: deals unavailable").pipe(
+          Effect.annotateLogs({ reason: error.message }),
+          Effect.as({ deals: [], categories: [] })
+        )
+      )
+    )
+
+    const start = HttpRouter.add(
+      "GET",
+      "/",
+      Effect.map(highlights, (shown) =>
+        htmlResponse(startPage(links, undefined, shown), 200, { "cache-control": "public, max-age=60" })
+      )
+    )
 
     const search = HttpRouter.add("GET", "/search", (request) => {
       const params = new URL(request.url, "http://x").searchParams

@@ -6,6 +6,7 @@ import { Metrics } from "../../infra/Metrics.ts"
 import { RateLimiter } from "../../partners/RateLimiter.ts"
 import { PAGE_SECURITY_HEADERS } from "../../discovery/pageShell.ts"
 import { clientAddress } from "../v1/auth/clientIp.ts"
+import { answerGone } from "./goneLink.ts"
 import { type CachedRedirect, REDIRECT_HEADERS, RedirectLinks } from "../../links/RedirectLinks.ts"
 
 // GET/HEAD /t/{trackingId}: the hot path, as a plain node:http listener that
@@ -136,6 +137,7 @@ export class RedirectHotPath extends Context.Service<
       }
 
       const answer = (req: IncomingMessage, res: ServerResponse, target: CachedRedirect) => {
+        if (target.gone !== undefined) return answerGone(req, res, target.gone)
         // HEAD answers the same but is not a click (link checkers, unfurlers probing).
         // The click is appended before the answer leaves: an answered click is recorded.
         if (req.method === "GET") {

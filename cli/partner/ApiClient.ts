@@ -13,7 +13,7 @@ const TIMEOUT = Duration.seconds(30)
 export type Auth = "none" | "optional" | "required"
 
 export interface ApiRequest {
-  readonly method: "GET" | "POST"
+  readonly method: "GET" | "POST" | "PATCH" | "DELETE"
   readonly path: string
   readonly auth: Auth
   readonly query?: Record<string, string | number | undefined>
@@ -64,11 +64,8 @@ const toApiError = (status: number, text: string, retryAfter: string | undefined
       })
   })
 
-export const callApi = <S extends Schema.Top & { readonly DecodingServices: never }>(
-  connection: Connection,
-  request: ApiRequest,
-  schema: S
-) =>
+/** Sends the request; the status, body text and Retry-After, or a typed error for a failed transport or an error status. */
+const send = (connection: Connection, request: ApiRequest, accept: "json" | "text") =>
   Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
     const url = `${connection.baseUrl}${request.path}`
@@ -77,7 +74,8 @@ export const callApi = <S extends Schema.Top & { readonly DecodingServices: neve
         message: `This command needs an API key: run \`${CLI_NAME} init\` to register, or set AFF_API_KEY.`
       })
     }
-    let outgoing = HttpClientRequest.make(request.method)(url).pipe(HttpClientRequest.acceptJson)
+    let outgoing = HttpClientRequest.make(request.method)(url)
+    if (accept === "json") outgoing = HttpClientRequest.acceptJson(outgoing)
     if (request.query !== undefined) {
       const params = Object.entries(request.query).filter(
         (entry): entry is [string, string | number] => entry[1] !== undefined
@@ -116,6 +114,20 @@ export const callApi = <S extends Schema.Top & { readonly DecodingServices: neve
       )
     )
     if (status < 200 || status >= 300) return yield* toApiError(status, text, retryAfter)
+    return { url, status, text }
+  })
+
+/** The body as text (e.g. a CSV export), or one of the CLI's typed errors. */
+export const callApiText = (connection: Connection, request: ApiRequest) =>
+  Effect.map(send(connection, request, "text"), ({ text }) => text)
+
+export const callApi = <S extends Schema.Top & { readonly DecodingServices: never }>(
+  connection: Connection,
+  request: ApiRequest,
+  schema: S
+) =>
+  Effect.gen(function* () {
+    const { status, text, url } = yield* send(connection, request, "json")
     const raw = parseJson(text)
     if (Option.isNone(raw)) {
       return yield* new UnexpectedResponse({

@@ -6,7 +6,9 @@
 // workers, which more than doubles the CLI's start-up time.
 import { Command } from "effect/cli"
 import { init } from "./commands/init.ts"
+import { exportCsv } from "./commands/export.ts"
 import { keys } from "./commands/keys.ts"
+import { link } from "./commands/link.ts"
 import { links } from "./commands/links.ts"
 import { match } from "./commands/match.ts"
 import { mcp } from "./commands/mcp.ts"
@@ -23,7 +25,7 @@ const aff = Command.make(CLI_NAME).pipe(
       "Key: AFF_API_KEY or the key saved by `init`. Config file: AFF_CONFIG, else $XDG_CONFIG_HOME/aff/config.json " +
       "or ~/.config/aff/config.json. Exit codes: 0 ok, 1 usage, 2 server or network, 3 not found / not matched."
   ),
-  Command.withSubcommands([init, match, links, stats, search, networks, programs, mcp, keys])
+  Command.withSubcommands([init, match, links, link, stats, exportCsv, search, networks, programs, mcp, keys])
 )
 
 runPartnerCli(aff, "0.2.0")

@@ -55,6 +55,9 @@ export interface PageView {
 
 export const LinkItem = Schema.Struct({
   tracking_id: Schema.String,
+  // optional: servers before link names and states do not send them
+  name: Schema.optional(Schema.NullOr(Schema.String)),
+  state: Schema.optional(Schema.String),
   tracking_url: Schema.String,
   original_url: Schema.String,
   program_id: Schema.NullOr(Schema.String),

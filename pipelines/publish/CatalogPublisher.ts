@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { join } from "node:path"
 import { AppConfig } from "../../infra/AppConfig.ts"
-import { Database, type DatabaseError, type DuckDbTx, type Params } from "../../infra/Database.ts"
+import { Database, type DatabaseError, type DuckDbTx, type Params, type Tx } from "../../infra/Database.ts"
 import { Staging } from "../../infra/Staging.ts"
 import { Metrics } from "../../infra/Metrics.ts"
 import { PipelineError } from "../errors.ts"

@@ -236,10 +236,12 @@ describe("partner CLI against the running service", () => {
     expect(run.stderr).toBe("")
     expect(run.code).toBe(0)
     const lines = run.stdout.split("\n")
-    expect(lines[0]).toMatch(/^TRACKING URL\s+PROGRAMME\s+NETWORK\s+SOURCE\s+CREATED\s+ORIGINAL URL$/)
+    expect(lines[0]).toMatch(/^TRACKING URL\s+NAME\s+STATE\s+PROGRAMME\s+NETWORK\s+SOURCE\s+CREATED\s+ORIGINAL URL$/)
     expect(lines[1]).toMatch(/^-+( +-+)+$/)
     expect(lines[2]).toMatch(
-      new RegExp(`^${trackingUrl}\\s+awin:7050\\s+awin\\s+match\\s+\\d{4}-\\d\\d-\\d\\d\\s+https://www\\.${MERCHANT}`)
+      new RegExp(
+        `^${trackingUrl}\\s+active\\s+awin:7050\\s+awin\\s+match\\s+\\d{4}-\\d\\d-\\d\\d\\s+https://www\\.${MERCHANT}`
+      )
     )
     expect(run.stdout).toMatch(/Showing 1-1 of 1\.\n?$/)
 
@@ -360,7 +362,7 @@ describe("partner CLI against the running service", () => {
 
   it("--help lists every command and each command's flags", async () => {
     // effect/cli builds every command's help the same way: the root and two commands stand for all
-    const commands = ["init", "match", "links", "stats", "search", "networks", "programs", "keys"]
+    const commands = ["init", "match", "links", "link", "stats", "export", "search", "networks", "programs", "keys"]
     const sampled = ["init", "match"]
     const [root, ...each] = await Promise.all([cli("--help"), ...sampled.map((command) => cli(command, "--help"))])
     expect(root.code).toBe(0)

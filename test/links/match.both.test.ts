@@ -205,11 +205,13 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
       "created_at",
       "destination_url",
       "last_change",
+      "name",
       "network_id",
       "original_url",
       "program_id",
       "program_number",
       "source",
+      "state",
       "status",
       "tag",
       "tracking_id",
@@ -217,6 +219,7 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
       "unaffiliated_since"
     ])
     expect([item.status, item.unaffiliated_since, item.last_change]).toEqual(["affiliated", null, null])
+    expect([item.name, item.state]).toEqual([null, "active"])
     // each link names its programme by id and by the number GET /api/v1/programs lists
     const programs = await getJson(`${service.url}/api/v1/programs?limit=100`)
     const numbers = new Map(programs.body.data.map((p: { id: string; number: number }) => [p.id, p.number]))

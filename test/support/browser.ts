@@ -118,3 +118,17 @@ export const seriousAccessibilityViolations = async (page: Page): Promise<Readon
   })
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical")
 }
+
+/** Every axe-core violation in the page, whatever its impact (pages that promise zero). */
+export const accessibilityViolations = async (page: Page): Promise<ReadonlyArray<AxeViolation>> => {
+  await page.evaluate(axe.source)
+  return page.evaluate(async () => {
+    const result = await (globalThis as unknown as { axe: typeof axe }).axe.run()
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact ?? null,
+      help: v.help,
+      targets: v.nodes.map((n) => String(n.target))
+    }))
+  })
+}

@@ -6,7 +6,8 @@ import { CREDENTIAL_MARKERS } from "../../../domain/links/credentialParams.ts"
 const CREDENTIALS_DROPPED =
   `query (and fragment) parameters whose name contains ${CREDENTIAL_MARKERS.join(", ")} (any case, e.g. reset_token, ` +
   "api_key, sessionid) or whose value is an e-mail address are dropped, and so is a user:password@ part"
-import { BadRequest, ServiceUnavailable, Unauthorized } from "../../errors.ts"
+import { BadRequest, NotFound, ServiceUnavailable, Unauthorized } from "../../errors.ts"
+import { MAX_LINK_NAME_LENGTH } from "../../../links/LinkSettings.ts"
 import { OptionalPartnerAuth, PartnerAuth } from "../auth/PartnerAuth.ts"
 import { ListQuery, Page } from "../ListParams.ts"
 import { CountryParam } from "../../discovery/marketParams.ts"
@@ -107,8 +108,20 @@ export const MatchResponse = Schema.Union([
   })
 ])
 
+const LinkName = Schema.String.check(
+  Schema.isMaxLength(MAX_LINK_NAME_LENGTH, { message: `name must be at most ${MAX_LINK_NAME_LENGTH} characters` })
+)
+
+export const LinkState = Schema.Literals(["active", "disabled"]).annotate({
+  description:
+    "disabled: /t/ answers 410 Gone (a page naming the merchant's page, untracked) and counts no click, until enabled again. " +
+    "Deleted links are not listed; their clicks and conversions stay in the statistics."
+})
+
 export const LinkItem = Schema.Struct({
   tracking_id: Schema.String,
+  name: Schema.NullOr(Schema.String).annotate({ description: "The partner's own name for the link, or null" }),
+  state: LinkState,
   tracking_url: Schema.String,
   affiliate_url: Schema.String.annotate({
     description: "Where /t/ redirects: the network deep link, or the plain destination while unaffiliated"
@@ -153,6 +166,19 @@ export const LinkItem = Schema.Struct({
   })
 })
 
+const TrackingIdParam = Schema.String.check(
+  Schema.isPattern(/^[A-Za-z0-9_-]{1,64}$/, { message: "tracking_id must be 1..64 letters, digits, - or _" })
+)
+
+export const LinkEditRequest = Schema.Struct({
+  name: Schema.optional(Schema.NullOr(LinkName)).annotate({
+    description: `A name for the link (at most ${MAX_LINK_NAME_LENGTH} characters; blank or null removes it)`
+  }),
+  disabled: Schema.optional(Schema.Boolean).annotate({
+    description: "true: /t/ answers 410 Gone and counts no click; false: the link redirects again"
+  })
+})
+
 export class LinksApi extends HttpApiGroup.make("links")
   .add(
     HttpApiEndpoint.post("match", "/match", {
@@ -177,6 +203,30 @@ export class LinksApi extends HttpApiGroup.make("links")
         OpenApi.Description,
         "The calling partner's tracking links, newest first. An API key is required (401 without): links made " +
           "anonymously are not listed to anyone, since nothing ties them to a caller; keep the tracking_url from the match answer."
+      ),
+    HttpApiEndpoint.patch("edit", "/:tracking_id", {
+      params: { tracking_id: TrackingIdParam },
+      payload: LinkEditRequest,
+      success: LinkItem,
+      error: [BadRequest, Unauthorized, NotFound, ServiceUnavailable]
+    })
+      .middleware(PartnerAuth)
+      .annotate(
+        OpenApi.Description,
+        "Names, disables or enables one of your links; fields left out keep their value. 404 when you have no such " +
+          "link (another partner's, anonymous, or deleted)."
+      ),
+    HttpApiEndpoint.delete("remove", "/:tracking_id", {
+      params: { tracking_id: TrackingIdParam },
+      success: Schema.Struct({ tracking_id: Schema.String, deleted: Schema.Literal(true) }),
+      error: [BadRequest, Unauthorized, NotFound, ServiceUnavailable]
+    })
+      .middleware(PartnerAuth)
+      .annotate(
+        OpenApi.Description,
+        "Deletes one of your links: it is no longer listed and /t/ answers 410 Gone (no click counted). Its clicks and " +
+          "conversions stay in your statistics (partners/me, export). Matching the same URL again brings the same link back, " +
+          "active (same tracking id). 404 when you have no such link."
       )
   )
   .prefix("/api/v1/links")

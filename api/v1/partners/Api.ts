@@ -1,9 +1,10 @@
 import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, ServiceUnavailable, Unauthorized } from "../../errors.ts"
 import { PartnerAuth, RegistrationRateLimit } from "../auth/PartnerAuth.ts"
 import { KEY_CACHE_TTL_MS } from "../../../partners/KeyCache.ts"
 import { PartnerStats } from "../../../partners/StatsSchema.ts"
+import { EXPORT_HEADER } from "../../../partners/PartnerExport.ts"
 
 const text = (field: string, max: number) =>
   Schema.String.check(
@@ -69,6 +70,24 @@ export class PartnersApi extends HttpApiGroup.make("partners")
         "The partner and its statistics: human clicks (total, unique), bot clicks, conversions by status, partner revenue " +
           "(pending, approved), EPC (partner earnings per 100 human clicks) and conversion rate; overall, per link and per day (last 30 days); " +
           "and late_revenue: conversions recorded before their link was known here and attributed to you later (attributed_at > first_seen_at)."
+      ),
+    HttpApiEndpoint.get("export", "/me/export", {
+      query: {
+        format: Schema.optional(Schema.Literal("csv")).annotate({ description: "csv (the default and only format)" })
+      },
+      success: Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/csv; charset=utf-8" })),
+      error: [BadRequest, Unauthorized, ServiceUnavailable]
+    })
+      .middleware(PartnerAuth)
+      .annotate(
+        OpenApi.Description,
+        `Your whole history as CSV (RFC 4180: CRLF line ends, quoted fields; a text cell starting with =, +, -, @, tab ` +
+          `or CR is prefixed with an apostrophe so a spreadsheet does not run it as a formula). Columns: ${EXPORT_HEADER.join(", ")}. ` +
+          "record=clicks rows: one per UTC day and link (human clicks, unique clicks, bot clicks). record=conversion rows: " +
+          "one per conversion (kind sale, or correction: a network's negative correction row, which nets its money but is not " +
+          "a conversion), with status, event time and your share in the reporting currency. The sums match partners/me: " +
+          "clicks over clicks rows; conversions = sale rows; revenue = partner_share of pending and approved rows. " +
+          "Deleted links' rows are included."
       ),
     HttpApiEndpoint.post("rotateKey", "/me/keys/rotate", {
       success: RotatedKey,

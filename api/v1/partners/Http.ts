@@ -6,6 +6,7 @@ import { unauthorized } from "../../errors.ts"
 import { CurrentPartner } from "../auth/PartnerAuth.ts"
 import { orUnavailable } from "../dbUnavailable.ts"
 import { PartnerStatsQuery } from "../../../partners/PartnerStatsQuery.ts"
+import { PartnerExport } from "../../../partners/PartnerExport.ts"
 import { Partners } from "../../../partners/Partners.ts"
 
 const blankToNull = (value: string | null | undefined) =>
@@ -17,6 +18,7 @@ export const PartnersHandlers = HttpApiBuilder.group(
   Effect.fn(function* (handlers) {
     const partners = yield* Partners
     const stats = yield* PartnerStatsQuery
+    const exports = yield* PartnerExport
     return handlers
       .handle("register", ({ payload }) =>
         Effect.gen(function* () {
@@ -43,6 +45,12 @@ export const PartnersHandlers = HttpApiBuilder.group(
           return yield* orUnavailable(stats.forPartner(partner))
         })
       )
+      .handle("export", () =>
+        Effect.gen(function* () {
+          const partner = yield* CurrentPartner
+          return yield* orUnavailable(exports.csv(partner.id))
+        })
+      )
       .handle("rotateKey", () =>
         Effect.gen(function* () {
           const partner = yield* CurrentPartner
@@ -61,4 +69,4 @@ export const PartnersHandlers = HttpApiBuilder.group(
         })
       )
   })
-).pipe(Layer.provide(PartnerStatsQuery.layer))
+).pipe(Layer.provide(Layer.mergeAll(PartnerStatsQuery.layer, PartnerExport.layer)))

@@ -26,6 +26,8 @@ export const links = Command.make(
         formatTable(
           [
             { header: "TRACKING URL" },
+            { header: "NAME", maxWidth: 24 },
+            { header: "STATE" },
             { header: "PROGRAMME", maxWidth: 28 },
             { header: "NETWORK", maxWidth: 20 },
             { header: "SOURCE" },
@@ -34,6 +36,8 @@ export const links = Command.make(
           ],
           data.data.map((link) => [
             link.tracking_url,
+            link.name ?? "",
+            link.state ?? "active",
             // an unaffiliated link earns nothing: say so where the programme would be
             link.status === "unaffiliated" ? "unaffiliated" : (link.program_id ?? ""),
             link.network_id ?? "",
