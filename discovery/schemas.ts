@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 
-// The discovery feed's wire contract (issue 3). Names are part of the public
+// The discovery feed's wire contract. Names are part of the public
 // interface: agents and widgets parse them.
 
 export const DealPrice = Schema.Struct({

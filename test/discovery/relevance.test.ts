@@ -138,7 +138,7 @@ describe("intent search relevance on the sample catalog", () => {
     }
   })
 
-  // The phrasings of issue 10, tried as a new user would: modifiers and filler are not words to match.
+  // Phrasings a new user tries: modifiers and filler are not words to match.
   describe("everyday phrasings", () => {
     const roundTrips = () =>
       service.run(Metrics.use((metrics) => Effect.succeed(metrics.counter(ROUND_TRIPS, "").value)))

@@ -102,7 +102,7 @@ export const IN_APP_BROWSERS: ReadonlyArray<readonly [app: string, userAgent: st
     "Threads iOS",
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Barcelona 289.0.0.77.109 (iPhone15,2; iOS 17_0; en_US; en; scale=3.00; 1179x2556; 489654532)"
   ],
-  // The string from issue 12; the Android app appends "[Pinterest/Android]" the same way.
+  // A Pinterest app string seen in the wild; the Android app appends "[Pinterest/Android]" the same way.
   [
     "Pinterest iOS",
     "Mozilla/5.0 (iPhone; CPU iPhone OS 18_6 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 [Pinterest/iOS]"
