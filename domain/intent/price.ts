@@ -3,7 +3,10 @@ import { round2 } from "../money/round2.ts"
 // Price constraints in a shopping phrase: "under $100", "between 20 and 40
 // euros", "$30-$60", "less than 50", "over 200", "100 bucks or less".
 // A number only counts as a price when a comparator or a currency says so:
-// "4k tv", "55 inch", "10 year old" and "2 tb" are product words.
+// "4k tv", "55 inch", "10 year old" and "2 tb" are product words. The short
+// comparators "max" and "min" also name models ("Air Max 90", "Pro Max 256"),
+// so before a number they count only when a currency says it is money
+// ("max $40", "min 20 euros").
 
 export type Currency = "USD" | "EUR" | "GBP"
 
@@ -16,7 +19,10 @@ export interface PriceConstraint {
 }
 
 const CURRENCY_WORD = String.raw`usd|us dollars?|dollars?|bucks|eur|euros?|€|£|gbp|pounds?|quid|\$`
-const AMOUNT = String.raw`(?:(?:us\$|\$|€|£)\s?)?\d[\d,]*(?:\.\d{1,2})?(?:\s?k\b)?(?:\s?(?:${CURRENCY_WORD})(?![a-z]))?`
+const NUMBER = String.raw`\d[\d,]*(?:\.\d{1,2})?(?:\s?k\b)?`
+const AMOUNT = String.raw`(?:(?:us\$|\$|€|£)\s?)?${NUMBER}(?:\s?(?:${CURRENCY_WORD})(?![a-z]))?`
+/** An amount a currency marks as money: "$90", "90 euros", "£90 gbp". */
+const MONEY = String.raw`(?:(?:us\$|\$|€|£)\s?${NUMBER}(?:\s?(?:${CURRENCY_WORD})(?![a-z]))?|${NUMBER}\s?(?:${CURRENCY_WORD})(?![a-z]))`
 
 const currencyOf = (text: string): Currency | undefined => {
   if (/\$|usd|dollar|bucks/.test(text)) return "USD"
@@ -55,8 +61,8 @@ const parseAmount = (text: string): Amount | undefined => {
 const UNIT_AFTER =
   /^\s*(?:-\s*)?(?:years?|yrs?|yo\b|months?|weeks?|days?|hours?|inch|inches|in\b|"|''|cm|mm|m\b|ft|feet|gb|tb|mb|mp|hz|w\b|watts?|mah|v\b|volts?|pieces?|pcs|pack|players?|people|persons?|kg|g\b|lbs?|oz|ml|l\b|liters?|litres?|qt|quarts?|cups?|x\b|k\b|p\b|th\b|st\b|nd\b|rd\b|%|percent|seats?|ports?|speed|series|gen\b)/
 
-const BEFORE_MAX = String.raw`under|below|less than|lower than|cheaper than|up to|upto|max|maximum|no more than|not more than|at most|within|budget(?: of)?|for less than|<=?`
-const BEFORE_MIN = String.raw`over|above|at least|more than|greater than|min|minimum|starting at|from|upwards of|>=?`
+const BEFORE_MAX = String.raw`under|below|less than|lower than|cheaper than|up to|upto|maximum|no more than|not more than|at most|within|budget(?: of)?|for less than|<=?`
+const BEFORE_MIN = String.raw`over|above|at least|more than|greater than|minimum|starting at|from|upwards of|>=?`
 const BEFORE_AROUND = String.raw`around|about|approximately|approx|roughly|~`
 const AFTER_MAX = String.raw`or less|or under|or below|or cheaper|and under|and below|max|maximum|tops|at most`
 const AFTER_MIN = String.raw`or more|or above|or over|and up|and above|and over|plus|\+`
@@ -64,6 +70,8 @@ const AFTER_MIN = String.raw`or more|or above|or over|and up|and above|and over|
 const rangeBetween = new RegExp(String.raw`\b(?:between|from)\s+(${AMOUNT})\s*(?:and|to|-|–)\s*(${AMOUNT})`, "i")
 const rangeDash = new RegExp(String.raw`(?<![\w.])(${AMOUNT})\s*(?:-|–|to)\s*(${AMOUNT})(?![\w])`, "i")
 const beforeMax = new RegExp(String.raw`\b(?:${BEFORE_MAX})\s*(${AMOUNT})`, "i")
+const beforeShortMax = new RegExp(String.raw`\bmax\s*(${MONEY})`, "i")
+const beforeShortMin = new RegExp(String.raw`\bmin\s*(${MONEY})`, "i")
 const beforeMin = new RegExp(String.raw`(?:\b|^)(?:${BEFORE_MIN})\s*(${AMOUNT})`, "i")
 const beforeAround = new RegExp(String.raw`(?:\b|^)(?:${BEFORE_AROUND})\s*(${AMOUNT})`, "i")
 const afterMax = new RegExp(String.raw`(?<![\w.])(${AMOUNT})\s*(?:${AFTER_MAX})(?![\w])`, "i")
@@ -122,7 +130,9 @@ export const parsePrice = (input: string): PriceParse => {
     single(afterMax, "max") ??
     single(afterMin, "min") ??
     single(beforeMax, "max") ??
+    single(beforeShortMax, "max") ??
     single(beforeMin, "min") ??
+    single(beforeShortMin, "min") ??
     single(beforeAround, "around")
   if (found !== undefined) return found
 

@@ -40,6 +40,13 @@ describe("intent search relevance on the sample catalog", () => {
     }
   })
 
+  it("nike air max 90 women sneakers: a model name, not a price at most 90", async () => {
+    const { results, guidance } = await search("nike air max 90 women sneakers")
+    expect(guidance).not.toMatch(/price at most/)
+    expect(results.length).toBeGreaterThan(0)
+    expect(results[0].title).toMatch(/^Nike Air Max 90 Women's Sneakers/)
+  })
+
   it("gift for dad who likes coffee", async () => {
     const { results, guidance } = await search("gift for dad who likes coffee")
     expect(guidance).toMatch(/dad/)

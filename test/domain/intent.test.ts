@@ -15,6 +15,10 @@ describe("price constraints", () => {
     ["less than 50", { max: 50 }, ""],
     ["up to 300 usd monitor", { max: 300, currency: "USD" }, "monitor"],
     ["max $40 mug", { max: 40, currency: "USD" }, "mug"],
+    ["max 90 euros sneakers", { max: 90, currency: "EUR" }, "sneakers"],
+    ["maximum 60 kettle", { max: 60 }, "kettle"],
+    ["min £20 scarf", { min: 20, currency: "GBP" }, "scarf"],
+    ["nike air max 90 under $150", { max: 150, currency: "USD" }, "nike air max 90"],
     ["no more than €80 shoes", { max: 80, currency: "EUR" }, "shoes"],
     ["blender 60 bucks or less", { max: 60, currency: "USD" }, "blender"],
     ["kettle £30 max", { max: 30, currency: "GBP" }, "kettle"],
@@ -64,7 +68,11 @@ describe("price constraints", () => {
     "iphone 15 case",
     "ps5 controller",
     "over 50 pieces",
-    "under 2 kg tent"
+    "under 2 kg tent",
+    // "max" and "min" before a bare number name a model as often as a budget
+    "nike air max 90 women sneakers",
+    "iphone pro max 256",
+    "mini min 5"
   ]
   for (const phrase of notPrices) {
     it(`"${phrase}" has no price`, () => {

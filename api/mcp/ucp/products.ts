@@ -1,3 +1,4 @@
+import { modelKey } from "../../../domain/catalog/modelKey.ts"
 import { minorUnits } from "../../../domain/money/Currency.ts"
 import type { ProductDocument } from "../../../readModel/documents.ts"
 import { landingPath, presentDeal, type PresentOptions } from "../../../discovery/present.ts"
@@ -11,10 +12,11 @@ import { AFFILIATE_EXTENSION } from "./profile.ts"
 // URL.
 //
 // Two views. "summary" (the default) carries what an agent acts on: per
-// offer the id, seller, price, availability, condition, url and the verified
-// discount; what is the same for every offer (the disclosure, the buying
-// checks, the instructions) is said once per answer in `messages`
-// (answerMessages.ts). "full" adds each offer's own description, categories,
+// offer the id, seller, options, price, availability, condition, url and the
+// verified discount, each said once (no option value again in the title, no
+// "in_stock" beside `available: true`, no title again in the description);
+// what is the same for every offer (the disclosure, the buying checks, the
+// instructions) is said once per answer in `messages` (answerMessages.ts). "full" adds each offer's own description, categories,
 // media, seller link, landing page, price-specific buying checks and the
 // store's unverified "was" price.
 
@@ -51,6 +53,50 @@ const image = (url: string | null, alt: string, view: View) =>
   url ? { media: [{ type: "image", url, ...(view === "full" ? { alt_text: alt } : {}) }] } : {}
 const categoriesOf = (doc: ProductDocument) => doc.categories.map((value) => ({ value, taxonomy: "merchant" }))
 
+/** A title without the offer's own values on the model's axes ("..., Navy" -> the model's words). */
+const titleBeyondOptions = (doc: ProductDocument, axes: ReadonlyArray<string>) =>
+  modelKey(doc.title, {
+    color: axes.includes("Color") ? doc.color : null,
+    size: axes.includes("Size") ? doc.size : null,
+    condition: axes.includes("Condition") ? doc.condition : null
+  })
+
+/**
+ * The offer's own title only when it says more than the product's and the
+ * offer's options ("Refurbished" a title names but no axis does); a title
+ * that only adds the offer's colour or size is its store's name, since
+ * `options` already says them and an agent pays for every repeated byte.
+ */
+const variantTitle = (doc: ProductDocument, featured: ProductDocument, axes: ReadonlyArray<string>) =>
+  doc.title === featured.title || titleBeyondOptions(doc, axes) === titleBeyondOptions(featured, axes)
+    ? doc.store
+    : `${doc.title} (${doc.store})`
+
+/**
+ * UCP's availability: `status` qualifies `available`, so the summary view
+ * says it only when it adds something (pre-order, back-order, out of stock);
+ * "in_stock" beside `available: true` says nothing more.
+ */
+const availabilityOf = (doc: ProductDocument, view: View) =>
+  view === "summary" && doc.in_stock && doc.availability === "in_stock"
+    ? { available: true }
+    : { available: doc.in_stock, status: doc.availability }
+
+/**
+ * A description without the title it often starts with ("<title>. Soft
+ * foam..."): the product's `title` says it already. The whole description
+ * when it is nothing but the title.
+ */
+const beyondTitle = (doc: ProductDocument) => {
+  const description = doc.description.trim()
+  if (!description.toLowerCase().startsWith(doc.title.trim().toLowerCase())) return doc.description
+  const rest = description.slice(doc.title.trim().length)
+  // only a whole title: "Echo Dot" must not cut "Echo Dots ..."
+  if (!/^[\s.,:;!–—|-]/.test(rest)) return doc.description
+  const stripped = rest.replace(/^[\s.,:;!–—|-]+/, "")
+  return stripped === "" ? doc.description : stripped
+}
+
 const variantOf = (
   doc: ProductDocument,
   featured: ProductDocument,
@@ -79,14 +125,13 @@ const variantOf = (
   }
   return {
     id: doc.id,
-    // The offer's own title only when it says more than the product's (a colour, a size, refurbished).
-    title: doc.title === featured.title ? doc.store : `${doc.title} (${doc.store})`,
+    title: variantTitle(doc, featured, axes),
     description: { plain: view === "full" ? doc.description : `${doc.store} offer` },
     url: deal.links.tracked,
     ...(selected.length > 0 ? { options: selected } : {}),
     price: ucpPrice(doc.price, doc.currency),
     ...(verified ? { list_price: ucpPrice(deal.price.originalPrice!, doc.currency) } : {}),
-    availability: { available: doc.in_stock, status: doc.availability },
+    availability: availabilityOf(doc, view),
     ...(doc.condition ? { condition: doc.condition } : {}),
     seller: {
       name: doc.store,
@@ -121,7 +166,7 @@ export const ucpProduct = (
   return {
     id,
     title: featured.title,
-    description: { plain: featured.description },
+    description: { plain: view === "full" ? featured.description : beyondTitle(featured) },
     // our landing page of the model (its best offer); each variant's url is the tracked link
     url: `${options.base}${landingPath(id)}`,
     ...(featured.brand ? { brand: featured.brand } : {}),

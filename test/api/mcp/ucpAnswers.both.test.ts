@@ -224,7 +224,10 @@ describe("UCP answers", () => {
     for (const product of answer.products) expect(product.title).not.toMatch(/coffee/i)
     const reading = answer.messages.find((message: any) => message.code === "interpretation").content
     // the search page's reading of the same words, word for word
-    const pageReading = /^Interpreted the request as: (.+?)\. (?:\d+ results?|Nothing matched)/.exec(api.body.guidance)
+    // (its guidance goes on with "N of M results" or "Nothing matched")
+    const pageReading = /^Interpreted the request as: (.+?)\. (?:\d+ of \d+ results?|Nothing matched)/.exec(
+      api.body.guidance
+    )
     expect(pageReading?.[1]).toContain("10-year-old")
     expect(reading).toContain(`query read as: ${pageReading![1]}`)
     // the same words as background: their constraints apply, not their words

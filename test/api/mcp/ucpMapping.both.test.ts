@@ -106,6 +106,54 @@ describe("UCP mapping", () => {
     expect(detail.metadata![EXT].landing_page).toMatch(/^https:\/\/deals\.example\/deals\//)
   })
 
+  it("the summary view says no option value twice: a title adding only the offer's colour or size is its store", () => {
+    const product = ucpProduct(
+      [
+        offer("a", { title: "Liberty 4 NC Wireless Earbuds, Black", color: "Black" }),
+        offer("b", { store: "Target", title: "Liberty 4 NC Wireless Earbuds - Navy", color: "Navy" }),
+        offer("c", { store: "Amazon", title: "Liberty 4 NC Wireless Earbuds, Navy (Renewed)", color: "Navy" })
+      ],
+      options
+    )
+    conforms("product", product)
+    expect(product.options).toEqual([{ name: "Color", values: [{ label: "Black" }, { label: "Navy" }] }])
+    expect(product.variants.map((variant) => [variant.title, variant.options])).toEqual([
+      ["Walmart", [{ name: "Color", label: "Black" }]],
+      ["Target", [{ name: "Color", label: "Navy" }]],
+      // "Renewed" is on no axis: the offer's own title says it
+      ["Liberty 4 NC Wireless Earbuds, Navy (Renewed) (Amazon)", [{ name: "Color", label: "Navy" }]]
+    ])
+  })
+
+  it("the summary view gives availability's status only when it qualifies available; the full view always", () => {
+    const offers = [
+      offer("a"),
+      offer("b", { availability: "preorder" }),
+      offer("c", { availability: "out_of_stock", in_stock: false })
+    ]
+    expect(ucpProduct(offers, options).variants.map((variant) => variant.availability)).toEqual([
+      { available: true },
+      { available: true, status: "preorder" },
+      { available: false, status: "out_of_stock" }
+    ])
+    expect(ucpProduct(offers, options, 3, "full").variants[0].availability).toEqual({
+      available: true,
+      status: "in_stock"
+    })
+  })
+
+  it("the summary view's description leaves out the title it starts with; the full view keeps it whole", () => {
+    const description = "Liberty 4 NC Wireless Earbuds, Black. Noise cancelling earbuds."
+    const offers = [offer("a", { description })]
+    expect(ucpProduct(offers, options).description).toEqual({ plain: "Noise cancelling earbuds." })
+    expect(ucpProduct(offers, options, 1, "full").description).toEqual({ plain: description })
+    // only a whole title, and never down to nothing
+    const longer = "Liberty 4 NC Wireless Earbuds, Blackened steel case."
+    expect(ucpProduct([offer("a", { description: longer })], options).description.plain).toBe(longer)
+    const onlyTitle = "Liberty 4 NC Wireless Earbuds, Black."
+    expect(ucpProduct([offer("a", { description: onlyTitle })], options).description.plain).toBe(onlyTitle)
+  })
+
   it("the disclosure is one warning per answer, with Amazon's sentence when an Amazon offer is in it", () => {
     const messages = offerMessages([offer("a"), offer("c", { store: "Amazon", store_domain: "amazon.com" })])
     const disclosures = messages.filter((message) => message.type === "warning")
