@@ -41,7 +41,8 @@ describe("JSON request bodies refuse unknown properties and wrong types", () => 
     },
     {
       path: "/api/v1/ai/generate-content",
-      valid: { program_id: "cj:2002", type: "social", tone: "friendly" },
+      // `type` first: the wrong-type check sends 42 for the first field, and an integer is a valid program_id (its number)
+      valid: { type: "social", program_id: "cj:2002", tone: "friendly" },
       headers: { authorization: `Bearer ${partnerKey}` }
     },
     { path: "/admin/ingest", valid: { feed: "none", wait: false }, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }

@@ -45,6 +45,10 @@ const fill = (db: DatabaseShape) =>
          ARRAY['merchant' || i || '.example.com'], 'cps', 5, 'active', true, '{}', 'fixture', now()
        FROM generate_series(1, ${PROGRAMS}) AS s(i)`
     )
+    // every programme has its number, as the loader and the publish give them
+    yield* db.run(
+      `INSERT INTO program_numbers (program_id, number) SELECT id, row_number() OVER (ORDER BY id) FROM programs`
+    )
     yield* db.run("ANALYZE products, price_history, networks, programs")
   })
 
