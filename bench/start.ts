@@ -9,12 +9,12 @@
 // BENCH_RUNS (default 3) fresh + warm pairs; the first run also starts with
 // an empty compile cache (as a first `npm start` does), the others reuse it.
 import { spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { createInterface } from "node:readline"
 import { machineLoad } from "./support/machineLoad.ts"
+import { freePort, processCpuSeconds as cpuSeconds } from "./support/shippedService.ts"
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3)
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 240_000)
@@ -22,28 +22,6 @@ const TARGETS = { firstLineS: 1.5, freshReadyS: 8, warmReadyS: 3 }
 const repo = resolve(import.meta.dirname, "..")
 const node = join(repo, "node_modules", ".bin", "node")
 const compileCache = mkdtempSync(join(tmpdir(), "aff-bench-start-cache-"))
-
-const freePort = () =>
-  new Promise<number>((done, fail) => {
-    const server = createServer()
-    server.once("error", fail)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => done(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
-
-/** CPU seconds (user + system) a live process used so far; NaN once it is gone or off Linux. */
-const cpuSeconds = (pid: number | undefined) => {
-  if (pid === undefined) return Number.NaN
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "latin1")
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return (Number(fields[11]) + Number(fields[12])) / 100
-  } catch {
-    return Number.NaN
-  }
-}
 
 const answers = async (url: string) => {
   try {
