@@ -2,7 +2,8 @@
 // POST /api/v1/links/match against the sample catalog (data/samples, loaded
 // through the real pipelines): new-link matches per second and latency (each
 // request a URL never seen before: a DuckDB write per link), then repeated
-// matches (the same URLs again: an in-memory match plus one indexed read).
+// matches (the same URLs again, anonymous and with a partner's key: answered
+// from memory, no store read).
 // BENCH_SECONDS (default 10) per phase, BENCH_CONNECTIONS (default 20).
 import { Effect } from "effect"
 import { ProgramMatcher } from "../links/ProgramMatcher.ts"
@@ -65,6 +66,30 @@ try {
     connections: CONNECTIONS,
     seconds: SECONDS
   })
+  // A partner's repeat matches: the same, plus what a partner's match adds (the
+  // check that restores a link it deleted), which must answer from memory too.
+  const partner = await fetch(`${url}/api/v1/partners/register`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ name: "Bench Partner", email: "bench@partner.example" })
+  })
+  const partnerHeaders = { ...headers, authorization: `Bearer ${((await partner.json()) as any).api_key}` }
+  for (const domain of domains) {
+    await fetch(`${url}/api/v1/links/match`, {
+      method: "POST",
+      headers: partnerHeaders,
+      body: JSON.stringify({ url: `https://${domain}/same` })
+    })
+  }
+  const partnerRepeated = await runLoad({
+    url,
+    paths: repeatedPaths,
+    method: "POST",
+    headers: partnerHeaders,
+    body: JSON.stringify({ url: `https://${domains[0]}/same` }),
+    connections: CONNECTIONS,
+    seconds: SECONDS
+  })
   const created = await service.run(
     Effect.gen(function* () {
       const rows = yield* (yield* Database).query<{ n: number }>("SELECT count(*)::INTEGER AS n FROM tracking_links")
@@ -79,10 +104,11 @@ try {
   console.log("")
   line("new links (write each)", fresh)
   line("repeated (same URL)", repeated)
+  line("repeated, partner's key", partnerRepeated)
   console.log(
-    `tracking_links rows: ${created} (new-link phase answered ${fresh.s2xx}, plus ${domains.length} warm-up links)`
+    `tracking_links rows: ${created} (new-link phase answered ${fresh.s2xx}, plus ${domains.length} warm-up links twice)`
   )
-  if (fresh.s4xx + fresh.s5xx + repeated.s4xx + repeated.s5xx > 0) process.exitCode = 1
+  if ([fresh, repeated, partnerRepeated].some((r) => r.s4xx + r.s5xx > 0)) process.exitCode = 1
 } finally {
   await service.close()
   service.remove()

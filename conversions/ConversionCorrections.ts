@@ -1,10 +1,11 @@
 import { Clock, Effect, Schema } from "effect"
-import { type ConversionRecord, conversionId, STATUSES } from "../domain/conversions/ConversionRecord.ts"
+import { type ConversionRecord, conversionId } from "../domain/conversions/ConversionRecord.ts"
 import { type Correction, corrected } from "../domain/conversions/corrections.ts"
 import { formatDecimal, parseDecimal } from "../domain/money/Decimal.ts"
-import { NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
+import { Text } from "../infra/columns.ts"
 import type { DatabaseError, JsonColumnType, Tx } from "../infra/Database.ts"
 import { upsertConversions, type UpsertResult } from "./ConversionLedger.ts"
+import { RECORD_COLUMNS, recordOf, RecordRow } from "./ledgerRows.ts"
 import type { ReportingRatesShape } from "./ReportingRates.ts"
 
 // Corrections a network reports as records of their own (CJ). Each is kept
@@ -30,18 +31,6 @@ const CorrectionRow = Schema.Struct({
   commission: Text
 })
 const CreatedRow = Schema.Struct({ id: Text })
-const StoredRow = Schema.Struct({
-  network_id: Text,
-  network_tx_id: Text,
-  click_ref: Schema.NullOr(Text),
-  order_amount: Text,
-  commission: Text,
-  currency: Text,
-  status: Schema.Literals(STATUSES),
-  event_at: Timestamp,
-  network_updated_at: NullableTimestamp,
-  source: Text
-})
 
 const COLUMNS = [
   "id",
@@ -149,26 +138,14 @@ const correctStored = (
   Effect.gen(function* () {
     if (fresh.length === 0) return 0
     const rows = yield* tx.queryAs(
-      StoredRow,
-      `SELECT network_id, network_tx_id, click_ref, order_amount::VARCHAR AS order_amount, commission::VARCHAR AS commission,
-              currency, status, event_at, network_updated_at, source
-       FROM conversions WHERE id IN ${tx.jsonList("$1")}`,
+      RecordRow,
+      `SELECT ${RECORD_COLUMNS} FROM conversions WHERE id IN ${tx.jsonList("$1")}`,
       [JSON.stringify([...new Set(fresh.map((row) => row.conversion_id))])]
     )
     const corrections = fresh.map(asCorrection)
     const records = rows.flatMap((row) => {
-      const stored: ConversionRecord = {
-        network: row.network_id,
-        networkTxId: row.network_tx_id,
-        clickRef: row.click_ref,
-        orderAmount: decimal(row.order_amount),
-        commission: decimal(row.commission),
-        currency: row.currency,
-        status: row.status,
-        eventAt: row.event_at,
-        // Unchanged: the original's own later reports must not look stale next to a correction's date.
-        updatedAt: row.network_updated_at
-      }
+      // updatedAt unchanged: the original's own later reports must not look stale next to a correction's date.
+      const stored = recordOf(row)
       // Stored amounts already hold the earlier corrections: only the ones just recorded move them.
       const moved = corrected(stored, corrections)
       return moved === undefined

@@ -1,9 +1,8 @@
-import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { attribution, type CreditableLink } from "../domain/conversions/attribution.ts"
-import { type ConversionRecord, conversionId, STATUSES } from "../domain/conversions/ConversionRecord.ts"
+import { type ConversionRecord, conversionId } from "../domain/conversions/ConversionRecord.ts"
 import { isMove, isStale, latestPerId } from "../domain/conversions/statusRules.ts"
 import { formatDecimal, parseDecimal } from "../domain/money/Decimal.ts"
-import { NullableTimestamp, Text, Timestamp } from "../infra/columns.ts"
 import { Database, type DatabaseError, type Tx } from "../infra/Database.ts"
 import { type Adjustment, adjustmentOf, writeAdjustments } from "./ConversionAdjustments.ts"
 import { upsertWithCorrections } from "./ConversionCorrections.ts"
@@ -12,6 +11,9 @@ import {
   creditableLink,
   decimalText,
   LinkRow,
+  RECORD_COLUMNS,
+  recordOf,
+  RecordRow,
   type Row,
   signatureOf,
   type Stored,
@@ -64,19 +66,6 @@ export interface ConversionLedgerShape {
   /** The same, only for conversions naming these tracking ids (cheap: called for every batch of new links). */
   reattributeLinks(trackingIds: ReadonlyArray<string>): Effect.Effect<number, DatabaseError>
 }
-
-const UnattributedRow = Schema.Struct({
-  network_id: Text,
-  network_tx_id: Text,
-  click_ref: Text,
-  order_amount: Text,
-  commission: Text,
-  currency: Text,
-  status: Schema.Literals(STATUSES),
-  event_at: Timestamp,
-  network_updated_at: NullableTimestamp,
-  source: Text
-})
 
 const lookupLinks = (tx: Tx, refs: ReadonlyArray<string>) =>
   Effect.gen(function* () {
@@ -271,9 +260,8 @@ export const reattributeConversions = (tx: Tx, rates: ReportingRatesShape, onlyR
     // Restricted to given ids (links just made), the lookup needs no join with tracking_links.
     // Read locked: a postback changing one of these rows meanwhile on another replica is not rolled back.
     const rows = yield* tx.queryAs(
-      UnattributedRow,
-      `SELECT network_id, network_tx_id, click_ref, order_amount::VARCHAR AS order_amount, commission::VARCHAR AS commission,
-              currency, status, event_at, network_updated_at, source
+      RecordRow,
+      `SELECT ${RECORD_COLUMNS}
        FROM conversions
        WHERE tracking_id IS NULL AND click_ref IN (${
          onlyRefs === undefined ? "SELECT id FROM tracking_links" : `SELECT * FROM ${tx.jsonList("$1")}`
@@ -283,17 +271,7 @@ export const reattributeConversions = (tx: Tx, rates: ReportingRatesShape, onlyR
     if (rows.length === 0) return 0
     const bySource = new Map<string, Array<ConversionRecord>>()
     for (const row of rows) {
-      const record: ConversionRecord = {
-        network: row.network_id,
-        networkTxId: row.network_tx_id,
-        clickRef: row.click_ref,
-        orderAmount: parseDecimal(row.order_amount) ?? 0n,
-        commission: parseDecimal(row.commission) ?? 0n,
-        currency: row.currency,
-        status: row.status,
-        eventAt: row.event_at,
-        updatedAt: row.network_updated_at
-      }
+      const record = recordOf(row)
       const source = row.source
       const group = bySource.get(source)
       if (group === undefined) bySource.set(source, [record])

@@ -1,6 +1,11 @@
 import { Schema } from "effect"
 import type { CreditableLink } from "../domain/conversions/attribution.ts"
-import { type ConversionRecord, conversionId, type UnattributedReason } from "../domain/conversions/ConversionRecord.ts"
+import {
+  type ConversionRecord,
+  conversionId,
+  STATUSES,
+  type UnattributedReason
+} from "../domain/conversions/ConversionRecord.ts"
 import { ledgerEntry, type StoredAttribution } from "../domain/conversions/ledgerEntry.ts"
 import type { ReportingRatesShape } from "../domain/conversions/reportingRates.ts"
 import type { StoredStatus } from "../domain/conversions/statusRules.ts"
@@ -33,6 +38,37 @@ export const StoredRow = Schema.Struct({
   network_updated_at: NullableTimestamp,
   attributed_at: NullableTimestamp,
   unattributed_reason: NullableText
+})
+
+/**
+ * A stored conversion read back as the record its source reported, to be
+ * written through the ledger again (a correction moved it, a click reference
+ * found its link): select RECORD_COLUMNS into RecordRow, then recordOf.
+ */
+export const RecordRow = Schema.Struct({
+  network_id: Text,
+  network_tx_id: Text,
+  click_ref: NullableText,
+  order_amount: Text,
+  commission: Text,
+  currency: Text,
+  status: Schema.Literals(STATUSES),
+  event_at: Timestamp,
+  network_updated_at: NullableTimestamp,
+  source: Text
+})
+export const RECORD_COLUMNS = `network_id, network_tx_id, click_ref, order_amount::VARCHAR AS order_amount,
+  commission::VARCHAR AS commission, currency, status, event_at, network_updated_at, source`
+export const recordOf = (row: typeof RecordRow.Type): ConversionRecord => ({
+  network: row.network_id,
+  networkTxId: row.network_tx_id,
+  clickRef: row.click_ref,
+  orderAmount: parseDecimal(row.order_amount) ?? 0n,
+  commission: parseDecimal(row.commission) ?? 0n,
+  currency: row.currency,
+  status: row.status,
+  eventAt: row.event_at,
+  updatedAt: row.network_updated_at
 })
 
 export interface Stored {
@@ -96,26 +132,21 @@ export const CASTS: Partial<Record<(typeof COLUMNS)[number], string>> = {
   updated_at: "TIMESTAMPTZ",
   attributed_at: "TIMESTAMPTZ"
 }
-/** Columns whose change is a real change (source and times of sighting are not). */
-const SIGNATURE = [
-  "click_ref",
-  "tracking_id",
-  "partner_id",
-  "tag",
-  "currency",
-  "order_amount",
-  "commission",
-  "reporting_currency",
-  "commission_reporting",
-  "order_amount_reporting",
-  "revenue_share",
-  "partner_share",
-  "platform_share",
-  "status",
-  "event_at",
-  "network_updated_at",
-  "unattributed_reason"
-] as const
+/**
+ * Columns whose change is a real change (source and times of sighting are
+ * not): every column but these, in COLUMNS order, which stored signatures depend on.
+ */
+const NOT_SIGNED: ReadonlyArray<(typeof COLUMNS)[number]> = [
+  "id",
+  "network_id",
+  "network_tx_id",
+  "fx_rate",
+  "source",
+  "created_at",
+  "updated_at",
+  "attributed_at"
+]
+const SIGNATURE = COLUMNS.filter((column) => !NOT_SIGNED.includes(column))
 
 export type Row = Record<(typeof COLUMNS)[number], string | number | null>
 

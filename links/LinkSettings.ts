@@ -1,6 +1,8 @@
 import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { NullableText, NullableTimestamp, Text } from "../infra/columns.ts"
 import { Database, type DatabaseError } from "../infra/Database.ts"
+import { CatalogEvents } from "../infra/events/CatalogEvents.ts"
+import { Metrics } from "../infra/Metrics.ts"
 import { LinkChangeVersion, OwnLinkChanges } from "./LinkChangeVersion.ts"
 
 // What a partner sets on one of its links: a name, disabled (reversible) or
@@ -67,6 +69,17 @@ export class LinkSettings extends Context.Service<
       const own = yield* OwnLinkChanges
       const linkChanges = yield* LinkChangeVersion
       const listeners: Array<(trackingId: string) => void> = []
+      const notDeleted = makeNotDeletedMemo()
+      const restoreReads = (yield* Metrics).counter(
+        "link_restore_reads_total",
+        "Repeat matches that read a link's settings (to restore a deleted link); the others answer from memory"
+      )
+      // Another replica deleted (or restored) links: which ones is not named here, forget them all.
+      yield* (yield* CatalogEvents).subscribe("link settings memo", ({ change }) =>
+        Effect.sync(() => {
+          if (change._tag === "Followed" && change.linksMoved) notDeleted.forgetAll()
+        })
+      )
 
       // The link (only if the partner owns it) with its current settings, if any.
       const current = (partnerId: number, trackingId: string) =>
@@ -110,6 +123,7 @@ export class LinkSettings extends Context.Service<
             })
           )
           if (stateChanged) {
+            notDeleted.forget(trackingId)
             own.record(version)
             for (const listener of listeners) listener(trackingId)
           }
@@ -139,10 +153,15 @@ export class LinkSettings extends Context.Service<
 
       const restoreIfDeleted = (partnerId: number, trackingId: string) =>
         Effect.gen(function* () {
-          // A read first: the usual repeat match finds no deleted link and writes nothing.
+          // The usual repeat match is of a link this process saw not deleted: no read at all.
+          if (notDeleted.has(trackingId)) return
+          const generation = notDeleted.generation()
+          restoreReads.inc()
           const row = yield* current(partnerId, trackingId)
-          if (row === undefined || row.deleted_at === null) return
-          yield* write(partnerId, trackingId, { name: row.name, disabledAt: null, deletedAt: null }, true)
+          if (row === undefined) return
+          if (row.deleted_at !== null)
+            yield* write(partnerId, trackingId, { name: row.name, disabledAt: null, deletedAt: null }, true)
+          notDeleted.remember(trackingId, generation)
         })
 
       const settingsOf = (trackingIds: ReadonlyArray<string>) =>
@@ -169,4 +188,36 @@ export class LinkSettings extends Context.Service<
       })
     })
   )
+}
+
+const NOT_DELETED_LIMIT = 100_000
+
+/**
+ * Tracking ids this process knows are not deleted, so a repeat match (which
+ * restores a deleted link) costs no read of link_settings, as the repeat-match
+ * memo (RepeatMatchMemo.ts) costs none of tracking_links. A deletion here
+ * forgets its id; one on another replica (link-change version moved) forgets
+ * all. Bounded: forgotten wholesale when full, then re-read.
+ */
+const makeNotDeletedMemo = () => {
+  const known = new Set<string>()
+  // Bumped by every forget: a read that started before must not remember what it read.
+  let generation = 0
+  return {
+    has: (trackingId: string) => known.has(trackingId),
+    generation: () => generation,
+    remember: (trackingId: string, readAt: number) => {
+      if (readAt !== generation) return
+      if (known.size >= NOT_DELETED_LIMIT) known.clear()
+      known.add(trackingId)
+    },
+    forget: (trackingId: string) => {
+      generation++
+      known.delete(trackingId)
+    },
+    forgetAll: () => {
+      generation++
+      known.clear()
+    }
+  }
 }

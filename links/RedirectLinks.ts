@@ -60,6 +60,12 @@ export class RedirectLinks extends Context.Service<
       const metrics = yield* Metrics
       const refused = metrics.counter("redirect_refused_total", "Stored destinations refused (not http(s) or CR/LF)")
 
+      // Only partners' links have settings: a cold anonymous link costs no second read.
+      const stateOf = (target: RedirectTarget) =>
+        target.partnerId === null
+          ? Effect.succeed(undefined)
+          : Effect.map(settings.settingsOf([target.trackingId]), (found) => found.get(target.trackingId)?.state)
+      const safeDestination = (url: string) => (isSafeRedirectTarget(url) ? url : "")
       const loadStored = (id: string) =>
         Effect.gen(function* () {
           const link = yield* links.findById(id)
@@ -74,16 +80,25 @@ export class RedirectLinks extends Context.Service<
             partnerId: link.partnerId,
             tag: link.tag
           })
-          // Only partners' links have settings: a cold anonymous link costs no second read.
-          const state = link.partnerId === null ? undefined : (yield* settings.settingsOf([id])).get(id)?.state
+          const state = yield* stateOf(target)
           if (state === undefined || state === "active") return target
-          const destination = isSafeRedirectTarget(link.destinationUrl) ? link.destinationUrl : ""
-          return { ...target, gone: { state, destination } }
+          return { ...target, gone: { state, destination: safeDestination(link.destinationUrl) } }
         })
+      // A feed id resolved to a partner's stored link answers as that link's
+      // own /t/{id} does: disabled or deleted, 410 Gone and no click, so the
+      // partner's switch holds for every id that leads to the link.
       const loadFeed = (id: string, create: boolean) =>
-        Effect.map(resolveFeedLink(id, { db, matcher, links }, { create }), (target) =>
-          target === undefined ? undefined : cached(target)
-        )
+        Effect.gen(function* () {
+          const target = yield* resolveFeedLink(id, { db, matcher, links }, { create })
+          if (target === undefined) return undefined
+          const answer = cached(target)
+          // A derived id (no programme, or no partner's link): nobody's settings apply.
+          if (target.trackingId.startsWith("f.")) return answer
+          const state = yield* stateOf(target)
+          if (state === undefined || state === "active") return answer
+          const link = yield* links.findById(target.trackingId)
+          return { ...answer, gone: { state, destination: safeDestination(link?.destinationUrl ?? "") } }
+        })
       const cache = new LinkCache(config.linkCacheSize, (id: string) =>
         id.startsWith("f.") ? loadFeed(id, true) : loadStored(id)
       )

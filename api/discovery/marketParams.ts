@@ -14,9 +14,15 @@ import {
 // currency than the market's. Both optional; a value we have no market or
 // currency for is a 400 naming the field, never a silently wider answer.
 
+/** What each market parameter accepts, for the API's schemas and the pages' own messages. */
+export const MARKET_PARAMS = {
+  country: { known: MARKET_COUNTRIES, accepts: (code: string) => marketOf(code) !== undefined },
+  currency: { known: MARKET_CURRENCIES, accepts: isMarketCurrency }
+} as const
+
 export const CountryParam = Schema.String.check(
   Schema.makeFilter((code: string) =>
-    marketOf(code) !== undefined
+    MARKET_PARAMS.country.accepts(code)
       ? true
       : `must be an ISO 3166-1 alpha-2 country we sell in: ${MARKET_COUNTRIES.join(", ")}`
   )
@@ -29,7 +35,9 @@ export const CountryParam = Schema.String.check(
 
 export const CurrencyParam = Schema.String.check(
   Schema.makeFilter((code: string) =>
-    isMarketCurrency(code) ? true : `must be an ISO 4217 currency of a market: ${MARKET_CURRENCIES.join(", ")}`
+    MARKET_PARAMS.currency.accepts(code)
+      ? true
+      : `must be an ISO 4217 currency of a market: ${MARKET_CURRENCIES.join(", ")}`
   )
 ).annotate({
   description:

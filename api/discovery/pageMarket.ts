@@ -1,12 +1,6 @@
 import { Option } from "effect"
-import {
-  type ChosenMarket,
-  isMarketCurrency,
-  MARKET_COUNTRIES,
-  MARKET_CURRENCIES,
-  marketOf
-} from "../../domain/markets/markets.ts"
-import { requestMarket } from "./marketParams.ts"
+import type { ChosenMarket } from "../../domain/markets/markets.ts"
+import { MARKET_PARAMS, requestMarket } from "./marketParams.ts"
 
 // The market of a page request (/search): the `country` parameter, else the
 // region of the browser's Accept-Language ("en-GB" is GB), else the
@@ -24,16 +18,17 @@ export const pageMarket = (
 ): PageMarket => {
   const country = params.get("country")?.trim() || undefined
   const currency = params.get("currency")?.trim() || undefined
-  if (country !== undefined && marketOf(country) === undefined)
-    return {
-      kind: "invalid",
-      problem: `We do not know the country “${country.slice(0, 20)}”. Use one of ${MARKET_COUNTRIES.join(", ")}.`
-    }
-  if (currency !== undefined && !isMarketCurrency(currency))
-    return {
-      kind: "invalid",
-      problem: `We do not know the currency “${currency.slice(0, 20)}”. Use one of ${MARKET_CURRENCIES.join(", ")}.`
-    }
+  for (const [field, value] of [
+    ["country", country],
+    ["currency", currency]
+  ] as const) {
+    const param = MARKET_PARAMS[field]
+    if (value !== undefined && !param.accepts(value))
+      return {
+        kind: "invalid",
+        problem: `We do not know the ${field} “${value.slice(0, 20)}”. Use one of ${param.known.join(", ")}.`
+      }
+  }
   return { kind: "ok", ...requestMarket({ country, currency }, defaultCountry, acceptLanguage) }
 }
 

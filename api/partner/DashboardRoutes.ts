@@ -16,6 +16,8 @@ import {
   backToDashboard,
   page,
   refuse,
+  refuseCrossSite,
+  refuseInvalidForm,
   signedIn,
   signedOut,
   signInAnswer,
@@ -78,18 +80,11 @@ export const DashboardRoutes = HttpRouter.use((router) =>
       ) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
     ) =>
       Effect.gen(function* () {
-        if (crossSite(request))
-          return refuse(request, 403, "cross_site_form", "forms of the dashboard are only accepted from its own pages")
+        if (crossSite(request)) return refuseCrossSite(request)
         const session = yield* sessionOf(request)
         if (session === undefined) return refuse(request, 401, "signed_out", "your session ended: sign in again")
         const form = yield* readForm(request)
-        if (form === undefined)
-          return refuse(
-            request,
-            400,
-            "invalid_form",
-            "expected a form (application/x-www-form-urlencoded) of at most 8 KB"
-          )
+        if (form === undefined) return refuseInvalidForm(request)
         if (!sameToken(form.get("csrf"), session.csrfToken))
           return refuse(
             request,
@@ -143,16 +138,9 @@ export const DashboardRoutes = HttpRouter.use((router) =>
 
     yield* router.add("POST", `${DASHBOARD_PATH}/sign-in`, (request) =>
       Effect.gen(function* () {
-        if (crossSite(request))
-          return refuse(request, 403, "cross_site_form", "forms of the dashboard are only accepted from its own pages")
+        if (crossSite(request)) return refuseCrossSite(request)
         const form = yield* readForm(request)
-        if (form === undefined)
-          return refuse(
-            request,
-            400,
-            "invalid_form",
-            "expected a form (application/x-www-form-urlencoded) of at most 8 KB"
-          )
+        if (form === undefined) return refuseInvalidForm(request)
         if (!sameToken(form.get("csrf"), request.cookies[SIGN_IN_COOKIE]))
           return refuse(
             request,
@@ -225,38 +213,45 @@ export const DashboardRoutes = HttpRouter.use((router) =>
     )
 
     // GET downloads: the session cookie alone (SameSite=Strict keeps other sites' requests without it).
-    yield* router.add("GET", `${DASHBOARD_PATH}/links/:id/qr.png`, (request) =>
+    const download = <E, R>(
+      request: HttpServerRequest.HttpServerRequest,
+      then: (session: PartnerSession) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+    ) =>
       Effect.gen(function* () {
         const session = yield* sessionOf(request)
         if (session === undefined) return refuse(request, 401, "signed_out", "sign in to the dashboard first")
-        const id = (yield* HttpRouter.params).id ?? ""
-        const link = TRACKING_ID.test(id) ? yield* links.findById(id) : undefined
-        if (link === undefined || link.partnerId !== session.partner.id)
-          return refuse(request, 404, "link_not_found", "you have no link with this tracking id")
-        const png = yield* qrPng(publicUrl.to(`/t/${link.id}`))
-        return HttpServerResponse.uint8Array(png, {
-          contentType: "image/png",
-          headers: {
-            "content-disposition": `attachment; filename="qr-${link.id}.png"`,
-            "cache-control": "private, no-store"
-          }
+        return yield* then(session)
+      })
+    const attachment = (filename: string) => ({
+      "content-disposition": `attachment; filename="${filename}"`,
+      "cache-control": "private, no-store"
+    })
+
+    yield* router.add("GET", `${DASHBOARD_PATH}/links/:id/qr.png`, (request) =>
+      download(request, (session) =>
+        Effect.gen(function* () {
+          const id = (yield* HttpRouter.params).id ?? ""
+          const link = TRACKING_ID.test(id) ? yield* links.findById(id) : undefined
+          if (link === undefined || link.partnerId !== session.partner.id)
+            return refuse(request, 404, "link_not_found", "you have no link with this tracking id")
+          const png = yield* qrPng(publicUrl.to(`/t/${link.id}`))
+          return HttpServerResponse.uint8Array(png, {
+            contentType: "image/png",
+            headers: attachment(`qr-${link.id}.png`)
+          })
         })
-      }).pipe(Effect.catchTag("DatabaseError", storeUnavailable(request)))
+      ).pipe(Effect.catchTag("DatabaseError", storeUnavailable(request)))
     )
 
     yield* router.add("GET", `${DASHBOARD_PATH}/export.csv`, (request) =>
-      Effect.gen(function* () {
-        const session = yield* sessionOf(request)
-        if (session === undefined) return refuse(request, 401, "signed_out", "sign in to the dashboard first")
-        const csv = yield* exports.csv(session.partner.id)
-        return HttpServerResponse.text(csv, {
-          contentType: "text/csv; charset=utf-8",
-          headers: {
-            "content-disposition": `attachment; filename="${session.partner.tag}-export.csv"`,
-            "cache-control": "private, no-store"
-          }
-        })
-      }).pipe(Effect.catchTag("DatabaseError", storeUnavailable(request)))
+      download(request, (session) =>
+        Effect.map(exports.csv(session.partner.id), (csv) =>
+          HttpServerResponse.text(csv, {
+            contentType: "text/csv; charset=utf-8",
+            headers: attachment(`${session.partner.tag}-export.csv`)
+          })
+        )
+      ).pipe(Effect.catchTag("DatabaseError", storeUnavailable(request)))
     )
   })
 ).pipe(

@@ -87,6 +87,14 @@ export const refuse = (
         { status, headers: status === 503 ? { "retry-after": String(OUTAGE_RETRY_AFTER_SECONDS) } : {} }
       )
 
+/** A post whose browser says it comes from another site (formRequest.ts crossSite). */
+export const refuseCrossSite = (request: HttpServerRequest.HttpServerRequest) =>
+  refuse(request, 403, "cross_site_form", "forms of the dashboard are only accepted from its own pages")
+
+/** A post whose body is not a dashboard form (formRequest.ts readForm). */
+export const refuseInvalidForm = (request: HttpServerRequest.HttpServerRequest) =>
+  refuse(request, 400, "invalid_form", "expected a form (application/x-www-form-urlencoded) of at most 8 KB")
+
 export const storeUnavailable =
   (request: HttpServerRequest.HttpServerRequest) => (error: { readonly message: string }) =>
     Effect.logWarning("partner dashboard: store unavailable").pipe(

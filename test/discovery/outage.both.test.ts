@@ -40,6 +40,17 @@ describe("Meilisearch stopped mid-test", () => {
     return { response, body, ms: performance.now() - started }
   }
 
+  // What a refused connection must not cost: the search deadline (SEARCH_TIMEOUT_MS). A request
+  // that waited it takes at least that long on every try; one that did not is well under it
+  // unless the machine stalls it, which a busy test machine does to one try, not to each of three.
+  const SEARCH_DEADLINE_MS = 800
+  /** Asks `tries` times; every answer, and the fastest one's time. */
+  const fastestOf = async (path: string, tries = 3) => {
+    const answers = []
+    for (let i = 0; i < tries; i++) answers.push(await timed(path))
+    return { answers, ms: Math.min(...answers.map((answer) => answer.ms)) }
+  }
+
   let landingWhileUp = ""
   it("serves search while Meilisearch runs", async () => {
     expect((await timed("/api/search?q=tv")).response.status).toBe(200)
@@ -69,23 +80,28 @@ describe("Meilisearch stopped mid-test", () => {
     expect(JSON.parse(again.body).count).toBeGreaterThan(0)
   })
 
-  it("answers 503 + Retry-After within 1 s once it is gone, and keeps /health and /t/ working", async () => {
+  it("answers 503 + Retry-After without waiting the search deadline once it is gone, and keeps /health and /t/ working", async () => {
     meili.process.kill("SIGKILL")
     await new Promise((resolve) => meili.process.once("exit", resolve))
 
+    // A refused connection answers at once: no search deadline waited.
     for (const path of ["/api/search?q=tv", "/api/deals", "/api/deals?q=earbuds", "/api/v1/products/search?q=tv"]) {
-      const { response, body, ms } = await timed(path)
-      expect(response.status, path).toBe(503)
-      expect(response.headers.get("retry-after"), path).toBe("5")
-      expect(JSON.parse(body).error.code, path).toBe("search_unavailable")
-      expect(ms, path).toBeLessThan(1000)
+      const { answers, ms } = await fastestOf(path)
+      for (const { response, body } of answers) {
+        expect(response.status, path).toBe(503)
+        expect(response.headers.get("retry-after"), path).toBe("5")
+        expect(JSON.parse(body).error.code, path).toBe("search_unavailable")
+      }
+      expect(ms, path).toBeLessThan(SEARCH_DEADLINE_MS)
     }
-    // Landing pages show only what DuckDB holds: they fall back to it, same page.
-    const landing = await timed(`/deals/${documentId("fixture:tv-55")}`)
-    expect(landing.response.status).toBe(200)
-    expect(landing.response.headers.get("content-type")).toContain("text/html")
-    expect(landing.body).toBe(landingWhileUp)
-    expect(landing.ms).toBeLessThan(1000)
+    // Landing pages show only what DuckDB holds: they fall back to it, same page, without waiting a deadline.
+    const landing = await fastestOf(`/deals/${documentId("fixture:tv-55")}`)
+    for (const { response, body } of landing.answers) {
+      expect(response.status).toBe(200)
+      expect(response.headers.get("content-type")).toContain("text/html")
+      expect(body).toBe(landingWhileUp)
+    }
+    expect(landing.ms).toBeLessThan(SEARCH_DEADLINE_MS)
     expect((await timed(`/deals/${documentId("fixture:no-such-product")}`)).response.status).toBe(404)
     // a product id's page (a model: only the index groups its offers) is unavailable, not unknown
     const model = await timed(`/deals/prod_${modelDocumentId("model:anything")}`)
@@ -95,9 +111,9 @@ describe("Meilisearch stopped mid-test", () => {
     const health = await timed("/health")
     expect(health.response.status).toBe(200)
     // The redirect never touches Meilisearch: whatever it answers, it is not a server error.
-    const redirect = await timed(`/t/${feedTrackingId("fixture:tv-55", "api")}`)
-    expect(redirect.response.status).toBeLessThan(500)
-    expect(redirect.ms).toBeLessThan(1000)
+    const redirect = await fastestOf(`/t/${feedTrackingId("fixture:tv-55", "api")}`)
+    for (const { response } of redirect.answers) expect(response.status).toBeLessThan(500)
+    expect(redirect.ms).toBeLessThan(SEARCH_DEADLINE_MS)
     const ready = await timed("/ready")
     expect(ready.response.status).toBe(503)
     const metrics = await timed("/metrics", { headers: { authorization: "Bearer test-admin-token" } })

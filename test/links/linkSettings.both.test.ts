@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Metrics } from "../../infra/Metrics.ts"
 import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
 import { insertCatalog } from "../support/catalogFixture.ts"
 import { getJson, postJson } from "../support/http.ts"
@@ -142,6 +143,21 @@ describe("PATCH and DELETE /api/v1/links/{tracking_id}, and /t/ of a disabled or
     expect(again.tracking_id).toBe(link.tracking_id)
     expect(await linkOf(link.tracking_id)).toMatchObject({ state: "active" })
     expect((await click(link.tracking_url)).status).toBe(302)
+  })
+
+  it("a repeat match reads no link settings while the link is known not deleted; a deletion makes the next one read and restore", async () => {
+    const restoreReads = () => service.run(Effect.map(Metrics, (metrics) => metrics.value("link_restore_reads_total")))
+    const url = "https://www.example-store.com/p/repeat-from-memory"
+    const link = await matchLink(url)
+    await matchLink(url) // the first repeat reads the settings once
+    const before = await restoreReads()
+    for (let i = 0; i < 5; i++) expect((await matchLink(url)).tracking_id).toBe(link.tracking_id)
+    expect(await restoreReads()).toBe(before)
+
+    expect((await send("DELETE", `/api/v1/links/${link.tracking_id}`, key)).status).toBe(200)
+    expect((await matchLink(url)).tracking_id).toBe(link.tracking_id)
+    expect(await linkOf(link.tracking_id)).toMatchObject({ state: "active" })
+    expect(await restoreReads()).toBe(before + 1)
   })
 
   it("documents the endpoints in the OpenAPI", async () => {

@@ -54,4 +54,29 @@ describe("a disabled link across replicas", () => {
     expect((await patch(id, false)).status).toBe(200)
     expect(await eventually(async () => (await statusOn(b, id)) === 302)).toBe(true)
   })
+
+  it("a link deleted on one replica comes back when the partner matches it again on the other, whose memory knew it undeleted", async () => {
+    const url = "https://www.example-store.com/p/deleted-elsewhere"
+    const matchOnB = async () =>
+      (await postJson(`${b.url}/api/v1/links/match`, { url }, { authorization: `Bearer ${key}` })).body.link
+    const id: string = (await matchOnB()).tracking_id
+    expect((await matchOnB()).tracking_id).toBe(id) // B now remembers the link as not deleted
+    const removed = await fetch(`${a.url}/api/v1/links/${id}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${key}` }
+    })
+    expect(removed.status).toBe(200)
+    const listedOnA = async () => {
+      const list = await fetch(`${a.url}/api/v1/links?limit=100`, { headers: { authorization: `Bearer ${key}` } })
+      return ((await list.json()) as { data: Array<{ tracking_id: string }> }).data.some((l) => l.tracking_id === id)
+    }
+    expect(await listedOnA()).toBe(false)
+    // B hears of the deletion at its next catalog poll; from then on its repeat match restores the link
+    expect(
+      await eventually(async () => {
+        expect((await matchOnB()).tracking_id).toBe(id)
+        return listedOnA()
+      })
+    ).toBe(true)
+  })
 })

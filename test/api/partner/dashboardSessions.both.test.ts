@@ -154,4 +154,32 @@ describe("dashboard sessions", () => {
     expect(unknown.status).toBe(400)
     expect(((await unknown.json()) as any).error.details).toEqual({ field: "action" })
   })
+
+  it("refuses a cross-site post (403 cross_site_form) and a body that is not a form (400 invalid_form), signed in or not", async () => {
+    const { session } = await signIn(a, key)
+    const post = async (path: string, headers: Record<string, string>) => {
+      const response = await fetch(`${a.url}${path}`, { method: "POST", redirect: "manual", headers, body: "{}" })
+      return { status: response.status, code: ((await response.json()) as any).error.code }
+    }
+    const crossSite = { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "cross-site" }
+    const notAForm = { "content-type": "application/json" }
+    for (const path of ["/partner/sign-in", "/partner/sign-out"]) {
+      const cookie = { cookie: `aff_session=${session}` }
+      expect(await post(path, { ...crossSite, ...cookie })).toEqual({ status: 403, code: "cross_site_form" })
+      expect(await post(path, { ...notAForm, ...cookie })).toEqual({ status: 400, code: "invalid_form" })
+    }
+  })
+
+  it("downloads the export as a CSV attachment with a session, and answers 401 without one", async () => {
+    const signedOut = await fetch(`${a.url}/partner/export.csv`, { headers: { accept: "application/json" } })
+    expect(signedOut.status).toBe(401)
+    expect(((await signedOut.json()) as any).error.code).toBe("signed_out")
+    const { session } = await signIn(a, key)
+    const csv = await fetch(`${b.url}/partner/export.csv`, { headers: { cookie: `aff_session=${session}` } })
+    expect(csv.status).toBe(200)
+    expect(csv.headers.get("content-type")).toContain("text/csv")
+    expect(csv.headers.get("content-disposition")).toBe('attachment; filename="session-partner-export.csv"')
+    expect(csv.headers.get("cache-control")).toBe("private, no-store")
+    expect((await csv.text()).length).toBeGreaterThan(0)
+  })
 })
