@@ -122,7 +122,11 @@ export const callApi = <A>(connection: Connection, call: ApiCall<A>) =>
           )
       }),
       // the derived client refuses a path parameter it cannot put in a URL ("." or "..") by throwing
-      Effect.catchDefect((defect) => Effect.fail(new UsageError({ message: messageOf(defect) }))),
+      Effect.catchDefect((defect) =>
+        /path parameter/.test(messageOf(defect))
+          ? Effect.fail(new UsageError({ message: messageOf(defect) }))
+          : Effect.die(defect)
+      ),
       Effect.mapError((error) =>
         error instanceof ServerUnreachable || error instanceof UsageError ? error : sendFailure(connection, error)
       )
