@@ -15,8 +15,7 @@ import { SystemApi } from "./system/Api.ts"
 import { CatalogApi } from "./v1/catalog/Api.ts"
 import { LinksApi } from "./v1/links/Api.ts"
 import { PartnersApi } from "./v1/partners/Api.ts"
-import { StorableText } from "./StorableText.ts"
-import { RequestValidation } from "./Validation.ts"
+import { RequestValidation, StorableText } from "./RequestChecksApi.ts"
 
 // The whole HTTP contract. Each feature folder declares its group in its own
 // Api.ts; this file only lists them. `/openapi.json` and `/docs` are derived

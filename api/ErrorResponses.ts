@@ -3,9 +3,9 @@ import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse 
 import { type ErrorBody } from "./errors.ts"
 import * as ByteSize from "effect/ByteSize"
 import { PAGE_SECURITY_HEADERS } from "../discovery/pageShell.ts"
+import { MAX_BODY_BYTES } from "./bodyLimit.ts"
 
-/** Request bodies larger than this are refused with a 413 before they are buffered whole. */
-export const MAX_BODY_BYTES = 256 * 1024
+export { MAX_BODY_BYTES }
 
 const INTERNAL = "an unexpected error occurred; it has been logged"
 

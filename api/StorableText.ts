@@ -2,6 +2,7 @@ import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { HttpApiMiddleware } from "effect/http-api"
 import { BadRequest, type FieldIssue } from "./errors.ts"
+import { StorableText } from "./RequestChecksApi.ts"
 
 /**
  * Refuses, with a 400 naming the field, a NUL character or a lone UTF-16
@@ -9,11 +10,9 @@ import { BadRequest, type FieldIssue } from "./errors.ts"
  * routes whose inputs reach the store. Neither is text a person or a program
  * means, and neither can be stored (PostgreSQL refuses NUL in text, both stores
  * refuse a lone surrogate): let through, they reached the store and came back
- * as a 503 "storage unavailable", which a client retries forever.
+ * as a 503 "storage unavailable", which a client retries forever. The
+ * middleware is declared in RequestChecksApi.ts (the contract); this is its check.
  */
-export class StorableText extends HttpApiMiddleware.Service<StorableText>()("app/api/StorableText", {
-  error: BadRequest
-}) {}
 
 const NUL = /\u0000/
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/

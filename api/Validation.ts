@@ -1,15 +1,14 @@
 import { Effect } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
 import { BadRequest, fieldIssues } from "./errors.ts"
+import { RequestValidation } from "./RequestChecksApi.ts"
 
 /**
- * Turns HttpApi's request-decoding failures (bad query, path, headers or body)
- * into our 400 body naming every offending field. Without it HttpApi answers an
+ * The RequestValidation middleware (declared in RequestChecksApi.ts): turns
+ * HttpApi's request-decoding failures (bad query, path, headers or body) into
+ * our 400 body naming every offending field. Without it HttpApi answers an
  * empty 400, which tells a client nothing.
  */
-export class RequestValidation extends HttpApiMiddleware.Service<RequestValidation>()("app/api/RequestValidation", {
-  error: BadRequest
-}) {}
 
 const slot: Record<string, string> = {
   Params: "path",

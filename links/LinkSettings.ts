@@ -20,7 +20,7 @@ export interface LinkSetting {
   readonly state: LinkState
 }
 
-export const MAX_LINK_NAME_LENGTH = 100
+export { MAX_LINK_NAME_LENGTH } from "../domain/links/linkName.ts"
 
 /** What a partner changes; an absent field keeps its value. */
 export interface LinkEdit {

@@ -3,6 +3,7 @@ import { csvDocument, type CsvValue } from "../domain/csv/csv.ts"
 import { Integer, NullableText, Text } from "../infra/columns.ts"
 import { isConversionSql } from "../infra/conversionCounting.ts"
 import { Database, type DatabaseError } from "../infra/Database.ts"
+import { EXPORT_HEADER } from "./exportColumns.ts"
 
 // GET /api/v1/partners/me/export?format=csv (and the dashboard's download):
 // a partner's whole history as one CSV a spreadsheet opens. Two kinds of
@@ -13,22 +14,6 @@ import { Database, type DatabaseError } from "../infra/Database.ts"
 // conversions total is the `conversion` rows of kind `sale` that are pending,
 // approved, declined or reversed; revenue is the partner_share of pending
 // and approved rows (a `correction` row nets its money, as in the stats).
-
-export const EXPORT_HEADER = [
-  "record",
-  "date",
-  "tracking_id",
-  "link_name",
-  "clicks",
-  "unique_clicks",
-  "bot_clicks",
-  "conversion_id",
-  "kind",
-  "status",
-  "event_at",
-  "partner_share",
-  "currency"
-] as const
 
 const ClickDayRow = Schema.Struct({
   date: Text,

@@ -4,6 +4,7 @@ import type { Draft } from "../../domain/copy/assemble.ts"
 import type { CopyFacts, CopyType, Tone } from "../../domain/copy/facts.ts"
 import { checkDraft, parseDraft, promptFor } from "../../domain/copy/llmDraft.ts"
 import { AppConfig } from "../../infra/AppConfig.ts"
+import { FALLBACK_REASONS } from "./fallbackReasons.ts"
 
 // The optional LLM generator: an OpenAI-compatible chat-completions endpoint
 // (LLM_BASE_URL). Every way it can go wrong becomes an LlmFailure with a
@@ -11,15 +12,6 @@ import { AppConfig } from "../../infra/AppConfig.ts"
 // template generator. The API key goes in the Authorization header only and
 // is never logged (it stays Redacted everywhere else).
 
-export const FALLBACK_REASONS = [
-  "timeout",
-  "unreachable",
-  "http_error",
-  "malformed_response",
-  "invalid_output",
-  "invented_numbers",
-  "unsupported_claim"
-] as const
 export type FallbackReason = (typeof FALLBACK_REASONS)[number]
 
 export class LlmFailure extends Schema.TaggedError<LlmFailure>()("LlmFailure", {

@@ -7,6 +7,7 @@ import { type Filters, productRowsSql } from "./dealQueries.ts"
 import { type CommissionRanking, highCommissionList } from "./highCommissionList.ts"
 import { type ListsQuery, makeListReader } from "./ListReader.ts"
 import { type PriceDropRanking, priceDropList } from "./priceDropList.ts"
+import { MAX_LIMIT } from "./limits.ts"
 import { makeStaleWhileRevalidate } from "./StaleWhileRevalidate.ts"
 import { type TrendingRanking, trendingList } from "./trendingList.ts"
 
@@ -18,9 +19,6 @@ export type { CommissionRanking, PriceDropRanking, TrendingRanking }
 // here looks exactly like one from /api/deals.
 
 export type DealsRequest = Filters
-
-/** The longest list a caller may ask for (the endpoint's limit). */
-export const MAX_LIMIT = 50
 
 /** Every list is computed at its longest; callers cut it to their limit. */
 const LIST_SIZE = MAX_LIMIT

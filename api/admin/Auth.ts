@@ -1,18 +1,10 @@
 import { Effect, Layer, Redacted } from "effect"
-import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import { timingSafeEqual } from "node:crypto"
 import { AppConfig } from "../../infra/AppConfig.ts"
-import { Unauthorized, unauthorized } from "../errors.ts"
+import { unauthorized } from "../errors.ts"
+import { AdminAuth } from "./Api.ts"
 
-/**
- * Operator endpoints (/admin/...) require `Authorization: Bearer $ADMIN_TOKEN`.
- * The operator CLI uses them to reach a running server, since only one process
- * may write the DuckDB file.
- */
-export class AdminAuth extends HttpApiMiddleware.Service<AdminAuth, { provides: never; requires: never }>()(
-  "app/api/admin/AdminAuth",
-  { security: { bearer: HttpApiSecurity.bearer }, error: Unauthorized }
-) {}
+// The admin token check of the AdminAuth middleware (declared in Api.ts).
 
 const sameSecret = (a: string, b: string) => {
   const left = Buffer.from(a)

@@ -1,8 +1,8 @@
-import { MAX_BODY_BYTES } from "../ErrorResponses.ts"
+import { MAX_BODY_BYTES } from "../bodyLimit.ts"
 import { withResponses } from "../openApiExtend.ts"
-import { POSTBACK_PATH } from "../v1/conversions/Postback.ts"
+import { POSTBACK_PATH } from "../v1/conversions/postbackRoute.ts"
 import { jsonErrorResponse } from "../v1/conversions/PostbackDocs.ts"
-import { isPublicRead } from "./PublicReadLimits.ts"
+import { isPublicRead } from "./publicReads.ts"
 
 // The answers the HTTP edge gives on any operation, documented on each one
 // (a client generated from /openapi.json should expect them): 431 from

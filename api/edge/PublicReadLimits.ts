@@ -6,6 +6,7 @@ import { type Denied, rateLimitedBody, RateLimits } from "../../partners/RateLim
 import type { Verdict } from "../../partners/RateLimiter.ts"
 import { clientAddress } from "../v1/auth/clientIp.ts"
 import { type EdgeGuard, type EdgeGuards, type EdgeUpgradeGuard, rawResponse } from "./EdgeServer.ts"
+import { isPublicRead } from "./publicReads.ts"
 
 // The per-client limits of every public read (pages, /api/search,
 // /api/deals, /api/v1/products/search, /docs, /openapi.json, /ready and any
@@ -21,26 +22,6 @@ import { type EdgeGuard, type EdgeGuards, type EdgeUpgradeGuard, rawResponse } f
 // (its middlewares limit per key or per IP), /mcp (its own guard), /admin
 // (the admin token), /health (liveness costs nothing and a probe must never
 // be refused) and /metrics (the admin token, or its loopback port).
-
-const OWN_LIMITS = ["/mcp", "/admin", "/health", "/metrics"]
-const V1 = "/api/v1/"
-const LIMITED_V1 = "/api/v1/products/search"
-
-/** `url` is `path` itself or below it (not /healthz for /health), with or without a query. */
-const isUnder = (url: string, path: string) => {
-  if (!url.startsWith(path)) return false
-  const next = url.charCodeAt(path.length)
-  return Number.isNaN(next) || next === 47 /* / */ || next === 63 /* ? */
-}
-
-/** True for the paths this guard limits. */
-export const isPublicRead = (url: string) => {
-  // the redirect first, in one comparison: it is the hot path
-  if (url.charCodeAt(1) === 116 && url.charCodeAt(2) === 47) return false
-  if (url.startsWith(V1)) return isUnder(url, LIMITED_V1)
-  for (const path of OWN_LIMITS) if (isUnder(url, path)) return false
-  return true
-}
 
 /** Retry-After of a refusal for concurrency: a request in flight is usually done within a second. */
 const BUSY: Denied = { allowed: false, retryAfterSeconds: 1 }

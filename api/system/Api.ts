@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { AdminAuth } from "../admin/Auth.ts"
+import { AdminAuth } from "../admin/Api.ts"
 import { ServiceUnavailable, Unauthorized } from "../errors.ts"
 
 export const Readiness = Schema.Struct({

@@ -1,26 +1,37 @@
 import { Duration, Effect, Option, Redacted, Schema } from "effect"
-import { HttpClient, HttpClientRequest } from "effect/http"
+import { HttpClient, HttpClientRequest, HttpClientResponse } from "effect/http"
 import type { Connection } from "./Connection.ts"
-import { ApiError, ConfigError, ServerUnreachable, UnexpectedResponse } from "./errors.ts"
+import type * as Contract from "./contract.ts"
+import { ApiError, ConfigError, ServerUnreachable, UnexpectedResponse, UsageError } from "./errors.ts"
 import { CLI_NAME } from "./name.ts"
 
-// One place that speaks HTTP to the service: builds the request, sends the
-// key when there is one, and turns every outcome into either the decoded body
-// or one of the CLI's typed errors. Commands never see an HttpClientError.
+// One place that speaks HTTP to the service, through the client derived from
+// the API contract (contract.ts): sends the key when there is one, and turns
+// every outcome into either the decoded answer or one of the CLI's typed
+// errors. Commands never see an HttpClientError or a SchemaError.
 
 const TIMEOUT = Duration.seconds(30)
 
 export type Auth = "none" | "optional" | "required"
 
-export interface ApiRequest {
-  readonly method: "GET" | "POST" | "PATCH" | "DELETE"
-  readonly path: string
-  readonly auth: Auth
-  readonly query?: Record<string, string | number | undefined>
-  readonly body?: unknown
+/** How to read one endpoint's answer (contract.ts `answers`). */
+export interface Answer<A> {
+  readonly decode: () => (response: HttpClientResponse.HttpClientResponse) => Effect.Effect<A, unknown>
+  readonly fromOlderServer?: ((body: unknown) => unknown) | undefined
 }
 
-/** The body as the server sent it (for --json) and the fields this CLI reads from it. */
+export interface ApiCall<A> {
+  readonly auth: Auth
+  /** The request, through the derived client; `responseMode: "response-only"`, so every status comes back here. */
+  readonly send: (
+    client: Contract.PartnerClient
+  ) => Effect.Effect<HttpClientResponse.HttpClientResponse, unknown, HttpClient.HttpClient>
+  readonly answer: (answers: typeof Contract.answers) => Answer<A>
+  /** The answer is text (a CSV), not JSON. */
+  readonly text?: boolean
+}
+
+/** The body as the server sent it (for --json) and the answer decoded with the contract. */
 export interface ApiResult<A> {
   readonly raw: unknown
   readonly data: A
@@ -64,40 +75,45 @@ const toApiError = (status: number, text: string, retryAfter: string | undefined
       })
   })
 
-/** Sends the request; the status, body text and Retry-After, or a typed error for a failed transport or an error status. */
-const send = (connection: Connection, request: ApiRequest, accept: "json" | "text") =>
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+/** The failures of building and sending a request, as the CLI's errors. */
+const sendFailure = (connection: Connection, error: unknown) => {
+  if (Schema.isSchemaError(error)) return new UsageError({ message: `cannot send this request: ${error.message}` })
+  const reason = (error as { readonly reason?: { readonly _tag?: string; readonly cause?: unknown } }).reason
+  if (reason?._tag === "TransportError") {
+    return new ServerUnreachable({ url: connection.baseUrl, reason: transportReason(reason.cause) })
+  }
+  return new UnexpectedResponse({ url: connection.baseUrl, message: messageOf(error) })
+}
+
+/** The client for this connection: the key on every call that may carry one, JSON asked for unless text is. */
+const clientFor = (contract: typeof Contract, connection: Connection, auth: Auth, text: boolean) =>
+  Effect.flatMap(HttpClient.HttpClient, (httpClient) =>
+    contract.makeClient(
+      HttpClient.mapRequest(httpClient, (request) => {
+        const accepting = text ? request : HttpClientRequest.acceptJson(request)
+        return auth !== "none" && Option.isSome(connection.apiKey)
+          ? HttpClientRequest.bearerToken(accepting, Redacted.value(connection.apiKey.value))
+          : accepting
+      }),
+      connection.baseUrl
+    )
+  )
+
+/** The contract module, loaded on the first call (it is most of a command's start-up otherwise). */
+const loadContract = Effect.promise(() => import("./contract.ts"))
+
+export const callApi = <A>(connection: Connection, call: ApiCall<A>) =>
   Effect.gen(function* () {
-    const client = yield* HttpClient.HttpClient
-    const url = `${connection.baseUrl}${request.path}`
-    if (request.auth === "required" && Option.isNone(connection.apiKey)) {
+    if (call.auth === "required" && Option.isNone(connection.apiKey)) {
       return yield* new ConfigError({
         message: `This command needs an API key: run \`${CLI_NAME} init\` to register, or set AFF_API_KEY.`
       })
     }
-    let outgoing = HttpClientRequest.make(request.method)(url)
-    if (accept === "json") outgoing = HttpClientRequest.acceptJson(outgoing)
-    if (request.query !== undefined) {
-      const params = Object.entries(request.query).filter(
-        (entry): entry is [string, string | number] => entry[1] !== undefined
-      )
-      outgoing = HttpClientRequest.setUrlParams(
-        outgoing,
-        params.map(([key, value]) => [key, String(value)] as const)
-      )
-    }
-    if (request.auth !== "none" && Option.isSome(connection.apiKey)) {
-      outgoing = HttpClientRequest.bearerToken(outgoing, Redacted.value(connection.apiKey.value))
-    }
-    if (request.body !== undefined) outgoing = HttpClientRequest.bodyJsonUnsafe(outgoing, request.body)
-
-    const { retryAfter, status, text } = yield* client.execute(outgoing).pipe(
-      Effect.flatMap((response) =>
-        Effect.map(response.text, (text) => ({
-          status: response.status,
-          text,
-          retryAfter: response.headers["retry-after"] as string | undefined
-        }))
-      ),
+    const contract = yield* loadContract
+    const client = yield* clientFor(contract, connection, call.auth, call.text === true)
+    const response = yield* call.send(client).pipe(
       Effect.timeoutOrElse({
         duration: TIMEOUT,
         orElse: () =>
@@ -105,41 +121,57 @@ const send = (connection: Connection, request: ApiRequest, accept: "json" | "tex
             new ServerUnreachable({ url: connection.baseUrl, reason: `no answer within ${Duration.format(TIMEOUT)}` })
           )
       }),
-      Effect.catchTag("HttpClientError", (error) =>
-        Effect.fail(
-          error.reason._tag === "TransportError"
-            ? new ServerUnreachable({ url: connection.baseUrl, reason: transportReason(error.reason.cause) })
-            : new UnexpectedResponse({ url, message: error.message })
-        )
+      // the derived client refuses a path parameter it cannot put in a URL ("." or "..") by throwing
+      Effect.catchDefect((defect) =>
+        /path parameter/.test(messageOf(defect))
+          ? Effect.fail(new UsageError({ message: messageOf(defect) }))
+          : Effect.die(defect)
+      ),
+      Effect.mapError((error) =>
+        error instanceof ServerUnreachable || error instanceof UsageError ? error : sendFailure(connection, error)
       )
     )
-    if (status < 200 || status >= 300) return yield* toApiError(status, text, retryAfter)
-    return { url, status, text }
+    const url = response.request.url
+    const text = yield* response.text.pipe(Effect.mapError((error) => sendFailure(connection, error)))
+    if (response.status < 200 || response.status >= 300) {
+      return yield* toApiError(response.status, text, response.headers["retry-after"])
+    }
+    return yield* readAnswer(call.answer(contract.answers), response, text, call.text === true, url, connection)
   })
 
-/** The body as text (e.g. a CSV export), or one of the CLI's typed errors. */
-export const callApiText = (connection: Connection, request: ApiRequest) =>
-  Effect.map(send(connection, request, "text"), ({ text }) => text)
-
-export const callApi = <S extends Schema.Top & { readonly DecodingServices: never }>(
-  connection: Connection,
-  request: ApiRequest,
-  schema: S
+/** Decodes a 2xx answer with the endpoint's schema, after filling what an older server leaves out. */
+const readAnswer = <A>(
+  answer: Answer<A>,
+  response: HttpClientResponse.HttpClientResponse,
+  text: string,
+  isText: boolean,
+  url: string,
+  connection: Connection
 ) =>
   Effect.gen(function* () {
-    const { status, text, url } = yield* send(connection, request, "json")
-    const raw = parseJson(text)
-    if (Option.isNone(raw)) {
+    const json = isText ? Option.none() : parseJson(text)
+    if (!isText && Option.isNone(json)) {
       return yield* new UnexpectedResponse({
         url,
-        message: `status ${status} without a JSON body (is ${connection.baseUrl} the affiliate service?)`
+        message: `status ${response.status} without a JSON body (is ${connection.baseUrl} the affiliate service?)`
       })
     }
-    const data = yield* Schema.decodeUnknownEffect(schema)(raw.value).pipe(
-      Effect.mapError(
-        (error) =>
-          new UnexpectedResponse({ url, message: `the body does not have the expected shape: ${error.message}` })
+    const filled = Option.map(json, (body) => answer.fromOlderServer?.(body) ?? body)
+    // the decoder reads a response: give it the filled body when there was a gap to fill
+    const decoded =
+      Option.isSome(filled) && Option.isSome(json) && filled.value !== json.value
+        ? HttpClientResponse.fromWeb(
+            response.request,
+            new Response(JSON.stringify(filled.value), { status: response.status, headers: response.headers })
+          )
+        : response
+    const data = yield* answer
+      .decode()(decoded)
+      .pipe(
+        Effect.mapError(
+          (error) =>
+            new UnexpectedResponse({ url, message: `the body does not have the expected shape: ${messageOf(error)}` })
+        )
       )
-    )
-    return { raw: raw.value, data } as ApiResult<S["Type"]>
+    return { raw: Option.getOrElse(json, () => text), data } satisfies ApiResult<A>
   })

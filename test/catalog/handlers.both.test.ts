@@ -12,7 +12,8 @@ import { IpRateLimitLayer } from "../../api/v1/auth/PartnerAuth.ts"
 import { CatalogApi } from "../../api/v1/catalog/Api.ts"
 import { CatalogHandlers } from "../../api/v1/catalog/Http.ts"
 import { StorableTextLayer } from "../../api/StorableText.ts"
-import { RequestValidation, RequestValidationLayer } from "../../api/Validation.ts"
+import { RequestValidation } from "../../api/RequestChecksApi.ts"
+import { RequestValidationLayer } from "../../api/Validation.ts"
 import { RateLimits } from "../../partners/RateLimits.ts"
 
 // GET /api/v1/networks and /api/v1/programs over real HTTP, with the real

@@ -3,7 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { STATUSES, UNATTRIBUTED_REASONS } from "../../../conversions/ConversionRecord.ts"
 import { BadRequest, ServiceUnavailable, Unauthorized } from "../../errors.ts"
 import { ListQuery, Page } from "../../v1/ListParams.ts"
-import { AdminAuth } from "../Auth.ts"
+import { AdminAuth } from "../Api.ts"
 import { Reconciliation, ReconciliationQuery } from "./ReconciliationApi.ts"
 
 const Money = Schema.String.annotate({ description: 'Exact decimal as text, e.g. "12.3500"' })

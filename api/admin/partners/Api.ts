@@ -3,7 +3,7 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { TAG_PATTERN } from "../../../domain/links/feedTrackingId.ts"
 import { BadRequest, NotFound, ServiceUnavailable, Unauthorized } from "../../errors.ts"
 import { KEY_CACHE_TTL_MS } from "../../../partners/KeyCache.ts"
-import { AdminAuth } from "../Auth.ts"
+import { AdminAuth } from "../Api.ts"
 
 /** A partner's id (digits) or its tag. */
 export const PartnerRefParam = Schema.String.check(

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BadRequest, Conflict, NotFound, ServiceUnavailable, Unauthorized } from "../../errors.ts"
-import { AdminAuth } from "../Auth.ts"
+import { AdminAuth } from "../Api.ts"
 
 const FeedName = Schema.String.check(
   Schema.isPattern(/^[a-z0-9][a-z0-9_-]{0,63}$/, { message: "must be a feed name from the feed configuration" })

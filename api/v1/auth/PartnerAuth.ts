@@ -1,11 +1,18 @@
-import { Clock, Context, Effect, Layer, Redacted } from "effect"
+import { Clock, Effect, Layer, Redacted } from "effect"
 import { createHash } from "node:crypto"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
-import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import { AppConfig } from "../../../infra/AppConfig.ts"
-import { TooManyRequests, Unauthorized, unauthorized, unavailable, ServiceUnavailable } from "../../errors.ts"
+import { type ServiceUnavailable, type Unauthorized, unauthorized, unavailable } from "../../errors.ts"
 import { API_KEY_PATTERN, type Partner, Partners } from "../../../partners/Partners.ts"
 import { clientIp } from "./clientIp.ts"
+import {
+  CurrentPartner,
+  IpRateLimit,
+  MaybePartner,
+  OptionalPartnerAuth,
+  PartnerAuth,
+  RegistrationRateLimit
+} from "./Api.ts"
 import { Denials, RateLimits } from "../../../partners/RateLimits.ts"
 
 // Partner authentication for /api/v1, `Authorization: Bearer <api key>`.
@@ -13,37 +20,8 @@ import { Denials, RateLimits } from "../../../partners/RateLimits.ts"
 // Optional endpoints: no Authorization header is anonymous, but a header that
 // is present and wrong is still a 401, never a silent downgrade to anonymous.
 // Both also apply the rate limits: per key when authenticated, per IP when not.
-
-/** The authenticated partner (required-auth endpoints). */
-export class CurrentPartner extends Context.Service<CurrentPartner, Partner>()("app/api/v1/auth/CurrentPartner") {}
-
-/** The partner, or undefined for an anonymous caller (optional-auth endpoints). */
-export class MaybePartner extends Context.Service<MaybePartner, { readonly partner: Partner | undefined }>()(
-  "app/api/v1/auth/MaybePartner"
-) {}
-
-const errors = [Unauthorized, TooManyRequests, ServiceUnavailable] as const
-
-export class PartnerAuth extends HttpApiMiddleware.Service<PartnerAuth, { provides: CurrentPartner }>()(
-  "app/api/v1/auth/PartnerAuth",
-  { security: { bearer: HttpApiSecurity.bearer }, error: errors }
-) {}
-
-export class OptionalPartnerAuth extends HttpApiMiddleware.Service<OptionalPartnerAuth, { provides: MaybePartner }>()(
-  "app/api/v1/auth/OptionalPartnerAuth",
-  { security: { bearer: HttpApiSecurity.bearer }, error: errors }
-) {}
-
-/** Per-IP limit for anonymous endpoints (catalog browsing). */
-export class IpRateLimit extends HttpApiMiddleware.Service<IpRateLimit>()("app/api/v1/auth/IpRateLimit", {
-  error: TooManyRequests
-}) {}
-
-/** Stricter per-IP limit for POST /partners/register. */
-export class RegistrationRateLimit extends HttpApiMiddleware.Service<RegistrationRateLimit>()(
-  "app/api/v1/auth/RegistrationRateLimit",
-  { error: TooManyRequests }
-) {}
+// The middlewares themselves are declared in Api.ts (the contract); this file
+// implements them.
 
 const lookupFailed = unavailable("auth_unavailable", "the partner store is not reachable; retry shortly")
 

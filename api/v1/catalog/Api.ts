@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BadRequest, ServiceUnavailable } from "../../errors.ts"
-import { IpRateLimit } from "../auth/PartnerAuth.ts"
+import { IpRateLimit } from "../auth/Api.ts"
 import { ListQuery, Page } from "../ListParams.ts"
 
 const searchTerm = Schema.String.check(

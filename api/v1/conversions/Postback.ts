@@ -8,6 +8,7 @@ import { ReportingRates } from "../../../conversions/ReportingRates.ts"
 import { AppConfig } from "../../../infra/AppConfig.ts"
 import { Metrics } from "../../../infra/Metrics.ts"
 import { errorJson } from "../../errors.ts"
+import { MAX_BODY_BYTES, POSTBACK_PATH } from "./postbackRoute.ts"
 
 // POST /api/v1/conversions/postback. A raw HttpRouter route rather than an
 // HttpApi endpoint on purpose: the HMAC covers the exact bytes the network
@@ -17,8 +18,6 @@ import { errorJson } from "../../errors.ts"
 // a malformed timestamp), then the body (400 naming the field), then the
 // write, which also claims the signature (401 `replay` when it was accepted
 // before; 503 if the database is unavailable). Any row invalid = nothing written.
-export const POSTBACK_PATH = "/api/v1/conversions/postback"
-export const MAX_BODY_BYTES = 256 * 1024
 /**
  * A claimed signature is kept this long past the window: the window is
  * checked in whole seconds on each replica's clock, and a replica whose clock

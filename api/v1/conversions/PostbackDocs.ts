@@ -1,6 +1,6 @@
 import { EARLIEST_CONVERSION_TIME, MAX_FUTURE_MS, MAX_PER_POSTBACK } from "../../../conversions/PostbackBody.ts"
 import { REPLAY_WINDOW_SECONDS } from "../../../conversions/PostbackSignature.ts"
-import { MAX_BODY_BYTES, POSTBACK_PATH } from "./Postback.ts"
+import { MAX_BODY_BYTES, POSTBACK_PATH } from "./postbackRoute.ts"
 import { withPaths } from "../../openApiExtend.ts"
 
 // The postback is a raw route (the HMAC needs the raw body), so HttpApi does

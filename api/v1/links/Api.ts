@@ -7,8 +7,8 @@ const CREDENTIALS_DROPPED =
   `query (and fragment) parameters whose name contains ${CREDENTIAL_MARKERS.join(", ")} (any case, e.g. reset_token, ` +
   "api_key, sessionid) or whose value is an e-mail address are dropped, and so is a user:password@ part"
 import { BadRequest, NotFound, ServiceUnavailable, Unauthorized } from "../../errors.ts"
-import { MAX_LINK_NAME_LENGTH } from "../../../links/LinkSettings.ts"
-import { OptionalPartnerAuth, PartnerAuth } from "../auth/PartnerAuth.ts"
+import { MAX_LINK_NAME_LENGTH } from "../../../domain/links/linkName.ts"
+import { OptionalPartnerAuth, PartnerAuth } from "../auth/Api.ts"
 import { ListQuery, Page } from "../ListParams.ts"
 import { CountryParam } from "../../discovery/marketParams.ts"
 

@@ -1,10 +1,10 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { BadRequest, ServiceUnavailable, Unauthorized } from "../../errors.ts"
-import { PartnerAuth, RegistrationRateLimit } from "../auth/PartnerAuth.ts"
+import { PartnerAuth, RegistrationRateLimit } from "../auth/Api.ts"
 import { KEY_CACHE_TTL_MS } from "../../../partners/KeyCache.ts"
 import { PartnerStats } from "../../../partners/StatsSchema.ts"
-import { EXPORT_HEADER } from "../../../partners/PartnerExport.ts"
+import { EXPORT_HEADER } from "../../../partners/exportColumns.ts"
 
 const text = (field: string, max: number) =>
   Schema.String.check(

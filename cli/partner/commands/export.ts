@@ -1,7 +1,7 @@
 import { Console, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { writeFileSync } from "node:fs"
-import { callApiText } from "../ApiClient.ts"
+import { callApi } from "../ApiClient.ts"
 import { resolveConnection } from "../Connection.ts"
 import { ConfigError } from "../errors.ts"
 import * as flags from "../flags.ts"
@@ -19,11 +19,11 @@ export const exportCsv = Command.make(
   },
   Effect.fn("partner.export")(function* ({ out, server }) {
     const connection = yield* resolveConnection(server)
-    const csv = yield* callApiText(connection, {
-      method: "GET",
-      path: "/api/v1/partners/me/export",
+    const { data: csv } = yield* callApi(connection, {
       auth: "required",
-      query: { format: "csv" }
+      text: true,
+      send: (api) => api.partners.export({ query: { format: "csv" }, responseMode: "response-only" }),
+      answer: (answers) => answers.exportCsv
     })
     if (Option.isNone(out)) return yield* Console.log(csv.replace(/\r\n$/, ""))
     yield* Effect.try({

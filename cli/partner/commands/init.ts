@@ -6,7 +6,6 @@ import { resolveConnectionWith } from "../Connection.ts"
 import { ConfigError, UsageError } from "../errors.ts"
 import * as flags from "../flags.ts"
 import { CLI_NAME } from "../name.ts"
-import { RegisterResponse } from "../responses.ts"
 import { formatFields } from "../Table.ts"
 
 // Registers a partner and keeps the key. The server shows the key once and
@@ -88,21 +87,20 @@ export const init = Command.make(
         ? (yield* Prompt.run(Prompt.String({ message: "What you build with the API (optional)" }))).trim()
         : ""
 
-    const { data, raw } = yield* callApi(
-      connection,
-      {
-        method: "POST",
-        path: "/api/v1/partners/register",
-        auth: "none",
-        body: {
-          name: partnerName,
-          email: contactEmail,
-          app_url: appUrlValue,
-          ...(about.length > 0 ? { description: about } : {})
-        }
-      },
-      RegisterResponse
-    )
+    const { data, raw } = yield* callApi(connection, {
+      auth: "none",
+      send: (api) =>
+        api.partners.register({
+          payload: {
+            name: partnerName,
+            email: contactEmail,
+            app_url: appUrlValue,
+            ...(about.length > 0 ? { description: about } : {})
+          },
+          responseMode: "response-only"
+        }),
+      answer: (answers) => answers.register
+    })
     yield* writeConfigFile({
       url: connection.baseUrl,
       api_key: data.api_key,

@@ -5,7 +5,6 @@ import { configFilePath, readConfigFile, writeConfigFile } from "../ConfigFile.t
 import { resolveConnection } from "../Connection.ts"
 import * as flags from "../flags.ts"
 import { CLI_NAME } from "../name.ts"
-import { RegisterResponse } from "../responses.ts"
 
 // `aff keys rotate`: POST /api/v1/partners/me/keys/rotate with the current
 // key. The new key is shown by the server once: when the current key came
@@ -17,11 +16,11 @@ const rotate = Command.make(
   { server: flags.server, json: flags.json },
   Effect.fn("partner.keys.rotate")(function* ({ json, server }) {
     const connection = yield* resolveConnection(server)
-    const { data, raw } = yield* callApi(
-      connection,
-      { method: "POST", path: "/api/v1/partners/me/keys/rotate", auth: "required", body: {} },
-      RegisterResponse
-    )
+    const { data, raw } = yield* callApi(connection, {
+      auth: "required",
+      send: (api) => api.partners.rotateKey({ responseMode: "response-only" }),
+      answer: (answers) => answers.rotateKey
+    })
     const stored = yield* readConfigFile
     const fromFile = Option.isSome(connection.storedTag) && Option.isSome(stored)
     if (fromFile) yield* writeConfigFile({ ...stored.value, api_key: data.api_key })

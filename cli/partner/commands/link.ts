@@ -1,4 +1,5 @@
-import { Effect, type Option, Schema } from "effect"
+import { Effect, type Option } from "effect"
+import type { LinkItem } from "../../../api/v1/links/Api.ts"
 import { Argument, Command } from "effect/cli"
 import { callApi } from "../ApiClient.ts"
 import { resolveConnection } from "../Connection.ts"
@@ -14,24 +15,17 @@ const trackingId = Argument.String("tracking-id").pipe(
   Argument.withDescription("The link's tracking id (the part after /t/ in its tracking URL)")
 )
 
-const Edited = Schema.Struct({
-  tracking_id: Schema.String,
-  tracking_url: Schema.String,
-  name: Schema.NullOr(Schema.String),
-  state: Schema.String
-})
-
 const edit = (id: string, body: { name?: string | null; disabled?: boolean }, server: Option.Option<string>) =>
   Effect.gen(function* () {
     const connection = yield* resolveConnection(server)
-    return yield* callApi(
-      connection,
-      { method: "PATCH", path: `/api/v1/links/${encodeURIComponent(id)}`, auth: "required", body },
-      Edited
-    )
+    return yield* callApi(connection, {
+      auth: "required",
+      send: (api) => api.links.edit({ params: { tracking_id: id }, payload: body, responseMode: "response-only" }),
+      answer: (answers) => answers.editedLink
+    })
   })
 
-const describe = (link: typeof Edited.Type) =>
+const describe = (link: typeof LinkItem.Type) =>
   `${link.tracking_url}  ${link.state}${link.name === null ? "" : `  "${link.name}"`}`
 
 const name = Command.make(
@@ -69,11 +63,11 @@ const remove = Command.make(
   { trackingId, server: flags.server, json: flags.json },
   Effect.fn("partner.link.delete")(function* (input) {
     const connection = yield* resolveConnection(input.server)
-    const { raw } = yield* callApi(
-      connection,
-      { method: "DELETE", path: `/api/v1/links/${encodeURIComponent(input.trackingId)}`, auth: "required" },
-      Schema.Struct({ tracking_id: Schema.String, deleted: Schema.Boolean })
-    )
+    const { raw } = yield* callApi(connection, {
+      auth: "required",
+      send: (api) => api.links.remove({ params: { tracking_id: input.trackingId }, responseMode: "response-only" }),
+      answer: (answers) => answers.deletedLink
+    })
     yield* flags.printResult(
       input.json,
       raw,

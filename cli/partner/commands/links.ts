@@ -3,7 +3,7 @@ import { Command } from "effect/cli"
 import { callApi } from "../ApiClient.ts"
 import { resolveConnection } from "../Connection.ts"
 import * as flags from "../flags.ts"
-import { LinkItem, Page, withPageFooter } from "../responses.ts"
+import { withPageFooter } from "../responses.ts"
 import { formatTable } from "../Table.ts"
 
 export const links = Command.make(
@@ -11,16 +11,15 @@ export const links = Command.make(
   { limit: flags.limit, offset: flags.offset, server: flags.server, json: flags.json },
   Effect.fn("partner.links")(function* ({ json, limit, offset, server }) {
     const connection = yield* resolveConnection(server)
-    const { data, raw } = yield* callApi(
-      connection,
-      {
-        method: "GET",
-        path: "/api/v1/links",
-        auth: "required",
-        query: { limit: Option.getOrUndefined(limit), offset: Option.getOrUndefined(offset) }
-      },
-      Page(LinkItem)
-    )
+    const { data, raw } = yield* callApi(connection, {
+      auth: "required",
+      send: (api) =>
+        api.links.list({
+          query: { limit: Option.getOrUndefined(limit), offset: Option.getOrUndefined(offset) },
+          responseMode: "response-only"
+        }),
+      answer: (answers) => answers.links
+    })
     yield* flags.printResult(json, raw, () =>
       withPageFooter(
         formatTable(
@@ -37,7 +36,7 @@ export const links = Command.make(
           data.data.map((link) => [
             link.tracking_url,
             link.name ?? "",
-            link.state ?? "active",
+            link.state,
             // an unaffiliated link earns nothing: say so where the programme would be
             link.status === "unaffiliated" ? "unaffiliated" : (link.program_id ?? ""),
             link.network_id ?? "",

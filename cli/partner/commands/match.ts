@@ -5,7 +5,8 @@ import { type Connection, resolveConnection } from "../Connection.ts"
 import { isPartnerCliError, NotMatched } from "../errors.ts"
 import * as flags from "../flags.ts"
 import { CLI_NAME } from "../name.ts"
-import { commissionText, MatchResponse, Page, ProgramItem } from "../responses.ts"
+import type { MatchResponse } from "../../../api/v1/links/Api.ts"
+import { commissionText } from "../responses.ts"
 import { formatFields } from "../Table.ts"
 
 // By default only the tracking URL, so `URL=$(aff match ...)` just works.
@@ -22,16 +23,15 @@ type MatchedProgram = Extract<typeof MatchResponse.Type, { matched: true }>["pro
  * the type alone instead of failing the command.
  */
 const commissionOf = (connection: Connection, program: MatchedProgram) =>
-  callApi(
-    connection,
-    {
-      method: "GET",
-      path: "/api/v1/programs",
-      auth: "none",
-      query: { domain: program.domain, network: program.network, limit: 100 }
-    },
-    Page(ProgramItem)
-  ).pipe(
+  callApi(connection, {
+    auth: "none",
+    send: (api) =>
+      api.catalog.programs({
+        query: { domain: program.domain, network: program.network, limit: 100 },
+        responseMode: "response-only"
+      }),
+    answer: (answers) => answers.programs
+  }).pipe(
     Effect.map(({ data }) => data.data.find((candidate) => candidate.id === program.id)),
     Effect.map((found) => (found === undefined ? program.commission_type : commissionText(found))),
     Effect.catchIf(isPartnerCliError, () => Effect.succeed(`${program.commission_type} (rate not available)`))
@@ -50,21 +50,16 @@ export const match = Command.make(
   },
   Effect.fn("partner.match")(function* ({ json, merchantUrl, server, verbose }) {
     const connection = yield* resolveConnection(server)
-    const { data, raw } = yield* callApi(
-      connection,
-      {
-        method: "POST",
-        path: "/api/v1/links/match",
-        auth: "optional",
-        body: { url: merchantUrl }
-      },
-      MatchResponse
-    )
+    const { data, raw } = yield* callApi(connection, {
+      auth: "optional",
+      send: (api) => api.links.match({ payload: { url: merchantUrl }, responseMode: "response-only" }),
+      answer: (answers) => answers.match
+    })
     if (json) yield* Console.log(JSON.stringify(raw, null, 2))
     if (!data.matched) {
       return yield* new NotMatched({
         reason: data.reason,
-        message: data.message ?? "no affiliate programme covers this URL"
+        message: data.message
       })
     }
     if (json) return
@@ -77,7 +72,7 @@ export const match = Command.make(
         ["Domain", data.program.domain],
         ["Commission", yield* commissionOf(connection, data.program)],
         ["Affiliate URL", data.link.affiliate_url],
-        ...(data.created === false ? [["Note", "you already had this link; it is returned again"] as const] : [])
+        ...(!data.created ? [["Note", "you already had this link; it is returned again"] as const] : [])
       ])
     )
   })

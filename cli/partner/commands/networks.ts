@@ -3,7 +3,7 @@ import { Command, Flag } from "effect/cli"
 import { callApi } from "../ApiClient.ts"
 import { resolveConnection } from "../Connection.ts"
 import * as flags from "../flags.ts"
-import { NetworkItem, Page, withPageFooter } from "../responses.ts"
+import { withPageFooter } from "../responses.ts"
 import { cell, formatTable } from "../Table.ts"
 
 export const networks = Command.make(
@@ -22,21 +22,20 @@ export const networks = Command.make(
   },
   Effect.fn("partner.networks")(function* ({ json, limit, offset, q, status, server }) {
     const connection = yield* resolveConnection(server)
-    const { data, raw } = yield* callApi(
-      connection,
-      {
-        method: "GET",
-        path: "/api/v1/networks",
-        auth: "none",
-        query: {
-          status: Option.getOrUndefined(status),
-          q: Option.getOrUndefined(q),
-          limit: Option.getOrUndefined(limit),
-          offset: Option.getOrUndefined(offset)
-        }
-      },
-      Page(NetworkItem)
-    )
+    const { data, raw } = yield* callApi(connection, {
+      auth: "none",
+      send: (api) =>
+        api.catalog.networks({
+          query: {
+            status: Option.getOrUndefined(status),
+            q: Option.getOrUndefined(q),
+            limit: Option.getOrUndefined(limit),
+            offset: Option.getOrUndefined(offset)
+          },
+          responseMode: "response-only"
+        }),
+      answer: (answers) => answers.networks
+    })
     yield* flags.printResult(json, raw, () =>
       withPageFooter(
         formatTable(

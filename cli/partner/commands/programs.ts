@@ -3,7 +3,7 @@ import { Command, Flag } from "effect/cli"
 import { callApi } from "../ApiClient.ts"
 import { resolveConnection } from "../Connection.ts"
 import * as flags from "../flags.ts"
-import { commissionText, Page, ProgramItem, withPageFooter } from "../responses.ts"
+import { commissionText, withPageFooter } from "../responses.ts"
 import { formatTable } from "../Table.ts"
 
 // Which programmes (merchants on a network) exist, e.g. to see what `match`
@@ -30,24 +30,23 @@ export const programs = Command.make(
   },
   Effect.fn("partner.programs")(function* ({ country, domain, json, limit, network, offset, q, status, server }) {
     const connection = yield* resolveConnection(server)
-    const { data, raw } = yield* callApi(
-      connection,
-      {
-        method: "GET",
-        path: "/api/v1/programs",
-        auth: "none",
-        query: {
-          network: Option.getOrUndefined(network),
-          domain: Option.getOrUndefined(domain),
-          q: Option.getOrUndefined(q),
-          status: Option.getOrUndefined(status),
-          country: Option.getOrUndefined(country),
-          limit: Option.getOrUndefined(limit),
-          offset: Option.getOrUndefined(offset)
-        }
-      },
-      Page(ProgramItem)
-    )
+    const { data, raw } = yield* callApi(connection, {
+      auth: "none",
+      send: (api) =>
+        api.catalog.programs({
+          query: {
+            network: Option.getOrUndefined(network),
+            domain: Option.getOrUndefined(domain),
+            q: Option.getOrUndefined(q),
+            status: Option.getOrUndefined(status),
+            country: Option.getOrUndefined(country),
+            limit: Option.getOrUndefined(limit),
+            offset: Option.getOrUndefined(offset)
+          },
+          responseMode: "response-only"
+        }),
+      answer: (answers) => answers.programs
+    })
     yield* flags.printResult(json, raw, () =>
       withPageFooter(
         formatTable(

@@ -1,10 +1,10 @@
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { callApi } from "../ApiClient.ts"
 import { type Connection, resolveConnection } from "../Connection.ts"
 import * as flags from "../flags.ts"
 import { CLI_NAME } from "../name.ts"
-import { type SearchFeed, SearchFeed as SearchFeedSchema } from "../responses.ts"
+import type { SearchFeed as SearchFeedSchema } from "../../../discovery/schemas.ts"
 import { formatTable } from "../Table.ts"
 
 // Products for a shopping phrase, each with a tracked link to share. The
@@ -14,14 +14,14 @@ import { formatTable } from "../Table.ts"
 // up with the key when it came from AFF_API_KEY. Without a key the links
 // carry the server's default tag and earn nobody anything; the output says so.
 
-const Me = Schema.Struct({ partner: Schema.Struct({ tag: Schema.String }) })
-
 const partnerTag = (connection: Connection) =>
   Option.isSome(connection.storedTag) || Option.isNone(connection.apiKey)
     ? Effect.succeed(connection.storedTag)
-    : callApi(connection, { method: "GET", path: "/api/v1/partners/me", auth: "required" }, Me).pipe(
-        Effect.map(({ data }) => Option.some(data.partner.tag))
-      )
+    : callApi(connection, {
+        auth: "required",
+        send: (api) => api.partners.me({ responseMode: "response-only" }),
+        answer: (answers) => answers.stats
+      }).pipe(Effect.map(({ data }) => Option.some(data.partner.tag)))
 
 export const search = Command.make(
   "search",
@@ -37,21 +37,20 @@ export const search = Command.make(
   Effect.fn("partner.search")(function* ({ category, json, limit, query, server }) {
     const connection = yield* resolveConnection(server)
     const tag = yield* partnerTag(connection)
-    const { data, raw } = yield* callApi(
-      connection,
-      {
-        method: "GET",
-        path: "/api/search",
-        auth: "none",
-        query: {
-          q: query,
-          category: Option.getOrUndefined(category),
-          limit: Option.getOrUndefined(limit),
-          tag: Option.getOrUndefined(tag)
-        }
-      },
-      SearchFeedSchema
-    )
+    const { data, raw } = yield* callApi(connection, {
+      auth: "none",
+      send: (api) =>
+        api.search({
+          query: {
+            q: query,
+            category: Option.getOrUndefined(category),
+            limit: Option.getOrUndefined(limit),
+            tag: Option.getOrUndefined(tag)
+          },
+          responseMode: "response-only"
+        }),
+      answer: (answers) => answers.search
+    })
     yield* flags.printResult(json, raw, () => renderResults(data, tag))
   })
 ).pipe(
@@ -61,6 +60,8 @@ export const search = Command.make(
     { command: `${CLI_NAME} search "running shoes under 80" --json`, description: "The server's answer, for scripts" }
   ])
 )
+
+type SearchFeed = typeof SearchFeedSchema.Type
 
 const money = (amount: number, currency: string) => `${amount.toFixed(2)} ${currency}`
 

@@ -4,7 +4,7 @@ import { callApi } from "../ApiClient.ts"
 import { resolveConnection } from "../Connection.ts"
 import * as flags from "../flags.ts"
 import { CLI_NAME } from "../name.ts"
-import { PartnerStats } from "../responses.ts"
+import type { PartnerStats } from "../../../partners/StatsSchema.ts"
 import { barChart } from "../BarChart.ts"
 import { cell, formatFields, formatTable } from "../Table.ts"
 
@@ -17,15 +17,11 @@ export const stats = Command.make(
   { server: flags.server, json: flags.json },
   Effect.fn("partner.stats")(function* ({ json, server }) {
     const connection = yield* resolveConnection(server)
-    const { data, raw } = yield* callApi(
-      connection,
-      {
-        method: "GET",
-        path: "/api/v1/partners/me",
-        auth: "required"
-      },
-      PartnerStats
-    )
+    const { data, raw } = yield* callApi(connection, {
+      auth: "required",
+      send: (api) => api.partners.me({ responseMode: "response-only" }),
+      answer: (answers) => answers.stats
+    })
     yield* flags.printResult(json, raw, () => renderStats(data))
   })
 ).pipe(

@@ -1,5 +1,6 @@
 import type { Brand, BrandIndex } from "./brandIndex.ts"
 import { isCommonWord } from "./commonWords.ts"
+import { MATCH_THRESHOLD } from "./matchThreshold.ts"
 import { damerauLevenshtein, type EditKind, editKind, jaroWinkler } from "./similarity.ts"
 import { type HostParts, hostParts, pathSegments } from "./urlParts.ts"
 
@@ -18,8 +19,7 @@ import { type HostParts, hostParts, pathSegments } from "./urlParts.ts"
 // brands only accept unmistakable slips (doubled or swapped letters), and a
 // brand in a path counts only on a page that looks like a product listing.
 
-/** At or above this confidence a fuzzy candidate is matched; below it the answer is matched: false. */
-export const MATCH_THRESHOLD = 0.7
+export { MATCH_THRESHOLD }
 
 export type Evidence =
   | {

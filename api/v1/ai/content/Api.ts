@@ -3,8 +3,8 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { COPY_TYPES, TONES } from "../../../../domain/copy/facts.ts"
 import { LIMITS } from "../../../../domain/copy/limits.ts"
 import { BadRequest, Conflict, NotFound, ServiceUnavailable } from "../../../errors.ts"
-import { PartnerAuth } from "../../auth/PartnerAuth.ts"
-import { FALLBACK_REASONS } from "../../../../ai/content/CopyLlm.ts"
+import { PartnerAuth } from "../../auth/Api.ts"
+import { FALLBACK_REASONS } from "../../../../ai/content/fallbackReasons.ts"
 
 // type and tone are plain strings in the schema so an unknown value gets our
 // own 400 naming the field and listing the allowed values (see Http.ts).

@@ -4,7 +4,7 @@ import { COPY_TYPES, type CopyType, type Tone, TONES } from "../../../../domain/
 import { PublicUrl } from "../../../../infra/PublicUrl.ts"
 import { Api } from "../../../Api.ts"
 import { BadRequest, badRequest, conflict, notFound } from "../../../errors.ts"
-import { CurrentPartner } from "../../auth/PartnerAuth.ts"
+import { CurrentPartner } from "../../auth/Api.ts"
 import { orUnavailable } from "../../dbUnavailable.ts"
 import { PromoCopy, type Unlinkable } from "../../../../ai/content/PromoCopy.ts"
 import { CatalogQueries } from "../../../../catalog/CatalogQueries.ts"

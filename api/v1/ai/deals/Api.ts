@@ -3,8 +3,8 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { Deal, MarketNote } from "../../../../discovery/schemas.ts"
 import { marketFields } from "../../../discovery/marketParams.ts"
 import { BadRequest, ServiceUnavailable } from "../../../errors.ts"
-import { PartnerAuth } from "../../auth/PartnerAuth.ts"
-import { MAX_LIMIT } from "../../../../ai/deals/DealDiscovery.ts"
+import { PartnerAuth } from "../../auth/Api.ts"
+import { MAX_LIMIT } from "../../../../ai/deals/limits.ts"
 
 // GET /api/v1/ai/deals: the contract. Unknown query parameters are ignored,
 // as on /api/deals.

@@ -15,7 +15,7 @@ import { marketNote } from "../../../../domain/markets/markets.ts"
 import { requestMarket } from "../../../discovery/marketParams.ts"
 import { Api } from "../../../Api.ts"
 import { disclosureFor, presentDeal } from "../../../../discovery/present.ts"
-import { CurrentPartner } from "../../auth/PartnerAuth.ts"
+import { CurrentPartner } from "../../auth/Api.ts"
 import { orUnavailable } from "../../dbUnavailable.ts"
 import { DEFAULT_LIMIT } from "./Api.ts"
 import {

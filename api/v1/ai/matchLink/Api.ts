@@ -1,9 +1,9 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { MATCH_THRESHOLD } from "../../../../domain/matching/fuzzy/fuzzyScore.ts"
+import { MATCH_THRESHOLD } from "../../../../domain/matching/fuzzy/matchThreshold.ts"
 import { MAX_URL_LENGTH } from "../../../../domain/matching/submittedUrl.ts"
 import { BadRequest, ServiceUnavailable } from "../../../errors.ts"
-import { PartnerAuth } from "../../auth/PartnerAuth.ts"
+import { PartnerAuth } from "../../auth/Api.ts"
 import { MatchMarket, MatchRequest, NoMatchReasons } from "../../links/Api.ts"
 
 export const MatchLinkRequest = Schema.Struct({

@@ -8,7 +8,7 @@ import { MATCH_THRESHOLD } from "../../../../domain/matching/fuzzy/fuzzyScore.ts
 import type { Selection } from "../../../../domain/matching/selectProgram.ts"
 import { Api } from "../../../Api.ts"
 import { badRequest } from "../../../errors.ts"
-import { CurrentPartner } from "../../auth/PartnerAuth.ts"
+import { CurrentPartner } from "../../auth/Api.ts"
 import { orUnavailable } from "../../dbUnavailable.ts"
 import { LinkMatching, noMatchMessages } from "../../../../links/LinkMatching.ts"
 import type { TrackingLink } from "../../../../links/TrackingLinks.ts"
