@@ -24,6 +24,7 @@ import {
   verdict
 } from "./support/redirectPair.ts"
 import { processCpuSeconds } from "./support/shippedService.ts"
+import { perRequestUs, threadCpuSeconds } from "./support/threadCpu.ts"
 import { runWrk, wrkInstalled } from "./support/wrk.ts"
 
 const RUNS = runsOption()
@@ -52,6 +53,8 @@ try {
     const oursRps: Array<number> = []
     const cpuPerRequestUs: Array<number> = []
     const bareCpuPerRequestUs: Array<number> = []
+    /** Where the service's CPU per redirect went, per thread (µs), each round. */
+    const threads: Array<string> = []
     for (let round = 1; round <= ROUNDS; round++) {
       // the bare server runs in this process (wrk in a child): its CPU is ours here
       const bareCpuBefore = process.cpuUsage()
@@ -61,8 +64,10 @@ try {
       bareCpuPerRequestUs.push(bareUs)
       bareRps.push(b.requestsPerSecond)
       const cpuBefore = processCpuSeconds(service.pid)
+      const threadsBefore = threadCpuSeconds(service.pid)
       const o = await runWrk({ ...ours, connections: CONNECTIONS, seconds: SECONDS })
       const cpuUs = ((processCpuSeconds(service.pid) - cpuBefore) * 1e6) / Math.max(1, o.requests)
+      threads.push(perRequestUs(threadsBefore, threadCpuSeconds(service.pid), o.requests))
       cpuPerRequestUs.push(cpuUs)
       oursRps.push(o.requestsPerSecond)
       answered += o.requests
@@ -83,6 +88,7 @@ try {
         `bare ${median(bareCpuPerRequestUs).toFixed(0)} µs (bare/service ${(median(bareCpuPerRequestUs) / median(cpuPerRequestUs)).toFixed(2)}x, ` +
         `the throughput ratio a core each would give, whatever the load)`
     )
+    threads.forEach((split, i) => console.log(`service CPU per redirect by thread (round ${i + 1}, µs): ${split}`))
     const rate = Math.max(1, Math.round(median(oursRps) / 2))
     const halfPeak = await halfPeakTrials({
       ours,
