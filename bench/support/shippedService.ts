@@ -59,6 +59,8 @@ export interface ShippedOptions {
   readonly nodeArgs?: ReadonlyArray<string>
   /** A DATA_DIR the caller owns (kept on stop); default: a fresh one, removed on stop. */
   readonly dataDir?: string
+  /** Another checkout's main.ts (e.g. the code before a change, to compare both in one run); default: this one. */
+  readonly root?: string
 }
 
 export const startShippedService = async (
@@ -72,7 +74,7 @@ export const startShippedService = async (
   const adminToken = randomBytes(16).toString("hex")
   const began = performance.now()
   const child = spawn(node, [...(options.nodeArgs ?? []), "main.ts"], {
-    cwd: repo,
+    cwd: options.root ?? repo,
     env: {
       ...process.env,
       DATA_DIR: dataDir,
