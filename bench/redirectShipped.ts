@@ -72,7 +72,7 @@ try {
     const ratio = median(oursRps) / median(bareRps)
     const rate = Math.max(1, Math.round(median(oursRps) / 2))
     console.log(
-      `peak: bare ${median(bareRps).toFixed(0)} req/s, ours ${median(oursRps).toFixed(0)} req/s, ratio ${ratio.toFixed(2)}x ` +
+      `peak: bare ${median(bareRps).toFixed(0)} req/s, ours ${median(oursRps).toFixed(0)} req/s, ratio ${ratio.toFixed(3)}x ` +
         `(target >= ${TARGET_RATIO}x) ${verdict(ratio >= TARGET_RATIO)}; CPU per request: service ${median(cpuPerRequestUs).toFixed(0)} µs, ` +
         `bare ${median(bareCpuPerRequestUs).toFixed(0)} µs (bare/service ${(median(bareCpuPerRequestUs) / median(cpuPerRequestUs)).toFixed(2)}x, ` +
         `the throughput ratio a core each would give, whatever the load)`

@@ -83,7 +83,7 @@ try {
     const ratio = median(oursRps) / median(bareRps)
     console.log(
       `wrk -t1 -c${CONNECTIONS} -d${SECONDS}s (median of ${ROUNDS}): bare ${median(bareRps).toFixed(0)} req/s, ` +
-        `ours ${median(oursRps).toFixed(0)} req/s, ratio ${ratio.toFixed(2)}x (target >= ${TARGET_RATIO}x) ` +
+        `ours ${median(oursRps).toFixed(0)} req/s, ratio ${ratio.toFixed(3)}x (target >= ${TARGET_RATIO}x) ` +
         `${verdict(ratio >= TARGET_RATIO)}; CPU per redirect: service ${median(cpuPerRequestUs).toFixed(0)} µs, ` +
         `bare ${median(bareCpuPerRequestUs).toFixed(0)} µs (bare/service ${(median(bareCpuPerRequestUs) / median(cpuPerRequestUs)).toFixed(2)}x, ` +
         `the throughput ratio a core each would give, whatever the load)`
