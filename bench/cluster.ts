@@ -14,6 +14,7 @@ import { machineLoad } from "./support/machineLoad.ts"
 import { HEADERS, paths as barePaths, startBare } from "./support/redirectFixture.ts"
 import { TARGET_RATIO, verdict } from "./support/redirectPair.ts"
 import { type LoadResult, runLoad } from "./support/runLoad.ts"
+import { firstQueryBodies, startBareProxy } from "./support/searchLoad.ts"
 import { type ShippedService, startShippedService } from "./support/shippedService.ts"
 
 // `npm run bench:cluster [-- --seconds 8 --connections 32 --ingest-rows 200000]`:
@@ -26,8 +27,10 @@ import { type ShippedService, startShippedService } from "./support/shippedServi
 //      load is SPREAD OVER BOTH PORTS (one autocannon process per replica,
 //      the same total connections), no proxy in between, so the figures are
 //      the replicas' and not a proxy's; after a warm-up of each replica, and
-//      beside a bare node:http server answering the same 302 in the same run
-//      (the 1-replica redirect against it: target >= 0.8x);
+//      beside a bare node:http server answering the same 302 and a bare
+//      node:http proxy passing each search's first Meilisearch query through
+//      (bench/support/bareMeiliProxy.ts), in the same run (1 replica against
+//      them: redirect >= 0.8x, search throughput >= 0.85x);
 //   2. clicks stored in PostgreSQL vs redirects answered;
 //   3. feed ingest of a generated catalog into PostgreSQL vs into DuckDB
 //      (bench:ingest --postgres, run as a child, its table printed as is).
@@ -52,6 +55,7 @@ const log = (line: string) => process.stderr.write(`${line}\n`)
 const work = mkdtempSync(join(tmpdir(), "bench-cluster-"))
 const scope = Effect.runSync(Scope.make())
 const processes: Array<ShippedService> = []
+let proxy: Awaited<ReturnType<typeof startBareProxy>> | undefined
 const bare = await startBare()
 const postgres = await startEmbeddedPostgres()
 
@@ -90,6 +94,10 @@ try {
   const trackingId = matched.link.tracking_id
   const redirectPath = `/t/${trackingId}`
   const searchPaths = SEARCHES.map((q) => `/api/search?q=${encodeURIComponent(q)}`)
+  // No MEILI_INDEX_PREFIX: the products index is "products".
+  const bodies = await firstQueryBodies(meili.url, meili.masterKey, "products", SEARCHES)
+  proxy = await startBareProxy({ dir: work, meiliUrl: meili.url, masterKey: meili.masterKey, uid: "products", bodies })
+  const proxyPaths = bodies.map((_, i) => `/${i}`)
 
   /** One load over `replicas`, the connections split between them, run at once; figures summed. */
   const spread = async (replicas: ReadonlyArray<{ url: string }>, paths: ReadonlyArray<string>, time = seconds) => {
@@ -128,9 +136,11 @@ try {
   // Warm-up: JIT, the link cache, the search vocabulary, sockets.
   for (const replica of [a, b]) await spread([replica], [redirectPath, ...searchPaths], 2)
   await spread([bare], barePaths, 2)
+  await spread([proxy], proxyPaths, 2)
   const bareRedirect = await measure("redirect, bare node:http", [bare], barePaths)
   const redirectOne = await measure("redirect, 1 API replica", [a], [redirectPath])
   const redirectTwo = await measure("redirect, 2 API replicas", [a, b], [redirectPath], redirectOne.rps)
+  const proxySearch = await measure("search, bare Meilisearch proxy", [proxy], proxyPaths)
   const searchOne = await measure("/api/search, 1 API replica", [a], searchPaths)
   await measure("/api/search, 2 API replicas", [a, b], searchPaths, searchOne.rps)
 
@@ -174,6 +184,10 @@ try {
   console.log(
     `\nredirect, 1 API replica over bare node:http: ${redirectRatio.toFixed(2)}x (target >= ${TARGET_RATIO}x) ${verdict(redirectRatio >= TARGET_RATIO)}`
   )
+  const searchRatio = searchOne.rps / proxySearch.rps
+  console.log(
+    `/api/search, 1 API replica over the bare Meilisearch proxy: ${searchRatio.toFixed(2)}x (target >= 0.85x) ${verdict(searchRatio >= 0.85)}`
+  )
   console.log(
     `clicks: ${answered} redirects answered with 302, ${stored} stored in PostgreSQL ` +
       `(${answered === 0 ? "-" : ((stored / answered) * 100).toFixed(2)}%; autocannon leaves out the answers to ` +
@@ -191,6 +205,7 @@ try {
   )
 } finally {
   bare.server.close()
+  proxy?.child.kill("SIGTERM")
   await Promise.all(processes.map((server) => server.stop()))
   await Effect.runPromise(Scope.close(scope, Exit.void))
   await postgres.stop()

@@ -29,9 +29,6 @@ import { Effect, Exit, Scope } from "effect"
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { parseArgs } from "node:util"
-import { searchBody } from "../discovery/DiscoverySearch.ts"
-import { attemptParams, searchAttempts } from "../discovery/relaxation.ts"
-import { parseIntent } from "../domain/intent/parseIntent.ts"
 import { startMeili } from "../infra/MeiliServer.ts"
 import { DOCUMENT_VERSION } from "../readModel/documents.ts"
 import { productSettings, settingsHash } from "../readModel/settings.ts"
@@ -42,6 +39,7 @@ import { median } from "./support/redirectFixture.ts"
 import {
   both,
   cpuWatch,
+  firstQueryBodies,
   type LoadRequest,
   type Measured,
   measure,
@@ -69,8 +67,6 @@ const DURATION = Number(values.duration)
 const CONNECTIONS = Number(values.connections)
 const DIR = resolve(values.dir)
 const MASTER_KEY = "bench-search-local-master-key"
-/** /api/search's default limit (SEARCH_DEFAULT_LIMIT in api/discovery/searchFeed.ts; benches may not import api/). */
-const SEARCH_LIMIT = 8
 const PREFIX = "bench_"
 const UID = `${PREFIX}products`
 const TARGETS = { overProxy: { median: 1.15, throughput: 0.85 }, overDirect: { median: 1.3, throughput: 0.8 } }
@@ -102,7 +98,6 @@ const verdict = (ok: boolean) => (ok ? "PASS" : "MISSED")
 interface MeiliAnswer {
   readonly numberOfDocuments: number
   readonly hits: ReadonlyArray<Record<string, unknown>>
-  readonly facetDistribution: Record<string, Record<string, number>>
 }
 const meiliFetch = async (url: string, path: string, init: RequestInit = {}): Promise<MeiliAnswer> => {
   const response = await fetch(`${url}${path}`, {
@@ -206,25 +201,15 @@ const main = async () => {
         `${stats.numberOfDocuments.toLocaleString()} model documents in ${UID}; ${machineLoad()}`
     )
 
-    // The service's own vocabulary (category and brand facets), so the direct
-    // queries are exactly the first query the service sends per phrase.
-    const facets = await meiliFetch(meili.url, `/indexes/${UID}/search`, {
-      method: "POST",
-      body: JSON.stringify({ q: "", limit: 0, facets: ["categories", "brand"] })
-    })
-    const vocabulary = {
-      categories: Object.keys(facets.facetDistribution.categories ?? {}),
-      brands: Object.keys(facets.facetDistribution.brand ?? {})
-    }
+    // The first query the service sends per phrase, built with the service's own code and vocabulary.
+    const bodies = await firstQueryBodies(meili.url, MASTER_KEY, UID, QUERIES)
     const directOnce: Array<LoadRequest> = []
     const apiOnce: Array<LoadRequest> = []
     /** Hits and answer size (KB, as re-serialized) of each phrase's direct query. */
     const answers: Array<{ readonly hits: number; readonly kb: number }> = []
     log("\nqueries (first Meilisearch query per phrase; hits with it):")
-    for (const phrase of QUERIES) {
-      const intent = parseIntent(phrase, vocabulary)
-      const attempt = searchAttempts(intent, undefined)[0]
-      const body = searchBody(attempt.q, attemptParams(attempt, SEARCH_LIMIT))
+    for (const [i, phrase] of QUERIES.entries()) {
+      const body = bodies[i]
       const probe = await meiliFetch(meili.url, `/indexes/${UID}/search`, { method: "POST", body })
       log(`  ${phrase.padEnd(48)} -> ${String(probe.hits.length).padStart(2)} hits  ${body}`)
       answers.push({ hits: probe.hits.length, kb: Buffer.byteLength(JSON.stringify(probe)) / 1024 })

@@ -4,12 +4,46 @@ import { spawn } from "node:child_process"
 import { writeFileSync } from "node:fs"
 import http from "node:http"
 import { join } from "node:path"
+import { searchBody } from "../../discovery/DiscoverySearch.ts"
+import { attemptParams, searchAttempts } from "../../discovery/relaxation.ts"
+import { parseIntent } from "../../domain/intent/parseIntent.ts"
 import { processCpuSeconds, freePort } from "./shippedService.ts"
 
 // The loads of bench:search: closed-loop throughput (autocannon, several
 // connections) and sequential latency (one keep-alive connection, one request
 // at a time, sub-millisecond resolution), both recording the CPU each watched
 // process used; and the bare node:http proxy in front of Meilisearch.
+
+/** /api/search's default limit (SEARCH_DEFAULT_LIMIT in api/discovery/searchFeed.ts; benches may not import api/). */
+export const SEARCH_LIMIT = 8
+
+/**
+ * The first Meilisearch query body the service sends for each phrase: its
+ * own parser, relaxation and body builder, with the index's vocabulary (its
+ * category and brand facets) as the service loads it.
+ */
+export const firstQueryBodies = async (
+  meiliUrl: string,
+  masterKey: string,
+  uid: string,
+  phrases: ReadonlyArray<string>
+): Promise<Array<string>> => {
+  const response = await fetch(`${meiliUrl}/indexes/${uid}/search`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${masterKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ q: "", limit: 0, facets: ["categories", "brand"] })
+  })
+  const facets = (await response.json()) as { facetDistribution?: Record<string, Record<string, number>> }
+  if (!response.ok) throw new Error(`facets of ${uid}: ${response.status} ${JSON.stringify(facets)}`)
+  const vocabulary = {
+    categories: Object.keys(facets.facetDistribution?.categories ?? {}),
+    brands: Object.keys(facets.facetDistribution?.brand ?? {})
+  }
+  return phrases.map((phrase) => {
+    const attempt = searchAttempts(parseIntent(phrase, vocabulary), undefined)[0]
+    return searchBody(attempt.q, attemptParams(attempt, SEARCH_LIMIT))
+  })
+}
 
 export interface LoadRequest {
   readonly method: string
@@ -72,7 +106,7 @@ export const measure = async (
 }
 
 const sequentialAgent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-const once = (base: string, request: LoadRequest) =>
+const once = (base: string, request: LoadRequest, retried = false): Promise<void> =>
   new Promise<void>((resolveDone, reject) => {
     const req = http.request(
       `${base}${request.path}`,
@@ -92,7 +126,13 @@ const once = (base: string, request: LoadRequest) =>
       }
     )
     req.setNoDelay(true)
-    req.on("error", reject)
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      // A kept-alive socket the server closed as this request left on it (its keep-alive
+      // timeout ran out while the other paths were measured): sent again once, on a new socket.
+      if (req.reusedSocket && error.code === "ECONNRESET" && !retried)
+        once(base, request, true).then(resolveDone, reject)
+      else reject(error)
+    })
     req.end(request.body)
   })
 
