@@ -10,18 +10,27 @@ import { startMeili } from "../infra/MeiliServer.ts"
 import { connectPostgres } from "../infra/postgres/client.ts"
 import { writeClusterFeeds } from "../test/cluster/clusterFeeds.ts"
 import { startEmbeddedPostgres } from "../test/support/embeddedPostgres.ts"
-import { type ServerProcess, startServerProcess } from "../test/support/serverProcess.ts"
 import { machineLoad } from "./support/machineLoad.ts"
+import { HEADERS, paths as barePaths, startBare } from "./support/redirectFixture.ts"
+import { TARGET_RATIO, verdict } from "./support/redirectPair.ts"
 import { type LoadResult, runLoad } from "./support/runLoad.ts"
+import { firstQueryBodies, startBareProxy } from "./support/searchLoad.ts"
+import { type ShippedService, startShippedService } from "./support/shippedService.ts"
 
 // `npm run bench:cluster [-- --seconds 8 --connections 32 --ingest-rows 200000]`:
 // the cluster of "Running several replicas" on this one machine: an embedded
-// PostgreSQL, a Meilisearch, one ROLE=worker (ingests the sample catalog) and
-// two ROLE=api processes (`node main.ts`), then
+// PostgreSQL, a Meilisearch, one ROLE=worker (ingests the sample catalog
+// through the pipelines on its first start) and two ROLE=api processes, each
+// `npm start`'s entry point as users run it (bench/support/shippedService.ts:
+// TRUST_PROXY, the loads' visitors spread over X-Forwarded-For), then
 //   1. redirect and /api/search throughput with 1 replica, then with 2: the
 //      load is SPREAD OVER BOTH PORTS (one autocannon process per replica,
 //      the same total connections), no proxy in between, so the figures are
-//      the replicas' and not a proxy's;
+//      the replicas' and not a proxy's; after a warm-up of each replica, and
+//      beside a bare node:http server answering the same 302 and a bare
+//      node:http proxy passing each search's first Meilisearch query through
+//      (bench/support/bareMeiliProxy.ts), in the same run (1 replica against
+//      them: redirect >= 0.8x, search throughput >= 0.85x);
 //   2. clicks stored in PostgreSQL vs redirects answered;
 //   3. feed ingest of a generated catalog into PostgreSQL vs into DuckDB
 //      (bench:ingest --postgres, run as a child, its table printed as is).
@@ -38,7 +47,6 @@ const { values } = parseArgs({
 const seconds = Number(values.seconds)
 const connections = Number(values.connections)
 const ingestRows = Number(values["ingest-rows"])
-const CHROME = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
 const SEARCHES = ["headphones", "laptop", "coffee machine", "monitor under 300", "vacuum", "phone case", "speaker"]
 
 const uptime = () => execFileSync("uptime", { encoding: "utf8" }).trim()
@@ -46,7 +54,9 @@ const log = (line: string) => process.stderr.write(`${line}\n`)
 
 const work = mkdtempSync(join(tmpdir(), "bench-cluster-"))
 const scope = Effect.runSync(Scope.make())
-const processes: Array<ServerProcess> = []
+const processes: Array<ShippedService> = []
+let proxy: Awaited<ReturnType<typeof startBareProxy>> | undefined
+const bare = await startBare()
 const postgres = await startEmbeddedPostgres()
 
 try {
@@ -55,16 +65,15 @@ try {
     startMeili({ dataDir: join(work, "meili"), masterKey: randomBytes(16).toString("hex") }).pipe(Scope.provide(scope))
   )
   const feeds = writeClusterFeeds(work)
-  const start = async (role: "api" | "worker", name: string, extra: Record<string, string> = {}) => {
-    const server = await startServerProcess({
+  // Every process as `npm start` runs it with ROLE set; the per-client limits are lifted by shippedService.
+  const start = async (role: "api" | "worker", extra: Record<string, string> = {}) => {
+    const server = await startShippedService({
       ROLE: role,
       DATABASE_URL: postgres.url,
-      DATA_DIR: join(work, name),
       MEILI_URL: meili.url,
       MEILI_MASTER_KEY: meili.masterKey,
       FEEDS_CONFIG: feeds.configPath,
-      // One client IP (loopback) sends everything: per-IP limits would measure the limiter.
-      RATE_LIMIT_IP: "100000000",
+      LOG_LEVEL: "Warn",
       ...extra
     })
     processes.push(server)
@@ -72,14 +81,11 @@ try {
   }
 
   log(`starting the worker and ingesting the sample catalog (${machineLoad()})`)
-  const ingestStarted = performance.now()
-  const worker = await start("worker", "worker", { INGEST_ON_START: "true" })
-  for (;;) {
-    if ((await fetch(`${worker.url}/ready`)).status === 200) break
-    await new Promise((resolve) => setTimeout(resolve, 250))
-  }
-  const sampleIngestMs = performance.now() - ingestStarted
-  const [a, b] = await Promise.all([start("api", "api-a"), start("api", "api-b")])
+  const worker = await start("worker")
+  const sampleIngestMs = worker.readySeconds * 1000
+  // the worker ingested: the replicas only serve (no start-up ingest, no schedules of their own)
+  const replica = () => start("api", { INGEST_ON_START: "false", SCHEDULES_ENABLED: "false" })
+  const [a, b] = await Promise.all([replica(), replica()])
   const matched = await fetch(`${a.url}/api/v1/links/match`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -88,17 +94,22 @@ try {
   const trackingId = matched.link.tracking_id
   const redirectPath = `/t/${trackingId}`
   const searchPaths = SEARCHES.map((q) => `/api/search?q=${encodeURIComponent(q)}`)
+  // No MEILI_INDEX_PREFIX: the products index is "products".
+  const bodies = await firstQueryBodies(meili.url, meili.masterKey, "products", SEARCHES)
+  proxy = await startBareProxy({ dir: work, meiliUrl: meili.url, masterKey: meili.masterKey, uid: "products", bodies })
+  const proxyPaths = bodies.map((_, i) => `/${i}`)
 
   /** One load over `replicas`, the connections split between them, run at once; figures summed. */
-  const spread = async (replicas: ReadonlyArray<ServerProcess>, paths: ReadonlyArray<string>) => {
+  const spread = async (replicas: ReadonlyArray<{ url: string }>, paths: ReadonlyArray<string>, time = seconds) => {
     const results = await Promise.all(
       replicas.map((replica) =>
         runLoad({
           url: replica.url,
           paths,
           connections: Math.max(1, Math.round(connections / replicas.length)),
-          seconds,
-          headers: { "user-agent": CHROME }
+          seconds: time,
+          headers: HEADERS,
+          spreadForwardedFor: true
         })
       )
     )
@@ -110,7 +121,7 @@ try {
   const rows: Array<{ label: string; rps: number; p99: number; bad: number; load: string; base?: number }> = []
   const measure = async (
     label: string,
-    replicas: ReadonlyArray<ServerProcess>,
+    replicas: ReadonlyArray<{ url: string }>,
     paths: ReadonlyArray<string>,
     base?: number
   ) => {
@@ -122,8 +133,14 @@ try {
     return { rps, answered: sum(results, (r) => r.s3xx) }
   }
 
+  // Warm-up: JIT, the link cache, the search vocabulary, sockets.
+  for (const replica of [a, b]) await spread([replica], [redirectPath, ...searchPaths], 2)
+  await spread([bare], barePaths, 2)
+  await spread([proxy], proxyPaths, 2)
+  const bareRedirect = await measure("redirect, bare node:http", [bare], barePaths)
   const redirectOne = await measure("redirect, 1 API replica", [a], [redirectPath])
   const redirectTwo = await measure("redirect, 2 API replicas", [a, b], [redirectPath], redirectOne.rps)
+  const proxySearch = await measure("search, bare Meilisearch proxy", [proxy], proxyPaths)
   const searchOne = await measure("/api/search, 1 API replica", [a], searchPaths)
   await measure("/api/search, 2 API replicas", [a, b], searchPaths, searchOne.rps)
 
@@ -153,15 +170,26 @@ try {
   console.log(
     `sample catalog ingested by the worker into PostgreSQL + Meilisearch in ${(sampleIngestMs / 1000).toFixed(1)} s (start-up included)`
   )
-  console.log("load spread over both replicas' ports (one autocannon process per replica), no proxy\n")
+  console.log(
+    "load spread over both replicas' ports (one autocannon process per replica), no proxy; " +
+      "4,096 visitors over X-Forwarded-For (TRUST_PROXY=1)\n"
+  )
   for (const row of rows) {
     const ratio = row.base === undefined ? "   (base)" : `${(row.rps / row.base).toFixed(2)}x`.padStart(9)
     console.log(
       `${row.label.padEnd(30)} ${row.rps.toFixed(0).padStart(8)} req/s ${ratio}  p99 ${String(row.p99).padStart(4)} ms  non-2xx/3xx ${row.bad}  (${row.load})`
     )
   }
+  const redirectRatio = redirectOne.rps / bareRedirect.rps
   console.log(
-    `\nclicks: ${answered} redirects answered with 302, ${stored} stored in PostgreSQL ` +
+    `\nredirect, 1 API replica over bare node:http: ${redirectRatio.toFixed(2)}x (target >= ${TARGET_RATIO}x) ${verdict(redirectRatio >= TARGET_RATIO)}`
+  )
+  const searchRatio = searchOne.rps / proxySearch.rps
+  console.log(
+    `/api/search, 1 API replica over the bare Meilisearch proxy: ${searchRatio.toFixed(2)}x (target >= 0.85x) ${verdict(searchRatio >= 0.85)}`
+  )
+  console.log(
+    `clicks: ${answered} redirects answered with 302, ${stored} stored in PostgreSQL ` +
       `(${answered === 0 ? "-" : ((stored / answered) * 100).toFixed(2)}%; autocannon leaves out the answers to ` +
       "requests still in flight when its time is up, so stored may exceed answered by up to the connection count per run)"
   )
@@ -176,8 +204,9 @@ try {
     ].join("\n")
   )
 } finally {
-  for (const server of processes) server.child.kill("SIGTERM")
-  await Promise.all(processes.map((server) => server.exited))
+  bare.server.close()
+  proxy?.child.kill("SIGTERM")
+  await Promise.all(processes.map((server) => server.stop()))
   await Effect.runPromise(Scope.close(scope, Exit.void))
   await postgres.stop()
   rmSync(work, { recursive: true, force: true })

@@ -1,6 +1,8 @@
-// node bench/support/cpuProfile.ts FILE.cpuprofile [TOP]
+// node bench/support/cpuProfile.ts FILE.cpuprofile [TOP] [FROM_S] [TO_S]
 // Self time per function (and per file) of a V8 CPU profile, heaviest first:
 // where one request's CPU goes when the service ran under --cpu-prof.
+// FROM_S/TO_S keep the samples of that window (seconds from the profile's
+// start): the load phases only, without the start-up's ingest.
 import { readFileSync } from "node:fs"
 
 interface ProfileNode {
@@ -14,12 +16,26 @@ interface Profile {
   readonly startTime: number
   readonly endTime: number
   readonly samples: ReadonlyArray<number>
+  readonly timeDeltas: ReadonlyArray<number>
 }
 
-const [file, topArg] = process.argv.slice(2)
+const [file, topArg, fromArg, toArg] = process.argv.slice(2)
 if (file === undefined) throw new Error("usage: cpuProfile.ts FILE.cpuprofile [TOP]")
 const top = Number(topArg ?? 30)
-const profile = JSON.parse(readFileSync(file, "utf8")) as Profile
+const whole = JSON.parse(readFileSync(file, "utf8")) as Profile
+const from = Number(fromArg ?? 0) * 1e6
+const to = toArg === undefined ? Number.POSITIVE_INFINITY : Number(toArg) * 1e6
+let at = 0
+const kept = whole.samples.filter((_, i) => {
+  at += whole.timeDeltas[i]
+  return at >= from && at <= to
+})
+const profile: Profile = {
+  ...whole,
+  samples: kept,
+  startTime: whole.startTime + Math.min(from, at),
+  endTime: Math.min(whole.endTime, whole.startTime + to)
+}
 const byNode = new Map(profile.nodes.map((node) => [node.id, node]))
 const counts = new Map<number, number>()
 for (const id of profile.samples) counts.set(id, (counts.get(id) ?? 0) + 1)

@@ -10,10 +10,11 @@ import { makeService } from "../../service.ts"
 import { startClickTrail, trailNumbers } from "../../test/support/clickTrail.ts"
 import { startServerProcess } from "../../test/support/serverProcess.ts"
 
-// What bench:redirect and bench:redirect:wrk share: the links, the bare
-// node:http baseline, one Meilisearch for every service they start (so a
-// SIGKILLed server leaves no orphan search engine behind), and the crash
-// phases run against `npm start` in a child process.
+// What the redirect benches share: the bare node:http baseline (and the ids
+// it answers), the load's headers; for the in-process and PostgreSQL benches,
+// links seeded straight into the store, one Meilisearch for every service they
+// start (so a SIGKILLed server leaves no orphan search engine behind), and the
+// crash phases run against `npm start` in a child process.
 export const LINKS = 1_000
 export const CHROME =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"

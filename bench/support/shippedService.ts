@@ -8,9 +8,11 @@ import { join, resolve } from "node:path"
 // The service as users run it, for the benches: `npm start`'s entry point
 // (main.ts) in a child process on a fresh DATA_DIR, which ingests the sample
 // catalog through the pipelines on its first start (or a generated one: pass
-// FEEDS_CONFIG), behind a trusted proxy (TRUST_PROXY=1, so a load can spread
-// its visitors over X-Forwarded-For), with the per-client rate limits lifted
-// (a bench is one client flooding on purpose). Resolves once /ready answers 200.
+// FEEDS_CONFIG; or a catalog already in `dataDir`: pass INGEST_ON_START=false),
+// behind a trusted proxy (TRUST_PROXY=1, so a load can spread its visitors over
+// X-Forwarded-For), with the per-client rate limits lifted (a bench is one
+// client flooding on purpose). `env` adds to (or overrides) that environment:
+// ROLE, DATABASE_URL, MEILI_URL... Resolves once /ready answers 200.
 
 const repo = resolve(import.meta.dirname, "../..")
 const node = join(repo, "node_modules", ".bin", "node")
@@ -44,22 +46,35 @@ export interface ShippedService {
   readonly adminToken: string
   /** Seconds from spawn to /ready. */
   readonly readySeconds: number
+  /** The first sample of a metric on /metrics (labels ignored); NaN when absent. */
+  readonly metric: (name: string) => Promise<number>
   /** The service's JSON log lines so far. */
   readonly log: () => ReadonlyArray<string>
-  /** SIGTERM, wait for the exit, remove DATA_DIR. */
+  /** SIGTERM, wait for the exit, remove DATA_DIR (unless the caller gave it). */
   readonly stop: () => Promise<void>
+}
+
+export interface ShippedOptions {
+  /** Node flags before main.ts (e.g. --cpu-prof): still `npm start`'s entry point, observed. */
+  readonly nodeArgs?: ReadonlyArray<string>
+  /** A DATA_DIR the caller owns (kept on stop); default: a fresh one, removed on stop. */
+  readonly dataDir?: string
+  /** Another checkout's main.ts (e.g. the code before a change, to compare both in one run); default: this one. */
+  readonly root?: string
 }
 
 export const startShippedService = async (
   env: Record<string, string> = {},
-  timeoutMs = 600_000
+  timeoutMs = 600_000,
+  options: ShippedOptions = {}
 ): Promise<ShippedService> => {
-  const dataDir = mkdtempSync(join(tmpdir(), "aff-bench-shipped-"))
+  const ownDataDir = options.dataDir === undefined
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "aff-bench-shipped-"))
   const port = await freePort()
   const adminToken = randomBytes(16).toString("hex")
   const began = performance.now()
-  const child = spawn(node, ["main.ts"], {
-    cwd: repo,
+  const child = spawn(node, [...(options.nodeArgs ?? []), "main.ts"], {
+    cwd: options.root ?? repo,
     env: {
       ...process.env,
       DATA_DIR: dataDir,
@@ -94,7 +109,7 @@ export const startShippedService = async (
       child.kill("SIGTERM")
       await gone
     }
-    rmSync(dataDir, { recursive: true, force: true })
+    if (ownDataDir) rmSync(dataDir, { recursive: true, force: true })
   }
   const url = `http://127.0.0.1:${port}`
   try {
@@ -116,6 +131,11 @@ export const startShippedService = async (
     pid: child.pid!,
     adminToken,
     readySeconds: (performance.now() - began) / 1000,
+    metric: async (name: string) => {
+      const response = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${adminToken}` } })
+      const text = await response.text()
+      return Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([\\d.e+-]+)$`, "m").exec(text)?.[1] ?? "NaN")
+    },
     log: () => lines,
     stop
   }

@@ -157,6 +157,21 @@ describe("LinkCache", () => {
     expect(cache.peek("a")).toBeDefined()
     expect(cache.size).toBe(2)
   })
+  it("keeps a link hit between inserts however many others come and go, and stays bounded", async () => {
+    const cache = new LinkCache(4, (id: string) =>
+      Effect.succeed({ location: `https://m.example/${id}`, trackingId: id, partnerId: null, tag: "t" })
+    )
+    await Effect.runPromise(cache.get("hot"))
+    for (let i = 0; i < 100; i++) {
+      await Effect.runPromise(cache.get(`cold${i}`))
+      expect(cache.peek("hot")?.location).toBe("https://m.example/hot")
+      expect(cache.size).toBeLessThanOrEqual(4)
+    }
+    // the cold links not hit since left in insertion order: the newest three are kept
+    expect(cache.peek("cold99")).toBeDefined()
+    expect(cache.peek("cold97")).toBeDefined()
+    expect(cache.peek("cold96")).toBeUndefined()
+  })
   it("invalidate(trackingId) forgets the link, feed ids resolved to it and a remembered unknown", async () => {
     const destinations = new Map([["L1", "https://m.example/old"]])
     let loads = 0
