@@ -120,7 +120,14 @@ const phases = (start: Start) => {
   if (first?.annotations.moduleLoadMs !== undefined) {
     out.push(
       `module load ${first.annotations.moduleLoadMs} ms, ${first.annotations.moduleLoadCpuMs ?? "-"} ms CPU ` +
-        `(process start to the service's first line of code)`
+        `(process start to the first log line)`
+    )
+  }
+  const code = at("service code loaded")
+  if (code !== undefined) {
+    out.push(
+      `service code loaded ${code.annotations.ms} ms after the first line, ${code.annotations.cpuMs ?? "-"} ms CPU ` +
+        `(dynamic import of service.ts), done at ${fmt(code.at)}`
     )
   }
   const opened = at("catalog database opened")
