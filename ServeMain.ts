@@ -1,10 +1,11 @@
-import { NodeRuntime } from "@effect/platform-node"
-import { Console, Effect, Layer } from "effect"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { AppConfig } from "./infra/AppConfig.ts"
 import { Logging } from "./infra/Logging.ts"
 import { addressInUse, portInUseLine } from "./infra/StartupLines.ts"
 import { serveUntilStopped, stopIsSuccess } from "./ServeUntilStopped.ts"
-import { makeService } from "./service.ts"
 
 // `npm start` (through main.ts): the service on the environment's configuration. runMain turns
 // SIGINT/SIGTERM into interruption, so every layer's finalizer runs (click
@@ -15,7 +16,15 @@ import { makeService } from "./service.ts"
 // generated admin token is the same for both.
 // A port already taken ends in one line naming it and the variable to change,
 // exit code 1 (the layers built so far are released first), not a stack.
-serveUntilStopped(makeService(AppConfig.layer)).pipe(
+// The service's code (service.ts and everything it composes) is imported after
+// the first log line (ServeUntilStopped.ts).
+serveUntilStopped(() =>
+  import("./service.ts").then(({ makeService, Metrics, PipelineRunner }) => ({
+    service: makeService(AppConfig.layer),
+    Metrics,
+    PipelineRunner
+  }))
+).pipe(
   Effect.catchIf(
     (error) => addressInUse(error) !== undefined,
     (error) =>

@@ -13,6 +13,10 @@ import * as Partners from "./partners/layer.ts"
 import * as Pipelines from "./pipelines/layer.ts"
 import { SearchSync } from "./pipelines/search/SearchSync.ts"
 
+// What `npm start` (ServeMain.ts, through ServeUntilStopped.ts) reads of the built service.
+export { Metrics } from "./infra/Metrics.ts"
+export { PipelineRunner } from "./pipelines/PipelineRunner.ts"
+
 // The running service as one layer, given its configuration: main.ts feeds it
 // the environment, tests feed it temp folders and free ports. The one place
 // that composes: each feature exports its `layer`, built in its folder.

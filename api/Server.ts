@@ -1,4 +1,4 @@
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpApiBuilder, HttpApiScalar } from "effect/http-api"
@@ -14,7 +14,8 @@ import { searchHotPath } from "./discovery/SearchHotPath.ts"
 import { type HotPathHandler, type LateHotPath, lateHotPath } from "./lateHotPath.ts"
 import { LandingPageRoute } from "./discovery/LandingPage.ts"
 import { StartPageRoutes } from "./discovery/StartPage.ts"
-import { McpRoutes } from "./mcp/McpRoute.ts"
+import { WellKnownUcpRoute } from "./mcp/WellKnownUcp.ts"
+import { lazyRoutes } from "./LazyRoutes.ts"
 import { NotFoundRoute, UnroutablePathFallback, withErrorResponses } from "./ErrorResponses.ts"
 import { ProductsHandlers } from "./products/Http.ts"
 import { RedirectHotPath } from "./redirect/Redirect.ts"
@@ -28,7 +29,7 @@ import { AiHandlers } from "./v1/ai/Http.ts"
 import { V1AuthLayers } from "./v1/auth/PartnerAuth.ts"
 import { CatalogHandlers } from "./v1/catalog/Http.ts"
 import { PostbackRoute } from "./v1/conversions/Postback.ts"
-import { DashboardRoutes } from "./partner/DashboardRoutes.ts"
+import { DASHBOARD_PATH } from "./partner/formRequest.ts"
 import { LinksHandlers } from "./v1/links/Http.ts"
 import { PartnersHandlers } from "./v1/partners/Http.ts"
 import { StorableTextLayer } from "./StorableText.ts"
@@ -60,13 +61,35 @@ const DocsRoute = HttpApiScalar.layer(Api, { path: "/docs" }).pipe(Layer.provide
 // Routes outside the HttpApi contract (HTML pages, postbacks): plain
 // HttpRouter routes. The redirect (/t/*) is not a route at all: a plain
 // node:http listener answers it before the router (api/redirect/Redirect.ts).
-const RawRoutes = withErrorResponses(Layer.mergeAll(LandingPageRoute, StartPageRoutes, PostbackRoute, DashboardRoutes))
+const RawRoutes = withErrorResponses(Layer.mergeAll(LandingPageRoute, StartPageRoutes, PostbackRoute))
+
+// The partner dashboard's pages and QR codes load on its first request (api/LazyRoutes.ts).
+const DashboardRoutes = lazyRoutes(
+  [
+    ["GET", DASHBOARD_PATH],
+    ["POST", `${DASHBOARD_PATH}/sign-in`],
+    ["POST", `${DASHBOARD_PATH}/sign-out`],
+    ["POST", `${DASHBOARD_PATH}/links/:id`],
+    ["GET", `${DASHBOARD_PATH}/links/:id/qr.png`],
+    ["GET", `${DASHBOARD_PATH}/export.csv`]
+  ],
+  () => import("./partner/DashboardRoutes.ts").then((module) => withErrorResponses(module.DashboardRoutes))
+)
 
 // MCP (POST /mcp, Streamable HTTP) answers its own JSON-RPC errors; /.well-known/ucp advertises it.
+// The MCP server (effect/ai, its RPC server, the tools) loads on the first request to /mcp, every
+// method the transport answers (it answers 405 to all but POST and DELETE).
+const McpRoutes = lazyRoutes(
+  (["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const).map((method) => [method, "/mcp"] as const),
+  () => import("./mcp/McpRoute.ts").then((module) => module.McpRoutes)
+)
+
 export const AllRoutes = Layer.mergeAll(
   withErrorResponses(Layer.mergeAll(ApiRoutes, DocsRoute)),
   RawRoutes,
+  DashboardRoutes,
   McpRoutes,
+  WellKnownUcpRoute,
   NotFoundRoute,
   UnroutablePathFallback
 )

@@ -1,4 +1,14 @@
-import { Config, Context, Data, Effect, Layer, Option, Redacted, Schema, SchemaGetter } from "effect"
+// Deep imports (effect/Effect, not the "effect" index): this module is loaded before the first log
+// line, and the index would load every module of the library first (ServeUntilStopped.ts).
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as SchemaGetter from "effect/SchemaGetter"
 import { randomBytes } from "node:crypto"
 import { resolve } from "node:path"
 import { MARKET_COUNTRIES, marketOf } from "../domain/markets/markets.ts"

@@ -1,4 +1,7 @@
-import { Effect, Layer, Logger, References } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as References from "effect/References"
 import { AppConfig } from "./AppConfig.ts"
 
 const levels = ["All", "Trace", "Debug", "Info", "Warn", "Error", "Fatal", "None"] as const

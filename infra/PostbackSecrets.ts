@@ -1,4 +1,6 @@
-import { Data, Effect, Redacted } from "effect"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
 
 // POSTBACK_SECRETS: the HMAC keys networks sign their postbacks with, as a
 // JSON object of network id -> secret, or -> a list of secrets (any of them

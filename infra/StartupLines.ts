@@ -1,4 +1,4 @@
-import { Redacted } from "effect"
+import * as Redacted from "effect/Redacted"
 import { join } from "node:path"
 import { adminTokenPath } from "./AdminTokenFile.ts"
 import type { AppConfigShape } from "./AppConfig.ts"

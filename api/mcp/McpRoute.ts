@@ -1,10 +1,10 @@
 import { CatalogQueries } from "../../catalog/CatalogQueries.ts"
 import { type Cause, Effect, Layer } from "effect"
 import { McpServer, Toolkit } from "effect/ai"
-import { HttpRouter, HttpServerResponse } from "effect/http"
+import type { HttpRouter } from "effect/http"
 import type { AppConfig } from "../../infra/AppConfig.ts"
 import type { Database } from "../../infra/Database.ts"
-import { PublicUrl } from "../../infra/PublicUrl.ts"
+import type { PublicUrl } from "../../infra/PublicUrl.ts"
 import type { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
 import type { LinkMatching } from "../../links/LinkMatching.ts"
 import type { Partners } from "../../partners/Partners.ts"
@@ -25,7 +25,6 @@ import {
   PartnerStats,
   SearchCatalog
 } from "./toolDefinitions.ts"
-import { discoveryProfile } from "./ucp/profile.ts"
 
 // POST /mcp: the shopping tools over MCP's Streamable HTTP transport, on the
 // same server as the JSON API (GET answers 405: we send no server-initiated
@@ -87,15 +86,5 @@ export const McpHttpRoute: Layer.Layer<
   registrations: Registrations
 })
 
-export const WellKnownUcpRoute = Layer.unwrap(
-  Effect.gen(function* () {
-    const profile = discoveryProfile((yield* PublicUrl).base)
-    return HttpRouter.add("GET", "/.well-known/ucp", Effect.succeed(HttpServerResponse.jsonUnsafe(profile)))
-  })
-)
-
 /** The rate limits and body bound of /api/v1; a defect is a logged JSON 500 as on /api. */
-export const McpRoutes = Layer.mergeAll(
-  withErrorResponses(McpHttpRoute.pipe(Layer.provide(McpHttpGuard))),
-  WellKnownUcpRoute
-)
+export const McpRoutes = withErrorResponses(McpHttpRoute.pipe(Layer.provide(McpHttpGuard)))

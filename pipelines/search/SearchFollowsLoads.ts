@@ -1,4 +1,4 @@
-import { Effect, Layer } from "effect"
+import { Effect, Fiber, Layer } from "effect"
 import { CatalogEvents, FollowUpFailed } from "../../infra/events/CatalogEvents.ts"
 import { SearchSync, type SyncError, type SyncResult } from "./SearchSync.ts"
 
@@ -13,6 +13,13 @@ import { SearchSync, type SyncError, type SyncResult } from "./SearchSync.ts"
 // the batch ends: a products sync reads the whole catalog whichever feed
 // triggered it, so one per feed paid the same Meilisearch round trips (index
 // build, settings, swap) again for each feed. The two indexes sync side by side.
+//
+// Except the programmes index in a batch: its documents read only programmes
+// and networks, whose stages come first (runInStages.ts), so it is synced as
+// soon as a batch's programmes are loaded, while the products stage loads;
+// the batch's end then waits for it (and fails the runs if it failed) instead
+// of starting it. Meilisearch indexes the programmes while DuckDB loads
+// products, not after: a fresh start's catalog is searchable that much sooner.
 
 const PRODUCT_KINDS: ReadonlySet<string> = new Set(["products", "price_history"])
 
@@ -20,9 +27,21 @@ export const SearchFollowsLoads = Layer.effectDiscard(
   Effect.gen(function* () {
     const events = yield* CatalogEvents
     const search = yield* SearchSync
-    const syncs = (kinds: ReadonlyArray<string>, productsFeed?: string) => {
+    const scope = yield* Effect.scope
+    // programmes syncs started by this batch's programme loads, awaited by its BatchLoaded
+    let programmesAhead: Array<Fiber.Fiber<SyncResult, SyncError>> = []
+    const takeProgrammesAhead = () => {
+      const started = programmesAhead
+      programmesAhead = []
+      return started
+    }
+    // the last one started after every programme load of the batch: its result is the index's state
+    const awaitProgrammesAhead = (started: ReadonlyArray<Fiber.Fiber<SyncResult, SyncError>>) =>
+      Effect.map(Fiber.joinAll(started), (results) => results[results.length - 1]!)
+    const syncs = (kinds: ReadonlyArray<string>, productsFeed?: string, ahead: typeof programmesAhead = []) => {
       const wanted: Array<Effect.Effect<SyncResult, SyncError>> = []
-      if (kinds.includes("programs")) wanted.push(search.syncPrograms())
+      if (kinds.includes("programs"))
+        wanted.push(ahead.length > 0 ? awaitProgrammesAhead(ahead) : search.syncPrograms())
       if (kinds.some((kind) => PRODUCT_KINDS.has(kind)))
         wanted.push(
           search
@@ -38,9 +57,16 @@ export const SearchFollowsLoads = Layer.effectDiscard(
       return wanted
     }
     yield* events.subscribe("search sync", ({ change }) => {
+      if (change._tag === "Loaded" && change.batched === true && change.kind === "programs") {
+        return Effect.asVoid(
+          Effect.tap(Effect.forkIn(search.syncPrograms(), scope), (started) =>
+            Effect.sync(() => programmesAhead.push(started))
+          )
+        )
+      }
       const wanted =
         change._tag === "BatchLoaded"
-          ? syncs(change.kinds)
+          ? syncs(change.kinds, undefined, takeProgrammesAhead())
           : change._tag === "Loaded" && change.batched !== true
             ? syncs([change.kind], change.kind === "products" ? change.feed : undefined)
             : []
