@@ -1,4 +1,5 @@
-import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { Argument, Command, Flag } from "effect/cli"
 import { Console, Effect, Option } from "effect"
 import { KEY_CACHE_TTL_MS } from "../../partners/KeyCache.ts"
