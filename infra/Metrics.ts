@@ -1,4 +1,5 @@
-import { Context, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
+import { sampleEventLoopDelay } from "./eventLoopDelay.ts"
 
 // A tiny Prometheus-text registry. Hot paths bump plain numbers (no
 // allocation, no Effect), and /metrics renders them on demand.
@@ -68,5 +69,16 @@ export const makeMetrics = (): MetricsShape => {
 }
 
 export class Metrics extends Context.Service<Metrics, MetricsShape>()("app/infra/Metrics") {
-  static readonly layer = Layer.sync(Metrics, makeMetrics)
+  /** The registry, with the event loop's lateness sampled into it (eventLoopDelay.ts) while the layer lives. */
+  static readonly layer = Layer.effect(
+    Metrics,
+    Effect.gen(function* () {
+      const metrics = makeMetrics()
+      yield* Effect.acquireRelease(
+        Effect.sync(() => sampleEventLoopDelay(metrics)),
+        (sampler) => Effect.sync(sampler.stop)
+      )
+      return metrics
+    })
+  )
 }

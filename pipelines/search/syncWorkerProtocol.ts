@@ -1,0 +1,14 @@
+// What the main thread and the sync's worker (syncWorker.ts) say to each other.
+
+/** The fields a model key is built from: title, GTIN, colour, size, condition. */
+export type KeyInput = readonly [string, string | null, string | null, string | null, string | null]
+
+export type SyncWorkerRequest =
+  | { readonly kind: "keys"; readonly id: number; readonly inputs: ReadonlyArray<KeyInput> }
+  /** `rows`: ProductRow JSON texts (productRowsJson.ts) in model order; `now`: epoch ms the documents are built at. */
+  | { readonly kind: "documents"; readonly id: number; readonly rows: ReadonlyArray<string>; readonly now: number }
+
+export type SyncWorkerReply =
+  | { readonly id: number; readonly keys: ReadonlyArray<string> }
+  | { readonly id: number; readonly body: string; readonly documents: number }
+  | { readonly id: number; readonly error: string }
