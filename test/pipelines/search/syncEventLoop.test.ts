@@ -76,7 +76,6 @@ describe("a products sync and the event loop", () => {
     const result = await service.run(SearchSync.use((sync) => sync.syncProducts()))
     const longestMs = watch.stop()
     expect(result).toMatchObject({ upserted: PRODUCTS, deleted: 0 })
-    console.log(`longest main-thread stretch: ${longestMs.toFixed(1)} ms`)
     expect(longestMs).toBeLessThan(BOUND_MS)
   })
 })
