@@ -1,5 +1,3 @@
-import type { MetricsShape } from "./Metrics.ts"
-
 // How late the event loop runs, for /metrics: a timer due every SAMPLE_MS
 // records how late it fired. Everything this process serves (redirects
 // included) waits behind synchronous work on the loop, so the lateness is
@@ -21,13 +19,18 @@ export const DELAY_BOUNDS_MS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 5000] 
 /** One-second windows the recent maximum covers. */
 const WINDOWS = 10
 
+/** Where the figures go: the metrics registry (Metrics.ts, which starts the sampler: no import back). */
+export interface GaugeRegistry {
+  gauge(name: string, help: string, read: () => number, labels?: Record<string, string>): void
+}
+
 export interface EventLoopDelaySampler {
   /** Stops the timer. */
   readonly stop: () => void
 }
 
 /** Starts sampling into `metrics`; the timer does not keep the process alive. */
-export const sampleEventLoopDelay = (metrics: MetricsShape, now: () => number = performance.now.bind(performance)) => {
+export const sampleEventLoopDelay = (metrics: GaugeRegistry, now: () => number = performance.now.bind(performance)) => {
   const counts = new Float64Array(DELAY_BOUNDS_MS.length + 1)
   let samples = 0
   let sumMs = 0
