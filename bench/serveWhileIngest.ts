@@ -44,6 +44,8 @@ const verdict = (ok: boolean) => (ok ? "PASS" : "MISSED")
 interface LoopScrape {
   readonly buckets: ReadonlyMap<string, number>
   readonly recentMaxMs: number
+  /** The main thread's V8 heap and external memory (MB): the rest of the RSS is mostly DuckDB's. */
+  readonly nodeMb: number
 }
 const scrapeLoop = async (url: string, token: string): Promise<LoopScrape | undefined> => {
   const text = await fetch(`${url}/metrics`, {
@@ -57,7 +59,12 @@ const scrapeLoop = async (url: string, token: string): Promise<LoopScrape | unde
   for (const match of text.matchAll(/^eventloop_delay_seconds_bucket\{le="([^"]+)"\} ([\d.e+-]+)$/gm))
     buckets.set(match[1], Number(match[2]))
   const recent = /^eventloop_delay_recent_max_seconds ([\d.e+-]+)$/m.exec(text)
-  return { buckets, recentMaxMs: Number(recent?.[1] ?? Number.NaN) * 1000 }
+  const bytes = (name: string) => Number(new RegExp(`^${name} ([\\d.e+-]+)$`, "m").exec(text)?.[1] ?? Number.NaN)
+  return {
+    buckets,
+    recentMaxMs: Number(recent?.[1] ?? Number.NaN) * 1000,
+    nodeMb: (bytes("nodejs_heap_used_bytes") + bytes("nodejs_external_bytes")) / 1024 / 1024
+  }
 }
 /** Share of loop samples over `boundSeconds` between two scrapes, and how many samples. */
 const shareOver = (before: LoopScrape, after: LoopScrape, boundSeconds: string) => {
@@ -126,18 +133,35 @@ try {
       `paced at half: ${rates.redirect} and ${rates.search} req/s (${machineLoad()})`
   )
 
+  // The feed run's phase (fetch, load, sync) while one runs.
+  let runId: string | undefined
+  const runPhase = async () =>
+    runId === undefined
+      ? undefined
+      : fetch(`${service.url}/admin/runs/${runId}`, { headers: admin, signal: AbortSignal.timeout(10_000) })
+          .then((response) => response.json() as Promise<{ progress: { phase: string } | null }>)
+          .then((body) => body.progress?.phase)
+          .catch(() => undefined)
+
   /** One window of both paced loads side by side, with the service's loop and RSS sampled each second. */
   const window = async () => {
     const before = await scrapeLoop(service.url, service.adminToken)
     let loopMaxMs = 0
     let rssPeak = 0
+    let nodePeak = 0
+    const phases = new Set<string>()
     let sampling = true
     const sampler = (async () => {
       while (sampling) {
         await new Promise((done) => setTimeout(done, 1_000))
         const scrape = await scrapeLoop(service.url, service.adminToken)
-        if (scrape !== undefined) loopMaxMs = Math.max(loopMaxMs, scrape.recentMaxMs)
+        if (scrape !== undefined) {
+          loopMaxMs = Math.max(loopMaxMs, scrape.recentMaxMs)
+          nodePeak = Math.max(nodePeak, scrape.nodeMb)
+        }
         rssPeak = Math.max(rssPeak, rssMb(service.pid, "VmRSS"))
+        const phase = await runPhase()
+        if (phase !== undefined) phases.add(phase)
       }
     })()
     const [redirect, search] = await Promise.all([
@@ -149,7 +173,7 @@ try {
     const after = await scrapeLoop(service.url, service.adminToken)
     if (after !== undefined) loopMaxMs = Math.max(loopMaxMs, after.recentMaxMs)
     const over = before !== undefined && after !== undefined ? shareOver(before, after, "0.01") : undefined
-    return { redirect, search, loopMaxMs, over, before, after, rssPeak, load: machineLoad() }
+    return { redirect, search, loopMaxMs, over, before, after, rssPeak, nodePeak, phases, load: machineLoad() }
   }
   type Window = Awaited<ReturnType<typeof window>>
   const bad = (r: LoadResult) => r.s5xx + r.errors + r.timeouts
@@ -158,7 +182,7 @@ try {
       `${label.padEnd(22)} redirect p99 ${String(w.redirect.p99).padStart(6)} ms (${w.redirect.s3xx} 302, ${bad(w.redirect)} 5xx/errors)  ` +
         `search p99 ${String(w.search.p99).padStart(6)} ms (${bad(w.search)} 5xx/errors)  ` +
         `loop >10 ms ${((w.over?.share ?? Number.NaN) * 100).toFixed(2)}% of ${w.over?.samples ?? "?"}, max ${w.loopMaxMs.toFixed(0)} ms  ` +
-        `RSS ${w.rssPeak.toFixed(0)} MB  (${w.load})`
+        `RSS ${w.rssPeak.toFixed(0)} MB (V8 ${w.nodePeak.toFixed(0)} MB)  ${[...w.phases].join("+") || "-"}  (${w.load})`
     )
 
   // 2. Baseline: the same paced load with no feed running.
@@ -170,7 +194,7 @@ try {
     headers: { ...admin, "content-type": "application/json" },
     body: JSON.stringify({ feed: BENCH_FEED, wait: false })
   }).then((response) => response.json() as Promise<{ started: Array<string> }>)
-  const runId = started.started[0]
+  runId = started.started[0]
   if (runId === undefined) throw new Error(`the feed did not start: ${JSON.stringify(started)}`)
   const runStarted = performance.now()
   const windows: Array<Window> = []

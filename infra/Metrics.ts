@@ -74,6 +74,14 @@ export class Metrics extends Context.Service<Metrics, MetricsShape>()("app/infra
     Metrics,
     Effect.gen(function* () {
       const metrics = makeMetrics()
+      // What of the process's memory is V8's (this thread's heap, and buffers
+      // it holds outside it): the rest of its RSS is mostly DuckDB's.
+      metrics.gauge("nodejs_heap_used_bytes", "V8 heap in use on the main thread", () => process.memoryUsage().heapUsed)
+      metrics.gauge(
+        "nodejs_external_bytes",
+        "Memory of buffers and strings V8 holds outside its heap",
+        () => process.memoryUsage().external
+      )
       yield* Effect.acquireRelease(
         Effect.sync(() => sampleEventLoopDelay(metrics)),
         (sampler) => Effect.sync(sampler.stop)
