@@ -60,13 +60,8 @@ export const makeIndexTasks = (search: SearchEngineShape) => {
       )
       .pipe(Effect.map((task) => task.taskUid))
 
-  /** The same for documents already serialized (a JSON array): no second JSON.stringify on the event loop. */
-  const enqueueBody = (uid: string, body: string) =>
-    search
-      .use(`add documents to ${uid}`, (client) =>
-        client.index(uid).addDocumentsFromString(body, "application/json", { primaryKey: "id" })
-      )
-      .pipe(Effect.map((task) => task.taskUid))
+  /** The same for documents already serialized (a UTF-8 JSON array): no JSON.stringify on the event loop. */
+  const enqueueBody = (uid: string, body: Uint8Array) => search.addDocumentsJson(uid, body)
 
   const enqueueDelete = (uid: string, ids: ReadonlyArray<string>) =>
     search

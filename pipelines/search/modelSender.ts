@@ -63,9 +63,10 @@ export const makeModelSender = (db: DatabaseShape, indexTasks: IndexTasks) => {
       const sendBatch = (table: string, { from, to }: ModelBatch) =>
         Effect.gen(function* () {
           const t0 = yield* Clock.currentTimeMillis
-          // Read in parts: turning a read's rows into JS strings is the event
-          // loop's work (one read of 20k rows: ~65 ms of its CPU).
-          const rows: Array<string> = []
+          // Read in parts, each handed to the worker at once: turning rows
+          // into JS strings is the event loop's work (one read of 20k rows:
+          // ~65 ms of its CPU), and the main thread holds one part at a time.
+          const batch = worker.batch()
           for (const part of modelBatches(offersPerModel.slice(from, to), Number.POSITIVE_INFINITY, OFFERS_PER_READ)) {
             // Literal bounds (our own integers): DuckDB prunes row groups by zone
             // maps only for constants; a bound parameter made each batch scan
@@ -73,10 +74,13 @@ export const makeModelSender = (db: DatabaseShape, indexTasks: IndexTasks) => {
             const read = yield* db.query<{ row: string }>(
               productRowsJsonSql(table, `model_rank > ${from + part.from} AND model_rank <= ${from + part.to}`)
             )
-            for (const { row } of read) rows.push(row)
+            yield* worker.rows(
+              batch,
+              read.map(({ row }) => row)
+            )
           }
           const t1 = yield* Clock.currentTimeMillis
-          const { body } = yield* worker.documents(rows, started)
+          const { body } = yield* worker.documents(batch, started)
           const t2 = yield* Clock.currentTimeMillis
           const task = yield* enqueueBody(uid, body)
           const t3 = yield* Clock.currentTimeMillis

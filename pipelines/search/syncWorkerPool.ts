@@ -12,11 +12,18 @@ import type { KeyInput, SyncWorkerReply, SyncWorkerRequest } from "./syncWorkerP
 export interface SyncWorker {
   /** The model key of each input, in order. */
   readonly keys: (inputs: ReadonlyArray<KeyInput>) => Effect.Effect<ReadonlyArray<string>, SearchError>
-  /** A batch's model documents as the JSON body of an addDocuments call, and how many there are. */
+  /** A new batch's id, for `rows` and `documents`. */
+  readonly batch: () => number
+  /**
+   * Hands part of a batch's rows over (ProductRow JSON texts in model order):
+   * the main thread holds a part, never a whole batch.
+   */
+  readonly rows: (batch: number, rows: ReadonlyArray<string>) => Effect.Effect<void, SearchError>
+  /** The batch's model documents as the UTF-8 JSON body of an addDocuments call, and how many there are. */
   readonly documents: (
-    rows: ReadonlyArray<string>,
+    batch: number,
     now: number
-  ) => Effect.Effect<{ readonly body: string; readonly documents: number }, SearchError>
+  ) => Effect.Effect<{ readonly body: Uint8Array; readonly documents: number }, SearchError>
 }
 
 const failure = (message: string) => new SearchError({ message: `search sync worker: ${message}`, unavailable: false })
@@ -45,10 +52,13 @@ export const syncWorker = Effect.acquireRelease(
     worker.on("error", failAll)
     worker.on("exit", (code) => failAll(new Error(`exited with code ${code}`)))
 
-    const ask = <A>(request: (id: number) => SyncWorkerRequest, read: (reply: SyncWorkerReply) => A | undefined) =>
+    const ask = <A>(
+      id: number,
+      request: (id: number) => SyncWorkerRequest,
+      read: (reply: SyncWorkerReply) => A | undefined
+    ) =>
       Effect.callback<A, SearchError>((resume) => {
         if (broken !== undefined) return resume(Effect.fail(failure(broken.message)))
-        const id = next++
         pending.set(id, (reply) => {
           if (reply instanceof Error) return resume(Effect.fail(failure(reply.message)))
           if ("error" in reply) return resume(Effect.fail(failure(reply.error)))
@@ -62,12 +72,21 @@ export const syncWorker = Effect.acquireRelease(
     const shape: SyncWorker = {
       keys: (inputs) =>
         ask(
+          next++,
           (id) => ({ kind: "keys", id, inputs }),
           (reply) => ("keys" in reply ? reply.keys : undefined)
         ),
-      documents: (rows, now) =>
+      batch: () => next++,
+      rows: (batch, rows) =>
+        Effect.suspend(() =>
+          broken !== undefined
+            ? Effect.fail(failure(broken.message))
+            : Effect.sync(() => worker.postMessage({ kind: "rows", id: batch, rows } satisfies SyncWorkerRequest))
+        ),
+      documents: (batch, now) =>
         ask(
-          (id) => ({ kind: "documents", id, rows, now }),
+          batch,
+          (id) => ({ kind: "documents", id, now }),
           (reply) => ("body" in reply ? { body: reply.body, documents: reply.documents } : undefined)
         )
     }

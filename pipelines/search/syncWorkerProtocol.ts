@@ -5,10 +5,13 @@ export type KeyInput = readonly [string, string | null, string | null, string | 
 
 export type SyncWorkerRequest =
   | { readonly kind: "keys"; readonly id: number; readonly inputs: ReadonlyArray<KeyInput> }
-  /** `rows`: ProductRow JSON texts (productRowsJson.ts) in model order; `now`: epoch ms the documents are built at. */
-  | { readonly kind: "documents"; readonly id: number; readonly rows: ReadonlyArray<string>; readonly now: number }
+  /** Part of batch `id`'s rows: ProductRow JSON texts (productRowsJson.ts) in model order; no answer. */
+  | { readonly kind: "rows"; readonly id: number; readonly rows: ReadonlyArray<string> }
+  /** Batch `id`'s documents from the rows sent so far; `now`: epoch ms the documents are built at. */
+  | { readonly kind: "documents"; readonly id: number; readonly now: number }
 
 export type SyncWorkerReply =
   | { readonly id: number; readonly keys: ReadonlyArray<string> }
-  | { readonly id: number; readonly body: string; readonly documents: number }
+  /** `body`: the documents as a UTF-8 JSON array, transferred (not copied). */
+  | { readonly id: number; readonly body: Uint8Array; readonly documents: number }
   | { readonly id: number; readonly error: string }
