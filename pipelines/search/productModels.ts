@@ -71,7 +71,7 @@ export const rebuildChunkRows = (from: number, to: number) => `
 /**
  * Key inputs read, keyed and appended at a time: a chunk is the event loop's
  * work while its rows are read, posted and its keys appended (10k inputs:
- * ~30 ms of its CPU, 5k ~15 ms).
+ * ~30 ms of its CPU, measured under load).
  */
 export const KEY_CHUNK = 5_000
 
@@ -86,7 +86,7 @@ export const makeProductModels = (db: DuckDbShape) => {
    * products: 84k inputs). The inputs are numbered in DuckDB, read and keyed
    * KEY_CHUNK at a time in the worker thread and their keys appended by
    * number: the event loop only moves one chunk's rows, and no array of
-   * every input is ever held (1M products: ~500k inputs).
+   * every input is ever held.
    */
   const keyInputs = (products: string, phases: Array<SyncPhase>, worker: SyncWorker) =>
     Effect.gen(function* () {
