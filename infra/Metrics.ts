@@ -1,4 +1,5 @@
-import { Context, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
+import { sampleEventLoopDelay } from "./eventLoopDelay.ts"
 
 // A tiny Prometheus-text registry. Hot paths bump plain numbers (no
 // allocation, no Effect), and /metrics renders them on demand.
@@ -68,5 +69,24 @@ export const makeMetrics = (): MetricsShape => {
 }
 
 export class Metrics extends Context.Service<Metrics, MetricsShape>()("app/infra/Metrics") {
-  static readonly layer = Layer.sync(Metrics, makeMetrics)
+  /** The registry, with the event loop's lateness sampled into it (eventLoopDelay.ts) while the layer lives. */
+  static readonly layer = Layer.effect(
+    Metrics,
+    Effect.gen(function* () {
+      const metrics = makeMetrics()
+      // What of the process's memory is V8's (this thread's heap, and buffers
+      // it holds outside it): the rest of its RSS is mostly DuckDB's.
+      metrics.gauge("nodejs_heap_used_bytes", "V8 heap in use on the main thread", () => process.memoryUsage().heapUsed)
+      metrics.gauge(
+        "nodejs_external_bytes",
+        "Memory of buffers and strings V8 holds outside its heap",
+        () => process.memoryUsage().external
+      )
+      yield* Effect.acquireRelease(
+        Effect.sync(() => sampleEventLoopDelay(metrics)),
+        (sampler) => Effect.sync(sampler.stop)
+      )
+      return metrics
+    })
+  )
 }

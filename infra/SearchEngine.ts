@@ -67,6 +67,12 @@ export interface SearchEngineShape {
   search(indexUid: string, body: string, timeoutMs: number): Effect.Effect<unknown, SearchError>
   /** The same for a serialized multi-search body (`{ queries: [...] }`). */
   multiSearch(body: string, timeoutMs: number): Effect.Effect<unknown, SearchError>
+  /**
+   * Enqueues documents already serialized as a UTF-8 JSON array (primary key
+   * `id`) and returns the task uid: a sync builds its batches' bodies in a
+   * worker thread, so the event loop neither stringifies nor re-encodes them.
+   */
+  addDocumentsJson(indexUid: string, body: Uint8Array): Effect.Effect<number, SearchError>
   /** Runs a client call, turning rejections into a typed SearchError. */
   use<A>(what: string, f: (client: Meilisearch) => Promise<A>): Effect.Effect<A, SearchError>
   /**
@@ -81,12 +87,15 @@ export interface SearchEngineShape {
   readonly healthy: Effect.Effect<boolean>
 }
 
+/** How long a client call (an enqueue of a large document batch included) may take. */
+const ENQUEUE_TIMEOUT_MS = 120_000
+
 const make = (url: string, apiKey: string, prefix: string): SearchEngineShape => {
   // Our own transport (meiliHttpClient.ts): the built-in fetch costs ~40 ms per round trip to Meilisearch.
   // The per-request timeout is generous because enqueueing a large document
   // batch on a busy machine took over 10 s in the 1M-product benchmark; latency-
   // bound callers (search endpoints) put their own, much shorter, Effect timeout on top.
-  const client = new Meilisearch({ host: url, apiKey, timeout: 120_000, httpClient: meiliHttpClient })
+  const client = new Meilisearch({ host: url, apiKey, timeout: ENQUEUE_TIMEOUT_MS, httpClient: meiliHttpClient })
   const use = <A>(what: string, f: (client: Meilisearch) => Promise<A>) =>
     Effect.tryPromise({ try: () => f(client), catch: toSearchError(what) })
   const headers = {
@@ -105,7 +114,7 @@ const make = (url: string, apiKey: string, prefix: string): SearchEngineShape =>
   }
   const multiSearchTarget = meiliTarget(new URL("multi-search", base))
   /** One POST with its deadline as one callback (sendMeiliRequest's timer), abandoned on interruption. */
-  const post = (what: string, target: MeiliTarget, body: string, timeoutMs: number) =>
+  const post = (what: string, target: MeiliTarget, body: string | Uint8Array, timeoutMs: number) =>
     Effect.callback<unknown, SearchError>((resume) => {
       const abandon = sendMeiliRequest(target, "POST", headers, body, timeoutMs, (error, answer) =>
         resume(error === undefined ? Effect.succeed(answer) : Effect.fail(toSearchError(what)(error)))
@@ -118,6 +127,13 @@ const make = (url: string, apiKey: string, prefix: string): SearchEngineShape =>
     indexUid: (name) => `${prefix}${name}`,
     search: (indexUid, body, timeoutMs) => post("search", searchTarget(indexUid), body, timeoutMs),
     multiSearch: (body, timeoutMs) => post("multi-search", multiSearchTarget, body, timeoutMs),
+    addDocumentsJson: (indexUid, body) =>
+      post(
+        `add documents to ${indexUid}`,
+        meiliTarget(new URL(`indexes/${encodeURIComponent(indexUid)}/documents?primaryKey=id`, base)),
+        body,
+        ENQUEUE_TIMEOUT_MS
+      ).pipe(Effect.map((answer) => (answer as { taskUid: number }).taskUid)),
     use,
     task: (what, f, timeoutMs = 600_000) =>
       use(what, (client) => f(client).waitTask({ timeout: timeoutMs, interval: 25 })).pipe(

@@ -41,7 +41,8 @@ export interface Http1Request {
   /** The request line and headers, ending with the empty line. */
   readonly head: string
   /** As long as the head's content-length states. */
-  readonly body: string | undefined
+  /** Text, or bytes already encoded (a document batch built in a worker thread). */
+  readonly body: string | Uint8Array | undefined
   /** Safe to send again when a reused socket closed before any answer (see the top). */
   readonly repeatable: boolean
 }
@@ -107,7 +108,7 @@ class Connection {
     this.socket.ref()
     const { head, body } = exchange
     if (body === undefined) this.socket.write(head)
-    else if (body.length <= ONE_WRITE_BODY) this.socket.write(head + body)
+    else if (typeof body === "string" && body.length <= ONE_WRITE_BODY) this.socket.write(head + body)
     else {
       // a document batch (megabytes): joined to its head, it would be copied whole once more
       this.socket.cork()

@@ -75,7 +75,7 @@ const requestHead = (
   method: string,
   target: MeiliTarget,
   headers: Readonly<Record<string, string>>,
-  body: string | undefined
+  body: string | Uint8Array | undefined
 ) => {
   const length =
     body !== undefined
@@ -134,7 +134,7 @@ export const sendMeiliRequest = (
   target: MeiliTarget,
   method: string,
   headers: Readonly<Record<string, string>>,
-  body: string | undefined,
+  body: string | Uint8Array | undefined,
   timeoutMs: number | undefined,
   done: (error: Error | undefined, answer?: unknown) => void
 ): (() => void) => {
@@ -174,7 +174,7 @@ const sendOverHttps = (
   target: MeiliTarget,
   method: string,
   headers: Readonly<Record<string, string>>,
-  body: string | undefined,
+  body: string | Uint8Array | undefined,
   finish: (error: Error | undefined, answer?: unknown) => void
 ): (() => void) => {
   const request = https.request(

@@ -11,6 +11,7 @@ import { makeIndexTasks } from "./indexTasks.ts"
 import { makeModelSender } from "./modelSender.ts"
 import { makeProductModels, rebuildChunkRows } from "./productModels.ts"
 import { type SyncPhase, timedPhase } from "./syncPhases.ts"
+import { type SyncWorker, syncWorker } from "./syncWorkerPool.ts"
 import {
   AFFECTED_TABLE,
   KEYS_TABLE,
@@ -40,7 +41,8 @@ import {
 //
 // This file is the policy (delta or rebuild, what the state records); the
 // Meilisearch tasks are indexTasks.ts, the keying SQL productModels.ts, the
-// sending modelSender.ts.
+// sending modelSender.ts; the per-row work (keys, documents) runs in a worker
+// thread (syncWorker.ts), so a sync never holds the event loop.
 
 export interface SyncResult {
   readonly upserted: number
@@ -149,46 +151,49 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
         )
       }
 
-      const rebuildProducts = Effect.gen(function* () {
-        const phases: Array<SyncPhase> = []
-        const built = yield* createFresh(PRODUCTS_INDEX, productSettings).pipe(timedPhase(phases, "create index"))
-        return yield* Effect.gen(function* () {
-          const models = yield* allModels(phases)
-          const tasks = yield* sendModels(
-            built,
-            { ranks: PRODUCT_RANKS_TABLE, chunkRows: rebuildChunkRows, sentTo: SENT_TABLE },
-            phases
-          ).pipe(timedPhase(phases, "build and enqueue batches"))
-          yield* awaitTasks(`fill ${built}`, tasks).pipe(timedPhase(phases, "wait for indexing"))
-          yield* swapIn(PRODUCTS_INDEX, built).pipe(timedPhase(phases, "swap"))
-          const previous = yield* stateCount(PRODUCTS_INDEX)
-          yield* recordProducts(true).pipe(timedPhase(phases, "record state"))
-          return { upserted: models, deleted: Math.max(0, previous - models), phases }
-        }).pipe(Effect.onError(() => dropBuild(built)))
-      })
+      const rebuildProducts = (worker: SyncWorker) =>
+        Effect.gen(function* () {
+          const phases: Array<SyncPhase> = []
+          const built = yield* createFresh(PRODUCTS_INDEX, productSettings).pipe(timedPhase(phases, "create index"))
+          return yield* Effect.gen(function* () {
+            const models = yield* allModels(phases, worker)
+            const tasks = yield* sendModels(
+              built,
+              { ranks: PRODUCT_RANKS_TABLE, chunkRows: rebuildChunkRows, sentTo: SENT_TABLE },
+              phases,
+              worker
+            ).pipe(timedPhase(phases, "build and enqueue batches"))
+            yield* awaitTasks(`fill ${built}`, tasks).pipe(timedPhase(phases, "wait for indexing"))
+            yield* swapIn(PRODUCTS_INDEX, built).pipe(timedPhase(phases, "swap"))
+            const previous = yield* stateCount(PRODUCTS_INDEX)
+            yield* recordProducts(true).pipe(timedPhase(phases, "record state"))
+            return { upserted: models, deleted: Math.max(0, previous - models), phases }
+          }).pipe(Effect.onError(() => dropBuild(built)))
+        })
 
-      const deltaProducts = Effect.gen(function* () {
-        const uid = search.indexUid(PRODUCTS_INDEX)
-        const phases: Array<SyncPhase> = []
-        const { models, gone } = yield* changedModels(phases)
-        const tasks = yield* sendModels(uid, { ranks: MODELS_TABLE, rows: MODELS_TABLE }, phases).pipe(
-          timedPhase(phases, "build and enqueue batches")
-        )
-        const goneIds = yield* db.query<{ model_id: string }>(
-          `SELECT model_id FROM ${AFFECTED_TABLE} a WHERE NOT EXISTS (SELECT 1 FROM ${MODELS_TABLE} m WHERE m.model_id = a.model_id)`
-        )
-        for (let start = 0; start < gone; start += BATCH_SIZE) {
-          tasks.push(
-            yield* enqueueDelete(
-              uid,
-              goneIds.slice(start, start + BATCH_SIZE).map((row) => row.model_id)
-            )
+      const deltaProducts = (worker: SyncWorker) =>
+        Effect.gen(function* () {
+          const uid = search.indexUid(PRODUCTS_INDEX)
+          const phases: Array<SyncPhase> = []
+          const { models, gone } = yield* changedModels(phases, worker)
+          const tasks = yield* sendModels(uid, { ranks: MODELS_TABLE, rows: MODELS_TABLE }, phases, worker).pipe(
+            timedPhase(phases, "build and enqueue batches")
           )
-        }
-        yield* awaitTasks(`sync ${uid}`, tasks).pipe(timedPhase(phases, "wait for indexing"))
-        yield* recordProducts(false).pipe(timedPhase(phases, "record state"))
-        return { upserted: models, deleted: gone, phases }
-      })
+          const goneIds = yield* db.query<{ model_id: string }>(
+            `SELECT model_id FROM ${AFFECTED_TABLE} a WHERE NOT EXISTS (SELECT 1 FROM ${MODELS_TABLE} m WHERE m.model_id = a.model_id)`
+          )
+          for (let start = 0; start < gone; start += BATCH_SIZE) {
+            tasks.push(
+              yield* enqueueDelete(
+                uid,
+                goneIds.slice(start, start + BATCH_SIZE).map((row) => row.model_id)
+              )
+            )
+          }
+          yield* awaitTasks(`sync ${uid}`, tasks).pipe(timedPhase(phases, "wait for indexing"))
+          yield* recordProducts(false).pipe(timedPhase(phases, "record state"))
+          return { upserted: models, deleted: gone, phases }
+        })
 
       // Models span feeds (one model at several stores), so every sync reads
       // the whole catalog; `feed` names what triggered it.
@@ -205,8 +210,12 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
               return yield* Effect.acquireUseRelease(
                 db.run(`ATTACH IF NOT EXISTS ':memory:' AS ${WORK_DB}`),
                 () =>
-                  Effect.flatMap(canDelta(PRODUCTS_INDEX, productsIndexHash), (delta) =>
-                    delta ? deltaProducts : rebuildProducts
+                  Effect.scoped(
+                    Effect.gen(function* () {
+                      const delta = yield* canDelta(PRODUCTS_INDEX, productsIndexHash)
+                      const worker = yield* syncWorker
+                      return yield* delta ? deltaProducts(worker) : rebuildProducts(worker)
+                    })
                   ),
                 // Detached, its tables and their memory are gone, whether the sync succeeded or not.
                 () => db.run(`DETACH DATABASE IF EXISTS ${WORK_DB}`).pipe(Effect.ignore)

@@ -60,6 +60,9 @@ export const makeIndexTasks = (search: SearchEngineShape) => {
       )
       .pipe(Effect.map((task) => task.taskUid))
 
+  /** The same for documents already serialized (a UTF-8 JSON array): no JSON.stringify on the event loop. */
+  const enqueueBody = (uid: string, body: Uint8Array) => search.addDocumentsJson(uid, body)
+
   const enqueueDelete = (uid: string, ids: ReadonlyArray<string>) =>
     search
       .use(`delete documents from ${uid}`, (client) => client.index(uid).deleteDocuments([...ids]))
@@ -101,5 +104,15 @@ export const makeIndexTasks = (search: SearchEngineShape) => {
   const dropBuild = (uid: string) =>
     search.use(`drop ${uid}`, (client) => client.deleteIndexIfExists(uid)).pipe(Effect.ignore)
 
-  return { indexExists, documentCount, awaitTasks, enqueueAdd, enqueueDelete, createFresh, swapIn, dropBuild }
+  return {
+    indexExists,
+    documentCount,
+    awaitTasks,
+    enqueueAdd,
+    enqueueBody,
+    enqueueDelete,
+    createFresh,
+    swapIn,
+    dropBuild
+  }
 }

@@ -9,6 +9,13 @@ export const BATCH_SIZE = 20_000
 /** Offers per addDocuments call at most (~1 KB each as JSON): keeps a body near 20-30 MB. */
 export const OFFERS_PER_BATCH = 20_000
 
+/**
+ * Offers read from DuckDB at a time within a batch: the driver turns a read's
+ * rows into JS strings on the event loop (20k rows: ~65 ms of its CPU, 5k
+ * rows ~16 ms), so a batch is read in parts.
+ */
+export const OFFERS_PER_READ = 5_000
+
 /** A batch of consecutive models, by 1-based rank: from < rank <= to. */
 export interface ModelBatch {
   readonly from: number

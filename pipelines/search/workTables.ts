@@ -14,9 +14,13 @@
 export const WORK_DB = "search_sync_work"
 export const WORK_TABLE = `${WORK_DB}.products`
 export const KEYS_TABLE = `${WORK_DB}.keys`
-/** Filled by an appender, which names the table and its database apart. */
-export const INPUT_KEYS = "input_keys"
-export const INPUT_KEYS_TABLE = `${WORK_DB}.${INPUT_KEYS}`
+/** The distinct key inputs, numbered (n) for reading chunk by chunk. */
+export const NUMBERED_INPUTS_TABLE = `${WORK_DB}.numbered_inputs`
+/** Each numbered input's model key (n, model_key); filled by an appender, which names the table and its database apart. */
+export const INPUT_NUMBER_KEYS = "input_number_keys"
+export const INPUT_NUMBER_KEYS_TABLE = `${WORK_DB}.${INPUT_NUMBER_KEYS}`
+/** The key inputs with their model keys. */
+export const INPUT_KEYS_TABLE = `${WORK_DB}.input_keys`
 export const AFFECTED_TABLE = `${WORK_DB}.affected`
 export const MODELS_TABLE = `${WORK_DB}.models`
 export const CHUNK_TABLE = `${WORK_DB}.chunk`

@@ -1,0 +1,249 @@
+// npm run bench:serve-while-ingest -- [--products 1000000] [--window 5]
+//
+// A ROLE=all service as users run it (the shipped entry point in a child
+// process, bench/support/shippedService.ts, DUCKDB_MEMORY_LIMIT=1GB) serves
+// redirects and searches at half its peak while a large generated product
+// feed (bench/support/pipelineCatalog.ts) ingests and syncs into its search
+// index. In one run:
+//   1. the peak of redirects and of /api/search, each alone (autocannon);
+//   2. a baseline window at half of each peak, no feed running;
+//   3. the feed's run (manual ingest through /admin/ingest) under the same
+//      paced load, in back-to-back windows until the run is over.
+// Measured on the service: event-loop lateness (its /metrics: the share of
+// samples over 10 ms, and the largest), redirect p99 per window, 5xx and
+// errors, and the peak RSS of the service process (/proc; Meilisearch is a
+// process of its own, not counted). Prints PASS/MISSED against the targets,
+// every figure with the machine's load and the catalog size.
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { parseArgs } from "node:util"
+import { HEADERS } from "./support/redirectFixture.ts"
+import { machineLoad } from "./support/machineLoad.ts"
+import { BENCH_FEED, benchFeedFile } from "./support/pipelineCatalog.ts"
+import { type LoadResult, runLoad, runPaced } from "./support/runLoad.ts"
+import { matchLinks, startShippedService } from "./support/shippedService.ts"
+
+const { values } = parseArgs({
+  options: {
+    products: { type: "string", default: "1000000" },
+    window: { type: "string", default: "5" },
+    connections: { type: "string", default: "32" }
+  }
+})
+const PRODUCTS = Number(values.products)
+const WINDOW_SECONDS = Number(values.window)
+const CONNECTIONS = Number(values.connections)
+const SEARCHES = ["headphones", "laptop", "coffee machine", "monitor under 300", "vacuum", "phone case", "speaker"]
+const TARGETS = { loopP99Ms: 10, loopMaxMs: 50, redirectP99Ms: 10, peakRssMb: 1536 }
+const size = `${PRODUCTS.toLocaleString()} products`
+const log = (line: string) => console.log(line)
+const verdict = (ok: boolean) => (ok ? "PASS" : "MISSED")
+
+/** The service's event-loop figures from its /metrics (infra/eventLoopDelay.ts). */
+interface LoopScrape {
+  readonly buckets: ReadonlyMap<string, number>
+  readonly recentMaxMs: number
+  /** The main thread's V8 heap and external memory (MB): the rest of the RSS is mostly DuckDB's. */
+  readonly nodeMb: number
+}
+const scrapeLoop = async (url: string, token: string): Promise<LoopScrape | undefined> => {
+  const text = await fetch(`${url}/metrics`, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: AbortSignal.timeout(10_000)
+  })
+    .then((response) => response.text())
+    .catch(() => undefined)
+  if (text === undefined) return undefined
+  const buckets = new Map<string, number>()
+  for (const match of text.matchAll(/^eventloop_delay_seconds_bucket\{le="([^"]+)"\} ([\d.e+-]+)$/gm))
+    buckets.set(match[1], Number(match[2]))
+  const recent = /^eventloop_delay_recent_max_seconds ([\d.e+-]+)$/m.exec(text)
+  const bytes = (name: string) => Number(new RegExp(`^${name} ([\\d.e+-]+)$`, "m").exec(text)?.[1] ?? Number.NaN)
+  return {
+    buckets,
+    recentMaxMs: Number(recent?.[1] ?? Number.NaN) * 1000,
+    nodeMb: (bytes("nodejs_heap_used_bytes") + bytes("nodejs_external_bytes")) / 1024 / 1024
+  }
+}
+/** Share of loop samples over `boundSeconds` between two scrapes, and how many samples. */
+const shareOver = (before: LoopScrape, after: LoopScrape, boundSeconds: string) => {
+  const total = (after.buckets.get("+Inf") ?? 0) - (before.buckets.get("+Inf") ?? 0)
+  const under = (after.buckets.get(boundSeconds) ?? 0) - (before.buckets.get(boundSeconds) ?? 0)
+  return { samples: total, share: total === 0 ? 0 : (total - under) / total }
+}
+
+const rssMb = (pid: number, field: "VmRSS" | "VmHWM") => {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "latin1")
+    return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN) / 1024
+  } catch {
+    return Number.NaN
+  }
+}
+
+/** The sample feeds with the generated one beside them, disabled: it runs only when the bench starts it. */
+const feedsConfig = (feedFile: string) => {
+  const config = JSON.parse(readFileSync(resolve(import.meta.dirname, "../config/feeds.json"), "utf8")) as {
+    feeds: Array<Record<string, unknown>>
+  }
+  const dir = mkdtempSync(join(tmpdir(), "bench-serve-while-ingest-"))
+  const path = join(dir, "feeds.json")
+  config.feeds.push({
+    name: BENCH_FEED,
+    kind: "products",
+    format: "gmc-tsv",
+    location: feedFile,
+    enabled: false,
+    options: { storeColumn: "custom_label_0" }
+  })
+  writeFileSync(path, JSON.stringify({ feeds: config.feeds }))
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+log(`bench:serve-while-ingest, ${size}; ${machineLoad()}`)
+const feedFile = await benchFeedFile(resolve("data/var/bench-search/feeds"), PRODUCTS)
+const feeds = feedsConfig(feedFile)
+const service = await startShippedService({
+  ROLE: "all",
+  FEEDS_CONFIG: feeds.path,
+  DUCKDB_MEMORY_LIMIT: "1GB",
+  INGEST_ON_START: "true"
+})
+const admin = { authorization: `Bearer ${service.adminToken}` }
+log(`service ready in ${service.readySeconds.toFixed(1)} s (sample catalog ingested); ${machineLoad()}`)
+
+try {
+  const redirects = await matchLinks(service.url, 200)
+  const searches = SEARCHES.map((q) => `/api/search?q=${encodeURIComponent(q)}`)
+  const redirectLoad = { url: service.url, paths: redirects, headers: HEADERS, spreadForwardedFor: true }
+  const searchLoad = { url: service.url, paths: searches, headers: HEADERS, spreadForwardedFor: true }
+
+  // 1. Peaks, each alone, after a warm-up.
+  await runLoad({ ...redirectLoad, connections: CONNECTIONS, seconds: 2 })
+  await runLoad({ ...searchLoad, connections: CONNECTIONS, seconds: 2 })
+  const redirectPeak = await runLoad({ ...redirectLoad, connections: CONNECTIONS, seconds: 5 })
+  const searchPeak = await runLoad({ ...searchLoad, connections: CONNECTIONS, seconds: 5 })
+  const rates = {
+    redirect: Math.max(1, Math.round(redirectPeak.requestsPerSecond / 2)),
+    search: Math.max(1, Math.round(searchPeak.requestsPerSecond / 2))
+  }
+  log(
+    `peaks: redirect ${redirectPeak.requestsPerSecond.toFixed(0)} req/s, /api/search ${searchPeak.requestsPerSecond.toFixed(0)} req/s; ` +
+      `paced at half: ${rates.redirect} and ${rates.search} req/s (${machineLoad()})`
+  )
+
+  // The feed run's phase (fetch, load, sync) while one runs.
+  let runId: string | undefined
+  const runPhase = async () =>
+    runId === undefined
+      ? undefined
+      : fetch(`${service.url}/admin/runs/${runId}`, { headers: admin, signal: AbortSignal.timeout(10_000) })
+          .then((response) => response.json() as Promise<{ progress: { phase: string } | null }>)
+          .then((body) => body.progress?.phase)
+          .catch(() => undefined)
+
+  /** One window of both paced loads side by side, with the service's loop and RSS sampled each second. */
+  const window = async () => {
+    const before = await scrapeLoop(service.url, service.adminToken)
+    let loopMaxMs = 0
+    let rssPeak = 0
+    let nodePeak = 0
+    const phases = new Set<string>()
+    let sampling = true
+    const sampler = (async () => {
+      while (sampling) {
+        await new Promise((done) => setTimeout(done, 1_000))
+        const scrape = await scrapeLoop(service.url, service.adminToken)
+        if (scrape !== undefined) {
+          loopMaxMs = Math.max(loopMaxMs, scrape.recentMaxMs)
+          nodePeak = Math.max(nodePeak, scrape.nodeMb)
+        }
+        rssPeak = Math.max(rssPeak, rssMb(service.pid, "VmRSS"))
+        const phase = await runPhase()
+        if (phase !== undefined) phases.add(phase)
+      }
+    })()
+    const [redirect, search] = await Promise.all([
+      runPaced({ ...redirectLoad, rate: rates.redirect, seconds: WINDOW_SECONDS, connections: CONNECTIONS }),
+      runPaced({ ...searchLoad, rate: rates.search, seconds: WINDOW_SECONDS, connections: CONNECTIONS })
+    ])
+    sampling = false
+    await sampler
+    const after = await scrapeLoop(service.url, service.adminToken)
+    if (after !== undefined) loopMaxMs = Math.max(loopMaxMs, after.recentMaxMs)
+    const over = before !== undefined && after !== undefined ? shareOver(before, after, "0.01") : undefined
+    return { redirect, search, loopMaxMs, over, before, after, rssPeak, nodePeak, phases, load: machineLoad() }
+  }
+  type Window = Awaited<ReturnType<typeof window>>
+  const bad = (r: LoadResult) => r.s5xx + r.errors + r.timeouts
+  const badText = (r: LoadResult) => `${r.s5xx} 5xx, ${r.errors + r.timeouts} errors`
+  const describe = (label: string, w: Window) =>
+    log(
+      `${label.padEnd(22)} redirect p99 ${String(w.redirect.p99).padStart(6)} ms (${w.redirect.s3xx} 302, ${badText(w.redirect)})  ` +
+        `search p99 ${String(w.search.p99).padStart(6)} ms (${badText(w.search)})  ` +
+        `loop >10 ms ${((w.over?.share ?? Number.NaN) * 100).toFixed(2)}% of ${w.over?.samples ?? "?"}, max ${w.loopMaxMs.toFixed(0)} ms  ` +
+        `RSS ${w.rssPeak.toFixed(0)} MB (V8 ${w.nodePeak.toFixed(0)} MB)  ${[...w.phases].join("+") || "-"}  (${w.load})`
+    )
+
+  // 2. Baseline: the same paced load with no feed running.
+  describe("baseline (no feed)", await window())
+
+  // 3. The feed's run, under the same load, window after window until it is over.
+  const started = await fetch(`${service.url}/admin/ingest`, {
+    method: "POST",
+    headers: { ...admin, "content-type": "application/json" },
+    body: JSON.stringify({ feed: BENCH_FEED, wait: false })
+  }).then((response) => response.json() as Promise<{ started: Array<string> }>)
+  runId = started.started[0]
+  if (runId === undefined) throw new Error(`the feed did not start: ${JSON.stringify(started)}`)
+  const runStarted = performance.now()
+  const windows: Array<Window> = []
+  let run: { status: string; rowsLoaded: number; documentsUpserted: number; error: string | null }
+  for (;;) {
+    const w = await window()
+    windows.push(w)
+    describe(`during run (${((performance.now() - runStarted) / 1000).toFixed(0)} s)`, w)
+    run = await fetch(`${service.url}/admin/runs/${runId}`, { headers: admin })
+      .then((response) => response.json() as Promise<{ run: typeof run }>)
+      .then((body) => body.run)
+    if (run.status !== "running") break
+  }
+  const runSeconds = (performance.now() - runStarted) / 1000
+  log(
+    `run ${run.status}: ${run.rowsLoaded.toLocaleString()} products loaded, ${run.documentsUpserted.toLocaleString()} documents synced, ` +
+      `in about ${runSeconds.toFixed(0)} s (windows of ${WINDOW_SECONDS} s)${run.error === null ? "" : `; error: ${run.error}`}`
+  )
+
+  // Over the whole run: loop samples over 10 ms between the first and last scrape, worst window otherwise.
+  const first = windows[0].before
+  const last = windows.at(-1)?.after
+  const over = first !== undefined && last !== undefined ? shareOver(first, last, "0.01") : undefined
+  const loopMaxMs = Math.max(...windows.map((w) => w.loopMaxMs))
+  const redirectP99 = Math.max(...windows.map((w) => w.redirect.p99))
+  const fivexx = windows.reduce((sum, w) => sum + bad(w.redirect) + bad(w.search), 0)
+  const only5xx = windows.reduce((sum, w) => sum + w.redirect.s5xx + w.search.s5xx, 0)
+  const peakRss = rssMb(service.pid, "VmHWM")
+  const atScale = PRODUCTS >= 1_000_000
+  log(`\nverdicts at ${size}, ${machineLoad()} (a loaded machine inflates every latency):`)
+  log(
+    `  event-loop lateness over 10 ms: ${((over?.share ?? Number.NaN) * 100).toFixed(2)}% of ${over?.samples ?? "?"} samples ` +
+      `(p99 < ${TARGETS.loopP99Ms} ms means < 1%)  ${verdict(over !== undefined && over.share < 0.01)}`
+  )
+  log(
+    `  event-loop lateness max: ${loopMaxMs.toFixed(0)} ms (< ${TARGETS.loopMaxMs})  ${verdict(loopMaxMs < TARGETS.loopMaxMs)}`
+  )
+  log(
+    `  redirect p99, worst window: ${redirectP99} ms (< ${TARGETS.redirectP99Ms})  ${verdict(redirectP99 < TARGETS.redirectP99Ms)}`
+  )
+  log(
+    `  5xx and client errors (timeouts included): ${fivexx}, of which 5xx ${only5xx}  ${verdict(fivexx === 0 && run.status === "succeeded")}`
+  )
+  log(
+    `  peak RSS of the service: ${peakRss.toFixed(0)} MB (<= ${TARGETS.peakRssMb} at 1M with DUCKDB_MEMORY_LIMIT=1GB)  ` +
+      (atScale ? verdict(peakRss <= TARGETS.peakRssMb) : "(not judged below 1M products)")
+  )
+} finally {
+  await service.stop()
+  feeds.remove()
+}

@@ -1,0 +1,96 @@
+import { Effect } from "effect"
+import { Worker } from "node:worker_threads"
+import { SearchError } from "../../infra/SearchEngine.ts"
+import type { KeyInput, SyncWorkerReply, SyncWorkerRequest } from "./syncWorkerProtocol.ts"
+
+// The main thread's side of the sync's worker thread (syncWorker.ts): one
+// worker per products sync, started with it and terminated after it, so an
+// idle service holds no thread and no copy of the document code. Requests
+// are answered in order; several may be in flight (the sender reads the
+// next batch from DuckDB while the worker builds the previous one).
+
+export interface SyncWorker {
+  /** The model key of each input, in order. */
+  readonly keys: (inputs: ReadonlyArray<KeyInput>) => Effect.Effect<ReadonlyArray<string>, SearchError>
+  /** A new batch's id, for `rows` and `documents`. */
+  readonly batch: () => number
+  /**
+   * Hands part of a batch's rows over (ProductRow JSON texts in model order):
+   * the main thread holds a part, never a whole batch.
+   */
+  readonly rows: (batch: number, rows: ReadonlyArray<string>) => Effect.Effect<void, SearchError>
+  /** The batch's model documents as the UTF-8 JSON body of an addDocuments call, and how many there are. */
+  readonly documents: (
+    batch: number,
+    now: number
+  ) => Effect.Effect<{ readonly body: Uint8Array; readonly documents: number }, SearchError>
+}
+
+const failure = (message: string) => new SearchError({ message: `search sync worker: ${message}`, unavailable: false })
+
+type Pending = (reply: SyncWorkerReply | Error) => void
+
+/** A worker for the length of the scope. */
+export const syncWorker = Effect.acquireRelease(
+  Effect.sync(() => {
+    const worker = new Worker(new URL("./syncWorker.ts", import.meta.url))
+    // Never what keeps the process alive: a shutdown mid-sync must not wait for it.
+    worker.unref()
+    const pending = new Map<number, Pending>()
+    let next = 0
+    let broken: Error | undefined
+    const failAll = (error: Error) => {
+      broken ??= error
+      for (const settle of pending.values()) settle(error)
+      pending.clear()
+    }
+    worker.on("message", (reply: SyncWorkerReply) => {
+      const settle = pending.get(reply.id)
+      pending.delete(reply.id)
+      settle?.(reply)
+    })
+    worker.on("error", failAll)
+    worker.on("exit", (code) => failAll(new Error(`exited with code ${code}`)))
+
+    const ask = <A>(
+      id: number,
+      request: (id: number) => SyncWorkerRequest,
+      read: (reply: SyncWorkerReply) => A | undefined
+    ) =>
+      Effect.callback<A, SearchError>((resume) => {
+        if (broken !== undefined) return resume(Effect.fail(failure(broken.message)))
+        pending.set(id, (reply) => {
+          if (reply instanceof Error) return resume(Effect.fail(failure(reply.message)))
+          if ("error" in reply) return resume(Effect.fail(failure(reply.error)))
+          const value = read(reply)
+          resume(value === undefined ? Effect.fail(failure("unexpected reply")) : Effect.succeed(value))
+        })
+        worker.postMessage(request(id))
+        return Effect.sync(() => pending.delete(id))
+      })
+
+    const shape: SyncWorker = {
+      keys: (inputs) =>
+        ask(
+          next++,
+          (id) => ({ kind: "keys", id, inputs }),
+          (reply) => ("keys" in reply ? reply.keys : undefined)
+        ),
+      batch: () => next++,
+      rows: (batch, rows) =>
+        Effect.suspend(() =>
+          broken !== undefined
+            ? Effect.fail(failure(broken.message))
+            : Effect.sync(() => worker.postMessage({ kind: "rows", id: batch, rows } satisfies SyncWorkerRequest))
+        ),
+      documents: (batch, now) =>
+        ask(
+          batch,
+          (id) => ({ kind: "documents", id, now }),
+          (reply) => ("body" in reply ? { body: reply.body, documents: reply.documents } : undefined)
+        )
+    }
+    return { shape, worker }
+  }),
+  ({ worker }) => Effect.promise(() => worker.terminate())
+).pipe(Effect.map(({ shape }) => shape))

@@ -1,0 +1,17 @@
+// What the main thread and the sync's worker (syncWorker.ts) say to each other.
+
+/** The fields a model key is built from: title, GTIN, colour, size, condition. */
+export type KeyInput = readonly [string, string | null, string | null, string | null, string | null]
+
+export type SyncWorkerRequest =
+  | { readonly kind: "keys"; readonly id: number; readonly inputs: ReadonlyArray<KeyInput> }
+  /** Part of batch `id`'s rows: ProductRow JSON texts (productRowsJson.ts) in model order; no answer. */
+  | { readonly kind: "rows"; readonly id: number; readonly rows: ReadonlyArray<string> }
+  /** Batch `id`'s documents from the rows sent so far; `now`: epoch ms the documents are built at. */
+  | { readonly kind: "documents"; readonly id: number; readonly now: number }
+
+export type SyncWorkerReply =
+  | { readonly id: number; readonly keys: ReadonlyArray<string> }
+  /** `body`: the documents as a UTF-8 JSON array, transferred (not copied). */
+  | { readonly id: number; readonly body: Uint8Array; readonly documents: number }
+  | { readonly id: number; readonly error: string }

@@ -1,0 +1,81 @@
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Database } from "../../../infra/Database.ts"
+import { SearchSync } from "../../../pipelines/search/SearchSync.ts"
+import { insertProducts } from "../../support/catalogFixtures.ts"
+import { startService, type RunningService } from "../../support/TestService.ts"
+
+// A products sync runs inside the service that answers redirects: its
+// per-row work (model keys, documents, their JSON) must not hold the event
+// loop. Measured as the main thread's own CPU time between two turns of a
+// 2 ms timer (process.threadCpuUsage): unlike a timer's lateness, it does not
+// grow when a loaded machine keeps the process off the cores, so the bound
+// below holds on a busy machine while a sync that builds one batch's
+// documents on the event loop (20,000 offers: several hundred milliseconds
+// of CPU) exceeds it.
+
+const PRODUCTS = 20_000
+/** The longest stretch of main-thread CPU allowed between two timer turns (ms); a few times what a sliced sync takes. */
+const BOUND_MS = 100
+
+/** Starts watching; `stop` returns the longest stretch of this thread's CPU time between two timer turns (ms). */
+const watchMainThread = () => {
+  let last = process.threadCpuUsage()
+  let longestMs = 0
+  const timer = setInterval(() => {
+    const used = process.threadCpuUsage(last)
+    longestMs = Math.max(longestMs, (used.user + used.system) / 1000)
+    last = process.threadCpuUsage()
+  }, 2)
+  return {
+    stop: () => {
+      clearInterval(timer)
+      return longestMs
+    }
+  }
+}
+
+describe("a products sync and the event loop", () => {
+  let service: RunningService
+  beforeAll(async () => {
+    service = await startService()
+    // One fixture product in colours, multiplied in SQL: PRODUCTS products of
+    // as many models (each title its own), with a price history each.
+    await service.run(
+      insertProducts([
+        {
+          itemId: "shoe",
+          title: "Trail Runner Shoes, Grey, Size 10",
+          color: "Grey",
+          size: "10",
+          price: 89,
+          history: [[40, 99]],
+          currentSinceDays: 2
+        }
+      ])
+    )
+    await service.run(
+      Effect.gen(function* () {
+        const db = yield* Database
+        yield* db.run(
+          `INSERT INTO products SELECT p.* REPLACE (p.id || '-' || t.i AS id, p.item_id || '-' || t.i AS item_id,
+             'Trail Runner ' || t.i || ' Shoes, Grey, Size 10' AS title)
+           FROM products p, range(1, ${PRODUCTS}) t(i)`
+        )
+        yield* db.run(
+          `INSERT INTO price_history SELECT h.* REPLACE (h.product_id || '-' || t.i AS product_id)
+           FROM price_history h, range(1, ${PRODUCTS}) t(i)`
+        )
+      })
+    )
+  })
+  afterAll(() => service.close())
+
+  it(`syncs ${PRODUCTS.toLocaleString()} products without holding the event loop over ${BOUND_MS} ms of CPU`, async () => {
+    const watch = watchMainThread()
+    const result = await service.run(SearchSync.use((sync) => sync.syncProducts()))
+    const longestMs = watch.stop()
+    expect(result).toMatchObject({ upserted: PRODUCTS, deleted: 0 })
+    expect(longestMs).toBeLessThan(BOUND_MS)
+  })
+})
