@@ -1,7 +1,6 @@
 import { Option, Redacted } from "effect"
 import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
 import { referenceClock } from "../../scripts/lib/referenceClock.ts"
-import { AS_OF } from "../../scripts/products/product.ts"
 import { ingestSampleCatalog, sampleSnapshot } from "./sampleSnapshot.ts"
 import { startService, type RunningService } from "./TestService.ts"
 
@@ -10,8 +9,9 @@ import { startService, type RunningService } from "./TestService.ts"
  * pipelines ingest it, for files that serve it: started from this run's
  * snapshot of that ingest (sampleSnapshot.ts) in a second or two instead of
  * ingesting again. Its data is its own copy; the search indexes are shared
- * and read-only (a sync fails). The calendar starts at the instant the
- * samples describe (AS_OF), as the ingest's did, so sale windows and price
+ * and read-only (a sync fails). The calendar goes on from where the
+ * ingest's ended (which started at the instant the samples describe, AS_OF),
+ * as a service that has just ingested would, so sale windows and price
  * history read the same whatever day the suite runs (`wallNow` stands in for
  * the day, to show it); the vocabulary is refreshed as after an ingest.
  * `ownIndexes`: for a file that syncs, indexes of its own instead, empty
@@ -27,7 +27,7 @@ export const startSampleService = async (
     meiliMasterKey: Option.some(Redacted.make(snapshot.readOnlyKey))
   }
   const service = await startService(ownIndexes ? {} : sharedIndexes, {
-    clock: referenceClock(AS_OF, wallNow),
+    clock: referenceClock(snapshot.ingestedAt, wallNow),
     seed: {
       dataDir: snapshot.dataDir,
       ...(snapshot.databaseTemplate === undefined ? {} : { databaseTemplate: snapshot.databaseTemplate })

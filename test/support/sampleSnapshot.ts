@@ -1,4 +1,4 @@
-import { Option, Redacted } from "effect"
+import { Clock, Option, Redacted } from "effect"
 import { Meilisearch } from "meilisearch"
 import { randomBytes } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
@@ -32,6 +32,12 @@ export interface SampleSnapshot {
   readonly indexPrefix: string
   /** A Meilisearch key that may only read the indexes of `indexPrefix`. */
   readonly readOnlyKey: string
+  /**
+   * The services' calendar (epoch ms) when the ingest ended: a service
+   * started from the snapshot goes on from there, as one that has just
+   * ingested does, never reading a time before the rows were written.
+   */
+  readonly ingestedAt: number
 }
 
 /** Every Meilisearch action a service needs to serve; none that writes. */
@@ -65,6 +71,7 @@ const build = async (folder: string): Promise<SampleSnapshot> => {
   const dataDir = join(folder, "data")
   // The ingest writes straight into the snapshot's folder; closing the service checkpoints DuckDB.
   const service = await ingestSampleCatalog(Date.now, { dataDir, meiliIndexPrefix: indexPrefix })
+  const ingestedAt = await service.run(Clock.currentTimeMillis)
   const databaseUrl = service.config.databaseUrl
   await service.close()
   const master = new Meilisearch({ host: inject("meiliUrl"), apiKey: inject("meiliKey") })
@@ -73,6 +80,7 @@ const build = async (folder: string): Promise<SampleSnapshot> => {
     dataDir,
     indexPrefix,
     readOnlyKey: key.key,
+    ingestedAt,
     ...(Option.isSome(databaseUrl) ? { databaseTemplate: databaseName(Redacted.value(databaseUrl.value)) } : {})
   }
 }
