@@ -1,28 +1,16 @@
-import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
-import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
 import { postJson } from "../support/http.ts"
-import { startService, type RunningService } from "../support/TestService.ts"
+import { startSampleService } from "../support/sampleService.ts"
+import type { RunningService } from "../support/TestService.ts"
 
 // Matching against the shipped sample catalog (data/samples), loaded through
-// the real networks/programmes pipelines rather than the test fixture.
+// the real pipelines (this run's snapshot of them) rather than the test fixture.
 describe("matching against the sample catalog", () => {
   let service: RunningService
   const match = (url: string) => postJson(`${service.url}/api/v1/links/match`, { url })
 
   beforeAll(async () => {
-    service = await startService()
-    await service.run(
-      Effect.gen(function* () {
-        const runner = yield* PipelineRunner
-        for (const feed of ["networks", "programs"]) {
-          const run = yield* runner.run(feed, "manual")
-          if (run.status !== "succeeded") return yield* Effect.die(new Error(`${feed}: ${run.status} ${run.error}`))
-        }
-        yield* (yield* ProgramMatcher).reload
-      })
-    )
+    service = await startSampleService()
   })
   afterAll(() => service.close())
 

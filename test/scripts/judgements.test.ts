@@ -6,7 +6,7 @@ import { evaluate, familyTable, formatScores, PAGE } from "../../scripts/search-
 import type { JudgementSet } from "../../scripts/search-eval/judgement.ts"
 import { marketPurity } from "../../scripts/search-eval/marketPurity.ts"
 import { getJson } from "../support/http.ts"
-import { startSampleService } from "../support/sampleService.ts"
+import { startIngestedSampleService, startSampleService } from "../support/sampleService.ts"
 import type { RunningService } from "../support/TestService.ts"
 
 // The judged search set (test/fixtures/search-judgements.json) over the
@@ -54,7 +54,7 @@ describe("judged search set on the sample catalog", () => {
   })
 
   it("derives the same set on a day a year later (the samples' calendar, not the wall clock's)", async () => {
-    const aYearLater = await startSampleService(() => Date.now() + 365 * 86_400_000)
+    const aYearLater = await startIngestedSampleService(() => Date.now() + 365 * 86_400_000)
     try {
       expect(deriveJudgements(await aYearLater.run(catalogRows))).toEqual(set)
     } finally {

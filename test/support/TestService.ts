@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Exit, Layer, Option, Redacted, Scope } from "effect"
 import { randomBytes } from "node:crypto"
-import { mkdtempSync, rmSync } from "node:fs"
+import { cpSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { HttpServer } from "effect/http"
@@ -61,14 +61,20 @@ const postgresStore = (url: string | undefined): Partial<AppConfigShape> =>
  * project: a fresh PostgreSQL database of its own), the shared test
  * Meilisearch under a unique index prefix, HTTP on a free loopback port.
  * `clock` replaces Effect's clock for the whole service (a reference clock
- * pins the calendar a fixture was written for).
+ * pins the calendar a fixture was written for). `seed` starts it over data
+ * already there: a DATA_DIR to copy, and (postgres project) a database to
+ * copy its own from.
  */
 export const startService = async (
   overrides: Partial<AppConfigShape> = {},
-  options: { readonly clock?: Clock.Clock } = {}
+  options: {
+    readonly clock?: Clock.Clock
+    readonly seed?: { readonly dataDir: string; readonly databaseTemplate?: string }
+  } = {}
 ): Promise<RunningService> => {
   const temp = tempDir()
-  const store = testStore() === "postgres" ? postgresStore(await freshDatabaseUrl()) : {}
+  if (options.seed !== undefined) cpSync(options.seed.dataDir, temp.dir, { recursive: true })
+  const store = testStore() === "postgres" ? postgresStore(await freshDatabaseUrl(options.seed?.databaseTemplate)) : {}
   const config = testConfig(temp.dir, { ...store, ...overrides })
   const scope = Effect.runSync(Scope.make())
   const service = makeService(Layer.succeed(AppConfig, config))

@@ -12,6 +12,8 @@ declare module "vitest" {
     meiliKey: string
     /** Superuser URL of the test PostgreSQL (postgres project only: postgresGlobalSetup.ts; use test/support/postgres.ts). */
     pgUrl: string
+    /** A folder of this run for the sample-catalog snapshot (test/support/sampleSnapshot.ts), built on first use. */
+    sampleSnapshotDir: string
   }
 }
 
@@ -25,8 +27,11 @@ export default async function setup(project: TestProject) {
   )
   project.provide("meiliUrl", meili.url)
   project.provide("meiliKey", meili.masterKey)
+  const snapshotDir = mkdtempSync(join(tmpdir(), "sample-snapshot-"))
+  project.provide("sampleSnapshotDir", snapshotDir)
   return async () => {
     await Effect.runPromise(Scope.close(scope, Exit.void))
     rmSync(dataDir, { recursive: true, force: true })
+    rmSync(snapshotDir, { recursive: true, force: true })
   }
 }

@@ -23,18 +23,38 @@ const untilStarted = async <A>(attempt: () => Promise<A>): Promise<A> => {
   }
 }
 
+// CREATE DATABASE ... TEMPLATE is refused while anyone is connected to the
+// template (55006): a pool that just closed may still be saying goodbye.
+const TEMPLATE_BUSY = "55006"
+
+const createDatabase = async (sql: ReturnType<typeof connectPostgres>, name: string, template?: string) => {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await sql.unsafe(`CREATE DATABASE ${name}${template === undefined ? "" : ` TEMPLATE ${template}`}`)
+      return
+    } catch (error) {
+      const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined
+      if (code !== TEMPLATE_BUSY || attempt >= 50) throw error
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+  }
+}
+
+/** The name of the database a URL from `freshDatabaseUrl` points at. */
+export const databaseName = (url: string) => new URL(url).pathname.slice(1)
+
 /**
- * A new, empty database on the test PostgreSQL, and its URL: each service or
- * test gets its own, so test files run in parallel. Dropped with the server
- * at the end of the run (on a TEST_DATABASE_URL server they stay: names start
- * with `t_`).
+ * A new database on the test PostgreSQL, and its URL: empty, or a copy of
+ * `template` (a database nobody is connected to). Each service or test gets
+ * its own, so test files run in parallel. Dropped with the server at the end
+ * of the run (on a TEST_DATABASE_URL server they stay: names start with `t_`).
  */
-export const freshDatabaseUrl = async (): Promise<string> => {
+export const freshDatabaseUrl = async (template?: string): Promise<string> => {
   const serverUrl = inject("pgUrl")
   const name = `t_${randomBytes(8).toString("hex")}`
   const sql = connectPostgres(serverUrl, 1)
   try {
-    await untilStarted(() => sql.unsafe(`CREATE DATABASE ${name}`))
+    await untilStarted(() => createDatabase(sql, name, template))
   } finally {
     await sql.end()
   }

@@ -1,26 +1,45 @@
-import { expect } from "vitest"
+import { Option, Redacted } from "effect"
 import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
-import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
 import { referenceClock } from "../../scripts/lib/referenceClock.ts"
-import { AS_OF } from "../../scripts/products/product.ts"
+import { ingestSampleCatalog, sampleSnapshot } from "./sampleSnapshot.ts"
 import { startService, type RunningService } from "./TestService.ts"
 
 /**
- * A service over the shipped sample catalog (data/samples), ingested through
- * the real pipelines, with the search vocabulary refreshed so intent parsing
- * knows the catalog's categories and brands. Price history may be skipped
- * (unchanged); any other failed run fails the suite. The service's calendar
- * starts at the instant the samples describe (AS_OF), so sale windows and
- * price history read the same whatever day the suite runs (`wallNow` stands
- * in for the day, to show it).
+ * A service over the shipped sample catalog (data/samples) as the real
+ * pipelines ingest it, for files that serve it: started from this run's
+ * snapshot of that ingest (sampleSnapshot.ts) in a second or two instead of
+ * ingesting again. Its data is its own copy; the search indexes are shared
+ * and read-only (a sync fails). The calendar goes on from where the
+ * ingest's ended (which started at the instant the samples describe, AS_OF),
+ * as a service that has just ingested would, so sale windows and price
+ * history read the same whatever day the suite runs (`wallNow` stands in for
+ * the day, to show it); the vocabulary is refreshed as after an ingest.
+ * `ownIndexes`: for a file that syncs, indexes of its own instead, empty
+ * until its first sync (which rebuilds them from the catalog).
  */
-export const startSampleService = async (wallNow: () => number = Date.now): Promise<RunningService> => {
-  const service = await startService({}, { clock: referenceClock(AS_OF, wallNow) })
-  const runs = await service.run(PipelineRunner.use((runner) => runner.runAll("manual")))
-  const failed = runs.filter(
-    (run) => (run.status === "failed" || run.status === "interrupted") && run.kind !== "price_history"
-  )
-  expect(failed, JSON.stringify(failed)).toEqual([])
+export const startSampleService = async (
+  wallNow: () => number = Date.now,
+  { ownIndexes = false } = {}
+): Promise<RunningService> => {
+  const snapshot = await sampleSnapshot()
+  const sharedIndexes = {
+    meiliIndexPrefix: snapshot.indexPrefix,
+    meiliMasterKey: Option.some(Redacted.make(snapshot.readOnlyKey))
+  }
+  const service = await startService(ownIndexes ? {} : sharedIndexes, {
+    clock: referenceClock(snapshot.ingestedAt, wallNow),
+    seed: {
+      dataDir: snapshot.dataDir,
+      ...(snapshot.databaseTemplate === undefined ? {} : { databaseTemplate: snapshot.databaseTemplate })
+    }
+  })
   await service.run(DiscoverySearch.use((search) => search.refreshVocabulary))
   return service
 }
+
+/**
+ * The sample catalog ingested afresh, with search indexes of its own: for
+ * files that test the ingest itself or write to the indexes.
+ */
+export const startIngestedSampleService = (wallNow: () => number = Date.now): Promise<RunningService> =>
+  ingestSampleCatalog(wallNow)

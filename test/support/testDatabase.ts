@@ -11,7 +11,7 @@ export const testDatabaseLayer = (): Layer.Layer<Database> =>
   testStore() === "postgres"
     ? Layer.effect(
         Database,
-        Effect.promise(freshDatabaseUrl).pipe(
+        Effect.promise(() => freshDatabaseUrl()).pipe(
           Effect.flatMap((url) => makePgDatabase({ url: Redacted.make(url), poolSize: 2 })),
           Effect.orDie
         )
