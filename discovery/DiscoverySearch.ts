@@ -16,7 +16,7 @@ import {
 } from "../readModel/modelDocuments.ts"
 import { dealAnswerOf, modelAnswerOf } from "../readModel/modelHits.ts"
 import { makeIntentPlans } from "./intentPlans.ts"
-import { currencyFilter, intentInCurrency } from "./marketIntent.ts"
+import { countryFilter, currencyFilter, intentInCurrency } from "./marketIntent.ts"
 import { cheapestAnswer } from "./cheapest.ts"
 import { cheapestFirst, SAME_CURRENCY } from "./priceOrder.ts"
 import { makeRelaxedSearch } from "./relaxedSearch.ts"
@@ -82,13 +82,16 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
         Effect.gen(function* () {
           const phrase = query.q?.trim() ?? ""
           const intent =
-            phrase === "" ? undefined : intentInCurrency(intentOf(phrase, yield* currentVocabulary), query.currency)
+            phrase === ""
+              ? undefined
+              : intentInCurrency(intentOf(phrase, yield* currentVocabulary), query.currency, query.country)
           const filters = [
             "is_deal = true",
             ...(intent === undefined
               ? [
                   ...paramFilter("categories", query.category),
-                  ...(query.currency === undefined ? [] : [currencyFilter(query.currency)])
+                  ...(query.currency === undefined ? [] : [currencyFilter(query.currency)]),
+                  ...(query.country === undefined ? [] : [countryFilter(query.country)])
                 ]
               : filtersWithCategoryParam(intent, query.category)),
             ...paramFilter("store", query.store)
@@ -122,7 +125,8 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             query.category,
             query.currency,
             cheapest ? Math.max(CHEAP_POOL, want) : want,
-            words
+            words,
+            query.country
           )
           const strict = ladder[0]
           const response = yield* run(body, dealAnswerOf)

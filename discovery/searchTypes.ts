@@ -16,6 +16,8 @@ export interface DealsQuery {
   readonly limit: number
   /** The market's currency (or the one the shopper asked for): only offers priced in it. */
   readonly currency?: string | undefined
+  /** The market's country: only offers sold in it. */
+  readonly country?: string | undefined
 }
 
 export interface IntentQuery {
@@ -24,6 +26,8 @@ export interface IntentQuery {
   readonly limit: number
   /** The market's currency (or the one the shopper asked for): only offers priced in it, price words read in it. */
   readonly currency?: string | undefined
+  /** The market's country: only offers sold in it. */
+  readonly country?: string | undefined
   /** Products to skip (paging); default 0. */
   readonly offset?: number | undefined
   /** How price words order prices (priceOrder.ts); default: by amount within each currency. */

@@ -15,7 +15,12 @@ import { requestMarket } from "./marketParams.ts"
 
 export type PageMarket =
   | { readonly kind: "invalid"; readonly problem: string }
-  | { readonly kind: "ok"; readonly chosen: ChosenMarket | undefined; readonly currency: string | undefined }
+  | {
+      readonly kind: "ok"
+      readonly chosen: ChosenMarket | undefined
+      readonly currency: string | undefined
+      readonly country: string | undefined
+    }
 
 export const pageMarket = (
   params: URLSearchParams,

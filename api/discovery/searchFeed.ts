@@ -75,14 +75,15 @@ export const searchFeed = (
   query: typeof SearchQuery.Type,
   defaultCountry: Option.Option<string>
 ): Effect.Effect<typeof SearchFeed.Type, SearchError> => {
-  const { chosen, currency } = requestMarket(query, defaultCountry)
+  const { chosen, currency, country } = requestMarket(query, defaultCountry)
   return discovery
     .search({
       q: query.q,
       category: query.category,
       limit: query.limit ?? SEARCH_DEFAULT_LIMIT,
       offset: query.offset,
-      currency
+      currency,
+      country
     })
     .pipe(Effect.map((result) => feedOf(result, query, base, chosen)))
 }

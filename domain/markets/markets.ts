@@ -99,6 +99,21 @@ export const regionOfAcceptLanguage = (header: string | undefined): Market | und
   return undefined
 }
 
+/**
+ * The countries an offer sells in, from its stored list (comma-separated
+ * ISO codes, pipelines/products/ProductLoader.ts). An offer whose feed said
+ * nowhere counts as sold in every market of its currency: its currency is
+ * the only thing known of where it sells, and a market filtered on country
+ * then answers as it did on currency alone rather than dropping it.
+ */
+export const sellingCountries = (stored: string | null | undefined, currency: string): ReadonlyArray<string> => {
+  const listed = (stored ?? "")
+    .split(",")
+    .map((code) => code.trim())
+    .filter((code) => code !== "")
+  return listed.length > 0 ? listed : MARKETS.filter((m) => m.currency === currency).map((m) => m.country)
+}
+
 /** Where the market of a request came from, said in answers so an agent knows why these prices. */
 export type MarketSource = "parameter" | "accept-language" | "default"
 
