@@ -1,7 +1,7 @@
 import type { Intent } from "../domain/intent/parseIntent.ts"
 import type { ProductDocument } from "../readModel/documents.ts"
 import type { DealOffer, ShownOffer } from "../readModel/modelDocuments.ts"
-import type { PriceComparison } from "./priceOrder.ts"
+import type { ConvertedPrices, PriceComparison } from "./priceOrder.ts"
 import type { LadderStep } from "./relaxation.ts"
 import type { Suggestion } from "./suggestions.ts"
 
@@ -66,4 +66,6 @@ export interface IntentResult {
   readonly total: number
   /** When nothing matched: the ways forward the catalog supports (suggestions.ts). */
   readonly suggestions?: ReadonlyArray<Suggestion>
+  /** Set when price words ordered prices of several currencies by converting them (priceOrder.ts). */
+  readonly converted?: ConvertedPrices
 }

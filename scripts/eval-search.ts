@@ -85,12 +85,16 @@ const main = async () => {
       }
     }
     process.stdout.write(`\n${formatScores(scores)}\n`)
+    const rowsById = new Map(rows.map((row) => [row.id, row]))
     const purity = await marketPurity(judgements, async (q, country) => {
       const market = country === undefined ? "" : `&country=${country}`
       const response = await fetch(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${PAGE}${market}`)
       if (response.status !== 200) throw new Error(`${q}: HTTP ${response.status} ${await response.text()}`)
-      const body = (await response.json()) as { results: Array<{ price: { currency: string } }> }
-      return body.results.map((result) => result.price.currency)
+      const body = (await response.json()) as { results: Array<{ id: string; price: { currency: string } }> }
+      return body.results.map((result) => ({
+        currency: result.price.currency,
+        countries: rowsById.get(result.id)?.countries ?? []
+      }))
     })
     process.stdout.write(`\n${formatPurity(purity)}\n`)
   } finally {

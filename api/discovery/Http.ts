@@ -50,7 +50,8 @@ export const DiscoveryHandlers = HttpApiBuilder.group(
                 ),
                 market: marketNote(
                   chosen,
-                  documents.map((doc) => doc.currency)
+                  documents.map((doc) => doc.currency),
+                  { countries: documents.flatMap((doc) => doc.countries) }
                 ),
                 disclosure: disclosureFor(documents),
                 count: deals.length,

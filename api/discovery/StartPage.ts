@@ -3,7 +3,7 @@ import { HttpRouter } from "effect/http"
 import { TAG_PATTERN, feedTrackingId } from "../../domain/links/feedTrackingId.ts"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { PublicUrl } from "../../infra/PublicUrl.ts"
-import { pageMarket, pageMarketText } from "./pageMarket.ts"
+import { convertedText, pageMarket, pageMarketText } from "./pageMarket.ts"
 import { MAX_FILTER_LENGTH, MAX_QUERY_LENGTH, MAX_SEARCH_OFFSET } from "./Api.ts"
 import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
 import { htmlResponse } from "../../discovery/pageShell.ts"
@@ -134,11 +134,11 @@ export const StartPageRoutes = Layer.unwrap(
           country: market.country
         })
         .pipe(
-          Effect.map(({ documents, intent, includesOutOfStock, total, suggestions }) =>
+          Effect.map(({ documents, intent, includesOutOfStock, total, suggestions, converted }) =>
             htmlResponse(
               resultsPage({
                 query,
-                interpretation: `${intent.interpretation}; ${pageMarketText(market.chosen, documents)}`,
+                interpretation: `${intent.interpretation}; ${pageMarketText(market.chosen, documents, converted)}`,
                 includesOutOfStock,
                 total: Math.max(total, offset + documents.length),
                 offset,
@@ -156,6 +156,7 @@ export const StartPageRoutes = Layer.unwrap(
                 suggestions: (suggestions ?? []).map((s) => ({ text: s.text, href: pageHref(s.q, 0, s.category) })),
                 results: documents.map((doc) => ({
                   doc,
+                  converted: convertedText(doc, documents, converted),
                   links: {
                     landing: `${landingPath(doc.id)}?tag=${tag}`,
                     tracked: publicUrl.to(`/t/${feedTrackingId(doc.product_id, tag)}`)

@@ -87,18 +87,23 @@ describe("judged search set on the sample catalog", () => {
     expect(scores.suggestionTruth).toBe(1)
   }, 180_000)
 
-  it("market purity per country: no answer for a market holds an offer in another currency", async () => {
-    const rows = await marketPurity(set.judgements, async (q, country) => {
+  it("market purity per country: no answer for a market holds an offer in another currency or from another country", async () => {
+    const byId = new Map(rows.map((row) => [row.id, row]))
+    const purity = await marketPurity(set.judgements, async (q, country) => {
       const market = country === undefined ? "" : `&country=${country}`
       const response = await getJson(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${PAGE}${market}`)
       expect(response.status, q).toBe(200)
-      return response.body.results.map((result: { price: { currency: string } }) => result.price.currency)
+      return response.body.results.map((result: { id: string; price: { currency: string } }) => ({
+        currency: result.price.currency,
+        countries: byId.get(result.id)?.countries ?? []
+      }))
     })
-    const [none, ...markets] = rows
+    const [none, ...markets] = purity
     // without a market the sample catalog's answers do span currencies: the family measures something
     expect(none.mixed).toBeGreaterThan(0)
+    expect(markets.map((market) => market.country)).toEqual(["US", "GB", "DE", "FR", "IT", "ES"])
     for (const market of markets) {
-      expect(market, market.country).toMatchObject({ mixed: 0, foreign: 0 })
+      expect(market, market.country).toMatchObject({ mixed: 0, foreign: 0, foreignCountry: 0 })
       expect(market.empty, market.country).toBeLessThan(market.queries)
     }
   }, 240_000)
