@@ -10,6 +10,7 @@ import { Effect, References } from "effect"
 import { readFileSync, writeFileSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { DiscoverySearch } from "../discovery/DiscoverySearch.ts"
+import { ExchangeRates } from "../discovery/ExchangeRates.ts"
 import { startBenchService } from "../bench/support/benchService.ts"
 import { PipelineRunner } from "../pipelines/PipelineRunner.ts"
 import { referenceClock } from "./lib/referenceClock.ts"
@@ -48,18 +49,25 @@ const main = async () => {
     }
     const set = JSON.parse(readFileSync(JUDGEMENTS_FILE, "utf8")) as JudgementSet
     const judgements = set.judgements.filter((j) => values.family === undefined || j.family === values.family)
-    const scores = await evaluate(judgements, rows, async (q) => {
-      const response = await fetch(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${PAGE}`)
-      if (response.status !== 200) throw new Error(`${q}: HTTP ${response.status} ${await response.text()}`)
-      const body = (await response.json()) as {
-        results: Array<{ id: string }>
-        suggestions?: SearchAnswer["suggestions"]
-      }
-      return {
-        ids: body.results.map((result) => result.id),
-        ...(body.suggestions ? { suggestions: body.suggestions } : {})
-      }
-    })
+    // the judged phrases name no market: the service orders their prices converted at these rates
+    const rates = await service.run(ExchangeRates.use((loaded) => loaded.current))
+    const scores = await evaluate(
+      judgements,
+      rows,
+      async (q) => {
+        const response = await fetch(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${PAGE}`)
+        if (response.status !== 200) throw new Error(`${q}: HTTP ${response.status} ${await response.text()}`)
+        const body = (await response.json()) as {
+          results: Array<{ id: string }>
+          suggestions?: SearchAnswer["suggestions"]
+        }
+        return {
+          ids: body.results.map((result) => result.id),
+          ...(body.suggestions ? { suggestions: body.suggestions } : {})
+        }
+      },
+      rates
+    )
     process.stdout.write(`${familyTable(scores)}\n`)
     if (values["show-misses"]) {
       for (const o of scores.outcomes) {

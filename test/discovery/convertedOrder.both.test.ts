@@ -53,7 +53,7 @@ describe("cheap X without a market: cheapest first across currencies by converte
       ["Sport Bluetooth Headphones", 59, "EUR"],
       ["Budget Wired Headphones", 79.99, "USD"], // 76.18 EUR
       ["Studio Monitor Headphones", 120, "GBP"], // 141.18 EUR
-      [XM5.title, 249, "GBP"] // its best offer (the deepest saving): 292.94 EUR
+      [XM5.title, 279.99, "USD"] // its cheapest offer converted (266.66 EUR; 249 GBP is 292.94 EUR)
     ])
     const converted = body.results.map((r: any) => toEur(r.price.amount, r.price.currency))
     expect(converted).toEqual([...converted].sort((a, b) => a - b))
