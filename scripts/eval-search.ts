@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { DiscoverySearch } from "../discovery/DiscoverySearch.ts"
 import { ExchangeRates } from "../discovery/ExchangeRates.ts"
+import { catalogIdOf } from "../readModel/documents.ts"
 import { startBenchService } from "../bench/support/benchService.ts"
 import { PipelineRunner } from "../pipelines/PipelineRunner.ts"
 import { referenceClock } from "./lib/referenceClock.ts"
@@ -101,7 +102,7 @@ const main = async () => {
       const body = (await response.json()) as { results: Array<{ id: string; price: { currency: string } }> }
       return body.results.map((result) => ({
         currency: result.price.currency,
-        countries: rowsById.get(result.id)?.countries ?? []
+        countries: rowsById.get(catalogIdOf(result.id) ?? result.id)?.countries ?? []
       }))
     })
     process.stdout.write(`\n${formatPurity(purity)}\n`)

@@ -26,7 +26,13 @@ describe("markets: /api/search, /api/deals and /search answer for the shopper's 
     expect(body.count).toBe(3)
     expect(currencies(body.results)).toEqual(["GBP"])
     expect(body.results.find((r: any) => r.title === XM5.title).store).toBe("Currys")
-    expect(body.market).toEqual({ country: "GB", currency: "GBP", source: "parameter", currencies: ["GBP"] })
+    expect(body.market).toEqual({
+      country: "GB",
+      currency: "GBP",
+      source: "parameter",
+      currencies: ["GBP"],
+      countries: ["GB"]
+    })
     expect(body.guidance).toContain("Market: GB (prices in GBP")
   })
 

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ExchangeRates } from "../../discovery/ExchangeRates.ts"
+import { catalogIdOf } from "../../readModel/documents.ts"
 import { catalogRows, type CatalogRow } from "../../scripts/search-eval/catalog.ts"
 import { deriveJudgements } from "../../scripts/search-eval/derive.ts"
 import { evaluate, familyTable, formatScores, PAGE } from "../../scripts/search-eval/evaluate.ts"
@@ -104,7 +105,7 @@ describe("judged search set on the sample catalog", () => {
       expect(response.status, q).toBe(200)
       return response.body.results.map((result: { id: string; price: { currency: string } }) => ({
         currency: result.price.currency,
-        countries: byId.get(result.id)?.countries ?? []
+        countries: byId.get(catalogIdOf(result.id) ?? result.id)?.countries ?? []
       }))
     })
     const [none, ...markets] = purity
