@@ -16,9 +16,10 @@ import {
 } from "../readModel/modelDocuments.ts"
 import { dealAnswerOf, modelAnswerOf } from "../readModel/modelHits.ts"
 import { makeIntentPlans } from "./intentPlans.ts"
-import { currencyFilter, intentInCurrency } from "./marketIntent.ts"
+import { countryFilter, currencyFilter, intentInCurrency } from "./marketIntent.ts"
 import { cheapestAnswer } from "./cheapest.ts"
-import { cheapestFirst, SAME_CURRENCY } from "./priceOrder.ts"
+import { ExchangeRates } from "./ExchangeRates.ts"
+import { cheapestFirst, convertedPrices, SAME_CURRENCY } from "./priceOrder.ts"
 import { makeRelaxedSearch } from "./relaxedSearch.ts"
 import { and, filtersWithCategoryParam, namesTheProduct, OVERFETCH, paramFilter, STEP_TEXT } from "./relaxation.ts"
 import { makeSearchRequests, ROUND_TRIPS, searchBody } from "./searchRequests.ts"
@@ -74,6 +75,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
     DiscoverySearch,
     Effect.gen(function* () {
       const requests = makeSearchRequests(yield* SearchEngine, yield* Metrics)
+      const exchangeRates = yield* ExchangeRates
       const { run } = requests
       const { refreshVocabulary, currentVocabulary, intentOf, planOf } = makeIntentPlans(run)
       const { relax } = makeRelaxedSearch(requests)
@@ -82,13 +84,16 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
         Effect.gen(function* () {
           const phrase = query.q?.trim() ?? ""
           const intent =
-            phrase === "" ? undefined : intentInCurrency(intentOf(phrase, yield* currentVocabulary), query.currency)
+            phrase === ""
+              ? undefined
+              : intentInCurrency(intentOf(phrase, yield* currentVocabulary), query.currency, query.country)
           const filters = [
             "is_deal = true",
             ...(intent === undefined
               ? [
                   ...paramFilter("categories", query.category),
-                  ...(query.currency === undefined ? [] : [currencyFilter(query.currency)])
+                  ...(query.currency === undefined ? [] : [currencyFilter(query.currency)]),
+                  ...(query.country === undefined ? [] : [countryFilter(query.country)])
                 ]
               : filtersWithCategoryParam(intent, query.category)),
             ...paramFilter("store", query.store)
@@ -113,18 +118,26 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
           const want = offset + query.limit
           const words = yield* currentVocabulary
           // Price words with product words: every product that names them is read, then cheapest first
-          // (by amount within each currency: prices of two currencies are never ordered as one number).
+          // (by amount within each currency, unless the caller converts them: prices of two currencies
+          // are never ordered as one number as they stand).
+          // Without a market (no currency asked for) an answer spans currencies: converted at the
+          // reference rates when they are loaded, so "cheap X" is cheapest first across them.
           const cheapest = cheapestWanted(intentOf(query.q, words))
-            ? (query.priceComparison ?? SAME_CURRENCY)
+            ? (query.priceComparison ??
+              (query.currency === undefined ? convertedPrices(yield* exchangeRates.current) : undefined) ??
+              SAME_CURRENCY)
             : undefined
           const { intent, ladder, params, body } = planOf(
             query.q,
             query.category,
             query.currency,
             cheapest ? Math.max(CHEAP_POOL, want) : want,
-            words
+            words,
+            query.country
           )
           const strict = ladder[0]
+          // an answer ordered by converted prices says so (the converted figures and the rates' day)
+          const convertedNote = cheapest?.converted === undefined ? {} : { converted: cheapest.converted }
           const response = yield* run(body, dealAnswerOf)
           const everything = response.hits.length < (params.limit ?? 0)
           if (cheapest !== undefined) {
@@ -137,7 +150,8 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
                 total: found.length,
                 intent,
                 includesOutOfStock: false,
-                step: "strict"
+                step: "strict",
+                ...convertedNote
               } satisfies IntentResult
             }
           }
@@ -166,7 +180,8 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
               total: everything ? namedTotal : Math.max(namedTotal, response.estimatedTotalHits ?? 0),
               intent,
               includesOutOfStock: false,
-              step: "strict"
+              step: "strict",
+              ...convertedNote
             } satisfies IntentResult
           }
           // Every word matched, but only with descriptions: the same hits answer, no further query.
@@ -177,16 +192,18 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
               intent,
               includesOutOfStock: false,
               step: "descriptions",
-              relaxation: STEP_TEXT.descriptions
+              relaxation: STEP_TEXT.descriptions,
+              ...convertedNote
             } satisfies IntentResult
           }
-          return yield* relax(intent, ladder, {
+          const relaxed = yield* relax(intent, ladder, {
             phrase: query.q.trim(),
             category: query.category,
             offset,
             limit: query.limit,
             cheapest
           })
+          return relaxed.documents.length > 0 ? { ...relaxed, ...convertedNote } : relaxed
         })
 
       const models = (query: ProductsQuery) =>

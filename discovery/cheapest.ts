@@ -38,6 +38,33 @@ export const namesEveryWord = (texts: ReadonlyArray<string>, q: string): boolean
   })
 }
 
+/** A model's offer that meets `filter` and is cheapest by `comparison`'s amounts (the leading group first). */
+const cheapestConverted = (
+  hit: DealModel,
+  filter: string | undefined,
+  q: string,
+  comparison: PriceComparison
+): DealOffer | undefined => {
+  const currencies = new Set<string>()
+  for (let i = 0; i < hit.offer_list.length; i++) {
+    const offer = hit.offer_list.at(i)
+    if (offer !== undefined) currencies.add(offer.currency)
+  }
+  let best: DealOffer | undefined
+  for (const currency of currencies) {
+    const offer = cheapestOfferIn(hit, filter, currency, q)
+    if (offer === undefined) continue
+    const leads = (o: DealOffer) => comparison.groupOf(o) === comparison.leading
+    if (
+      best === undefined ||
+      (leads(offer) && !leads(best)) ||
+      (leads(offer) === leads(best) && comparison.amountOf(offer) < comparison.amountOf(best))
+    )
+      best = offer
+  }
+  return best
+}
+
 /**
  * The strict hits of a price-word search as its answer: the relevance floor,
  * then cheapest first. `comparison` converts or groups prices (priceOrder.ts);
@@ -62,13 +89,19 @@ export const cheapestAnswer = (
   const byCategory =
     byTitle.length > 0 ? byTitle : shown.filter(({ offer }) => namesEveryWord([offer.title, ...offer.categories], q))
   const pool = byCategory.length > 0 ? byCategory : shown
+  const filter = params.filter as string | undefined
+  if (comparison.converted !== undefined)
+    // each product at its cheapest offer once converted: its offers in every currency compete
+    return cheapestFirst(
+      pool.map(({ hit, offer }) => cheapestConverted(hit, filter, q, comparison) ?? offer),
+      comparison
+    )
   if (comparison !== SAME_CURRENCY || pool.length === 0)
     return cheapestFirst(
       pool.map(({ offer }) => offer),
       comparison
     )
   const currency = pool[0].offer.currency
-  const filter = params.filter as string | undefined
   return cheapestFirst(
     pool.map(({ hit, offer }) => cheapestOfferIn(hit, filter, currency, q) ?? offer),
     SAME_CURRENCY

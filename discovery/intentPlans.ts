@@ -72,17 +72,18 @@ export const makeIntentPlans = (run: SearchRequests["run"]) => {
   }
   /**
    * `models`: how many products the strict request must be able to show (a page's end, or a price-ordered pool);
-   * `currency`: the market's, when one is known (marketIntent.ts).
+   * `currency`: the market's, when one is known, and `country` the market's country (marketIntent.ts).
    */
   const planOf = (
     q: string,
     category: string | undefined,
     currency: string | undefined,
     models: number,
-    words: Vocabulary
+    words: Vocabulary,
+    country?: string
   ): SearchPlan => {
-    const intent = intentInCurrency(intentOf(q, words), currency)
-    const key = `${models}\u0000${category ?? ""}\u0000${currency ?? ""}\u0000${q}`
+    const intent = intentInCurrency(intentOf(q, words), currency, country)
+    const key = `${models}\u0000${category ?? ""}\u0000${currency ?? ""}\u0000${country ?? ""}\u0000${q}`
     const known = plans.get(key)
     if (known !== undefined) return known
     const ladder = searchAttempts(intent, category)

@@ -1,8 +1,10 @@
 import { feedTrackingId } from "../domain/links/feedTrackingId.ts"
 import { formatPrice } from "../domain/money/formatPrice.ts"
+import { comparablePrice } from "../domain/money/exchangeRates.ts"
 import { round2 } from "../domain/money/round2.ts"
 import type { ProductDocument } from "../readModel/documents.ts"
 import type { DealOffer } from "../readModel/modelDocuments.ts"
+import type { ConvertedPrices } from "./priceOrder.ts"
 import type { Deal } from "./schemas.ts"
 
 // Turns index documents into the feed's Deal objects. Pure: the base URL
@@ -83,6 +85,17 @@ export interface PresentOptions {
   /** Absolute base of this service, without trailing slash. */
   readonly base: string
   readonly tag: string
+  /** The answer's prices were ordered converted (priceOrder.ts): each price says its converted figure. */
+  readonly converted?: ConvertedPrices | undefined
+}
+
+/** A price converted as the answer's order converted it, or none when its currency has no rate. */
+const convertedPrice = (doc: DealOffer, converted: ConvertedPrices | undefined) => {
+  if (converted === undefined || doc.currency === converted.currency) return undefined
+  const amount = comparablePrice(doc.price, doc.currency, converted.rates, converted.currency)
+  return amount === undefined
+    ? undefined
+    : { amount: round2(amount), currency: converted.currency, ratesAsOf: converted.ratesAsOf }
 }
 
 export const landingPath = (id: string) => `/deals/${id}`
@@ -107,7 +120,10 @@ export const presentDeal = (doc: DealOffer, options: PresentOptions): Deal => ({
         }
       : {}),
     ...(doc.feed_was_price !== null ? { storeWasPrice: round2(doc.feed_was_price) } : {}),
-    checkedAt: doc.price_checked_at
+    checkedAt: doc.price_checked_at,
+    ...(convertedPrice(doc, options.converted) === undefined
+      ? {}
+      : { converted: convertedPrice(doc, options.converted)! })
   },
   couponCode: null,
   couponCodeStatus: COUPON_STATUS,

@@ -22,6 +22,18 @@ export const DealPrice = Schema.Struct({
   }),
   checkedAt: Schema.String.annotate({
     description: "When the price was last read from the merchant's feed (ISO 8601)."
+  }),
+  converted: Schema.optional(
+    Schema.Struct({
+      amount: Schema.Number,
+      currency: Schema.String.annotate({ description: "ISO 4217 code of the converted figure (EUR)." }),
+      ratesAsOf: Schema.String.annotate({ description: "Day (YYYY-MM-DD) of the reference exchange rates used." })
+    })
+  ).annotate({
+    description:
+      "Only in an answer without a market that ordered prices of several currencies cheapest first: this price " +
+      "converted at the European Central Bank's euro reference rates, the figure it was ordered by. For comparing " +
+      "only: the shopper pays amount in currency."
   })
 })
 
@@ -77,6 +89,18 @@ export const MarketNote = Schema.Struct({
     description:
       "The currencies of the offers in this answer, sorted. More than one only without a market: their prices are " +
       "not comparable as they stand."
+  }),
+  countries: Schema.optional(Schema.Array(Schema.String)).annotate({
+    description:
+      "The countries the answer's offers sell in (ISO 3166-1 alpha-2), sorted: the markets an answer without a " +
+      "market spans. With a market, its country only."
+  }),
+  convertedTo: Schema.optional(
+    Schema.Struct({ currency: Schema.String, ratesAsOf: Schema.String, source: Schema.String })
+  ).annotate({
+    description:
+      "Present when price words ordered prices of several currencies: the currency they were converted into for " +
+      "ordering (each result's price.converted), the reference rates' day and their source."
   })
 }).annotate({ description: "Which market (country and currency) the answer is for, or which currencies it spans." })
 

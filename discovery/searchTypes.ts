@@ -1,7 +1,7 @@
 import type { Intent } from "../domain/intent/parseIntent.ts"
 import type { ProductDocument } from "../readModel/documents.ts"
 import type { DealOffer, ShownOffer } from "../readModel/modelDocuments.ts"
-import type { PriceComparison } from "./priceOrder.ts"
+import type { ConvertedPrices, PriceComparison } from "./priceOrder.ts"
 import type { LadderStep } from "./relaxation.ts"
 import type { Suggestion } from "./suggestions.ts"
 
@@ -16,6 +16,8 @@ export interface DealsQuery {
   readonly limit: number
   /** The market's currency (or the one the shopper asked for): only offers priced in it. */
   readonly currency?: string | undefined
+  /** The market's country: only offers sold in it. */
+  readonly country?: string | undefined
 }
 
 export interface IntentQuery {
@@ -24,6 +26,8 @@ export interface IntentQuery {
   readonly limit: number
   /** The market's currency (or the one the shopper asked for): only offers priced in it, price words read in it. */
   readonly currency?: string | undefined
+  /** The market's country: only offers sold in it. */
+  readonly country?: string | undefined
   /** Products to skip (paging); default 0. */
   readonly offset?: number | undefined
   /** How price words order prices (priceOrder.ts); default: by amount within each currency. */
@@ -62,4 +66,6 @@ export interface IntentResult {
   readonly total: number
   /** When nothing matched: the ways forward the catalog supports (suggestions.ts). */
   readonly suggestions?: ReadonlyArray<Suggestion>
+  /** Set when price words ordered prices of several currencies by converting them (priceOrder.ts). */
+  readonly converted?: ConvertedPrices
 }

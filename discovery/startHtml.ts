@@ -140,7 +140,7 @@ const reference = (doc: DealOffer) => {
     : `Not a discount: the lowest price in the 30 days before was ${low}.`
 }
 
-const card = (doc: DealOffer, links: CardLinks, index: number, level = 2) => {
+const card = (doc: DealOffer, links: CardLinks, index: number, level = 2, converted?: string) => {
   const titleId = `${level === 2 ? "result" : "deal"}-${index}`
   const disclosure = isAmazon(doc)
     ? `We earn a commission if you buy through this link. ${AMAZON_DISCLOSURE}`
@@ -148,7 +148,7 @@ const card = (doc: DealOffer, links: CardLinks, index: number, level = 2) => {
   return `<li class="card">
 <div class="photo">${doc.image === null ? "" : `<img src="${escapeHtml(doc.image)}" alt="" width="88" height="88" loading="lazy">`}</div>
 <h${level} id="${titleId}"><a href="${escapeHtml(links.landing)}">${escapeHtml(doc.title)}</a></h${level}>
-<p class="price">${escapeHtml(formatMoney(doc.price, doc.currency))}</p>
+<p class="price">${escapeHtml(formatMoney(doc.price, doc.currency))}</p>${converted === undefined ? "" : `\n<p class="converted">${escapeHtml(converted)}</p>`}
 <p class="reference">${reference(doc)}</p>
 <p class="meta">${escapeHtml(doc.store)} · ${escapeHtml(availabilityText(doc.availability))}</p>
 <a class="buy" href="${escapeHtml(links.tracked)}" rel="sponsored nofollow">Buy at ${escapeHtml(doc.store)}<span class="visually-hidden">: ${escapeHtml(doc.title)}</span></a>
@@ -161,7 +161,12 @@ export interface ResultsView {
   /** How the search read the phrase, e.g. "price at most 100 USD". */
   readonly interpretation: string
   readonly includesOutOfStock: boolean
-  readonly results: ReadonlyArray<{ readonly doc: DealOffer; readonly links: CardLinks }>
+  readonly results: ReadonlyArray<{
+    readonly doc: DealOffer
+    readonly links: CardLinks
+    /** The price converted as the order converted it (no market, several currencies), said beside the price. */
+    readonly converted?: string | undefined
+  }>
   /** Products matching across all pages, and how many this page skipped. */
   readonly total: number
   readonly offset: number
@@ -207,7 +212,7 @@ export const resultsPage = (view: ResultsView) => {
 <h1>Results for “${escapeHtml(query)}”</h1>
 <p class="meta">We read your search as: ${escapeHtml(interpretation)}.</p>
 ${count}
-${results.length === 0 ? "" : `<ol class="results" start="${offset + 1}">\n${results.map(({ doc, links }, i) => card(doc, links, offset + i + 1)).join("\n")}\n</ol>`}
+${results.length === 0 ? "" : `<ol class="results" start="${offset + 1}">\n${results.map(({ doc, links, converted }, i) => card(doc, links, offset + i + 1, 2, converted)).join("\n")}\n</ol>`}
 ${pager(view.previous, view.next)}`
   )
 }

@@ -416,6 +416,18 @@ export const migrations: ReadonlyArray<ReadonlyArray<string>> = [
       csrf_token VARCHAR NOT NULL,          -- every dashboard form carries it
       created_at TIMESTAMPTZ NOT NULL, expires_at TIMESTAMPTZ NOT NULL
     )`
+  ],
+  [
+    // 15: where an offer sells (ISO 3166-1 alpha-2 codes, comma-separated, sorted):
+    // Google Merchant shipping countries, else the feed definition's country,
+    // else the country of the store's link domain or of its programme
+    // (pipelines/products/ProductLoader.ts), so a market's answer holds only
+    // offers sold in its country, not every offer priced in its currency.
+    // Twin: infra/postgres/migrations/0018_markets2.sql.
+    `ALTER TABLE products ADD COLUMN IF NOT EXISTS countries VARCHAR`,
+    // rows loaded before this version carry none: product feeds reload on their next run
+    `UPDATE feed_state SET etag = NULL, last_modified = NULL, content_sha256 = NULL
+     WHERE feed IN (SELECT DISTINCT feed FROM products)`
   ]
 ]
 

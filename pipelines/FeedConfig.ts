@@ -69,7 +69,10 @@ const FeedOptions = Schema.StructWithRest(
       )
     ),
     country: Schema.optionalKey(
-      Schema.String.check(Schema.isPattern(/^[A-Z]{2}$/u, { message: "must be an ISO 3166-1 alpha-2 code like US" }))
+      described(
+        Schema.String.check(Schema.isPattern(/^[A-Z]{2}$/u, { message: "must be an ISO 3166-1 alpha-2 code like US" })),
+        "Product feeds: where the feed's products sell when a row names no shipping country (ISO 3166-1 alpha-2). Leave it out for a feed of stores in several countries: each row's store domain or programme then says."
+      )
     ),
     tag: Schema.optionalKey(text),
     timeoutMs: withDefault(

@@ -1,13 +1,14 @@
 import { dealFacts } from "../domain/deals/deal.ts"
 import { groupKey } from "../domain/catalog/modelKey.ts"
 import { ageGroupOf, genderOf, type AgeGroup, type Gender } from "../domain/catalog/productAudience.ts"
+import { sellingCountries } from "../domain/markets/markets.ts"
 
 // The search documents. A product document carries everything /api/search,
 // /api/deals and the landing page show, so a search is one Meilisearch query
 // with no DuckDB look-ups per result.
 
 /** Bumped whenever the document shape changes: every document is resent. */
-export const DOCUMENT_VERSION = "m5"
+export const DOCUMENT_VERSION = "m6"
 
 /** Meilisearch ids allow only [A-Za-z0-9_-]; catalog ids ('{feed}:{item}') do not. */
 export const documentId = (catalogId: string): string => Buffer.from(catalogId, "utf8").toString("base64url")
@@ -55,6 +56,8 @@ export interface ProductDocument {
   /** Who it is for (productAudience.ts): the feed's value or what the title names; null when not said. */
   readonly gender?: Gender | null
   readonly age_group?: AgeGroup | null
+  /** Where the offer sells (ISO 3166-1 codes): a market's answer holds only offers sold in its country. */
+  readonly countries: ReadonlyArray<string>
   readonly reference_price: number | null
   readonly reference_observed_at: string | null
   readonly reference_kind: "full" | "partial" | null
@@ -95,6 +98,8 @@ export interface ProductRow {
   /** Google Merchant gender and age_group as loaded (absent where a caller builds rows by hand). */
   readonly gender?: string | null
   readonly age_group?: string | null
+  /** Where it sells, comma-separated ISO codes as loaded; null when its feed said nowhere (absent in rows built by hand). */
+  readonly countries?: string | null
   /** The row's group key when the query already keyed it (the search sync keys each distinct title/variant once). */
   readonly model_key?: string | null
   readonly updated_at: Date
@@ -160,6 +165,7 @@ export const productDocument = (row: ProductRow, now: Date): ProductDocument => 
     size: row.size ?? null,
     gender: genderOf(row.gender, row.title),
     age_group: ageGroupOf(row.age_group, row.title, categoryLevels(row.category, row.product_type)),
+    countries: sellingCountries(row.countries, row.currency),
     reference_price: facts.referencePrice,
     reference_observed_at: facts.referenceObservedAt,
     reference_kind: facts.referenceKind,

@@ -46,6 +46,8 @@ export interface ModelDocument {
   readonly feed: ReadonlyArray<string>
   readonly price: ReadonlyArray<number>
   readonly currency: ReadonlyArray<string>
+  /** Every country some offer sells in (the market filter; each offer says its own). */
+  readonly countries: ReadonlyArray<string>
   readonly availability: ReadonlyArray<string>
   readonly in_stock: ReadonlyArray<boolean>
   readonly discount: ReadonlyArray<number>
@@ -155,6 +157,7 @@ export const modelDocument = (offers: ReadonlyArray<ProductDocument>): ModelDocu
     feed: field("feed"),
     price: field("price"),
     currency: field("currency"),
+    countries: distinct(sorted.flatMap((offer) => offer.countries)),
     availability: field("availability"),
     in_stock: field("in_stock"),
     discount: field("discount"),

@@ -75,6 +75,7 @@ const OFFER_KINDS: Record<keyof EmbeddedOffer, Kind> = {
   image: "string?",
   price: "number",
   currency: "string",
+  countries: "strings",
   feed_was_price: "number?",
   availability: "string",
   in_stock: "boolean",

@@ -54,7 +54,7 @@ export const productFactsCtes = (productsFilter: string) => `
 /** The columns of a ProductRow (readModel/documents.ts). */
 export const PRODUCT_ROW_COLUMNS = `p.id, p.feed, p.title, p.description, p.link, p.image_link, p.brand, p.gtin, p.category, p.product_type,
       p.store, p.store_domain, p.currency, p.price::FLOAT8 AS price, p.current_price::FLOAT8 AS current_price,
-      p.feed_was_price::FLOAT8 AS feed_was_price, p.availability, p.condition, p.color, p.size, p.item_group_id, p.gender, p.age_group, p.updated_at,
+      p.feed_was_price::FLOAT8 AS feed_was_price, p.availability, p.condition, p.color, p.size, p.item_group_id, p.gender, p.age_group, p.countries, p.updated_at,
       s.since, s.first_at, ref.ref_price::FLOAT8 AS ref_price, ref.ref_at, ref.ref_days, low.low90::FLOAT8 AS low90`
 
 export const PRODUCT_FACT_JOINS = `LEFT JOIN s ON s.product_id = p.id

@@ -117,6 +117,8 @@ export const productSettings: Settings = {
     "brand",
     "price",
     "currency",
+    // where offers sell: a market's answer (discovery/marketIntent.ts)
+    "countries",
     "availability",
     "in_stock",
     "discount",

@@ -10,6 +10,8 @@ import { Effect, References } from "effect"
 import { readFileSync, writeFileSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { DiscoverySearch } from "../discovery/DiscoverySearch.ts"
+import { ExchangeRates } from "../discovery/ExchangeRates.ts"
+import { catalogIdOf } from "../readModel/documents.ts"
 import { startBenchService } from "../bench/support/benchService.ts"
 import { PipelineRunner } from "../pipelines/PipelineRunner.ts"
 import { referenceClock } from "./lib/referenceClock.ts"
@@ -48,18 +50,25 @@ const main = async () => {
     }
     const set = JSON.parse(readFileSync(JUDGEMENTS_FILE, "utf8")) as JudgementSet
     const judgements = set.judgements.filter((j) => values.family === undefined || j.family === values.family)
-    const scores = await evaluate(judgements, rows, async (q) => {
-      const response = await fetch(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${PAGE}`)
-      if (response.status !== 200) throw new Error(`${q}: HTTP ${response.status} ${await response.text()}`)
-      const body = (await response.json()) as {
-        results: Array<{ id: string }>
-        suggestions?: SearchAnswer["suggestions"]
-      }
-      return {
-        ids: body.results.map((result) => result.id),
-        ...(body.suggestions ? { suggestions: body.suggestions } : {})
-      }
-    })
+    // the judged phrases name no market: the service orders their prices converted at these rates
+    const rates = await service.run(ExchangeRates.use((loaded) => loaded.current))
+    const scores = await evaluate(
+      judgements,
+      rows,
+      async (q) => {
+        const response = await fetch(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${PAGE}`)
+        if (response.status !== 200) throw new Error(`${q}: HTTP ${response.status} ${await response.text()}`)
+        const body = (await response.json()) as {
+          results: Array<{ id: string }>
+          suggestions?: SearchAnswer["suggestions"]
+        }
+        return {
+          ids: body.results.map((result) => result.id),
+          ...(body.suggestions ? { suggestions: body.suggestions } : {})
+        }
+      },
+      rates
+    )
     process.stdout.write(`${familyTable(scores)}\n`)
     if (values["show-misses"]) {
       for (const o of scores.outcomes) {
@@ -85,12 +94,16 @@ const main = async () => {
       }
     }
     process.stdout.write(`\n${formatScores(scores)}\n`)
+    const rowsById = new Map(rows.map((row) => [row.id, row]))
     const purity = await marketPurity(judgements, async (q, country) => {
       const market = country === undefined ? "" : `&country=${country}`
       const response = await fetch(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${PAGE}${market}`)
       if (response.status !== 200) throw new Error(`${q}: HTTP ${response.status} ${await response.text()}`)
-      const body = (await response.json()) as { results: Array<{ price: { currency: string } }> }
-      return body.results.map((result) => result.price.currency)
+      const body = (await response.json()) as { results: Array<{ id: string; price: { currency: string } }> }
+      return body.results.map((result) => ({
+        currency: result.price.currency,
+        countries: rowsById.get(catalogIdOf(result.id) ?? result.id)?.countries ?? []
+      }))
     })
     process.stdout.write(`\n${formatPurity(purity)}\n`)
   } finally {

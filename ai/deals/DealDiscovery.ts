@@ -116,7 +116,8 @@ export class DealDiscovery extends Context.Service<
         JSON.stringify({
           category: request.category?.trim().toLowerCase(),
           minDiscount: request.minDiscount,
-          currency: request.currency
+          currency: request.currency,
+          country: request.country
         })
 
       return DealDiscovery.of({

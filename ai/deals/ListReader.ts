@@ -1,6 +1,7 @@
 import { Effect, Schema } from "effect"
 import { Text } from "../../infra/columns.ts"
 import type { Database, DatabaseError, RowSchema } from "../../infra/Database.ts"
+import { marketOf } from "../../domain/markets/markets.ts"
 import { bind, discountAtLeastSql, type Filters } from "./dealQueries.ts"
 
 // What every list needs to run its SQL: named parameters bound, the request's
@@ -33,6 +34,8 @@ export const makeListReader = (db: Database["Service"]) => {
     category: request.category?.trim().toLowerCase() ?? "",
     min_discount: request.minDiscount,
     currency: request.currency ?? "",
+    country: request.country ?? "",
+    country_currency: request.country === undefined ? "" : (marketOf(request.country)?.currency ?? ""),
     limit: request.limit
   })
 

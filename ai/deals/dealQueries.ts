@@ -34,6 +34,8 @@ export interface Filters {
   readonly minDiscount: number
   /** The market's currency: only products priced in it (none: every currency). */
   readonly currency?: string | undefined
+  /** The market's country: only products sold in it (none: every country). */
+  readonly country?: string | undefined
 }
 
 /** What the SQL builders need of the store: its SQL spelling and its JSON batch fragments. */
@@ -46,10 +48,19 @@ export type DealSql = Pick<Tx, "sql" | "jsonList" | "jsonRows">
 const categoryMatch = (db: DealSql, alias: string) =>
   `$category = ANY(${db.sql.lowercaseLevels(`${alias}.category`, `coalesce(${alias}.product_type, '')`, ">")})`
 
-/** Products a list may show: in stock (or orderable), in the category, priced in the market's currency. */
+/**
+ * Sold in the market's country: its `countries` list names it, or, for a
+ * product whose feed said nowhere, it is priced in that country's currency
+ * (readModel/documents.ts: sellingCountries reads the same rule).
+ */
+const soldIn = (alias: string) =>
+  `(strpos(',' || ${alias}.countries || ',', ',' || $country || ',') > 0 OR (${alias}.countries IS NULL AND ${alias}.currency = $country_currency))`
+
+/** Products a list may show: in stock (or orderable), in the category, priced in the market's currency, sold in its country. */
 export const productScope = (db: DealSql, alias: string, filters: Filters) =>
   `${alias}.availability <> 'out_of_stock'${filters.category === undefined ? "" : ` AND ${categoryMatch(db, alias)}`}` +
-  (filters.currency === undefined ? "" : ` AND ${alias}.currency = $currency`)
+  (filters.currency === undefined ? "" : ` AND ${alias}.currency = $currency`) +
+  (filters.country === undefined ? "" : ` AND ${soldIn(alias)}`)
 
 /**
  * The discount deal.ts would compute (discountPercent over the trusted

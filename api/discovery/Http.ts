@@ -29,14 +29,15 @@ export const DiscoveryHandlers = HttpApiBuilder.group(
 
     return handlers
       .handle("deals", ({ query }) => {
-        const { chosen, currency } = requestMarket(query, defaultCountry)
+        const { chosen, currency, country } = requestMarket(query, defaultCountry)
         return discovery
           .deals({
             q: query.q,
             category: query.category,
             store: query.store,
             limit: query.limit ?? DEALS_DEFAULT_LIMIT,
-            currency
+            currency,
+            country
           })
           .pipe(
             Effect.map(({ documents }) => {
@@ -49,7 +50,8 @@ export const DiscoveryHandlers = HttpApiBuilder.group(
                 ),
                 market: marketNote(
                   chosen,
-                  documents.map((doc) => doc.currency)
+                  documents.map((doc) => doc.currency),
+                  { countries: documents.flatMap((doc) => doc.countries) }
                 ),
                 disclosure: disclosureFor(documents),
                 count: deals.length,

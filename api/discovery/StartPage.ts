@@ -3,7 +3,7 @@ import { HttpRouter } from "effect/http"
 import { TAG_PATTERN, feedTrackingId } from "../../domain/links/feedTrackingId.ts"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { PublicUrl } from "../../infra/PublicUrl.ts"
-import { pageMarket, pageMarketText } from "./pageMarket.ts"
+import { convertedText, pageMarket, pageMarketText } from "./pageMarket.ts"
 import { MAX_FILTER_LENGTH, MAX_QUERY_LENGTH, MAX_SEARCH_OFFSET } from "./Api.ts"
 import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
 import { htmlResponse } from "../../discovery/pageShell.ts"
@@ -124,57 +124,67 @@ export const StartPageRoutes = Layer.unwrap(
       }
       const market = pageMarket(params, request.headers["accept-language"], defaultCountry)
       if (market.kind === "invalid") return Effect.succeed(htmlResponse(badSearchPage(query, market.problem), 400))
-      return discovery.search({ q: query, category, limit: RESULTS_LIMIT, offset, currency: market.currency }).pipe(
-        Effect.map(({ documents, intent, includesOutOfStock, total, suggestions }) =>
-          htmlResponse(
-            resultsPage({
-              query,
-              interpretation: `${intent.interpretation}; ${pageMarketText(market.chosen, documents)}`,
-              includesOutOfStock,
-              total: Math.max(total, offset + documents.length),
-              offset,
-              order:
-                intent.preference === "lower_price" && intent.broadQuery !== ""
-                  ? "cheapest first"
-                  : "most relevant first",
-              previous: offset > 0 ? pageHref(query, Math.max(0, offset - RESULTS_LIMIT), category) : undefined,
-              next:
-                documents.length === RESULTS_LIMIT &&
-                offset + RESULTS_LIMIT < total &&
-                offset + RESULTS_LIMIT <= MAX_SEARCH_OFFSET
-                  ? pageHref(query, offset + RESULTS_LIMIT, category)
-                  : undefined,
-              suggestions: (suggestions ?? []).map((s) => ({ text: s.text, href: pageHref(s.q, 0, s.category) })),
-              results: documents.map((doc) => ({
-                doc,
-                links: {
-                  landing: `${landingPath(doc.id)}?tag=${tag}`,
-                  tracked: publicUrl.to(`/t/${feedTrackingId(doc.product_id, tag)}`)
-                }
-              }))
-            }),
-            200,
-            // the market may come from Accept-Language: a shared cache must not serve GB prices to a US browser
-            { "cache-control": "public, max-age=60", vary: "Accept-Language" }
-          )
-        ),
-        // Meilisearch unreachable: 503. Meilisearch rejecting the request the
-        // phrase became (e.g. a price too large for a filter): the person can
-        // reword it, so a 400 that says so; logged either way.
-        Effect.catchTag("SearchError", (error) =>
-          Effect.logWarning(error.unavailable ? "search page unavailable" : "search page query rejected").pipe(
-            Effect.annotateLogs({ reason: error.message }),
-            Effect.as(
-              error.unavailable
-                ? htmlResponse(searchUnavailablePage(query), 503, {
-                    "retry-after": String(RETRY_AFTER_SECONDS),
-                    "cache-control": "no-store"
-                  })
-                : htmlResponse(badSearchPage(query, REJECTED), 400)
+      return discovery
+        .search({
+          q: query,
+          category,
+          limit: RESULTS_LIMIT,
+          offset,
+          currency: market.currency,
+          country: market.country
+        })
+        .pipe(
+          Effect.map(({ documents, intent, includesOutOfStock, total, suggestions, converted }) =>
+            htmlResponse(
+              resultsPage({
+                query,
+                interpretation: `${intent.interpretation}; ${pageMarketText(market.chosen, documents, converted)}`,
+                includesOutOfStock,
+                total: Math.max(total, offset + documents.length),
+                offset,
+                order:
+                  intent.preference === "lower_price" && intent.broadQuery !== ""
+                    ? "cheapest first"
+                    : "most relevant first",
+                previous: offset > 0 ? pageHref(query, Math.max(0, offset - RESULTS_LIMIT), category) : undefined,
+                next:
+                  documents.length === RESULTS_LIMIT &&
+                  offset + RESULTS_LIMIT < total &&
+                  offset + RESULTS_LIMIT <= MAX_SEARCH_OFFSET
+                    ? pageHref(query, offset + RESULTS_LIMIT, category)
+                    : undefined,
+                suggestions: (suggestions ?? []).map((s) => ({ text: s.text, href: pageHref(s.q, 0, s.category) })),
+                results: documents.map((doc) => ({
+                  doc,
+                  converted: convertedText(doc, documents, converted),
+                  links: {
+                    landing: `${landingPath(doc.id)}?tag=${tag}`,
+                    tracked: publicUrl.to(`/t/${feedTrackingId(doc.product_id, tag)}`)
+                  }
+                }))
+              }),
+              200,
+              // the market may come from Accept-Language: a shared cache must not serve GB prices to a US browser
+              { "cache-control": "public, max-age=60", vary: "Accept-Language" }
+            )
+          ),
+          // Meilisearch unreachable: 503. Meilisearch rejecting the request the
+          // phrase became (e.g. a price too large for a filter): the person can
+          // reword it, so a 400 that says so; logged either way.
+          Effect.catchTag("SearchError", (error) =>
+            Effect.logWarning(error.unavailable ? "search page unavailable" : "search page query rejected").pipe(
+              Effect.annotateLogs({ reason: error.message }),
+              Effect.as(
+                error.unavailable
+                  ? htmlResponse(searchUnavailablePage(query), 503, {
+                      "retry-after": String(RETRY_AFTER_SECONDS),
+                      "cache-control": "no-store"
+                    })
+                  : htmlResponse(badSearchPage(query, REJECTED), 400)
+              )
             )
           )
         )
-      )
     })
 
     return Layer.mergeAll(start, search)

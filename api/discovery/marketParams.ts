@@ -57,6 +57,14 @@ export interface MarketParams {
 }
 
 /**
+ * The country whose stores answer a market: the market's, while its own
+ * currency is asked for. A `currency` parameter naming another is the
+ * shopper shopping abroad: offers priced in it, from any country.
+ */
+export const sellingCountry = (chosen: ChosenMarket | undefined): string | undefined =>
+  chosen !== undefined && chosen.currency === chosen.market.currency ? chosen.market.country : undefined
+
+/**
  * The market of an API request: its parameters, else the operator's default
  * (APIs do not guess from Accept-Language: an agent's header is its own, not
  * its shopper's). A currency alone selects offers, without a market.
@@ -65,14 +73,22 @@ export const requestMarket = (
   params: MarketParams,
   defaultCountry: Option.Option<string>,
   acceptLanguage?: string
-): { readonly chosen: ChosenMarket | undefined; readonly currency: string | undefined } => {
+): {
+  readonly chosen: ChosenMarket | undefined
+  readonly currency: string | undefined
+  readonly country: string | undefined
+} => {
   const chosen = chooseMarket({
     country: params.country,
     currency: params.currency,
     acceptLanguage,
     defaultCountry: Option.getOrUndefined(defaultCountry)
   })
-  return { chosen, currency: chosen?.currency ?? params.currency?.trim().toUpperCase() }
+  return {
+    chosen,
+    currency: chosen?.currency ?? params.currency?.trim().toUpperCase(),
+    country: sellingCountry(chosen)
+  }
 }
 
 /**

@@ -21,17 +21,21 @@ const PRESENTATION =
   "say when the price was checked (price.checkedAt)."
 
 const feedOf = (
-  { documents, intent, includesOutOfStock, relaxation, unmet, total, suggestions }: IntentResult,
+  { documents, intent, includesOutOfStock, relaxation, unmet, total, suggestions, converted }: IntentResult,
   query: typeof SearchQuery.Type,
   base: string,
   chosen: ChosenMarket | undefined
 ): typeof SearchFeed.Type => {
   const market = marketNote(
     chosen,
-    documents.map((doc) => doc.currency)
+    documents.map((doc) => doc.currency),
+    { countries: documents.flatMap((doc) => doc.countries), converted }
   )
   const tag = query.tag ?? SEARCH_DEFAULT_TAG
-  const results = documents.map((doc) => presentDeal(doc, { base, tag }))
+  // converted figures only where the order used them: an answer of one currency needs none
+  const results = documents.map((doc) =>
+    presentDeal(doc, { base, tag, converted: market.convertedTo === undefined ? undefined : converted })
+  )
   const stock = includesOutOfStock
     ? "Nothing in stock matched, so these results include out-of-stock products: say so for each one."
     : "Only in-stock (or pre-order/back-order) products are included."
@@ -75,14 +79,15 @@ export const searchFeed = (
   query: typeof SearchQuery.Type,
   defaultCountry: Option.Option<string>
 ): Effect.Effect<typeof SearchFeed.Type, SearchError> => {
-  const { chosen, currency } = requestMarket(query, defaultCountry)
+  const { chosen, currency, country } = requestMarket(query, defaultCountry)
   return discovery
     .search({
       q: query.q,
       category: query.category,
       limit: query.limit ?? SEARCH_DEFAULT_LIMIT,
       offset: query.offset,
-      currency
+      currency,
+      country
     })
     .pipe(Effect.map((result) => feedOf(result, query, base, chosen)))
 }

@@ -1,5 +1,8 @@
 import { Effect } from "effect"
 import { PublicUrl } from "../../infra/PublicUrl.ts"
+import { AppConfig } from "../../infra/AppConfig.ts"
+import { marketNote } from "../../domain/markets/markets.ts"
+import { requestMarket, visitorMarket } from "../discovery/marketParams.ts"
 import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
 import { badRequest } from "../errors.ts"
 import { CatalogQueries } from "../../catalog/CatalogQueries.ts"
@@ -26,6 +29,7 @@ export const makeAffiliateTools = Effect.gen(function* () {
   const stats = yield* PartnerStatsQuery
   const catalog = yield* CatalogQueries
   const publicUrl = yield* PublicUrl
+  const { defaultCountry } = yield* AppConfig
   const storage = <A, R>(effect: Effect.Effect<A, { readonly _tag: "DatabaseError" }, R>) =>
     orUnavailable(effect).pipe(Effect.mapError(asToolFailure))
 
@@ -33,20 +37,30 @@ export const makeAffiliateTools = Effect.gen(function* () {
     Effect.gen(function* () {
       const query = yield* decodeArguments(ListDealsParams)(input)
       const tag = yield* callerTag
+      const { chosen, currency, country } = requestMarket({ country: query.country }, defaultCountry)
       const { documents } = yield* discovery
-        .deals({ category: query.category, store: query.store, limit: query.limit ?? DEFAULT_LIMIT })
+        .deals({ category: query.category, store: query.store, limit: query.limit ?? DEFAULT_LIMIT, currency, country })
         .pipe(Effect.mapError(searchUnavailable))
-      return dealsAnswer(documents, { base: publicUrl.base, tag })
+      return {
+        ...dealsAnswer(documents, { base: publicUrl.base, tag }),
+        market: marketNote(
+          chosen,
+          documents.map((doc) => doc.currency),
+          { countries: documents.flatMap((doc) => doc.countries) }
+        )
+      }
     })
 
   const matchLink = (input: unknown) =>
     Effect.gen(function* () {
-      const { url } = yield* decodeArguments(MatchLinkParams)(input)
+      const { url, country } = yield* decodeArguments(MatchLinkParams)(input)
       const partner = yield* requirePartner
-      const result = yield* storage(matching.match(partner, url))
+      // no Accept-Language over MCP: the agent's header is its own, not its shopper's
+      const visitor = visitorMarket(country, undefined, defaultCountry)
+      const result = yield* storage(matching.match(partner, url, visitor?.market.country))
       // the same 400 body POST /api/v1/links/match answers
       if (result.kind === "invalid") return yield* Effect.fail(asToolFailure(badRequest("url", result.message)))
-      return matchAnswer(publicUrl, url, result)
+      return matchAnswer(publicUrl, url, result, visitor?.source)
     })
 
   const findPrograms = (input: unknown) =>

@@ -1,3 +1,4 @@
+import { CountryParam } from "../discovery/marketParams.ts"
 import { type JsonSchema, Schema } from "effect"
 import { Tool, Toolkit } from "effect/ai"
 import { ErrorBody } from "../errors.ts"
@@ -150,11 +151,23 @@ export const ListDealsParams = Schema.Struct({
     description: "Category (case-insensitive), e.g. 'Electronics'; default all."
   }),
   store: Schema.optionalKey(Text(100)).annotate({ description: "Store name (case-insensitive); default all." }),
-  limit: Schema.optionalKey(Int(1, MAX_PAGE)).annotate({ description: `1..${MAX_PAGE}, default 10.` })
+  limit: Schema.optionalKey(Int(1, MAX_PAGE)).annotate({ description: `1..${MAX_PAGE}, default 10.` }),
+  // list_deals has no UCP context: the shopper's country is an argument, read as /api/deals reads its parameter
+  country: Schema.optionalKey(CountryParam).annotate({
+    description:
+      "The shopper's country (ISO 3166-1 alpha-2, e.g. US, GB, FR): only deals priced in its currency and sold in " +
+      "it. Default: the operator's DEFAULT_COUNTRY, else every market (the answer's market says which it spans)."
+  })
 })
 
 export const MatchLinkParams = Schema.Struct({
-  url: Text(2048).annotate({ description: "Any merchant or product URL, e.g. https://www.nike.com/t/air-max-90." })
+  url: Text(2048).annotate({ description: "Any merchant or product URL, e.g. https://www.nike.com/t/air-max-90." }),
+  country: Schema.optionalKey(CountryParam).annotate({
+    description:
+      "The shopper's country (ISO 3166-1 alpha-2): for a merchant with a programme per country, a URL that names " +
+      "no country (nike.com/t/...) gets that country's programme, as POST /api/v1/links/match's country does. " +
+      "Default: the operator's DEFAULT_COUNTRY."
+  })
 })
 
 export const FindProgramsParams = Schema.Struct({

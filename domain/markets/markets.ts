@@ -99,6 +99,21 @@ export const regionOfAcceptLanguage = (header: string | undefined): Market | und
   return undefined
 }
 
+/**
+ * The countries an offer sells in, from its stored list (comma-separated
+ * ISO codes, pipelines/products/ProductLoader.ts). An offer whose feed said
+ * nowhere counts as sold in every market of its currency: its currency is
+ * the only thing known of where it sells, and a market filtered on country
+ * then answers as it did on currency alone rather than dropping it.
+ */
+export const sellingCountries = (stored: string | null | undefined, currency: string): ReadonlyArray<string> => {
+  const listed = (stored ?? "")
+    .split(",")
+    .map((code) => code.trim())
+    .filter((code) => code !== "")
+  return listed.length > 0 ? listed : MARKETS.filter((m) => m.currency === currency).map((m) => m.country)
+}
+
 /** Where the market of a request came from, said in answers so an agent knows why these prices. */
 export type MarketSource = "parameter" | "accept-language" | "default"
 
@@ -147,21 +162,57 @@ export interface MarketNote {
   readonly source: MarketSource | null
   /** The currencies of the offers in the answer, sorted: one for a market, maybe several without one. */
   readonly currencies: ReadonlyArray<string>
+  /** The countries the answer's offers sell in, sorted: the markets an answer spans. */
+  readonly countries?: ReadonlyArray<string>
+  /** When prices of several currencies were ordered converted: into what, at which day's rates. */
+  readonly convertedTo?: { readonly currency: string; readonly ratesAsOf: string; readonly source: string }
 }
 
-export const marketNote = (chosen: ChosenMarket | undefined, shown: Iterable<string>): MarketNote => ({
-  country: chosen?.market.country ?? null,
-  currency: chosen?.currency ?? null,
-  source: chosen?.source ?? null,
-  currencies: [...new Set(shown)].sort()
-})
+/** Where reference rates come from, as answers name it. */
+export const RATES_SOURCE = "European Central Bank euro foreign exchange reference rates"
+
+export const marketNote = (
+  chosen: ChosenMarket | undefined,
+  shown: Iterable<string>,
+  more: {
+    readonly countries?: Iterable<string>
+    readonly converted?: { readonly currency: string; readonly ratesAsOf: string } | undefined
+  } = {}
+): MarketNote => {
+  const currencies = [...new Set(shown)].sort()
+  const countries =
+    more.countries === undefined
+      ? undefined
+      : chosen !== undefined && currencies.every((currency) => currency === chosen.market.currency)
+        ? [chosen.market.country]
+        : [...new Set(more.countries)].sort()
+  return {
+    country: chosen?.market.country ?? null,
+    currency: chosen?.currency ?? null,
+    source: chosen?.source ?? null,
+    currencies,
+    ...(countries === undefined ? {} : { countries }),
+    // said only where it mattered: prices of more than one currency in one order
+    ...(more.converted !== undefined && currencies.length > 1
+      ? {
+          convertedTo: {
+            currency: more.converted.currency,
+            ratesAsOf: more.converted.ratesAsOf,
+            source: RATES_SOURCE
+          }
+        }
+      : {})
+  }
+}
 
 /** One sentence for guidance: which market, or which currencies an answer without one spans. */
 export const describeMarket = (note: MarketNote): string =>
   note.country !== null
     ? `Market: ${note.country} (prices in ${note.currency}, from the ${note.source === "parameter" ? "country parameter" : note.source === "accept-language" ? "browser's language region" : "operator's default country"}); only offers priced in ${note.currency} are shown.`
-    : note.currencies.length > 1
-      ? `No market given: these results span ${note.currencies.join(", ")}; prices in different currencies are not comparable as shown (pass country to get one market).`
-      : note.currencies.length === 1
-        ? `No market given: these results are all priced in ${note.currencies[0]}.`
-        : "No market given."
+    : note.currencies.length > 1 && note.convertedTo !== undefined
+      ? `No market given: these results span ${note.currencies.join(", ")}${note.countries === undefined ? "" : ` (stores in ${note.countries.join(", ")})`}; they are ordered by price converted to ${note.convertedTo.currency} at the reference rates of ${note.convertedTo.ratesAsOf} (each result's price.converted, for comparing only: the store charges its own price in its own currency; pass country to get one market).`
+      : note.currencies.length > 1
+        ? `No market given: these results span ${note.currencies.join(", ")}${note.countries === undefined ? "" : ` (stores in ${note.countries.join(", ")})`}; prices in different currencies are not comparable as shown (pass country to get one market).`
+        : note.currencies.length === 1
+          ? `No market given: these results are all priced in ${note.currencies[0]}.`
+          : "No market given."

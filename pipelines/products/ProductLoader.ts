@@ -1,3 +1,4 @@
+import { MARKET_COUNTRIES } from "../../domain/markets/markets.ts"
 import { feedCurrency } from "../FeedRequest.ts"
 import { Clock, Effect, Schema } from "effect"
 import { CountRow } from "../../infra/columns.ts"
@@ -125,6 +126,26 @@ const GENDER_SQL = `CASE regexp_replace(lower(trim(gender)), '[^a-z]', '', 'g')
           WHEN 'ladies' THEN 'female' WHEN 'unisex' THEN 'unisex' END`
 const AGE_GROUP_SQL = `CASE WHEN lower(trim(age_group)) IN ('newborn', 'infant', 'toddler', 'kids', 'adult') THEN lower(trim(age_group)) END`
 
+// Where an offer sells, as sorted comma-separated ISO 3166-1 codes (shoppers
+// and feeds write UK for GB). A market's answer holds only offers sold in its
+// country (discovery/marketIntent.ts), so the most specific word wins: the
+// row's own Google Merchant shipping countries; else the feed definition's
+// country; else the country its link's domain names (zalando.de); else the
+// country of the store's programme when every programme on that domain is in
+// one (fnac.com is Fnac's French programme; nike.com, with a US and a UK
+// programme, says none). None of them: NULL, and the offer counts as sold in
+// every market of its currency (readModel/documents.ts).
+const countryCode = (code: string) => `CASE WHEN ${code} = 'UK' THEN 'GB' ELSE ${code} END`
+const SHIPPING_COUNTRIES_SQL = `nullif(array_to_string(list_sort(list_distinct(list_filter(
+          list_transform(string_split(coalesce(shipping, ''), ','), s -> ${countryCode("upper(trim(split_part(s, ':', 1)))")}),
+          c -> regexp_full_match(c, '[A-Z]{2}')))), ','), '')`
+const DOMAIN_COUNTRY_SQL = `CASE WHEN ${countryCode("upper(regexp_extract(store_domain, '\\.([a-z]{2})$', 1))")}
+          IN (${MARKET_COUNTRIES.map(sqlString).join(", ")})
+          THEN ${countryCode("upper(regexp_extract(store_domain, '\\.([a-z]{2})$', 1))")} END`
+const PROGRAMME_COUNTRIES_SQL = `SELECT d.domain, min(upper(pr.country)) AS country
+      FROM program_domains d JOIN programs pr ON pr.id = d.program_id
+      WHERE pr.country IS NOT NULL GROUP BY d.domain HAVING count(DISTINCT upper(pr.country)) = 1`
+
 // What a shopper pays now, and the columns the search index carries (hashed
 // so an unchanged product is recognisably unchanged across runs).
 const parsedProducts = (table: string, feed: FeedDefinition) => {
@@ -136,6 +157,7 @@ const parsedProducts = (table: string, feed: FeedDefinition) => {
   const currency = feedCurrency(feed)
   const defaultCurrency = currency === undefined ? "NULL" : sqlString(currency)
   const store = feed.options.store === undefined ? "store" : `coalesce(store, ${sqlString(feed.options.store)})`
+  const feedCountry = feed.options.country === undefined ? "NULL" : sqlString(feed.options.country)
   return `
     WITH p AS (
       SELECT $feed || ':' || id AS id, id AS item_id, title, description, link, image_link, brand, gtin, mpn,
@@ -159,10 +181,13 @@ const parsedProducts = (table: string, feed: FeedDefinition) => {
         lower(condition) AS condition,
         color, size, item_group_id,
         ${GENDER_SQL} AS gender,
-        ${AGE_GROUP_SQL} AS age_group
+        ${AGE_GROUP_SQL} AS age_group,
+        ${SHIPPING_COUNTRIES_SQL} AS shipping_countries
       FROM ${table}
     )
-    SELECT *, CASE WHEN on_sale THEN sale_price ELSE price END AS current_price FROM p`
+    SELECT p.*, CASE WHEN on_sale THEN sale_price ELSE price END AS current_price,
+      coalesce(shipping_countries, ${feedCountry}, ${DOMAIN_COUNTRY_SQL}, pc.country) AS countries
+    FROM p LEFT JOIN (${PROGRAMME_COUNTRIES_SQL}) pc ON pc.domain = p.store_domain`
 }
 
 /** What a products run publishes: the feed's products, and the rows of price_history this run wrote. */
@@ -220,15 +245,15 @@ const replaceProducts = (
             `
         INSERT INTO products (id, feed, item_id, title, description, link, image_link, brand, gtin, mpn, category, product_type,
           google_product_category, store, store_domain, currency, price, sale_price, current_price, feed_was_price, availability,
-          condition, color, size, item_group_id, gender, age_group, content_hash, first_seen_at, updated_at, first_price, first_currency)
+          condition, color, size, item_group_id, gender, age_group, countries, content_hash, first_seen_at, updated_at, first_price, first_currency)
         WITH n AS (${parsedProducts(table, feed)}),
         -- DuckDB's 64-bit hash, not md5: it only has to notice a change, and md5 cost ~15% of the load at 1M rows
         h AS (SELECT *, hash(title, description, link, image_link, brand, gtin, mpn, category, product_type,
           google_product_category, store, store_domain, currency, price, sale_price, current_price,
-          feed_was_price, availability, condition, color, size, item_group_id, gender, age_group)::VARCHAR AS content_hash FROM n)
+          feed_was_price, availability, condition, color, size, item_group_id, gender, age_group, countries)::VARCHAR AS content_hash FROM n)
         SELECT h.id, $feed, item_id, title, description, link, image_link, brand, gtin, mpn, category, product_type,
           google_product_category, store, store_domain, h.currency, price, sale_price, h.current_price, feed_was_price, availability,
-          condition, color, size, item_group_id, gender, age_group, h.content_hash, coalesce(o.first_seen_at, $now::TIMESTAMPTZ),
+          condition, color, size, item_group_id, gender, age_group, countries, h.content_hash, coalesce(o.first_seen_at, $now::TIMESTAMPTZ),
           CASE WHEN o.content_hash = h.content_hash THEN o.updated_at ELSE $now::TIMESTAMPTZ END,
           CASE WHEN o.id IS NULL THEN h.current_price ELSE o.first_price END,
           CASE WHEN o.id IS NULL THEN h.currency ELSE o.first_currency END

@@ -42,7 +42,11 @@ export const STAGED_COLUMNS = [
   // who the product is for, as Google Merchant names it (male/female/unisex;
   // newborn/infant/toddler/kids/adult): search reads recipients and ages with them
   "gender",
-  "age_group"
+  "age_group",
+  // where the store ships it (Google Merchant shipping: "US:CA:Overnight:16.00 USD"
+  // groups separated by commas in TSV; the country of each nested g:shipping in XML):
+  // the offer's selling countries
+  "shipping"
 ] as const
 
 export type StagedColumn = (typeof STAGED_COLUMNS)[number]
@@ -133,7 +137,9 @@ export const productRecordSchema = (defaultCurrency: string | null) =>
     item_group_id: atMost(LIMITS.item_group_id),
     // unknown values are dropped at load (ProductLoader.ts), never a rejection
     gender: optional,
-    age_group: optional
+    age_group: optional,
+    // countries are read from it at load and anything else ignored, never a rejection
+    shipping: optional
   }).check(
     Schema.makeFilter((record) => !lacksCurrency(record, defaultCurrency) || { path: ["price"], issue: NO_CURRENCY })
   )

@@ -86,7 +86,9 @@ export const AWIN_CSV: DelimitedFormat = {
     item_group_id: text(col, has, "parent_product_id", "item_group_id"),
     // Awin's fashion columns, where a feed carries them
     gender: text(col, has, "fashion:suitable_for", "gender"),
-    age_group: text(col, has, "age_group")
+    age_group: text(col, has, "age_group"),
+    // Awin rows say no shipping country: where they sell comes from the feed or the store (ProductLoader.ts)
+    shipping: "NULL"
   }),
   rename: {
     id: "aw_product_id",

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { Database } from "../../infra/Database.ts"
 import { groupKey } from "../../domain/catalog/modelKey.ts"
 import { ageGroupOf, genderOf, type AgeGroup, type Gender } from "../../domain/catalog/productAudience.ts"
+import { sellingCountries } from "../../domain/markets/markets.ts"
 import { categoryLevels } from "../../readModel/documents.ts"
 
 // The catalog attributes the judged search set is derived from and checked
@@ -25,6 +26,8 @@ export interface CatalogRow {
   /** Who the product is for: the feed's gender/age_group, else what its title names (productAudience.ts). */
   readonly gender: Gender | null
   readonly ageGroup: AgeGroup | null
+  /** Where it sells (ISO codes): the loader's countries, or every market of its currency when its feed said none. */
+  readonly countries: ReadonlyArray<string>
 }
 
 interface Row {
@@ -42,10 +45,11 @@ interface Row {
   readonly condition: string | null
   readonly gender: string | null
   readonly age_group: string | null
+  readonly countries: string | null
 }
 
 const SQL = `SELECT id, title, brand, category, product_type, current_price::DOUBLE AS price, currency, availability,
-  gtin, color, size, condition, gender, age_group FROM products ORDER BY id`
+  gtin, color, size, condition, gender, age_group, countries FROM products ORDER BY id`
 
 const levelsOf = (row: Row) => {
   const path = (row.product_type ?? "").split(/\s*>\s*/).filter((level) => level.length > 0)
@@ -68,7 +72,8 @@ export const catalogRows = Database.use((db) => db.query<Row>(SQL)).pipe(
       inStock: row.availability !== "out_of_stock",
       group: groupKey(row.gtin, row.title, { color: row.color, size: row.size, condition: row.condition }),
       gender: genderOf(row.gender, row.title),
-      ageGroup: ageGroupOf(row.age_group, row.title, categoryLevels(row.category, row.product_type))
+      ageGroup: ageGroupOf(row.age_group, row.title, categoryLevels(row.category, row.product_type)),
+      countries: sellingCountries(row.countries, row.currency)
     }))
   )
 )

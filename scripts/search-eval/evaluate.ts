@@ -1,3 +1,4 @@
+import { comparablePrice, type ExchangeRates } from "../../domain/money/exchangeRates.ts"
 import { catalogIdOf } from "../../readModel/documents.ts"
 import type { CatalogRow } from "./catalog.ts"
 import { withoutPriceBound } from "./derivePeople.ts"
@@ -59,16 +60,35 @@ export interface Scores {
 }
 
 /**
- * Cheapest first: once a currency's results end it never comes back, each
- * currency's prices never fall, and the first result is the cheapest product
- * meeting the constraints in its currency.
+ * Cheapest first. The judged phrases name no market, so with reference
+ * rates loaded the service orders every price converted into EUR: the
+ * converted prices never fall (a currency without a rate comes after them,
+ * on its own), and the first result is the cheapest product meeting the
+ * constraints in any currency with a rate. Without rates: once a currency's
+ * results end it never comes back, each currency's prices never fall, and
+ * the first result is the cheapest product meeting the constraints in its
+ * currency.
  */
 const isCheapestFirst = (
   answered: ReadonlyArray<CatalogRow>,
   rows: ReadonlyArray<CatalogRow>,
-  judgement: Judgement
+  judgement: Judgement,
+  rates: ExchangeRates | undefined
 ) => {
   const first = answered[0]
+  if (rates !== undefined && rates.asOf !== null) {
+    const inEur = (row: CatalogRow) => comparablePrice(row.price, row.currency, rates)
+    const converted = answered.map(inEur)
+    const rated = converted.filter((amount): amount is number => amount !== undefined)
+    // every converted price first, never falling; then the rest (own currencies, checked below)
+    if (converted.slice(0, rated.length).some((amount) => amount === undefined)) return false
+    if (rated.some((amount, i) => i > 0 && amount < rated[i - 1])) return false
+    const firstEur = inEur(first)
+    if (firstEur !== undefined) {
+      const meeting = rows.filter((row) => inEur(row) !== undefined && meets(row, judgement.constraints))
+      return cheapestAmong(meeting, judgement, (row) => inEur(row)! >= firstEur - 0.005)
+    }
+  }
   const done = new Set<string>()
   for (let i = 1; i < answered.length; i++) {
     const [before, row] = [answered[i - 1], answered[i]]
@@ -78,13 +98,22 @@ const isCheapestFirst = (
     } else if (row.price < before.price) return false
   }
   const meeting = rows.filter((row) => row.currency === first.currency && meets(row, judgement.constraints))
+  return cheapestAmong(meeting, judgement, (row) => row.price >= first.price)
+}
+
+/** Whether every candidate among `meeting` costs at least the first result (`notCheaper`). */
+const cheapestAmong = (
+  meeting: ReadonlyArray<CatalogRow>,
+  judgement: Judgement,
+  notCheaper: (row: CatalogRow) => boolean
+) => {
   const inStock = meeting.filter((row) => row.inStock)
   const candidates = inStock.length > 0 ? inStock : meeting
   // Products whose title names the product come first (a sneaker filed under Shoes is not what
   // "cheapest shoes" names): the first result must be the cheapest of those, when there are any.
   const words = judgement.constraints.words
   const titled = candidates.filter((row) => words?.some((word) => wordsOf(row.title).includes(word)))
-  return (titled.length > 0 ? titled : candidates).every((row) => row.price >= first.price)
+  return (titled.length > 0 ? titled : candidates).every(notCheaper)
 }
 
 /** A cheapest-match suggestion is true when its product exists at that price and nothing matching is cheaper. */
@@ -111,7 +140,9 @@ const dcg = (gains: ReadonlyArray<number>) => gains.reduce((sum, gain, i) => sum
 export const evaluate = async (
   judgements: ReadonlyArray<Judgement>,
   rows: ReadonlyArray<CatalogRow>,
-  search: (q: string) => Promise<SearchAnswer>
+  search: (q: string) => Promise<SearchAnswer>,
+  /** The reference rates the service ordered prices by (none: prices compare within their currency). */
+  rates?: ExchangeRates
 ): Promise<Scores> => {
   const byId = new Map(rows.map((row) => [row.id, row]))
   const outcomes: Array<QueryOutcome> = []
@@ -145,7 +176,7 @@ export const evaluate = async (
       // An unmeetable query is ideally answered with nothing.
       ndcg: ideal.length === 0 ? (results.length === 0 ? 1 : 0) : dcg(gains) / dcg(ideal),
       oppositeGender: gender === undefined ? 0 : answered.filter((row) => isOppositeGender(row, gender)).length,
-      ...(cheapest ? { cheapestFirst: isCheapestFirst(answered, rows, judgement) } : {}),
+      ...(cheapest ? { cheapestFirst: isCheapestFirst(answered, rows, judgement, rates) } : {}),
       ...(judgement.checks?.suggestions === true
         ? {
             suggestions: {

@@ -3,17 +3,27 @@ import type { Judgement } from "./judgement.ts"
 // The "market purity per country" family of the judged set: every judged
 // phrase asked again for each market the sample catalog sells in. An answer
 // for a market must hold only offers priced in that market's currency (0
-// mixed-currency answers is the target); the same phrases without a market
-// show how often an answer spans currencies (the figure a market fixes).
-// Measured on the answers themselves, so it needs no judged relevance.
+// mixed-currency answers is the target) and sold in its country (0 answers
+// with a foreign-country offer: a French shopper is not shown German stores
+// because both price in euros); the same phrases without a market show how
+// often an answer spans currencies (the figure a market fixes). Measured on
+// the answers themselves, so it needs no judged relevance.
 
-/** The sample feeds' markets: the US (USD), the UK (GBP), Germany and France (EUR). */
+/** The sample feeds' markets: the US (USD), the UK (GBP), and the euro countries whose stores the Awin sample holds. */
 export const PURITY_MARKETS = [
   { country: "US", currency: "USD" },
   { country: "GB", currency: "GBP" },
   { country: "DE", currency: "EUR" },
-  { country: "FR", currency: "EUR" }
+  { country: "FR", currency: "EUR" },
+  { country: "IT", currency: "EUR" },
+  { country: "ES", currency: "EUR" }
 ] as const
+
+/** One result of an answer: its offer's currency and where that offer sells. */
+export interface PurityResult {
+  readonly currency: string
+  readonly countries: ReadonlyArray<string>
+}
 
 export interface PurityRow {
   /** The market asked for, or "none". */
@@ -23,13 +33,15 @@ export interface PurityRow {
   readonly mixed: number
   /** Answers holding an offer in another currency than the market's (always 0 without a market). */
   readonly foreign: number
+  /** Answers holding an offer not sold in the market's country (always 0 without a market). */
+  readonly foreignCountry: number
   readonly empty: number
 }
 
-/** `search` answers a phrase (for a country, or none) with the currencies of its results, in order. */
+/** `search` answers a phrase (for a country, or none) with its results' currencies and countries, in order. */
 export const marketPurity = async (
   judgements: ReadonlyArray<Judgement>,
-  search: (q: string, country: string | undefined) => Promise<ReadonlyArray<string>>
+  search: (q: string, country: string | undefined) => Promise<ReadonlyArray<PurityResult>>
 ): Promise<ReadonlyArray<PurityRow>> => {
   // a phrase that names a currency ("under $50") asks for that currency whatever the market
   const phrases = [...new Set(judgements.map((j) => j.q))].filter(
@@ -39,24 +51,27 @@ export const marketPurity = async (
   for (const market of [undefined, ...PURITY_MARKETS]) {
     let mixed = 0
     let foreign = 0
+    let foreignCountry = 0
     let empty = 0
     for (const q of phrases) {
-      const currencies = await search(q, market?.country)
-      if (currencies.length === 0) empty++
+      const results = await search(q, market?.country)
+      const currencies = results.map((result) => result.currency)
+      if (results.length === 0) empty++
       if (new Set(currencies).size > 1) mixed++
       if (market !== undefined && currencies.some((currency) => currency !== market.currency)) foreign++
+      if (market !== undefined && results.some((result) => !result.countries.includes(market.country))) foreignCountry++
     }
-    rows.push({ country: market?.country ?? "none", queries: phrases.length, mixed, foreign, empty })
+    rows.push({ country: market?.country ?? "none", queries: phrases.length, mixed, foreign, foreignCountry, empty })
   }
   return rows
 }
 
 export const formatPurity = (rows: ReadonlyArray<PurityRow>): string =>
   [
-    "market purity        queries  mixed  foreign  empty   (target: 0 mixed, 0 foreign with a market)",
+    "market purity        queries  mixed  foreign  foreign-country  empty   (target with a market: 0 mixed, 0 foreign, 0 foreign-country)",
     ...rows.map(
       (row) =>
         `${row.country.padEnd(20)} ${String(row.queries).padStart(7)} ${String(row.mixed).padStart(6)} ` +
-        `${String(row.foreign).padStart(8)} ${String(row.empty).padStart(6)}`
+        `${String(row.foreign).padStart(8)} ${String(row.foreignCountry).padStart(16)} ${String(row.empty).padStart(6)}`
     )
   ].join("\n")

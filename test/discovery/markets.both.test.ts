@@ -26,7 +26,13 @@ describe("markets: /api/search, /api/deals and /search answer for the shopper's 
     expect(body.count).toBe(3)
     expect(currencies(body.results)).toEqual(["GBP"])
     expect(body.results.find((r: any) => r.title === XM5.title).store).toBe("Currys")
-    expect(body.market).toEqual({ country: "GB", currency: "GBP", source: "parameter", currencies: ["GBP"] })
+    expect(body.market).toEqual({
+      country: "GB",
+      currency: "GBP",
+      source: "parameter",
+      currencies: ["GBP"],
+      countries: ["GB"]
+    })
     expect(body.guidance).toContain("Market: GB (prices in GBP")
   })
 
@@ -51,6 +57,21 @@ describe("markets: /api/search, /api/deals and /search answer for the shopper's 
     expect(gb.body.guidance).toContain("price at most 100 GBP")
     const us = await get(`/api/search?q=${encodeURIComponent("headphones under 100")}&country=US`)
     expect(us.body.results.map((r: any) => [r.title, r.price.currency])).toEqual([["Budget Wired Headphones", "USD"]])
+  })
+
+  it("a market's answer holds only offers sold in its country: France and Germany share the euro, not their stores", async () => {
+    const stores = (results: ReadonlyArray<{ store: string }>) => [...new Set(results.map((r) => r.store))].sort()
+    const fr = await get("/api/search?q=headphones&country=FR")
+    expect(fr.status).toBe(200)
+    expect(fr.body.results.map((r: any) => [r.title, r.store, r.price.currency])).toEqual([[XM5.title, "Fnac", "EUR"]])
+    const de = await get("/api/search?q=headphones&country=DE")
+    expect(stores(de.body.results)).toEqual(["MediaMarkt"])
+    expect(de.body.results.length).toBe(2)
+    const frDeals = await get("/api/deals?country=FR")
+    expect(stores(frDeals.body.deals)).toEqual(["Fnac"])
+    const dePage = await fetch(`${service.url}/search?q=headphones&country=DE`).then((r) => r.text())
+    expect(dePage).toContain("MediaMarkt")
+    expect(dePage).not.toContain("Fnac")
   })
 
   it("currency asks for another currency than the market's", async () => {
@@ -107,6 +128,9 @@ describe("markets: /api/search, /api/deals and /search answer for the shopper's 
     const all = await get("/api/v1/ai/deals", auth)
     expect(all.body.market.country).toBeNull()
     expect(all.body.market.currencies).toEqual(currencies(listed(all.body)))
+    const fr = await get("/api/v1/ai/deals?country=FR", auth)
+    expect(listed(fr.body).length).toBeGreaterThan(0)
+    expect([...new Set(listed(fr.body).map((deal: any) => deal.store))]).toEqual(["Fnac"])
     const us = await get("/api/v1/ai/deals?country=US", auth)
     expect(listed(us.body).map((deal: any) => deal.store)).toContain("BestBuy")
     expect(currencies(listed(us.body))).toEqual(["USD"])

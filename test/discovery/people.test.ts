@@ -1,5 +1,8 @@
 import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ExchangeRates } from "../../discovery/ExchangeRates.ts"
+import { comparablePrice } from "../../domain/money/exchangeRates.ts"
+import { round2 } from "../../domain/money/round2.ts"
 import { catalogIdOf } from "../../readModel/documents.ts"
 import { catalogRows, type CatalogRow } from "../../scripts/search-eval/catalog.ts"
 import { launchBrowser, phonePage } from "../support/browser.ts"
@@ -15,10 +18,15 @@ interface Result {
   readonly id: string
   readonly title: string
   readonly category: string
-  readonly price: { readonly amount: number; readonly currency: string }
+  readonly price: {
+    readonly amount: number
+    readonly currency: string
+    readonly converted?: { readonly amount: number; readonly currency: string; readonly ratesAsOf: string }
+  }
 }
 interface Answer {
   readonly guidance: string
+  readonly market: { readonly convertedTo?: { currency: string; ratesAsOf: string; source: string } }
   readonly count: number
   readonly total: number
   readonly offset: number
@@ -96,19 +104,26 @@ describe("search for real shoppers on the sample catalog", () => {
     for (const result of results) expect(rowOf(result).gender, result.title).not.toBe("male")
   })
 
-  it('"cheap running shoes": running shoes only, cheapest first in one currency, the first the cheapest pair in it', async () => {
-    const { results, guidance } = await search("cheap running shoes")
+  it('"cheap running shoes" without a market: running shoes only, cheapest first by converted price, the first the cheapest pair', async () => {
+    const { results, guidance, market } = await search("cheap running shoes")
     expect(guidance).toContain("cheapest first")
     expect(results.length).toBe(8)
     for (const result of results) expect(result.title).toMatch(/running shoes/i)
-    const currency = results[0].price.currency
-    const first = results.filter((r) => r.price.currency === currency)
-    // the currency's results come together, cheapest to dearest
-    expect(results.slice(0, first.length)).toEqual(first)
-    const amounts = first.map((r) => r.price.amount)
-    expect(amounts).toEqual([...amounts].sort((a, b) => a - b))
-    const pairs = rows.filter((row) => row.inStock && row.currency === currency && /running shoes/i.test(row.title))
-    expect(results[0].price.amount).toBe(Math.min(...pairs.map((row) => row.price)))
+    // the sample's reference rates convert USD and GBP into EUR: one order across currencies, said in the answer
+    const rates = await service.run(ExchangeRates.use((loaded) => loaded.current))
+    expect(market.convertedTo).toEqual({
+      currency: "EUR",
+      ratesAsOf: rates.asOf,
+      source: "European Central Bank euro foreign exchange reference rates"
+    })
+    const inEur = (amount: number, currency: string) => comparablePrice(amount, currency, rates)!
+    const converted = results.map((r) => inEur(r.price.amount, r.price.currency))
+    expect(converted).toEqual([...converted].sort((a, b) => a - b))
+    for (const r of results)
+      if (r.price.currency !== "EUR")
+        expect(r.price.converted?.amount).toBe(round2(inEur(r.price.amount, r.price.currency)))
+    const pairs = rows.filter((row) => row.inStock && /running shoes/i.test(row.title))
+    expect(converted[0]).toBeCloseTo(Math.min(...pairs.map((row) => inEur(row.price, row.currency))), 6)
   })
 
   it('"headphones under 50": no dead end; each suggestion is true and leads to products', async () => {

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Effect } from "effect"
 import { Metrics } from "../../infra/Metrics.ts"
 import { DiscoverySearch, ROUND_TRIPS } from "../../discovery/DiscoverySearch.ts"
+import { ExchangeRates } from "../../discovery/ExchangeRates.ts"
+import { comparablePrice } from "../../domain/money/exchangeRates.ts"
 import { getJson } from "../support/http.ts"
 import { startSampleService } from "../support/sampleService.ts"
 import type { RunningService } from "../support/TestService.ts"
@@ -177,12 +179,10 @@ describe("intent search relevance on the sample catalog", () => {
         expect(titled(results, shoes), q).toBe(true)
       }
       const cheap = await search("cheap shoes")
-      // cheapest first within the first currency, which none of the others interrupts
-      const currency = cheap.results[0].price.currency
-      const first = cheap.results.filter((deal) => deal.price.currency === currency)
-      expect(cheap.results.slice(0, first.length)).toEqual(first)
-      const prices = first.map((deal) => deal.price.amount)
-      expect(prices).toEqual([...prices].sort((a, b) => a - b))
+      // no market: cheapest first across currencies by the price converted at the reference rates, each figure said
+      const rates = await service.run(ExchangeRates.use((loaded) => loaded.current))
+      const converted = cheap.results.map((deal) => comparablePrice(deal.price.amount, deal.price.currency, rates)!)
+      expect(converted).toEqual([...converted].sort((a, b) => a - b))
       for (const q of ["cheap jacket", "i need new jacket please"]) {
         const { results, guidance } = await search(q)
         expect(results.length, q).toBeGreaterThan(3)

@@ -93,6 +93,7 @@ describe("GMC XML items", () => {
       title: "Merchant title",
       link: "https://shop.example/rss",
       price: "12.00 GBP", // the item's price, not the shipping price
+      shipping: "GB", // the country the nested shipping group names
       sale_price: null,
       sale_price_effective_date: null,
       availability: "in stock",

@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ExchangeRates } from "../../discovery/ExchangeRates.ts"
+import { catalogIdOf } from "../../readModel/documents.ts"
 import { catalogRows, type CatalogRow } from "../../scripts/search-eval/catalog.ts"
 import { deriveJudgements } from "../../scripts/search-eval/derive.ts"
 import { evaluate, familyTable, formatScores, PAGE } from "../../scripts/search-eval/evaluate.ts"
@@ -63,14 +65,22 @@ describe("judged search set on the sample catalog", () => {
   }, 240_000)
 
   it("stays above the floors", async () => {
-    const scores = await evaluate(set.judgements, rows, async (q) => {
-      const response = await getJson(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${PAGE}`)
-      expect(response.status, q).toBe(200)
-      return {
-        ids: response.body.results.map((result: { id: string }) => result.id),
-        suggestions: response.body.suggestions
-      }
-    })
+    // the judged phrases name no market: prices are ordered converted at the sample's reference rates
+    const rates = await service.run(ExchangeRates.use((loaded) => loaded.current))
+    expect(rates.asOf).not.toBeNull()
+    const scores = await evaluate(
+      set.judgements,
+      rows,
+      async (q) => {
+        const response = await getJson(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${PAGE}`)
+        expect(response.status, q).toBe(200)
+        return {
+          ids: response.body.results.map((result: { id: string }) => result.id),
+          suggestions: response.body.suggestions
+        }
+      },
+      rates
+    )
     // the figures `npm run eval:search` prints, in the test's output too
     process.stdout.write(`${formatScores(scores)}\n${familyTable(scores)}\n`)
     expect(scores.zeroResultRate).toBeLessThanOrEqual(0.02)
@@ -87,18 +97,23 @@ describe("judged search set on the sample catalog", () => {
     expect(scores.suggestionTruth).toBe(1)
   }, 180_000)
 
-  it("market purity per country: no answer for a market holds an offer in another currency", async () => {
-    const rows = await marketPurity(set.judgements, async (q, country) => {
+  it("market purity per country: no answer for a market holds an offer in another currency or from another country", async () => {
+    const byId = new Map(rows.map((row) => [row.id, row]))
+    const purity = await marketPurity(set.judgements, async (q, country) => {
       const market = country === undefined ? "" : `&country=${country}`
       const response = await getJson(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${PAGE}${market}`)
       expect(response.status, q).toBe(200)
-      return response.body.results.map((result: { price: { currency: string } }) => result.price.currency)
+      return response.body.results.map((result: { id: string; price: { currency: string } }) => ({
+        currency: result.price.currency,
+        countries: byId.get(catalogIdOf(result.id) ?? result.id)?.countries ?? []
+      }))
     })
-    const [none, ...markets] = rows
+    const [none, ...markets] = purity
     // without a market the sample catalog's answers do span currencies: the family measures something
     expect(none.mixed).toBeGreaterThan(0)
+    expect(markets.map((market) => market.country)).toEqual(["US", "GB", "DE", "FR", "IT", "ES"])
     for (const market of markets) {
-      expect(market, market.country).toMatchObject({ mixed: 0, foreign: 0 })
+      expect(market, market.country).toMatchObject({ mixed: 0, foreign: 0, foreignCountry: 0 })
       expect(market.empty, market.country).toBeLessThan(market.queries)
     }
   }, 240_000)

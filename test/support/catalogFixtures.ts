@@ -36,6 +36,8 @@ export interface FixtureProduct {
   /** 'new' unless set. */
   readonly condition?: string
   readonly itemGroupId?: string
+  /** Where it sells, comma-separated ISO codes as the loader stores them (none: every market of its currency). */
+  readonly countries?: string
 }
 
 const DAY = 86_400_000
@@ -67,7 +69,7 @@ const writeProducts = (db: DatabaseShape, products: ReadonlyArray<FixtureProduct
           yield* tx.run("DELETE FROM products WHERE id = $1", [id])
           yield* tx.run(
             `INSERT INTO products VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $22, NULL, $9, $10, NULL, $11, $12, $13,
-               $14, $15, $16, $17, $18, $23, $19, now(), now(), $20, $21, $24, NULL, NULL, NULL, NULL)`,
+               $14, $15, $16, $17, $18, $23, $19, now(), now(), $20, $21, $24, NULL, NULL, NULL, NULL, $25)`,
             [
               id,
               product.feed ?? "fixture",
@@ -92,7 +94,8 @@ const writeProducts = (db: DatabaseShape, products: ReadonlyArray<FixtureProduct
               product.size ?? null,
               product.gtin ?? null,
               product.condition ?? "new",
-              product.itemGroupId ?? null
+              product.itemGroupId ?? null,
+              product.countries ?? null
             ]
           )
           yield* tx.run("DELETE FROM price_history WHERE product_id = $1", [id])

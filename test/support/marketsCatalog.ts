@@ -3,9 +3,10 @@ import { SearchSync } from "../../pipelines/search/SearchSync.ts"
 import { type FixtureProduct, insertProducts } from "./catalogFixtures.ts"
 import { startService } from "./TestService.ts"
 
-// A small catalog sold in three markets, for the market tests (HTTP and
-// MCP): the same headphones model in the US (USD), the UK (GBP) and Germany
-// (EUR), each a deal, and a few headphones sold in one market only.
+// A small catalog sold in four markets, for the market tests (HTTP and
+// MCP): the same headphones model in the US (USD), the UK (GBP), Germany and
+// France (both EUR, each from its own store), each a deal, and a few
+// headphones sold in one market only.
 
 export const XM5 = {
   title: "Sony WH-1000XM5 Wireless Noise Cancelling Headphones",
@@ -43,6 +44,18 @@ export const MARKETS_CATALOG: ReadonlyArray<FixtureProduct> = [
     price: 289,
     currency: "EUR",
     store: "MediaMarkt",
+    countries: "DE",
+    ...deal
+  },
+  {
+    feed: "eu",
+    itemId: "xm5-fr",
+    ...XM5,
+    category: "Electronics",
+    price: 299,
+    currency: "EUR",
+    store: "Fnac",
+    countries: "FR",
     ...deal
   },
   {
@@ -83,7 +96,8 @@ export const MARKETS_CATALOG: ReadonlyArray<FixtureProduct> = [
     category: "Electronics",
     price: 59,
     currency: "EUR",
-    store: "MediaMarkt"
+    store: "MediaMarkt",
+    countries: "DE"
   }
 ]
 

@@ -18,6 +18,7 @@ export const offerFixture = (id: string, overrides: Partial<ProductDocument> = {
   image: "https://img.example/1.jpg",
   price: 79.99,
   currency: "USD",
+  countries: ["US"],
   regular_price: 79.99,
   feed_was_price: null,
   availability: "in_stock",

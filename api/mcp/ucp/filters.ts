@@ -1,4 +1,5 @@
 import { quote } from "../../../domain/intent/parseIntent.ts"
+import { countryFilter } from "../../../discovery/marketIntent.ts"
 import type { ProductDocument } from "../../../readModel/documents.ts"
 import type { SearchCatalogParams } from "../toolDefinitions.ts"
 import { fromMinor } from "./products.ts"
@@ -15,7 +16,10 @@ const anyOf = (field: string, values: ReadonlyArray<string> | undefined) =>
 
 export const filterExpressions = (filters: Filters | undefined, context: Context | undefined): Array<string> => {
   const currency = context?.currency
+  const country = context?.address_country
   return [
+    // the shopper's market: offers sold in its country (discovery/marketIntent.ts)
+    ...(country !== undefined ? [countryFilter(country.trim().toUpperCase())] : []),
     ...anyOf("categories", filters?.categories),
     ...anyOf("brand", filters?.brand),
     ...(filters?.price?.min !== undefined ? [`price >= ${fromMinor(filters.price.min, currency)}`] : []),
@@ -32,6 +36,8 @@ const lower = (values: ReadonlyArray<string>) => values.map((value) => value.tri
 export const matchesFilters = (doc: ProductDocument, filters: Filters | undefined, context: Context | undefined) => {
   const currency = context?.currency
   if (currency !== undefined && doc.currency !== currency) return false
+  const country = context?.address_country?.trim().toUpperCase()
+  if (country !== undefined && !doc.countries.includes(country)) return false
   if (filters?.categories && !lower(doc.categories).some((category) => lower(filters.categories!).includes(category)))
     return false
   if (filters?.brand && !lower(filters.brand).includes(doc.brand?.toLowerCase() ?? "")) return false

@@ -1,5 +1,6 @@
 import { Effect, Option } from "effect"
 import { chooseMarket, MARKET_COUNTRIES, marketOf } from "../../../domain/markets/markets.ts"
+import { sellingCountry } from "../../discovery/marketParams.ts"
 import type { ToolFailure } from "../toolDefinitions.ts"
 import { invalidArgument } from "../toolErrors.ts"
 import type { Context, Filters } from "./filters.ts"
@@ -12,7 +13,7 @@ import type { Context, Filters } from "./filters.ts"
 // their filters and price ranges follow the market.
 
 export interface MarketContext {
-  /** The context with `currency` set from the market when the request gave none. */
+  /** The context with `currency` (and `address_country`) set from the market when the request gave none. */
   readonly context: Context | undefined
   /** The market's country, when one was chosen. */
   readonly country: string | undefined
@@ -45,8 +46,16 @@ export const marketContext = (
         "needs a currency: give catalog.context.currency or catalog.context.address_country (the bounds are in its minor units)"
       )
     )
+  // the market's country too (DEFAULT_COUNTRY's when none was given): offers are those sold in it,
+  // unless another currency than the market's is asked for (the shopper shopping abroad, as over HTTP)
+  const selling = sellingCountry(chosen)
+  const { address_country: _given, ...rest } = context ?? {}
+  const resolved =
+    context === undefined && selling === undefined
+      ? context
+      : { ...rest, ...(selling === undefined ? {} : { address_country: selling }) }
   return Effect.succeed({
-    context: currency === undefined ? context : { ...context, currency },
+    context: currency === undefined ? resolved : { ...resolved, currency },
     country: chosen?.market.country
   })
 }

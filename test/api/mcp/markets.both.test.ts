@@ -42,6 +42,15 @@ describe("MCP catalog tools: markets", () => {
     ])
   })
 
+  it("address_country FR answers only offers sold in France, not every euro offer", async () => {
+    const fr = await search({ query: "headphones", context: { address_country: "FR" } })
+    expect(fr.isError).toBe(false)
+    const variants = fr.body.products.flatMap((p: any) => p.variants)
+    expect(variants.length).toBeGreaterThan(0)
+    expect(JSON.stringify(fr.body.products)).toContain("Fnac")
+    expect(JSON.stringify(fr.body.products)).not.toContain("MediaMarkt")
+  })
+
   it("a price filter without any currency is refused rather than compared across currencies", async () => {
     const answer = await search({ query: "headphones", filters: { price: { max: 10000 } } })
     expect(answer.isError).toBe(true)

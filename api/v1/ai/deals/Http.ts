@@ -106,8 +106,10 @@ export const AiDealsHandlers = HttpApiBuilder.group(
         const minDiscount = query.min_discount ?? 0
         const limit = query.limit ?? DEFAULT_LIMIT
         // Discounts are whole percents (rounded down), so "at least 24.5" is "at least 25": one computation serves both.
-        const { chosen, currency } = requestMarket(query, defaultCountry)
-        const lists = yield* orUnavailable(discovery.lists({ category, minDiscount: Math.ceil(minDiscount), currency }))
+        const { chosen, currency, country } = requestMarket(query, defaultCountry)
+        const lists = yield* orUnavailable(
+          discovery.lists({ category, minDiscount: Math.ceil(minDiscount), currency, country })
+        )
         const present = <R, O>(items: ReadonlyArray<Ranked<R>>, show: (ranking: R, currency: string) => O) =>
           items.slice(0, limit).map(({ document, ranking }) => ({
             ...presentDeal(document, { base: publicUrl.base, tag: partner.tag }),
