@@ -65,7 +65,17 @@ export class RedirectLinks extends Context.Service<
         target.partnerId === null
           ? Effect.succeed(undefined)
           : Effect.map(settings.settingsOf([target.trackingId]), (found) => found.get(target.trackingId)?.state)
-      const safeDestination = (url: string) => (isSafeRedirectTarget(url) ? url : "")
+      /** The answer as the link's settings leave it: as is while active, else gone (410) with its safe destination. */
+      const withSettings = <A extends RedirectTarget, E>(
+        answer: A,
+        destination: Effect.Effect<string | undefined, E>
+      ) =>
+        Effect.gen(function* () {
+          const state = yield* stateOf(answer)
+          if (state === undefined || state === "active") return answer
+          const url = (yield* destination) ?? ""
+          return { ...answer, gone: { state, destination: isSafeRedirectTarget(url) ? url : "" } }
+        })
       const loadStored = (id: string) =>
         Effect.gen(function* () {
           const link = yield* links.findById(id)
@@ -80,9 +90,7 @@ export class RedirectLinks extends Context.Service<
             partnerId: link.partnerId,
             tag: link.tag
           })
-          const state = yield* stateOf(target)
-          if (state === undefined || state === "active") return target
-          return { ...target, gone: { state, destination: safeDestination(link.destinationUrl) } }
+          return yield* withSettings(target, Effect.succeed(link.destinationUrl))
         })
       // A feed id resolved to a partner's stored link answers as that link's
       // own /t/{id} does: disabled or deleted, 410 Gone and no click, so the
@@ -94,10 +102,10 @@ export class RedirectLinks extends Context.Service<
           const answer = cached(target)
           // A derived id (no programme, or no partner's link): nobody's settings apply.
           if (target.trackingId.startsWith("f.")) return answer
-          const state = yield* stateOf(target)
-          if (state === undefined || state === "active") return answer
-          const link = yield* links.findById(target.trackingId)
-          return { ...answer, gone: { state, destination: safeDestination(link?.destinationUrl ?? "") } }
+          return yield* withSettings(
+            answer,
+            Effect.map(links.findById(target.trackingId), (link) => link?.destinationUrl)
+          )
         })
       const cache = new LinkCache(config.linkCacheSize, (id: string) =>
         id.startsWith("f.") ? loadFeed(id, true) : loadStored(id)
