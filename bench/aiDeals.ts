@@ -60,7 +60,7 @@ try {
          FROM products WHERE current_price <> price`,
         `INSERT INTO tracking_links SELECT 'bl' || i, NULL, 'bench', 'https://x/' || i, 'https://x/' || i, 'https://x/' || i,
          'https://x/' || i, 'benchnet:' || (i * 7919 % ${PRODUCTS} % ${STORES}), 'benchnet', 'bench:' || (i * 7919 % ${PRODUCTS}),
-         'feed', now(), NULL FROM range(${LINKS}) t(i)`,
+         'feed', now(), NULL, NULL FROM range(${LINKS}) t(i)`,
         `INSERT INTO clicks SELECT now() - to_microseconds(CAST(hash(i) % (10 * 86400000000) AS BIGINT)),
          'bl' || CAST(floor(pow((hash(i * 31) % 1000000) / 1000000.0, 3) * ${LINKS}) AS BIGINT), NULL, 'bench', 'ip' || (i % 50000),
          'ua', NULL, i % 20 = 0, NULL, true FROM range(${CLICKS}) t(i)`,

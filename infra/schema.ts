@@ -428,6 +428,18 @@ export const migrations: ReadonlyArray<ReadonlyArray<string>> = [
     // rows loaded before this version carry none: product feeds reload on their next run
     `UPDATE feed_state SET etag = NULL, last_modified = NULL, content_sha256 = NULL
      WHERE feed IN (SELECT DISTINCT feed FROM products)`
+  ],
+  [
+    // A link made for the market that chose its programme (a GB shopper's
+    // nike.com link goes through Nike UK, a US shopper's through Nike US):
+    // the market joins the dedup key, so each market gets its own link to the
+    // same URL; NULL (every link before this version) serves all markets.
+    // Twin: infra/postgres/migrations/0019_link_market.sql.
+    `DROP INDEX tracking_links_dedup`,
+    `ALTER TABLE tracking_links ADD COLUMN IF NOT EXISTS market VARCHAR`,
+    // (a new name: DuckDB cannot reuse a dropped index's name in the same transaction)
+    `CREATE UNIQUE INDEX tracking_links_market_dedup
+       ON tracking_links (COALESCE(partner_id, 0), tag, normalized_url, COALESCE(market, ''))`
   ]
 ]
 

@@ -64,7 +64,7 @@ export const resolveFeedLink = (id: string, deps: Deps, options: { readonly crea
       const stored = yield* deps.db.queryAs(
         StoredFeedLink,
         `SELECT id, affiliate_url FROM tracking_links
-         WHERE COALESCE(partner_id, 0) = $1 AND tag = $2 AND normalized_url = $3`,
+         WHERE COALESCE(partner_id, 0) = $1 AND tag = $2 AND normalized_url = $3 AND market IS NULL`,
         [partnerId ?? 0, tag, resolution.normalizedUrl]
       )
       const found = stored[0]

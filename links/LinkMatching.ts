@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { affiliateUrlFor, type MatchMarket, type NoMatchReason } from "../domain/matching/resolve.ts"
-import type { Selection } from "../domain/matching/selectProgram.ts"
+import { type Selection, selectionOfProgram } from "../domain/matching/selectProgram.ts"
 import { isSafeRedirectTarget } from "../domain/matching/submittedUrl.ts"
 import type { DatabaseError } from "../infra/Database.ts"
 import type { Partner } from "../partners/Partners.ts"
@@ -49,6 +49,8 @@ export interface LinkRequest {
   readonly destinationUrl: string
   readonly selection: Selection
   readonly productId?: string | null
+  /** The visitor's country when it chose the programme (resolve.ts, linkMarket): the link is that market's. */
+  readonly market?: string
 }
 
 export class LinkMatching extends Context.Service<
@@ -90,6 +92,7 @@ export class LinkMatching extends Context.Service<
           networkId: request.selection.network.id,
           productId: request.productId ?? null,
           source: "match",
+          market: request.market ?? null,
           affiliateUrlFor: (id) => build(id)!
         })
       }
@@ -109,9 +112,21 @@ export class LinkMatching extends Context.Service<
         })
         const selection = resolution.selection
         if (selection === undefined) return unmatched(resolution.reason ?? "no_program")
-        const made = yield* linkFor({ partner, originalUrl: url, destinationUrl: resolution.normalizedUrl, selection })
+        const made = yield* linkFor({
+          partner,
+          originalUrl: url,
+          destinationUrl: resolution.normalizedUrl,
+          selection,
+          ...(resolution.linkMarket === undefined ? {} : { market: resolution.linkMarket })
+        })
         if (made === undefined) return unmatched("deep_link_unavailable")
-        return { kind: "matched", selection, market: resolution.market, ...made } satisfies LinkMatch
+        // A link asked for again keeps the programme it was made with (a
+        // better offer since does not rewrite it): the answer names that one.
+        const linked =
+          made.created || made.link.programId === null || made.link.programId === selection.program.id
+            ? selection
+            : (selectionOfProgram((yield* matcher.current).catalog, made.link.programId, selection.domain) ?? selection)
+        return { kind: "matched", selection: linked, market: resolution.market, ...made } satisfies LinkMatch
       })
 
       return LinkMatching.of({ match, linkFor })

@@ -56,7 +56,8 @@ const StoredLink = Schema.Struct({
   destination_url: Text,
   affiliate_url: Text,
   program_id: NullableText,
-  network_id: NullableText
+  network_id: NullableText,
+  market: NullableText
 })
 
 const NamedProgram = Schema.Struct({ program_id: Text })
@@ -95,7 +96,7 @@ export class LinkReresolver extends Context.Service<
         }
         const stored = yield* db.queryAs(
           StoredLink,
-          `SELECT id, destination_url, affiliate_url, program_id, network_id FROM tracking_links
+          `SELECT id, destination_url, affiliate_url, program_id, network_id, market FROM tracking_links
            WHERE program_id IN ${db.jsonList("$1")} OR unaffiliated_at IS NOT NULL`,
           [JSON.stringify([...reasons.keys()])]
         )
@@ -104,7 +105,9 @@ export class LinkReresolver extends Context.Service<
           // ~40 µs a link: let the event loop answer redirects between slices of a large closure.
           if (index % RESOLVE_SLICE === RESOLVE_SLICE - 1) yield* Effect.yieldNow
           // a link keeps its market: a US shopper's link whose Nike US programme closed does not move to Nike UK
-          const country = link.program_id === null ? undefined : (programs.get(link.program_id)?.country ?? undefined)
+          const country =
+            link.market ??
+            (link.program_id === null ? undefined : (programs.get(link.program_id)?.country ?? undefined))
           const resolution = resolveUrl(link.destination_url, catalog, rules, country)
           const selection = resolution.kind === "resolved" ? resolution.selection : undefined
           const affiliateUrl =

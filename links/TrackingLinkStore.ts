@@ -10,9 +10,11 @@ import type { LinkChangeVersion } from "./LinkChangeVersion.ts"
 // group-commit writer and the reassignment listeners are their own files),
 // so this file reads as what the tables hold and how each statement changes them.
 //
-// One row per (partner or anonymous, tag, normalised URL): asking again
-// returns the same link, on any replica. The unique index
-// tracking_links_dedup decides (see skipDuplicateLinks), never this process's memory.
+// One row per (partner or anonymous, tag, normalised URL, market): asking
+// again returns the same link, on any replica. The market is set only where
+// the visitor's market chose the programme (domain/matching/resolve.ts,
+// linkMarket); every other link serves all markets. The unique index
+// tracking_links_market_dedup decides (see skipDuplicateLinks), never this process's memory.
 
 export interface TrackingLink {
   readonly id: string
@@ -26,6 +28,8 @@ export interface TrackingLink {
   readonly networkId: string | null
   readonly productId: string | null
   readonly source: "match" | "feed"
+  /** The shoppers' country this link was made for (ISO 3166-1 alpha-2); null: every market's. */
+  readonly market: string | null
   readonly createdAt: Date
   /** Set while no active programme covers the destination: /t/ then goes to destinationUrl, unaffiliated. */
   readonly unaffiliatedAt: Date | null
@@ -63,6 +67,8 @@ export interface NewLink {
   readonly networkId: string | null
   readonly productId: string | null
   readonly source: "match" | "feed"
+  /** The visitor's country when it chose the programme (resolve.ts, linkMarket); absent or null: every market's. */
+  readonly market?: string | null
   /**
    * An id chosen elsewhere (a link restored from a backup or copied from
    * another replica keeps its id, so conversions reported under it find it);
@@ -74,7 +80,7 @@ export interface NewLink {
 }
 
 const INSERTED = `id, partner_id, tag, original_url, normalized_url, destination_url, affiliate_url,
-  program_id, network_id, product_id, source, created_at`
+  program_id, network_id, product_id, source, market, created_at`
 const COLUMNS = `${INSERTED}, unaffiliated_at`
 
 const LinkRow = Schema.Struct({
@@ -89,6 +95,7 @@ const LinkRow = Schema.Struct({
   network_id: NullableText,
   product_id: NullableText,
   source: Schema.Literals(["match", "feed"]),
+  market: NullableText,
   created_at: Timestamp,
   unaffiliated_at: NullableTimestamp
 })
@@ -105,6 +112,7 @@ const toLink = (row: typeof LinkRow.Type): TrackingLink => ({
   networkId: row.network_id,
   productId: row.product_id,
   source: row.source,
+  market: row.market,
   createdAt: row.created_at,
   unaffiliatedAt: row.unaffiliated_at
 })
@@ -128,22 +136,24 @@ const NEW_LINK_COLUMNS = {
   pr: "VARCHAR",
   nw: "VARCHAR",
   pd: "VARCHAR",
-  s: "VARCHAR"
+  s: "VARCHAR",
+  m: "VARCHAR"
 } as const
 
-/** One link per (partner or anonymous, tag, normalised URL): the dedup index's key. */
-export const linkKey = (partnerId: number | null, tag: string, normalizedUrl: string) =>
-  `${partnerId ?? 0}\u0000${tag}\u0000${normalizedUrl}`
+/** One link per (partner or anonymous, tag, normalised URL, market or none): the dedup index's key. */
+export const linkKey = (partnerId: number | null, tag: string, normalizedUrl: string, market: string | null = null) =>
+  `${partnerId ?? 0}\u0000${tag}\u0000${normalizedUrl}\u0000${market ?? ""}`
 
 /**
  * PostgreSQL: two replicas inserting the same key at once both pass the
- * lookup; the unique index tracking_links_dedup lets one row in and this
+ * lookup; the unique index tracking_links_market_dedup lets one row in and this
  * clause makes the other insert skip it (its caller then reads the winner).
  * DuckDB: omitted, as its ON CONFLICT cannot name an expression index and
  * mishandles one whose key holds a NULL; there one process owns the file and
  * its writer transactions are serialised, so the lookup already decides.
  */
-const skipDuplicateLinks = (tx: Tx) => tx.sql.skipDuplicatesOn("COALESCE(partner_id, 0), tag, normalized_url")
+const skipDuplicateLinks = (tx: Tx) =>
+  tx.sql.skipDuplicatesOn("COALESCE(partner_id, 0), tag, normalized_url, COALESCE(market, '')")
 
 const TrackingIdRow = Schema.Struct({ id: Text })
 
@@ -174,14 +184,18 @@ export type TrackingLinkStore = ReturnType<typeof makeTrackingLinkStore>
 
 /** `linkChanges`: tells other replicas that links moved (nothing to tell in one process). */
 export const makeTrackingLinkStore = (db: DatabaseShape, linkChanges: LinkChangeVersion["Service"]) => {
-  const keyOf = (row: TrackingLink) => linkKey(row.partnerId, row.tag, row.normalizedUrl)
+  const keyOf = (row: TrackingLink) => linkKey(row.partnerId, row.tag, row.normalizedUrl, row.market)
   const findByKeys = (tx: Tx, keys: ReadonlyArray<NewLink>) =>
     tx.queryAs(
       LinkRow,
       `SELECT ${COLUMNS} FROM tracking_links t
-       JOIN ${tx.jsonRows("$1", { p: "INTEGER", t: "VARCHAR", u: "VARCHAR" })} k
-         ON COALESCE(t.partner_id, 0) = k.p AND t.tag = k.t AND t.normalized_url = k.u`,
-      [JSON.stringify(keys.map((link) => ({ p: link.partnerId ?? 0, t: link.tag, u: link.normalizedUrl })))]
+       JOIN ${tx.jsonRows("$1", { p: "INTEGER", t: "VARCHAR", u: "VARCHAR", m: "VARCHAR" })} k
+         ON COALESCE(t.partner_id, 0) = k.p AND t.tag = k.t AND t.normalized_url = k.u AND COALESCE(t.market, '') = k.m`,
+      [
+        JSON.stringify(
+          keys.map((link) => ({ p: link.partnerId ?? 0, t: link.tag, u: link.normalizedUrl, m: link.market ?? "" }))
+        )
+      ]
     )
 
   // One lookup of the keys already stored, one multi-row INSERT of the
@@ -209,7 +223,7 @@ export const makeTrackingLinkStore = (db: DatabaseShape, linkChanges: LinkChange
         const rows = yield* tx.queryAs(
           LinkRow,
           `INSERT INTO tracking_links (${INSERTED})
-           SELECT i, p, t, o, n, d, a, pr, nw, pd, s, now()
+           SELECT i, p, t, o, n, d, a, pr, nw, pd, s, m, now()
            FROM ${tx.jsonRows("$1", NEW_LINK_COLUMNS)}
            ${skipDuplicateLinks(tx)}
            RETURNING ${COLUMNS}`,
@@ -229,7 +243,8 @@ export const makeTrackingLinkStore = (db: DatabaseShape, linkChanges: LinkChange
                   pr: link.programId,
                   nw: link.networkId,
                   pd: link.productId,
-                  s: link.source
+                  s: link.source,
+                  m: link.market ?? null
                 }))
             )
           ]

@@ -75,7 +75,7 @@ export class TrackingLinks extends Context.Service<
 
       const getOrCreate = (link: NewLink) =>
         Effect.gen(function* () {
-          const key = linkKey(link.partnerId, link.tag, link.normalizedUrl)
+          const key = linkKey(link.partnerId, link.tag, link.normalizedUrl, link.market ?? null)
           const remembered = memo.get(key)
           if (remembered !== undefined) return { link: remembered, created: false }
           // Not in memory (new, or made before a restart): the batch writer

@@ -74,7 +74,8 @@ export const seedLinks = Effect.gen(function* () {
           null,
           "match",
           now,
-          null
+          null, // unaffiliated_at
+          null // market: every market's
         ]) {
           if (value === null) appender.appendNull()
           else appender.appendVarchar(value)

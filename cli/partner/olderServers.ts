@@ -29,6 +29,8 @@ export const linkItem = (link: unknown): unknown =>
     state: always("active"),
     // servers before programme numbers
     program_number: always(null),
+    // servers before links per market: every link served every market
+    market: always(null),
     // servers before links followed the catalog: a link kept the programme it was made with
     status: always("affiliated"),
     unaffiliated_since: always(null),

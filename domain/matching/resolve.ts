@@ -1,5 +1,5 @@
 import { buildDeepLink } from "../links/deepLink.ts"
-import type { Catalog } from "./catalog.ts"
+import type { Catalog, CatalogNetwork, CatalogProgram } from "./catalog.ts"
 import { type Selection, selectProgram } from "./selectProgram.ts"
 import { parseHttpUrl } from "./submittedUrl.ts"
 import { stripTracking } from "./trackingParams.ts"
@@ -31,6 +31,13 @@ export type Resolution =
       readonly domain: string | undefined
       /** The market whose programme was preferred: the one the URL names, else the visitor's; none without either. */
       readonly market: MatchMarket | undefined
+      /**
+       * The visitor's country when it chose another programme than no market
+       * would have (a merchant with programmes in several countries, a URL
+       * that names no market): a link made for it serves that market only.
+       * undefined when the programme is every market's.
+       */
+      readonly linkMarket: string | undefined
     }
 
 /** Which market link matching preferred, and why: the URL named it, or it was the visitor's. */
@@ -70,7 +77,8 @@ export const resolveUrl = (
       selection: undefined,
       reason: unwrapped.reason,
       domain: undefined,
-      market: undefined
+      market: undefined,
+      linkMarket: undefined
     }
   }
   const destination = stripTracking(unwrapped.url)
@@ -81,18 +89,22 @@ export const resolveUrl = (
       : visitorCountry !== undefined
         ? { country: visitorCountry, source: "visitor" }
         : undefined
-  const selected = selectProgram(
-    catalog,
-    destination.hostname,
-    (program, network) =>
-      network.deepLinkTemplate !== null &&
-      buildDeepLink(network.deepLinkTemplate, {
-        url: destination.href,
-        sub: "probe",
-        params: { ...network.accountParams, ...program.linkParams }
-      }) !== undefined,
-    market?.country
-  )
+  const linkable = (program: CatalogProgram, network: CatalogNetwork) =>
+    network.deepLinkTemplate !== null &&
+    buildDeepLink(network.deepLinkTemplate, {
+      url: destination.href,
+      sub: "probe",
+      params: { ...network.accountParams, ...program.linkParams }
+    }) !== undefined
+  const selected = selectProgram(catalog, destination.hostname, linkable, market?.country)
+  // Did the visitor's market decide? Only then is the link that market's own
+  // (a GB shopper's nike.com link is not a US shopper's); otherwise every
+  // market shares one link per URL.
+  const withoutMarket =
+    selected.ok && market?.source === "visitor" ? selectProgram(catalog, destination.hostname, linkable) : undefined
+  const marketDecided =
+    selected.ok && withoutMarket?.ok === true && withoutMarket.selection.program.id !== selected.selection.program.id
+  const linkMarket = marketDecided ? market?.country : undefined
   return {
     kind: "resolved",
     normalizedUrl: destination.href,
@@ -100,7 +112,8 @@ export const resolveUrl = (
     selection: selected.ok ? selected.selection : undefined,
     reason: selected.ok ? undefined : selected.reason,
     domain: selected.ok ? selected.selection.domain : selected.domain,
-    market
+    market,
+    linkMarket
   }
 }
 

@@ -115,3 +115,24 @@ const compareSelections = (a: Selection, b: Selection): number =>
   (b.program.cookieDays ?? 0) - (a.program.cookieDays ?? 0) ||
   (CONFIDENCE_RANK[a.network.confidence] ?? 9) - (CONFIDENCE_RANK[b.network.confidence] ?? 9) ||
   (a.program.id < b.program.id ? -1 : a.program.id > b.program.id ? 1 : 0)
+
+/**
+ * The Selection of a programme already chosen (a stored link's), looked up at
+ * the domain it was matched on first; undefined when the catalog no longer
+ * holds it or its network.
+ */
+export const selectionOfProgram = (catalog: Catalog, programId: string, domain: string): Selection | undefined => {
+  const listing = (programs: ReadonlyArray<CatalogProgram> | undefined) => programs?.find((p) => p.id === programId)
+  let found = listing(catalog.byDomain.get(domain))
+  let foundAt = domain
+  if (found === undefined) {
+    for (const [other, programs] of catalog.byDomain) {
+      found = listing(programs)
+      foundAt = other
+      if (found !== undefined) break
+    }
+  }
+  const network = found === undefined ? undefined : catalog.networks.get(found.networkId)
+  if (found === undefined || network === undefined) return undefined
+  return { program: found, network, domain: foundAt, expectedEpc: expectedEarningsPer100Clicks(found) }
+}

@@ -38,7 +38,7 @@ const seedClicks = (now: number) =>
     const db = yield* Database
     const link = (linkId: string, productRef: string | null, programId: string | null) =>
       db.run(
-        `INSERT INTO tracking_links VALUES ($1, NULL, 'seed', $2, $2, $2, $2, $3, NULL, $4, 'feed', now(), NULL)`,
+        `INSERT INTO tracking_links VALUES ($1, NULL, 'seed', $2, $2, $2, $2, $3, NULL, $4, 'feed', now(), NULL, NULL)`,
         [linkId, `https://seed.example/${linkId}`, programId, productRef]
       )
     const clicks = (linkId: string, agesHours: ReadonlyArray<number>, bot: boolean) =>

@@ -31,12 +31,16 @@ export type StoreSchema = ReadonlyMap<string, Relation>
 
 /**
  * One index key column or expression, spelt alike on both stores: lower case,
- * no spaces, no outer parentheses (DuckDB wraps expressions, PostgreSQL does not).
+ * no spaces, no outer parentheses (DuckDB wraps expressions, PostgreSQL does
+ * not), string literals as written (DuckDB escapes their quotes inside its
+ * quoted expression, PostgreSQL casts them: `''::text`).
  */
 export const normalizeKeyPart = (part: string): string => {
   let text = part
     .trim()
     .replace(/^'(.*)'$/s, "$1")
+    .replaceAll("\\'", "'")
+    .replaceAll("'::text", "'")
     .toLowerCase()
     .replace(/\s+/g, "")
   while (text.startsWith("(") && text.endsWith(")") && balanced(text.slice(1, -1))) text = text.slice(1, -1)

@@ -60,7 +60,7 @@ describe("one schema on both stores", () => {
     for (const schema of [duckDb, postgres]) {
       expect(schema.get("tracking_links")?.keys).toEqual([
         "PRIMARY KEY (id)",
-        "UNIQUE (coalesce(partner_id,0), tag, normalized_url)"
+        "UNIQUE (coalesce(partner_id,0), tag, normalized_url, coalesce(market,''))"
       ])
       expect(schema.get("partners")?.keys).toEqual(["PRIMARY KEY (id)", "UNIQUE (key_hash)", "UNIQUE (tag)"])
       expect(schema.get("price_observations")?.kind).toBe("view")

@@ -70,7 +70,7 @@ describe("clicks survive a crash (click journal)", () => {
       Effect.flatMap(Database, (db) =>
         db.run(
           `INSERT INTO tracking_links VALUES ($1, NULL, 'crash', 'https://shop.example/p', 'https://shop.example/p', 'https://shop.example/p',
-           'https://shop.example/p?ref=crash', NULL, NULL, NULL, 'match', now(), NULL)`,
+           'https://shop.example/p?ref=crash', NULL, NULL, NULL, 'match', now(), NULL, NULL)`,
           [LINK]
         )
       )

@@ -205,6 +205,7 @@ describe("POST /api/v1/links/match and GET /api/v1/links over real HTTP", () => 
       "created_at",
       "destination_url",
       "last_change",
+      "market",
       "name",
       "network_id",
       "original_url",

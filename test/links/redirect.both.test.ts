@@ -126,7 +126,8 @@ describe("GET/HEAD /t/{trackingId}", () => {
           ["BADCRLF00001", "https://a.example/\r\nSet-Cookie: x=1"]
         ]) {
           yield* db.run(
-            `INSERT INTO tracking_links VALUES ($1, NULL, 'anon', 'x', $2, $2, $2, NULL, NULL, NULL, 'match', now(), NULL)`,
+            `INSERT INTO tracking_links (id, partner_id, tag, original_url, normalized_url, destination_url, affiliate_url, source, created_at)
+             VALUES ($1, NULL, 'anon', 'x', $2, $2, $2, 'match', now())`,
             [id, dest]
           )
         }

@@ -92,7 +92,7 @@ describe("the first price observation held in products", () => {
         for (const key of Object.keys(HISTORIES)) {
           for (const form of ["history", "products"]) {
             yield* db.run(
-              `INSERT INTO tracking_links VALUES ($1, NULL, 'seed', $2, $2, $2, $2, NULL, NULL, $3, 'feed', now(), NULL)`,
+              `INSERT INTO tracking_links VALUES ($1, NULL, 'seed', $2, $2, $2, $2, NULL, NULL, $3, 'feed', now(), NULL, NULL)`,
               [`l-${form}-${key}`, `https://seed.example/${form}/${key}`, `${form}:${key}`]
             )
             yield* db.run(

@@ -141,6 +141,12 @@ export const LinkItem = Schema.Struct({
   source: Schema.String.annotate({
     description: "match (POST /links/match) or feed (first click on a discovery-feed link)"
   }),
+  market: Schema.NullOr(Schema.String).annotate({
+    description:
+      "The shoppers' country (ISO 3166-1 alpha-2) this link was made for: set when the visitor's market chose the " +
+      "programme of a merchant with programmes in several countries (so a partner can hold one link per market to the " +
+      "same URL); null: the link serves every market"
+  }),
   created_at: Schema.String,
   status: Schema.Literals(["affiliated", "unaffiliated"]).annotate({
     description:

@@ -34,6 +34,7 @@ export const linkItem = (
   network_id: link.networkId,
   tag: link.tag,
   source: link.source,
+  market: link.market,
   created_at: link.createdAt.toISOString(),
   status: link.unaffiliatedAt === null ? ("affiliated" as const) : ("unaffiliated" as const),
   unaffiliated_since: link.unaffiliatedAt?.toISOString() ?? null,
