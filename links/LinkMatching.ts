@@ -4,6 +4,7 @@ import { type Selection, selectionOfProgram } from "../domain/matching/selectPro
 import { isSafeRedirectTarget } from "../domain/matching/submittedUrl.ts"
 import type { DatabaseError } from "../infra/Database.ts"
 import type { Partner } from "../partners/Partners.ts"
+import { LinkSettings } from "./LinkSettings.ts"
 import { ProgramMatcher } from "./ProgramMatcher.ts"
 import { ANONYMOUS_TAG, type TrackingLink, TrackingLinks } from "./TrackingLinks.ts"
 
@@ -60,6 +61,7 @@ export class LinkMatching extends Context.Service<
      * Domain matching (exact host, parents, registrable domain) and the
      * caller's tracking link; `country` is the visitor's market, whose
      * programme a multi-country merchant's URL that names no market gets.
+     * A partner's link it had deleted comes back, active (same tracking id).
      */
     match(partner: Partner | undefined, url: string, country?: string): Effect.Effect<LinkMatch, DatabaseError>
     /**
@@ -77,6 +79,7 @@ export class LinkMatching extends Context.Service<
     Effect.gen(function* () {
       const matcher = yield* ProgramMatcher
       const links = yield* TrackingLinks
+      const settings = yield* LinkSettings
 
       const linkFor = (request: LinkRequest) => {
         const build = (id: string) => affiliateUrlFor(request.selection, request.destinationUrl, id)
@@ -120,6 +123,7 @@ export class LinkMatching extends Context.Service<
           ...(resolution.linkMarket === undefined ? {} : { market: resolution.linkMarket })
         })
         if (made === undefined) return unmatched("deep_link_unavailable")
+        if (!made.created && partner !== undefined) yield* settings.restoreIfDeleted(partner.id, made.link.id)
         // A link asked for again keeps the programme it was made with (a
         // better offer since does not rewrite it): the answer names that one.
         const linked =

@@ -75,8 +75,6 @@ export const LinksHandlers = HttpApiBuilder.group(
           const visitor = visitorMarket(payload.country, request.headers["accept-language"], defaultCountry)
           const result = yield* orUnavailable(matching.match(partner, payload.url, visitor?.market.country))
           if (result.kind === "invalid") return yield* badRequest("url", result.message)
-          if (result.kind === "matched" && !result.created && partner !== undefined)
-            yield* orUnavailable(settings.restoreIfDeleted(partner.id, result.link.id))
           return matchAnswer(publicUrl, payload.url, result, visitor?.source)
         })
       )

@@ -37,6 +37,7 @@ const NIKE: ReadonlyArray<FixtureProgram> = [
 describe("MCP list_deals and match_link: the shopper's country", () => {
   let service: RunningService
   let client: Client
+  let apiKey: string
   beforeAll(async () => {
     service = await startMarketsService()
     await service.run(
@@ -46,7 +47,8 @@ describe("MCP list_deals and match_link: the shopper's country", () => {
       })
     )
     const registration = await postJson(`${service.url}/api/v1/partners/register`, { name: "M", email: "m@x.example" })
-    client = await httpClient(service.url, registration.body.api_key)
+    apiKey = registration.body.api_key
+    client = await httpClient(service.url, apiKey)
   })
   afterAll(async () => {
     await client.close()
@@ -72,6 +74,22 @@ describe("MCP list_deals and match_link: the shopper's country", () => {
     const none = await call(client, "match_link", { url: "https://www.nike.com/t/pegasus-41" })
     expect(none.body.program).toMatchObject({ name: "Nike UK" })
     expect(none.body.market).toBeNull()
+  })
+
+  it("match_link brings a link its partner deleted back, active, as POST /api/v1/links/match does", async () => {
+    const made = await call(client, "match_link", { url: "https://www.nike.com/t/air-zoom", country: "US" })
+    const id = made.body.link.tracking_id
+    const removed = await fetch(`${service.url}/api/v1/links/${id}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${apiKey}` }
+    })
+    expect(removed.status).toBe(200)
+    const gone = await fetch(`${service.url}/t/${id}`, { redirect: "manual" })
+    expect(gone.status).toBe(410)
+    const again = await call(client, "match_link", { url: "https://www.nike.com/t/air-zoom", country: "US" })
+    expect(again.body).toMatchObject({ matched: true, created: false, link: { tracking_id: id } })
+    const back = await fetch(`${service.url}/t/${id}`, { redirect: "manual" })
+    expect(back.status).toBe(302) // before: still 410, the MCP tool returned a deleted link
   })
 
   it("an unknown country is invalid_parameter naming the argument", async () => {
