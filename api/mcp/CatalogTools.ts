@@ -216,7 +216,12 @@ export const makeCatalogTools = Effect.gen(function* () {
         return errorAnswer(LOOKUP_CAPABILITY, "not_found", `Product not found: ${id}`, "unrecoverable", "$.catalog.id")
       }
       const keep = (offer: ProductDocument) => matchesFilters(offer, catalog.filters, context)
-      const { featured, notice } = inCurrency(model.value, keep, context?.currency)
+      const { featured, notice } = inCurrency(
+        model.value,
+        keep,
+        context?.currency,
+        context?.address_country?.trim().toUpperCase()
+      )
       const detail = productDetail(
         { ...model.value, shown: featured },
         {
@@ -253,19 +258,23 @@ export const makeCatalogTools = Effect.gen(function* () {
   const inCurrency = (
     model: { readonly shown: ProductDocument; readonly offers: ReadonlyArray<ProductDocument> },
     keep: (offer: ProductDocument) => boolean,
-    currency: string | undefined
+    currency: string | undefined,
+    /** The country offers must be sold in (the market's), if any. */
+    country: string | undefined
   ) => {
     const { shown, offers } = model
     if (currency === undefined || shown.currency === currency) return { featured: shown }
     const featured = offers.find((offer) => offer.currency === currency && keep(offer))
     if (featured !== undefined) return { featured }
-    return {
-      featured: shown,
-      notice: info(
-        "currency_not_sold",
-        `no offer of this product is priced in ${currency}; its price_range is in ${shown.currency}`
-      )
-    }
+    // Say which it is: nothing priced in the currency, or offers in it that the shopper's country or filters leave out.
+    const priced = offers.filter((offer) => offer.currency === currency)
+    const why =
+      priced.length === 0
+        ? `no offer of this product is priced in ${currency}`
+        : country !== undefined && !priced.some((offer) => offer.countries.includes(country))
+          ? `its offers priced in ${currency} are not sold in ${country}`
+          : `none of its offers priced in ${currency} meets the filters given`
+    return { featured: shown, notice: info("currency_not_sold", `${why}; its price_range is in ${shown.currency}`) }
   }
 
   return { searchCatalog, lookupCatalog, getProduct }

@@ -90,6 +90,24 @@ describe("MCP catalog tools: markets", () => {
       ])
     )
   })
+
+  it("get_product's currency message says when offers in the currency exist but the filters leave them out", async () => {
+    const us = await search({ query: "sony", context: { address_country: "US" } })
+    const product = us.body.products.find((p: any) => p.title === XM5.title)
+    const tooCheap = await call(client, "get_product", {
+      catalog: { id: product.id, context: { currency: "EUR" }, filters: { price: { max: 10000 } } }
+    })
+    expect(tooCheap.isError).toBe(false)
+    // before: "no offer of this product is priced in EUR", while two are (289 and 299 EUR)
+    expect(tooCheap.body.messages).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          code: "currency_not_sold",
+          content: expect.stringContaining("none of its offers priced in EUR meets the filters given")
+        })
+      ])
+    )
+  })
 })
 
 describe("MCP catalog tools: DEFAULT_COUNTRY", () => {
