@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { BadRequest, ServiceUnavailable } from "../errors.ts"
 import { ListQuery, Page } from "../v1/ListParams.ts"
+import { CountryParam } from "../discovery/marketParams.ts"
 
 /** Meilisearch pages through at most this many hits (products index `pagination.maxTotalHits`). */
 export const MAX_WINDOW = 10_000
@@ -51,9 +52,13 @@ export class ProductsApi extends HttpApiGroup.make("products", { topLevel: true 
         store: Schema.optional(Text(100)),
         brand: Schema.optional(Text(100)),
         feed: Schema.optional(Text(100)),
+        country: Schema.optional(CountryParam),
         currency: Schema.optional(
           Schema.String.check(Schema.isPattern(/^[A-Za-z]{3}$/, { message: "must be a 3-letter ISO 4217 code" }))
-        ),
+        ).annotate({
+          description:
+            "Only offers priced in this currency (ISO 4217). Default: the market's currency (country, else DEFAULT_COUNTRY)."
+        }),
         min_price: Schema.optional(Money),
         max_price: Schema.optional(Money),
         in_stock: Schema.optional(Schema.Literals(["true", "false"])).annotate({ description: "true: in-stock only." }),

@@ -5,6 +5,9 @@ import { PublicUrl } from "../../infra/PublicUrl.ts"
 import type { ProductDocument } from "../../readModel/documents.ts"
 import { Api } from "../Api.ts"
 import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
+import { countryFilter } from "../../discovery/marketIntent.ts"
+import { AppConfig } from "../../infra/AppConfig.ts"
+import { requestMarket } from "../discovery/marketParams.ts"
 import { landingPath } from "../../discovery/present.ts"
 import { searchUnavailable } from "../discovery/unavailable.ts"
 import { badRequest } from "../errors.ts"
@@ -45,6 +48,7 @@ export const ProductsHandlers = HttpApiBuilder.group(
   Effect.fn(function* (handlers) {
     const discovery = yield* DiscoverySearch
     const publicUrl = yield* PublicUrl
+    const { defaultCountry } = yield* AppConfig
     return handlers.handle("searchProducts", ({ query }) =>
       Effect.gen(function* () {
         const page = pageRequest(query)
@@ -54,13 +58,19 @@ export const ProductsHandlers = HttpApiBuilder.group(
         if (query.min_price !== undefined && query.max_price !== undefined && query.min_price > query.max_price) {
           return yield* badRequest("min_price", "must not be greater than max_price")
         }
+        const { currency, country } = requestMarket(
+          { country: query.country, currency: query.currency?.trim() || undefined },
+          defaultCountry
+        )
         const filters = [
           ...(["category", "store", "brand", "feed"] as const).flatMap((field) => {
             const value = query[field]?.trim()
             // category matches any level of the product's category path
             return value ? [`${field === "category" ? "categories" : field} = ${quote(value)}`] : []
           }),
-          ...(query.currency ? [`currency = ${quote(query.currency.toUpperCase())}`] : []),
+          // the market as on /api/search: its country's offers in its currency, unless another currency is asked for
+          ...(currency ? [`currency = ${quote(currency)}`] : []),
+          ...(country ? [countryFilter(country)] : []),
           ...(query.min_price !== undefined ? [`price >= ${query.min_price}`] : []),
           ...(query.max_price !== undefined ? [`price <= ${query.max_price}`] : []),
           ...(query.in_stock === "true" ? ["in_stock = true"] : query.in_stock === "false" ? ["in_stock = false"] : [])

@@ -139,6 +139,21 @@ describe("markets: /api/search, /api/deals and /search answer for the shopper's 
     expect(JSON.stringify(bad.body.error)).toContain("country")
   })
 
+  it("/api/v1/products/search?country=FR answers the French store's offers in EUR, not Germany's", async () => {
+    const fr = await get("/api/v1/products/search?q=headphones&country=FR")
+    expect(fr.status).toBe(200)
+    // before: country was not a parameter of this endpoint, and the answer spanned every market
+    expect([...new Set(fr.body.data.map((offer: any) => offer.store))]).toEqual(["Fnac"])
+    expect(currencies(fr.body.data)).toEqual(["EUR"])
+    const abroad = await get("/api/v1/products/search?q=headphones&country=FR&currency=GBP")
+    expect(currencies(abroad.body.data)).toEqual(["GBP"]) // another currency: shopping abroad, any country
+    const all = await get("/api/v1/products/search?q=headphones")
+    expect(currencies(all.body.data)).toEqual(["EUR", "GBP", "USD"])
+    const bad = await get("/api/v1/products/search?q=headphones&country=ZZ")
+    expect(bad.status).toBe(400)
+    expect(JSON.stringify(bad.body.error)).toContain("country")
+  })
+
   it("the /search page reads the market from Accept-Language's region, and a country parameter wins", async () => {
     const page = async (path: string, language: string) => {
       const response = await fetch(`${service.url}${path}`, { headers: { "accept-language": language } })
