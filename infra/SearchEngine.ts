@@ -174,6 +174,7 @@ export class SearchEngine extends Context.Service<SearchEngine, SearchEngineShap
         dataDir: join(config.dataDir, "meilisearch"),
         masterKey: randomBytes(24).toString("base64url"),
         metrics: yield* Metrics,
+        indexingNice: config.backgroundNice,
         ...(Option.isSome(config.meiliBin) ? { binary: config.meiliBin.value } : {})
       })
       yield* Effect.logInfo("embedded Meilisearch started").pipe(
