@@ -180,7 +180,8 @@ export const sendMeiliRequest = (
     const { silentMs, maxMs } = typeof deadline === "number" ? { silentMs: deadline, maxMs: deadline } : deadline
     const sentAt = performance.now()
     let lookedAt = sentAt
-    const expire = () => {
+    const decide = () => {
+      if (settled) return
       const now = performance.now()
       const waited = now - sentAt
       // (timers fire on whole milliseconds)
@@ -197,6 +198,13 @@ export const sendMeiliRequest = (
       if (atMost) return fail(new MeiliDeadlineError(maxMs, true))
       lookedAt = now
       timer = setTimeout(expire, Math.min(silentMs, maxMs - waited))
+    }
+    // Timers run before I/O in a turn of the event loop: after a turn held
+    // long (a loaded machine), answers that came meanwhile are still unread
+    // when this timer fires. Decided once they are read, a search answered
+    // in time is not taken for one that was not.
+    const expire = () => {
+      setImmediate(decide)
     }
     timer = setTimeout(expire, silentMs)
   }
