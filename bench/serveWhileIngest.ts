@@ -239,6 +239,14 @@ try {
   log(
     `  5xx and client errors (timeouts included): ${fivexx}, of which 5xx ${only5xx}  ${verdict(fivexx === 0 && run.status === "succeeded")}`
   )
+  // Why searches failed, from the service's own log lines (its `search unavailable` warnings).
+  const reasons = new Map<string, number>()
+  for (const line of service.log()) {
+    if (!line.includes('"search unavailable"')) continue
+    const reason = /"reason":"([^"]{0,70})/.exec(line)?.[1] ?? "?"
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1)
+  }
+  for (const [reason, count] of reasons) log(`    ${count} searches unavailable: ${reason}`)
   log(
     `  peak RSS of the service: ${peakRss.toFixed(0)} MB (<= ${TARGETS.peakRssMb} at 1M with DUCKDB_MEMORY_LIMIT=1GB)  ` +
       (atScale ? verdict(peakRss <= TARGETS.peakRssMb) : "(not judged below 1M products)")

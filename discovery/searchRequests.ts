@@ -9,8 +9,17 @@ import { PRODUCTS_INDEX } from "../readModel/indexes.ts"
 // counted and its answer checked, in one place, so the service's methods
 // (DiscoverySearch.ts) only say what they ask for.
 
-/** A search that takes longer is answered 503: callers were promised an answer within 1 s. */
-const SEARCH_TIMEOUT_MS = 800
+/**
+ * When a search is answered 503 (infra/meiliHttpClient.ts, MeiliDeadline).
+ * A Meilisearch that answers nothing for 800 ms is taken for hung: 503
+ * within 1 s, as callers were promised. One that keeps answering other
+ * requests meanwhile is busy, not gone (a big batch indexing on the same
+ * cores held searches seconds in its queue, and the service answered 503 to
+ * searches it would have answered): the search waits on, up to 5 s, the
+ * Retry-After of that 503, so a caller never waits longer for the answer
+ * under way than the 503 would have told it to wait before asking again.
+ */
+export const SEARCH_DEADLINE = { silentMs: 800, maxMs: 5_000 } as const
 /** Meilisearch requests made by product searches: one per direct answer, two on the relaxation path. */
 export const ROUND_TRIPS = "search_round_trips_total"
 
@@ -62,7 +71,7 @@ export const makeSearchRequests = (engine: SearchEngineShape, metrics: MetricsSh
       }
       // The deadline is the request's own timer (SearchEngine): one search
       // is one callback, no racing timeout fiber.
-      return engine.search(uid, body, SEARCH_TIMEOUT_MS)
+      return engine.search(uid, body, SEARCH_DEADLINE)
     }).pipe(
       Effect.matchEffect({
         onSuccess: (answer) => readAnswer(read, answer),
@@ -78,7 +87,7 @@ export const makeSearchRequests = (engine: SearchEngineShape, metrics: MetricsSh
     return Effect.suspend(() => {
       queriesSent.inc(queries.length)
       roundTrips.inc()
-      return engine.multiSearch(JSON.stringify({ queries }), SEARCH_TIMEOUT_MS)
+      return engine.multiSearch(JSON.stringify({ queries }), SEARCH_DEADLINE)
     }).pipe(
       Effect.matchEffect({
         onSuccess: (answer) => {

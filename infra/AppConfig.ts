@@ -95,6 +95,11 @@ export interface AppConfigShape {
   readonly duckdbThreads: Option.Option<number>
   /** DuckDB memory_limit in DuckDB syntax ("2GB"); `None` keeps Database's default. */
   readonly duckdbMemoryLimit: Option.Option<string>
+  /**
+   * BACKGROUND_NICE: the nice value (Linux) of background work, the embedded Meilisearch's indexing
+   * threads and the search sync's worker thread, so serving keeps the CPU first; 0 turns it off.
+   */
+  readonly backgroundNice: number
   /** Seconds the AI deal lists count as fresh; 0 computes every request. */
   readonly aiDealsCacheSeconds: number
   /** PostgreSQL as the store (postgres:// or postgresql://); `None` keeps the embedded DuckDB file. */
@@ -209,6 +214,11 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
     const llmTimeoutMs = yield* Config.Int("LLM_TIMEOUT_MS").pipe(Config.withDefault(8_000))
     const duckdbThreads = yield* Config.option(Config.Int("DUCKDB_THREADS"))
     const duckdbMemoryLimit = yield* Config.option(Config.String("DUCKDB_MEMORY_LIMIT"))
+    // 19 is the kernel's largest nice value.
+    const backgroundNice = yield* Config.schema(
+      Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 19 })),
+      "BACKGROUND_NICE"
+    ).pipe(Config.withDefault(10))
     const aiDealsCacheSeconds = yield* Config.Int("AI_DEALS_CACHE_SECONDS").pipe(Config.withDefault(30))
     const databaseUrl = yield* Config.option(
       Config.schema(
@@ -268,6 +278,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       llmTimeoutMs,
       duckdbThreads,
       duckdbMemoryLimit,
+      backgroundNice,
       aiDealsCacheSeconds,
       databasePoolSize,
       defaultCountry: Option.map(defaultCountry, (code) => marketOf(code)!.country)
@@ -320,6 +331,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       llmTimeoutMs: 8_000,
       duckdbThreads: Option.none(),
       duckdbMemoryLimit: Option.none(),
+      backgroundNice: 10,
       aiDealsCacheSeconds: 30,
       databasePoolSize: 10,
       defaultCountry: Option.none(),

@@ -4,7 +4,9 @@ import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs"
 import { createRequire } from "node:module"
 import { createServer } from "node:net"
 import { delimiter, join } from "node:path"
+import { keepIndexingNiced } from "./meiliIndexingPriority.ts"
 import { meiliDbPath, removeMeiliPidFile, writeMeiliPidFile } from "./MeiliPidFile.ts"
+import { threadPrioritiesSupported } from "./threadPriority.ts"
 
 export class MeiliServerError extends Schema.TaggedError<MeiliServerError>()("MeiliServerError", {
   message: Schema.String
@@ -22,6 +24,11 @@ export interface MeiliOptions {
   readonly dataDir: string
   readonly masterKey: string
   readonly binary?: string
+  /**
+   * The nice value of its indexing threads (meiliIndexingPriority.ts), kept
+   * while it runs; 0 or absent leaves every thread as it started.
+   */
+  readonly indexingNice?: number
 }
 
 /** Asks the kernel for a free loopback port. */
@@ -94,6 +101,7 @@ const SETPRIV = (process.env.PATH ?? "")
   .map((dir) => join(dir, "setpriv"))
   .find((path) => existsSync(path))
 let warnedNoSetpriv = false
+let saidNoThreadPriorities = false
 
 /**
  * The child's whole environment: what a process needs to run (PATH, HOME,
@@ -193,6 +201,14 @@ export const spawnMeili = (options: MeiliOptions & { readonly binary: string; re
       tail = `${tail}\nspawn failed: ${error.message}`.slice(-2000)
     })
     if (child.pid !== undefined) writeMeiliPidFile(options.dataDir, child.pid)
+    const indexingNice = options.indexingNice ?? 0
+    if (indexingNice > 0 && threadPrioritiesSupported) keepIndexingNiced(child, indexingNice)
+    else if (indexingNice > 0 && !saidNoThreadPriorities) {
+      saidNoThreadPriorities = true
+      yield* Effect.logInfo(
+        "no /proc here: the embedded Meilisearch indexes at the priority of its searches (BACKGROUND_NICE has no effect)"
+      )
+    }
     const running: RunningMeili = { url, masterKey: options.masterKey, process: child, stderrTail: () => tail.trim() }
     yield* waitHealthy(url, child, 30_000).pipe(
       // interrupted while it starts (a shutdown during a restart): it must not stay behind

@@ -6,6 +6,7 @@ import { AppConfig } from "./AppConfig.ts"
 import { superviseMeili } from "./MeiliSupervisor.ts"
 import { Metrics } from "./Metrics.ts"
 import {
+  type MeiliDeadline,
   MeiliDeadlineError,
   meiliHttpClient,
   type MeiliTarget,
@@ -61,12 +62,13 @@ export interface SearchEngineShape {
    * POSTs a serialized search body to an index and returns the parsed answer
    * as it came: the hot path of every product search, so it skips the client
    * (see sendMeiliRequest) and leaves decoding to the caller, who knows which
-   * fields it asked for. No complete answer within `timeoutMs` is an
+   * fields it asked for. No complete answer within `deadline` (see
+   * MeiliDeadline: a silent server fails sooner than a busy one) is an
    * "unavailable" SearchError; interruption abandons the request.
    */
-  search(indexUid: string, body: string, timeoutMs: number): Effect.Effect<unknown, SearchError>
+  search(indexUid: string, body: string, deadline: MeiliDeadline): Effect.Effect<unknown, SearchError>
   /** The same for a serialized multi-search body (`{ queries: [...] }`). */
-  multiSearch(body: string, timeoutMs: number): Effect.Effect<unknown, SearchError>
+  multiSearch(body: string, deadline: MeiliDeadline): Effect.Effect<unknown, SearchError>
   /**
    * Enqueues documents already serialized as a UTF-8 JSON array (primary key
    * `id`) and returns the task uid: a sync builds its batches' bodies in a
@@ -114,9 +116,9 @@ const make = (url: string, apiKey: string, prefix: string): SearchEngineShape =>
   }
   const multiSearchTarget = meiliTarget(new URL("multi-search", base))
   /** One POST with its deadline as one callback (sendMeiliRequest's timer), abandoned on interruption. */
-  const post = (what: string, target: MeiliTarget, body: string | Uint8Array, timeoutMs: number) =>
+  const post = (what: string, target: MeiliTarget, body: string | Uint8Array, deadline: MeiliDeadline) =>
     Effect.callback<unknown, SearchError>((resume) => {
-      const abandon = sendMeiliRequest(target, "POST", headers, body, timeoutMs, (error, answer) =>
+      const abandon = sendMeiliRequest(target, "POST", headers, body, deadline, (error, answer) =>
         resume(error === undefined ? Effect.succeed(answer) : Effect.fail(toSearchError(what)(error)))
       )
       return Effect.sync(abandon)
@@ -125,8 +127,8 @@ const make = (url: string, apiKey: string, prefix: string): SearchEngineShape =>
     client,
     url,
     indexUid: (name) => `${prefix}${name}`,
-    search: (indexUid, body, timeoutMs) => post("search", searchTarget(indexUid), body, timeoutMs),
-    multiSearch: (body, timeoutMs) => post("multi-search", multiSearchTarget, body, timeoutMs),
+    search: (indexUid, body, deadline) => post("search", searchTarget(indexUid), body, deadline),
+    multiSearch: (body, deadline) => post("multi-search", multiSearchTarget, body, deadline),
     addDocumentsJson: (indexUid, body) =>
       post(
         `add documents to ${indexUid}`,
@@ -174,6 +176,7 @@ export class SearchEngine extends Context.Service<SearchEngine, SearchEngineShap
         dataDir: join(config.dataDir, "meilisearch"),
         masterKey: randomBytes(24).toString("base64url"),
         metrics: yield* Metrics,
+        indexingNice: config.backgroundNice,
         ...(Option.isSome(config.meiliBin) ? { binary: config.meiliBin.value } : {})
       })
       yield* Effect.logInfo("embedded Meilisearch started").pipe(

@@ -25,10 +25,28 @@ const headersOf = (init: RequestInit | undefined): Record<string, string> => {
 /** A request that had no complete answer within its deadline (the service's search bound). */
 export class MeiliDeadlineError extends Error {
   override readonly name = "MeiliDeadlineError"
-  constructor(timeoutMs: number) {
-    super(`Meilisearch did not answer within ${timeoutMs} ms`)
+  constructor(waitedMs: number, busy = false) {
+    super(
+      busy
+        ? `Meilisearch, answering other requests, did not answer this one within ${waitedMs} ms`
+        : `Meilisearch answered nothing for ${waitedMs} ms`
+    )
   }
 }
+
+/**
+ * How long a request may wait, told apart by what the server does meanwhile.
+ * A Meilisearch that answers nothing at all for `silentMs` is taken for hung
+ * (stopped, swapping): the request fails then. One that keeps answering
+ * other requests (searches, the sync's task polls) is working, only busy (a
+ * big batch indexing on the same cores): the request waits on, up to `maxMs`.
+ * A number is both bounds.
+ */
+export type MeiliDeadline = number | { readonly silentMs: number; readonly maxMs: number }
+
+/** When each Meilisearch (host:port) last finished an answer to any request (performance.now()). */
+const lastAnswerAt = new Map<string, number>()
+const answeredFrom = (target: MeiliTarget) => lastAnswerAt.set(target.host, performance.now())
 
 /** Where a request goes, as node:http's request options (no URL object per request). */
 export interface MeiliTarget {
@@ -127,7 +145,7 @@ const meiliAnswer = (target: MeiliTarget, status: number, body: Buffer): { error
  * call) showed in the search profile, and so did a promise, an AbortSignal
  * and a racing timeout fiber per search. Over http the request goes through
  * a keep-alive pool of plain sockets (http1Pool.ts), over https through
- * node:https. `timeoutMs` bounds the whole exchange with one timer. The
+ * node:https. `deadline` bounds the whole exchange with one timer. The
  * function returned abandons the request (`done` is not called after it).
  */
 export const sendMeiliRequest = (
@@ -135,7 +153,7 @@ export const sendMeiliRequest = (
   method: string,
   headers: Readonly<Record<string, string>>,
   body: string | Uint8Array | undefined,
-  timeoutMs: number | undefined,
+  deadline: MeiliDeadline | undefined,
   done: (error: Error | undefined, answer?: unknown) => void
 ): (() => void) => {
   let settled = false
@@ -153,15 +171,43 @@ export const sendMeiliRequest = (
           { head: requestHead(method, target, headers, body), body, repeatable: isRepeatable(method, target.path) },
           (error, answer) => {
             if (answer === undefined) return finish(new MeilisearchRequestError(target.href, error))
+            answeredFrom(target)
             const { error: failed, answer: parsed } = meiliAnswer(target, answer.status, answer.body)
             finish(failed, parsed)
           }
         )
-  if (timeoutMs !== undefined)
-    timer = setTimeout(() => {
-      finish(new MeiliDeadlineError(timeoutMs))
-      abandon()
-    }, timeoutMs)
+  if (deadline !== undefined) {
+    const { silentMs, maxMs } = typeof deadline === "number" ? { silentMs: deadline, maxMs: deadline } : deadline
+    const sentAt = performance.now()
+    let lookedAt = sentAt
+    const decide = () => {
+      if (settled) return
+      const now = performance.now()
+      const waited = now - sentAt
+      // (timers fire on whole milliseconds)
+      const atMost = waited >= maxMs - 1
+      const fail = (error: MeiliDeadlineError) => {
+        finish(error)
+        abandon()
+      }
+      // waited on because it was busy, up to the longest wait
+      if (lookedAt > sentAt && atMost) return fail(new MeiliDeadlineError(maxMs, true))
+      // another answer came since the last look: it is working, this request waits its turn
+      const busy = (lastAnswerAt.get(target.host) ?? Number.NEGATIVE_INFINITY) > lookedAt
+      if (!busy) return fail(new MeiliDeadlineError(silentMs))
+      if (atMost) return fail(new MeiliDeadlineError(maxMs, true))
+      lookedAt = now
+      timer = setTimeout(expire, Math.min(silentMs, maxMs - waited))
+    }
+    // Timers run before I/O in a turn of the event loop: after a turn held
+    // long (a loaded machine), answers that came meanwhile are still unread
+    // when this timer fires. Decided once they are read, a search answered
+    // in time is not taken for one that was not.
+    const expire = () => {
+      setImmediate(decide)
+    }
+    timer = setTimeout(expire, silentMs)
+  }
   return () => {
     settled = true
     if (timer !== undefined) clearTimeout(timer)
@@ -192,6 +238,7 @@ const sendOverHttps = (
       response.on("data", (chunk: Buffer) => chunks.push(chunk))
       response.on("error", (error) => finish(new MeilisearchRequestError(target.href, error)))
       response.on("end", () => {
+        answeredFrom(target)
         const { error, answer } = meiliAnswer(target, response.statusCode ?? 0, Buffer.concat(chunks))
         finish(error, answer)
       })

@@ -1,4 +1,5 @@
 import { Context, Effect, Layer, Semaphore } from "effect"
+import { AppConfig } from "../../infra/AppConfig.ts"
 import type { DatabaseError } from "../../infra/Database.ts"
 import { Staging } from "../../infra/Staging.ts"
 import { SearchEngine, type SearchError } from "../../infra/SearchEngine.ts"
@@ -83,6 +84,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
       // PostgreSQL), with the DuckDB SQL below and the sync state beside it.
       const db = yield* Staging
       const search = yield* SearchEngine
+      const { backgroundNice } = yield* AppConfig
       // One sync per index at a time: two feeds finishing together must not
       // both decide to rebuild, or interleave their state writes.
       const productsLock = yield* Semaphore.make(1)
@@ -213,7 +215,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
                   Effect.scoped(
                     Effect.gen(function* () {
                       const delta = yield* canDelta(PRODUCTS_INDEX, productsIndexHash)
-                      const worker = yield* syncWorker
+                      const worker = yield* syncWorker(backgroundNice)
                       return yield* delta ? deltaProducts(worker) : rebuildProducts(worker)
                     })
                   ),

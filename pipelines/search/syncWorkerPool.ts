@@ -1,7 +1,13 @@
 import { Effect } from "effect"
 import { Worker } from "node:worker_threads"
 import { SearchError } from "../../infra/SearchEngine.ts"
-import type { KeyInput, SyncWorkerReply, SyncWorkerRequest } from "./syncWorkerProtocol.ts"
+import {
+  type KeyInput,
+  SYNC_WORKER_NAME,
+  type SyncWorkerReply,
+  type SyncWorkerRequest,
+  type SyncWorkerStart
+} from "./syncWorkerProtocol.ts"
 
 // The main thread's side of the sync's worker thread (syncWorker.ts): one
 // worker per products sync, started with it and terminated after it, so an
@@ -30,67 +36,71 @@ const failure = (message: string) => new SearchError({ message: `search sync wor
 
 type Pending = (reply: SyncWorkerReply | Error) => void
 
-/** A worker for the length of the scope. */
-export const syncWorker = Effect.acquireRelease(
-  Effect.sync(() => {
-    const worker = new Worker(new URL("./syncWorker.ts", import.meta.url))
-    // Never what keeps the process alive: a shutdown mid-sync must not wait for it.
-    worker.unref()
-    const pending = new Map<number, Pending>()
-    let next = 0
-    let broken: Error | undefined
-    const failAll = (error: Error) => {
-      broken ??= error
-      for (const settle of pending.values()) settle(error)
-      pending.clear()
-    }
-    worker.on("message", (reply: SyncWorkerReply) => {
-      const settle = pending.get(reply.id)
-      pending.delete(reply.id)
-      settle?.(reply)
-    })
-    worker.on("error", failAll)
-    worker.on("exit", (code) => failAll(new Error(`exited with code ${code}`)))
-
-    const ask = <A>(
-      id: number,
-      request: (id: number) => SyncWorkerRequest,
-      read: (reply: SyncWorkerReply) => A | undefined
-    ) =>
-      Effect.callback<A, SearchError>((resume) => {
-        if (broken !== undefined) return resume(Effect.fail(failure(broken.message)))
-        pending.set(id, (reply) => {
-          if (reply instanceof Error) return resume(Effect.fail(failure(reply.message)))
-          if ("error" in reply) return resume(Effect.fail(failure(reply.error)))
-          const value = read(reply)
-          resume(value === undefined ? Effect.fail(failure("unexpected reply")) : Effect.succeed(value))
-        })
-        worker.postMessage(request(id))
-        return Effect.sync(() => pending.delete(id))
+/** A worker for the length of the scope, running at nice value `nice` (0: the process's own). */
+export const syncWorker = (nice: number) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const worker = new Worker(new URL("./syncWorker.ts", import.meta.url), {
+        name: SYNC_WORKER_NAME,
+        workerData: { nice } satisfies SyncWorkerStart
       })
+      // Never what keeps the process alive: a shutdown mid-sync must not wait for it.
+      worker.unref()
+      const pending = new Map<number, Pending>()
+      let next = 0
+      let broken: Error | undefined
+      const failAll = (error: Error) => {
+        broken ??= error
+        for (const settle of pending.values()) settle(error)
+        pending.clear()
+      }
+      worker.on("message", (reply: SyncWorkerReply) => {
+        const settle = pending.get(reply.id)
+        pending.delete(reply.id)
+        settle?.(reply)
+      })
+      worker.on("error", failAll)
+      worker.on("exit", (code) => failAll(new Error(`exited with code ${code}`)))
 
-    const shape: SyncWorker = {
-      keys: (inputs) =>
-        ask(
-          next++,
-          (id) => ({ kind: "keys", id, inputs }),
-          (reply) => ("keys" in reply ? reply.keys : undefined)
-        ),
-      batch: () => next++,
-      rows: (batch, rows) =>
-        Effect.suspend(() =>
-          broken !== undefined
-            ? Effect.fail(failure(broken.message))
-            : Effect.sync(() => worker.postMessage({ kind: "rows", id: batch, rows } satisfies SyncWorkerRequest))
-        ),
-      documents: (batch, now) =>
-        ask(
-          batch,
-          (id) => ({ kind: "documents", id, now }),
-          (reply) => ("body" in reply ? { body: reply.body, documents: reply.documents } : undefined)
-        )
-    }
-    return { shape, worker }
-  }),
-  ({ worker }) => Effect.promise(() => worker.terminate())
-).pipe(Effect.map(({ shape }) => shape))
+      const ask = <A>(
+        id: number,
+        request: (id: number) => SyncWorkerRequest,
+        read: (reply: SyncWorkerReply) => A | undefined
+      ) =>
+        Effect.callback<A, SearchError>((resume) => {
+          if (broken !== undefined) return resume(Effect.fail(failure(broken.message)))
+          pending.set(id, (reply) => {
+            if (reply instanceof Error) return resume(Effect.fail(failure(reply.message)))
+            if ("error" in reply) return resume(Effect.fail(failure(reply.error)))
+            const value = read(reply)
+            resume(value === undefined ? Effect.fail(failure("unexpected reply")) : Effect.succeed(value))
+          })
+          worker.postMessage(request(id))
+          return Effect.sync(() => pending.delete(id))
+        })
+
+      const shape: SyncWorker = {
+        keys: (inputs) =>
+          ask(
+            next++,
+            (id) => ({ kind: "keys", id, inputs }),
+            (reply) => ("keys" in reply ? reply.keys : undefined)
+          ),
+        batch: () => next++,
+        rows: (batch, rows) =>
+          Effect.suspend(() =>
+            broken !== undefined
+              ? Effect.fail(failure(broken.message))
+              : Effect.sync(() => worker.postMessage({ kind: "rows", id: batch, rows } satisfies SyncWorkerRequest))
+          ),
+        documents: (batch, now) =>
+          ask(
+            batch,
+            (id) => ({ kind: "documents", id, now }),
+            (reply) => ("body" in reply ? { body: reply.body, documents: reply.documents } : undefined)
+          )
+      }
+      return { shape, worker }
+    }),
+    ({ worker }) => Effect.promise(() => worker.terminate())
+  ).pipe(Effect.map(({ shape }) => shape))

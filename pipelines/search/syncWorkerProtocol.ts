@@ -1,5 +1,14 @@
 // What the main thread and the sync's worker (syncWorker.ts) say to each other.
 
+/** What the worker starts with (its workerData). */
+export interface SyncWorkerStart {
+  /** The nice value the worker thread gives itself (BACKGROUND_NICE); 0 leaves it as it is. */
+  readonly nice: number
+}
+
+/** The worker thread's name, as /proc shows it. */
+export const SYNC_WORKER_NAME = "search-sync"
+
 /** The fields a model key is built from: title, GTIN, colour, size, condition. */
 export type KeyInput = readonly [string, string | null, string | null, string | null, string | null]
 

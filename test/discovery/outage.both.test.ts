@@ -40,7 +40,7 @@ describe("Meilisearch stopped mid-test", () => {
     return { response, body, ms: performance.now() - started }
   }
 
-  // What a refused connection must not cost: the search deadline (SEARCH_TIMEOUT_MS). A request
+  // What a refused connection must not cost: the search deadline (SEARCH_DEADLINE.silentMs). A request
   // that waited it takes at least that long on every try; one that did not is well under it
   // unless the machine stalls it, which a busy test machine does to one try, not to each of three.
   const SEARCH_DEADLINE_MS = 800

@@ -1,0 +1,108 @@
+import http from "node:http"
+import type { AddressInfo } from "node:net"
+import { Worker } from "node:worker_threads"
+import { afterAll, beforeAll, expect, it } from "vitest"
+import { SEARCH_DEADLINE } from "../../discovery/searchRequests.ts"
+import { type MeiliDeadline, meiliTarget, sendMeiliRequest } from "../../infra/meiliHttpClient.ts"
+
+// A search's deadline tells a hung Meilisearch from a busy one. Busy: it
+// keeps answering other requests (a big batch indexing on the same cores
+// held searches seconds in its queue; the service answered those 503 though
+// the engine answered them a moment later). Hung: it answers nothing (the
+// real one, stopped with SIGSTOP, is test/discovery/outage.both.test.ts).
+// Here the transport meets a loopback server whose searches take SLOW_MS
+// while its task route answers at once, as Meilisearch's does while indexing.
+
+const SLOW_MS = 1_500
+let server: http.Server
+let base: string
+beforeAll(async () => {
+  server = http.createServer((request, response) => {
+    const answer = () => response.writeHead(200, { "content-type": "application/json" }).end('{"hits":[]}')
+    if (request.url?.endsWith("/search")) setTimeout(answer, SLOW_MS)
+    else answer()
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+afterAll(() => {
+  server.closeAllConnections()
+  server.close()
+})
+
+/** One search under `deadline` while `polling` keeps asking the task route; its outcome and how long it took. */
+const search = (deadline: MeiliDeadline, polling: boolean) =>
+  new Promise<{ error: Error | undefined; ms: number }>((resolve) => {
+    const started = performance.now()
+    let done = false
+    const poll = () => {
+      if (done) return
+      sendMeiliRequest(meiliTarget(new URL(`${base}/tasks/1`)), "GET", {}, undefined, 10_000, () =>
+        setTimeout(poll, 50)
+      )
+    }
+    if (polling) poll()
+    sendMeiliRequest(meiliTarget(new URL(`${base}/indexes/products/search`)), "POST", {}, "{}", deadline, (error) => {
+      done = true
+      resolve({ error, ms: performance.now() - started })
+    })
+  })
+
+// (first: the other tests leave task polls answering for a moment after them)
+it("gives up on an engine that answers nothing after the silent bound, well within 1 s", async () => {
+  const { error, ms } = await search(SEARCH_DEADLINE, false)
+  expect(error?.name).toBe("MeiliDeadlineError")
+  expect(error?.message).toBe(`Meilisearch answered nothing for ${SEARCH_DEADLINE.silentMs} ms`)
+  expect(ms).toBeGreaterThanOrEqual(SEARCH_DEADLINE.silentMs - 50)
+  expect(ms).toBeLessThan(SLOW_MS)
+})
+
+it("waits for a search the engine answers late while it answers other requests", async () => {
+  const { error, ms } = await search(SEARCH_DEADLINE, true)
+  expect(error).toBeUndefined()
+  expect(ms).toBeGreaterThanOrEqual(SLOW_MS - 50)
+})
+
+it("gives up on a busy engine at the longest wait", async () => {
+  const { error, ms } = await search({ silentMs: 200, maxMs: 700 }, true)
+  expect(error?.name).toBe("MeiliDeadlineError")
+  expect(error?.message).toContain("answering other requests, did not answer this one within 700 ms")
+  expect(ms).toBeGreaterThanOrEqual(650)
+  expect(ms).toBeLessThan(SLOW_MS)
+})
+
+it("counts an answer that came while the event loop was held, before giving up on it", async () => {
+  // a server on a thread of its own: it answers while this thread is held
+  const other = new Worker(
+    `const http = require("node:http"); const { parentPort } = require("node:worker_threads");
+     const server = http.createServer((request, response) => setTimeout(() => response.end("{}"), 100));
+     server.listen(0, "127.0.0.1", () => parentPort.postMessage(server.address().port));`,
+    { eval: true }
+  )
+  try {
+    const port = await new Promise<number>((resolve) => other.once("message", resolve))
+    const started = performance.now()
+    const outcome = new Promise<Error | undefined>((resolve) =>
+      sendMeiliRequest(
+        meiliTarget(new URL(`http://127.0.0.1:${port}/indexes/products/search`)),
+        "POST",
+        {},
+        "{}",
+        SEARCH_DEADLINE,
+        resolve
+      )
+    )
+    // the request out, then this thread held past the deadline (a loaded machine) in a turn's last
+    // phase: the next turn runs the deadline's timer before it reads the answer waiting meanwhile
+    await new Promise((resolve) => setTimeout(resolve, 10))
+    await new Promise((resolve) =>
+      setImmediate(() => {
+        while (performance.now() - started < SEARCH_DEADLINE.silentMs + 300);
+        resolve(undefined)
+      })
+    )
+    expect(await outcome).toBeUndefined()
+  } finally {
+    await other.terminate()
+  }
+})
