@@ -1,4 +1,5 @@
 import type { SearchParams } from "meilisearch"
+import type { Intent } from "../domain/intent/parseIntent.ts"
 import type { DealModel, DealOffer } from "../readModel/modelDocuments.ts"
 import { cheapestFirst, SAME_CURRENCY, type PriceComparison } from "./priceOrder.ts"
 import { namesTheProduct } from "./relaxation.ts"
@@ -13,6 +14,24 @@ import { cheapestOfferIn, shownOffer } from "./shownOffers.ts"
 // product, each product shows its cheapest offer in that currency, and the
 // products sold only in other currencies follow, each currency cheapest
 // first on its own.
+
+/**
+ * Models a search with price words reads before ordering by price: every
+ * product naming the words, up to this many, so the first result is the
+ * cheapest of them and not the cheapest of the first page by relevance.
+ */
+const CHEAP_POOL = 200
+
+/** Price words ("cheap", "budget") over product words: cheapest first among products that name them. */
+export const cheapestWanted = (intent: Intent) => intent.preference === "lower_price" && intent.broadQuery !== ""
+
+/**
+ * How many models an intent search's strict request asks for to show
+ * results up to `want`: the price-word pool, or the page's end. Shared with
+ * bench:search, whose direct Meilisearch query must be the one sent here.
+ */
+export const strictModels = (intent: Intent, want: number) =>
+  cheapestWanted(intent) ? Math.max(CHEAP_POOL, want) : want
 
 const tokensOf = (text: string) =>
   text
