@@ -3,7 +3,7 @@ import type { Intent } from "../domain/intent/parseIntent.ts"
 import type { DealModel, DealOffer } from "../readModel/modelDocuments.ts"
 import { cheapestFirst, SAME_CURRENCY, type PriceComparison } from "./priceOrder.ts"
 import { namesTheProduct } from "./relaxation.ts"
-import { cheapestOfferIn, shownOffer } from "./shownOffers.ts"
+import { cheapestOfferIn, cheapestOffersByCurrency, shownOffer } from "./shownOffers.ts"
 
 // "Cheap running shoes": the cheapest products that are running shoes. A
 // relevance floor first: the product's title (or, when the words named a
@@ -64,15 +64,8 @@ const cheapestConverted = (
   q: string,
   comparison: PriceComparison
 ): DealOffer | undefined => {
-  const currencies = new Set<string>()
-  for (let i = 0; i < hit.offer_list.length; i++) {
-    const offer = hit.offer_list.at(i)
-    if (offer !== undefined) currencies.add(offer.currency)
-  }
   let best: DealOffer | undefined
-  for (const currency of currencies) {
-    const offer = cheapestOfferIn(hit, filter, currency, q)
-    if (offer === undefined) continue
+  for (const offer of cheapestOffersByCurrency(hit, filter, q)) {
     const leads = (o: DealOffer) => comparison.groupOf(o) === comparison.leading
     if (
       best === undefined ||

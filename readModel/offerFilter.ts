@@ -252,3 +252,59 @@ export const offerFor = <O extends ChoosableOffer>(
   }
   return chosen
 }
+
+/**
+ * What offerFor(model, `<filter> AND currency = "X"`, ["price:asc"], q)
+ * answers for each currency X of the model's offers (in the order the
+ * offers first carry them), from one pass: each offer is read, tested
+ * against the filter and has its words counted once, not once per currency.
+ * A price-word search without a market compares every product's cheapest
+ * offer in each currency (discovery/cheapest.ts), over a pool of up to 200
+ * models, so this pass ran once plus once per currency per model.
+ */
+export const cheapestOfferByCurrency = <O extends ChoosableOffer & { readonly currency: string }>(
+  model: { readonly offer_list: OfferList<O>; readonly description: ModelHit["description"] },
+  filter: string | undefined,
+  q = ""
+): Map<string, O | undefined> => {
+  const offers = model.offer_list
+  const words = wordsOf(q)
+  const clauses = clausesOf(filter)
+  const descriptions: Array<string | undefined> = []
+  const descriptionOf = (at: number) => (descriptions[at] ??= folded(model.description[at] ?? ""))
+  const all: Array<O> = []
+  const passing: Array<boolean> = []
+  const counted: Array<number | undefined> = []
+  /** The words offer i names, counted when first asked (offerFor counts them in the same way). */
+  const wordsNamed = (i: number) => {
+    let n = counted[i]
+    if (n === undefined) {
+      n = 0
+      for (const word of words) if (fieldNames(all[i], word) || descriptionOf(all[i].description_at).includes(word)) n++
+      counted[i] = n
+    }
+    return n
+  }
+  const currencies: Array<string> = []
+  for (let i = 0; i < offers.length; i++) {
+    const offer = offers.at(i) as O
+    all.push(offer)
+    passing.push(clauses.every((clause) => clause(offer)))
+    if (!currencies.includes(offer.currency)) currencies.push(offer.currency)
+  }
+  const chosen = new Map<string, O | undefined>()
+  for (const currency of currencies) {
+    // the `currency = "X"` clause as clauseOf reads it (sameAs: strings regardless of case)
+    const inCurrency = sameAs(currency)
+    const named = all.map((offer, i) => (passing[i] && inCurrency(offer.currency) ? wordsNamed(i) : -1))
+    let most = -1
+    for (const n of named) if (n > most) most = n
+    let cheapest: O | undefined
+    if (most === 0 && named.some((n, i) => n < 0 && wordsNamed(i) > 0)) most = -1
+    if (most >= 0)
+      for (let i = 0; i < all.length; i++)
+        if (named[i] === most && (cheapest === undefined || all[i].price < cheapest.price)) cheapest = all[i]
+    chosen.set(currency, cheapest)
+  }
+  return chosen
+}
