@@ -56,19 +56,7 @@ export const shownOffers = (
   return out
 }
 
-/** A model's cheapest offer in `currency` that meets `filter`, or none. */
-export const cheapestOfferIn = (
-  hit: DealModel,
-  filter: string | undefined,
-  currency: string,
-  q = ""
-): DealOffer | undefined => {
-  const inCurrency = [filter, `currency = ${JSON.stringify(currency)}`].filter(Boolean).join(" AND ")
-  const offer = offerFor<EmbeddedDealOffer>(hit, inCurrency, ["price:asc"], q)
-  return offer === undefined ? undefined : { ...offerDocument(hit, offer), variants: variantsOf(hit) }
-}
-
-/** A model's cheapest offer meeting `filter` in each currency it sells in (cheapestOfferIn for each, in one pass). */
+/** A model's cheapest offer meeting `filter` in each currency it sells in (offerFilter.ts cheapestOfferByCurrency). */
 export const cheapestOffersByCurrency = (hit: DealModel, filter: string | undefined, q = ""): Array<DealOffer> => {
   const out: Array<DealOffer> = []
   for (const offer of cheapestOfferByCurrency<EmbeddedDealOffer>(hit, filter, q).values())

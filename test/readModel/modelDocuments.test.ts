@@ -9,7 +9,7 @@ import {
   offerTexts,
   type OfferFields
 } from "../../readModel/offerRows.ts"
-import { cheapestOfferByCurrency, offerFor, offerMatches } from "../../readModel/offerFilter.ts"
+import { cheapestOfferByCurrency, offerFor, offerMatches, priceChoice } from "../../readModel/offerFilter.ts"
 import { offerFixture } from "../support/offerFixture.ts"
 
 // Model documents and the offer a search shows, on plain values.
@@ -213,6 +213,15 @@ describe("each currency's cheapest offer in one pass", () => {
         }
       }
     expect(compared).toBe(filters.length * phrases.length * 3)
+  })
+
+  it("answers the cheapest offer meeting the filter in any currency as offerFor does under a price sort", () => {
+    for (const filter of filters)
+      for (const q of phrases)
+        expect(priceChoice(many, filter, q).cheapest()?.id, `${filter} / ${q}`).toBe(
+          offerFor(many, filter, ["price:asc"], q)?.id
+        )
+    expect(priceChoice(many, "in_stock = true", "earbuds").cheapest()?.store).toBe("Currys")
   })
 
   it("picks the cheapest offer naming the most words, and none where only an excluded offer names them", () => {
