@@ -106,7 +106,14 @@ describe("GET /api/search: the Meilisearch request it sends and the answer it wr
     expect(bodies).toHaveLength(1)
     const sent = JSON.parse(bodies[0]) as Record<string, unknown>
     expect(sent.attributesToRetrieve).toEqual(DEAL_RETRIEVED_FIELDS)
-    for (const costly of ["attributesToHighlight", "attributesToCrop", "showMatchesPosition", "facets"]) {
+    for (const costly of [
+      "attributesToHighlight",
+      "attributesToCrop",
+      "showMatchesPosition",
+      "showRankingScore",
+      "retrieveVectors",
+      "facets"
+    ]) {
       expect(sent).not.toHaveProperty(costly)
     }
     // the one detail read (where the words matched: relaxation.ts namesTheProduct)
