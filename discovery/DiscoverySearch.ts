@@ -17,7 +17,7 @@ import {
 import { dealAnswerOf, modelAnswerOf } from "../readModel/modelHits.ts"
 import { makeIntentPlans } from "./intentPlans.ts"
 import { countryFilter, currencyFilter, intentInCurrency } from "./marketIntent.ts"
-import { cheapestAnswer } from "./cheapest.ts"
+import { cheapestAnswer, cheapestWanted, strictModels } from "./cheapest.ts"
 import { ExchangeRates } from "./ExchangeRates.ts"
 import { cheapestFirst, convertedPrices, SAME_CURRENCY } from "./priceOrder.ts"
 import { makeRelaxedSearch } from "./relaxedSearch.ts"
@@ -40,16 +40,6 @@ import { choosing, shownOffer, shownOffers } from "./shownOffers.ts"
 
 export { ROUND_TRIPS, searchBody }
 export type { DealsQuery, FoundModel, IntentQuery, IntentResult, ProductsQuery }
-
-/**
- * Models a search with price words reads before ordering by price: every
- * product naming the words, up to this many, so the first result is the
- * cheapest of them and not the cheapest of the first page by relevance.
- */
-const CHEAP_POOL = 200
-
-/** Price words ("cheap", "budget") over product words: cheapest first among products that name them. */
-const cheapestWanted = (intent: Intent) => intent.preference === "lower_price" && intent.broadQuery !== ""
 
 export interface DiscoverySearchShape {
   deals(query: DealsQuery): Effect.Effect<{ documents: ReadonlyArray<DealOffer>; intent?: Intent }, SearchError>
@@ -131,7 +121,7 @@ export class DiscoverySearch extends Context.Service<DiscoverySearch, DiscoveryS
             query.q,
             query.category,
             query.currency,
-            cheapest ? Math.max(CHEAP_POOL, want) : want,
+            strictModels(intentOf(query.q, words), want),
             words,
             query.country
           )

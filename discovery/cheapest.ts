@@ -1,8 +1,11 @@
 import type { SearchParams } from "meilisearch"
-import type { DealModel, DealOffer } from "../readModel/modelDocuments.ts"
+import type { Intent } from "../domain/intent/parseIntent.ts"
 import { cheapestFirst, SAME_CURRENCY, type PriceComparison } from "./priceOrder.ts"
 import { namesTheProduct } from "./relaxation.ts"
-import { cheapestOfferIn, shownOffer } from "./shownOffers.ts"
+import { type DealModel, type DealOffer, offerDocument, variantsOf } from "../readModel/modelDocuments.ts"
+import { type PriceChoice, priceChoice } from "../readModel/offerFilter.ts"
+import type { EmbeddedDealOffer } from "../readModel/offerRows.ts"
+import { shownOffer } from "./shownOffers.ts"
 
 // "Cheap running shoes": the cheapest products that are running shoes. A
 // relevance floor first: the product's title (or, when the words named a
@@ -13,6 +16,24 @@ import { cheapestOfferIn, shownOffer } from "./shownOffers.ts"
 // product, each product shows its cheapest offer in that currency, and the
 // products sold only in other currencies follow, each currency cheapest
 // first on its own.
+
+/**
+ * Models a search with price words reads before ordering by price: every
+ * product naming the words, up to this many, so the first result is the
+ * cheapest of them and not the cheapest of the first page by relevance.
+ */
+const CHEAP_POOL = 200
+
+/** Price words ("cheap", "budget") over product words: cheapest first among products that name them. */
+export const cheapestWanted = (intent: Intent) => intent.preference === "lower_price" && intent.broadQuery !== ""
+
+/**
+ * How many models an intent search's strict request asks for to show
+ * results up to `want`: the price-word pool, or the page's end. Shared with
+ * bench:search, whose direct Meilisearch query must be the one sent here.
+ */
+export const strictModels = (intent: Intent, want: number) =>
+  cheapestWanted(intent) ? Math.max(CHEAP_POOL, want) : want
 
 const tokensOf = (text: string) =>
   text
@@ -38,21 +59,19 @@ export const namesEveryWord = (texts: ReadonlyArray<string>, q: string): boolean
   })
 }
 
-/** A model's offer that meets `filter` and is cheapest by `comparison`'s amounts (the leading group first). */
+/** An offer of a model as a result shows it. */
+const asShown = (hit: DealModel, offer: EmbeddedDealOffer | undefined): DealOffer | undefined =>
+  offer === undefined ? undefined : { ...offerDocument(hit, offer), variants: variantsOf(hit) }
+
+/** A model's offer that meets the filter and is cheapest by `comparison`'s amounts (the leading group first). */
 const cheapestConverted = (
   hit: DealModel,
-  filter: string | undefined,
-  q: string,
+  choice: PriceChoice<EmbeddedDealOffer>,
   comparison: PriceComparison
 ): DealOffer | undefined => {
-  const currencies = new Set<string>()
-  for (let i = 0; i < hit.offer_list.length; i++) {
-    const offer = hit.offer_list.at(i)
-    if (offer !== undefined) currencies.add(offer.currency)
-  }
   let best: DealOffer | undefined
-  for (const currency of currencies) {
-    const offer = cheapestOfferIn(hit, filter, currency, q)
+  for (const currency of choice.currencies) {
+    const offer = asShown(hit, choice.cheapestIn(currency))
     if (offer === undefined) continue
     const leads = (o: DealOffer) => comparison.groupOf(o) === comparison.leading
     if (
@@ -78,10 +97,15 @@ export const cheapestAnswer = (
   namedCategory: boolean,
   comparison: PriceComparison = SAME_CURRENCY
 ): Array<DealOffer> => {
+  const filter = params.filter as string | undefined
+  // Price words sort by price (relaxation.ts sortFor): each model's offers are then read once for
+  // the offer shown and its cheapest in one or every currency (offerFilter.ts priceChoice).
+  const byPrice = params.sort?.[0] === "price:asc"
   const shown = hits.flatMap((hit) => {
     if (!namesTheProduct(hit)) return []
-    const offer = shownOffer(hit, params, q)
-    return offer === undefined ? [] : [{ hit, offer }]
+    const choice = priceChoice(hit, filter, q)
+    const offer = byPrice ? asShown(hit, choice.cheapest()) : shownOffer(hit, params, q)
+    return offer === undefined ? [] : [{ hit, offer, choice }]
   })
   // The title names the product; failing that a category level ("cheap electronics"); a misspelt
   // word names nothing, and then the engine's own matching is the floor.
@@ -89,11 +113,10 @@ export const cheapestAnswer = (
   const byCategory =
     byTitle.length > 0 ? byTitle : shown.filter(({ offer }) => namesEveryWord([offer.title, ...offer.categories], q))
   const pool = byCategory.length > 0 ? byCategory : shown
-  const filter = params.filter as string | undefined
   if (comparison.converted !== undefined)
     // each product at its cheapest offer once converted: its offers in every currency compete
     return cheapestFirst(
-      pool.map(({ hit, offer }) => cheapestConverted(hit, filter, q, comparison) ?? offer),
+      pool.map(({ hit, offer, choice }) => cheapestConverted(hit, choice, comparison) ?? offer),
       comparison
     )
   if (comparison !== SAME_CURRENCY || pool.length === 0)
@@ -103,7 +126,7 @@ export const cheapestAnswer = (
     )
   const currency = pool[0].offer.currency
   return cheapestFirst(
-    pool.map(({ hit, offer }) => cheapestOfferIn(hit, filter, currency, q) ?? offer),
+    pool.map(({ hit, offer, choice }) => asShown(hit, choice.cheapestIn(currency)) ?? offer),
     SAME_CURRENCY
   )
 }

@@ -5,7 +5,7 @@ import { cheapestFirst, type PriceComparison } from "./priceOrder.ts"
 import { attemptParams, constraintProbes, STEP_TEXT, unmetConstraint, type Attempt, type Probe } from "./relaxation.ts"
 import type { SearchRequests } from "./searchRequests.ts"
 import type { IntentResult } from "./searchTypes.ts"
-import { cheapestOfferIn, choosing, shownOffer, shownOffers } from "./shownOffers.ts"
+import { cheapestOffersByCurrency, choosing, shownOffer, shownOffers } from "./shownOffers.ts"
 import { cheapestPerCurrency, suggestionsFor } from "./suggestions.ts"
 
 // When the strict reading of a phrase finds nothing: the later steps of the
@@ -24,16 +24,7 @@ export interface RelaxedPage {
 
 /** Each currency's cheapest offer of each probed model, meeting the probe's filter (never across currencies). */
 const cheapestOffers = (hits: ReadonlyArray<DealModel>, probe: Probe): Array<DealOffer> =>
-  hits.flatMap((hit) => {
-    const currencies = new Set<string>()
-    for (let i = 0; i < hit.offer_list.length; i++) {
-      const offer = hit.offer_list.at(i)
-      if (offer !== undefined) currencies.add(offer.currency)
-    }
-    return [...currencies].flatMap(
-      (currency) => cheapestOfferIn(hit, probe.params.filter as string | undefined, currency, probe.params.q) ?? []
-    )
-  })
+  hits.flatMap((hit) => cheapestOffersByCurrency(hit, probe.params.filter as string | undefined, probe.params.q))
 
 export const makeRelaxedSearch = (requests: SearchRequests) => {
   const { uid } = requests

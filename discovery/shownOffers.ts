@@ -10,7 +10,7 @@ import {
   variantsOf
 } from "../readModel/modelDocuments.ts"
 import { MalformedOffer } from "../readModel/modelHits.ts"
-import { offerFor } from "../readModel/offerFilter.ts"
+import { cheapestOfferByCurrency, offerFor } from "../readModel/offerFilter.ts"
 import type { EmbeddedDealOffer } from "../readModel/offerRows.ts"
 import { unexpectedDocument } from "./searchRequests.ts"
 
@@ -56,14 +56,10 @@ export const shownOffers = (
   return out
 }
 
-/** A model's cheapest offer in `currency` that meets `filter`, or none. */
-export const cheapestOfferIn = (
-  hit: DealModel,
-  filter: string | undefined,
-  currency: string,
-  q = ""
-): DealOffer | undefined => {
-  const inCurrency = [filter, `currency = ${JSON.stringify(currency)}`].filter(Boolean).join(" AND ")
-  const offer = offerFor<EmbeddedDealOffer>(hit, inCurrency, ["price:asc"], q)
-  return offer === undefined ? undefined : { ...offerDocument(hit, offer), variants: variantsOf(hit) }
+/** A model's cheapest offer meeting `filter` in each currency it sells in (offerFilter.ts cheapestOfferByCurrency). */
+export const cheapestOffersByCurrency = (hit: DealModel, filter: string | undefined, q = ""): Array<DealOffer> => {
+  const out: Array<DealOffer> = []
+  for (const offer of cheapestOfferByCurrency<EmbeddedDealOffer>(hit, filter, q).values())
+    if (offer !== undefined) out.push({ ...offerDocument(hit, offer), variants: variantsOf(hit) })
+  return out
 }

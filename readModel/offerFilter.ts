@@ -252,3 +252,85 @@ export const offerFor = <O extends ChoosableOffer>(
   }
   return chosen
 }
+
+/** A model's offers read once for price-first choices (priceChoice). */
+export interface PriceChoice<O> {
+  /** offerFor(model, filter, ["price:asc"], q) */
+  readonly cheapest: () => O | undefined
+  /** offerFor(model, `<filter> AND currency = "X"`, ["price:asc"], q) */
+  readonly cheapestIn: (currency: string) => O | undefined
+  /** The currencies of the model's offers, in the order the offers first carry them. */
+  readonly currencies: ReadonlyArray<string>
+}
+
+/**
+ * The choices offerFor makes under a price sort, for the filter alone and
+ * for the filter in each currency, from one reading of the model's offers:
+ * each offer is read, tested against the filter and has its words counted
+ * once. A price-word search (discovery/cheapest.ts) asks every model of a
+ * pool of up to 200 for its cheapest offer, then for its cheapest in one or
+ * every currency: one offerFor pass each read every offer again.
+ */
+export const priceChoice = <O extends ChoosableOffer & { readonly currency: string }>(
+  model: { readonly offer_list: OfferList<O>; readonly description: ModelHit["description"] },
+  filter: string | undefined,
+  q = ""
+): PriceChoice<O> => {
+  const offers = model.offer_list
+  const words = wordsOf(q)
+  const clauses = clausesOf(filter)
+  const descriptions: Array<string | undefined> = []
+  const descriptionOf = (at: number) => (descriptions[at] ??= folded(model.description[at] ?? ""))
+  const all: Array<O> = []
+  const passing: Array<boolean> = []
+  const counted: Array<number | undefined> = []
+  /** The words offer i names, counted when first asked (as offerFor counts them). */
+  const wordsNamed = (i: number) => {
+    let n = counted[i]
+    if (n === undefined) {
+      n = 0
+      for (const word of words) if (fieldNames(all[i], word) || descriptionOf(all[i].description_at).includes(word)) n++
+      counted[i] = n
+    }
+    return n
+  }
+  const currencies: Array<string> = []
+  for (let i = 0; i < offers.length; i++) {
+    const offer = offers.at(i) as O
+    all.push(offer)
+    passing.push(clauses.every((clause) => clause(offer)))
+    if (!currencies.includes(offer.currency)) currencies.push(offer.currency)
+  }
+  /** offerFor's choice under price:asc among the offers `within` keeps (the rest count as failing the filter). */
+  const cheapestWhere = (within: (offer: O) => boolean): O | undefined => {
+    const named = all.map((offer, i) => (passing[i] && within(offer) ? wordsNamed(i) : -1))
+    let most = -1
+    for (const n of named) if (n > most) most = n
+    if (most < 0) return undefined
+    // no kept offer names a word, but an excluded one does: the words belong to that one
+    if (most === 0 && named.some((n, i) => n < 0 && wordsNamed(i) > 0)) return undefined
+    let cheapest: O | undefined
+    for (let i = 0; i < all.length; i++)
+      if (named[i] === most && (cheapest === undefined || all[i].price < cheapest.price)) cheapest = all[i]
+    return cheapest
+  }
+  return {
+    cheapest: () => cheapestWhere(() => true),
+    // the `currency = "X"` clause as clauseOf reads it (sameAs: strings regardless of case)
+    cheapestIn: (currency) => {
+      const inCurrency = sameAs(currency)
+      return cheapestWhere((offer) => inCurrency(offer.currency))
+    },
+    currencies
+  }
+}
+
+/** What offerFor(model, `<filter> AND currency = "X"`, ["price:asc"], q) answers for each currency X of the model's offers. */
+export const cheapestOfferByCurrency = <O extends ChoosableOffer & { readonly currency: string }>(
+  model: { readonly offer_list: OfferList<O>; readonly description: ModelHit["description"] },
+  filter: string | undefined,
+  q = ""
+): Map<string, O | undefined> => {
+  const choice = priceChoice(model, filter, q)
+  return new Map(choice.currencies.map((currency) => [currency, choice.cheapestIn(currency)]))
+}

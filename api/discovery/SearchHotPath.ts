@@ -53,12 +53,24 @@ const queryOf = (url: string): typeof SearchQuery.Type | undefined => {
   return query
 }
 
-/** A JSON answer encoded once: its length is the encoded bytes'. */
+/**
+ * A JSON answer serialized once and written as text: node joins a string
+ * body to the response head and encodes both in one socket write, where a
+ * Buffer body first costs its own UTF-8 copy (35 µs of an 18 KB answer,
+ * measured) and goes out beside the head as a second chunk. Its length is
+ * the UTF-8 byte count, not the string's: answers carry non-ASCII text.
+ */
 const send = (res: ServerResponse, status: number, body: unknown, headers: ReadonlyArray<string> = []) => {
-  const bytes = Buffer.from(JSON.stringify(body))
+  const text = JSON.stringify(body)
   res
-    .writeHead(status, ["content-type", "application/json", "content-length", String(bytes.length), ...headers])
-    .end(bytes)
+    .writeHead(status, [
+      "content-type",
+      "application/json",
+      "content-length",
+      String(Buffer.byteLength(text)),
+      ...headers
+    ])
+    .end(text)
 }
 const errorOf = (error: ErrorBody) => ({ error })
 const UNAVAILABLE_HEAD = Object.entries(SEARCH_UNAVAILABLE_HEADERS).flat()

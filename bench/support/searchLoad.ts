@@ -5,6 +5,7 @@ import { writeFileSync } from "node:fs"
 import http from "node:http"
 import { join } from "node:path"
 import { searchBody } from "../../discovery/DiscoverySearch.ts"
+import { strictModels } from "../../discovery/cheapest.ts"
 import { attemptParams, searchAttempts } from "../../discovery/relaxation.ts"
 import { parseIntent } from "../../domain/intent/parseIntent.ts"
 import { processCpuSeconds, freePort } from "./shippedService.ts"
@@ -40,8 +41,10 @@ export const firstQueryBodies = async (
     brands: Object.keys(facets.facetDistribution?.brand ?? {})
   }
   return phrases.map((phrase) => {
-    const attempt = searchAttempts(parseIntent(phrase, vocabulary), undefined)[0]
-    return searchBody(attempt.q, attemptParams(attempt, SEARCH_LIMIT))
+    const intent = parseIntent(phrase, vocabulary)
+    const attempt = searchAttempts(intent, undefined)[0]
+    // a phrase with price words reads a pool of products, as the service does
+    return searchBody(attempt.q, attemptParams(attempt, strictModels(intent, SEARCH_LIMIT)))
   })
 }
 

@@ -9,7 +9,7 @@ import {
   offerTexts,
   type OfferFields
 } from "../../readModel/offerRows.ts"
-import { offerFor, offerMatches } from "../../readModel/offerFilter.ts"
+import { cheapestOfferByCurrency, offerFor, offerMatches, priceChoice } from "../../readModel/offerFilter.ts"
 import { offerFixture } from "../support/offerFixture.ts"
 
 // Model documents and the offer a search shows, on plain values.
@@ -167,5 +167,69 @@ describe("the offer a model shows", () => {
     expect(offerMatches(argos, `store != "Argos"`)).toBe(false)
     expect(offerMatches(argos, `title = "A \\"quoted\\" AND tricky"`)).toBe(false)
     expect(offerMatches(argos, `price > 58 AND price < 60 AND is_deal = false`)).toBe(true)
+  })
+})
+
+describe("each currency's cheapest offer in one pass", () => {
+  // offers in three currencies; words named by titles, by a description only, or by an excluded offer
+  const euro = offer("e", { store: "MediaMarkt", currency: "EUR", price: 64, title: "Liberty 4 NC Earbuds, Black" })
+  const euroDeal = offer("d", {
+    store: "Saturn",
+    currency: "EUR",
+    price: 61,
+    color: "White",
+    title: "Liberty 4 NC Earbuds, White",
+    description: "Running earbuds, sweatproof."
+  })
+  const euroGone = offer("g", {
+    store: "Otto",
+    currency: "EUR",
+    price: 39,
+    in_stock: false,
+    availability: "out_of_stock"
+  })
+  const pounds = offer("p", { store: "Currys", currency: "GBP", price: 55, color: "Navy", title: "Earbuds Navy" })
+  const many = modelHitOf(modelDocument([walmart, gone, argos, target, euro, euroDeal, euroGone, pounds]))
+
+  const filters = [
+    undefined,
+    "in_stock = true",
+    `price <= 70 AND in_stock = true`,
+    `store = "Argos"`,
+    `currency = "USD"`
+  ]
+  const phrases = ["", "earbuds", "running", "navy earbuds", "white running", "sweatproof navy", "nothing"]
+
+  it("is what offerFor answers with each currency's clause, price first, for every filter and phrase", () => {
+    let compared = 0
+    for (const filter of filters)
+      for (const q of phrases) {
+        const chosen = cheapestOfferByCurrency(many, filter, q)
+        expect([...chosen.keys()].sort()).toEqual(["EUR", "GBP", "USD"])
+        for (const [currency, found] of chosen) {
+          const inCurrency = [filter, `currency = ${JSON.stringify(currency)}`].filter(Boolean).join(" AND ")
+          expect(found?.id, `${filter} / ${q} / ${currency}`).toBe(offerFor(many, inCurrency, ["price:asc"], q)?.id)
+          compared++
+        }
+      }
+    expect(compared).toBe(filters.length * phrases.length * 3)
+  })
+
+  it("answers the cheapest offer meeting the filter in any currency as offerFor does under a price sort", () => {
+    for (const filter of filters)
+      for (const q of phrases)
+        expect(priceChoice(many, filter, q).cheapest()?.id, `${filter} / ${q}`).toBe(
+          offerFor(many, filter, ["price:asc"], q)?.id
+        )
+    expect(priceChoice(many, "in_stock = true", "earbuds").cheapest()?.store).toBe("Currys")
+  })
+
+  it("picks the cheapest offer naming the most words, and none where only an excluded offer names them", () => {
+    const chosen = cheapestOfferByCurrency(many, "in_stock = true", "running")
+    // Saturn's description names "running"; Target's too; in GBP no offer names it
+    expect(chosen.get("EUR")?.store).toBe("Saturn")
+    expect(chosen.get("USD")?.store).toBe("Target")
+    expect(chosen.get("GBP")).toBeUndefined()
+    expect(cheapestOfferByCurrency(many, "in_stock = true", "").get("EUR")?.store).toBe("Saturn")
   })
 })
