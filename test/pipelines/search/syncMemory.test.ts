@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import type { Worker } from "node:worker_threads"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Database } from "../../../infra/Database.ts"
 import { SearchSync } from "../../../pipelines/search/SearchSync.ts"
@@ -12,10 +13,15 @@ import { startService, type RunningService } from "../../support/TestService.ts"
 // A delta whose every product is new (a big feed's first run) is the worst
 // case: every model is affected. Its in-memory tables, sampled through the
 // sync, are bounded by what one copy of the catalog's rows takes in memory.
+// The sync's worker thread has a heap of its own, in the same RSS: it runs
+// under a heap limit, and full batches (20,000 offers of 2 KB text each)
+// build within it.
 
 const PRODUCTS = 30_000
 /** Long enough that the rows' text dominates what a copy of them takes. */
 const DESCRIPTION_BYTES = 2_000
+/** Above the sync worker's bound (160 MB of old generation, 32 MB of young); a worker's default is ~4 GB. */
+const WORKER_HEAP_LIMIT_BYTES = 256 * 1024 * 1024
 
 /** DuckDB's in-memory tables (bytes): the sync's scratch tables, and the copy made to size one. */
 const inMemoryTables = Database.use((db) =>
@@ -24,7 +30,7 @@ const inMemoryTables = Database.use((db) =>
   )
 ).pipe(Effect.map((rows) => rows[0]?.bytes ?? 0))
 
-describe("a products sync's memory in DuckDB", () => {
+describe("a products sync's memory", () => {
   let service: RunningService
   beforeAll(async () => {
     service = await startService()
@@ -63,7 +69,7 @@ describe("a products sync's memory in DuckDB", () => {
   })
   afterAll(() => service.close())
 
-  it(`keeps a delta of ${PRODUCTS.toLocaleString()} new products within one copy of their rows`, async () => {
+  it(`keeps a delta of ${PRODUCTS.toLocaleString()} new products within one copy of their rows, its worker within a heap limit`, async () => {
     // What one copy of the catalog's rows takes in DuckDB's memory, measured the way the sync's tables are.
     const copyBytes = await service.run(
       Database.use((db) =>
@@ -79,21 +85,34 @@ describe("a products sync's memory in DuckDB", () => {
     )
     expect(copyBytes).toBeGreaterThan(PRODUCTS * DESCRIPTION_BYTES)
 
+    // The workers started from here on: the sync's (the service's own started with it).
+    const workers: Array<Worker> = []
+    const started = (worker: Worker) => workers.push(worker)
+    process.on("worker", started)
     let peakBytes = 0
+    let workerHeapLimit = 0
     let sampling = true
     const sampler = (async () => {
       while (sampling) {
         peakBytes = Math.max(peakBytes, await service.run(inMemoryTables))
+        for (const worker of workers) {
+          const heap = await worker.getHeapStatistics().catch(() => undefined)
+          if (heap !== undefined) workerHeapLimit = Math.max(workerHeapLimit, heap.heap_size_limit)
+        }
         await new Promise((done) => setTimeout(done, 10))
       }
     })()
     const result = await service.run(SearchSync.use((sync) => sync.syncProducts())).finally(async () => {
       sampling = false
       await sampler
+      process.off("worker", started)
     })
     expect(result).toMatchObject({ upserted: PRODUCTS, deleted: 0 })
     // Before the scratch tables were narrowed, the sync held two wide copies
     // (its work table and its model table) through the whole sending.
     expect(peakBytes).toBeLessThan(1.75 * copyBytes)
+    expect(workers).toHaveLength(1)
+    expect(workerHeapLimit).toBeGreaterThan(0)
+    expect(workerHeapLimit).toBeLessThan(WORKER_HEAP_LIMIT_BYTES)
   })
 })
