@@ -139,6 +139,17 @@ export const DEFAULT_MEMORY_LIMIT = "1GB"
  */
 export const CHECKPOINT_THRESHOLD = "64MB"
 
+/**
+ * Past how large a release of memory at once DuckDB hands its allocator's
+ * free pages back to the system (malloc_trim; its default is 512MB). Its
+ * memory limit bounds its buffer pool only: the memory a finished query's
+ * hash tables and sorts freed stays in the process's RSS until trimmed.
+ * Measured on 1M rows (threads 1, 1GB limit, three rounds of a join and a
+ * sort into an in-memory table): RSS after 1,713 MB by default, 1,390 MB at
+ * 32MB, with DuckDB's own accounting at 334 MB in both.
+ */
+export const BULK_DEALLOCATION_FLUSH_THRESHOLD = "32MiB"
+
 /** Where DuckDB spills past its memory limit: beside the database file, under DATA_DIR. */
 export const spillDirectory = (path: string) => join(dirname(path), "duckdb-spill")
 
@@ -161,7 +172,8 @@ export const makeDuckDbDatabase = (
     const options: Record<string, string> = {
       threads: String(threads),
       memory_limit: memoryLimit,
-      checkpoint_threshold: CHECKPOINT_THRESHOLD
+      checkpoint_threshold: CHECKPOINT_THRESHOLD,
+      allocator_bulk_deallocation_flush_threshold: BULK_DEALLOCATION_FLUSH_THRESHOLD
     }
     if (path !== ":memory:") options.temp_directory = spillDirectory(path)
     const instance = yield* Effect.acquireRelease(

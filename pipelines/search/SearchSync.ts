@@ -10,7 +10,7 @@ import { productSettings, programSettings, settingsHash } from "../../readModel/
 import { PRODUCTS_INDEX, PROGRAMS_INDEX } from "../../readModel/indexes.ts"
 import { makeIndexTasks } from "./indexTasks.ts"
 import { makeModelSender } from "./modelSender.ts"
-import { makeProductModels, rebuildChunkRows } from "./productModels.ts"
+import { deltaChunkRows, makeProductModels, rebuildChunkRows } from "./productModels.ts"
 import { type SyncPhase, timedPhase } from "./syncPhases.ts"
 import { type SyncWorker, syncWorker } from "./syncWorkerPool.ts"
 import {
@@ -178,7 +178,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
           const uid = search.indexUid(PRODUCTS_INDEX)
           const phases: Array<SyncPhase> = []
           const { models, gone } = yield* changedModels(phases, worker)
-          const tasks = yield* sendModels(uid, { ranks: MODELS_TABLE, rows: MODELS_TABLE }, phases, worker).pipe(
+          const tasks = yield* sendModels(uid, { ranks: MODELS_TABLE, chunkRows: deltaChunkRows }, phases, worker).pipe(
             timedPhase(phases, "build and enqueue batches")
           )
           const goneIds = yield* db.query<{ model_id: string }>(

@@ -23,20 +23,17 @@ import { CHUNK_TABLE } from "./workTables.ts"
 const SEND_CONCURRENCY = 2
 
 /**
- * Where sendModels reads: `ranks` has a row (model_rank) per offer; the
- * offers' rows carry model_id, model_rank, hash and the ProductRow columns.
- * A delta's `rows` is a table in rank order, read batch by batch; a rebuild's
+ * Where sendModels reads: `ranks` has a row (model_rank) per offer;
  * `chunkRows(from, to)` selects the rows of the models ranked in (from, to]
- * in rank order, stored chunk by chunk, each chunk's offers also recorded
- * into `sentTo` (id, feed, hash, model_rank) for the sync state.
+ * in rank order (model_id, model_rank, hash and the ProductRow columns),
+ * stored chunk by chunk; a rebuild also records each chunk's offers into
+ * `sentTo` (id, feed, hash, model_rank) for the sync state.
  */
-export type ModelSource =
-  | { readonly ranks: string; readonly rows: string }
-  | {
-      readonly ranks: string
-      readonly chunkRows: (from: number, to: number) => string
-      readonly sentTo: string
-    }
+export interface ModelSource {
+  readonly ranks: string
+  readonly chunkRows: (from: number, to: number) => string
+  readonly sentTo?: string
+}
 
 /** `db`: staging (DuckDB), with the work database attached. */
 export const makeModelSender = (db: DatabaseShape, indexTasks: IndexTasks) => {
@@ -44,9 +41,8 @@ export const makeModelSender = (db: DatabaseShape, indexTasks: IndexTasks) => {
 
   /**
    * Streams the models of `source` to Meilisearch in batches (modelBatches.ts);
-   * returns the enqueued task uids. A table in rank order is read at once; a
-   * rebuild chunk by chunk: each chunk's rows are built into a table of their
-   * own while the previous chunk is being sent, so Meilisearch gets its first
+   * returns the enqueued task uids. Chunk by chunk: each chunk's rows are
+   * built into a table of their own while the previous chunk is being sent, so Meilisearch gets its first
    * batch after one (small) chunk, not after all of them. The documents
    * and their JSON body are built in the sync's worker thread: on the event
    * loop a 20k-offer batch held it for hundreds of milliseconds.
@@ -94,7 +90,7 @@ export const makeModelSender = (db: DatabaseShape, indexTasks: IndexTasks) => {
         Effect.forEach(batches, (batch) => sendBatch(table, batch), { concurrency: SEND_CONCURRENCY })
 
       const sendChunk =
-        (chunkRows: (from: number, to: number) => string, sentTo: string) =>
+        ({ chunkRows, sentTo }: ModelSource) =>
         (batches: ReadonlyArray<ModelBatch>, index: number) =>
           Effect.gen(function* () {
             const chunkTable = `${CHUNK_TABLE}_${index}`
@@ -102,7 +98,8 @@ export const makeModelSender = (db: DatabaseShape, indexTasks: IndexTasks) => {
             yield* db.run(
               `CREATE OR REPLACE TABLE ${chunkTable} AS ${chunkRows(batches[0].from, batches[batches.length - 1].to)}`
             )
-            yield* db.run(`INSERT INTO ${sentTo} SELECT id, feed, hash, model_rank FROM ${chunkTable}`)
+            if (sentTo !== undefined)
+              yield* db.run(`INSERT INTO ${sentTo} SELECT id, feed, hash, model_rank FROM ${chunkTable}`)
             spent.chunk += (yield* Clock.currentTimeMillis) - t0
             return yield* sendBatches(chunkTable, batches).pipe(
               Effect.ensuring(db.run(`DROP TABLE IF EXISTS ${chunkTable}`).pipe(Effect.ignore))
@@ -114,15 +111,12 @@ export const makeModelSender = (db: DatabaseShape, indexTasks: IndexTasks) => {
       )
       const offersPerModel = counts.map((row) => row.offers)
       const batches = modelBatches(offersPerModel)
-      const tasks =
-        "rows" in source
-          ? yield* sendBatches(source.rows, batches)
-          : // Two chunks at a time: one is built (the writer) while the other is read and sent.
-            (yield* Effect.forEach(
-              batchChunks(batches, offersPerModel, OFFERS_PER_CHUNK, OFFERS_IN_FIRST_CHUNK),
-              sendChunk(source.chunkRows, source.sentTo),
-              { concurrency: 2 }
-            )).flat()
+      // Two chunks at a time: one is built (the writer) while the other is read and sent.
+      const tasks = (yield* Effect.forEach(
+        batchChunks(batches, offersPerModel, OFFERS_PER_CHUNK, OFFERS_IN_FIRST_CHUNK),
+        sendChunk(source),
+        { concurrency: 2 }
+      )).flat()
       phases.push(
         { name: "first batch enqueued (after counts)", ms: firstAt ?? 0 },
         { name: "  chunks: facts into their tables (summed)", ms: spent.chunk },

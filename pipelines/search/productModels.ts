@@ -42,13 +42,17 @@ const inputKeyJoin = (products: string) =>
      AND ik.color IS NOT DISTINCT FROM ${products}.color AND ik.size IS NOT DISTINCT FROM ${products}.size
      AND ik.condition IS NOT DISTINCT FROM ${products}.condition`
 
-// A delta's work table, one row per product: the catalog row, its
-// price-history facts and its hash, unkeyed (an unchanged product keeps the
-// model its state names).
+// A delta's work table, one row per product: what the delta decides with
+// (its hash, and the inputs of its model key), not the catalog row. The
+// rows a delta sends are read chunk by chunk (deltaChunkRows), as a
+// rebuild's are: a work table of every catalog row (and a model table of
+// the affected ones, every one after a new 1M-product feed) held two wide
+// copies of the catalog in DuckDB's memory, which filled its whole memory
+// limit for the length of the sync.
 const workQuery = `
   CREATE OR REPLACE TABLE ${WORK_TABLE} AS
   WITH ${productFactsCtes("")}
-  SELECT ${PRODUCT_ROW_COLUMNS}, ${offerHash}
+  SELECT p.id, p.feed, p.title, p.gtin, p.color, p.size, p.condition, ${offerHash}
   FROM p
   ${PRODUCT_FACT_JOINS}
 `
@@ -67,6 +71,18 @@ export const rebuildChunkRows = (from: number, to: number) => `
   JOIN ${PRODUCT_RANKS_TABLE} k ON k.id = p.id
   JOIN ${RANKED_MODELS_TABLE} m ON m.model_rank = k.model_rank
   ORDER BY k.model_rank`
+
+/**
+ * A delta's rows of the affected models ranked in (from, to]: their products'
+ * price facts, computed for this chunk only and in rank order, with the hash
+ * the work table recorded (what the sync state keeps).
+ */
+export const deltaChunkRows = (from: number, to: number) => `
+  WITH ${productFactsCtes(`WHERE id IN (SELECT id FROM ${MODELS_TABLE} WHERE model_rank > ${from} AND model_rank <= ${to})`)}
+  SELECT m.model_id, m.model_rank, ${PRODUCT_ROW_COLUMNS}, m.hash
+  FROM p ${PRODUCT_FACT_JOINS}
+  JOIN ${MODELS_TABLE} m ON m.id = p.id
+  ORDER BY m.model_rank`
 
 /**
  * Key inputs read, keyed and appended at a time: a chunk is the event loop's
@@ -211,9 +227,8 @@ export const makeProductModels = (db: DuckDbShape) => {
         .pipe(timedPhase(phases, "affected models"))
       yield* db
         .run(
-          // Ranked on the narrow model ids, stored in rank order: each batch's
-          // range then reads a few row groups (zone maps), not the whole wide
-          // table once per batch as an unordered table made it.
+          // One narrow row per offer of an affected model, in rank order: each
+          // chunk's range then reads a few row groups (zone maps).
           `CREATE OR REPLACE TABLE ${MODELS_TABLE} AS
          WITH ranked AS (
            SELECT model_id, row_number() OVER (ORDER BY model_id) AS model_rank FROM (
@@ -221,7 +236,7 @@ export const makeProductModels = (db: DuckDbShape) => {
              WHERE k.model_id IN (SELECT model_id FROM ${AFFECTED_TABLE})
            )
          )
-         SELECT k.model_id, r.model_rank, w.*
+         SELECT k.model_id, r.model_rank, w.id, w.hash
          FROM ${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id) JOIN ranked r ON r.model_id = k.model_id
          ORDER BY r.model_rank`
         )

@@ -36,13 +36,26 @@ const failure = (message: string) => new SearchError({ message: `search sync wor
 
 type Pending = (reply: SyncWorkerReply | Error) => void
 
+/**
+ * The worker's V8 heap (MB). What it holds is bounded by the batches in
+ * flight (two of at most 20,000 offers: their rows, documents and JSON), not
+ * by the catalog. Unbounded, V8 let it grow to 300-450 MB at 1M products
+ * before collecting (a worker's default limit is ~4 GB, its young generation
+ * alone up to 192 MB), all of it in the service's RSS.
+ */
+export const SYNC_WORKER_HEAP_MB = { old: 160, young: 32 } as const
+
 /** A worker for the length of the scope, running at nice value `nice` (0: the process's own). */
 export const syncWorker = (nice: number) =>
   Effect.acquireRelease(
     Effect.sync(() => {
       const worker = new Worker(new URL("./syncWorker.ts", import.meta.url), {
         name: SYNC_WORKER_NAME,
-        workerData: { nice } satisfies SyncWorkerStart
+        workerData: { nice } satisfies SyncWorkerStart,
+        resourceLimits: {
+          maxOldGenerationSizeMb: SYNC_WORKER_HEAP_MB.old,
+          maxYoungGenerationSizeMb: SYNC_WORKER_HEAP_MB.young
+        }
       })
       // Never what keeps the process alive: a shutdown mid-sync must not wait for it.
       worker.unref()

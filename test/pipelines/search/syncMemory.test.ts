@@ -1,0 +1,118 @@
+import { Effect } from "effect"
+import type { Worker } from "node:worker_threads"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Database } from "../../../infra/Database.ts"
+import { SearchSync } from "../../../pipelines/search/SearchSync.ts"
+import { insertProducts } from "../../support/catalogFixtures.ts"
+import { startService, type RunningService } from "../../support/TestService.ts"
+
+// DuckDB's memory during a products sync is part of the service's RSS, and
+// its scratch tables live in memory (an attached in-memory database): a sync
+// that copies the catalog's rows into them holds the catalog in DuckDB's
+// memory for its whole length (at 1M products, DuckDB's whole memory limit).
+// A delta whose every product is new (a big feed's first run) is the worst
+// case: every model is affected. Its in-memory tables, sampled through the
+// sync, are bounded by what one copy of the catalog's rows takes in memory.
+// The sync's worker thread has a heap of its own, in the same RSS: it runs
+// under a heap limit, and full batches (20,000 offers of 2 KB text each)
+// build within it.
+
+const PRODUCTS = 30_000
+/** Long enough that the rows' text dominates what a copy of them takes. */
+const DESCRIPTION_BYTES = 2_000
+/** Above the sync worker's bound (160 MB of old generation, 32 MB of young); a worker's default is ~4 GB. */
+const WORKER_HEAP_LIMIT_BYTES = 256 * 1024 * 1024
+
+/** DuckDB's in-memory tables (bytes): the sync's scratch tables, and the copy made to size one. */
+const inMemoryTables = Database.use((db) =>
+  db.query<{ bytes: number }>(
+    "SELECT coalesce(sum(memory_usage_bytes), 0)::DOUBLE AS bytes FROM duckdb_memory() WHERE tag = 'IN_MEMORY_TABLE'"
+  )
+).pipe(Effect.map((rows) => rows[0]?.bytes ?? 0))
+
+describe("a products sync's memory", () => {
+  let service: RunningService
+  beforeAll(async () => {
+    service = await startService()
+    await service.run(
+      insertProducts([
+        {
+          itemId: "shoe",
+          title: "Trail Runner Shoes, Grey, Size 10",
+          description: "A".repeat(DESCRIPTION_BYTES),
+          color: "Grey",
+          size: "10",
+          price: 89,
+          history: [[40, 99]],
+          currentSinceDays: 2
+        }
+      ])
+    )
+    // The live index, in step with the sync state: the next sync is a delta.
+    await service.run(SearchSync.use((sync) => sync.syncProducts()))
+    // PRODUCTS new products of as many models, each with its own text and a price history.
+    await service.run(
+      Database.use((db) =>
+        Effect.gen(function* () {
+          yield* db.run(
+            `INSERT INTO products SELECT p.* REPLACE (p.id || '-' || t.i AS id, p.item_id || '-' || t.i AS item_id,
+               'Trail Runner ' || t.i || ' Shoes, Grey, Size 10' AS title, t.i || p.description AS description)
+             FROM products p, range(1, ${PRODUCTS + 1}) t(i)`
+          )
+          yield* db.run(
+            `INSERT INTO price_history SELECT h.* REPLACE (h.product_id || '-' || t.i AS product_id)
+             FROM price_history h, range(1, ${PRODUCTS + 1}) t(i)`
+          )
+        })
+      )
+    )
+  })
+  afterAll(() => service.close())
+
+  it(`keeps a delta of ${PRODUCTS.toLocaleString()} new products within one copy of their rows, its worker within a heap limit`, async () => {
+    // What one copy of the catalog's rows takes in DuckDB's memory, measured the way the sync's tables are.
+    const copyBytes = await service.run(
+      Database.use((db) =>
+        Effect.gen(function* () {
+          const before = yield* inMemoryTables
+          yield* db.run("ATTACH ':memory:' AS sized_copy")
+          yield* db.run("CREATE TABLE sized_copy.products AS SELECT * FROM products")
+          const after = yield* inMemoryTables
+          yield* db.run("DETACH sized_copy")
+          return after - before
+        })
+      )
+    )
+    expect(copyBytes).toBeGreaterThan(PRODUCTS * DESCRIPTION_BYTES)
+
+    // The workers started from here on: the sync's (the service's own started with it).
+    const workers: Array<Worker> = []
+    const started = (worker: Worker) => workers.push(worker)
+    process.on("worker", started)
+    let peakBytes = 0
+    let workerHeapLimit = 0
+    let sampling = true
+    const sampler = (async () => {
+      while (sampling) {
+        peakBytes = Math.max(peakBytes, await service.run(inMemoryTables))
+        for (const worker of workers) {
+          const heap = await worker.getHeapStatistics().catch(() => undefined)
+          if (heap !== undefined) workerHeapLimit = Math.max(workerHeapLimit, heap.heap_size_limit)
+        }
+        await new Promise((done) => setTimeout(done, 10))
+      }
+    })()
+    const result = await service.run(SearchSync.use((sync) => sync.syncProducts())).finally(async () => {
+      sampling = false
+      await sampler
+      process.off("worker", started)
+    })
+    expect(result).toMatchObject({ upserted: PRODUCTS, deleted: 0 })
+    // Before the scratch tables were narrowed, the sync held two wide copies
+    // (its work table and its model table) through the whole sending.
+    expect(peakBytes).toBeLessThan(1.75 * copyBytes)
+    expect(workers).toHaveLength(1)
+    expect(workerHeapLimit).toBeGreaterThan(0)
+    expect(workerHeapLimit).toBeLessThan(WORKER_HEAP_LIMIT_BYTES)
+  })
+})
