@@ -20,8 +20,8 @@ import { startService, type RunningService } from "../../support/TestService.ts"
 const PRODUCTS = 30_000
 /** Long enough that the rows' text dominates what a copy of them takes. */
 const DESCRIPTION_BYTES = 2_000
-/** Above the sync worker's bound (160 MB of old generation, 32 MB of young); a worker's default is ~4 GB. */
-const WORKER_HEAP_LIMIT_BYTES = 256 * 1024 * 1024
+/** Above the sync worker's bound (1 GB of old generation, 32 MB of young); a worker's default is ~4 GB. */
+const WORKER_HEAP_LIMIT_BYTES = 1_536 * 1024 * 1024
 
 /** DuckDB's in-memory tables (bytes): the sync's scratch tables, and the copy made to size one. */
 const inMemoryTables = Database.use((db) =>
