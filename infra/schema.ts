@@ -435,10 +435,10 @@ export const migrations: ReadonlyArray<ReadonlyArray<string>> = [
     // the market joins the dedup key, so each market gets its own link to the
     // same URL; NULL (every link before this version) serves all markets.
     // Twin: infra/postgres/migrations/0019_link_market.sql.
-    `DROP INDEX tracking_links_dedup`,
+    `DROP INDEX IF EXISTS tracking_links_dedup`,
     `ALTER TABLE tracking_links ADD COLUMN IF NOT EXISTS market VARCHAR`,
     // (a new name: DuckDB cannot reuse a dropped index's name in the same transaction)
-    `CREATE UNIQUE INDEX tracking_links_market_dedup
+    `CREATE UNIQUE INDEX IF NOT EXISTS tracking_links_market_dedup
        ON tracking_links (COALESCE(partner_id, 0), tag, normalized_url, COALESCE(market, ''))`
   ]
 ]

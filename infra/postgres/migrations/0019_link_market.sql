@@ -4,6 +4,6 @@
 -- URL; NULL (every link before this version) serves all markets. DuckDB twin:
 -- the link market entry of infra/schema.ts.
 ALTER TABLE tracking_links ADD COLUMN market text;
-DROP INDEX tracking_links_dedup;
+DROP INDEX IF EXISTS tracking_links_dedup;
 CREATE UNIQUE INDEX tracking_links_market_dedup
   ON tracking_links (COALESCE(partner_id, 0), tag, normalized_url, COALESCE(market, ''));
