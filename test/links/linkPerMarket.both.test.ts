@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
-import { type FixtureProgram, insertCatalog, NETWORKS } from "../support/catalogFixture.ts"
+import { insertCatalog, NETWORKS, nikeProgrammes } from "../support/catalogFixture.ts"
 import { getJson, postJson } from "../support/http.ts"
 import { startService, type RunningService } from "../support/TestService.ts"
 
@@ -11,27 +11,6 @@ import { startService, type RunningService } from "../support/TestService.ts"
 // partner holds a Nike UK link to the same URL, and the other way round; a
 // market that does not change the programme shares the link of no market.
 // Every answer names the programme its link really goes through.
-
-const nike = (usRate: number): ReadonlyArray<FixtureProgram> => [
-  {
-    networkId: "cj",
-    merchantId: "5001",
-    name: "Nike US",
-    domains: ["nike.com"],
-    country: "US",
-    commissionRate: usRate,
-    linkParams: { AID: "13579" }
-  },
-  {
-    networkId: "awin",
-    merchantId: "5002",
-    name: "Nike UK",
-    domains: ["nike.com"],
-    country: "GB",
-    commissionRate: 7,
-    linkParams: { mid: "5002" }
-  }
-]
 
 /** The network a link's affiliate URL really goes through (the fixture's templates). */
 const networkOf = (affiliateUrl: string) =>
@@ -48,7 +27,7 @@ describe("a partner's links to one URL, per market", () => {
   const setCatalog = (usRate: number) =>
     service.run(
       Effect.gen(function* () {
-        yield* insertCatalog(NETWORKS, nike(usRate))
+        yield* insertCatalog(NETWORKS, nikeProgrammes(usRate))
         yield* (yield* ProgramMatcher).reload
       })
     )

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
-import { type FixtureProgram, insertCatalog, NETWORKS } from "../support/catalogFixture.ts"
+import { insertCatalog, NETWORKS, nikeProgrammes } from "../support/catalogFixture.ts"
 import { postJson } from "../support/http.ts"
 import { startService, type RunningService } from "../support/TestService.ts"
 
@@ -11,26 +11,7 @@ import { startService, type RunningService } from "../support/TestService.ts"
 // URL that names its country keeps it whoever asks. The answer says which
 // market was chosen and why.
 
-const NIKE: ReadonlyArray<FixtureProgram> = [
-  {
-    networkId: "cj",
-    merchantId: "5001",
-    name: "Nike US",
-    domains: ["nike.com"],
-    country: "US",
-    commissionRate: 5,
-    linkParams: { AID: "13579" }
-  },
-  {
-    networkId: "awin",
-    merchantId: "5002",
-    name: "Nike UK",
-    domains: ["nike.com"],
-    country: "GB",
-    commissionRate: 7,
-    linkParams: { mid: "5002" }
-  }
-]
+const NIKE = nikeProgrammes()
 
 describe("POST /api/v1/links/match prefers the visitor's market", () => {
   let service: RunningService

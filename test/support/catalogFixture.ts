@@ -260,6 +260,32 @@ const BASE_PROGRAMS: ReadonlyArray<FixtureProgram> = [
 ]
 
 /** Awin programmes need their merchant id as `mid` in the template. */
+/**
+ * One merchant with a programme per country, both listing nike.com: Nike US
+ * (CJ, `usRate` %, 5 by default) and Nike UK (Awin, 7 %): with no market
+ * Nike UK pays more; a US shopper's market prefers Nike US.
+ */
+export const nikeProgrammes = (usRate = 5): ReadonlyArray<FixtureProgram> => [
+  {
+    networkId: "cj",
+    merchantId: "5001",
+    name: "Nike US",
+    domains: ["nike.com"],
+    country: "US",
+    commissionRate: usRate,
+    linkParams: { AID: "13579" }
+  },
+  {
+    networkId: "awin",
+    merchantId: "5002",
+    name: "Nike UK",
+    domains: ["nike.com"],
+    country: "GB",
+    commissionRate: 7,
+    linkParams: { mid: "5002" }
+  }
+]
+
 export const PROGRAMS: ReadonlyArray<FixtureProgram> = BASE_PROGRAMS.map((program) =>
   program.networkId === "awin" && program.linkParams === undefined
     ? { ...program, linkParams: { mid: program.merchantId } }

@@ -2,7 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ProgramMatcher } from "../../../links/ProgramMatcher.ts"
-import { type FixtureProgram, insertCatalog, NETWORKS } from "../../support/catalogFixture.ts"
+import { insertCatalog, NETWORKS, nikeProgrammes } from "../../support/catalogFixture.ts"
 import { postJson } from "../../support/http.ts"
 import { startMarketsService } from "../../support/marketsCatalog.ts"
 import type { RunningService } from "../../support/TestService.ts"
@@ -13,26 +13,7 @@ import { call, httpClient } from "./mcpClient.ts"
 // `country` argument read as /api/deals and POST /api/v1/links/match read
 // theirs; a country we have no market for is refused naming the argument.
 
-const NIKE: ReadonlyArray<FixtureProgram> = [
-  {
-    networkId: "cj",
-    merchantId: "5001",
-    name: "Nike US",
-    domains: ["nike.com"],
-    country: "US",
-    commissionRate: 5,
-    linkParams: { AID: "13579" }
-  },
-  {
-    networkId: "awin",
-    merchantId: "5002",
-    name: "Nike UK",
-    domains: ["nike.com"],
-    country: "GB",
-    commissionRate: 7,
-    linkParams: { mid: "5002" }
-  }
-]
+const NIKE = nikeProgrammes()
 
 describe("MCP list_deals and match_link: the shopper's country", () => {
   let service: RunningService
