@@ -69,11 +69,11 @@ const cheapestConverted = (
   choice: PriceChoice<EmbeddedDealOffer>,
   comparison: PriceComparison
 ): DealOffer | undefined => {
+  const leads = (o: DealOffer) => comparison.groupOf(o) === comparison.leading
   let best: DealOffer | undefined
   for (const currency of choice.currencies) {
     const offer = asShown(hit, choice.cheapestIn(currency))
     if (offer === undefined) continue
-    const leads = (o: DealOffer) => comparison.groupOf(o) === comparison.leading
     if (
       best === undefined ||
       (leads(offer) && !leads(best)) ||

@@ -202,12 +202,14 @@ export const spawnMeili = (options: MeiliOptions & { readonly binary: string; re
     })
     if (child.pid !== undefined) writeMeiliPidFile(options.dataDir, child.pid)
     const indexingNice = options.indexingNice ?? 0
-    if (indexingNice > 0 && threadPrioritiesSupported) keepIndexingNiced(child, indexingNice)
-    else if (indexingNice > 0 && !saidNoThreadPriorities) {
-      saidNoThreadPriorities = true
-      yield* Effect.logInfo(
-        "no /proc here: the embedded Meilisearch indexes at the priority of its searches (BACKGROUND_NICE has no effect)"
-      )
+    if (indexingNice > 0) {
+      if (threadPrioritiesSupported) keepIndexingNiced(child, indexingNice)
+      else if (!saidNoThreadPriorities) {
+        saidNoThreadPriorities = true
+        yield* Effect.logInfo(
+          "no /proc here: the embedded Meilisearch indexes at the priority of its searches (BACKGROUND_NICE has no effect)"
+        )
+      }
     }
     const running: RunningMeili = { url, masterKey: options.masterKey, process: child, stderrTail: () => tail.trim() }
     yield* waitHealthy(url, child, 30_000).pipe(
