@@ -7,7 +7,7 @@ import { ClickPage } from "./ClickPage.ts"
 import { ClickStorage } from "./ClickStorage.ts"
 import { SALT_REFRESH } from "./sharedSalts.ts"
 import type { FromWorker, ToWorker, WorkerStart } from "./workerMessages.ts"
-import { makeJournalLag } from "./journalLag.ts"
+import { type LateFound, makeJournalLag } from "./journalLag.ts"
 
 // Clicks leave the redirect as raw facts appended to a page of bytes (no
 // hashing, no verdicts, no objects on the request path). Every COMMIT_MS the
@@ -138,12 +138,43 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
         `Clicks journaled more than ${CRASH_WINDOW_MS} ms (the crash bound) after they were answered`
       )
       let lastLagMs = 0
-      let lateLoggedAt = 0
       metrics.gauge(
         "click_journal_lag_seconds",
         "Longest wait, from answer to journal, of the clicks journaled last",
         () => lastLagMs / 1000
       )
+      // An episode's lines (journalLag.ts): the oldest late click's answer time says which clicks are on disk.
+      const counted = (found: LateFound) => {
+        if (found.late === 0) return
+        lateClicks.inc(found.late)
+        if (found.opened === undefined) return
+        runFork(
+          Effect.logWarning(
+            "click journal fell behind the crash bound: clicks answered are not on disk within it"
+          ).pipe(
+            Effect.annotateLogs({
+              late: found.opened.late,
+              waitedMs: found.opened.longestMs,
+              boundMs: CRASH_WINDOW_MS,
+              oldestLateAnsweredAt: new Date(found.opened.since).toISOString()
+            })
+          )
+        )
+      }
+      const settled = (now: number) => {
+        const episode = lag.settle(now)
+        if (episode === undefined) return
+        runFork(
+          Effect.logWarning("click journal caught up with the crash bound").pipe(
+            Effect.annotateLogs({
+              late: episode.late,
+              longestWaitMs: episode.longestMs,
+              boundMs: CRASH_WINDOW_MS,
+              oldestLateAnsweredAt: new Date(episode.since).toISOString()
+            })
+          )
+        )
+      }
       const freePages: Array<ClickPage> = []
       const flushWaiters = new Map<number, Deferred.Deferred<void>>()
       let flushIds = 0
@@ -157,20 +188,9 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
           case "journaled": {
             journaled += message.clicks
             const now = Date.now()
-            const { late, longestMs } = lag.journaled(message.pages.length, now)
-            lastLagMs = longestMs
-            if (late > 0) {
-              lateClicks.inc(late)
-              // at most one line a minute: a falling-behind journal is a state, not an event per page
-              if (now - lateLoggedAt >= 60_000) {
-                lateLoggedAt = now
-                runFork(
-                  Effect.logWarning(
-                    "click journal fell behind the crash bound: clicks answered were not on disk within it"
-                  ).pipe(Effect.annotateLogs({ late, waitedMs: longestMs, boundMs: CRASH_WINDOW_MS }))
-                )
-              }
-            }
+            const found = lag.journaled(message.pages.length, now)
+            lastLagMs = found.longestMs
+            counted(found)
             for (const bytes of message.pages) freePages.push(new ClickPage(Buffer.from(bytes)))
             break
           }
@@ -238,7 +258,12 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
         accepted++
         received.inc()
       }
-      const timer = setInterval(handOff, COMMIT_MS)
+      const timer = setInterval(() => {
+        handOff()
+        const now = Date.now()
+        counted(lag.overdue(now))
+        settled(now)
+      }, COMMIT_MS)
       timer.unref()
 
       // ---- DuckDB writer ---------------------------------------------------------
