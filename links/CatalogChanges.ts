@@ -55,7 +55,7 @@ export class CatalogChanges extends Context.Service<
         const linkVersion = yield* linkChanges.read
         const catalogMoved = version !== seen
         if (!catalogMoved && linkVersion === linkVersionSeen) return false
-        let linksMoved = linkVersion !== linkVersionSeen && !own.isOwnNext(linkVersionSeen, linkVersion)
+        let linksMoved = linkVersion !== linkVersionSeen && !own.allOwnSince(linkVersionSeen, linkVersion)
         linkVersionSeen = linkVersion
         if (catalogMoved) {
           const linksAt = yield* lastLinkChange

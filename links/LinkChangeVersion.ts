@@ -58,8 +58,12 @@ export class OwnLinkChanges extends Context.Service<
   OwnLinkChanges,
   {
     record(version: number | undefined): void
-    /** True when `version` is the very next one after `seen` and ours: had another replica's bump come in between, it is not. */
-    isOwnNext(seen: number | undefined, version: number | undefined): boolean
+    /**
+     * True when every version after `seen` up to `version` is ours (several of
+     * our changes may land between two polls): had another replica's bump come
+     * in between, it is not.
+     */
+    allOwnSince(seen: number | undefined, version: number | undefined): boolean
   }
 >()("app/links/OwnLinkChanges") {
   static readonly layer = Layer.sync(OwnLinkChanges, () => {
@@ -70,8 +74,12 @@ export class OwnLinkChanges extends Context.Service<
         if (own.size >= REMEMBERED) own.clear()
         own.add(version)
       },
-      isOwnNext: (seen, version) =>
-        seen !== undefined && version !== undefined && version === seen + 1 && own.delete(version)
+      allOwnSince: (seen, version) => {
+        if (seen === undefined || version === undefined || version <= seen || version - seen > REMEMBERED) return false
+        for (let v = seen + 1; v <= version; v++) if (!own.has(v)) return false
+        for (let v = seen + 1; v <= version; v++) own.delete(v)
+        return true
+      }
     })
   })
 }
