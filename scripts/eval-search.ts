@@ -21,6 +21,7 @@ import { deriveJudgements } from "./search-eval/derive.ts"
 import { evaluate, familyTable, formatScores, PAGE, type SearchAnswer } from "./search-eval/evaluate.ts"
 import { meets, type JudgementSet } from "./search-eval/judgement.ts"
 import { formatPurity, marketPurity } from "./search-eval/marketPurity.ts"
+import { makeSearchClient } from "./search-eval/searchClient.ts"
 
 export const JUDGEMENTS_FILE = "test/fixtures/search-judgements.json"
 
@@ -52,13 +53,14 @@ const main = async () => {
     const judgements = set.judgements.filter((j) => values.family === undefined || j.family === values.family)
     // the judged phrases name no market: the service orders their prices converted at these rates
     const rates = await service.run(ExchangeRates.use((loaded) => loaded.current))
+    const search = makeSearchClient()
     const scores = await evaluate(
       judgements,
       rows,
       async (q) => {
-        const response = await fetch(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${PAGE}`)
-        if (response.status !== 200) throw new Error(`${q}: HTTP ${response.status} ${await response.text()}`)
-        const body = (await response.json()) as {
+        const response = await search.get(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${PAGE}`)
+        if (response.status !== 200) throw new Error(`${q}: HTTP ${response.status} ${JSON.stringify(response.body)}`)
+        const body = response.body as {
           results: Array<{ id: string }>
           suggestions?: SearchAnswer["suggestions"]
         }
@@ -97,15 +99,16 @@ const main = async () => {
     const rowsById = new Map(rows.map((row) => [row.id, row]))
     const purity = await marketPurity(judgements, async (q, country) => {
       const market = country === undefined ? "" : `&country=${country}`
-      const response = await fetch(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${PAGE}${market}`)
-      if (response.status !== 200) throw new Error(`${q}: HTTP ${response.status} ${await response.text()}`)
-      const body = (await response.json()) as { results: Array<{ id: string; price: { currency: string } }> }
+      const response = await search.get(`${service.url}/api/search?q=${encodeURIComponent(q)}&limit=${PAGE}${market}`)
+      if (response.status !== 200) throw new Error(`${q}: HTTP ${response.status} ${JSON.stringify(response.body)}`)
+      const body = response.body as { results: Array<{ id: string; price: { currency: string } }> }
       return body.results.map((result) => ({
         currency: result.price.currency,
         countries: rowsById.get(catalogIdOf(result.id) ?? result.id)?.countries ?? []
       }))
     })
     process.stdout.write(`\n${formatPurity(purity)}\n`)
+    if (search.retries() > 0) process.stdout.write(`(${search.retries()} searches tried twice: a 503 or a reset)\n`)
   } finally {
     await service.close()
     service.remove()
