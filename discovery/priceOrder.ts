@@ -81,7 +81,9 @@ export function cheapestFirst<A>(
     if (!rank.has(group)) rank.set(group, rank.size)
     return { item, at, group, amount: comparison.amountOf(offer) }
   })
+  // groups are ranked once every offer has been seen (the order their first offers appear in)
   return keyed
-    .sort((a, b) => rank.get(a.group)! - rank.get(b.group)! || a.amount - b.amount || a.at - b.at)
+    .map((key) => ({ ...key, rank: rank.get(key.group)! }))
+    .sort((a, b) => a.rank - b.rank || a.amount - b.amount || a.at - b.at)
     .map(({ item }) => item)
 }
