@@ -9,10 +9,13 @@ import type { DealOffer } from "../readModel/modelDocuments.ts"
 // comparison that converts every price into one currency puts them all in
 // one group.
 
+/** What a comparison reads of an offer. */
+export type PricedOffer = Pick<DealOffer, "price" | "currency">
+
 export interface PriceComparison {
   /** Offers of one group compare by amount; groups keep the order of their most relevant offer. */
-  readonly groupOf: (offer: DealOffer) => string
-  readonly amountOf: (offer: DealOffer) => number
+  readonly groupOf: (offer: PricedOffer) => string
+  readonly amountOf: (offer: PricedOffer) => number
   /** The group that comes first whatever the relevance order (the converted prices, before any currency without a rate). */
   readonly leading?: string
   /** Set when prices are converted: into which currency, at the rates of which day. */
@@ -58,23 +61,29 @@ export const convertedPrices = (rates: ExchangeRates, target = "EUR"): PriceComp
  * offer appears in `offers` (relevance order): the most relevant currency's
  * products come first, cheapest to dearest, then the next currency's.
  */
-export const cheapestFirst = (
-  offers: ReadonlyArray<DealOffer>,
-  comparison: PriceComparison = SAME_CURRENCY
-): Array<DealOffer> => {
+export function cheapestFirst<O extends PricedOffer>(offers: ReadonlyArray<O>, comparison?: PriceComparison): Array<O>
+/** The same for items priced by `priceOf` (each item's offer). */
+export function cheapestFirst<A>(
+  items: ReadonlyArray<A>,
+  comparison: PriceComparison,
+  priceOf: (item: A) => PricedOffer
+): Array<A>
+export function cheapestFirst<A>(
+  items: ReadonlyArray<A>,
+  comparison: PriceComparison = SAME_CURRENCY,
+  priceOf: (item: A) => PricedOffer = (item) => item as PricedOffer
+): Array<A> {
   const rank = new Map<string, number>()
   if (comparison.leading !== undefined) rank.set(comparison.leading, 0)
-  for (const offer of offers) {
+  const keyed = items.map((item, at) => {
+    const offer = priceOf(item)
     const group = comparison.groupOf(offer)
     if (!rank.has(group)) rank.set(group, rank.size)
-  }
-  return offers
-    .map((offer, at) => ({
-      offer,
-      at,
-      group: rank.get(comparison.groupOf(offer))!,
-      amount: comparison.amountOf(offer)
-    }))
-    .sort((a, b) => a.group - b.group || a.amount - b.amount || a.at - b.at)
-    .map(({ offer }) => offer)
+    return { item, at, group, amount: comparison.amountOf(offer) }
+  })
+  // groups are ranked once every offer has been seen (the order their first offers appear in)
+  return keyed
+    .map((key) => ({ ...key, rank: rank.get(key.group)! }))
+    .sort((a, b) => a.rank - b.rank || a.amount - b.amount || a.at - b.at)
+    .map(({ item }) => item)
 }

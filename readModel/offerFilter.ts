@@ -55,7 +55,8 @@ const levelsMemo = memo(5_000, (key) => {
 // key string and a lookup each (the offer choice runs for every offer of a
 // dozen models per search).
 let lastLevels: { category: string | null; productType: string | null; levels: ReadonlyArray<string> } | undefined
-const levelsOf = (category: string | null, productType: string | null): ReadonlyArray<string> => {
+/** categoryLevels(category, productType), memoized: the same array for the same path (read it, never change it). */
+export const categoryLevelsOf = (category: string | null, productType: string | null): ReadonlyArray<string> => {
   if (lastLevels === undefined || lastLevels.category !== category || lastLevels.productType !== productType)
     lastLevels = { category, productType, levels: levelsMemo(`${category ?? ""}\u0000${productType ?? ""}`) }
   return lastLevels.levels
@@ -65,7 +66,7 @@ const levelsOf = (category: string | null, productType: string | null): Readonly
 const anyValue = (offer: Filterable, field: string, test: (value: unknown) => boolean): boolean => {
   // an embedded offer leaves its category levels to be derived
   if (field === "categories" && offer.categories === undefined)
-    return levelsOf(offer.category ?? null, offer.product_type ?? null).some(test)
+    return categoryLevelsOf(offer.category ?? null, offer.product_type ?? null).some(test)
   // the field name comes from a filter string, so it is read as a plain property
   const value: unknown = Reflect.get(offer, field)
   return Array.isArray(value) ? value.some(test) : test(value)
