@@ -58,8 +58,6 @@ try {
   await runWrk({ ...theirs, connections: CONNECTIONS, seconds: 2 })
   await runWrk({ ...ours, connections: CONNECTIONS, seconds: 2 })
   if (baselineTarget !== undefined) await runWrk({ ...baselineTarget, connections: CONNECTIONS, seconds: 2 })
-  const baselineCpuUs: Array<number> = []
-  const oursCpuUs: Array<number> = []
   /** One wrk round on a service: its req/s, CPU µs per redirect in all and by thread. */
   const serviceRound = async (pid: number, target: typeof ours) => {
     const cpuBefore = processCpuSeconds(pid)
@@ -74,6 +72,7 @@ try {
     const bareRps: Array<number> = []
     const oursRps: Array<number> = []
     const cpuPerRequestUs: Array<number> = []
+    const baselineCpuUs: Array<number> = []
     const bareCpuPerRequestUs: Array<number> = []
     /** Where the service's CPU per redirect went, per thread (µs), each round. */
     const threads: Array<string> = []
@@ -101,7 +100,6 @@ try {
       if (round % 2 === 1) await baselineRound()
       threads.push(split)
       cpuPerRequestUs.push(cpuUs)
-      oursCpuUs.push(cpuUs)
       oursRps.push(o.requestsPerSecond)
       answered += o.requests
       for (const [label, r, extra] of [
@@ -124,8 +122,8 @@ try {
     threads.forEach((split, i) => console.log(`service CPU per redirect by thread (round ${i + 1}, µs): ${split}`))
     if (baselineCpuUs.length > 0)
       console.log(
-        `CPU per redirect, same rounds: ours ${median(oursCpuUs.splice(0)).toFixed(1)} µs, ` +
-          `baseline ${median(baselineCpuUs.splice(0)).toFixed(1)} µs`
+        `CPU per redirect, same rounds: ours ${median(cpuPerRequestUs).toFixed(1)} µs, ` +
+          `baseline ${median(baselineCpuUs).toFixed(1)} µs`
       )
     const rate = Math.max(1, Math.round(median(oursRps) / 2))
     const halfPeak = await halfPeakTrials({
