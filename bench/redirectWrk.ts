@@ -11,6 +11,11 @@
 // Needs `wrk` on the PATH (bench only: `apt-get install -y wrk`).
 // BENCH_PROFILE=1 runs the service under --cpu-prof (the profile in
 // data/var/bench-profile/, summarised by bench/support/cpuProfile.ts).
+// BENCH_BASELINE_ROOT=<another checkout> also starts that checkout's main.ts
+// (e.g. the code before a change; its node_modules beside it) and loads it in
+// every round next to ours, in alternating order: its CPU per redirect by
+// thread against ours in the same minutes, the comparison a loaded machine
+// still allows (figures taken minutes apart differ more than most changes).
 import { resolve } from "node:path"
 import { machineLoad } from "./support/machineLoad.ts"
 import { median } from "./support/redirectFixture.ts"
@@ -23,7 +28,7 @@ import {
   TARGET_RATIO,
   verdict
 } from "./support/redirectPair.ts"
-import { processCpuSeconds } from "./support/shippedService.ts"
+import { matchLinks, processCpuSeconds, startShippedService } from "./support/shippedService.ts"
 import { perRequestUs, threadCpuSeconds } from "./support/threadCpu.ts"
 import { runWrk, wrkInstalled } from "./support/wrk.ts"
 
@@ -43,15 +48,31 @@ if (!wrkInstalled()) {
 console.log(`bench:redirect:wrk on the shipped entry point; ${machineLoad()}`)
 const nodeArgs = process.env.BENCH_PROFILE === "1" ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : []
 const { service, ours, theirs, stop } = await startRedirectPair(LINKS, { nodeArgs })
+const baselineRoot = process.env.BENCH_BASELINE_ROOT
+let baseline: Awaited<ReturnType<typeof startShippedService>> | undefined
 try {
+  if (baselineRoot !== undefined) baseline = await startShippedService({}, 600_000, { root: resolve(baselineRoot) })
+  const baselineTarget =
+    baseline === undefined ? undefined : { ...ours, url: baseline.url, paths: await matchLinks(baseline.url, LINKS) }
+  if (baseline !== undefined) console.log(`baseline service: ${baselineRoot}`)
   await runWrk({ ...theirs, connections: CONNECTIONS, seconds: 2 })
   await runWrk({ ...ours, connections: CONNECTIONS, seconds: 2 })
+  if (baselineTarget !== undefined) await runWrk({ ...baselineTarget, connections: CONNECTIONS, seconds: 2 })
+  /** One wrk round on a service: its req/s, CPU µs per redirect in all and by thread. */
+  const serviceRound = async (pid: number, target: typeof ours) => {
+    const cpuBefore = processCpuSeconds(pid)
+    const threadsBefore = threadCpuSeconds(pid)
+    const result = await runWrk({ ...target, connections: CONNECTIONS, seconds: SECONDS })
+    const cpuUs = ((processCpuSeconds(pid) - cpuBefore) * 1e6) / Math.max(1, result.requests)
+    return { result, cpuUs, threads: perRequestUs(threadsBefore, threadCpuSeconds(pid), result.requests) }
+  }
   const passed = await tallyRuns(RUNS, async () => {
     const clicksBefore = await service.metric("clicks_written_total")
     let answered = 0
     const bareRps: Array<number> = []
     const oursRps: Array<number> = []
     const cpuPerRequestUs: Array<number> = []
+    const baselineCpuUs: Array<number> = []
     const bareCpuPerRequestUs: Array<number> = []
     /** Where the service's CPU per redirect went, per thread (µs), each round. */
     const threads: Array<string> = []
@@ -63,11 +84,21 @@ try {
       const bareUs = (bareCpu.user + bareCpu.system) / Math.max(1, b.requests)
       bareCpuPerRequestUs.push(bareUs)
       bareRps.push(b.requestsPerSecond)
-      const cpuBefore = processCpuSeconds(service.pid)
-      const threadsBefore = threadCpuSeconds(service.pid)
-      const o = await runWrk({ ...ours, connections: CONNECTIONS, seconds: SECONDS })
-      const cpuUs = ((processCpuSeconds(service.pid) - cpuBefore) * 1e6) / Math.max(1, o.requests)
-      threads.push(perRequestUs(threadsBefore, threadCpuSeconds(service.pid), o.requests))
+      const baselineRound = async () => {
+        if (baseline === undefined || baselineTarget === undefined) return
+        const r = await serviceRound(baseline.pid, baselineTarget)
+        baselineCpuUs.push(r.cpuUs)
+        console.log(
+          `${`baseline (round ${round})`.padEnd(30)} ${r.result.requestsPerSecond.toFixed(0).padStart(7)} req/s  ` +
+            `service CPU ${r.cpuUs.toFixed(1)} µs/req, by thread: ${r.threads}  (${machineLoad()})`
+        )
+      }
+      if (round % 2 === 0) await baselineRound()
+      const { result: o, cpuUs, threads: split } = await serviceRound(service.pid, ours)
+      if (baseline !== undefined)
+        console.log(`${`ours (round ${round})`.padEnd(30)} service CPU ${cpuUs.toFixed(1)} µs/req, by thread: ${split}`)
+      if (round % 2 === 1) await baselineRound()
+      threads.push(split)
       cpuPerRequestUs.push(cpuUs)
       oursRps.push(o.requestsPerSecond)
       answered += o.requests
@@ -89,6 +120,11 @@ try {
         `the throughput ratio a core each would give, whatever the load)`
     )
     threads.forEach((split, i) => console.log(`service CPU per redirect by thread (round ${i + 1}, µs): ${split}`))
+    if (baselineCpuUs.length > 0)
+      console.log(
+        `CPU per redirect, same rounds: ours ${median(cpuPerRequestUs).toFixed(1)} µs, ` +
+          `baseline ${median(baselineCpuUs).toFixed(1)} µs`
+      )
     const rate = Math.max(1, Math.round(median(oursRps) / 2))
     const halfPeak = await halfPeakTrials({
       ours,
@@ -104,6 +140,7 @@ try {
   })
   if (passed < RUNS) process.exitCode = 1
 } finally {
+  await baseline?.stop()
   await stop()
   if (nodeArgs.length > 0) console.log(`CPU profile in ${PROFILE_DIR}: node bench/support/cpuProfile.ts <file>`)
 }

@@ -15,16 +15,6 @@ export const MAX_TEXT = 512
 const MAX_CLICK_BYTES = 2_048
 const ABSENT = 0xffff
 
-export interface ClickFacts {
-  readonly atMs: number
-  readonly partnerId: number | null
-  readonly trackingId: string
-  readonly tag: string
-  readonly ip: string
-  readonly userAgent: string | null
-  readonly referrer: string | null
-}
-
 export class ClickPage {
   readonly bytes: Buffer
   used = 0
@@ -71,8 +61,19 @@ const writeText = (b: Buffer, at: number, text: string | undefined, max: number)
   return at + 2 + n
 }
 
+/** One click's raw facts, as read back from a page: positional, so reading a page allocates no object per click. */
+export type ClickVisitor = (
+  atMs: number,
+  partnerId: number | null,
+  trackingId: string,
+  tag: string,
+  ip: string,
+  userAgent: string | null,
+  referrer: string | null
+) => void
+
 /** Reads back every click of a page (in the worker). */
-export const readClicks = (bytes: Uint8Array, used: number, each: (click: ClickFacts) => void): void => {
+export const readClicks = (bytes: Uint8Array, used: number, each: ClickVisitor): void => {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, used)
   let at = 0
   const text = (): string | null => {
@@ -92,6 +93,6 @@ export const readClicks = (bytes: Uint8Array, used: number, each: (click: ClickF
     const ip = text() ?? "unknown"
     const userAgent = text()
     const referrer = text()
-    each({ atMs, partnerId: partner === -1 ? null : partner, trackingId, tag, ip, userAgent, referrer })
+    each(atMs, partner === -1 ? null : partner, trackingId, tag, ip, userAgent, referrer)
   }
 }

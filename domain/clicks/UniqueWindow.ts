@@ -2,13 +2,17 @@
 // visitor+link -> window end, kept in insertion order so expired entries sit
 // at the front and pruning stops at the first live one. Memory is bounded by
 // `maxEntries`: past it the oldest windows are forgotten early (which can only
-// over-count uniques, never lose a click).
+// over-count uniques, never lose a click). The oldest window's end is kept
+// aside, so a click pays for the pruning walk (an iterator) only when there
+// is something to prune: most clicks of a busy service have none.
 export const UNIQUE_WINDOW_MS = 3_600_000
 
 export class UniqueWindow {
   readonly #windowMs: number
   readonly #maxEntries: number
   readonly #ends = new Map<string, number>()
+  /** The end of the oldest window in the map (the first to expire); Infinity when empty. */
+  #oldestEnd = Number.POSITIVE_INFINITY
 
   constructor(windowMs = UNIQUE_WINDOW_MS, maxEntries = 500_000) {
     this.#windowMs = windowMs
@@ -21,7 +25,11 @@ export class UniqueWindow {
     if (end !== undefined && end > now) return false
     if (end !== undefined) this.#ends.delete(key)
     this.#ends.set(key, now + this.#windowMs)
-    this.#prune(now)
+    if (this.#ends.size === 1) this.#oldestEnd = now + this.#windowMs
+    // The walk stops at the first window still open while the map is within
+    // bounds: with the oldest one open, it would remove nothing.
+    // (A re-opened key was expired, so its old end was <= now: if it was the oldest, this prunes.)
+    if (this.#oldestEnd <= now || this.#ends.size > this.#maxEntries) this.#prune(now)
     return true
   }
 
@@ -30,8 +38,12 @@ export class UniqueWindow {
   }
 
   #prune(now: number) {
+    this.#oldestEnd = Number.POSITIVE_INFINITY
     for (const [key, end] of this.#ends) {
-      if (end > now && this.#ends.size <= this.#maxEntries) break
+      if (end > now && this.#ends.size <= this.#maxEntries) {
+        this.#oldestEnd = end
+        break
+      }
       this.#ends.delete(key)
     }
   }

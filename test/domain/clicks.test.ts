@@ -23,6 +23,48 @@ describe("UniqueWindow", () => {
     for (let i = 0; i < 1000; i++) w.firstIn(`k${i}`, i)
     expect(w.size).toBeLessThanOrEqual(100)
   })
+  it("forgets windows as a walk from the oldest after every click would (expired first, then past the bound)", () => {
+    // The reference: the walk the window ran after every new window, before
+    // it kept the oldest end aside to skip walks that remove nothing.
+    class Walked {
+      readonly ends = new Map<string, number>()
+      readonly windowMs: number
+      readonly maxEntries: number
+      constructor(windowMs: number, maxEntries: number) {
+        this.windowMs = windowMs
+        this.maxEntries = maxEntries
+      }
+      firstIn(key: string, now: number) {
+        const end = this.ends.get(key)
+        if (end !== undefined && end > now) return false
+        if (end !== undefined) this.ends.delete(key)
+        this.ends.set(key, now + this.windowMs)
+        for (const [k, e] of this.ends) {
+          if (e > now && this.ends.size <= this.maxEntries) break
+          this.ends.delete(k)
+        }
+        return true
+      }
+    }
+    for (const [windowMs, maxEntries] of [
+      [1_000, 50],
+      [1_000, 1_000_000],
+      [50, 20]
+    ] as const) {
+      const w = new UniqueWindow(windowMs, maxEntries)
+      const reference = new Walked(windowMs, maxEntries)
+      let seed = 42
+      const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648)
+      let now = 0
+      for (let i = 0; i < 20_000; i++) {
+        // mostly forward, sometimes a click stamped a little earlier (clocks, pages from two moments)
+        now = Math.max(0, now + (next() % 40) - 8)
+        const key = `v${next() % 60} L${next() % 5}`
+        expect(w.firstIn(key, now)).toBe(reference.firstIn(key, now))
+        expect(w.size).toBe(reference.ends.size)
+      }
+    }
+  })
   it("judgeWindow (the stored-window form) gives the same verdicts, batch by batch", () => {
     const times = [0, 1, 59 * 60_000, 60 * 60_000, 60 * 60_000 + 5, 2 * 60 * 60_000 - 1, 3 * 60 * 60_000]
     const memory = new UniqueWindow(3_600_000)
