@@ -48,6 +48,36 @@ export type MeiliDeadline = number | { readonly silentMs: number; readonly maxMs
 const lastAnswerAt = new Map<string, number>()
 const answeredFrom = (target: MeiliTarget) => lastAnswerAt.set(target.host, performance.now())
 
+/**
+ * Meilisearch hosts with a health probe in flight (one at a time each). A
+ * request that waits on a silent server asks its `/health` halfway through
+ * the silent bound: the answer counts as one (answeredFrom), so a server
+ * that is alive but has nothing else to answer is seen busy, not hung.
+ * Without it, a search's only sign of life were other answers: while a feed's
+ * batches are sent no task is polled, Meilisearch runs as many searches at
+ * once as it has cores, and on a loaded machine each took about a second,
+ * so 800 ms passed without any answer from an engine that was working, and
+ * searches were answered 503 "answered nothing for 800 ms". A stopped or
+ * hung server answers no probe either.
+ */
+const probing = new Set<string>()
+const healthTargets = new Map<string, MeiliTarget>()
+const healthOf = (target: MeiliTarget) => {
+  let health = healthTargets.get(target.host)
+  if (health === undefined) {
+    // below the same path prefix as the API's routes (a server behind a proxy's path)
+    const at = target.path.search(/\/(indexes\/|multi-search)/)
+    health = meiliTarget(new URL(`${at < 0 ? "" : target.path.slice(0, at)}/health`, target.href))
+    healthTargets.set(target.host, health)
+  }
+  return health
+}
+const probeHealth = (target: MeiliTarget, timeoutMs: number) => {
+  if (probing.has(target.host)) return
+  probing.add(target.host)
+  sendMeiliRequest(healthOf(target), "GET", {}, undefined, timeoutMs, () => probing.delete(target.host))
+}
+
 /** Where a request goes, as node:http's request options (no URL object per request). */
 export interface MeiliTarget {
   readonly protocol: string
@@ -158,10 +188,12 @@ export const sendMeiliRequest = (
 ): (() => void) => {
   let settled = false
   let timer: NodeJS.Timeout | undefined
+  let probeTimer: NodeJS.Timeout | undefined
   const finish = (error: Error | undefined, answer?: unknown) => {
     if (settled) return
     settled = true
     if (timer !== undefined) clearTimeout(timer)
+    if (probeTimer !== undefined) clearTimeout(probeTimer)
     done(error, answer)
   }
   const abandon =
@@ -180,6 +212,15 @@ export const sendMeiliRequest = (
     const { silentMs, maxMs } = typeof deadline === "number" ? { silentMs: deadline, maxMs: deadline } : deadline
     const sentAt = performance.now()
     let lookedAt = sentAt
+    // Only where busy and hung are told apart (a single bound is a plain timeout).
+    const probes = silentMs < maxMs
+    const armProbe = (inMs: number) => {
+      if (!probes) return
+      probeTimer = setTimeout(() => {
+        const heard = lastAnswerAt.get(target.host) ?? Number.NEGATIVE_INFINITY
+        if (!settled && performance.now() - heard >= inMs) probeHealth(target, silentMs)
+      }, inMs)
+    }
     const decide = () => {
       if (settled) return
       const now = performance.now()
@@ -197,7 +238,9 @@ export const sendMeiliRequest = (
       if (!busy) return fail(new MeiliDeadlineError(silentMs))
       if (atMost) return fail(new MeiliDeadlineError(maxMs, true))
       lookedAt = now
-      timer = setTimeout(expire, Math.min(silentMs, maxMs - waited))
+      const next = Math.min(silentMs, maxMs - waited)
+      timer = setTimeout(expire, next)
+      armProbe(next / 2)
     }
     // Timers run before I/O in a turn of the event loop: after a turn held
     // long (a loaded machine), answers that came meanwhile are still unread
@@ -207,10 +250,12 @@ export const sendMeiliRequest = (
       setImmediate(decide)
     }
     timer = setTimeout(expire, silentMs)
+    armProbe(silentMs / 2)
   }
   return () => {
     settled = true
     if (timer !== undefined) clearTimeout(timer)
+    if (probeTimer !== undefined) clearTimeout(probeTimer)
     abandon()
   }
 }

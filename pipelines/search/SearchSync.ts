@@ -34,9 +34,10 @@ import {
 //   so a sync (also after a restart) sends only the models one of whose
 //   offers is new, changed or gone, and deletes models left with no offer.
 // - Settings or document shape change (or a missing / out-of-step index):
-//   the index is rebuilt into a fresh one and swapped in (`swapIndexes`,
-//   rename: false), then the old one is deleted; queries never see a
-//   half-built index.
+//   the index is rebuilt into a fresh one and swapped in (`swapIndexes`),
+//   then the old one is deleted; with no live index yet the built one is
+//   renamed into place. Queries never see a half-built index, nor one
+//   without its settings.
 // - Every task is awaited; a failed task fails the sync, and the sync state
 //   is only written after every task succeeded, so the next run retries.
 //

@@ -82,23 +82,29 @@ export const makeIndexTasks = (search: SearchEngineShape) => {
       return uid
     })
 
-  /** Swaps a built index in under the live uid and deletes the old one. */
+  /**
+   * Puts a built index in place under the live uid. When a live index exists
+   * the two are swapped and the old one (now under the built uid) deleted.
+   * When none exists yet the built one is renamed (`rename: true`, Meilisearch
+   * 1.18 and later; the existing index is named first): creating the live
+   * index first, empty and without settings, to swap with left searches
+   * meanwhile on an index with no filterable attributes, answered 503
+   * ("Attribute in_stock is not filterable") until the swap landed.
+   */
   const swapIn = (index: string, builtUid: string) =>
     Effect.gen(function* () {
       const live = search.indexUid(index)
-      const tasks: Array<number> = []
       if (!(yield* indexExists(live))) {
-        tasks.push(
-          (yield* search.use(`create ${live}`, (client) => client.createIndex(live, { primaryKey: "id" }))).taskUid
+        const renamed = yield* search.use(`rename ${builtUid} to ${live}`, (client) =>
+          client.swapIndexes([{ indexes: [builtUid, live], rename: true }])
         )
+        return yield* awaitTasks(`rename ${builtUid} to ${live}`, [renamed.taskUid])
       }
-      tasks.push(
-        (yield* search.use(`swap ${live}`, (client) =>
-          client.swapIndexes([{ indexes: [live, builtUid], rename: false }])
-        )).taskUid
+      const swapped = yield* search.use(`swap ${live}`, (client) =>
+        client.swapIndexes([{ indexes: [live, builtUid], rename: false }])
       )
-      tasks.push((yield* search.use(`delete old ${index}`, (client) => client.deleteIndex(builtUid))).taskUid)
-      yield* awaitTasks(`swap ${live}`, tasks)
+      const deleted = yield* search.use(`delete old ${index}`, (client) => client.deleteIndex(builtUid))
+      yield* awaitTasks(`swap ${live}`, [swapped.taskUid, deleted.taskUid])
     })
 
   const dropBuild = (uid: string) =>

@@ -11,27 +11,39 @@ import { type MeiliDeadline, meiliTarget, sendMeiliRequest } from "../../infra/m
 // the engine answered them a moment later). Hung: it answers nothing (the
 // real one, stopped with SIGSTOP, is test/discovery/outage.both.test.ts).
 // Here the transport meets a loopback server whose searches take SLOW_MS
-// while its task route answers at once, as Meilisearch's does while indexing.
+// while its other routes (tasks, health) answer at once, as Meilisearch's do
+// while indexing, and one that answers nothing at all.
 
 const SLOW_MS = 1_500
 let server: http.Server
+let hung: http.Server
 let base: string
+let hungBase: string
+const healthAsked: Array<string> = []
+const listen = async (created: http.Server) => {
+  await new Promise<void>((resolve) => created.listen(0, "127.0.0.1", resolve))
+  return `http://127.0.0.1:${(created.address() as AddressInfo).port}`
+}
 beforeAll(async () => {
   server = http.createServer((request, response) => {
+    if (request.url?.endsWith("/health")) healthAsked.push(request.url)
     const answer = () => response.writeHead(200, { "content-type": "application/json" }).end('{"hits":[]}')
     if (request.url?.endsWith("/search")) setTimeout(answer, SLOW_MS)
     else answer()
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  hung = http.createServer(() => {})
+  base = await listen(server)
+  hungBase = await listen(hung)
 })
 afterAll(() => {
-  server.closeAllConnections()
-  server.close()
+  for (const created of [server, hung]) {
+    created.closeAllConnections()
+    created.close()
+  }
 })
 
 /** One search under `deadline` while `polling` keeps asking the task route; its outcome and how long it took. */
-const search = (deadline: MeiliDeadline, polling: boolean) =>
+const search = (deadline: MeiliDeadline, polling: boolean, at = base) =>
   new Promise<{ error: Error | undefined; ms: number }>((resolve) => {
     const started = performance.now()
     let done = false
@@ -42,7 +54,7 @@ const search = (deadline: MeiliDeadline, polling: boolean) =>
       )
     }
     if (polling) poll()
-    sendMeiliRequest(meiliTarget(new URL(`${base}/indexes/products/search`)), "POST", {}, "{}", deadline, (error) => {
+    sendMeiliRequest(meiliTarget(new URL(`${at}/indexes/products/search`)), "POST", {}, "{}", deadline, (error) => {
       done = true
       resolve({ error, ms: performance.now() - started })
     })
@@ -50,7 +62,7 @@ const search = (deadline: MeiliDeadline, polling: boolean) =>
 
 // (first: the other tests leave task polls answering for a moment after them)
 it("gives up on an engine that answers nothing after the silent bound, well within 1 s", async () => {
-  const { error, ms } = await search(SEARCH_DEADLINE, false)
+  const { error, ms } = await search(SEARCH_DEADLINE, false, hungBase)
   expect(error?.name).toBe("MeiliDeadlineError")
   expect(error?.message).toBe(`Meilisearch answered nothing for ${SEARCH_DEADLINE.silentMs} ms`)
   expect(ms).toBeGreaterThanOrEqual(SEARCH_DEADLINE.silentMs - 50)
@@ -61,6 +73,16 @@ it("waits for a search the engine answers late while it answers other requests",
   const { error, ms } = await search(SEARCH_DEADLINE, true)
   expect(error).toBeUndefined()
   expect(ms).toBeGreaterThanOrEqual(SLOW_MS - 50)
+})
+
+it("waits for a search the engine answers late when nothing else is asked: its health route answers", async () => {
+  const { error, ms } = await search(SEARCH_DEADLINE, false)
+  expect(error).toBeUndefined()
+  expect(ms).toBeGreaterThanOrEqual(SLOW_MS - 50)
+  // asked once per silent stretch, not once per turn
+  expect(healthAsked.length).toBeGreaterThan(0)
+  expect(healthAsked.length).toBeLessThanOrEqual(Math.ceil(SLOW_MS / (SEARCH_DEADLINE.silentMs / 2)))
+  expect(healthAsked.every((path) => path === "/health")).toBe(true)
 })
 
 it("gives up on a busy engine at the longest wait", async () => {
