@@ -45,8 +45,8 @@ type Pending = (reply: SyncWorkerReply | Error) => void
  * Batches of 10,000-character descriptions (the longest a feed may carry)
  * peaked at 95-132 MB of used heap, sampled
  * (test/pipelines/search/syncMemory.test.ts); the bound leaves about twice
- * that. While batches were cut by offers only, two such batches held
- * ~450-500 MB and the bound had to be 1 GB.
+ * that. Cut by offers alone (20,000 a batch), two such batches hold
+ * ~450-500 MB: the bound would have to be 1 GB.
  */
 export const SYNC_WORKER_HEAP_MB = { old: 256, young: 32 } as const
 

@@ -17,8 +17,8 @@ import { startService, type RunningService } from "../../support/TestService.ts"
 // The sync's worker thread has a heap of its own, in the same RSS: it runs
 // under a tight heap limit, and batches of the longest descriptions a feed
 // may carry (10,000 characters) build within it. Batches are cut by bytes:
-// by offers alone the 12,000 such offers below were one batch of ~130 MB of
-// rows, held several times over in the worker's heap while it builds them.
+// by offers alone the 12,000 such offers below would be one batch of ~130 MB
+// of rows, held several times over in the worker's heap while it builds them.
 
 const PRODUCTS = 30_000
 /** Long enough that the rows' text dominates what a copy of them takes. */
@@ -27,8 +27,8 @@ const DESCRIPTION_BYTES = 2_000
 const LONGEST_DESCRIPTION = 10_000
 const LONG_PRODUCTS = 12_000
 /**
- * The bound the worker's old generation must stay within: 1 GB while
- * batches were cut by offers only (a worker's default is ~4 GB).
+ * The bound the worker's old generation must stay within (a worker's default
+ * is ~4 GB; batches cut by offers alone needed ~1 GB for these descriptions).
  */
 const TIGHT_OLD_GENERATION_MB = 256
 /** Just above what the worker's bound (SYNC_WORKER_HEAP_MB) lets V8 reach: old and young generation and a margin. */
@@ -146,7 +146,7 @@ describe("a products sync's memory", () => {
       )
     )
     const sync = await sampledSync()
-    // By offers alone they were one batch, and the worker ran out of heap at this bound: the sync failed.
+    // By offers alone they would be one batch, and the worker runs out of heap at this bound: the sync fails.
     expect(sync.result).toMatchObject({ upserted: LONG_PRODUCTS, deleted: 0 })
     expect(SYNC_WORKER_HEAP_MB.old).toBeLessThanOrEqual(TIGHT_OLD_GENERATION_MB)
     expect(sync.workerHeapLimit).toBeGreaterThan(0)
