@@ -150,6 +150,17 @@ export const CHECKPOINT_THRESHOLD = "64MB"
  */
 export const BULK_DEALLOCATION_FLUSH_THRESHOLD = "32MiB"
 
+/**
+ * The memory DuckDB's allocator (jemalloc) keeps after its work, handed back
+ * to the system: past this peak a finished task flushes what it cached (its
+ * default is 128MiB), and a background thread of the allocator purges freed
+ * pages as they age instead of at the next allocation (off by default).
+ * Measured loading the 1M-product bench feed (read_csv into a staging
+ * table, then into a table of the file; one thread, 1GB limit): peak RSS
+ * 1,246 MB by default, 1,104 MB with both; RSS after 1,068 and 882 MB.
+ */
+export const ALLOCATOR_FLUSH_THRESHOLD = "16MiB"
+
 /** Where DuckDB spills past its memory limit: beside the database file, under DATA_DIR. */
 export const spillDirectory = (path: string) => join(dirname(path), "duckdb-spill")
 
@@ -173,7 +184,9 @@ export const makeDuckDbDatabase = (
       threads: String(threads),
       memory_limit: memoryLimit,
       checkpoint_threshold: CHECKPOINT_THRESHOLD,
-      allocator_bulk_deallocation_flush_threshold: BULK_DEALLOCATION_FLUSH_THRESHOLD
+      allocator_bulk_deallocation_flush_threshold: BULK_DEALLOCATION_FLUSH_THRESHOLD,
+      allocator_flush_threshold: ALLOCATOR_FLUSH_THRESHOLD,
+      allocator_background_threads: "true"
     }
     if (path !== ":memory:") options.temp_directory = spillDirectory(path)
     const instance = yield* Effect.acquireRelease(

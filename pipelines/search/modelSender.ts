@@ -2,11 +2,12 @@ import { Clock, Effect, Semaphore } from "effect"
 import type { DatabaseShape } from "../../infra/Database.ts"
 import {
   batchChunks,
+  CHUNK_LIMITS,
+  FIRST_CHUNK_LIMITS,
   type ModelBatch,
   modelBatches,
-  OFFERS_IN_FIRST_CHUNK,
-  OFFERS_PER_CHUNK,
-  OFFERS_PER_READ
+  type ModelSize,
+  READ_LIMITS
 } from "./modelBatches.ts"
 import { productRowsJsonSql } from "./productRowsJson.ts"
 import type { IndexTasks } from "./indexTasks.ts"
@@ -23,7 +24,8 @@ import { CHUNK_TABLE } from "./workTables.ts"
 const SEND_CONCURRENCY = 2
 
 /**
- * Where sendModels reads: `ranks` has a row (model_rank) per offer;
+ * Where sendModels reads: `ranks` has a row (model_rank, and the offer's
+ * estimated bytes: modelBatches.ts offerBytesSql) per offer;
  * `chunkRows(from, to)` selects the rows of the models ranked in (from, to]
  * in rank order (model_id, model_rank, hash and the ProductRow columns),
  * stored chunk by chunk; a rebuild also records each chunk's offers into
@@ -63,7 +65,7 @@ export const makeModelSender = (db: DatabaseShape, indexTasks: IndexTasks) => {
           // into JS strings is the event loop's work (one read of 20k rows:
           // ~65 ms of its CPU), and the main thread holds one part at a time.
           const batch = worker.batch()
-          for (const part of modelBatches(offersPerModel.slice(from, to), Number.POSITIVE_INFINITY, OFFERS_PER_READ)) {
+          for (const part of modelBatches(sizes.slice(from, to), READ_LIMITS)) {
             // Literal bounds (our own integers): DuckDB prunes row groups by zone
             // maps only for constants; a bound parameter made each batch scan
             // the whole table.
@@ -106,14 +108,14 @@ export const makeModelSender = (db: DatabaseShape, indexTasks: IndexTasks) => {
             )
           })
 
-      const counts = yield* db.query<{ offers: number }>(
-        `SELECT count(*)::INTEGER AS offers FROM ${source.ranks} GROUP BY model_rank ORDER BY model_rank`
+      const sizes: ReadonlyArray<ModelSize> = yield* db.query<ModelSize>(
+        `SELECT count(*)::INTEGER AS offers, sum(bytes)::DOUBLE AS bytes FROM ${source.ranks}
+         GROUP BY model_rank ORDER BY model_rank`
       )
-      const offersPerModel = counts.map((row) => row.offers)
-      const batches = modelBatches(offersPerModel)
+      const batches = modelBatches(sizes)
       // Two chunks at a time: one is built (the writer) while the other is read and sent.
       const tasks = (yield* Effect.forEach(
-        batchChunks(batches, offersPerModel, OFFERS_PER_CHUNK, OFFERS_IN_FIRST_CHUNK),
+        batchChunks(batches, sizes, CHUNK_LIMITS, FIRST_CHUNK_LIMITS),
         sendChunk(source),
         { concurrency: 2 }
       )).flat()

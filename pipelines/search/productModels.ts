@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import type { DuckDbShape } from "../../infra/Database.ts"
 import { DOCUMENT_VERSION } from "../../readModel/documents.ts"
 import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../../readModel/productFactsSql.ts"
+import { offerBytesSql } from "./modelBatches.ts"
 import { type SyncPhase, timedPhase } from "./syncPhases.ts"
 import type { SyncWorker } from "./syncWorkerPool.ts"
 import {
@@ -52,7 +53,7 @@ const inputKeyJoin = (products: string) =>
 const workQuery = `
   CREATE OR REPLACE TABLE ${WORK_TABLE} AS
   WITH ${productFactsCtes("")}
-  SELECT p.id, p.feed, p.title, p.gtin, p.color, p.size, p.condition, ${offerHash}
+  SELECT p.id, p.feed, p.title, p.gtin, p.color, p.size, p.condition, ${offerHash}, ${offerBytesSql("p")} AS bytes
   FROM p
   ${PRODUCT_FACT_JOINS}
 `
@@ -179,7 +180,7 @@ export const makeProductModels = (db: DuckDbShape) => {
           )
           yield* db.run(
             `CREATE OR REPLACE TABLE ${PRODUCT_RANKS_TABLE} AS
-             SELECT p.id, m.model_rank
+             SELECT p.id, m.model_rank, ${offerBytesSql("p")} AS bytes
              FROM products p ${inputKeyJoin("p")} JOIN ${RANKED_MODELS_TABLE} m ON m.model_key = ik.model_key`
           )
           yield* db.run(`DROP TABLE ${INPUT_KEYS_TABLE}`)
@@ -236,7 +237,7 @@ export const makeProductModels = (db: DuckDbShape) => {
              WHERE k.model_id IN (SELECT model_id FROM ${AFFECTED_TABLE})
            )
          )
-         SELECT k.model_id, r.model_rank, w.id, w.hash
+         SELECT k.model_id, r.model_rank, w.id, w.hash, w.bytes
          FROM ${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id) JOIN ranked r ON r.model_id = k.model_id
          ORDER BY r.model_rank`
         )

@@ -38,17 +38,17 @@ type Pending = (reply: SyncWorkerReply | Error) => void
 
 /**
  * The worker's V8 heap (MB). What it holds is bounded by the batches in
- * flight (two of at most 20,000 offers: their rows, documents and JSON), not
- * by the catalog; unbounded, V8 let it grow to 300-450 MB at 1M products
- * before collecting (a worker's default limit is ~4 GB, its young generation
- * alone up to 192 MB), all of it in the service's RSS. The old generation's
- * bound must still hold two batches of the longest descriptions a feed may
- * carry (10,000 characters: ~450-500 MB live), or the worker dies and the
- * sync fails: 160 MB did so now and then with descriptions of 2,000
- * characters (test/pipelines/search/syncMemory.test.ts). A tighter bound
- * needs batches sized by bytes, not offers.
+ * flight (two, each within BYTES_PER_BATCH of rows: their rows, documents
+ * and JSON), not by the catalog; unbounded, V8 let it grow to 300-450 MB at
+ * 1M products before collecting (a worker's default limit is ~4 GB, its
+ * young generation alone up to 192 MB), all of it in the service's RSS.
+ * Batches of 10,000-character descriptions (the longest a feed may carry)
+ * peaked at 95-132 MB of used heap, sampled
+ * (test/pipelines/search/syncMemory.test.ts); the bound leaves about twice
+ * that. Cut by offers alone (20,000 a batch), two such batches hold
+ * ~450-500 MB: the bound would have to be 1 GB.
  */
-export const SYNC_WORKER_HEAP_MB = { old: 1_024, young: 32 } as const
+export const SYNC_WORKER_HEAP_MB = { old: 256, young: 32 } as const
 
 /** A worker for the length of the scope, running at nice value `nice` (0: the process's own). */
 export const syncWorker = (nice: number) =>

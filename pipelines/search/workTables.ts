@@ -28,7 +28,7 @@ export const CHUNK_TABLE = `${WORK_DB}.chunk`
 // 1M-row table of keys (model id and key per product) held ~140 MB more.
 /** A rebuild's models: model_rank, model_id, model_key (one row per model). */
 export const RANKED_MODELS_TABLE = `${WORK_DB}.ranked_models`
-/** A rebuild's products: id, model_rank. */
+/** A rebuild's products: id, model_rank, bytes (modelBatches.ts offerBytesSql). */
 export const PRODUCT_RANKS_TABLE = `${WORK_DB}.product_ranks`
 /** A rebuild's sent offers (id, feed, hash, model_rank), gathered chunk by chunk for the sync state. */
 export const SENT_TABLE = `${WORK_DB}.sent`

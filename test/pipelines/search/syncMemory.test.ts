@@ -3,6 +3,7 @@ import type { Worker } from "node:worker_threads"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Database } from "../../../infra/Database.ts"
 import { SearchSync } from "../../../pipelines/search/SearchSync.ts"
+import { SYNC_WORKER_HEAP_MB } from "../../../pipelines/search/syncWorkerPool.ts"
 import { insertProducts } from "../../support/catalogFixtures.ts"
 import { startService, type RunningService } from "../../support/TestService.ts"
 
@@ -14,14 +15,24 @@ import { startService, type RunningService } from "../../support/TestService.ts"
 // case: every model is affected. Its in-memory tables, sampled through the
 // sync, are bounded by what one copy of the catalog's rows takes in memory.
 // The sync's worker thread has a heap of its own, in the same RSS: it runs
-// under a heap limit, and full batches (20,000 offers of 2 KB text each)
-// build within it.
+// under a tight heap limit, and batches of the longest descriptions a feed
+// may carry (10,000 characters) build within it. Batches are cut by bytes:
+// by offers alone the 12,000 such offers below would be one batch of ~130 MB
+// of rows, held several times over in the worker's heap while it builds them.
 
 const PRODUCTS = 30_000
 /** Long enough that the rows' text dominates what a copy of them takes. */
 const DESCRIPTION_BYTES = 2_000
-/** Above the sync worker's bound (1 GB of old generation, 32 MB of young); a worker's default is ~4 GB. */
-const WORKER_HEAP_LIMIT_BYTES = 1_536 * 1024 * 1024
+/** The longest description a feed may carry. */
+const LONGEST_DESCRIPTION = 10_000
+const LONG_PRODUCTS = 12_000
+/**
+ * The bound the worker's old generation must stay within (a worker's default
+ * is ~4 GB; batches cut by offers alone needed ~1 GB for these descriptions).
+ */
+const TIGHT_OLD_GENERATION_MB = 256
+/** Just above what the worker's bound (SYNC_WORKER_HEAP_MB) lets V8 reach: old and young generation and a margin. */
+const WORKER_HEAP_LIMIT_BYTES = (SYNC_WORKER_HEAP_MB.old + 3 * SYNC_WORKER_HEAP_MB.young + 16) * 1024 * 1024
 
 /** DuckDB's in-memory tables (bytes): the sync's scratch tables, and the copy made to size one. */
 const inMemoryTables = Database.use((db) =>
@@ -69,6 +80,34 @@ describe("a products sync's memory", () => {
   })
   afterAll(() => service.close())
 
+  /** A products sync, sampling DuckDB's in-memory tables and the heap of the sync's worker as it runs. */
+  const sampledSync = async () => {
+    // The workers started from here on: the sync's (the service's own started with it).
+    const workers: Array<Worker> = []
+    const started = (worker: Worker) => workers.push(worker)
+    process.on("worker", started)
+    const peak = { tableBytes: 0, workerHeapLimit: 0, workerHeapUsed: 0 }
+    let sampling = true
+    const sampler = (async () => {
+      while (sampling) {
+        peak.tableBytes = Math.max(peak.tableBytes, await service.run(inMemoryTables))
+        for (const worker of workers) {
+          const heap = await worker.getHeapStatistics().catch(() => undefined)
+          if (heap === undefined) continue
+          peak.workerHeapLimit = Math.max(peak.workerHeapLimit, heap.heap_size_limit)
+          peak.workerHeapUsed = Math.max(peak.workerHeapUsed, heap.used_heap_size)
+        }
+        await new Promise((done) => setTimeout(done, 10))
+      }
+    })()
+    const result = await service.run(SearchSync.use((sync) => sync.syncProducts())).finally(async () => {
+      sampling = false
+      await sampler
+      process.off("worker", started)
+    })
+    return { result, workers: workers.length, ...peak }
+  }
+
   it(`keeps a delta of ${PRODUCTS.toLocaleString()} new products within one copy of their rows, its worker within a heap limit`, async () => {
     // What one copy of the catalog's rows takes in DuckDB's memory, measured the way the sync's tables are.
     const copyBytes = await service.run(
@@ -85,34 +124,33 @@ describe("a products sync's memory", () => {
     )
     expect(copyBytes).toBeGreaterThan(PRODUCTS * DESCRIPTION_BYTES)
 
-    // The workers started from here on: the sync's (the service's own started with it).
-    const workers: Array<Worker> = []
-    const started = (worker: Worker) => workers.push(worker)
-    process.on("worker", started)
-    let peakBytes = 0
-    let workerHeapLimit = 0
-    let sampling = true
-    const sampler = (async () => {
-      while (sampling) {
-        peakBytes = Math.max(peakBytes, await service.run(inMemoryTables))
-        for (const worker of workers) {
-          const heap = await worker.getHeapStatistics().catch(() => undefined)
-          if (heap !== undefined) workerHeapLimit = Math.max(workerHeapLimit, heap.heap_size_limit)
-        }
-        await new Promise((done) => setTimeout(done, 10))
-      }
-    })()
-    const result = await service.run(SearchSync.use((sync) => sync.syncProducts())).finally(async () => {
-      sampling = false
-      await sampler
-      process.off("worker", started)
-    })
-    expect(result).toMatchObject({ upserted: PRODUCTS, deleted: 0 })
+    const sync = await sampledSync()
+    expect(sync.result).toMatchObject({ upserted: PRODUCTS, deleted: 0 })
     // Before the scratch tables were narrowed, the sync held two wide copies
     // (its work table and its model table) through the whole sending.
-    expect(peakBytes).toBeLessThan(1.75 * copyBytes)
-    expect(workers).toHaveLength(1)
-    expect(workerHeapLimit).toBeGreaterThan(0)
-    expect(workerHeapLimit).toBeLessThan(WORKER_HEAP_LIMIT_BYTES)
+    expect(sync.tableBytes).toBeLessThan(1.75 * copyBytes)
+    expect(sync.workers).toBe(1)
+    expect(sync.workerHeapLimit).toBeGreaterThan(0)
+    expect(sync.workerHeapLimit).toBeLessThan(WORKER_HEAP_LIMIT_BYTES)
+  })
+
+  it(`builds ${LONG_PRODUCTS.toLocaleString()} offers of ${LONGEST_DESCRIPTION.toLocaleString()}-character descriptions within a tight worker heap`, async () => {
+    // As many products changed to the longest description a feed may carry (a new content hash: they are resent).
+    await service.run(
+      Database.use((db) =>
+        db.run(
+          `UPDATE products SET description = id || repeat('B', ${LONGEST_DESCRIPTION} - length(id)),
+             content_hash = md5(content_hash || 'long')
+           WHERE id IN (SELECT id FROM products ORDER BY id LIMIT ${LONG_PRODUCTS})`
+        )
+      )
+    )
+    const sync = await sampledSync()
+    // By offers alone they would be one batch, and the worker runs out of heap at this bound: the sync fails.
+    expect(sync.result).toMatchObject({ upserted: LONG_PRODUCTS, deleted: 0 })
+    expect(SYNC_WORKER_HEAP_MB.old).toBeLessThanOrEqual(TIGHT_OLD_GENERATION_MB)
+    expect(sync.workerHeapLimit).toBeGreaterThan(0)
+    expect(sync.workerHeapLimit).toBeLessThan(WORKER_HEAP_LIMIT_BYTES)
+    expect(sync.workerHeapUsed).toBeLessThan(sync.workerHeapLimit)
   })
 })
