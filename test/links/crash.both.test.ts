@@ -3,13 +3,13 @@ import { mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, inject, it } from "vitest"
 import { journalDir, segmentPath, type StoredClick } from "../../clicks/ClickJournal.ts"
-import { COMMIT_MS, CRASH_WINDOW_MS } from "../../clicks/ClickRecorder.ts"
+import { CRASH_WINDOW_MS } from "../../clicks/ClickRecorder.ts"
 import { Database } from "../../infra/Database.ts"
 import { AppConfig, type AppConfigShape } from "../../infra/AppConfig.ts"
 import { replicaId } from "../../clicks/replicaId.ts"
 import { makeService } from "../../service.ts"
 import { startClickTrail, trailNumbers } from "../support/clickTrail.ts"
-import { journalBehindSince } from "../support/journalBehind.ts"
+import { crashBound } from "../support/journalBehind.ts"
 import { freshDatabaseUrl, testStore } from "../support/postgres.ts"
 import { startServerProcess } from "../support/serverProcess.ts"
 import { tempDir, testConfig } from "../support/TestService.ts"
@@ -112,9 +112,8 @@ describe("clicks survive a crash (click journal)", () => {
     const window = Math.max(0, ...lost.map((n) => killedAt - trail.answeredAt[n]))
     // The bound holds while the journal keeps up. When the suite's load stalls its fdatasync, the service
     // must have said so before the kill, and what it lost must all be younger than the oldest late click
-    // of the episode still open at the kill. (Its check runs every COMMIT_MS: a click due by less than
-    // that may be lost just before the check says so.)
-    const behindSince = journalBehindSince(server.output())
+    // of the episode still open at the kill.
+    const { behindSince, covers } = crashBound(server.output(), killedAt)
     console.log(
       `SIGKILL under load: ${answered.length} answered, ${due.length} more than ${CRASH_WINDOW_MS} ms before the kill; ` +
         `lost ${lost.length}, all answered within the last ${window} ms; ` +
@@ -124,12 +123,7 @@ describe("clicks survive a crash (click journal)", () => {
     )
 
     expect(
-      due.filter(
-        (n) =>
-          !stored.has(n) &&
-          trail.answeredAt[n] < behindSince &&
-          trail.answeredAt[n] < killedAt - CRASH_WINDOW_MS - COMMIT_MS
-      ),
+      due.filter((n) => !stored.has(n) && covers(trail.answeredAt[n])),
       "clicks answered before the crash window, while the journal kept up, but not stored"
     ).toEqual([])
 

@@ -1,3 +1,5 @@
+import { COMMIT_MS, CRASH_WINDOW_MS } from "../../clicks/ClickRecorder.ts"
+
 /**
  * Whether a service's click journal was behind the crash bound when it died,
  * from its log output (JSON lines): the answer time of the oldest late click
@@ -17,4 +19,19 @@ export const journalBehindSince = (output: string): number => {
     }
   }
   return since
+}
+
+/**
+ * The crash bound as stated, for a service killed at `killedAt` with this log
+ * output: a click it answered at `answeredAt` must be stored when that was more
+ * than CRASH_WINDOW_MS before the kill and before the oldest late click of an
+ * episode still open then. (The service checks for late pages every COMMIT_MS,
+ * so a click due by less than that may be lost just before the check says so.)
+ */
+export const crashBound = (output: string, killedAt: number) => {
+  const behindSince = journalBehindSince(output)
+  return {
+    behindSince,
+    covers: (answeredAt: number) => answeredAt < behindSince && answeredAt < killedAt - CRASH_WINDOW_MS - COMMIT_MS
+  }
 }
