@@ -7,6 +7,8 @@ import { delimiter, join } from "node:path"
 import { keepIndexingNiced } from "./meiliIndexingPriority.ts"
 import { meiliDbPath, removeMeiliPidFile, writeMeiliPidFile } from "./MeiliPidFile.ts"
 import { threadPrioritiesSupported } from "./threadPriority.ts"
+import { watchMeiliProcess } from "./meiliHttpClient.ts"
+import { processCpuTicks } from "./processCpu.ts"
 
 export class MeiliServerError extends Schema.TaggedError<MeiliServerError>()("MeiliServerError", {
   message: Schema.String
@@ -200,7 +202,15 @@ export const spawnMeili = (options: MeiliOptions & { readonly binary: string; re
     child.once("error", (error) => {
       tail = `${tail}\nspawn failed: ${error.message}`.slice(-2000)
     })
-    if (child.pid !== undefined) writeMeiliPidFile(options.dataDir, child.pid)
+    if (child.pid !== undefined) {
+      writeMeiliPidFile(options.dataDir, child.pid)
+      // a search's deadline tells this Meilisearch busy from hung by its CPU time too (meiliHttpClient.ts)
+      const pid = child.pid
+      child.once(
+        "exit",
+        watchMeiliProcess(`127.0.0.1:${options.port}`, () => processCpuTicks(pid))
+      )
+    }
     const indexingNice = options.indexingNice ?? 0
     if (indexingNice > 0) {
       if (threadPrioritiesSupported) keepIndexingNiced(child, indexingNice)

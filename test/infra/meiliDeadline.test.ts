@@ -1,9 +1,11 @@
+import { spawn } from "node:child_process"
 import http from "node:http"
 import type { AddressInfo } from "node:net"
 import { Worker } from "node:worker_threads"
-import { afterAll, beforeAll, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SEARCH_DEADLINE } from "../../discovery/searchRequests.ts"
-import { type MeiliDeadline, meiliTarget, sendMeiliRequest } from "../../infra/meiliHttpClient.ts"
+import { type MeiliDeadline, meiliTarget, sendMeiliRequest, watchMeiliProcess } from "../../infra/meiliHttpClient.ts"
+import { processCpuTicks } from "../../infra/processCpu.ts"
 
 // A search's deadline tells a hung Meilisearch from a busy one. Busy: it
 // keeps answering other requests (a big batch indexing on the same cores
@@ -88,7 +90,7 @@ it("waits for a search the engine answers late when nothing else is asked: its h
 it("gives up on a busy engine at the longest wait", async () => {
   const { error, ms } = await search({ silentMs: 200, maxMs: 700 }, true)
   expect(error?.name).toBe("MeiliDeadlineError")
-  expect(error?.message).toContain("answering other requests, did not answer this one within 700 ms")
+  expect(error?.message).toContain("busy (answering other requests or working), did not answer this one within 700 ms")
   expect(ms).toBeGreaterThanOrEqual(650)
   expect(ms).toBeLessThan(SLOW_MS)
 })
@@ -127,4 +129,58 @@ it("counts an answer that came while the event loop was held, before giving up o
   } finally {
     await other.terminate()
   }
+})
+
+describe("an engine silent but working: its process's CPU time", () => {
+  // A process of its own that answers nothing (every HTTP worker of a real
+  // Meilisearch held by slow searches) and works (indexing) or is stopped.
+  const engine = async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        "-e",
+        `const server = require("node:http").createServer(() => {});
+         server.listen(0, "127.0.0.1", () => process.stdout.write(String(server.address().port) + "\\n"));
+         setInterval(() => { const until = Date.now() + 40; while (Date.now() < until); }, 50);`
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] }
+    )
+    const port = await new Promise<string>((resolve) =>
+      child.stdout.once("data", (chunk) => resolve(String(chunk).trim()))
+    )
+    const unwatch = watchMeiliProcess(`127.0.0.1:${port}`, () => processCpuTicks(child.pid!))
+    return {
+      base: `http://127.0.0.1:${port}`,
+      child,
+      stop: () => {
+        unwatch()
+        child.kill("SIGKILL")
+      }
+    }
+  }
+
+  it("waits on it up to the longest wait", async () => {
+    const working = await engine()
+    try {
+      const { error, ms } = await search({ silentMs: 400, maxMs: 1_500 }, false, working.base)
+      expect(error?.message).toContain(
+        "busy (answering other requests or working), did not answer this one within 1500 ms"
+      )
+      expect(ms).toBeGreaterThanOrEqual(1_450)
+    } finally {
+      working.stop()
+    }
+  })
+
+  it("gives up on it after the silent bound once it is stopped (SIGSTOP): its CPU time stands still", async () => {
+    const stopped = await engine()
+    try {
+      stopped.child.kill("SIGSTOP")
+      const { error, ms } = await search({ silentMs: 400, maxMs: 1_500 }, false, stopped.base)
+      expect(error?.message).toBe("Meilisearch answered nothing for 400 ms")
+      expect(ms).toBeLessThan(1_000)
+    } finally {
+      stopped.stop()
+    }
+  })
 })
