@@ -57,8 +57,10 @@ export const makeJournalLag = (boundMs: number): JournalLag => {
   let checked = 0
   let episode: { since: number; late: number; longestMs: number; lastLateAt: number } | undefined
 
-  const found = (late: number, oldestAt: number, waitedMs: number, now: number): LateFound => {
+  /** `late` clicks found at `now`, the oldest answered at `oldestAt`. */
+  const found = (late: number, oldestAt: number, now: number): LateFound => {
     if (late === 0) return { late, opened: undefined }
+    const waitedMs = now - oldestAt
     if (episode !== undefined) {
       episode.late += late
       episode.longestMs = Math.max(episode.longestMs, waitedMs)
@@ -83,7 +85,7 @@ export const makeJournalLag = (boundMs: number): JournalLag => {
         late += page.count
         oldestAt = Math.min(oldestAt, page.firstAt)
       }
-      return found(late, oldestAt, now - oldestAt, now)
+      return found(late, oldestAt, now)
     },
     journaled: (pages, now) => {
       let late = 0
@@ -100,7 +102,7 @@ export const makeJournalLag = (boundMs: number): JournalLag => {
           oldestLateAt = Math.min(oldestLateAt, page.firstAt)
         }
       }
-      return { ...found(late, oldestLateAt, now - oldestLateAt, now), longestMs }
+      return { ...found(late, oldestLateAt, now), longestMs }
     },
     settle: (now) => {
       if (episode === undefined || checked > 0 || now - episode.lastLateAt < QUIET_MS) return undefined

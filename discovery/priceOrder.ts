@@ -75,15 +75,14 @@ export function cheapestFirst<A>(
 ): Array<A> {
   const rank = new Map<string, number>()
   if (comparison.leading !== undefined) rank.set(comparison.leading, 0)
-  const keyed = items.map((item, at) => {
-    const offer = priceOf(item)
-    const group = comparison.groupOf(offer)
-    if (!rank.has(group)) rank.set(group, rank.size)
-    return { item, at, group, amount: comparison.amountOf(offer) }
-  })
-  // groups are ranked once every offer has been seen (the order their first offers appear in)
-  return keyed
-    .map((key) => ({ ...key, rank: rank.get(key.group)! }))
+  return items
+    .map((item, at) => {
+      const offer = priceOf(item)
+      const group = comparison.groupOf(offer)
+      // a group's rank is the order its first offer appears in, fixed when first seen
+      if (!rank.has(group)) rank.set(group, rank.size)
+      return { item, at, rank: rank.get(group)!, amount: comparison.amountOf(offer) }
+    })
     .sort((a, b) => a.rank - b.rank || a.amount - b.amount || a.at - b.at)
     .map(({ item }) => item)
 }

@@ -208,7 +208,7 @@ export const spawnMeili = (options: MeiliOptions & { readonly binary: string; re
       const pid = child.pid
       child.once(
         "exit",
-        watchMeiliProcess(`127.0.0.1:${options.port}`, () => processCpuTicks(pid))
+        watchMeiliProcess(new URL(url).host, () => processCpuTicks(pid))
       )
     }
     const indexingNice = options.indexingNice ?? 0

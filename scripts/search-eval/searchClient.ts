@@ -23,7 +23,7 @@ export const makeSearchClient = (): SearchClient => {
   const once = async (url: string) => {
     const response = await fetch(url)
     const text = await response.text()
-    return { response, status: response.status, body: text.length > 0 ? JSON.parse(text) : undefined }
+    return { status: response.status, body: text.length > 0 ? JSON.parse(text) : undefined, wait: waitMs(response) }
   }
   const again = async (url: string, wait: number) => {
     retried++
@@ -34,8 +34,8 @@ export const makeSearchClient = (): SearchClient => {
   return {
     get: async (url) => {
       try {
-        const { response, status, body } = await once(url)
-        return status === 503 ? await again(url, waitMs(response)) : { status, body }
+        const { status, body, wait } = await once(url)
+        return status === 503 ? await again(url, wait) : { status, body }
       } catch (error) {
         if (!isReset(error)) throw error
         return again(url, 100)
