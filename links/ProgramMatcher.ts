@@ -4,6 +4,7 @@ import { clickHostRules, type Resolution, resolveUrl } from "../domain/matching/
 import type { ClickHostRule } from "../domain/matching/unwrap.ts"
 import { Bool, NullableNumber, NullableText, Text, TextList } from "../infra/columns.ts"
 import { Database, type DatabaseError } from "../infra/Database.ts"
+import { latestLoad } from "../infra/latestLoad.ts"
 import { CatalogEvents } from "../infra/events/CatalogEvents.ts"
 import { Metrics } from "../infra/Metrics.ts"
 
@@ -141,8 +142,8 @@ export class ProgramMatcher extends Context.Service<
       )
       metrics.gauge("program_matcher_domains", "Domains known to the matcher", () => state.catalog.byDomain.size)
 
-      const reload = Effect.gen(function* () {
-        state = yield* load(db)
+      const reload = latestLoad(load(db), (loaded) => {
+        state = loaded
         reloads.inc()
       })
 
