@@ -40,7 +40,8 @@ const commit = () => {
       unsavedRows = 0
     }
   } catch (error) {
-    // The lines stay in memory and are written with the next commit.
+    // The lines stay in memory and are written again with the next commit,
+    // over whatever this one left in the segment (SegmentWriter).
     post({ kind: "journalError", message: String(error) })
     return
   }
@@ -83,9 +84,14 @@ port.on("message", (message: ToWorker) => {
   }
 })
 
-// A quiet period still seals what was journaled, so DuckDB catches up.
+// A quiet period still seals what was journaled, so DuckDB catches up, and
+// retries a failed commit (no new page may come to retry it); a segment is
+// never sealed while lines of a failed commit wait, so the next commit
+// retries them in the segment they were written to.
 setInterval(() => {
-  if (!commitScheduled && rows > 0 && Date.now() - openedAt >= SEAL_MS) seal()
+  if (commitScheduled) return
+  if (unsaved.length > 0) commit()
+  else if (rows > 0 && Date.now() - openedAt >= SEAL_MS) seal()
 }, SEAL_MS)
 
 post({ kind: "ready" })
