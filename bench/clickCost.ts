@@ -6,22 +6,26 @@
 //   JSON line) for the redirect bench's traffic (one visitor, one user agent)
 //   and for distinct visitors (a new IP per click); the IP hash alone against
 //   node's createHmac per IP, which the hasher used before;
-// - the journal's group commit (write + fdatasync) of 25 ms of clicks at
-//   RATE clicks/s against 10 ms groups (the previous cadence);
+// - the journal's group commit (SegmentWriter: write + fdatasync) of 25 ms of
+//   clicks at RATE clicks/s against 10 ms groups (the previous cadence), and
+//   against a plain writeSync of the string on an O_APPEND file (how the
+//   worker appended before its writes went at the durable length);
 // - DuckDB's apply of a segment (the service's own duckdbJournalStore:
 //   read_json + INSERT + applied_seq + COMMIT) against read_csv with explicit
 //   columns of the same clicks (an alternative format, measured and rejected:
 //   with the worker writing CSV lines the encode cost 1.02-1.04x of JSON's and
 //   the whole apply 0.93-0.95x of read_json's, ~0.03 µs a click in all: not
 //   worth a second journal format).
-// BENCH_CLICKS (8,500: ~0.25 s of clicks at half our peak) per segment; BENCH_ROUNDS (15) medians.
+// BENCH_CLICKS (8,500: ~0.25 s of clicks at half our peak) per segment; BENCH_ROUNDS (15) medians
+// (the group commits: 30 rounds of each, alternated).
 import { Effect, Exit, Scope } from "effect"
 import { createHmac, randomBytes } from "node:crypto"
-import { closeSync, fdatasyncSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs"
+import { closeSync, fdatasyncSync, fsyncSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs"
 import { join } from "node:path"
 import { ClickEncoder } from "../clicks/ClickEncoder.ts"
 import { duckdbJournalStore, segmentPath } from "../clicks/ClickJournal.ts"
 import { ClickPage } from "../clicks/ClickPage.ts"
+import { SegmentWriter } from "../clicks/SegmentWriter.ts"
 import { VisitorHasher } from "../domain/clicks/VisitorHasher.ts"
 import { Database } from "../infra/Database.ts"
 import { machineLoad } from "./support/machineLoad.ts"
@@ -109,21 +113,59 @@ line(
 // ---- group commit -----------------------------------------------------------------
 const lines = encodeAll(new ClickEncoder(true), oneVisitor)
 const bytesPerClick = Buffer.byteLength(lines) / CLICKS
-const groupCommit = (groupMs: number) => {
+const groupDir = join(dir, "groups")
+mkdirSync(groupDir)
+let groupSeq = 0
+/**
+ * One segment of `groupMs` groups, a new file each run (its folder synced
+ * once), as the worker writes it; how many clicks that is.
+ */
+const groupCommit = (groupMs: number, writer: "SegmentWriter" | "O_APPEND" = "SegmentWriter") => {
   const group = Math.round((RATE * groupMs) / 1000)
   const text = "x".repeat(Math.round(bytesPerClick * group) - 1) + "\n"
-  const path = join(dir, `group-${groupMs}.jsonl`)
   const commits = Math.max(4, Math.round(CLICKS / group))
-  return perClick(() => {
-    const fd = openSync(path, "w", 0o600)
-    for (let i = 0; i < commits; i++) {
-      writeSync(fd, text)
-      fdatasyncSync(fd)
+  const run = () => {
+    const seq = ++groupSeq
+    if (writer === "SegmentWriter") {
+      const segment = new SegmentWriter(groupDir)
+      for (let i = 0; i < commits; i++) segment.append(seq, text)
+      segment.close()
+    } else {
+      const fd = openSync(segmentPath(groupDir, seq), "a", 0o600)
+      for (let i = 0; i < commits; i++) {
+        writeSync(fd, text)
+        fdatasyncSync(fd)
+        if (i === 0) {
+          const folder = openSync(groupDir, "r")
+          fsyncSync(folder)
+          closeSync(folder)
+        }
+      }
+      closeSync(fd)
     }
-    closeSync(fd)
-  }, commits * group)
+    rmSync(segmentPath(groupDir, seq))
+  }
+  return { run, clicks: commits * group }
 }
-line("journal group commit every 25 ms", groupCommit(25), groupCommit(10), "every 10 ms")
+/** Median CPU µs per click of each, alternated round by round so both see the same machine (a disk's pace drifts). */
+const alternated = (ours: ReturnType<typeof groupCommit>, baseline: ReturnType<typeof groupCommit>) => {
+  const samples = [[] as Array<number>, [] as Array<number>]
+  for (let round = -2; round < ROUNDS * 2; round++) {
+    ;[ours, baseline].forEach(({ run, clicks }, which) => {
+      const before = cpuUs()
+      run()
+      if (round >= 0) samples[which].push((cpuUs() - before) / clicks)
+    })
+  }
+  return [median(samples[0]), median(samples[1])] as const
+}
+line("journal group commit every 25 ms", ...alternated(groupCommit(25), groupCommit(10)), "every 10 ms")
+// Its writes go at the durable length with their byte count checked (a failed commit's retry leaves each line once).
+line(
+  "journal group commit (SegmentWriter), 25 ms",
+  ...alternated(groupCommit(25), groupCommit(25, "O_APPEND")),
+  "writeSync(string) on O_APPEND"
+)
 
 // ---- DuckDB apply -------------------------------------------------------------------
 const toCsv = (jsonLines: string) =>

@@ -38,9 +38,6 @@ export const listSegments = (dir: string): Array<Segment> => {
     .sort((a, b) => a.seq - b.seq)
 }
 
-/** Opens a segment for appending; journal files are readable by the service only. */
-export const openSegment = (dir: string, seq: number) => openSync(segmentPath(dir, seq), "a", 0o600)
-
 /**
  * Cuts a line torn by a crash in the middle of a write (only the last line
  * can be); returns the bytes left.

@@ -1,7 +1,7 @@
-import { closeSync, fdatasyncSync, fsyncSync, openSync, writeSync } from "node:fs"
 import { parentPort, workerData } from "node:worker_threads"
 import { ClickEncoder } from "./ClickEncoder.ts"
-import { openSegment, removeSegment, segmentPath } from "./ClickJournal.ts"
+import { removeSegment, segmentPath } from "./ClickJournal.ts"
+import { SegmentWriter } from "./SegmentWriter.ts"
 import type { FromWorker, ToWorker, WorkerStart } from "./workerMessages.ts"
 
 // The click worker: everything a click costs beyond appending its raw facts
@@ -18,7 +18,7 @@ const encoder = new ClickEncoder(uniqueInMemory)
 encoder.hasher.share(salts)
 
 let seq = firstSeq
-let fd = -1
+const segment = new SegmentWriter(dir)
 let rows = 0
 let openedAt = 0
 let unsaved = "" // encoded lines not yet written (kept across a failed write)
@@ -29,34 +29,19 @@ let commitScheduled = false
 
 const post = (message: FromWorker, transfer: Array<ArrayBuffer> = []) => port.postMessage(message, transfer)
 
-const syncFolder = (path: string) => {
-  const folder = openSync(path, "r")
-  try {
-    fsyncSync(folder)
-  } finally {
-    closeSync(folder)
-  }
-}
-
 const commit = () => {
   commitScheduled = false
   try {
     if (unsaved.length > 0) {
-      const created = fd < 0
-      if (created) {
-        fd = openSegment(dir, seq)
-        openedAt = Date.now() // a worker thread outside Effect: plain time, no per-click fiber
-      }
-      writeSync(fd, unsaved)
-      fdatasyncSync(fd)
-      // A new file's name is durable only once its folder is synced (power loss).
-      if (created) syncFolder(dir)
+      if (!segment.isOpen) openedAt = Date.now() // a worker thread outside Effect: plain time, no per-click fiber
+      segment.append(seq, unsaved)
       rows += unsavedRows
       unsaved = ""
       unsavedRows = 0
     }
   } catch (error) {
-    // The lines stay in memory and are written with the next commit.
+    // The lines stay in memory and are written again with the next commit,
+    // over whatever this one left in the segment (SegmentWriter).
     post({ kind: "journalError", message: String(error) })
     return
   }
@@ -69,10 +54,9 @@ const commit = () => {
 }
 
 const seal = () => {
-  closeSync(fd)
+  segment.close()
   post({ kind: "sealed", seq, path: segmentPath(dir, seq), rows })
   seq++
-  fd = -1
   rows = 0
 }
 
@@ -100,9 +84,14 @@ port.on("message", (message: ToWorker) => {
   }
 })
 
-// A quiet period still seals what was journaled, so DuckDB catches up.
+// A quiet period still seals what was journaled, so DuckDB catches up, and
+// retries a failed commit (no new page may come to retry it); a segment is
+// never sealed while lines of a failed commit wait, so the next commit
+// retries them in the segment they were written to.
 setInterval(() => {
-  if (!commitScheduled && rows > 0 && Date.now() - openedAt >= SEAL_MS) seal()
+  if (commitScheduled) return
+  if (unsaved.length > 0) commit()
+  else if (rows > 0 && Date.now() - openedAt >= SEAL_MS) seal()
 }, SEAL_MS)
 
 post({ kind: "ready" })
