@@ -87,9 +87,11 @@ export const makeModelSender = (db: DatabaseShape, indexTasks: IndexTasks, rowFi
             spent.enqueue += t3 - t2
             firstAt ??= t3 - started
             return task
+          }).pipe(
             // The worker deletes the file once read; a COPY that failed part way
             // (a full disk) or a worker that died leaves it to this.
-          }).pipe(Effect.ensuring(removeRowFile(file)))
+            Effect.ensuring(removeRowFile(file))
+          )
         }).pipe(inFlight.withPermits(1))
       const sendBatches = (table: string, batches: ReadonlyArray<ModelBatch>) =>
         Effect.forEach(batches, (batch) => sendBatch(table, batch), { concurrency: SEND_CONCURRENCY })
