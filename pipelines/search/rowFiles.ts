@@ -36,7 +36,8 @@ export const prepareRowFiles = (dir: string) =>
   removeRowFiles(dir).pipe(
     Effect.andThen(
       Effect.tryPromise({
-        try: () => mkdir(dir, { recursive: true }),
+        // The catalog's rows: readable by the service's user only, as the rest of DATA_DIR.
+        try: () => mkdir(dir, { recursive: true, mode: 0o700 }),
         catch: (error) => failure(`create its row files folder ${dir}`, error)
       })
     )
