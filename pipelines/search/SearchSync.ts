@@ -11,6 +11,7 @@ import { PRODUCTS_INDEX, PROGRAMS_INDEX } from "../../readModel/indexes.ts"
 import { makeIndexTasks } from "./indexTasks.ts"
 import { makeModelSender } from "./modelSender.ts"
 import { deltaChunkRows, makeProductModels, rebuildChunkRows } from "./productModels.ts"
+import { prepareRowFiles, removeRowFiles, rowFilesDir } from "./rowFiles.ts"
 import { type SyncPhase, timedPhase } from "./syncPhases.ts"
 import { type SyncWorker, syncWorker } from "./syncWorkerPool.ts"
 import {
@@ -44,7 +45,8 @@ import {
 // This file is the policy (delta or rebuild, what the state records); the
 // Meilisearch tasks are indexTasks.ts, the keying SQL productModels.ts, the
 // sending modelSender.ts; the per-row work (keys, documents) runs in a worker
-// thread (syncWorker.ts), so a sync never holds the event loop.
+// thread (syncWorker.ts), so a sync never holds the event loop, and the
+// batches' rows reach it through files DuckDB writes (rowFiles.ts).
 
 export interface SyncResult {
   readonly upserted: number
@@ -85,7 +87,10 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
       // PostgreSQL), with the DuckDB SQL below and the sync state beside it.
       const db = yield* Staging
       const search = yield* SearchEngine
-      const { backgroundNice } = yield* AppConfig
+      const { backgroundNice, dataDir } = yield* AppConfig
+      // What a killed process left there goes at start-up: only a sync fills it.
+      const rowsDir = rowFilesDir(dataDir)
+      yield* removeRowFiles(rowsDir).pipe(Effect.ignore)
       // One sync per index at a time: two feeds finishing together must not
       // both decide to rebuild, or interleave their state writes.
       const productsLock = yield* Semaphore.make(1)
@@ -95,7 +100,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
       const { indexExists, documentCount, awaitTasks, enqueueAdd, enqueueDelete, createFresh, swapIn, dropBuild } =
         indexTasks
       const { allModels, changedModels } = makeProductModels(db)
-      const { sendModels } = makeModelSender(db, indexTasks)
+      const { sendModels } = makeModelSender(db, indexTasks, rowsDir)
 
       const storedSettingsHash = (index: string) =>
         db
@@ -210,18 +215,20 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
                  WHERE database_name <> '${WORK_DB}' AND starts_with(table_name, '${LEGACY_WORK_PREFIX}')`
               )
               for (const { name } of legacy) yield* db.run(`DROP TABLE IF EXISTS ${name}`)
-              return yield* Effect.acquireUseRelease(
-                db.run(`ATTACH IF NOT EXISTS ':memory:' AS ${WORK_DB}`),
-                () =>
-                  Effect.scoped(
-                    Effect.gen(function* () {
-                      const delta = yield* canDelta(PRODUCTS_INDEX, productsIndexHash)
-                      const worker = yield* syncWorker(backgroundNice)
-                      return yield* delta ? deltaProducts(worker) : rebuildProducts(worker)
-                    })
-                  ),
-                // Detached, its tables and their memory are gone, whether the sync succeeded or not.
-                () => db.run(`DETACH DATABASE IF EXISTS ${WORK_DB}`).pipe(Effect.ignore)
+              return yield* Effect.scoped(
+                Effect.gen(function* () {
+                  // Detached, its tables and their memory are gone, whether the sync succeeded or not.
+                  yield* Effect.acquireRelease(db.run(`ATTACH IF NOT EXISTS ':memory:' AS ${WORK_DB}`), () =>
+                    db.run(`DETACH DATABASE IF EXISTS ${WORK_DB}`).pipe(Effect.ignore)
+                  )
+                  // The batches' row files, likewise (the worker is stopped before it goes).
+                  yield* Effect.acquireRelease(prepareRowFiles(rowsDir), () =>
+                    removeRowFiles(rowsDir).pipe(Effect.ignore)
+                  )
+                  const delta = yield* canDelta(PRODUCTS_INDEX, productsIndexHash)
+                  const worker = yield* syncWorker(backgroundNice)
+                  return yield* delta ? deltaProducts(worker) : rebuildProducts(worker)
+                })
               )
             })
           )

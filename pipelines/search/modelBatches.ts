@@ -36,18 +36,6 @@ export const BYTES_PER_BATCH = 24 * 1024 * 1024
 export const BATCH_LIMITS: BatchLimits = { models: BATCH_SIZE, offers: OFFERS_PER_BATCH, bytes: BYTES_PER_BATCH }
 
 /**
- * Offers read from DuckDB at a time within a batch: the driver turns a read's
- * rows into JS strings on the event loop (20k rows: ~65 ms of its CPU, 5k
- * rows ~16 ms), so a batch is read in parts; and the main thread holds one
- * part at a time, a quarter of a batch's bytes at most.
- */
-export const READ_LIMITS: BatchLimits = {
-  models: Number.POSITIVE_INFINITY,
-  offers: 5_000,
-  bytes: BYTES_PER_BATCH / 4
-}
-
-/**
  * An offer's estimated size as the sync reads it (its row's JSON), in SQL
  * over a products row `p`: its text columns, and a fixed allowance for the
  * JSON's keys, numbers and dates (~600 bytes for a row of short fields).

@@ -6,11 +6,11 @@ import {
   FIRST_CHUNK_LIMITS,
   type ModelBatch,
   modelBatches,
-  type ModelSize,
-  READ_LIMITS
+  type ModelSize
 } from "./modelBatches.ts"
-import { productRowsJsonSql } from "./productRowsJson.ts"
+import { productRowsCopySql } from "./productRowsJson.ts"
 import type { IndexTasks } from "./indexTasks.ts"
+import { removeRowFile, rowFileNames } from "./rowFiles.ts"
 import type { SyncPhase } from "./syncPhases.ts"
 import type { SyncWorker } from "./syncWorkerPool.ts"
 import { CHUNK_TABLE } from "./workTables.ts"
@@ -37,9 +37,13 @@ export interface ModelSource {
   readonly sentTo?: string
 }
 
-/** `db`: staging (DuckDB), with the work database attached. */
-export const makeModelSender = (db: DatabaseShape, indexTasks: IndexTasks) => {
+/**
+ * `db`: staging (DuckDB), with the work database attached; `rowFilesDir`:
+ * the folder a sync's batch files go to (rowFiles.ts), there while it runs.
+ */
+export const makeModelSender = (db: DatabaseShape, indexTasks: IndexTasks, rowFilesDir: string) => {
   const { enqueueBody } = indexTasks
+  const nextRowFile = rowFileNames(rowFilesDir)
 
   /**
    * Streams the models of `source` to Meilisearch in batches (modelBatches.ts);
@@ -47,13 +51,15 @@ export const makeModelSender = (db: DatabaseShape, indexTasks: IndexTasks) => {
    * built into a table of their own while the previous chunk is being sent, so Meilisearch gets its first
    * batch after one (small) chunk, not after all of them. The documents
    * and their JSON body are built in the sync's worker thread: on the event
-   * loop a 20k-offer batch held it for hundreds of milliseconds.
+   * loop a 20k-offer batch held it for hundreds of milliseconds. Their rows
+   * reach it through a file DuckDB writes on its own threads, never as
+   * JS values on the event loop.
    */
   const sendModels = (uid: string, source: ModelSource, phases: Array<SyncPhase>, worker: SyncWorker) =>
     Effect.gen(function* () {
       const started = yield* Clock.currentTimeMillis
       // Summed over batches and chunks, which overlap: where the sending time goes.
-      const spent = { chunk: 0, read: 0, build: 0, enqueue: 0 }
+      const spent = { chunk: 0, write: 0, build: 0, enqueue: 0 }
       let firstAt: number | undefined
 
       // At most SEND_CONCURRENCY batches in memory at once, across chunks too.
@@ -61,32 +67,31 @@ export const makeModelSender = (db: DatabaseShape, indexTasks: IndexTasks) => {
       const sendBatch = (table: string, { from, to }: ModelBatch) =>
         Effect.gen(function* () {
           const t0 = yield* Clock.currentTimeMillis
-          // Read in parts, each handed to the worker at once: turning rows
-          // into JS strings is the event loop's work (one read of 20k rows:
-          // ~65 ms of its CPU), and the main thread holds one part at a time.
-          const batch = worker.batch()
-          for (const part of modelBatches(sizes.slice(from, to), READ_LIMITS)) {
-            // Literal bounds (our own integers): DuckDB prunes row groups by zone
-            // maps only for constants; a bound parameter made each batch scan
-            // the whole table.
-            const read = yield* db.query<{ row: string }>(
-              productRowsJsonSql(table, `model_rank > ${from + part.from} AND model_rank <= ${from + part.to}`)
-            )
-            yield* worker.rows(
-              batch,
-              read.map(({ row }) => row)
-            )
-          }
-          const t1 = yield* Clock.currentTimeMillis
-          const { body } = yield* worker.documents(batch, started)
-          const t2 = yield* Clock.currentTimeMillis
-          const task = yield* enqueueBody(uid, body)
-          const t3 = yield* Clock.currentTimeMillis
-          spent.read += t1 - t0
-          spent.build += t2 - t1
-          spent.enqueue += t3 - t2
-          firstAt ??= t3 - started
-          return task
+          const file = nextRowFile()
+          return yield* Effect.gen(function* () {
+            // The driver answers COPY with a count: the rows are written by
+            // DuckDB's threads and read by the worker, none of them by the
+            // event loop (read through it, 20k rows cost it ~65 ms of CPU,
+            // their garbage and the message copies as much again). Literal
+            // bounds (our own integers): DuckDB prunes row groups by zone maps
+            // only for constants; a bound parameter made each batch scan the
+            // whole table.
+            yield* db.query(productRowsCopySql(table, `model_rank > ${from} AND model_rank <= ${to}`, file))
+            const t1 = yield* Clock.currentTimeMillis
+            const { body } = yield* worker.documents(file, started)
+            const t2 = yield* Clock.currentTimeMillis
+            const task = yield* enqueueBody(uid, body)
+            const t3 = yield* Clock.currentTimeMillis
+            spent.write += t1 - t0
+            spent.build += t2 - t1
+            spent.enqueue += t3 - t2
+            firstAt ??= t3 - started
+            return task
+          }).pipe(
+            // The worker deletes the file once read; a COPY that failed part way
+            // (a full disk) or a worker that died leaves it to this.
+            Effect.ensuring(removeRowFile(file))
+          )
         }).pipe(inFlight.withPermits(1))
       const sendBatches = (table: string, batches: ReadonlyArray<ModelBatch>) =>
         Effect.forEach(batches, (batch) => sendBatch(table, batch), { concurrency: SEND_CONCURRENCY })
@@ -122,7 +127,7 @@ export const makeModelSender = (db: DatabaseShape, indexTasks: IndexTasks) => {
       phases.push(
         { name: "first batch enqueued (after counts)", ms: firstAt ?? 0 },
         { name: "  chunks: facts into their tables (summed)", ms: spent.chunk },
-        { name: "  batches: read rows (summed)", ms: spent.read },
+        { name: "  batches: rows into their files (summed)", ms: spent.write },
         { name: "  batches: build documents and JSON in the worker (summed)", ms: spent.build },
         { name: "  batches: HTTP enqueue (summed)", ms: spent.enqueue }
       )

@@ -12,22 +12,19 @@ import {
 // The main thread's side of the sync's worker thread (syncWorker.ts): one
 // worker per products sync, started with it and terminated after it, so an
 // idle service holds no thread and no copy of the document code. Requests
-// are answered in order; several may be in flight (the sender reads the
-// next batch from DuckDB while the worker builds the previous one).
+// are answered in order; several may be in flight (DuckDB writes the next
+// batch's rows to their file while the worker builds the previous one).
 
 export interface SyncWorker {
   /** The model key of each input, in order. */
   readonly keys: (inputs: ReadonlyArray<KeyInput>) => Effect.Effect<ReadonlyArray<string>, SearchError>
-  /** A new batch's id, for `rows` and `documents`. */
-  readonly batch: () => number
   /**
-   * Hands part of a batch's rows over (ProductRow JSON texts in model order):
-   * the main thread holds a part, never a whole batch.
+   * The model documents of the batch whose rows DuckDB wrote to `file`
+   * (productRowsJson.ts productRowsCopySql), as the UTF-8 JSON body of an
+   * addDocuments call, and how many there are. The worker deletes the file once read.
    */
-  readonly rows: (batch: number, rows: ReadonlyArray<string>) => Effect.Effect<void, SearchError>
-  /** The batch's model documents as the UTF-8 JSON body of an addDocuments call, and how many there are. */
   readonly documents: (
-    batch: number,
+    file: string,
     now: number
   ) => Effect.Effect<{ readonly body: Uint8Array; readonly documents: number }, SearchError>
 }
@@ -37,9 +34,10 @@ const failure = (message: string) => new SearchError({ message: `search sync wor
 type Pending = (reply: SyncWorkerReply | Error) => void
 
 /**
- * The worker's V8 heap (MB). What it holds is bounded by the batches in
- * flight (two, each within BYTES_PER_BATCH of rows: their rows, documents
- * and JSON), not by the catalog; unbounded, V8 let it grow to 300-450 MB at
+ * The worker's V8 heap (MB). What it holds is bounded by the batch it
+ * builds (within BYTES_PER_BATCH of rows: its file's text, documents and
+ * JSON; the next batch waits on disk, its request is only the file's name),
+ * not by the catalog; unbounded, V8 let it grow to 300-450 MB at
  * 1M products before collecting (a worker's default limit is ~4 GB, its
  * young generation alone up to 192 MB), all of it in the service's RSS.
  * Batches of 10,000-character descriptions (the longest a feed may carry)
@@ -104,17 +102,10 @@ export const syncWorker = (nice: number) =>
             (id) => ({ kind: "keys", id, inputs }),
             (reply) => ("keys" in reply ? reply.keys : undefined)
           ),
-        batch: () => next++,
-        rows: (batch, rows) =>
-          Effect.suspend(() =>
-            broken !== undefined
-              ? Effect.fail(failure(broken.message))
-              : Effect.sync(() => worker.postMessage({ kind: "rows", id: batch, rows } satisfies SyncWorkerRequest))
-          ),
-        documents: (batch, now) =>
+        documents: (file, now) =>
           ask(
-            batch,
-            (id) => ({ kind: "documents", id, now }),
+            next++,
+            (id) => ({ kind: "documents", id, file, now }),
             (reply) => ("body" in reply ? { body: reply.body, documents: reply.documents } : undefined)
           )
       }

@@ -14,10 +14,12 @@ export type KeyInput = readonly [string, string | null, string | null, string | 
 
 export type SyncWorkerRequest =
   | { readonly kind: "keys"; readonly id: number; readonly inputs: ReadonlyArray<KeyInput> }
-  /** Part of batch `id`'s rows: ProductRow JSON texts (productRowsJson.ts) in model order; no answer. */
-  | { readonly kind: "rows"; readonly id: number; readonly rows: ReadonlyArray<string> }
-  /** Batch `id`'s documents from the rows sent so far; `now`: epoch ms the documents are built at. */
-  | { readonly kind: "documents"; readonly id: number; readonly now: number }
+  /**
+   * The documents of the batch whose rows DuckDB wrote to `file` (productRowsJson.ts
+   * productRowsCopySql: one ProductRow JSON object a line, in model order); the
+   * worker deletes the file once read. `now`: epoch ms the documents are built at.
+   */
+  | { readonly kind: "documents"; readonly id: number; readonly file: string; readonly now: number }
 
 export type SyncWorkerReply =
   | { readonly id: number; readonly keys: ReadonlyArray<string> }

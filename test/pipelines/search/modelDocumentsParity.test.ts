@@ -16,7 +16,8 @@ import type { RunningService } from "../../support/TestService.ts"
 // field for field, what the plain builder makes of the catalog's rows: every
 // product keyed on its own (groupKey), offer documents grouped by model
 // (modelDocuments). Checked on the sample catalog plus edge cases, after a
-// rebuild and after a delta.
+// rebuild and after a delta. The sync's rows reach its worker as JSON lines
+// DuckDB writes; the plain builder reads them through the driver.
 
 const edgeCases: ReadonlyArray<FixtureProduct> = [
   // one model in three colours (two spellings of grey), sizes, stores and currencies
@@ -67,7 +68,16 @@ const edgeCases: ReadonlyArray<FixtureProduct> = [
   { itemId: "e-group", title: "Desk Lamp LED", itemGroupId: "LAMP-1", price: 27, store: "Other Shop" },
   // a title that is only its colour, a whitespace colour, unicode words
   { itemId: "e-only", title: "Red", color: "Red", price: 5 },
-  { itemId: "e-blank", title: "Café Crème Mug", color: "  ", price: 12, productType: "Home > Kitchen > Mugs" }
+  { itemId: "e-blank", title: "Café Crème Mug", color: "  ", price: 12, productType: "Home > Kitchen > Mugs" },
+  // text the rows' JSON (the files DuckDB writes for the worker) must carry through as it is
+  {
+    itemId: "e-awkward",
+    title: 'The "Best" Mug \\ Set\nof\ttwo 😀',
+    description: 'Line one\r\nline two \u0001 \u2028 "quoted" \\ 日本語',
+    brand: 'Brand "B"',
+    price: 14.99,
+    history: [[30, 19.99]]
+  }
 ]
 
 const FIXED_NOW = Date.now()
