@@ -5,5 +5,5 @@
 // after that (embedded PostgreSQL's password file, read by the postgres user)
 // was unreadable to the next file's child processes. Each file starts from
 // the umask its process began with.
-const startingUmask = (globalThis as { __startingUmask?: number }).__startingUmask ??= process.umask()
+const startingUmask = ((globalThis as { __startingUmask?: number }).__startingUmask ??= process.umask())
 process.umask(startingUmask)
