@@ -21,6 +21,7 @@ import { PRODUCTS_INDEX } from "../readModel/indexes.ts"
 import { productSettings } from "../readModel/settings.ts"
 import { addDocumentsFrom, exportDocuments } from "./support/directAdd.ts"
 import { machineLoad } from "./support/machineLoad.ts"
+import { watchMainThread } from "./support/threadCpu.ts"
 import { benchFeedFile, loadCatalog, pipelineRuntime } from "./support/pipelineCatalog.ts"
 
 const { values } = parseArgs({ options: { products: { type: "string", default: "200000" } } })
@@ -37,25 +38,16 @@ const timed = async <A>(f: () => Promise<A>) => {
 
 /**
  * The main thread's CPU time while `f` runs, in all and its longest stretch
- * between two turns of a 2 ms timer: what a sync takes from the event loop a
- * ROLE=all service serves with. Unlike timer lateness, CPU time does not grow
- * when a loaded machine keeps the process off the cores.
+ * between two timer turns: what a sync takes from the event loop a ROLE=all
+ * service serves with.
  */
 const mainThreadCpu = async <A>(f: () => Promise<A>) => {
-  const before = process.threadCpuUsage()
-  let last = before
-  let longestMs = 0
-  const timer = setInterval(() => {
-    const used = process.threadCpuUsage(last)
-    longestMs = Math.max(longestMs, (used.user + used.system) / 1000)
-    last = process.threadCpuUsage()
-  }, 2)
+  const watch = watchMainThread()
   try {
-    const value = await f()
-    const used = process.threadCpuUsage(before)
-    return { value, cpuMs: (used.user + used.system) / 1000, longestMs }
-  } finally {
-    clearInterval(timer)
+    return { value: await f(), ...watch.stop() }
+  } catch (error) {
+    watch.stop()
+    throw error
   }
 }
 

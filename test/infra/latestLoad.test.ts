@@ -5,53 +5,53 @@ import { latestLoad } from "../../infra/latestLoad.ts"
 // Overlapping reloads of an in-memory copy: the read begun last wins,
 // whatever order the reads finish in.
 
-/** A load answering `values` in turn; the first waits for `release` when given. */
-const loads = (values: ReadonlyArray<string>, release?: Deferred.Deferred<void>) => {
-  let calls = 0
-  return Effect.suspend(() => {
-    const value = values[calls++]!
-    return calls === 1 && release !== undefined ? Effect.as(Deferred.await(release), value) : Effect.succeed(value)
-  })
-}
+/**
+ * Two reloads begun one after the other, each read held until released,
+ * the reads released in `finishing` order. Returns what was installed.
+ */
+const overlapping = (finishing: "first begun finishes first" | "first begun finishes last") =>
+  Effect.runPromise(
+    Effect.gen(function* () {
+      const installed: Array<string> = []
+      const held = [yield* Deferred.make<void>(), yield* Deferred.make<void>()] as const
+      const values = ["older", "newer"] as const
+      let calls = 0
+      const read = Effect.suspend(() => {
+        const call = calls++
+        return Effect.as(Deferred.await(held[call]), values[call])
+      })
+      const reload = latestLoad(read, (value) => installed.push(value))
+      const first = yield* Effect.forkChild(reload)
+      yield* Effect.yieldNow
+      const second = yield* Effect.forkChild(reload)
+      yield* Effect.yieldNow
+      const order = finishing === "first begun finishes first" ? [0, 1] : [1, 0]
+      for (const call of order) {
+        yield* Deferred.succeed(held[call], undefined)
+        yield* Fiber.join(call === 0 ? first : second)
+      }
+      return installed
+    })
+  )
 
 describe("latestLoad", () => {
   it("a read begun first and finished last does not replace the later one", async () => {
-    const installed: Array<string> = []
-    await Effect.runPromise(
-      Effect.gen(function* () {
-        const release = yield* Deferred.make<void>()
-        const reload = latestLoad(loads(["older", "newer"], release), (value) => installed.push(value))
-        const first = yield* Effect.forkChild(reload)
-        yield* Effect.yieldNow
-        yield* reload
-        yield* Deferred.succeed(release, undefined)
-        yield* Fiber.join(first)
-      })
-    )
-    expect(installed).toEqual(["newer"])
+    expect(await overlapping("first begun finishes last")).toEqual(["newer"])
+  })
+
+  it("a read begun first and finished first is installed, then replaced by the later one", async () => {
+    expect(await overlapping("first begun finishes first")).toEqual(["older", "newer"])
   })
 
   it("reads that do not overlap are each installed in turn", async () => {
     const installed: Array<string> = []
-    const reload = latestLoad(loads(["a", "b", "c"]), (value) => installed.push(value))
+    let calls = 0
+    const reload = latestLoad(
+      Effect.sync(() => ["a", "b", "c"][calls++]!),
+      (value) => installed.push(value)
+    )
     await Effect.runPromise(Effect.all([reload, reload, reload], { concurrency: 1 }))
     expect(installed).toEqual(["a", "b", "c"])
-  })
-
-  it("an earlier read finishing first is installed, then replaced by the later one", async () => {
-    const installed: Array<string> = []
-    await Effect.runPromise(
-      Effect.gen(function* () {
-        const release = yield* Deferred.make<void>()
-        const reload = latestLoad(loads(["older", "newer"], release), (value) => installed.push(value))
-        const first = yield* Effect.forkChild(reload)
-        yield* Effect.yieldNow
-        const second = yield* Effect.forkChild(Effect.andThen(Deferred.succeed(release, undefined), reload))
-        yield* Fiber.join(first)
-        yield* Fiber.join(second)
-      })
-    )
-    expect(installed).toEqual(["older", "newer"])
   })
 
   it("a later read that fails leaves the earlier one free to install", async () => {

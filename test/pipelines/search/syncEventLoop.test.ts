@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { watchMainThread } from "../../../bench/support/threadCpu.ts"
 import { Database } from "../../../infra/Database.ts"
 import { SearchSync } from "../../../pipelines/search/SearchSync.ts"
 import { insertProducts } from "../../support/catalogFixtures.ts"
@@ -17,23 +18,6 @@ import { startService, type RunningService } from "../../support/TestService.ts"
 const PRODUCTS = 20_000
 /** The longest stretch of main-thread CPU allowed between two timer turns (ms); a few times what a sliced sync takes. */
 const BOUND_MS = 100
-
-/** Starts watching; `stop` returns the longest stretch of this thread's CPU time between two timer turns (ms). */
-const watchMainThread = () => {
-  let last = process.threadCpuUsage()
-  let longestMs = 0
-  const timer = setInterval(() => {
-    const used = process.threadCpuUsage(last)
-    longestMs = Math.max(longestMs, (used.user + used.system) / 1000)
-    last = process.threadCpuUsage()
-  }, 2)
-  return {
-    stop: () => {
-      clearInterval(timer)
-      return longestMs
-    }
-  }
-}
 
 describe("a products sync and the event loop", () => {
   let service: RunningService
@@ -74,7 +58,7 @@ describe("a products sync and the event loop", () => {
   it(`syncs ${PRODUCTS.toLocaleString()} products without holding the event loop over ${BOUND_MS} ms of CPU`, async () => {
     const watch = watchMainThread()
     const result = await service.run(SearchSync.use((sync) => sync.syncProducts()))
-    const longestMs = watch.stop()
+    const { longestMs } = watch.stop()
     expect(result).toMatchObject({ upserted: PRODUCTS, deleted: 0 })
     expect(longestMs).toBeLessThan(BOUND_MS)
   })
