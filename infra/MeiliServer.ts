@@ -8,7 +8,7 @@ import { keepIndexingNiced } from "./meiliIndexingPriority.ts"
 import { meiliDbPath, removeMeiliPidFile, writeMeiliPidFile } from "./MeiliPidFile.ts"
 import { threadPrioritiesSupported } from "./threadPriority.ts"
 import { watchMeiliProcess } from "./meiliHttpClient.ts"
-import { processCpuTicks } from "./processCpu.ts"
+import { processCpuTicks, processWantsToRun } from "./processCpu.ts"
 
 export class MeiliServerError extends Schema.TaggedError<MeiliServerError>()("MeiliServerError", {
   message: Schema.String
@@ -204,11 +204,14 @@ export const spawnMeili = (options: MeiliOptions & { readonly binary: string; re
     })
     if (child.pid !== undefined) {
       writeMeiliPidFile(options.dataDir, child.pid)
-      // a search's deadline tells this Meilisearch busy from hung by its CPU time too (meiliHttpClient.ts)
+      // a search's deadline tells this Meilisearch busy from hung by its process too (meiliHttpClient.ts)
       const pid = child.pid
       child.once(
         "exit",
-        watchMeiliProcess(new URL(url).host, () => processCpuTicks(pid))
+        watchMeiliProcess(new URL(url).host, {
+          cpuTime: () => processCpuTicks(pid),
+          wantsToRun: () => processWantsToRun(pid)
+        })
       )
     }
     const indexingNice = options.indexingNice ?? 0

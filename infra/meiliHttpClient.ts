@@ -79,19 +79,29 @@ const probeHealth = (target: MeiliTarget, timeoutMs: number) => {
 }
 
 /**
- * A second sign of life where we can read it: the CPU time of the process
- * serving a host (the embedded Meilisearch registers its child). A Meilisearch
- * whose every HTTP worker holds a slow search answers nothing, not even
- * `/health`, for a second and more while it indexes a big batch on the same
- * cores (measured: 53 searches answered 503 "answered nothing for 800 ms" in a
- * 1M feed run, the probe notwithstanding); its CPU time moves all along. A
- * stopped one's does not, nor a deadlocked one's.
+ * Signs of life where we can read them: the process serving a host (the
+ * embedded Meilisearch registers its child). A Meilisearch whose every HTTP
+ * worker holds a slow search answers nothing, not even `/health`, for a
+ * second and more while it indexes a big batch on the same cores (measured:
+ * 53 searches answered 503 "answered nothing for 800 ms" in a 1M feed run,
+ * the probe notwithstanding); its CPU time moves all along, or, when the
+ * cores are taken, its threads wait their turn: in quiet 1M feed runs its CPU
+ * time stood still for up to 1.3 s while its search and indexing threads
+ * were runnable (state R, none waiting for the disk), and searches got 503s
+ * then. A stopped one's CPU time stands still and its threads are stopped
+ * (T); a deadlocked one's sleep (S).
  */
-const cpuTimeOf = new Map<string, () => number | undefined>()
-export const watchMeiliProcess = (host: string, cpuTime: () => number | undefined) => {
-  cpuTimeOf.set(host, cpuTime)
+export interface ProcessWatch {
+  /** CPU time used so far (any unit), undefined where it cannot be read. */
+  readonly cpuTime: () => number | undefined
+  /** Whether a thread of it is runnable or waits for the disk now. */
+  readonly wantsToRun: () => boolean
+}
+const watched = new Map<string, ProcessWatch>()
+export const watchMeiliProcess = (host: string, watch: ProcessWatch) => {
+  watched.set(host, watch)
   return () => {
-    if (cpuTimeOf.get(host) === cpuTime) cpuTimeOf.delete(host)
+    if (watched.get(host) === watch) watched.delete(host)
   }
 }
 
@@ -237,7 +247,7 @@ export const sendMeiliRequest = (
       if (!probes) return
       probeTimer = setTimeout(() => {
         if (settled) return
-        cpuAtProbe = cpuTimeOf.get(target.host)?.()
+        cpuAtProbe = watched.get(target.host)?.cpuTime()
         const heard = lastAnswerAt.get(target.host) ?? Number.NEGATIVE_INFINITY
         if (performance.now() - heard >= inMs) probeHealth(target, silentMs)
       }, inMs)
@@ -245,9 +255,10 @@ export const sendMeiliRequest = (
     const working = () => {
       const before = cpuAtProbe
       cpuAtProbe = undefined
-      if (before === undefined) return false
-      const now = cpuTimeOf.get(target.host)?.()
-      return now !== undefined && now > before
+      const watch = watched.get(target.host)
+      if (watch === undefined) return false
+      const now = before === undefined ? undefined : watch.cpuTime()
+      return (before !== undefined && now !== undefined && now > before) || watch.wantsToRun()
     }
     const decide = () => {
       if (settled) return
@@ -261,7 +272,7 @@ export const sendMeiliRequest = (
       }
       // waited on because it was busy, up to the longest wait
       if (lookedAt > sentAt && atMost) return fail(new MeiliDeadlineError(maxMs, true))
-      // another answer came since the last look, or its process used CPU: it is working, this request waits its turn
+      // another answer came since the last look, or its process used CPU or wants to: it is working, this request waits its turn
       const busy = (lastAnswerAt.get(target.host) ?? Number.NEGATIVE_INFINITY) > lookedAt || working()
       if (!busy) return fail(new MeiliDeadlineError(silentMs))
       if (atMost) return fail(new MeiliDeadlineError(maxMs, true))

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 
 /**
  * The CPU time a process has used so far, in clock ticks (utime + stime of
@@ -15,4 +15,32 @@ export const processCpuTicks = (pid: number): number | undefined => {
   } catch {
     return undefined
   }
+}
+
+/**
+ * Whether a thread of the process is runnable or waits for the disk (state
+ * R or D of /proc/<pid>/task/<tid>/stat): it wants to work, whether or not a
+ * core is free for it. A stopped process's threads are all T, a deadlocked
+ * one's asleep (S). False where there is no /proc or no such process. Reads
+ * one small file per thread (tens of µs each): only for a request already
+ * silent for long, never per request.
+ */
+export const processWantsToRun = (pid: number, proc = "/proc"): boolean => {
+  let threads: Array<string>
+  try {
+    threads = readdirSync(`${proc}/${pid}/task`)
+  } catch {
+    return false
+  }
+  for (const tid of threads) {
+    try {
+      const stat = readFileSync(`${proc}/${pid}/task/${tid}/stat`, "latin1")
+      // the command name (field 2) may hold spaces and parentheses: the state follows its closing one
+      const state = stat.charAt(stat.lastIndexOf(")") + 2)
+      if (state === "R" || state === "D") return true
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return false
 }

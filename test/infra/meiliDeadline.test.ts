@@ -1,11 +1,14 @@
 import { spawn } from "node:child_process"
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import http from "node:http"
 import type { AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { Worker } from "node:worker_threads"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SEARCH_DEADLINE } from "../../discovery/searchRequests.ts"
 import { type MeiliDeadline, meiliTarget, sendMeiliRequest, watchMeiliProcess } from "../../infra/meiliHttpClient.ts"
-import { processCpuTicks } from "../../infra/processCpu.ts"
+import { processCpuTicks, processWantsToRun } from "../../infra/processCpu.ts"
 
 // A search's deadline tells a hung Meilisearch from a busy one. Busy: it
 // keeps answering other requests (a big batch indexing on the same cores
@@ -131,10 +134,13 @@ it("counts an answer that came while the event loop was held, before giving up o
   }
 })
 
-describe("an engine silent but working: its process's CPU time", () => {
+describe("an engine silent but working: its process's CPU time, or its threads wanting to run", () => {
   // A process of its own that answers nothing (every HTTP worker of a real
   // Meilisearch held by slow searches) and works (indexing) or is stopped.
-  const engine = async () => {
+  // `proc`: where its threads' states are read (a copy of its /proc entry
+  // with a thread runnable: no test can keep a process runnable and off the
+  // cores on demand).
+  const engine = async (proc?: string) => {
     const child = spawn(
       process.execPath,
       [
@@ -148,7 +154,10 @@ describe("an engine silent but working: its process's CPU time", () => {
     const port = await new Promise<string>((resolve) =>
       child.stdout.once("data", (chunk) => resolve(String(chunk).trim()))
     )
-    const unwatch = watchMeiliProcess(`127.0.0.1:${port}`, () => processCpuTicks(child.pid!))
+    const unwatch = watchMeiliProcess(`127.0.0.1:${port}`, {
+      cpuTime: () => processCpuTicks(child.pid!),
+      wantsToRun: () => processWantsToRun(child.pid!, proc)
+    })
     return {
       base: `http://127.0.0.1:${port}`,
       child,
@@ -181,6 +190,25 @@ describe("an engine silent but working: its process's CPU time", () => {
       expect(ms).toBeLessThan(1_000)
     } finally {
       stopped.stop()
+    }
+  })
+
+  it("waits on it while a thread of it is runnable, though its CPU time stands still (no core free for it)", async () => {
+    const proc = mkdtempSync(join(tmpdir(), "proc-"))
+    const waiting = await engine(proc)
+    try {
+      waiting.child.kill("SIGSTOP")
+      const thread = join(proc, String(waiting.child.pid), "task", String(waiting.child.pid))
+      mkdirSync(thread, { recursive: true })
+      writeFileSync(join(thread, "stat"), `${waiting.child.pid} (node) R 1 ${"0 ".repeat(40)}\n`)
+      const { error, ms } = await search({ silentMs: 400, maxMs: 1_500 }, false, waiting.base)
+      expect(error?.message).toContain(
+        "busy (answering other requests or working), did not answer this one within 1500 ms"
+      )
+      expect(ms).toBeGreaterThanOrEqual(1_450)
+    } finally {
+      waiting.stop()
+      rmSync(proc, { recursive: true, force: true })
     }
   })
 })
