@@ -6,9 +6,9 @@ import { createServer } from "node:net"
 import { delimiter, join } from "node:path"
 import { keepIndexingNiced } from "./meiliIndexingPriority.ts"
 import { meiliDbPath, removeMeiliPidFile, writeMeiliPidFile } from "./MeiliPidFile.ts"
+import { processCpuTicks, processWantsToRun } from "./ProcessInfo.ts"
 import { threadPrioritiesSupported } from "./threadPriority.ts"
 import { watchMeiliProcess } from "./meiliHttpClient.ts"
-import { processCpuTicks, processWantsToRun } from "./processCpu.ts"
 
 export class MeiliServerError extends Schema.TaggedError<MeiliServerError>()("MeiliServerError", {
   message: Schema.String

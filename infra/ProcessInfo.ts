@@ -5,13 +5,18 @@ import { readdirSync, readFileSync } from "node:fs"
 // process's start time (field 22 of /proc/<pid>/stat, clock ticks since boot):
 // the same pid with another start time is another process.
 
+/**
+ * The fields of a /proc stat line (a process's or a thread's) from the 3rd,
+ * the state, on: [0] state, [11] utime, [12] stime, [16] nice, [19] start
+ * time. The 2nd field is the command name in parentheses and may hold spaces
+ * and parentheses itself ("actix-server ac"), so they are counted after its last ")".
+ */
+export const statFields = (stat: string): Array<string> => stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+
 /** The start time of `pid`, or undefined when no such process exists (or /proc is unavailable). */
 export const processStartTime = (pid: number): string | undefined => {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    // The command name (field 2) is in parentheses and may hold spaces: count from the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return fields[19]
+    return statFields(readFileSync(`/proc/${pid}/stat`, "utf8"))[19]
   } catch {
     return undefined
   }
@@ -31,8 +36,7 @@ export const processArgs = (pid: number): Array<string> => {
 /** True while `pid` runs (a zombie counts as gone). */
 export const isRunning = (pid: number): boolean => {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z"
+    return statFields(readFileSync(`/proc/${pid}/stat`, "utf8"))[0] !== "Z"
   } catch {
     try {
       process.kill(pid, 0)
@@ -55,4 +59,44 @@ export const findProcesses = (test: (args: ReadonlyArray<string>) => boolean): A
     .filter((name) => /^\d+$/.test(name))
     .map(Number)
     .filter((pid) => test(processArgs(pid)))
+}
+
+/**
+ * The CPU time a process has used so far, in clock ticks (utime + stime), or
+ * undefined where there is no /proc or no such process. Read only when a
+ * request has waited long (a few hundred µs of work), never per request.
+ */
+export const processCpuTicks = (pid: number): number | undefined => {
+  try {
+    const fields = statFields(readFileSync(`/proc/${pid}/stat`, "latin1"))
+    return Number(fields[11]) + Number(fields[12])
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Whether a thread of the process is runnable or waits for the disk (state
+ * R or D): it wants to work, whether or not a core is free for it. A stopped
+ * process's threads are all T, a deadlocked one's asleep (S). False where
+ * there is no /proc or no such process (`proc`: another root, for tests).
+ * Reads one small file per thread (tens of µs each): only for a request
+ * already silent for long, never per request.
+ */
+export const processWantsToRun = (pid: number, proc = "/proc"): boolean => {
+  let threads: Array<string>
+  try {
+    threads = readdirSync(`${proc}/${pid}/task`)
+  } catch {
+    return false
+  }
+  return threads.some((tid) => {
+    try {
+      const state = statFields(readFileSync(`${proc}/${pid}/task/${tid}/stat`, "latin1"))[0]
+      return state === "R" || state === "D"
+    } catch {
+      // the thread ended between the listing and the read
+      return false
+    }
+  })
 }

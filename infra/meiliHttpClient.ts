@@ -257,8 +257,8 @@ export const sendMeiliRequest = (
       cpuAtProbe = undefined
       const watch = watched.get(target.host)
       if (watch === undefined) return false
-      const now = before === undefined ? undefined : watch.cpuTime()
-      return (before !== undefined && now !== undefined && now > before) || watch.wantsToRun()
+      const usedCpu = before !== undefined && (watch.cpuTime() ?? before) > before
+      return usedCpu || watch.wantsToRun()
     }
     const decide = () => {
       if (settled) return

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { getPriority, setPriority } from "node:os"
+import { statFields } from "./ProcessInfo.ts"
 
 // Thread priorities on Linux: background work (the embedded Meilisearch's
 // indexing, the search sync's worker thread) runs at a higher nice value than
@@ -23,16 +24,8 @@ export interface ThreadInfo {
   readonly nice: number
 }
 
-/**
- * The nice value in a /proc/<pid>/task/<tid>/stat line: its 19th field. The
- * 2nd field is the name in parentheses and may hold spaces and parentheses
- * itself ("actix-server ac"), so the fields are counted after its last ")".
- */
-export const niceOfStat = (stat: string): number => {
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-  // fields[0] is the 3rd field (state): the 19th is fields[16]
-  return Number(fields[16])
-}
+/** The nice value in a /proc/<pid>/task/<tid>/stat line: its 19th field. */
+export const niceOfStat = (stat: string): number => Number(statFields(stat)[16])
 
 const readText = (path: string) => {
   try {

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { processCpuTicks } from "../../infra/ProcessInfo.ts"
 
 // The service as users run it, for the benches: `npm start`'s entry point
 // (main.ts) in a child process on a fresh DATA_DIR, which ingests the sample
@@ -30,14 +31,9 @@ export const freePort = () =>
 
 /** CPU seconds (user + system) a live process used so far (Linux /proc); NaN once it is gone. */
 export const processCpuSeconds = (pid: number | undefined) => {
-  if (pid === undefined) return Number.NaN
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "latin1")
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return (Number(fields[11]) + Number(fields[12])) / 100
-  } catch {
-    return Number.NaN
-  }
+  // clock ticks of 10 ms (USER_HZ 100)
+  const ticks = pid === undefined ? undefined : processCpuTicks(pid)
+  return ticks === undefined ? Number.NaN : ticks / 100
 }
 
 export interface ShippedService {

@@ -19,7 +19,7 @@ type JsonProductRow = Omit<ProductRow, Timestamp> & {
 }
 
 /** The rows of `table` matching `where`, as productRowOf reads them, without the sync's own columns. */
-export const productRowsSql = (table: string, where: string) =>
+const productRowsSql = (table: string, where: string) =>
   `SELECT * EXCLUDE (model_id, model_rank, hash)
      REPLACE (${TIMESTAMPS.map((column) => `epoch_ms(${column}) AS ${column}`).join(", ")})
    FROM ${table} WHERE ${where}`

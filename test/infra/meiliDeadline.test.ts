@@ -8,7 +8,7 @@ import { Worker } from "node:worker_threads"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SEARCH_DEADLINE } from "../../discovery/searchRequests.ts"
 import { type MeiliDeadline, meiliTarget, sendMeiliRequest, watchMeiliProcess } from "../../infra/meiliHttpClient.ts"
-import { processCpuTicks, processWantsToRun } from "../../infra/processCpu.ts"
+import { processCpuTicks, processWantsToRun } from "../../infra/ProcessInfo.ts"
 
 // A search's deadline tells a hung Meilisearch from a busy one. Busy: it
 // keeps answering other requests (a big batch indexing on the same cores

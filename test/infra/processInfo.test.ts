@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { processCpuTicks, processWantsToRun } from "../../infra/processCpu.ts"
+import { processCpuTicks, processWantsToRun } from "../../infra/ProcessInfo.ts"
 
 // What a search's deadline reads of the embedded Meilisearch's process
 // (infra/meiliHttpClient.ts): its CPU time, and whether a thread of it is
