@@ -22,6 +22,7 @@ import {
   halfPeakTrials,
   printLoad,
   runsOption,
+  settledWrittenClicks,
   startRedirectPair,
   tallyRuns,
   TARGET_RATIO,
@@ -46,7 +47,7 @@ try {
   await runLoad({ ...ours, connections: CONNECTIONS, seconds: 3 })
 
   const passed = await tallyRuns(RUNS, async () => {
-    const clicksBefore = await service.metric("clicks_written_total")
+    const clicksBefore = await settledWrittenClicks(service)
     let answered = 0
     const bareRps: Array<number> = []
     const oursRps: Array<number> = []

@@ -23,6 +23,7 @@ import {
   clicksWritten,
   halfPeakTrials,
   runsOption,
+  settledWrittenClicks,
   startRedirectPair,
   tallyRuns,
   TARGET_RATIO,
@@ -67,7 +68,7 @@ try {
     return { result, cpuUs, threads: perRequestUs(threadsBefore, threadCpuSeconds(pid), result.requests) }
   }
   const passed = await tallyRuns(RUNS, async () => {
-    const clicksBefore = await service.metric("clicks_written_total")
+    const clicksBefore = await settledWrittenClicks(service)
     let answered = 0
     const bareRps: Array<number> = []
     const oursRps: Array<number> = []

@@ -7,6 +7,7 @@ import { ClickPage } from "./ClickPage.ts"
 import { ClickStorage } from "./ClickStorage.ts"
 import { SALT_REFRESH } from "./sharedSalts.ts"
 import type { FromWorker, ToWorker, WorkerStart } from "./workerMessages.ts"
+import { type JournalFailureLine, makeJournalFailures } from "./journalFailures.ts"
 import { type LateFound, makeJournalLag } from "./journalLag.ts"
 
 // Clicks leave the redirect as raw facts appended to a page of bytes (no
@@ -175,6 +176,12 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
           )
         )
       }
+      const journalEpisodes = makeJournalFailures()
+      const logFailures = (line: JournalFailureLine | undefined) => {
+        if (line === undefined) return
+        const log = line.level === "error" ? Effect.logError(line.message) : Effect.logInfo(line.message)
+        runFork(log.pipe(Effect.annotateLogs(line.annotations)))
+      }
       const freePages: Array<ClickPage> = []
       const flushWaiters = new Map<number, Deferred.Deferred<void>>()
       let flushIds = 0
@@ -188,6 +195,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
           case "journaled": {
             journaled += message.clicks
             const now = Date.now()
+            logFailures(journalEpisodes.succeeded(now))
             const found = lag.journaled(message.pages.length, now)
             lastLagMs = found.longestMs
             counted(found)
@@ -206,7 +214,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
           }
           case "journalError":
             journalFailures.inc()
-            runFork(Effect.logError("click journal write failed; will retry", { error: message.message }))
+            logFailures(journalEpisodes.failed(Date.now(), message.message))
         }
       }
       const startWorker = (): Worker => {
