@@ -9,6 +9,7 @@ import { SALT_REFRESH } from "./sharedSalts.ts"
 import type { FromWorker, ToWorker, WorkerStart } from "./workerMessages.ts"
 import { type JournalFailureLine, makeJournalFailures } from "./journalFailures.ts"
 import { type LateFound, makeJournalLag } from "./journalLag.ts"
+import { superviseWorker } from "./workerSupervisor.ts"
 
 // Clicks leave the redirect as raw facts appended to a page of bytes (no
 // hashing, no verdicts, no objects on the request path). Every COMMIT_MS the
@@ -125,7 +126,8 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       // ---- the worker ----------------------------------------------------------
       // Should the worker die (a defect), the clicks it held in memory are
       // counted as lost (clicks_lost_total, logged) and a new worker carries
-      // on, appending to the segment the old one left open.
+      // on, appending to the segment the old one left open (not to one it
+      // sealed: the restart waits for its last messages, workerSupervisor.ts).
       const runFork = Effect.runForkWith(yield* Effect.context<never>())
       const lostClicks = metrics.counter(
         "clicks_lost_total",
@@ -217,12 +219,14 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
             logFailures(journalEpisodes.failed(Date.now(), message.message))
         }
       }
-      const startWorker = (): Worker => {
-        const started = new Worker(new URL("./clickWorker.ts", import.meta.url), {
-          workerData: { dir, firstSeq: nextSeq, uniqueInMemory: storage.uniquesInMemory, salts } satisfies WorkerStart
-        })
-        started.on("message", onMessage)
-        started.on("error", (error) => {
+      const workers = superviseWorker<FromWorker>(
+        () =>
+          new Worker(new URL("./clickWorker.ts", import.meta.url), {
+            // nextSeq as the dead worker's messages left it: a restart comes after all of them (workerSupervisor.ts)
+            workerData: { dir, firstSeq: nextSeq, uniqueInMemory: storage.uniquesInMemory, salts } satisfies WorkerStart
+          }),
+        onMessage,
+        (error) => {
           const lost = accepted - journaled - page.count
           lostClicks.inc(lost)
           journaled += lost
@@ -230,12 +234,9 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
           runFork(Effect.logError("click worker failed; restarting it", { error: String(error), lost }))
           for (const waiter of flushWaiters.values()) Deferred.doneUnsafe(waiter, Effect.void)
           flushWaiters.clear()
-          worker = startWorker()
-        })
-        return started
-      }
-      let worker = startWorker()
-      yield* Effect.addFinalizer(() => Effect.promise(() => worker.terminate()))
+        }
+      )
+      yield* Effect.addFinalizer(() => Effect.promise(() => workers.stop()))
       yield* Deferred.await(ready)
 
       // ---- the request path ----------------------------------------------------
@@ -250,7 +251,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
           used: full.used,
           count: full.count
         }
-        worker.postMessage(message, [message.bytes])
+        workers.current().postMessage(message, [message.bytes])
       }
       const record: ClickRecorderShape["record"] = (trackingId, partnerId, tag, ip, userAgent, referrer) => {
         if (accepted - journaled >= capacity) {
@@ -290,7 +291,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
             return false
           }
           sealed.splice(0, batch.length)
-          worker.postMessage({ kind: "stored", paths: batch.map((s) => s.path) } satisfies ToWorker)
+          workers.current().postMessage({ kind: "stored", paths: batch.map((s) => s.path) } satisfies ToWorker)
           const rows = batch.reduce((n, s) => n + s.rows, 0)
           lastFlushMs = performance.now() - started
           lastFlushRows = rows
@@ -307,7 +308,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
         const done = yield* Deferred.make<void>()
         const id = ++flushIds
         flushWaiters.set(id, done)
-        worker.postMessage({ kind: "flush", id } satisfies ToWorker)
+        workers.current().postMessage({ kind: "flush", id } satisfies ToWorker)
         yield* Deferred.await(done)
       })
 
@@ -365,7 +366,7 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
             Effect.gen(function* () {
               yield* Effect.sleep(SALT_REFRESH)
               salts = yield* sharedSalts
-              worker.postMessage({ kind: "salts", salts } satisfies ToWorker)
+              workers.current().postMessage({ kind: "salts", salts } satisfies ToWorker)
             }).pipe(Effect.catchCause((cause) => Effect.logError("click salt refresh failed; will retry", cause)))
           )
         )
