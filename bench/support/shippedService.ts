@@ -5,6 +5,7 @@ import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { processCpuTicks } from "../../infra/ProcessInfo.ts"
+import { sessionPriorityWarning } from "./machineLoad.ts"
 
 // The service as users run it, for the benches: `npm start`'s entry point
 // (main.ts) in a child process on a fresh DATA_DIR, which ingests the sample
@@ -64,6 +65,8 @@ export const startShippedService = async (
   timeoutMs = 600_000,
   options: ShippedOptions = {}
 ): Promise<ShippedService> => {
+  const warning = sessionPriorityWarning()
+  if (warning !== "") console.log(warning)
   const ownDataDir = options.dataDir === undefined
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "aff-bench-shipped-"))
   const port = await freePort()
