@@ -49,10 +49,13 @@ export const prepareRowFiles = (dir: string) =>
 export const removeRowFile = (file: string) => Effect.promise(() => rm(file, { force: true }).catch(() => undefined))
 
 /**
- * Names of the files of `dir` of one kind ("batch", "inputs", "keys",
- * "sizes"), never reused by this process.
+ * What a file carries: a batch's rows, a chunk of key inputs, their model
+ * keys (the worker's), the models' sizes (CSV).
  */
-export const rowFileNames = (dir: string, kind: string) => {
+export type RowFileKind = "batch" | "inputs" | "keys" | "sizes"
+
+/** Names of the files of `dir` of one kind, never reused by this process. */
+export const rowFileNames = (dir: string, kind: RowFileKind) => {
   let next = 0
   return () => join(dir, `${kind}-${next++}.${kind === "sizes" ? "csv" : "ndjson"}`)
 }
