@@ -99,7 +99,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
       const indexTasks = makeIndexTasks(search)
       const { indexExists, documentCount, awaitTasks, enqueueAdd, enqueueDelete, createFresh, swapIn, dropBuild } =
         indexTasks
-      const { allModels, changedModels } = makeProductModels(db)
+      const { allModels, changedModels } = makeProductModels(db, rowsDir)
       const { sendModels } = makeModelSender(db, indexTasks, rowsDir)
 
       const storedSettingsHash = (index: string) =>

@@ -1,3 +1,5 @@
+import { sqlFileLiteral } from "./productRowsJson.ts"
+
 // How the sync cuts model documents into addDocuments calls. A model
 // document carries every offer of its model, so a batch is bounded by
 // offers and by their bytes as well as by models: 20,000 models of 13
@@ -136,4 +138,36 @@ export const batchChunks = (
   }
   if (chunk.length > 0) chunks.push(chunk)
   return chunks
+}
+
+/**
+ * DuckDB's statement writing each model's size (rank, offers, bytes) of
+ * `ranks` (a row per offer: model_rank, bytes) to `file` as CSV: the sync's
+ * worker plans the batches from it (batchPlanOf). Read through the driver,
+ * every model (75k at 1M products) became a row object on the event loop.
+ */
+export const modelSizesCopySql = (ranks: string, file: string) =>
+  `COPY (SELECT model_rank, count(*)::INTEGER AS offers, sum(bytes)::DOUBLE AS bytes FROM ${ranks}
+         GROUP BY model_rank ORDER BY model_rank)
+   TO ${sqlFileLiteral(file)} (FORMAT csv, HEADER false)`
+
+/**
+ * The worker's side: the chunks of batches (batchChunks of modelBatches,
+ * the first chunk one batch) over the sizes modelSizesCopySql wrote (`text`).
+ * Placed by rank, which runs 1..models with no gap.
+ */
+export const batchPlanOf = (text: string): Array<Array<ModelBatch>> => {
+  const sizes: Array<ModelSize> = []
+  for (let start = 0; start < text.length;) {
+    const newline = text.indexOf("\n", start)
+    const end = newline === -1 ? text.length : newline
+    if (end > start) {
+      const [rank, offers, bytes] = text.slice(start, end).split(",").map(Number)
+      sizes[rank - 1] = { offers, bytes }
+    }
+    start = end + 1
+  }
+  for (let i = 0; i < sizes.length; i++)
+    if (sizes[i] === undefined) throw new Error(`model sizes: no model ranked ${i + 1} of ${sizes.length}`)
+  return batchChunks(modelBatches(sizes), sizes, CHUNK_LIMITS, FIRST_CHUNK_LIMITS)
 }

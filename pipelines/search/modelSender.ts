@@ -1,13 +1,6 @@
 import { Clock, Effect, Semaphore } from "effect"
 import type { DatabaseShape } from "../../infra/Database.ts"
-import {
-  batchChunks,
-  CHUNK_LIMITS,
-  FIRST_CHUNK_LIMITS,
-  type ModelBatch,
-  modelBatches,
-  type ModelSize
-} from "./modelBatches.ts"
+import { type ModelBatch, modelSizesCopySql } from "./modelBatches.ts"
 import { productRowsCopySql } from "./productRowsJson.ts"
 import type { IndexTasks } from "./indexTasks.ts"
 import { removeRowFile, rowFileNames } from "./rowFiles.ts"
@@ -43,7 +36,8 @@ export interface ModelSource {
  */
 export const makeModelSender = (db: DatabaseShape, indexTasks: IndexTasks, rowFilesDir: string) => {
   const { enqueueBody } = indexTasks
-  const nextRowFile = rowFileNames(rowFilesDir)
+  const nextRowFile = rowFileNames(rowFilesDir, "batch")
+  const nextSizesFile = rowFileNames(rowFilesDir, "sizes")
 
   /**
    * Streams the models of `source` to Meilisearch in batches (modelBatches.ts);
@@ -113,17 +107,14 @@ export const makeModelSender = (db: DatabaseShape, indexTasks: IndexTasks, rowFi
             )
           })
 
-      const sizes: ReadonlyArray<ModelSize> = yield* db.query<ModelSize>(
-        `SELECT count(*)::INTEGER AS offers, sum(bytes)::DOUBLE AS bytes FROM ${source.ranks}
-         GROUP BY model_rank ORDER BY model_rank`
-      )
-      const batches = modelBatches(sizes)
+      // The batches are planned in the worker from the models' sizes in a
+      // file: one row per model never reaches the event loop.
+      const sizesFile = nextSizesFile()
+      const chunks = yield* db
+        .query(modelSizesCopySql(source.ranks, sizesFile))
+        .pipe(Effect.andThen(worker.plan(sizesFile)), Effect.ensuring(removeRowFile(sizesFile)))
       // Two chunks at a time: one is built (the writer) while the other is read and sent.
-      const tasks = (yield* Effect.forEach(
-        batchChunks(batches, sizes, CHUNK_LIMITS, FIRST_CHUNK_LIMITS),
-        sendChunk(source),
-        { concurrency: 2 }
-      )).flat()
+      const tasks = (yield* Effect.forEach(chunks, sendChunk(source), { concurrency: 2 })).flat()
       phases.push(
         { name: "first batch enqueued (after counts)", ms: firstAt ?? 0 },
         { name: "  chunks: facts into their tables (summed)", ms: spent.chunk },

@@ -2,13 +2,14 @@ import { Effect } from "effect"
 import type { DuckDbShape } from "../../infra/Database.ts"
 import { DOCUMENT_VERSION } from "../../readModel/documents.ts"
 import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../../readModel/productFactsSql.ts"
+import { keyInputsCopySql, modelKeysReadSql } from "./keyFiles.ts"
 import { offerBytesSql } from "./modelBatches.ts"
+import { removeRowFile, rowFileNames } from "./rowFiles.ts"
 import { type SyncPhase, timedPhase } from "./syncPhases.ts"
 import type { SyncWorker } from "./syncWorkerPool.ts"
 import {
   AFFECTED_TABLE,
   INPUT_KEYS_TABLE,
-  INPUT_NUMBER_KEYS,
   INPUT_NUMBER_KEYS_TABLE,
   KEYS_TABLE,
   MODELS_TABLE,
@@ -17,7 +18,6 @@ import {
   PRODUCT_RANKS_TABLE,
   RANKED_MODELS_TABLE,
   SENT_TABLE,
-  WORK_DB,
   WORK_TABLE
 } from "./workTables.ts"
 
@@ -86,24 +86,30 @@ export const deltaChunkRows = (from: number, to: number) => `
   ORDER BY m.model_rank`
 
 /**
- * Key inputs read, keyed and appended at a time: a chunk is the event loop's
- * work while its rows are read, posted and its keys appended (10k inputs:
- * ~30 ms of its CPU, measured under load).
+ * Key inputs per file: the event loop's work per chunk is a few statements,
+ * whatever its size, so chunks are large (fewer statements) yet bound what
+ * the worker holds: a chunk's text and its keys (50k inputs: ~10 MB).
  */
-export const KEY_CHUNK = 5_000
+export const KEY_CHUNK = 50_000
 
 export type ProductModels = ReturnType<typeof makeProductModels>
 
-/** `db`: staging (DuckDB), with the work database attached. */
-export const makeProductModels = (db: DuckDbShape) => {
+/**
+ * `db`: staging (DuckDB), with the work database attached; `rowFilesDir`:
+ * the folder the key inputs' and keys' files go to (rowFiles.ts), there while a sync runs.
+ */
+export const makeProductModels = (db: DuckDbShape, rowFilesDir: string) => {
+  const nextInputsFile = rowFileNames(rowFilesDir, "inputs")
+  const nextKeysFile = rowFileNames(rowFilesDir, "keys")
+
   /**
    * Keys each distinct (title, GTIN, colour, size, condition) of `products`
    * once (`products`: a FROM clause), into the table of keyed inputs: the key
    * is a pure function of them and models repeat them across stores (200k
-   * products: 84k inputs). The inputs are numbered in DuckDB, read and keyed
-   * KEY_CHUNK at a time in the worker thread and their keys appended by
-   * number: the event loop only moves one chunk's rows, and no array of
-   * every input is ever held.
+   * products: 84k inputs). The inputs are numbered in DuckDB and go to the
+   * worker thread KEY_CHUNK at a time through files, their keys come back
+   * the same way (keyFiles.ts): no input nor key is ever a JS value on the
+   * event loop, and no array of every input is ever held.
    */
   const keyInputs = (products: string, phases: Array<SyncPhase>, worker: SyncWorker) =>
     Effect.gen(function* () {
@@ -119,37 +125,22 @@ export const makeProductModels = (db: DuckDbShape) => {
       const inputs = counted[0]?.n ?? 0
       yield* db.run(`CREATE OR REPLACE TABLE ${INPUT_NUMBER_KEYS_TABLE} (n INTEGER, model_key VARCHAR)`)
       const chunks = Array.from({ length: Math.ceil(inputs / KEY_CHUNK) }, (_, i) => i * KEY_CHUNK)
-      // Two chunks at a time: one is read from DuckDB while the worker keys the other.
+      // Two chunks at a time: DuckDB writes or reads one while the worker keys the other.
       yield* Effect.forEach(
         chunks,
-        (from) =>
-          Effect.gen(function* () {
-            const rows = yield* db.query<{
-              title: string
-              gtin: string | null
-              color: string | null
-              size: string | null
-              condition: string | null
-            }>(
-              // Literal bounds (our own integers): DuckDB prunes row groups by zone maps only for constants.
-              `SELECT title, gtin, color, size, condition FROM ${NUMBERED_INPUTS_TABLE}
-               WHERE n > ${from} AND n <= ${from + KEY_CHUNK} ORDER BY n`
-            )
-            const keys = yield* worker.keys(
-              rows.map((row) => [row.title, row.gtin, row.color, row.size, row.condition])
-            )
-            yield* db.append(
-              INPUT_NUMBER_KEYS,
-              (appender) => {
-                for (const [i, key] of keys.entries()) {
-                  appender.appendInteger(from + i + 1)
-                  appender.appendVarchar(key)
-                  appender.endRow()
-                }
-              },
-              { database: WORK_DB }
-            )
-          }),
+        (from) => {
+          const inputsFile = nextInputsFile()
+          const keysFile = nextKeysFile()
+          return Effect.gen(function* () {
+            yield* db.query(keyInputsCopySql(NUMBERED_INPUTS_TABLE, from, from + KEY_CHUNK, inputsFile))
+            yield* worker.keys(inputsFile, keysFile)
+            yield* db.run(`INSERT INTO ${INPUT_NUMBER_KEYS_TABLE} ${modelKeysReadSql(keysFile)}`)
+          }).pipe(
+            // The worker deletes the inputs once read; a COPY that failed part
+            // way (a full disk) or a worker that died leaves them to this.
+            Effect.ensuring(Effect.andThen(removeRowFile(inputsFile), removeRowFile(keysFile)))
+          )
+        },
         { concurrency: 2, discard: true }
       ).pipe(timedPhase(phases, `key ${inputs} inputs in the worker`))
       yield* db.run(

@@ -18,6 +18,9 @@ type JsonProductRow = Omit<ProductRow, Timestamp> & {
   readonly ref_at: number | null
 }
 
+/** `file` as a SQL string literal, for COPY ... TO and read_json (the worker imports this file: no Effect here). */
+export const sqlFileLiteral = (file: string) => `'${file.replaceAll("'", "''")}'`
+
 /** The rows of `table` matching `where`, as productRowOf reads them, without the sync's own columns. */
 const productRowsSql = (table: string, where: string) =>
   `SELECT * EXCLUDE (model_id, model_rank, hash)
@@ -30,7 +33,7 @@ const productRowsSql = (table: string, where: string) =>
  * by default), text escaped as JSON, so a newline inside a value never splits a line.
  */
 export const productRowsCopySql = (table: string, where: string, file: string) =>
-  `COPY (${productRowsSql(table, where)}) TO '${file.replaceAll("'", "''")}' (FORMAT json)`
+  `COPY (${productRowsSql(table, where)}) TO ${sqlFileLiteral(file)} (FORMAT json)`
 
 const dateOrNull = (ms: number | null) => (ms === null ? null : new Date(ms))
 

@@ -3,9 +3,11 @@ import { mkdir, rm } from "node:fs/promises"
 import { join } from "node:path"
 import { SearchError } from "../../infra/SearchEngine.ts"
 
-// Where a products sync's batches wait between DuckDB and the sync's worker
-// thread: DuckDB writes each batch's rows into a file of their own (COPY ...
-// (FORMAT json), on its own threads) and the worker reads them from there. Read
+// Where a products sync's rows wait between DuckDB and the sync's worker
+// thread: DuckDB writes each batch's rows (and each chunk of key inputs, and
+// the models' sizes) into a file of their own (COPY ..., on its own threads)
+// and the worker reads them from there; the worker's model keys come back
+// the same way (a file DuckDB reads with read_json). Read
 // through the driver, every row became a JS string on the event loop and was
 // copied into a message to the worker: in a CPU profile of the main thread
 // while a 1M-product sync sent, ~27 % went to the rows' strings, ~22 % to
@@ -43,11 +45,17 @@ export const prepareRowFiles = (dir: string) =>
     )
   )
 
-/** One batch's file, deleted however the batch ends (the worker deletes it once read; a failure may leave it). */
+/** One file, deleted however its step ends (the worker deletes what it read; a failure may leave it). */
 export const removeRowFile = (file: string) => Effect.promise(() => rm(file, { force: true }).catch(() => undefined))
 
-/** Names of the files of `dir`, one per batch, never reused by this process. */
-export const rowFileNames = (dir: string) => {
+/**
+ * What a file carries: a batch's rows, a chunk of key inputs, their model
+ * keys (the worker's), the models' sizes (CSV).
+ */
+export type RowFileKind = "batch" | "inputs" | "keys" | "sizes"
+
+/** Names of the files of `dir` of one kind, never reused by this process. */
+export const rowFileNames = (dir: string, kind: RowFileKind) => {
   let next = 0
-  return () => join(dir, `batch-${next++}.ndjson`)
+  return () => join(dir, `${kind}-${next++}.${kind === "sizes" ? "csv" : "ndjson"}`)
 }

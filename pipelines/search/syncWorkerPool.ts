@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { Worker } from "node:worker_threads"
 import { SearchError } from "../../infra/SearchEngine.ts"
 import {
-  type KeyInput,
+  type PlannedBatch,
   SYNC_WORKER_NAME,
   type SyncWorkerReply,
   type SyncWorkerRequest,
@@ -16,8 +16,16 @@ import {
 // batch's rows to their file while the worker builds the previous one).
 
 export interface SyncWorker {
-  /** The model key of each input, in order. */
-  readonly keys: (inputs: ReadonlyArray<KeyInput>) => Effect.Effect<ReadonlyArray<string>, SearchError>
+  /**
+   * Keys the numbered inputs DuckDB wrote to `inputs` (keyFiles.ts) into
+   * (n, model_key) lines in `keys`; answers how many. The worker deletes `inputs` once read.
+   */
+  readonly keys: (inputs: string, keys: string) => Effect.Effect<number, SearchError>
+  /**
+   * The chunks of batches over the model sizes DuckDB wrote to `file`
+   * (modelBatches.ts modelSizesCopySql). The worker deletes the file once read.
+   */
+  readonly plan: (file: string) => Effect.Effect<ReadonlyArray<ReadonlyArray<PlannedBatch>>, SearchError>
   /**
    * The model documents of the batch whose rows DuckDB wrote to `file`
    * (productRowsJson.ts productRowsCopySql), as the UTF-8 JSON body of an
@@ -96,11 +104,17 @@ export const syncWorker = (nice: number) =>
         })
 
       const shape: SyncWorker = {
-        keys: (inputs) =>
+        keys: (inputs, keys) =>
           ask(
             next++,
-            (id) => ({ kind: "keys", id, inputs }),
-            (reply) => ("keys" in reply ? reply.keys : undefined)
+            (id) => ({ kind: "keys", id, inputs, keys }),
+            (reply) => ("keyed" in reply ? reply.keyed : undefined)
+          ),
+        plan: (file) =>
+          ask(
+            next++,
+            (id) => ({ kind: "plan", id, file }),
+            (reply) => ("chunks" in reply ? reply.chunks : undefined)
           ),
         documents: (file, now) =>
           ask(

@@ -9,11 +9,21 @@ export interface SyncWorkerStart {
 /** The worker thread's name, as /proc shows it. */
 export const SYNC_WORKER_NAME = "search-sync"
 
-/** The fields a model key is built from: title, GTIN, colour, size, condition. */
-export type KeyInput = readonly [string, string | null, string | null, string | null, string | null]
+/** A batch of consecutive models, by 1-based rank: from < rank <= to (modelBatches.ts ModelBatch). */
+export interface PlannedBatch {
+  readonly from: number
+  readonly to: number
+}
 
 export type SyncWorkerRequest =
-  | { readonly kind: "keys"; readonly id: number; readonly inputs: ReadonlyArray<KeyInput> }
+  /**
+   * The model keys of the numbered inputs DuckDB wrote to `inputs`
+   * (keyFiles.ts keyInputsCopySql), written to `keys` as (n, model_key)
+   * lines; the worker deletes `inputs` once read.
+   */
+  | { readonly kind: "keys"; readonly id: number; readonly inputs: string; readonly keys: string }
+  /** The chunks of batches over the model sizes DuckDB wrote to `file` (modelBatches.ts modelSizesCopySql). */
+  | { readonly kind: "plan"; readonly id: number; readonly file: string }
   /**
    * The documents of the batch whose rows DuckDB wrote to `file` (productRowsJson.ts
    * productRowsCopySql: one ProductRow JSON object a line, in model order); the
@@ -22,7 +32,8 @@ export type SyncWorkerRequest =
   | { readonly kind: "documents"; readonly id: number; readonly file: string; readonly now: number }
 
 export type SyncWorkerReply =
-  | { readonly id: number; readonly keys: ReadonlyArray<string> }
+  | { readonly id: number; readonly keyed: number }
+  | { readonly id: number; readonly chunks: ReadonlyArray<ReadonlyArray<PlannedBatch>> }
   /** `body`: the documents as a UTF-8 JSON array, transferred (not copied). */
   | { readonly id: number; readonly body: Uint8Array; readonly documents: number }
   | { readonly id: number; readonly error: string }

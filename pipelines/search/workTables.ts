@@ -16,9 +16,8 @@ export const WORK_TABLE = `${WORK_DB}.products`
 export const KEYS_TABLE = `${WORK_DB}.keys`
 /** The distinct key inputs, numbered (n) for reading chunk by chunk. */
 export const NUMBERED_INPUTS_TABLE = `${WORK_DB}.numbered_inputs`
-/** Each numbered input's model key (n, model_key); filled by an appender, which names the table and its database apart. */
-export const INPUT_NUMBER_KEYS = "input_number_keys"
-export const INPUT_NUMBER_KEYS_TABLE = `${WORK_DB}.${INPUT_NUMBER_KEYS}`
+/** Each numbered input's model key (n, model_key), read from the worker's files chunk by chunk. */
+export const INPUT_NUMBER_KEYS_TABLE = `${WORK_DB}.input_number_keys`
 /** The key inputs with their model keys. */
 export const INPUT_KEYS_TABLE = `${WORK_DB}.input_keys`
 export const AFFECTED_TABLE = `${WORK_DB}.affected`

@@ -3,6 +3,9 @@ import {
   type BatchLimits,
   BATCH_LIMITS,
   batchChunks,
+  batchPlanOf,
+  CHUNK_LIMITS,
+  FIRST_CHUNK_LIMITS,
   BYTES_PER_BATCH,
   modelBatches,
   type ModelSize
@@ -126,5 +129,20 @@ describe("modelBatches", () => {
       batches.slice(1)
     ])
     expect(batchChunks(batches, sizes, limits(Infinity, 100), limits(Infinity, 7)).flat()).toEqual(batches)
+  })
+
+  it("plans from the sizes file DuckDB writes as the sync's own limits plan from the sizes", () => {
+    // 30,000 models of 1-6 offers: several batches, the first chunk one batch; the file lists them by rank, out of order too.
+    const sizes = Array.from({ length: 30_000 }, (_, i) => ({ offers: 1 + (i % 6), bytes: 1_000 + 37 * (i % 101) }))
+    const lines = sizes.map((size, i) => `${i + 1},${size.offers},${size.bytes}.0`)
+    const plan = batchChunks(modelBatches(sizes), sizes, CHUNK_LIMITS, FIRST_CHUNK_LIMITS)
+    expect(plan.flat().length).toBeGreaterThan(2)
+    expect(batchPlanOf(`${lines.join("\n")}\n`)).toEqual(plan)
+    expect(batchPlanOf(`${[...lines].reverse().join("\n")}\n`)).toEqual(plan)
+    expect(batchPlanOf("")).toEqual([])
+  })
+
+  it("refuses a sizes file with a model missing, rather than batch the wrong ranks", () => {
+    expect(() => batchPlanOf("1,2,100.0\n3,1,50.0\n")).toThrow(/no model ranked 2 of 3/)
   })
 })

@@ -5,6 +5,8 @@ import type { Worker } from "node:worker_threads"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SearchEngine } from "../../../infra/SearchEngine.ts"
 import { Staging } from "../../../infra/Staging.ts"
+import { groupKey } from "../../../domain/catalog/modelKey.ts"
+import { keyInputsCopySql, modelKeyLines, modelKeysReadSql } from "../../../pipelines/search/keyFiles.ts"
 import { productRowOf, productRowsCopySql, productRowsOf } from "../../../pipelines/search/productRowsJson.ts"
 import { ROW_FILES_FOLDER } from "../../../pipelines/search/rowFiles.ts"
 import { SearchSync } from "../../../pipelines/search/SearchSync.ts"
@@ -14,12 +16,14 @@ import { PRODUCT_FACT_JOINS, PRODUCT_ROW_COLUMNS, productFactsCtes } from "../..
 import { insertProducts } from "../../support/catalogFixtures.ts"
 import { type RunningService, startService, tempDir } from "../../support/TestService.ts"
 
-// A products sync's batches reach its worker thread as files DuckDB writes
-// (COPY ... (FORMAT json)) under DATA_DIR, never as rows read on the event
-// loop. What the files carry must be, value for value, the rows the driver
-// reads (text of any kind, nulls, timestamps); they are scratch, gone after
-// every sync and at start-up; and a batch that cannot be written or built
-// fails the sync with a clear error and leaves the live index as it was.
+// A products sync's rows reach its worker thread as files DuckDB writes
+// (COPY ...) under DATA_DIR, never as rows read on the event loop: each
+// batch's rows, each chunk of key inputs, the models' sizes; the worker's
+// model keys come back as a file DuckDB reads. What the files carry must be,
+// value for value, what the driver reads (text of any kind, nulls,
+// timestamps); they are scratch, gone after every sync and at start-up; and
+// a file that cannot be written or built fails the sync with a clear error
+// and leaves the live index as it was.
 
 const PRODUCTS = 20_000
 /** Text a row's JSON must carry through: quotes, backslashes, line breaks, tabs, control and non-BMP characters. */
@@ -171,6 +175,46 @@ describe("the search sync's row files", () => {
     expect(productRowOf(readFileSync(file, "utf8").split("\n")[0]).title).toBe(AWKWARD)
   })
 
+  it("carry every key input as the driver reads it, and its key back", async () => {
+    const inputs = join(service.dataDir, "inputs.ndjson")
+    const keys = join(service.dataDir, "keys.ndjson")
+    // Any text a feed may carry; a GTIN-less title of 200+ astral letters is keyed cut inside a surrogate pair.
+    const astral = "\u{1D400}".repeat(150)
+    const rows = [
+      [AWKWARD, null, null, null, null],
+      [AWKWARD, "00012345678905", null, null, null],
+      ["Trail Runner Shoes, Grey, Size 10", null, "Grey", "10", "new"],
+      [`Tees ${astral}`, null, null, null, "used"],
+      ['Mug "Big"', "not a gtin", "Navy\nBlue", "L\\XL", "refurbished"]
+    ] as const
+    const { read, copied } = await service.run(
+      Staging.use((db) =>
+        Effect.gen(function* () {
+          yield* db.run(
+            "CREATE TABLE key_files_inputs (n INTEGER, title VARCHAR, gtin VARCHAR, color VARCHAR, size VARCHAR, condition VARCHAR)"
+          )
+          for (const [i, row] of rows.entries())
+            yield* db.run("INSERT INTO key_files_inputs VALUES ($1, $2, $3, $4, $5, $6)", [i + 1, ...row])
+          // A chunk's bounds: the first row falls outside.
+          const copied = yield* db.query(keyInputsCopySql("key_files_inputs", 1, rows.length, inputs))
+          writeFileSync(keys, modelKeyLines(readFileSync(inputs, "utf8")).text)
+          const read = yield* db.query<{ n: number; model_key: string }>(`${modelKeysReadSql(keys)} ORDER BY n`)
+          yield* db.run("DROP TABLE key_files_inputs")
+          return { read, copied }
+        })
+      )
+    )
+    expect(copied).toHaveLength(1)
+    expect(modelKeyLines(readFileSync(inputs, "utf8")).keyed).toBe(rows.length - 1)
+    // What the driver made of the key the worker computed: a cut surrogate pair is U+FFFD.
+    const expected = rows.slice(1).map(([title, gtin, color, size, condition], i) => ({
+      n: i + 2,
+      model_key: groupKey(gtin, title, { color, size, condition }).toWellFormed()
+    }))
+    expect(read).toEqual(expected)
+    expect(read[2].model_key).toMatch(/^title:tees \u{1D400}+\uFFFD$/u)
+  })
+
   it("are written during a sync and gone after it", async () => {
     const seen = new Set<string>()
     let mode: number | undefined
@@ -182,7 +226,12 @@ describe("the search sync's row files", () => {
     })
     const result = await products(service).finally(stop)
     expect(result).toMatchObject({ upserted: PRODUCTS + 1, deleted: 0 })
-    expect([...seen].some((name) => /^batch-\d+\.ndjson$/.test(name))).toBe(true)
+    // Every kind: the batches' rows, the key inputs and their keys, the models' sizes.
+    for (const kind of [/^batch-\d+\.ndjson$/, /^inputs-\d+\.ndjson$/, /^keys-\d+\.ndjson$/, /^sizes-\d+\.csv$/])
+      expect(
+        [...seen].filter((name) => kind.test(name)),
+        String(kind)
+      ).not.toEqual([])
     expect(seen.has("batch-7.ndjson")).toBe(false)
     expect((mode ?? 0) & 0o777).toBe(0o700)
     expect(existsSync(rowsDir(service))).toBe(false)
@@ -216,23 +265,27 @@ describe("the search sync's row files", () => {
     expect(await buildIndexesLeft(service)).toEqual([])
   })
 
-  it("fail the sync clearly when the disk is full, leaving the live index as it was and no file", async () => {
-    const before = await liveDocuments(service)
-    await outOfStepSettings(service)
-    // Every name a batch file may take leads to /dev/full once the sync has made its folder: each write fails with ENOSPC.
-    const stopWatching = watchFolder(service, () => {
-      if (!existsSync(rowsDir(service))) return false
-      for (let n = 0; n < 1_000; n++) symlinkSync("/dev/full", join(rowsDir(service), `batch-${n}.ndjson`))
-      return true
-    })
-    const failed = await products(service)
-      .then(() => undefined)
-      .catch((error: unknown) => error)
-      .finally(stopWatching)
-    expect(String(failed)).toMatch(/No space left on device/)
-    expect(rowFiles(service)).toEqual([])
-    expect(await liveDocuments(service)).toBe(before)
-    expect(await buildIndexesLeft(service)).toEqual([])
-    expect(existsSync("/dev/full")).toBe(true)
-  })
+  // DuckDB writes the batches, the key inputs and the sizes; the worker writes the keys.
+  it.each(["batch-{n}.ndjson", "inputs-{n}.ndjson", "keys-{n}.ndjson", "sizes-{n}.csv"])(
+    "fail the sync clearly when the disk is full for %s, leaving the live index as it was and no file",
+    async (name) => {
+      const before = await liveDocuments(service)
+      await outOfStepSettings(service)
+      // Every name a file of this kind may take leads to /dev/full once the sync has made its folder: each write fails with ENOSPC.
+      const stopWatching = watchFolder(service, () => {
+        if (!existsSync(rowsDir(service))) return false
+        for (let n = 0; n < 1_000; n++) symlinkSync("/dev/full", join(rowsDir(service), name.replace("{n}", String(n))))
+        return true
+      })
+      const failed = await products(service)
+        .then(() => undefined)
+        .catch((error: unknown) => error)
+        .finally(stopWatching)
+      expect(String(failed)).toMatch(/No space left on device/i)
+      expect(rowFiles(service)).toEqual([])
+      expect(await liveDocuments(service)).toBe(before)
+      expect(await buildIndexesLeft(service)).toEqual([])
+      expect(existsSync("/dev/full")).toBe(true)
+    }
+  )
 })
