@@ -3,8 +3,9 @@ import { afterAll, describe, expect, it } from "vitest"
 import type { DatabaseShape } from "../../infra/Database.ts"
 import { makePgDatabase } from "../../infra/PgDatabase.ts"
 import { connectPostgres } from "../../infra/postgres/client.ts"
-import { relayDelayingCancels } from "../support/cancelDelayingRelay.ts"
+import { type RelayDelays, relayDelayingCancels } from "../support/cancelDelayingRelay.ts"
 import { freshDatabaseUrl } from "../support/postgres.ts"
+import { waitFor } from "../support/waitFor.ts"
 
 // An interrupted read on PostgreSQL is cancelled server-side (a CancelRequest
 // on a connection of its own, naming the backend, not the statement). These
@@ -27,26 +28,29 @@ describe("interrupted reads on PostgreSQL", () => {
   const openPool = (url: string): Promise<DatabaseShape> =>
     Effect.runPromise(makePgDatabase({ url: Redacted.make(url), poolSize: 1 }).pipe(Scope.provide(scope)))
 
-  const behindRelay = async (cancelDelayMs: number) => {
-    const relay = await relayDelayingCancels(await freshDatabaseUrl(), cancelDelayMs)
+  const behindRelay = async (delays: RelayDelays, poolSize = 1) => {
+    const relay = await relayDelayingCancels(await freshDatabaseUrl(), delays)
     cleanups.push(relay.close)
-    return { relay, db: await openPool(relay.url) }
+    const db = await Effect.runPromise(
+      makePgDatabase({ url: Redacted.make(relay.url), poolSize }).pipe(Scope.provide(scope))
+    )
+    return { relay, db }
   }
 
   it("a cancel that arrives after its read finished does not cancel the next read on that connection", async () => {
-    // The cancel reaches PostgreSQL 100 ms after the interruption; the read
-    // it was sent for is done after 30 ms, and the next read runs for 200 ms:
-    // a cancel that lands on whatever the backend runs would kill that one.
-    const { relay, db } = await behindRelay(100)
-    const rounds = 10
+    // The cancel reaches PostgreSQL 400 ms after the interruption (at 50 ms);
+    // the read it was sent for is done at 200 ms, and the next read runs for
+    // 500 ms: a cancel that lands on whatever the backend runs kills that one.
+    const { relay, db } = await behindRelay({ cancelMs: 400 })
+    const rounds = 5
     const failures: Array<string> = []
     for (let round = 0; round < rounds; round++) {
       const next = await run(
         Effect.gen(function* () {
-          const read = yield* Effect.forkChild(db.query("SELECT pg_sleep(0.03)"))
-          yield* Effect.sleep("10 millis")
+          const read = yield* Effect.forkChild(db.query("SELECT pg_sleep(0.2)"))
+          yield* Effect.sleep("50 millis")
           yield* Fiber.interrupt(read)
-          return yield* Effect.exit(db.query("SELECT pg_sleep(0.2)").pipe(Effect.timeout(PATIENCE)))
+          return yield* Effect.exit(db.query("SELECT pg_sleep(0.5)").pipe(Effect.timeout(PATIENCE)))
         })
       )
       if (Exit.isFailure(next)) failures.push(Cause.pretty(next.cause))
@@ -57,7 +61,7 @@ describe("interrupted reads on PostgreSQL", () => {
   })
 
   it("an interrupted long read is cancelled on the server, so its connection serves the next read at once", async () => {
-    const { relay, db } = await behindRelay(0)
+    const { relay, db } = await behindRelay({ cancelMs: 0 })
     const rows = await run(
       Effect.gen(function* () {
         const read = yield* Effect.forkChild(db.query("SELECT pg_sleep(60)"))
@@ -88,25 +92,29 @@ describe("interrupted reads on PostgreSQL", () => {
   })
 
   it("a long read interrupted while its connection is still opening is cancelled once it is sent", async () => {
-    // Two connections: the first, opened by the migrations, is busy, so the
-    // long read goes to the second, which opens only now.
-    const db = await Effect.runPromise(
-      makePgDatabase({ url: Redacted.make(await freshDatabaseUrl()), poolSize: 2 }).pipe(Scope.provide(scope))
-    )
-    const rows = await run(
+    // Two connections, each taking 300 ms to reach PostgreSQL: the first,
+    // opened by the migrations, is busy, so the long read goes to the second,
+    // and is interrupted while that one is still opening.
+    const { relay, db } = await behindRelay({ cancelMs: 0, connectMs: 300 }, 2)
+    await run(
       Effect.gen(function* () {
         const holder = yield* Effect.forkChild(db.query("SELECT pg_sleep(60)"))
         yield* Effect.sleep("100 millis")
         const opening = yield* Effect.forkChild(db.query("SELECT pg_sleep(60)"))
-        yield* Effect.yieldNow
+        yield* Effect.sleep("100 millis")
         yield* Fiber.interrupt(opening)
         yield* Fiber.interrupt(holder)
-        return yield* Effect.all([db.query("SELECT 7 AS n"), db.query("SELECT 8 AS n")], { concurrency: 2 }).pipe(
-          Effect.timeout(PATIENCE)
-        )
       })
     )
-    expect(rows).toEqual([[{ n: 7 }], [{ n: 8 }]])
+    // Both cancels go out (the second once its connection is open), and both
+    // connections then serve at the same time: two reads, two sessions.
+    await waitFor(() => expect(relay.cancelRequestsDelivered()).toBe(2))
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const session = "SELECT pg_backend_pid() AS pid FROM pg_sleep(0.3)"
+    const [first, second] = await run(
+      Effect.all([db.query(session), db.query(session)], { concurrency: 2 }).pipe(Effect.timeout(PATIENCE))
+    )
+    expect(first[0].pid).not.toBe(second[0].pid)
   })
 
   it("a read interrupted while it waits for a connection does not keep that connection when it comes", async () => {

@@ -11,15 +11,23 @@ export interface CancelDelayingRelay {
   readonly close: () => Promise<void>
 }
 
+export interface RelayDelays {
+  /** How long each CancelRequest is held back. */
+  readonly cancelMs: number
+  /** How long each other connection is held back before it reaches PostgreSQL (0: at once). */
+  readonly connectMs?: number
+}
+
 /**
  * A loopback TCP relay in front of PostgreSQL that holds every CancelRequest
- * back for `delayMs` before passing it on. A cancel request travels on a
+ * back for `delays.cancelMs` before passing it on. A cancel request travels on a
  * connection of its own, and how long it takes to arrive is what decides
  * which statement it hits: delaying it makes "the cancelled query finished
  * before its cancel arrived" happen every time instead of once in a while.
- * Ordinary connections are relayed at once.
+ * Other connections can be slowed as well (`connectMs`), to interrupt a
+ * statement while its connection is still opening.
  */
-export const relayDelayingCancels = async (databaseUrl: string, delayMs: number): Promise<CancelDelayingRelay> => {
+export const relayDelayingCancels = async (databaseUrl: string, delays: RelayDelays): Promise<CancelDelayingRelay> => {
   const target = new URL(databaseUrl)
   const sockets = new Set<Socket>()
   const track = (socket: Socket) => {
@@ -48,7 +56,7 @@ export const relayDelayingCancels = async (databaseUrl: string, delayMs: number)
           upstream.once("close", () => client.destroy())
           client.once("close", () => upstream.destroy())
         },
-        isCancel ? delayMs : 0
+        isCancel ? delays.cancelMs : (delays.connectMs ?? 0)
       )
     })
   })
