@@ -8,9 +8,9 @@ import { freshDatabaseUrl } from "../support/postgres.ts"
 import { waitFor } from "../support/waitFor.ts"
 
 // An interrupted read on PostgreSQL is cancelled server-side (a CancelRequest
-// on a connection of its own, naming the backend, not the statement). These
-// run on a pool of ONE connection, so the statement after an interrupted read
-// always runs on the backend that read's cancel names.
+// on a connection of its own, naming the backend, not the statement). Most of
+// these run on a pool of ONE connection, so the statement after an
+// interrupted read always runs on the backend that read's cancel names.
 
 const run = <A>(effect: Effect.Effect<A, unknown>) => Effect.runPromise(effect)
 
