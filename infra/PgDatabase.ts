@@ -1,7 +1,6 @@
 import { Effect, Redacted, Semaphore } from "effect"
 import { createReadStream } from "node:fs"
 import { Readable } from "node:stream"
-import type postgres from "postgres"
 import {
   DatabaseError,
   type DatabaseShape,
@@ -14,7 +13,9 @@ import {
   toError,
   type Tx
 } from "./Store.ts"
-import { connectPostgres, type ReservedSql, type Sql } from "./postgres/client.ts"
+import { type PgValue, queryCancellable } from "./postgres/cancellableQuery.ts"
+import type { Sql } from "./postgres/client.ts"
+import { type Connections, openConnections } from "./postgres/connections.ts"
 import { copyIn } from "./postgres/copyIn.ts"
 import { CopyRows } from "./postgres/copyRows.ts"
 import { migratePostgres } from "./postgres/migrate.ts"
@@ -55,8 +56,6 @@ const postgresSql: SqlDialect = {
   skipDuplicatesOn: (key) => `ON CONFLICT (${key}) DO NOTHING`
 }
 
-type PgValue = postgres.SerializableParameter<bigint>
-
 // Parameters are primitives by type; a value that reaches here as an object
 // anyway (a row value passed back untyped) is sent as its text, as DuckDB would cast it.
 const toPg = (value: SqlValue): PgValue =>
@@ -82,22 +81,45 @@ const positional = (sql: string, params: Params | undefined): Effect.Effect<Arra
 const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/
 
 /**
- * Runs statements on `sql` (the pool, or one reserved connection inside a
- * transaction). `settle`: statements finish before an interruption lands, as
- * on DuckDB; readers stay interruptible and cancel their query server-side.
+ * Where a Tx's statements go: the pool, where each statement outside a
+ * transaction runs on a connection of its own and an interruption cancels it
+ * server-side (postgres/cancellableQuery.ts); or a transaction's reserved
+ * connection, whose statements settle before an interruption lands, as on DuckDB.
  */
-const makeTx = (sql: Sql | ReservedSql, settle: boolean): Tx => {
-  const statement = <A>(effect: Effect.Effect<A, DatabaseError>) => (settle ? Effect.uninterruptible(effect) : effect)
+interface Target {
+  readonly query: (text: string, values: Array<PgValue>, signal: AbortSignal) => Promise<Array<Row>>
+  readonly copy: (statement: string, source: Readable) => Promise<void>
+  readonly settle: boolean
+}
+
+const poolTarget = (connections: Connections): Target => ({
+  query: (text, values, signal) => queryCancellable(connections, text, values, signal),
+  copy: async (statement, source) => {
+    const sql = await connections.take()
+    try {
+      await copyIn(sql, statement, source)
+    } finally {
+      connections.give(sql)
+    }
+  },
+  settle: false
+})
+
+const transactionTarget = (sql: Sql): Target => ({
+  query: (text, values) => sql.unsafe<Array<Row>>(text, values),
+  copy: (statement, source) => copyIn(sql, statement, source),
+  settle: true
+})
+
+const makeTx = (target: Target): Tx => {
+  const statement = <A>(effect: Effect.Effect<A, DatabaseError>) =>
+    target.settle ? Effect.uninterruptible(effect) : effect
   const execute = (text: string, params: Params | undefined) =>
     statement(
       positional(text, params).pipe(
         Effect.flatMap((values) =>
           Effect.tryPromise({
-            try: (signal) => {
-              const query = sql.unsafe<Array<Row>>(text, values)
-              signal.addEventListener("abort", () => void query.cancel())
-              return query.then((rows): Array<Row> => rows)
-            },
+            try: (signal) => target.query(text, values, signal),
             catch: toError(text)
           })
         )
@@ -119,12 +141,12 @@ const makeTx = (sql: Sql | ReservedSql, settle: boolean): Tx => {
           try: async () => {
             if (!TABLE_NAME.test(table)) throw new Error(`not a table name: ${table}`)
             // pg_temp names this connection's TEMP table, as DuckDB's "temp" catalog does.
-            const target = options?.temp === true ? `pg_temp.${table}` : table
+            const into = options?.temp === true ? `pg_temp.${table}` : table
             const rows = new CopyRows()
             fill(rows)
             const chunks = rows.finish()
             if (chunks.length === 0) return
-            await copyIn(sql, `COPY ${target} FROM STDIN`, Readable.from(chunks))
+            await target.copy(`COPY ${into} FROM STDIN`, Readable.from(chunks))
           },
           catch: toError(`COPY ${table}`)
         })
@@ -134,8 +156,7 @@ const makeTx = (sql: Sql | ReservedSql, settle: boolean): Tx => {
         Effect.tryPromise({
           try: () => {
             if (!TABLE_NAME.test(table)) throw new Error(`not a table name: ${table}`)
-            return copyIn(
-              sql,
+            return target.copy(
               `COPY ${table} (${columns.map(quoteIdent).join(", ")}) FROM STDIN (FORMAT csv)`,
               createReadStream(file)
             )
@@ -162,12 +183,12 @@ export interface PgOptions {
 export const makePgDatabase = (options: PgOptions) =>
   Effect.gen(function* () {
     const url = Redacted.value(options.url)
-    const sql = yield* Effect.acquireRelease(
-      Effect.sync(() => connectPostgres(url, Math.max(1, options.poolSize))),
-      (sql) => Effect.promise(() => sql.end({ timeout: 5 }))
+    const connections = yield* Effect.acquireRelease(
+      Effect.sync(() => openConnections(url, options.poolSize)),
+      (connections) => Effect.promise(() => connections.end())
     )
-    yield* migratePostgres(sql)
-    const pool = makeTx(sql, false)
+    yield* migratePostgres(connections.first)
+    const pool = makeTx(poolTarget(connections))
     // Transactions stay serialised per process, as on DuckDB: the features'
     // read-then-write transactions (dedup checks, journal positions) were
     // written for one writer at a time, and a per-process queue keeps that
@@ -179,17 +200,17 @@ export const makePgDatabase = (options: PgOptions) =>
       writeLock.withPermits(1)(
         Effect.uninterruptibleMask((restore) =>
           Effect.acquireUseRelease(
-            Effect.tryPromise({ try: () => sql.reserve(), catch: toError("reserve a connection") }),
+            Effect.promise(() => connections.take()),
             (connection) =>
               Effect.gen(function* () {
-                const tx = makeTx(connection, true)
+                const tx = makeTx(transactionTarget(connection))
                 yield* tx.run("BEGIN")
                 const exit = yield* Effect.exit(restore(f(tx)))
                 if (exit._tag === "Success") yield* tx.run("COMMIT")
                 else yield* tx.run("ROLLBACK").pipe(Effect.ignore)
                 return yield* exit
               }),
-            (connection) => Effect.sync(() => connection.release())
+            (connection) => Effect.sync(() => connections.give(connection))
           )
         )
       )
