@@ -251,7 +251,7 @@ try {
   const describe = (label: string, w: Window) =>
     log(
       `${label.padEnd(22)} ${w.redirectsTo === "bare" ? "bare 302 " : "redirect "}p99 ${String(w.redirect.p99).padStart(6)} ms (${w.redirect.s3xx} 302, ${badText(w.redirect)}; ` +
-        `sent late p99 ${(w.redirect.sendLagP99Ms ?? Number.NaN).toFixed(1)} ms)  ` +
+        `client: loop max ${(w.redirect.clientLoopMaxMs ?? Number.NaN).toFixed(0)} ms, no core for ${(w.redirect.clientRunQueueMs ?? Number.NaN).toFixed(0)} ms)  ` +
         `search p99 ${String(w.search.p99).padStart(6)} ms (${badText(w.search)})  ` +
         `loop >10 ms ${((w.over?.share ?? Number.NaN) * 100).toFixed(2)}% of ${w.over?.samples ?? "?"}, max ${w.loopMaxMs.toFixed(0)} ms  ` +
         `RSS ${w.rssPeak.toFixed(0)} MB (V8 ${w.nodePeak.toFixed(0)} MB)  ${[...w.phases].join("+") || "-"}  (${w.load})`
