@@ -221,9 +221,10 @@ export const makeDuckDbDatabase = (
     }
     let next = 0
     const reader = () => {
-      let best = pool[next++ % pool.length]
+      const start = next++
+      let best = pool[start % pool.length]
       for (let i = 1; i < pool.length && best.running.count > 0; i++) {
-        const candidate = pool[(next + i - 1) % pool.length]
+        const candidate = pool[(start + i) % pool.length]
         if (candidate.running.count < best.running.count) best = candidate
       }
       return best.tx
