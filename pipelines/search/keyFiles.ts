@@ -1,5 +1,5 @@
 import { groupKey } from "../../domain/catalog/modelKey.ts"
-import { sqlFileLiteral } from "./productRowsJson.ts"
+import { lines, sqlFileLiteral } from "./fileText.ts"
 
 // How a products sync's key inputs reach the worker thread and their model
 // keys come back, as files (rowFiles.ts): DuckDB writes a chunk of numbered
@@ -40,18 +40,13 @@ export const modelKeysReadSql = (file: string) =>
  * Line by line: the chunk's text and its keys are all it holds.
  */
 export const modelKeyLines = (text: string) => {
-  const lines: Array<string> = []
-  for (let start = 0; start < text.length;) {
-    const newline = text.indexOf("\n", start)
-    const end = newline === -1 ? text.length : newline
-    if (end > start) {
-      const { n, title, gtin, color, size, condition }: KeyInputLine = JSON.parse(text.slice(start, end))
-      // Well-formed: a key cut inside a surrogate pair becomes U+FFFD, as the
-      // driver's UTF-8 conversion made it, not an escape read_json may reject.
-      const key = groupKey(gtin, title, { color, size, condition }).toWellFormed()
-      lines.push(JSON.stringify({ n, model_key: key }))
-    }
-    start = end + 1
+  const keyed: Array<string> = []
+  for (const line of lines(text)) {
+    const { n, title, gtin, color, size, condition }: KeyInputLine = JSON.parse(line)
+    // Well-formed: a key cut inside a surrogate pair becomes U+FFFD, as the
+    // driver's UTF-8 conversion made it, not an escape read_json may reject.
+    const key = groupKey(gtin, title, { color, size, condition }).toWellFormed()
+    keyed.push(JSON.stringify({ n, model_key: key }))
   }
-  return { text: lines.length === 0 ? "" : `${lines.join("\n")}\n`, keyed: lines.length }
+  return { text: keyed.length === 0 ? "" : `${keyed.join("\n")}\n`, keyed: keyed.length }
 }

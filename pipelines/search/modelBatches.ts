@@ -1,4 +1,4 @@
-import { sqlFileLiteral } from "./productRowsJson.ts"
+import { lines, sqlFileLiteral } from "./fileText.ts"
 
 // How the sync cuts model documents into addDocuments calls. A model
 // document carries every offer of its model, so a batch is bounded by
@@ -158,14 +158,9 @@ export const modelSizesCopySql = (ranks: string, file: string) =>
  */
 export const batchPlanOf = (text: string): Array<Array<ModelBatch>> => {
   const sizes: Array<ModelSize> = []
-  for (let start = 0; start < text.length;) {
-    const newline = text.indexOf("\n", start)
-    const end = newline === -1 ? text.length : newline
-    if (end > start) {
-      const [rank, offers, bytes] = text.slice(start, end).split(",").map(Number)
-      sizes[rank - 1] = { offers, bytes }
-    }
-    start = end + 1
+  for (const line of lines(text)) {
+    const [rank, offers, bytes] = line.split(",").map(Number)
+    sizes[rank - 1] = { offers, bytes }
   }
   for (let i = 0; i < sizes.length; i++)
     if (sizes[i] === undefined) throw new Error(`model sizes: no model ranked ${i + 1} of ${sizes.length}`)

@@ -1,4 +1,5 @@
 import type { ProductRow } from "../../readModel/documents.ts"
+import { lines, sqlFileLiteral } from "./fileText.ts"
 
 // The sync's rows travel as JSON, one object per line: DuckDB writes a
 // batch's rows to a file (COPY ... (FORMAT json), on its own threads; the
@@ -17,9 +18,6 @@ type JsonProductRow = Omit<ProductRow, Timestamp> & {
   readonly first_at: number | null
   readonly ref_at: number | null
 }
-
-/** `file` as a SQL string literal, for COPY ... TO and read_json (the worker imports this file: no Effect here). */
-export const sqlFileLiteral = (file: string) => `'${file.replaceAll("'", "''")}'`
 
 /** The rows of `table` matching `where`, as productRowOf reads them, without the sync's own columns. */
 const productRowsSql = (table: string, where: string) =>
@@ -50,10 +48,5 @@ export const productRowOf = (json: string): ProductRow => {
 
 /** The rows of a file productRowsCopySql wrote (its text), in order. */
 export function* productRowsOf(text: string): Generator<ProductRow> {
-  for (let start = 0; start < text.length;) {
-    const newline = text.indexOf("\n", start)
-    const end = newline === -1 ? text.length : newline
-    if (end > start) yield productRowOf(text.slice(start, end))
-    start = end + 1
-  }
+  for (const line of lines(text)) yield productRowOf(line)
 }

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { Worker } from "node:worker_threads"
 import { SearchError } from "../../infra/SearchEngine.ts"
+import type { ModelBatch } from "./modelBatches.ts"
 import {
-  type PlannedBatch,
   SYNC_WORKER_NAME,
   type SyncWorkerReply,
   type SyncWorkerRequest,
@@ -25,7 +25,7 @@ export interface SyncWorker {
    * The chunks of batches over the model sizes DuckDB wrote to `file`
    * (modelBatches.ts modelSizesCopySql). The worker deletes the file once read.
    */
-  readonly plan: (file: string) => Effect.Effect<ReadonlyArray<ReadonlyArray<PlannedBatch>>, SearchError>
+  readonly plan: (file: string) => Effect.Effect<ReadonlyArray<ReadonlyArray<ModelBatch>>, SearchError>
   /**
    * The model documents of the batch whose rows DuckDB wrote to `file`
    * (productRowsJson.ts productRowsCopySql), as the UTF-8 JSON body of an

@@ -1,3 +1,5 @@
+import type { ModelBatch } from "./modelBatches.ts"
+
 // What the main thread and the sync's worker (syncWorker.ts) say to each other.
 
 /** What the worker starts with (its workerData). */
@@ -8,12 +10,6 @@ export interface SyncWorkerStart {
 
 /** The worker thread's name, as /proc shows it. */
 export const SYNC_WORKER_NAME = "search-sync"
-
-/** A batch of consecutive models, by 1-based rank: from < rank <= to (modelBatches.ts ModelBatch). */
-export interface PlannedBatch {
-  readonly from: number
-  readonly to: number
-}
 
 export type SyncWorkerRequest =
   /**
@@ -33,7 +29,7 @@ export type SyncWorkerRequest =
 
 export type SyncWorkerReply =
   | { readonly id: number; readonly keyed: number }
-  | { readonly id: number; readonly chunks: ReadonlyArray<ReadonlyArray<PlannedBatch>> }
+  | { readonly id: number; readonly chunks: ReadonlyArray<ReadonlyArray<ModelBatch>> }
   /** `body`: the documents as a UTF-8 JSON array, transferred (not copied). */
   | { readonly id: number; readonly body: Uint8Array; readonly documents: number }
   | { readonly id: number; readonly error: string }
