@@ -97,12 +97,29 @@ const waitHealthy = (url: string, child: ChildProcess, deadlineMs: number) =>
  * it through its pid file and stops it (MeiliPidFile.ts).
  */
 // PATH is the OS's search path for a helper binary, not service configuration (AppConfig).
-const SETPRIV = (process.env.PATH ?? "")
-  .split(delimiter)
-  .filter((dir) => dir !== "")
-  .map((dir) => join(dir, "setpriv"))
-  .find((path) => existsSync(path))
+const findOnPath = (name: string) =>
+  (process.env.PATH ?? "")
+    .split(delimiter)
+    .filter((dir) => dir !== "")
+    .map((dir) => join(dir, name))
+    .find((path) => existsSync(path))
+const SETPRIV = findOnPath("setpriv")
+/**
+ * Perl (perl-base: on every Debian-like system) starts Meilisearch in a
+ * process group of its own within our session: `setpgrp` then `exec`. Its
+ * own group, so a Ctrl-C in the terminal (SIGINT to the foreground group)
+ * reaches only us and we stop the child in order, instead of watching it
+ * die mid-shutdown (Meilisearch acts on SIGINT even when it is ignored) and
+ * restarting it. Our session, because Linux autogroups share a busy CPU
+ * between sessions first: in a session of its own (node's `detached`, a
+ * setsid) Meilisearch's indexing took its session's share whatever its
+ * nice value, where in ours BACKGROUND_NICE puts it behind our event loop.
+ * Without perl it is started detached, in a session of its own.
+ */
+const PERL = findOnPath("perl")
+const OWN_GROUP = 'setpgrp(0, 0) or die "setpgrp: $!\\n"; exec { $ARGV[0] } @ARGV or die "exec $ARGV[0]: $!\\n"'
 let warnedNoSetpriv = false
+let saidNoPerl = false
 let saidNoThreadPriorities = false
 
 /**
@@ -160,6 +177,13 @@ export const spawnMeili = (options: MeiliOptions & { readonly binary: string; re
           "process; the next start on this DATA_DIR stops it"
       )
     }
+    if (PERL === undefined && !saidNoPerl) {
+      saidNoPerl = true
+      yield* Effect.logInfo(
+        "perl not found: the embedded Meilisearch runs in a session of its own, where Linux autogroups give its " +
+          "indexing a session's share of the CPU whatever BACKGROUND_NICE says"
+      )
+    }
     const url = `http://127.0.0.1:${options.port}`
     const args = [
       "--http-addr",
@@ -179,21 +203,21 @@ export const spawnMeili = (options: MeiliOptions & { readonly binary: string; re
       "--log-level",
       "WARN"
     ]
-    // Its own process group (detached), so a Ctrl-C in the terminal reaches
-    // only us: we stop the child in order at shutdown instead of watching it
-    // die mid-shutdown and restarting it.
     // The master key goes in the environment, not argv: argv is readable by
     // every user through /proc, and a random base64url key that begins with
     // "-" (1 start in 64) was parsed as an unknown flag and Meilisearch exited.
     const spawnOptions: SpawnOptions = {
       stdio: ["ignore", "ignore", "pipe"],
-      detached: true,
+      detached: PERL === undefined,
       env: meiliEnvironment(process.env, options.masterKey)
     }
-    const child =
-      SETPRIV === undefined
-        ? spawn(options.binary, args, spawnOptions)
-        : spawn(SETPRIV, ["--pdeathsig", "KILL", "--", options.binary, ...args], spawnOptions)
+    const command = [
+      ...(SETPRIV === undefined ? [] : [SETPRIV, "--pdeathsig", "KILL", "--"]),
+      ...(PERL === undefined ? [] : [PERL, "-e", OWN_GROUP, "--"]),
+      options.binary,
+      ...args
+    ]
+    const child = spawn(command[0]!, command.slice(1), spawnOptions)
     // Keep the last lines of stderr for a useful exit or start-up error.
     let tail = ""
     child.stderr?.on("data", (chunk: Buffer) => {

@@ -8,24 +8,28 @@ export const machineLoad = () =>
     .join(" ")}`
 
 /**
- * A warning when this bench's session runs at another CPU priority than the
- * processes it starts in their own session (Linux autogroups: the kernel
- * shares a busy CPU between sessions first, by the session's nice value, and
- * only then between threads by theirs). The embedded Meilisearch runs in a
- * session of its own: with the bench's session at nice -15 it got a few
- * percent of a busy CPU, and searches waited seconds for it. Empty when
- * equal, or without autogroups.
+ * A warning when the embedded Meilisearch (pid `meiliPid`) runs in another
+ * session than this bench at another CPU priority (Linux autogroups: the
+ * kernel shares a busy CPU between sessions first, by the session's nice
+ * value, and only then between threads by theirs). The service starts it in
+ * its own session, the bench's, unless perl is missing; in a session of its
+ * own, with the bench's session at nice -15, it got a few percent of a busy
+ * CPU, and searches waited seconds for it. Empty when they share a session,
+ * when the values are equal, or without autogroups.
  */
-export const sessionPriorityWarning = (): string => {
-  let line: string
-  try {
-    line = readFileSync("/proc/self/autogroup", "latin1")
-  } catch {
-    return ""
+export const sessionPriorityWarning = (meiliPid: number | undefined): string => {
+  const autogroup = (pid: number | "self") => {
+    try {
+      const line = readFileSync(`/proc/${pid}/autogroup`, "latin1")
+      return { id: line.split(" ")[0], nice: Number(/nice (-?\d+)/.exec(line)?.[1] ?? 0) }
+    } catch {
+      return undefined
+    }
   }
-  const nice = Number(/nice (-?\d+)/.exec(line)?.[1] ?? 0)
-  return nice === 0
+  const ours = autogroup("self")
+  const meili = meiliPid === undefined ? undefined : autogroup(meiliPid)
+  return ours === undefined || meili === undefined || ours.id === meili.id || ours.nice === meili.nice
     ? ""
-    : `WARNING: this session's CPU priority is autogroup nice ${nice}, Meilisearch's (a session of its own) 0: ` +
-        `on a busy CPU the kernel favours one of them, and the figures are not those of a user's machine`
+    : `WARNING: this session's CPU priority is autogroup nice ${ours.nice}, Meilisearch's (a session of its own) ` +
+        `${meili.nice}: on a busy CPU the kernel favours one of them, and the figures are not those of a user's machine`
 }

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { meiliProcessesOn } from "../../infra/MeiliPidFile.ts"
 import { processCpuTicks } from "../../infra/ProcessInfo.ts"
 import { sessionPriorityWarning } from "./machineLoad.ts"
 
@@ -65,8 +66,6 @@ export const startShippedService = async (
   timeoutMs = 600_000,
   options: ShippedOptions = {}
 ): Promise<ShippedService> => {
-  const warning = sessionPriorityWarning()
-  if (warning !== "") console.log(warning)
   const ownDataDir = options.dataDir === undefined
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "aff-bench-shipped-"))
   const port = await freePort()
@@ -125,6 +124,8 @@ export const startShippedService = async (
     await stop()
     throw error
   }
+  const warning = sessionPriorityWarning(meiliProcessesOn(join(dataDir, "meilisearch"))[0])
+  if (warning !== "") console.log(warning)
   return {
     url,
     pid: child.pid!,

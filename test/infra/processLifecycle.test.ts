@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { meiliDbPath, meiliProcessesOn, writeMeiliPidFile } from "../../infra/MeiliPidFile.ts"
 import { freePort, resolveMeiliBinary } from "../../infra/MeiliServer.ts"
-import { isRunning } from "../../infra/ProcessInfo.ts"
+import { isRunning, statFields } from "../../infra/ProcessInfo.ts"
 import { tempDir } from "../support/TestService.ts"
 
 // The service as operators run it: `node main.ts` (or `npm start`) in its own
@@ -37,11 +37,16 @@ const until = async (what: string, check: () => boolean | Promise<boolean>, ms: 
 const { MEILI_URL: _url, MEILI_MASTER_KEY: _key, MEILI_INDEX_PREFIX: _prefix, ...serviceEnv } = process.env
 
 /** Starts the service (`node main.ts`, or another command) on `dataDir`; resolves once /health answers unless `expectExit`. */
-const launch = async (dataDir: string, command: Array<string> = [process.execPath, "main.ts"]) => {
+const launch = async (
+  dataDir: string,
+  command: Array<string> = [process.execPath, "main.ts"],
+  options: { readonly detached?: boolean } = {}
+) => {
   const port = await Effect.runPromise(freePort)
   const child = spawn(command[0], command.slice(1), {
     env: { ...serviceEnv, PORT: String(port), DATA_DIR: dataDir, INGEST_ON_START: "false", SCHEDULES_ENABLED: "false" },
-    stdio: ["ignore", "pipe", "pipe"]
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: options.detached ?? false
   })
   started.push(child)
   let output = ""
@@ -66,6 +71,11 @@ const launch = async (dataDir: string, command: Array<string> = [process.execPat
   }
 }
 
+/** A process's group and session (/proc/<pid>/stat). */
+const groupOf = (pid: number) => {
+  const fields = statFields(readFileSync(`/proc/${pid}/stat`, "latin1"))
+  return { group: Number(fields[2]), session: Number(fields[3]) }
+}
 const servicePid = (dataDir: string): number => JSON.parse(readFileSync(join(dataDir, "service.pid"), "utf8")).pid
 const meiliDir = (dataDir: string) => join(dataDir, "meilisearch")
 
@@ -150,6 +160,37 @@ describe("the service process and its Meilisearch child", () => {
       expect(running[0]).not.toBe(orphan.pid)
       service.child.kill("SIGTERM")
       await service.exited
+    },
+    SLOW
+  )
+
+  it(
+    "runs Meilisearch in the service's session but in a process group of its own: a Ctrl-C reaches only the service, which stops Meilisearch in order",
+    async () => {
+      const dataDir = newDataDir()
+      // a process group of its own, as a terminal's foreground job
+      const service = await launch(dataDir, undefined, { detached: true })
+      await service.healthy()
+      const [meili] = meiliProcessesOn(meiliDir(dataDir))
+      const ours = groupOf(service.child.pid!)
+      // Linux autogroups share a busy CPU between sessions first: only in our
+      // session does BACKGROUND_NICE put its indexing behind our threads
+      expect(groupOf(meili!)).toEqual({ group: meili, session: ours.session })
+      expect(ours.group).not.toBe(meili)
+
+      // Ctrl-C: the terminal signals its foreground process group
+      process.kill(-ours.group, "SIGINT")
+      expect(await service.exited).toBe(0)
+      const lines = service
+        .output()
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line))
+      expect(lines.find((line) => line.message === "shutdown started")?.annotations).toMatchObject({ signal: "SIGINT" })
+      // Meilisearch did not die under the service mid-shutdown
+      const supervision = ["embedded Meilisearch exited", "restarting embedded Meilisearch"]
+      expect(lines.filter((line) => supervision.includes(line.message))).toEqual([])
+      expect(isRunning(meili!)).toBe(false)
     },
     SLOW
   )
