@@ -179,6 +179,12 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
           }).pipe(Effect.onError(() => dropBuild(built)))
         })
 
+      /**
+       * Models gone from the catalog, read and deleted this many at a time:
+       * reading the ids and sending them costs the event loop ~5 µs an id
+       * (20,000 at once held it 27-41 ms, 5,000 still 25-32 ms; load 7-12).
+       */
+      const GONE_PAGE = 2_000
       const deltaProducts = (worker: SyncWorker) =>
         Effect.gen(function* () {
           const uid = search.indexUid(PRODUCTS_INDEX)
@@ -187,16 +193,26 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
           const tasks = yield* sendModels(uid, { ranks: MODELS_TABLE, chunkRows: deltaChunkRows }, phases, worker).pipe(
             timedPhase(phases, "build and enqueue batches")
           )
-          const goneIds = yield* db.query<{ model_id: string }>(
-            `SELECT model_id FROM ${AFFECTED_TABLE} a WHERE NOT EXISTS (SELECT 1 FROM ${MODELS_TABLE} m WHERE m.model_id = a.model_id)`
-          )
-          for (let start = 0; start < gone; start += BATCH_SIZE) {
+          // Read and deleted a page at a time, in id order: each page's rows
+          // and request are work on the event loop.
+          let after: string | undefined
+          for (let read = 0; read < gone;) {
+            const page = yield* db.query<{ model_id: string }>(
+              `SELECT model_id FROM ${AFFECTED_TABLE} a
+               WHERE NOT EXISTS (SELECT 1 FROM ${MODELS_TABLE} m WHERE m.model_id = a.model_id)
+                 ${after === undefined ? "" : "AND model_id > $1"}
+               ORDER BY model_id LIMIT ${GONE_PAGE}`,
+              after === undefined ? [] : [after]
+            )
+            if (page.length === 0) break
             tasks.push(
               yield* enqueueDelete(
                 uid,
-                goneIds.slice(start, start + BATCH_SIZE).map((row) => row.model_id)
+                page.map((row) => row.model_id)
               )
             )
+            read += page.length
+            after = page[page.length - 1]!.model_id
           }
           yield* awaitTasks(`sync ${uid}`, tasks).pipe(timedPhase(phases, "wait for indexing"))
           yield* recordProducts(false).pipe(timedPhase(phases, "record state"))

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { watchMainThread } from "../../../bench/support/threadCpu.ts"
 import { Database } from "../../../infra/Database.ts"
 import { SearchSync } from "../../../pipelines/search/SearchSync.ts"
+import { PRODUCTS_INDEX } from "../../../readModel/indexes.ts"
+import { SearchEngine } from "../../../infra/SearchEngine.ts"
 import { insertProducts } from "../../support/catalogFixtures.ts"
 import { startService, type RunningService } from "../../support/TestService.ts"
 
@@ -59,11 +61,51 @@ describe("a products sync and the event loop", () => {
   })
   afterAll(() => service.close())
 
+  /** Meilisearch's document deletions in this service's products index. */
+  const deletionTasks = () =>
+    service.run(
+      SearchEngine.use((search) =>
+        search.use("deletions", (client) =>
+          client.tasks.getTasks({
+            types: ["documentDeletion"],
+            indexUids: [search.indexUid(PRODUCTS_INDEX)],
+            limit: 100
+          })
+        )
+      ).pipe(
+        Effect.map((tasks) => tasks.results),
+        Effect.orDie
+      )
+    )
+
   it(`syncs ${PRODUCTS.toLocaleString()} products without holding the event loop over ${BOUND_MS} ms of CPU`, async () => {
     const watch = watchMainThread()
     const result = await service.run(SearchSync.use((sync) => sync.syncProducts()))
     const { longestMs } = watch.stop()
     expect(result).toMatchObject({ upserted: PRODUCTS, deleted: 0 })
     expect(longestMs).toBeLessThan(BOUND_MS)
+  })
+
+  it(`removes ${PRODUCTS.toLocaleString()} products' models from the index a page of ids at a time, without holding the event loop over ${BOUND_MS} ms of CPU`, async () => {
+    await service.run(
+      Effect.gen(function* () {
+        const db = yield* Database
+        yield* db.run(`DELETE FROM price_history WHERE product_id IN (SELECT id FROM products WHERE item_id <> 'shoe')`)
+        yield* db.run(`DELETE FROM products WHERE item_id <> 'shoe'`)
+      })
+    )
+    const deletionsBefore = await deletionTasks()
+    const watch = watchMainThread()
+    const result = await service.run(SearchSync.use((sync) => sync.syncProducts()))
+    const { longestMs } = watch.stop()
+    expect(result).toMatchObject({ deleted: PRODUCTS - 1 })
+    expect(longestMs).toBeLessThan(BOUND_MS)
+    // 20,000 ids read and sent at once held the event loop 27-41 ms (load 7): a page at a time
+    const pages = (await deletionTasks()).filter(
+      (task) => task.uid > Math.max(-1, ...deletionsBefore.map((t) => t.uid))
+    )
+    const inOrder = pages.toSorted((a, b) => a.uid - b.uid)
+    expect(inOrder.map((task) => task.details?.providedIds)).toEqual([...Array(9).fill(2_000), 1_999])
+    expect(pages.every((task) => task.status === "succeeded")).toBe(true)
   })
 })
