@@ -51,18 +51,17 @@ const inputKeyJoin = (products: string) =>
 // copies of the catalog in DuckDB's memory, which filled its whole memory
 // limit for the length of the sync.
 //
-// Its products CTE (read three times, so DuckDB materialises it) takes only
-// the columns the table is built from, each offer's size computed in it:
-// with every column (descriptions, links) it held ~800 MB at 1M products,
-// past DuckDB's 1 GB limit beside the facts' hash tables (it spilled).
-const workProductColumns = `id, feed, title, gtin, color, size, condition, content_hash, current_price, availability,
-  updated_at, first_seen_at, first_price, ${offerBytesSql("products")} AS bytes`
-
+// Its facts' products CTE (read three times, so DuckDB materialises it)
+// takes only what the facts are computed from (id, first price and when it
+// was seen); the table's own columns are read from the catalog itself (the
+// main query's p is the products table, not the CTE). With every column
+// in the CTE (descriptions, links) it held ~800 MB at 1M products, past
+// DuckDB's 1 GB limit beside the facts' hash tables (it spilled).
 const workQuery = `
   CREATE OR REPLACE TABLE ${WORK_TABLE} AS
-  WITH ${productFactsCtes("", workProductColumns)}
-  SELECT p.id, p.feed, p.title, p.gtin, p.color, p.size, p.condition, ${offerHash}, p.bytes
-  FROM p
+  WITH ${productFactsCtes("", "id, first_seen_at, first_price")}
+  SELECT p.id, p.feed, p.title, p.gtin, p.color, p.size, p.condition, ${offerHash}, ${offerBytesSql("p")} AS bytes
+  FROM products p
   ${PRODUCT_FACT_JOINS}
 `
 
