@@ -3,8 +3,9 @@
 // products), so both judge a discount by the same observations and the copy
 // can never quote a saving the discovery feed would not show.
 //
-// `productFactsCtes(filter)` defines `p` (products passing `filter`, a WHERE
-// clause or ""), then `s` (since / first_at), `ref` (the 30-day reference
+// `productFactsCtes(filter, columns)` defines `p` (products passing `filter`, a WHERE
+// clause or "", with `columns`: every column by default, else a select list
+// that must include id, first_seen_at and first_price), then `s` (since / first_at), `ref` (the 30-day reference
 // price) and `low` (the 90-day low); select PRODUCT_ROW_COLUMNS FROM p with
 // PRODUCT_FACT_JOINS to get documents.ts ProductRow rows.
 //
@@ -12,8 +13,8 @@
 // standard INTERVAL literals, FLOAT8, and day spans as whole epoch seconds
 // (what DuckDB's date_diff('second') counts; on DuckDB it is also ~40x
 // cheaper than date_diff on TIMESTAMPTZ, which goes through ICU).
-export const productFactsCtes = (productsFilter: string) => `
-  p AS (SELECT * FROM products ${productsFilter}),
+export const productFactsCtes = (productsFilter: string, columns = "*") => `
+  p AS (SELECT ${columns} FROM products ${productsFilter}),
   -- Price changes only: a repeated observation of the same price (a feed
   -- re-read, or history loaded around a load-time observation) does not
   -- restart "the current price started at".

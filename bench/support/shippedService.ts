@@ -19,6 +19,17 @@ import { sessionPriorityWarning } from "./machineLoad.ts"
 
 const repo = resolve(import.meta.dirname, "../..")
 const node = join(repo, "node_modules", ".bin", "node")
+
+/**
+ * The Node flags `npm start` gives main.ts in the checkout at `root` (its
+ * package.json's start script, `exec node <flags> main.ts`): the benches run
+ * the entry point as it ships, V8's heap settings included.
+ */
+export const startNodeFlags = (root: string): ReadonlyArray<string> => {
+  const scripts = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts as Record<string, string>
+  const flags = /^exec node (.*?) ?main\.ts$/.exec(scripts.start ?? "")?.[1] ?? ""
+  return flags === "" ? [] : flags.split(" ")
+}
 const UNLIMITED = "1000000000"
 
 export const freePort = () =>
@@ -71,7 +82,7 @@ export const startShippedService = async (
   const port = await freePort()
   const adminToken = randomBytes(16).toString("hex")
   const began = performance.now()
-  const child = spawn(node, [...(options.nodeArgs ?? []), "main.ts"], {
+  const child = spawn(node, [...startNodeFlags(options.root ?? repo), ...(options.nodeArgs ?? []), "main.ts"], {
     cwd: options.root ?? repo,
     env: {
       ...process.env,

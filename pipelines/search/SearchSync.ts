@@ -16,15 +16,13 @@ import { type SyncPhase, timedPhase } from "./syncPhases.ts"
 import { type SyncWorker, syncWorker } from "./syncWorkerPool.ts"
 import {
   AFFECTED_TABLE,
-  KEYS_TABLE,
   LEGACY_WORK_PREFIX,
   MODELS_TABLE,
   OFFERS_STATE,
   PRODUCT_RANKS_TABLE,
   RANKED_MODELS_TABLE,
   SENT_TABLE,
-  WORK_DB,
-  WORK_TABLE
+  WORK_DB
 } from "./workTables.ts"
 
 // Keeps the Meilisearch indexes in step with the catalog, read from staging
@@ -127,11 +125,10 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
 
       /** Records what was sent: every product's hash and model, every affected model's hash. */
       const recordProducts = (rebuilt: boolean) => {
-        // A rebuild gathered its offers as it sent them; a delta's model table holds only the affected models.
-        const offers = rebuilt
-          ? `${SENT_TABLE} JOIN ${RANKED_MODELS_TABLE} USING (model_rank)`
-          : `${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id)`
-        const models = rebuilt ? offers : MODELS_TABLE
+        // A rebuild gathered its offers as it sent them; a delta's model table
+        // holds every product, ranked where its model is affected.
+        const offers = rebuilt ? `${SENT_TABLE} JOIN ${RANKED_MODELS_TABLE} USING (model_rank)` : MODELS_TABLE
+        const models = rebuilt ? offers : `${MODELS_TABLE} WHERE model_rank IS NOT NULL`
         return db.transaction((tx) =>
           Effect.gen(function* () {
             yield* tx.run(

@@ -142,13 +142,14 @@ export const batchChunks = (
 
 /**
  * DuckDB's statement writing each model's size (rank, offers, bytes) of
- * `ranks` (a row per offer: model_rank, bytes) to `file` as CSV: the sync's
+ * `ranks` (a row per offer: model_rank, bytes; an offer not to send has
+ * no rank) to `file` as CSV: the sync's
  * worker plans the batches from it (batchPlanOf). Read through the driver,
  * every model (75k at 1M products) became a row object on the event loop.
  */
 export const modelSizesCopySql = (ranks: string, file: string) =>
   `COPY (SELECT model_rank, count(*)::INTEGER AS offers, sum(bytes)::DOUBLE AS bytes FROM ${ranks}
-         GROUP BY model_rank ORDER BY model_rank)
+         WHERE model_rank IS NOT NULL GROUP BY model_rank ORDER BY model_rank)
    TO ${sqlFileLiteral(file)} (FORMAT csv, HEADER false)`
 
 /**

@@ -50,11 +50,18 @@ const inputKeyJoin = (products: string) =>
 // the affected ones, every one after a new 1M-product feed) held two wide
 // copies of the catalog in DuckDB's memory, which filled its whole memory
 // limit for the length of the sync.
+//
+// Its facts' products CTE (read three times, so DuckDB materialises it)
+// takes only what the facts are computed from (id, first price and when it
+// was seen); the table's own columns are read from the catalog itself (the
+// main query's p is the products table, not the CTE). With every column
+// in the CTE (descriptions, links) it held ~800 MB at 1M products, past
+// DuckDB's 1 GB limit beside the facts' hash tables (it spilled).
 const workQuery = `
   CREATE OR REPLACE TABLE ${WORK_TABLE} AS
-  WITH ${productFactsCtes("")}
+  WITH ${productFactsCtes("", "id, first_seen_at, first_price")}
   SELECT p.id, p.feed, p.title, p.gtin, p.color, p.size, p.condition, ${offerHash}, ${offerBytesSql("p")} AS bytes
-  FROM p
+  FROM products p
   ${PRODUCT_FACT_JOINS}
 `
 
@@ -204,6 +211,7 @@ export const makeProductModels = (db: DuckDbShape, rowFilesDir: string) => {
         `INSERT INTO ${KEYS_TABLE} SELECT w.id, md5(ik.model_key), true FROM ${WORK_TABLE} w ${inputKeyJoin("w")}
          WHERE ${unkeyed}`
       )
+      yield* db.run(`DROP TABLE ${INPUT_KEYS_TABLE}`)
       // Models to send: those of changed products, before and after, and
       // those that lost a product.
       yield* db
@@ -219,8 +227,12 @@ export const makeProductModels = (db: DuckDbShape, rowFilesDir: string) => {
         .pipe(timedPhase(phases, "affected models"))
       yield* db
         .run(
-          // One narrow row per offer of an affected model, in rank order: each
-          // chunk's range then reads a few row groups (zone maps).
+          // The one table the sending and the sync state read: a narrow row
+          // per product (its model, hash, feed and size), ranked when its
+          // model is affected, in rank order (each chunk's range then reads a
+          // few row groups: zone maps). The wide work table and the keys go
+          // now, before the sending, whose chunk tables sit beside it: at 1M
+          // products they held ~300 MB more of DuckDB's memory for its length.
           `CREATE OR REPLACE TABLE ${MODELS_TABLE} AS
          WITH ranked AS (
            SELECT model_id, row_number() OVER (ORDER BY model_id) AS model_rank FROM (
@@ -228,13 +240,15 @@ export const makeProductModels = (db: DuckDbShape, rowFilesDir: string) => {
              WHERE k.model_id IN (SELECT model_id FROM ${AFFECTED_TABLE})
            )
          )
-         SELECT k.model_id, r.model_rank, w.id, w.hash, w.bytes
-         FROM ${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id) JOIN ranked r ON r.model_id = k.model_id
-         ORDER BY r.model_rank`
+         SELECT k.model_id, r.model_rank, w.id, w.feed, w.hash, w.bytes
+         FROM ${WORK_TABLE} w JOIN ${KEYS_TABLE} k USING (id) LEFT JOIN ranked r ON r.model_id = k.model_id
+         ORDER BY r.model_rank NULLS LAST`
         )
         .pipe(timedPhase(phases, "ranked model table"))
+      yield* db.run(`DROP TABLE ${WORK_TABLE}`)
+      yield* db.run(`DROP TABLE ${KEYS_TABLE}`)
       const counts = yield* db.query<{ models: number; gone: number }>(
-        `SELECT (SELECT count(DISTINCT model_id) FROM ${MODELS_TABLE})::INTEGER AS models,
+        `SELECT (SELECT count(DISTINCT model_id) FROM ${MODELS_TABLE} WHERE model_rank IS NOT NULL)::INTEGER AS models,
            (SELECT count(*) FROM ${AFFECTED_TABLE} a
             WHERE NOT EXISTS (SELECT 1 FROM ${MODELS_TABLE} m WHERE m.model_id = a.model_id))::INTEGER AS gone`
       )

@@ -21,6 +21,10 @@ export const INPUT_NUMBER_KEYS_TABLE = `${WORK_DB}.input_number_keys`
 /** The key inputs with their model keys. */
 export const INPUT_KEYS_TABLE = `${WORK_DB}.input_keys`
 export const AFFECTED_TABLE = `${WORK_DB}.affected`
+/**
+ * A delta's products (model_id, model_rank, id, feed, hash, bytes), one row
+ * each; model_rank is set for the offers of the models to send, null for the rest.
+ */
 export const MODELS_TABLE = `${WORK_DB}.models`
 export const CHUNK_TABLE = `${WORK_DB}.chunk`
 // A rebuild's tables, narrow: in memory they stay resident, and a wide
