@@ -28,6 +28,7 @@ import { parseArgs } from "node:util"
 import { HEADERS, paths as barePaths, startBare } from "./support/redirectFixture.ts"
 import { machineLoad } from "./support/machineLoad.ts"
 import { BENCH_FEED, benchFeedFile } from "./support/pipelineCatalog.ts"
+import { onCpuNs, runQueueWaitNs } from "./support/phaseProbe.ts"
 import { type LoadResult, runLoad, runPaced } from "./support/runLoad.ts"
 import { matchLinks, startShippedService } from "./support/shippedService.ts"
 
@@ -199,6 +200,10 @@ try {
    */
   const window = async (redirectsTo: "service" | "bare" = "service") => {
     const before = await scrapeLoop(service.url, service.adminToken)
+    // The service's event loop: the time it ran, and the time it was runnable with no core (a share of a core
+    // too small for its requests queues them without making its timers late)
+    const mainThread = `/proc/${service.pid}/task/${service.pid}/schedstat`
+    const mainBefore = { ran: onCpuNs(mainThread), waited: runQueueWaitNs(mainThread), at: performance.now() }
     let loopMaxMs = 0
     let rssPeak = 0
     let nodePeak = 0
@@ -228,6 +233,11 @@ try {
     ])
     sampling = false
     await sampler
+    const windowMs = performance.now() - mainBefore.at
+    const mainLoop = {
+      ranShare: (onCpuNs(mainThread) - mainBefore.ran) / 1e6 / windowMs,
+      waitedShare: (runQueueWaitNs(mainThread) - mainBefore.waited) / 1e6 / windowMs
+    }
     const after = await scrapeLoop(service.url, service.adminToken)
     if (after !== undefined) loopMaxMs = Math.max(loopMaxMs, after.recentMaxMs)
     const over = before !== undefined && after !== undefined ? shareOver(before, after, "0.01") : undefined
@@ -236,6 +246,7 @@ try {
       redirect,
       search,
       loopMaxMs,
+      mainLoop,
       over,
       before,
       after,
@@ -253,7 +264,8 @@ try {
       `${label.padEnd(22)} ${w.redirectsTo === "bare" ? "bare 302 " : "redirect "}p99 ${String(w.redirect.p99).padStart(6)} ms (${w.redirect.s3xx} 302, ${badText(w.redirect)}; ` +
         `client: loop max ${(w.redirect.clientLoopMaxMs ?? Number.NaN).toFixed(0)} ms, no core for ${(w.redirect.clientRunQueueMs ?? Number.NaN).toFixed(0)} ms)  ` +
         `search p99 ${String(w.search.p99).padStart(6)} ms (${badText(w.search)})  ` +
-        `loop >10 ms ${((w.over?.share ?? Number.NaN) * 100).toFixed(2)}% of ${w.over?.samples ?? "?"}, max ${w.loopMaxMs.toFixed(0)} ms  ` +
+        `loop >10 ms ${((w.over?.share ?? Number.NaN) * 100).toFixed(2)}% of ${w.over?.samples ?? "?"}, max ${w.loopMaxMs.toFixed(0)} ms, ` +
+        `ran ${(w.mainLoop.ranShare * 100).toFixed(0)}% / no core ${(w.mainLoop.waitedShare * 100).toFixed(0)}% of the window  ` +
         `RSS ${w.rssPeak.toFixed(0)} MB (V8 ${w.nodePeak.toFixed(0)} MB)  ${[...w.phases].join("+") || "-"}  (${w.load})`
     )
 

@@ -9,6 +9,15 @@ import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks"
 // delay. Measured the same way for every server the bench runs.
 const TICK_MS = 10 // USER_HZ is 100 on Linux
 
+/** Nanoseconds a thread ran on a core so far, from /proc schedstat (NaN where there is none). */
+export const onCpuNs = (path = "/proc/thread-self/schedstat"): number => {
+  try {
+    return Number(readFileSync(path, "latin1").split(" ")[0])
+  } catch {
+    return Number.NaN
+  }
+}
+
 /** Nanoseconds a thread waited on the run queue (runnable, no core), from /proc schedstat. */
 export const runQueueWaitNs = (path = "/proc/thread-self/schedstat"): number => {
   try {
