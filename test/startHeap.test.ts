@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
+import { startNodeFlags } from "../bench/support/shippedService.ts"
 
 // `npm start` caps V8's young generation of the main thread (package.json:
 // --max-semi-space-size). By default V8 let it grow to 128 MB during the
@@ -16,12 +17,8 @@ const startScript = (
   }
 ).scripts.start
 
-/** Node's flags in the start script, before main.ts. */
-const startFlags =
-  /^exec node (.*?) ?main\.ts$/
-    .exec(startScript)?.[1]
-    ?.split(" ")
-    .filter((flag) => flag !== "") ?? []
+/** Node's flags in the start script, before main.ts, as the benches give them. */
+const startFlags = startNodeFlags(join(import.meta.dirname, ".."))
 
 // Allocates as a busy start-up does (many short-lived objects, some kept),
 // then prints the young generation's committed size in bytes.

@@ -9,23 +9,20 @@ import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks"
 // delay. Measured the same way for every server the bench runs.
 const TICK_MS = 10 // USER_HZ is 100 on Linux
 
-/** Nanoseconds a thread ran on a core so far, from /proc schedstat (NaN where there is none). */
-export const onCpuNs = (path = "/proc/thread-self/schedstat"): number => {
+/** A field of a thread's /proc schedstat: [0] ns it ran on a core, [1] ns it waited runnable; NaN where there is none. */
+const schedstatNs = (path: string, field: 0 | 1): number => {
   try {
-    return Number(readFileSync(path, "latin1").split(" ")[0])
+    return Number(readFileSync(path, "latin1").split(" ")[field])
   } catch {
     return Number.NaN
   }
 }
 
+/** Nanoseconds a thread ran on a core so far, from /proc schedstat. */
+export const onCpuNs = (path = "/proc/thread-self/schedstat"): number => schedstatNs(path, 0)
+
 /** Nanoseconds a thread waited on the run queue (runnable, no core), from /proc schedstat. */
-export const runQueueWaitNs = (path = "/proc/thread-self/schedstat"): number => {
-  try {
-    return Number(readFileSync(path, "latin1").split(" ")[1])
-  } catch {
-    return Number.NaN
-  }
-}
+export const runQueueWaitNs = (path = "/proc/thread-self/schedstat"): number => schedstatNs(path, 1)
 
 /**
  * CPU ticks (utime + stime) per name over the entries of a /proc folder:
