@@ -1,4 +1,4 @@
-// npm run bench:serve-while-ingest -- [--products 1000000] [--window 5] [--pace 0.5]
+// npm run bench:serve-while-ingest -- [--products 1000000] [--window 5] [--pace 0.5] [--mix both|redirects]
 //
 // A ROLE=all service as users run it (the shipped entry point in a child
 // process, bench/support/shippedService.ts, DUCKDB_MEMORY_LIMIT=1GB) serves
@@ -21,12 +21,15 @@
 // errors, and the peak RSS of the service process (/proc; Meilisearch is a
 // process of its own, not counted). Prints PASS/MISSED against the targets,
 // every figure with the machine's load and the catalog size.
+// `--mix redirects` sends no searches at all (peaks and windows), the
+// redirects at the same rate as in a mixed run: what the searches' share
+// of the event loop costs the redirects while a feed runs.
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { HEADERS, paths as barePaths, startBare } from "./support/redirectFixture.ts"
-import { machineLoad } from "./support/machineLoad.ts"
+import { machineLoad, stealMs } from "./support/machineLoad.ts"
 import { BENCH_FEED, benchFeedFile } from "./support/pipelineCatalog.ts"
 import { onCpuNs, runQueueWaitNs } from "./support/phaseProbe.ts"
 import { type LoadResult, runLoad, runPaced } from "./support/runLoad.ts"
@@ -37,7 +40,8 @@ const { values } = parseArgs({
     products: { type: "string", default: "1000000" },
     window: { type: "string", default: "5" },
     connections: { type: "string", default: "32" },
-    pace: { type: "string", default: "0.5" }
+    pace: { type: "string", default: "0.5" },
+    mix: { type: "string", default: "both" }
   }
 })
 const PRODUCTS = Number(values.products)
@@ -46,6 +50,10 @@ const CONNECTIONS = Number(values.connections)
 /** The share of the machine both paced loads ask for together, split evenly between them. */
 const PACE = Number(values.pace)
 if (!(PACE > 0 && PACE <= 1)) throw new Error(`--pace must be a share of the machine in (0, 1], got ${values.pace}`)
+if (values.mix !== "both" && values.mix !== "redirects")
+  throw new Error(`--mix must be both or redirects, got ${values.mix}`)
+/** Whether the service serves searches beside the redirects (--mix both). */
+const WITH_SEARCHES = values.mix === "both"
 /** Each peak is the best of this many trials of PEAK_TRIAL_SECONDS (see 1. below). */
 const PEAK_TRIALS = 3
 const PEAK_TRIAL_SECONDS = 2
@@ -116,7 +124,7 @@ const feedsConfig = (feedFile: string) => {
   return { path, remove: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
-log(`bench:serve-while-ingest, ${size}; ${machineLoad()}`)
+log(`bench:serve-while-ingest, ${size}${WITH_SEARCHES ? "" : ", redirects only"}; ${machineLoad()}`)
 const feedFile = await benchFeedFile(resolve("data/var/bench-search/feeds"), PRODUCTS)
 const feeds = feedsConfig(feedFile)
 const bare = await startBare()
@@ -159,28 +167,34 @@ try {
   const trials = { redirect: [] as Array<LoadResult>, search: [] as Array<LoadResult> }
   for (let trial = 0; trial < PEAK_TRIALS; trial++) {
     trials.redirect.push(await runLoad({ ...redirectLoad, connections: CONNECTIONS, seconds: PEAK_TRIAL_SECONDS }))
-    trials.search.push(await runLoad({ ...searchLoad, connections: CONNECTIONS, seconds: PEAK_TRIAL_SECONDS }))
+    if (WITH_SEARCHES)
+      trials.search.push(await runLoad({ ...searchLoad, connections: CONNECTIONS, seconds: PEAK_TRIAL_SECONDS }))
+    const searchTrial = trials.search.at(trial)
     log(
-      `peak trial ${trial + 1} of ${PEAK_TRIALS} (${PEAK_TRIAL_SECONDS} s each): redirect ${figure(trials.redirect[trial])}, ` +
-        `/api/search ${figure(trials.search[trial])} (${machineLoad()})`
+      `peak trial ${trial + 1} of ${PEAK_TRIALS} (${PEAK_TRIAL_SECONDS} s each): redirect ${figure(trials.redirect[trial])}` +
+        `${searchTrial === undefined ? "" : `, /api/search ${figure(searchTrial)}`} (${machineLoad()})`
     )
   }
-  const best = (results: ReadonlyArray<LoadResult>) => Math.max(...results.map(served))
+  const best = (results: ReadonlyArray<LoadResult>) => Math.max(0, ...results.map(served))
   const redirectPeak = best(trials.redirect)
   const searchPeak = best(trials.search)
   // Half of the machine for both loads together: each peak is the whole
   // machine for that load alone, so the shares of capacity they take add up
   // (redirects/redirect peak + searches/search peak). Each at half its own
   // peak at once asked for the whole machine: the baseline window, with no
-  // feed, already missed the redirect target. Split evenly: a quarter each.
+  // feed, already missed the redirect target. Split evenly: a quarter each
+  // (redirects only: the same quarter of the redirect peak, no searches).
   const share = PACE / 2
   const rates = {
     redirect: Math.max(1, Math.round(redirectPeak * share)),
-    search: Math.max(1, Math.round(searchPeak * share))
+    search: WITH_SEARCHES ? Math.max(1, Math.round(searchPeak * share)) : 0
   }
   log(
-    `peaks alone (best of ${PEAK_TRIALS}): redirect ${redirectPeak.toFixed(0)} req/s, /api/search ${searchPeak.toFixed(0)} req/s; ` +
-      `paced together at ${PACE} of the machine, ${share} of each peak: ${rates.redirect} redirects/s and ${rates.search} searches/s (${machineLoad()})`
+    WITH_SEARCHES
+      ? `peaks alone (best of ${PEAK_TRIALS}): redirect ${redirectPeak.toFixed(0)} req/s, /api/search ${searchPeak.toFixed(0)} req/s; ` +
+          `paced together at ${PACE} of the machine, ${share} of each peak: ${rates.redirect} redirects/s and ${rates.search} searches/s (${machineLoad()})`
+      : `redirect peak (best of ${PEAK_TRIALS}): ${redirectPeak.toFixed(0)} req/s; paced at ${share} of it, as beside searches in a ` +
+          `mixed run: ${rates.redirect} redirects/s, no searches (${machineLoad()})`
   )
 
   // The feed run's phase (fetch, load, sync) while one runs.
@@ -206,6 +220,10 @@ try {
     const mainBefore = { ran: onCpuNs(mainThread), waited: runQueueWaitNs(mainThread), at: performance.now() }
     let loopMaxMs = 0
     let rssPeak = 0
+    // The hypervisor's steal over the window, and its largest in one of the sampler's seconds
+    const stealAtStart = stealMs()
+    let stealBefore = stealAtStart
+    let stealMaxMs = 0
     let nodePeak = 0
     const phases = new Set<string>()
     let sampling = true
@@ -218,6 +236,10 @@ try {
           nodePeak = Math.max(nodePeak, scrape.nodeMb)
         }
         rssPeak = Math.max(rssPeak, rssMb(service.pid, "VmRSS"))
+        const stealNow = stealMs()
+        if (stealNow !== undefined && stealBefore !== undefined)
+          stealMaxMs = Math.max(stealMaxMs, stealNow - stealBefore)
+        stealBefore = stealNow
         const phase = await runPhase()
         if (phase !== undefined) phases.add(phase)
       }
@@ -229,7 +251,9 @@ try {
         seconds: WINDOW_SECONDS,
         connections: CONNECTIONS
       }),
-      runPaced({ ...searchLoad, rate: rates.search, seconds: WINDOW_SECONDS, connections: CONNECTIONS })
+      WITH_SEARCHES
+        ? runPaced({ ...searchLoad, rate: rates.search, seconds: WINDOW_SECONDS, connections: CONNECTIONS })
+        : undefined
     ])
     sampling = false
     await sampler
@@ -251,6 +275,7 @@ try {
       before,
       after,
       rssPeak,
+      steal: { ms: (stealMs() ?? Number.NaN) - (stealAtStart ?? Number.NaN), maxSecondMs: stealMaxMs },
       nodePeak,
       phases,
       load: machineLoad()
@@ -263,10 +288,11 @@ try {
     log(
       `${label.padEnd(22)} ${w.redirectsTo === "bare" ? "bare 302 " : "redirect "}p99 ${String(w.redirect.p99).padStart(6)} ms (${w.redirect.s3xx} 302, ${badText(w.redirect)}; ` +
         `client: loop max ${(w.redirect.clientLoopMaxMs ?? Number.NaN).toFixed(0)} ms, no core for ${(w.redirect.clientRunQueueMs ?? Number.NaN).toFixed(0)} ms)  ` +
-        `search p99 ${String(w.search.p99).padStart(6)} ms (${badText(w.search)})  ` +
+        (w.search === undefined ? "" : `search p99 ${String(w.search.p99).padStart(6)} ms (${badText(w.search)})  `) +
         `loop >10 ms ${((w.over?.share ?? Number.NaN) * 100).toFixed(2)}% of ${w.over?.samples ?? "?"}, max ${w.loopMaxMs.toFixed(0)} ms, ` +
         `ran ${(w.mainLoop.ranShare * 100).toFixed(0)}% / no core ${(w.mainLoop.waitedShare * 100).toFixed(0)}% of the window  ` +
-        `RSS ${w.rssPeak.toFixed(0)} MB (V8 ${w.nodePeak.toFixed(0)} MB)  ${[...w.phases].join("+") || "-"}  (${w.load})`
+        `RSS ${w.rssPeak.toFixed(0)} MB (V8 ${w.nodePeak.toFixed(0)} MB)  ` +
+        `steal ${w.steal.ms.toFixed(0)} ms (max ${w.steal.maxSecondMs.toFixed(0)} in 1 s)  ${[...w.phases].join("+") || "-"}  (${w.load})`
     )
 
   // 2. Baseline: the same paced load with no feed running.
@@ -314,11 +340,18 @@ try {
       .sort((a, b) => a - b)
       .join(", ")
   // the service's answers only: its searches in every window, its redirects in its own
-  const fivexx = windows.reduce((sum, w) => sum + bad(w.search), 0) + ours.reduce((sum, w) => sum + bad(w.redirect), 0)
-  const only5xx = windows.reduce((sum, w) => sum + w.search.s5xx, 0) + ours.reduce((sum, w) => sum + w.redirect.s5xx, 0)
+  const searchResults = windows.flatMap((w) => (w.search === undefined ? [] : [w.search]))
+  const fivexx = searchResults.reduce((sum, r) => sum + bad(r), 0) + ours.reduce((sum, w) => sum + bad(w.redirect), 0)
+  const only5xx = searchResults.reduce((sum, r) => sum + r.s5xx, 0) + ours.reduce((sum, w) => sum + w.redirect.s5xx, 0)
   const peakRss = rssMb(service.pid, "VmHWM")
   const atScale = PRODUCTS >= 1_000_000
   log(`\nverdicts at ${size}, ${machineLoad()} (a loaded machine inflates every latency):`)
+  const steal = windows.reduce((sum, w) => sum + w.steal.ms, 0)
+  if (steal > 0)
+    log(
+      `  the hypervisor took ${steal.toFixed(0)} ms of CPU from this machine during the run (steal; at most ` +
+        `${Math.max(...windows.map((w) => w.steal.maxSecondMs)).toFixed(0)} ms in one second): every process stalls then`
+    )
   log(
     `  event-loop lateness over 10 ms: ${((over?.share ?? Number.NaN) * 100).toFixed(2)}% of ${over?.samples ?? "?"} samples ` +
       `(p99 < ${TARGETS.loopP99Ms} ms means < 1%)  ${verdict(over !== undefined && over.share < 0.01)}`

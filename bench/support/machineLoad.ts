@@ -33,3 +33,20 @@ export const sessionPriorityWarning = (meiliPid: number | undefined): string => 
     : `WARNING: this session's CPU priority is autogroup nice ${ours.nice}, Meilisearch's (a session of its own) ` +
         `${meili.nice}: on a busy CPU the kernel favours one of them, and the figures are not those of a user's machine`
 }
+
+/**
+ * CPU time the hypervisor gave to other guests while this machine's CPUs had
+ * work (`steal`, the 8th value of /proc/stat's `cpu` line), in ms summed over
+ * the CPUs; undefined without /proc. Steal stalls every process at once, the
+ * bench's clients too: a window's latency can hold it without any fault of
+ * the service's. The kernel counts it in USER_HZ ticks, 100 a second on Linux.
+ */
+export const stealMs = (): number | undefined => {
+  try {
+    const cpu = readFileSync("/proc/stat", "latin1").split("\n", 1)[0].trim().split(/\s+/)
+    const ticks = Number(cpu[8])
+    return Number.isFinite(ticks) ? ticks * 10 : undefined
+  } catch {
+    return undefined
+  }
+}
