@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util"
-import { machineLoad } from "./machineLoad.ts"
+import { machineLoad, stealMs } from "./machineLoad.ts"
 import { HEADERS, median, paths as barePaths, startBare } from "./redirectFixture.ts"
 import { type LoadResult, runPaced } from "./runLoad.ts"
 import { matchLinks, type ShippedOptions, startShippedService } from "./shippedService.ts"
@@ -137,13 +137,23 @@ export const clicksWritten = async (
   return written >= answered
 }
 
-/** Runs `once` `runs` times and prints how many met every target. */
+/**
+ * Runs `once` `runs` times and prints how many met every target, with the
+ * hypervisor's steal in each run (a run that missed may have lost its CPUs).
+ */
 export const tallyRuns = async (runs: number, once: (run: number) => Promise<boolean>) => {
   let passed = 0
+  const steals: Array<string> = []
   for (let run = 1; run <= runs; run++) {
     if (runs > 1) console.log(`\nrun ${run} of ${runs} (${machineLoad()})`)
-    if (await once(run)) passed++
+    const stealBefore = stealMs()
+    const ok = await once(run)
+    if (ok) passed++
+    const stealAfter = stealMs()
+    if (stealBefore !== undefined && stealAfter !== undefined)
+      steals.push(`${stealAfter - stealBefore} ms (${ok ? "PASS" : "MISSED"})`)
   }
   console.log(`\n${passed} of ${runs} runs PASS (${machineLoad()})`)
+  if (steals.length > 0) console.log(`the hypervisor's steal of this machine's CPU in each run: ${steals.join(", ")}`)
   return passed
 }
