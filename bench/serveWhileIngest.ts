@@ -34,6 +34,7 @@ import { BENCH_FEED, benchFeedFile } from "./support/pipelineCatalog.ts"
 import { onCpuNs, runQueueWaitNs } from "./support/phaseProbe.ts"
 import { type LoadResult, runLoad, runPaced } from "./support/runLoad.ts"
 import { matchLinks, startShippedService } from "./support/shippedService.ts"
+import { processCpuTicks } from "../infra/ProcessInfo.ts"
 
 const { values } = parseArgs({
   options: {
@@ -218,6 +219,9 @@ try {
     // too small for its requests queues them without making its timers late)
     const mainThread = `/proc/${service.pid}/task/${service.pid}/schedstat`
     const mainBefore = { ran: onCpuNs(mainThread), waited: runQueueWaitNs(mainThread), at: performance.now() }
+    // The CPU of the whole service process and of its Meilisearch (searches and indexing) over the window
+    const meiliPid = service.meiliPid()
+    const ticksBefore = { service: processCpuTicks(service.pid), meili: meiliPid && processCpuTicks(meiliPid) }
     let loopMaxMs = 0
     let rssPeak = 0
     // The hypervisor's steal over the window, and its largest in one of the sampler's seconds
@@ -262,6 +266,13 @@ try {
       ranShare: (onCpuNs(mainThread) - mainBefore.ran) / 1e6 / windowMs,
       waitedShare: (runQueueWaitNs(mainThread) - mainBefore.waited) / 1e6 / windowMs
     }
+    // /proc's ticks are USER_HZ, 100 a second: 10 ms each
+    const coreShare = (before: number | undefined, after: number | undefined) =>
+      before === undefined || after === undefined ? Number.NaN : ((after - before) * 10) / windowMs
+    const cores = {
+      service: coreShare(ticksBefore.service, processCpuTicks(service.pid)),
+      meili: coreShare(ticksBefore.meili, meiliPid && processCpuTicks(meiliPid))
+    }
     const after = await scrapeLoop(service.url, service.adminToken)
     if (after !== undefined) loopMaxMs = Math.max(loopMaxMs, after.recentMaxMs)
     const over = before !== undefined && after !== undefined ? shareOver(before, after, "0.01") : undefined
@@ -271,6 +282,7 @@ try {
       search,
       loopMaxMs,
       mainLoop,
+      cores,
       over,
       before,
       after,
@@ -290,7 +302,8 @@ try {
         `client: loop max ${(w.redirect.clientLoopMaxMs ?? Number.NaN).toFixed(0)} ms, no core for ${(w.redirect.clientRunQueueMs ?? Number.NaN).toFixed(0)} ms)  ` +
         (w.search === undefined ? "" : `search p99 ${String(w.search.p99).padStart(6)} ms (${badText(w.search)})  `) +
         `loop >10 ms ${((w.over?.share ?? Number.NaN) * 100).toFixed(2)}% of ${w.over?.samples ?? "?"}, max ${w.loopMaxMs.toFixed(0)} ms, ` +
-        `ran ${(w.mainLoop.ranShare * 100).toFixed(0)}% / no core ${(w.mainLoop.waitedShare * 100).toFixed(0)}% of the window  ` +
+        `ran ${(w.mainLoop.ranShare * 100).toFixed(0)}% / no core ${(w.mainLoop.waitedShare * 100).toFixed(0)}% of the window; ` +
+        `CPU, in cores: service ${w.cores.service.toFixed(2)}, Meilisearch ${w.cores.meili.toFixed(2)}  ` +
         `RSS ${w.rssPeak.toFixed(0)} MB (V8 ${w.nodePeak.toFixed(0)} MB)  ` +
         `steal ${w.steal.ms.toFixed(0)} ms (max ${w.steal.maxSecondMs.toFixed(0)} in 1 s)  ${[...w.phases].join("+") || "-"}  (${w.load})`
     )

@@ -59,6 +59,8 @@ export interface ShippedService {
   readonly metric: (name: string) => Promise<number>
   /** The service's JSON log lines so far. */
   readonly log: () => ReadonlyArray<string>
+  /** The embedded Meilisearch's pid now (its supervisor may have restarted it); undefined with MEILI_URL. */
+  readonly meiliPid: () => number | undefined
   /** SIGTERM, wait for the exit, remove DATA_DIR (unless the caller gave it). */
   readonly stop: () => Promise<void>
 }
@@ -135,7 +137,8 @@ export const startShippedService = async (
     await stop()
     throw error
   }
-  const warning = sessionPriorityWarning(meiliProcessesOn(join(dataDir, "meilisearch"))[0])
+  const meiliPid = () => meiliProcessesOn(join(dataDir, "meilisearch"))[0]
+  const warning = sessionPriorityWarning(meiliPid())
   if (warning !== "") console.log(warning)
   return {
     url,
@@ -148,6 +151,7 @@ export const startShippedService = async (
       return Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([\\d.e+-]+)$`, "m").exec(text)?.[1] ?? "NaN")
     },
     log: () => lines,
+    meiliPid,
     stop
   }
 }
