@@ -33,7 +33,7 @@ import { startMeili } from "../infra/MeiliServer.ts"
 import { DOCUMENT_VERSION } from "../readModel/documents.ts"
 import { productSettings, settingsHash } from "../readModel/settings.ts"
 import { CLIENTS, clientIp } from "./support/clientIps.ts"
-import { machineLoad, stealMs } from "./support/machineLoad.ts"
+import { machineLoad, stealMs, stealSince } from "./support/machineLoad.ts"
 import { benchFeedFile, editionsFor, ingestCatalog } from "./support/pipelineCatalog.ts"
 import { median } from "./support/redirectFixture.ts"
 import {
@@ -332,8 +332,7 @@ const main = async () => {
       applies
         ? verdict(ok)
         : `(${verdict(ok)} if it applied: the target is set at ${DIRECT_TARGET_SIZE.toLocaleString()} products)`
-    const stealAfter = stealMs()
-    const steal = stealBefore === undefined || stealAfter === undefined ? 0 : stealAfter - stealBefore
+    const steal = stealSince(stealBefore) ?? 0
     log(
       `\ntargets (${size}; ${machineLoad()}${steal > 0 ? `; the hypervisor's steal during the measurements ${steal} ms` : ""}):`
     )

@@ -20,16 +20,19 @@
 // samples over 10 ms, and the largest), redirect p99 per window, 5xx and
 // errors, and the peak RSS of the service process (/proc; Meilisearch is a
 // process of its own, not counted). Prints PASS/MISSED against the targets,
-// every figure with the machine's load and the catalog size.
+// every figure with the machine's load and the catalog size. Each window
+// also prints what explains its latencies: the share of it the event loop
+// ran and waited for a core, the CPU of the service process and of its
+// Meilisearch, and the hypervisor's steal.
 // `--mix redirects` sends no searches at all (peaks and windows), the
-// redirects at the same rate as in a mixed run: what the searches' share
-// of the event loop costs the redirects while a feed runs.
+// redirects at the same rate as in a mixed run: what the searches cost the
+// redirects while a feed runs.
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { HEADERS, paths as barePaths, startBare } from "./support/redirectFixture.ts"
-import { machineLoad, stealMs } from "./support/machineLoad.ts"
+import { machineLoad, stealMs, stealSince } from "./support/machineLoad.ts"
 import { BENCH_FEED, benchFeedFile } from "./support/pipelineCatalog.ts"
 import { onCpuNs, runQueueWaitNs } from "./support/phaseProbe.ts"
 import { type LoadResult, runLoad, runPaced } from "./support/runLoad.ts"
@@ -287,7 +290,7 @@ try {
       before,
       after,
       rssPeak,
-      steal: { ms: (stealMs() ?? Number.NaN) - (stealAtStart ?? Number.NaN), maxSecondMs: stealMaxMs },
+      steal: { ms: stealSince(stealAtStart) ?? Number.NaN, maxSecondMs: stealMaxMs },
       nodePeak,
       phases,
       load: machineLoad()

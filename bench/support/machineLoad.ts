@@ -50,3 +50,9 @@ export const stealMs = (): number | undefined => {
     return undefined
   }
 }
+
+/** The steal (stealMs) since an earlier reading of it; undefined when either is. */
+export const stealSince = (from: number | undefined): number | undefined => {
+  const now = stealMs()
+  return from === undefined || now === undefined ? undefined : now - from
+}

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util"
-import { machineLoad, stealMs } from "./machineLoad.ts"
+import { machineLoad, stealMs, stealSince } from "./machineLoad.ts"
 import { HEADERS, median, paths as barePaths, startBare } from "./redirectFixture.ts"
 import { type LoadResult, runPaced } from "./runLoad.ts"
 import { matchLinks, type ShippedOptions, startShippedService } from "./shippedService.ts"
@@ -149,9 +149,8 @@ export const tallyRuns = async (runs: number, once: (run: number) => Promise<boo
     const stealBefore = stealMs()
     const ok = await once(run)
     if (ok) passed++
-    const stealAfter = stealMs()
-    if (stealBefore !== undefined && stealAfter !== undefined)
-      steals.push(`${stealAfter - stealBefore} ms (${ok ? "PASS" : "MISSED"})`)
+    const stolen = stealSince(stealBefore)
+    if (stolen !== undefined) steals.push(`${stolen} ms (${ok ? "PASS" : "MISSED"})`)
   }
   console.log(`\n${passed} of ${runs} runs PASS (${machineLoad()})`)
   if (steals.length > 0) console.log(`the hypervisor's steal of this machine's CPU in each run: ${steals.join(", ")}`)
