@@ -36,8 +36,7 @@ import { machineLoad, stealMs, stealSince } from "./support/machineLoad.ts"
 import { BENCH_FEED, benchFeedFile } from "./support/pipelineCatalog.ts"
 import { onCpuNs, runQueueWaitNs } from "./support/phaseProbe.ts"
 import { type LoadResult, runLoad, runPaced } from "./support/runLoad.ts"
-import { matchLinks, startShippedService } from "./support/shippedService.ts"
-import { processCpuTicks } from "../infra/ProcessInfo.ts"
+import { matchLinks, processCpuSeconds, startShippedService } from "./support/shippedService.ts"
 
 const { values } = parseArgs({
   options: {
@@ -224,7 +223,7 @@ try {
     const mainBefore = { ran: onCpuNs(mainThread), waited: runQueueWaitNs(mainThread), at: performance.now() }
     // The CPU of the whole service process and of its Meilisearch (searches and indexing) over the window
     const meiliPid = service.meiliPid()
-    const ticksBefore = { service: processCpuTicks(service.pid), meili: meiliPid && processCpuTicks(meiliPid) }
+    const cpuBefore = { service: processCpuSeconds(service.pid), meili: processCpuSeconds(meiliPid) }
     let loopMaxMs = 0
     let rssPeak = 0
     // The hypervisor's steal over the window, and its largest in one of the sampler's seconds
@@ -269,12 +268,10 @@ try {
       ranShare: (onCpuNs(mainThread) - mainBefore.ran) / 1e6 / windowMs,
       waitedShare: (runQueueWaitNs(mainThread) - mainBefore.waited) / 1e6 / windowMs
     }
-    // /proc's ticks are USER_HZ, 100 a second: 10 ms each
-    const coreShare = (before: number | undefined, after: number | undefined) =>
-      before === undefined || after === undefined ? Number.NaN : ((after - before) * 10) / windowMs
+    // CPU seconds over the window's seconds: cores (NaN where a process is not there)
     const cores = {
-      service: coreShare(ticksBefore.service, processCpuTicks(service.pid)),
-      meili: coreShare(ticksBefore.meili, meiliPid && processCpuTicks(meiliPid))
+      service: ((processCpuSeconds(service.pid) - cpuBefore.service) * 1000) / windowMs,
+      meili: ((processCpuSeconds(meiliPid) - cpuBefore.meili) * 1000) / windowMs
     }
     const after = await scrapeLoop(service.url, service.adminToken)
     if (after !== undefined) loopMaxMs = Math.max(loopMaxMs, after.recentMaxMs)
