@@ -1,5 +1,5 @@
 import type { ProductRow } from "../../readModel/documents.ts"
-import { lines, sqlFileLiteral } from "./fileText.ts"
+import { byteLines, sqlFileLiteral } from "./fileText.ts"
 
 // The sync's rows travel as JSON, one object per line: DuckDB writes a
 // batch's rows to a file (COPY ... (FORMAT json), on its own threads; the
@@ -46,7 +46,7 @@ export const productRowOf = (json: string): ProductRow => {
   }
 }
 
-/** The rows of a file productRowsCopySql wrote (its text), in order. */
-export function* productRowsOf(text: string): Generator<ProductRow> {
-  for (const line of lines(text)) yield productRowOf(line)
+/** The rows of a file productRowsCopySql wrote (its bytes), in order. */
+export function* productRowsOf(bytes: Buffer): Generator<ProductRow> {
+  for (const line of byteLines(bytes)) yield productRowOf(line)
 }

@@ -1,10 +1,9 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { parentPort, workerData } from "node:worker_threads"
 import { niceThisThread } from "../../infra/threadPriority.ts"
-import { productDocument, type ProductDocument } from "../../readModel/documents.ts"
-import { modelDocuments } from "../../readModel/modelDocuments.ts"
 import { modelKeyLines } from "./keyFiles.ts"
 import { batchPlanOf } from "./modelBatches.ts"
+import { modelDocumentsBody } from "./modelBody.ts"
 import { productRowsOf } from "./productRowsJson.ts"
 import type { SyncWorkerReply, SyncWorkerRequest, SyncWorkerStart } from "./syncWorkerProtocol.ts"
 
@@ -20,32 +19,30 @@ import type { SyncWorkerReply, SyncWorkerRequest, SyncWorkerStart } from "./sync
 // main thread, the click journal's worker and libuv's pool keep theirs.
 niceThisThread((workerData as SyncWorkerStart | undefined)?.nice ?? 0)
 
-const encoder = new TextEncoder()
-
-/** A file's text (a batch's rows, a chunk of key inputs, the models' sizes); the file is deleted once read (or unreadable): the rows are this thread's now. */
+/** A file's bytes (a batch's rows, a chunk of key inputs, the models' sizes); the file is deleted once read (or unreadable): the rows are this thread's now. */
 const readRowFile = (file: string) => {
   try {
-    return readFileSync(file, "utf8")
+    return readFileSync(file)
   } finally {
     rmSync(file, { force: true })
   }
 }
 
+const readRowText = (file: string) => readRowFile(file).toString("utf8")
+
 const answer = (request: SyncWorkerRequest): SyncWorkerReply => {
   try {
     if (request.kind === "keys") {
-      const { text, keyed } = modelKeyLines(readRowFile(request.inputs))
+      const { text, keyed } = modelKeyLines(readRowText(request.inputs))
       // Created here, in the sync's 0700 folder; the main thread removes it once DuckDB has read it.
       writeFileSync(request.keys, text, { mode: 0o600 })
       return { id: request.id, keyed }
     }
-    if (request.kind === "plan") return { id: request.id, chunks: batchPlanOf(readRowFile(request.file)) }
-    const now = new Date(request.now)
-    // Row by row from the file's text: no array of the batch's rows, parsed or not, is ever held.
-    const offers: Array<ProductDocument> = []
-    for (const row of productRowsOf(readRowFile(request.file))) offers.push(productDocument(row, now))
-    const documents = modelDocuments(offers)
-    return { id: request.id, body: encoder.encode(JSON.stringify(documents)), documents: documents.length }
+    if (request.kind === "plan") return { id: request.id, chunks: batchPlanOf(readRowText(request.file)) }
+    // Line by line from the file's bytes, model by model: neither the batch's text nor an array of its rows, offers or documents is ever held.
+    const rows = readRowFile(request.file)
+    const { body, documents } = modelDocumentsBody(productRowsOf(rows), new Date(request.now), rows.length)
+    return { id: request.id, body, documents }
   } catch (error) {
     return { id: request.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }
   }

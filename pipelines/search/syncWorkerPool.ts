@@ -42,17 +42,20 @@ const failure = (message: string) => new SearchError({ message: `search sync wor
 type Pending = (reply: SyncWorkerReply | Error) => void
 
 /**
- * The worker's V8 heap (MB). What it holds is bounded by the batch it
- * builds (within BYTES_PER_BATCH of rows: its file's text, documents and
- * JSON; the next batch waits on disk, its request is only the file's name),
- * not by the catalog; unbounded, V8 let it grow to 300-450 MB at
- * 1M products before collecting (a worker's default limit is ~4 GB, its
- * young generation alone up to 192 MB), all of it in the service's RSS.
- * Batches of 10,000-character descriptions (the longest a feed may carry)
- * peaked at 95-132 MB of used heap, sampled
- * (test/pipelines/search/syncMemory.test.ts); the bound leaves about twice
- * that. Cut by offers alone (20,000 a batch), two such batches hold
- * ~450-500 MB: the bound would have to be 1 GB.
+ * The worker's V8 heap (MB). It builds a batch model by model
+ * (modelBody.ts): its heap holds one model's offers, the batch file and its
+ * body are bytes outside it. Batches of 10,000-character descriptions (the
+ * longest a feed may carry) peaked at 17 MB of used heap, sampled
+ * (test/pipelines/search/syncMemory.test.ts); 106 MB while every offer,
+ * document and the batch's JSON were held at once. Unbounded, V8 let the
+ * heap grow to 300-450 MB at 1M products before collecting (a worker's
+ * default limit is ~4 GB, its young generation alone up to 192 MB), all of
+ * it in the service's RSS. The bound is not lower for one model of many long
+ * offers: 20,000 offers of one model with 10,000-character descriptions
+ * build within 256 MB and run out of heap at 128 MB (measured in one
+ * process). Through a 1M sync of the bench feed's short offers the heap was
+ * sampled at 60-131 MB used either way: what V8 leaves uncollected within
+ * the bound, not what the worker holds.
  */
 export const SYNC_WORKER_HEAP_MB = { old: 256, young: 32 } as const
 

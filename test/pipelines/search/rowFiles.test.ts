@@ -162,7 +162,7 @@ describe("the search sync's row files", () => {
       )
     )
     expect(copied).toHaveLength(1)
-    const rows = [...productRowsOf(readFileSync(file, "utf8"))]
+    const rows = [...productRowsOf(readFileSync(file))]
     expect(rows).toEqual(read)
     expect(rows[0]).toMatchObject({ title: AWKWARD, description: AWKWARD, brand: 'Brand "B"', ref_price: 19 })
     expect(rows[0].ref_at).toBeInstanceOf(Date)
