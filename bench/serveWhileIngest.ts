@@ -1,4 +1,5 @@
 // npm run bench:serve-while-ingest -- [--products 1000000] [--window 5] [--pace 0.5] [--mix both|redirects]
+//                                      [--rates REDIRECTS,SEARCHES]
 //
 // A ROLE=all service as users run it (the shipped entry point in a child
 // process, bench/support/shippedService.ts, DUCKDB_MEMORY_LIMIT=1GB) serves
@@ -26,7 +27,11 @@
 // Meilisearch, and the hypervisor's steal.
 // `--mix redirects` sends no searches at all (peaks and windows), the
 // redirects at the same rate as in a mixed run: what the searches cost the
-// redirects while a feed runs.
+// redirects while a feed runs. `--rates 6000,110` paces the windows at those
+// redirects and searches a second instead of a share of the peaks (which are
+// still measured and printed): a machine whose speed swings from run to run
+// sets another pace each run, and the serving load moves the RSS too, so
+// runs that compare a change pin it.
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
@@ -44,7 +49,8 @@ const { values } = parseArgs({
     window: { type: "string", default: "5" },
     connections: { type: "string", default: "32" },
     pace: { type: "string", default: "0.5" },
-    mix: { type: "string", default: "both" }
+    mix: { type: "string", default: "both" },
+    rates: { type: "string" }
   }
 })
 const PRODUCTS = Number(values.products)
@@ -57,6 +63,10 @@ if (values.mix !== "both" && values.mix !== "redirects")
   throw new Error(`--mix must be both or redirects, got ${values.mix}`)
 /** Whether the service serves searches beside the redirects (--mix both). */
 const WITH_SEARCHES = values.mix === "both"
+/** The paced rates given (--rates), instead of shares of the peaks. */
+const PINNED = values.rates?.split(",").map(Number)
+if (PINNED !== undefined && !(PINNED.length === 2 && PINNED.every((rate) => Number.isInteger(rate) && rate >= 0)))
+  throw new Error(`--rates must be two whole numbers, redirects and searches a second, got ${values.rates}`)
 /** Each peak is the best of this many trials of PEAK_TRIAL_SECONDS (see 1. below). */
 const PEAK_TRIALS = 3
 const PEAK_TRIAL_SECONDS = 2
@@ -189,14 +199,18 @@ try {
   // (redirects only: the same quarter of the redirect peak, no searches).
   const share = PACE / 2
   const rates = {
-    redirect: Math.max(1, Math.round(redirectPeak * share)),
-    search: WITH_SEARCHES ? Math.max(1, Math.round(searchPeak * share)) : 0
+    redirect: Math.max(1, PINNED?.[0] ?? Math.round(redirectPeak * share)),
+    search: WITH_SEARCHES ? Math.max(1, PINNED?.[1] ?? Math.round(searchPeak * share)) : 0
   }
   log(
-    WITH_SEARCHES
-      ? `peaks alone (best of ${PEAK_TRIALS}): redirect ${redirectPeak.toFixed(0)} req/s, /api/search ${searchPeak.toFixed(0)} req/s; ` +
+    PINNED !== undefined
+      ? `peaks alone (best of ${PEAK_TRIALS}): redirect ${redirectPeak.toFixed(0)} req/s` +
+          `${WITH_SEARCHES ? `, /api/search ${searchPeak.toFixed(0)} req/s` : ""}; paced at the rates given: ` +
+          `${rates.redirect} redirects/s and ${rates.search} searches/s (${machineLoad()})`
+      : WITH_SEARCHES
+        ? `peaks alone (best of ${PEAK_TRIALS}): redirect ${redirectPeak.toFixed(0)} req/s, /api/search ${searchPeak.toFixed(0)} req/s; ` +
           `paced together at ${PACE} of the machine, ${share} of each peak: ${rates.redirect} redirects/s and ${rates.search} searches/s (${machineLoad()})`
-      : `redirect peak (best of ${PEAK_TRIALS}): ${redirectPeak.toFixed(0)} req/s; paced at ${share} of it, as beside searches in a ` +
+        : `redirect peak (best of ${PEAK_TRIALS}): ${redirectPeak.toFixed(0)} req/s; paced at ${share} of it, as beside searches in a ` +
           `mixed run: ${rates.redirect} redirects/s, no searches (${machineLoad()})`
   )
 
