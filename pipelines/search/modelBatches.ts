@@ -82,20 +82,25 @@ export const modelBatches = (sizes: ReadonlyArray<ModelSize>, limits: BatchLimit
 }
 
 /**
- * Offers per chunk of a rebuild: the rows of a chunk's batches (with their
- * price facts) are built into an in-memory table of their own while the
- * previous chunk is sent. One sort of all 1M rows (~700 MB) spilled past
- * DuckDB's memory limit and kept Meilisearch idle until it was done. Each
- * chunk scans the products table once, so smaller chunks cost CPU, larger
- * ones memory (1M products, bench:search-sync, one run each): 200k rows
- * 1.08x direct and 2,656 MB peak RSS, 100k 1.07x and 2,410 MB, 50k 1.21x
+ * Offers per chunk (a rebuild's or a delta's): the rows of a chunk's batches
+ * (with their price facts) are built into an in-memory table of their own
+ * while the previous chunk is sent. One sort of all 1M rows (~700 MB) spilled
+ * past DuckDB's memory limit and kept Meilisearch idle until it was done.
+ * Each chunk scans the products table once, so smaller chunks cost CPU,
+ * larger ones memory (1M products, bench:search-sync, one run each): 200k
+ * rows 1.08x direct and 2,656 MB peak RSS, 100k 1.07x and 2,410 MB, 50k 1.21x
  * (chunks' DuckDB time 29 s vs 19 s) and 2,139 MB. Its bytes are bounded
  * for the same reason a batch's are: two chunk tables sit in DuckDB's memory.
+ * Once the rest of the sync held less, building a chunk was where the
+ * service's RSS peaked while a 1M feed ran: at 100,000 offers the build's
+ * hash table, sort and held results took ~300 MB beside the chunk tables,
+ * and the allocator kept what they freed for a moment while the worker built
+ * the next batch. 50,000 offers halve that.
  */
 export const CHUNK_LIMITS: BatchLimits = {
   models: Number.POSITIVE_INFINITY,
-  offers: 100_000,
-  bytes: 5 * BYTES_PER_BATCH
+  offers: 50_000,
+  bytes: 2.5 * BYTES_PER_BATCH
 }
 
 /**

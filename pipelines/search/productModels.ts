@@ -37,6 +37,9 @@ const offerHash = `md5(concat_ws('|', '${DOCUMENT_VERSION}', p.content_hash, p.c
       least(floor(date_diff('hour', coalesce(s.first_at, now()), coalesce(s.since, now())) / 24), 30)::VARCHAR
     )) AS hash`
 
+/** What a product's model key is made of: the columns of the work table a delta keys with. */
+const KEY_INPUT_COLUMNS = ["title", "gtin", "color", "size", "condition"] as const
+
 /** The product's row in the table of keyed inputs (null-safe: most inputs lack a colour, size or GTIN). */
 const inputKeyJoin = (products: string) =>
   `JOIN ${INPUT_KEYS_TABLE} ik ON ik.title = ${products}.title AND ik.gtin IS NOT DISTINCT FROM ${products}.gtin
@@ -60,7 +63,7 @@ const inputKeyJoin = (products: string) =>
 const workQuery = `
   CREATE OR REPLACE TABLE ${WORK_TABLE} AS
   WITH ${productFactsCtes("", "id, first_seen_at, first_price")}
-  SELECT p.id, p.feed, p.title, p.gtin, p.color, p.size, p.condition, ${offerHash}, ${offerBytesSql("p")} AS bytes
+  SELECT p.id, p.feed, ${KEY_INPUT_COLUMNS.map((column) => `p.${column}`).join(", ")}, ${offerHash}, ${offerBytesSql("p")} AS bytes
   FROM products p
   ${PRODUCT_FACT_JOINS}
 `
@@ -212,6 +215,12 @@ export const makeProductModels = (db: DuckDbShape, rowFilesDir: string) => {
          WHERE ${unkeyed}`
       )
       yield* db.run(`DROP TABLE ${INPUT_KEYS_TABLE}`)
+      // Every product is keyed: what follows reads the work table's id, feed,
+      // hash and size only. A dropped column's memory goes at once (DuckDB
+      // rewrites nothing): the ranked model table's sort below, beside the
+      // work and key tables, is one of the moments a 1M delta's memory peaks
+      // (the work table's key inputs were ~140 MB of it).
+      for (const column of KEY_INPUT_COLUMNS) yield* db.run(`ALTER TABLE ${WORK_TABLE} DROP COLUMN ${column}`)
       // Models to send: those of changed products, before and after, and
       // those that lost a product.
       yield* db
