@@ -39,7 +39,8 @@ const answer = (request: SyncWorkerRequest): SyncWorkerReply => {
       return { id: request.id, keyed }
     }
     if (request.kind === "plan") return { id: request.id, chunks: batchPlanOf(readRowText(request.file)) }
-    // Line by line from the file's bytes, model by model: neither the batch's text nor an array of its rows, offers or documents is ever held.
+    // Line by line from the file's bytes, model by model: neither the batch's
+    // text nor an array of its rows, offers or documents is ever held.
     const rows = readRowFile(request.file)
     const { body, documents } = modelDocumentsBody(productRowsOf(rows), new Date(request.now), rows.length)
     return { id: request.id, body, documents }
