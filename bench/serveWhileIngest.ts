@@ -202,16 +202,16 @@ try {
     redirect: Math.max(1, PINNED?.[0] ?? Math.round(redirectPeak * share)),
     search: WITH_SEARCHES ? Math.max(1, PINNED?.[1] ?? Math.round(searchPeak * share)) : 0
   }
-  log(
+  const peaks =
+    `redirect ${redirectPeak.toFixed(0)} req/s` + (WITH_SEARCHES ? `, /api/search ${searchPeak.toFixed(0)} req/s` : "")
+  const pace =
     PINNED !== undefined
-      ? `peaks alone (best of ${PEAK_TRIALS}): redirect ${redirectPeak.toFixed(0)} req/s` +
-          `${WITH_SEARCHES ? `, /api/search ${searchPeak.toFixed(0)} req/s` : ""}; paced at the rates given: ` +
-          `${rates.redirect} redirects/s and ${rates.search} searches/s (${machineLoad()})`
+      ? "paced at the rates given"
       : WITH_SEARCHES
-        ? `peaks alone (best of ${PEAK_TRIALS}): redirect ${redirectPeak.toFixed(0)} req/s, /api/search ${searchPeak.toFixed(0)} req/s; ` +
-          `paced together at ${PACE} of the machine, ${share} of each peak: ${rates.redirect} redirects/s and ${rates.search} searches/s (${machineLoad()})`
-        : `redirect peak (best of ${PEAK_TRIALS}): ${redirectPeak.toFixed(0)} req/s; paced at ${share} of it, as beside searches in a ` +
-          `mixed run: ${rates.redirect} redirects/s, no searches (${machineLoad()})`
+        ? `paced together at ${PACE} of the machine, ${share} of each peak`
+        : `paced at ${share} of the redirect peak, as beside searches in a mixed run`
+  log(
+    `peaks alone (best of ${PEAK_TRIALS}): ${peaks}; ${pace}: ${rates.redirect} redirects/s and ${rates.search} searches/s (${machineLoad()})`
   )
 
   // The feed run's phase (fetch, load, sync) while one runs.
