@@ -5,9 +5,9 @@ import { Clock, Effect } from "effect"
  * its real pace (sleeps, timeouts and elapsed-time measures are the real
  * clock's), only the dates read differ.
  */
-const shiftedClock = (offsetMs: () => number, wallNow: () => number): Clock.Clock => {
+const shiftedClock = (offsetMs: () => number): Clock.Clock => {
   const real = Effect.runSync(Clock.clockWith(Effect.succeed))
-  const millis = () => wallNow() + offsetMs()
+  const millis = () => Date.now() + offsetMs()
   return {
     currentTimeMillisUnsafe: millis,
     currentTimeMillis: Effect.sync(millis),
@@ -23,12 +23,11 @@ const shiftedClock = (offsetMs: () => number, wallNow: () => number): Clock.Cloc
  * A clock whose dates read as if "now" had been `referenceMs` at the moment
  * it was made. A catalog whose sale windows and price history were written
  * for one instant (the samples' AS_OF) then loads the same way on any day the
- * suite runs. `wallNow` is the wall clock the offset is taken from; a test
- * passes another one to show that the day it runs on makes no difference.
+ * suite runs.
  */
-export const referenceClock = (referenceMs: number, wallNow: () => number = Date.now): Clock.Clock => {
-  const offsetMs = referenceMs - wallNow()
-  return shiftedClock(() => offsetMs, wallNow)
+export const referenceClock = (referenceMs: number): Clock.Clock => {
+  const offsetMs = referenceMs - Date.now()
+  return shiftedClock(() => offsetMs)
 }
 
 /**
@@ -38,7 +37,7 @@ export const referenceClock = (referenceMs: number, wallNow: () => number = Date
 export const movableCalendar = () => {
   let offsetMs = 0
   return {
-    clock: shiftedClock(() => offsetMs, Date.now),
+    clock: shiftedClock(() => offsetMs),
     moveTo: (iso: string) => void (offsetMs = Date.parse(iso) - Date.now())
   }
 }

@@ -8,7 +8,7 @@ import { evaluate, familyTable, formatScores, PAGE } from "../../scripts/search-
 import type { JudgementSet } from "../../scripts/search-eval/judgement.ts"
 import { marketPurity } from "../../scripts/search-eval/marketPurity.ts"
 import { makeSearchClient } from "../../scripts/search-eval/searchClient.ts"
-import { startIngestedSampleService, startSampleService } from "../support/sampleService.ts"
+import { startSampleService } from "../support/sampleService.ts"
 import type { RunningService } from "../support/TestService.ts"
 
 // The judged search set (test/fixtures/search-judgements.json) over the
@@ -31,7 +31,10 @@ describe("judged search set on the sample catalog", () => {
     return service?.close()
   })
 
-  it("is what the derivation gives for the catalog (regenerate with npm run eval:search -- --write)", () => {
+  // The snapshot served here was ingested with the machine's own calendar a
+  // year ahead (sampleSnapshot.ts), the set derived on the real one: equal
+  // sets show the ingest reads the samples' calendar, not the wall clock's.
+  it("is what the derivation gives for the catalog, ingested a year later by the wall clock (regenerate with npm run eval:search -- --write)", () => {
     expect(deriveJudgements(rows)).toEqual(set)
     expect(set.judgements.length).toBeGreaterThanOrEqual(250)
     const families = new Set(set.judgements.map((j) => j.family))
@@ -59,15 +62,6 @@ describe("judged search set on the sample catalog", () => {
       expect(families, family).toContain(family)
     }
   })
-
-  it("derives the same set on a day a year later (the samples' calendar, not the wall clock's)", async () => {
-    const aYearLater = await startIngestedSampleService(() => Date.now() + 365 * 86_400_000)
-    try {
-      expect(deriveJudgements(await aYearLater.run(catalogRows))).toEqual(set)
-    } finally {
-      await aYearLater.close()
-    }
-  }, 240_000)
 
   it("stays above the floors", async () => {
     // the judged phrases name no market: prices are ordered converted at the sample's reference rates

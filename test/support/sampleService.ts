@@ -1,7 +1,7 @@
 import { Option, Redacted } from "effect"
 import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
 import { referenceClock } from "../../scripts/lib/referenceClock.ts"
-import { ingestSampleCatalog, sampleSnapshot } from "./sampleSnapshot.ts"
+import { sampleSnapshot } from "./sampleSnapshot.ts"
 import { startService, type RunningService } from "./TestService.ts"
 
 /**
@@ -12,22 +12,19 @@ import { startService, type RunningService } from "./TestService.ts"
  * and read-only (a sync fails). The calendar goes on from where the
  * ingest's ended (which started at the instant the samples describe, AS_OF),
  * as a service that has just ingested would, so sale windows and price
- * history read the same whatever day the suite runs (`wallNow` stands in for
- * the day, to show it); the vocabulary is refreshed as after an ingest.
+ * history read the same whatever day the suite runs; the vocabulary is
+ * refreshed as after an ingest.
  * `ownIndexes`: for a file that syncs, indexes of its own instead, empty
  * until its first sync (which rebuilds them from the catalog).
  */
-export const startSampleService = async (
-  wallNow: () => number = Date.now,
-  { ownIndexes = false } = {}
-): Promise<RunningService> => {
+export const startSampleService = async ({ ownIndexes = false } = {}): Promise<RunningService> => {
   const snapshot = await sampleSnapshot()
   const sharedIndexes = {
     meiliIndexPrefix: snapshot.indexPrefix,
     meiliMasterKey: Option.some(Redacted.make(snapshot.readOnlyKey))
   }
   const service = await startService(ownIndexes ? {} : sharedIndexes, {
-    clock: referenceClock(snapshot.ingestedAt, wallNow),
+    clock: referenceClock(snapshot.ingestedAt),
     seed: {
       dataDir: snapshot.dataDir,
       ...(snapshot.databaseTemplate === undefined ? {} : { databaseTemplate: snapshot.databaseTemplate })
@@ -36,10 +33,3 @@ export const startSampleService = async (
   await service.run(DiscoverySearch.use((search) => search.refreshVocabulary))
   return service
 }
-
-/**
- * The sample catalog ingested afresh, with search indexes of its own: for
- * files that test the ingest itself or write to the indexes.
- */
-export const startIngestedSampleService = (wallNow: () => number = Date.now): Promise<RunningService> =>
-  ingestSampleCatalog(wallNow)

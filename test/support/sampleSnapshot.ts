@@ -3,7 +3,7 @@ import { Meilisearch } from "meilisearch"
 import { randomBytes } from "node:crypto"
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { expect, inject } from "vitest"
+import { expect, inject, vi } from "vitest"
 import { DiscoverySearch } from "../../discovery/DiscoverySearch.ts"
 import type { AppConfigShape } from "../../infra/AppConfig.ts"
 import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
@@ -40,6 +40,8 @@ export interface SampleSnapshot {
   readonly ingestedAt: number
 }
 
+const A_YEAR_MS = 365 * 86_400_000
+
 /** Every Meilisearch action a service needs to serve; none that writes. */
 const READ_ACTIONS = ["search", "documents.get", "indexes.get", "settings.get", "stats.get", "tasks.get", "version"]
 
@@ -49,14 +51,10 @@ const READ_ACTIONS = ["search", "documents.get", "indexes.get", "settings.get", 
  * knows the catalog's categories and brands. Price history may be skipped
  * (unchanged); any other failed run fails the suite. The service's calendar
  * starts at the instant the samples describe (AS_OF), so sale windows and
- * price history read the same whatever day the suite runs (`wallNow` stands
- * in for the day, to show it).
+ * price history read the same whatever day the suite runs.
  */
-export const ingestSampleCatalog = async (
-  wallNow: () => number = Date.now,
-  overrides: Partial<AppConfigShape> = {}
-): Promise<RunningService> => {
-  const service = await startService(overrides, { clock: referenceClock(AS_OF, wallNow) })
+export const ingestSampleCatalog = async (overrides: Partial<AppConfigShape> = {}): Promise<RunningService> => {
+  const service = await startService(overrides, { clock: referenceClock(AS_OF) })
   const runs = await service.run(PipelineRunner.use((runner) => runner.runAll("manual")))
   const failed = runs.filter(
     (run) => (run.status === "failed" || run.status === "interrupted") && run.kind !== "price_history"
@@ -69,11 +67,24 @@ export const ingestSampleCatalog = async (
 const build = async (folder: string): Promise<SampleSnapshot> => {
   const indexPrefix = `snap${randomBytes(4).toString("hex")}_`
   const dataDir = join(folder, "data")
-  // The ingest writes straight into the snapshot's folder; closing the service checkpoints DuckDB.
-  const service = await ingestSampleCatalog(Date.now, { dataDir, meiliIndexPrefix: indexPrefix })
-  const ingestedAt = await service.run(Clock.currentTimeMillis)
-  const databaseUrl = service.config.databaseUrl
-  await service.close()
+  // The machine's own calendar (the process's Date) reads a year ahead through
+  // the ingest, while the service's Clock reads the samples' instant: code that
+  // read the wall clock instead of the Clock would age every sale window and
+  // price history by a year, and the judged search set derived from this
+  // snapshot would no longer be the one derived on the real calendar
+  // (test/scripts/judgements.test.ts).
+  vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + A_YEAR_MS, shouldAdvanceTime: true })
+  let ingested: { ingestedAt: number; databaseUrl: AppConfigShape["databaseUrl"] }
+  try {
+    // The ingest writes straight into the snapshot's folder; closing the service checkpoints DuckDB.
+    const service = await ingestSampleCatalog({ dataDir, meiliIndexPrefix: indexPrefix })
+    ingested = { ingestedAt: await service.run(Clock.currentTimeMillis), databaseUrl: service.config.databaseUrl }
+    // closed while the calendar still reads as when it started
+    await service.close()
+  } finally {
+    vi.useRealTimers()
+  }
+  const { ingestedAt, databaseUrl } = ingested
   const master = new Meilisearch({ host: inject("meiliUrl"), apiKey: inject("meiliKey") })
   const key = await master.createKey({ actions: READ_ACTIONS, indexes: [`${indexPrefix}*`], expiresAt: null })
   return {

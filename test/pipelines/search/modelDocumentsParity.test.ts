@@ -141,7 +141,7 @@ const sync = (service: RunningService) => service.run(frozen(SearchSync.use((syn
 describe("model documents of the search sync", () => {
   let service: RunningService
   beforeAll(async () => {
-    service = await startSampleService(Date.now, { ownIndexes: true })
+    service = await startSampleService({ ownIndexes: true })
     await service.run(insertProducts(edgeCases))
   }, 120_000)
   afterAll(() => service.close())
