@@ -20,7 +20,9 @@
 // Measured on the service: event-loop lateness (its /metrics: the share of
 // samples over 10 ms, and the largest), redirect p99 per window, 5xx and
 // errors, and the peak RSS of the service process (/proc; Meilisearch is a
-// process of its own, not counted). Prints PASS/MISSED against the targets,
+// process of its own, not counted), each window's with what the service's
+// /metrics names of it (V8's heaps, DuckDB's accounting) and what it leaves
+// unnamed. Prints PASS/MISSED against the targets,
 // every figure with the machine's load and the catalog size. Each window
 // also prints what explains its latencies: the share of it the event loop
 // ran and waited for a core, the CPU of the service process and of its
@@ -80,8 +82,12 @@ const verdict = (ok: boolean) => (ok ? "PASS" : "MISSED")
 interface LoopScrape {
   readonly buckets: ReadonlyMap<string, number>
   readonly recentMaxMs: number
-  /** The main thread's V8 heap and external memory (MB): the rest of the RSS is mostly DuckDB's. */
+  /** The main thread's V8 heap and external memory (MB). */
   readonly nodeMb: number
+  /** DuckDB's own accounting, all tags (MB; sampled by the service every few seconds, infra/MemoryGauges.ts). */
+  readonly duckdbMb: number
+  /** The V8 heaps of the worker threads (MB; sampled likewise). */
+  readonly workersMb: number
 }
 const scrapeLoop = async (url: string, token: string): Promise<LoopScrape | undefined> => {
   const text = await fetch(`${url}/metrics`, {
@@ -96,10 +102,16 @@ const scrapeLoop = async (url: string, token: string): Promise<LoopScrape | unde
     buckets.set(match[1], Number(match[2]))
   const recent = /^eventloop_delay_recent_max_seconds ([\d.e+-]+)$/m.exec(text)
   const bytes = (name: string) => Number(new RegExp(`^${name} ([\\d.e+-]+)$`, "m").exec(text)?.[1] ?? Number.NaN)
+  /** The sum of a metric's samples over its labels. */
+  const summed = (name: string) =>
+    [...text.matchAll(new RegExp(`^${name}\\{[^}]*\\} ([\\d.e+-]+)$`, "gm"))].reduce((sum, [, v]) => sum + Number(v), 0)
+  const mb = (value: number) => value / 1024 / 1024
   return {
     buckets,
     recentMaxMs: Number(recent?.[1] ?? Number.NaN) * 1000,
-    nodeMb: (bytes("nodejs_heap_used_bytes") + bytes("nodejs_external_bytes")) / 1024 / 1024
+    nodeMb: mb(bytes("nodejs_heap_used_bytes") + bytes("nodejs_external_bytes")),
+    duckdbMb: mb(summed("duckdb_memory_bytes")),
+    workersMb: mb(summed("nodejs_worker_heap_used_bytes"))
   }
 }
 /** Share of loop samples over `boundSeconds` between two scrapes, and how many samples. */
@@ -108,6 +120,13 @@ const shareOver = (before: LoopScrape, after: LoopScrape, boundSeconds: string) 
   const under = (after.buckets.get(boundSeconds) ?? 0) - (before.buckets.get(boundSeconds) ?? 0)
   return { samples: total, share: total === 0 ? 0 : (total - under) / total }
 }
+
+/** What the service's own accounting names of an RSS sample, and what it leaves unnamed (allocators' kept pages, code). */
+const memoryParts = (rssMb: number, scrape: LoopScrape | undefined) =>
+  scrape === undefined
+    ? "no /metrics"
+    : `main heap+external ${scrape.nodeMb.toFixed(0)}, workers ${scrape.workersMb.toFixed(0)}, DuckDB ${scrape.duckdbMb.toFixed(0)}, ` +
+      `unnamed ${(rssMb - scrape.nodeMb - scrape.workersMb - scrape.duckdbMb).toFixed(0)} MB`
 
 const rssMb = (pid: number, field: "VmRSS" | "VmHWM") => {
   try {
@@ -244,18 +263,20 @@ try {
     const stealAtStart = stealMs()
     let stealBefore = stealAtStart
     let stealMaxMs = 0
-    let nodePeak = 0
+    // What the RSS was made of at the window's highest sample (the service's own accounting, /metrics)
+    let atRssPeak: LoopScrape | undefined
     const phases = new Set<string>()
     let sampling = true
     const sampler = (async () => {
       while (sampling) {
         await new Promise((done) => setTimeout(done, 1_000))
         const scrape = await scrapeLoop(service.url, service.adminToken)
-        if (scrape !== undefined) {
-          loopMaxMs = Math.max(loopMaxMs, scrape.recentMaxMs)
-          nodePeak = Math.max(nodePeak, scrape.nodeMb)
+        if (scrape !== undefined) loopMaxMs = Math.max(loopMaxMs, scrape.recentMaxMs)
+        const rss = rssMb(service.pid, "VmRSS")
+        if (rss > rssPeak) {
+          rssPeak = rss
+          atRssPeak = scrape
         }
-        rssPeak = Math.max(rssPeak, rssMb(service.pid, "VmRSS"))
         const stealNow = stealMs()
         if (stealNow !== undefined && stealBefore !== undefined)
           stealMaxMs = Math.max(stealMaxMs, stealNow - stealBefore)
@@ -302,7 +323,7 @@ try {
       after,
       rssPeak,
       steal: { ms: stealSince(stealAtStart) ?? Number.NaN, maxSecondMs: stealMaxMs },
-      nodePeak,
+      atRssPeak,
       phases,
       load: machineLoad()
     }
@@ -318,7 +339,7 @@ try {
         `loop >10 ms ${((w.over?.share ?? Number.NaN) * 100).toFixed(2)}% of ${w.over?.samples ?? "?"}, max ${w.loopMaxMs.toFixed(0)} ms, ` +
         `ran ${(w.mainLoop.ranShare * 100).toFixed(0)}% / no core ${(w.mainLoop.waitedShare * 100).toFixed(0)}% of the window; ` +
         `CPU, in cores: service ${w.cores.service.toFixed(2)}, Meilisearch ${w.cores.meili.toFixed(2)}  ` +
-        `RSS ${w.rssPeak.toFixed(0)} MB (V8 ${w.nodePeak.toFixed(0)} MB)  ` +
+        `RSS ${w.rssPeak.toFixed(0)} MB (${memoryParts(w.rssPeak, w.atRssPeak)})  ` +
         `steal ${w.steal.ms.toFixed(0)} ms (max ${w.steal.maxSecondMs.toFixed(0)} in 1 s)  ${[...w.phases].join("+") || "-"}  (${w.load})`
     )
 

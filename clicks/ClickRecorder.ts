@@ -65,6 +65,9 @@ export const restAfterApply = (applyMs: number, clicks: number, busyRestMs = BUS
  */
 export const CLICK_WORKER_YOUNG_GENERATION_MB = 16
 
+/** The click worker's thread name (at most 15 characters: Linux truncates a thread's name past them). */
+export const CLICK_WORKER_NAME = "click-worker"
+
 export interface ClickRecorderShape {
   /** Appends a click's raw facts; synchronous and allocation-free, for the redirect. */
   record(
@@ -230,6 +233,8 @@ export class ClickRecorder extends Context.Service<ClickRecorder, ClickRecorderS
       const workers = superviseWorker<FromWorker>(
         () =>
           new Worker(new URL("./clickWorker.ts", import.meta.url), {
+            // its thread's name: in /proc, on /metrics (MemoryGauges.ts)
+            name: CLICK_WORKER_NAME,
             // nextSeq as the dead worker's messages left it: a restart comes after all of them (workerSupervisor.ts)
             workerData: {
               dir,

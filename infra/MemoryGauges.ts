@@ -1,0 +1,105 @@
+import { Effect, Layer } from "effect"
+import { readFileSync } from "node:fs"
+import type { Worker } from "node:worker_threads"
+import { Metrics } from "./Metrics.ts"
+import { Staging } from "./Staging.ts"
+
+// What the process's memory is made of, on /metrics: its RSS and the peak of
+// it, DuckDB's own accounting by tag (its buffer pool and what its queries
+// hold: the staging and scratch tables, hash tables, sorts), and the V8 heap
+// of each worker thread (the click journal's, a search sync's). The main
+// thread's heap is there already (Metrics.ts). What none of them names is the
+// allocators' kept pages and the code mapped in. DuckDB and the workers are
+// asked every SAMPLE_SECONDS (a query, a message to each thread), not at
+// scrape time, which is synchronous: their gauges are at most that old.
+
+export const SAMPLE_SECONDS = 5
+
+/** A field of /proc/self/status in bytes ("VmHWM", the peak RSS); undefined off Linux. */
+const statusBytes = (field: string): number | undefined => {
+  try {
+    const kb = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync("/proc/self/status", "latin1"))?.[1]
+    return kb === undefined ? undefined : Number(kb) * 1024
+  } catch {
+    return undefined
+  }
+}
+
+export const MemoryGaugesLayer = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const metrics = yield* Metrics
+    const duckdb = yield* Staging
+    metrics.gauge("process_resident_memory_bytes", "Resident memory of this process", () => process.memoryUsage.rss())
+    if (statusBytes("VmHWM") !== undefined)
+      metrics.gauge(
+        "process_resident_memory_peak_bytes",
+        "Largest resident memory of this process since it started",
+        () => statusBytes("VmHWM") ?? 0
+      )
+
+    const duckdbBytes = new Map<string, number>()
+    const sampleDuckDb = duckdb
+      .query<{ tag: string; bytes: number }>(
+        "SELECT tag, memory_usage_bytes::DOUBLE AS bytes FROM duckdb_memory() UNION ALL " +
+          "SELECT 'TEMPORARY_STORAGE', sum(temporary_storage_bytes)::DOUBLE FROM duckdb_memory()"
+      )
+      .pipe(
+        Effect.map((rows) => {
+          for (const { tag, bytes } of rows) {
+            if (!duckdbBytes.has(tag)) {
+              const help =
+                tag === "TEMPORARY_STORAGE"
+                  ? "What DuckDB spilled to its temporary folder (on disk, not in memory)"
+                  : "Memory DuckDB accounts to this use (its buffer pool and what queries hold), by tag"
+              const name = tag === "TEMPORARY_STORAGE" ? "duckdb_spilled_bytes" : "duckdb_memory_bytes"
+              metrics.gauge(name, help, () => duckdbBytes.get(tag) ?? 0, tag === "TEMPORARY_STORAGE" ? {} : { tag })
+            }
+            duckdbBytes.set(tag, bytes)
+          }
+        }),
+        // a sample missed (the store closing, a query refused) leaves the last one
+        Effect.ignore
+      )
+
+    // Every worker thread the process starts, by its name, while it runs.
+    const workerHeaps = new Map<string, number>()
+    const running = new Map<Worker, string>()
+    const started = (worker: Worker) => {
+      const name = worker.threadName ?? "worker"
+      running.set(worker, name)
+      if (!workerHeaps.has(name))
+        metrics.gauge(
+          "nodejs_worker_heap_used_bytes",
+          "V8 heap in use on a worker thread (0 while none of that name runs)",
+          () => workerHeaps.get(name) ?? 0,
+          { worker: name }
+        )
+      workerHeaps.set(name, 0)
+      worker.once("exit", () => {
+        running.delete(worker)
+        workerHeaps.set(name, 0)
+      })
+    }
+    yield* Effect.acquireRelease(
+      Effect.sync(() => process.on("worker", started)),
+      () => Effect.sync(() => process.off("worker", started))
+    )
+    const sampleWorkers = Effect.promise(() =>
+      Promise.all(
+        [...running].map(([worker, name]) =>
+          worker
+            .getHeapStatistics()
+            .then((heap) => void (running.has(worker) && workerHeaps.set(name, heap.used_heap_size)))
+            // it exited between the listing and the answer
+            .catch(() => undefined)
+        )
+      )
+    )
+
+    yield* Effect.forkScoped(
+      Effect.forever(
+        Effect.andThen(Effect.all([sampleDuckDb, sampleWorkers]), Effect.sleep(`${SAMPLE_SECONDS} seconds`))
+      )
+    )
+  })
+)
