@@ -82,11 +82,11 @@ const verdict = (ok: boolean) => (ok ? "PASS" : "MISSED")
 interface LoopScrape {
   readonly buckets: ReadonlyMap<string, number>
   readonly recentMaxMs: number
-  /** The main thread's V8 heap and external memory (MB). */
+  /** The main thread's V8 heap (committed: its part of the RSS) and external memory (MB). */
   readonly nodeMb: number
   /** DuckDB's own accounting, all tags (MB; sampled by the service every few seconds, infra/MemoryGauges.ts). */
   readonly duckdbMb: number
-  /** The V8 heaps of the worker threads (MB; sampled likewise). */
+  /** The V8 heaps of the worker threads, committed (MB; sampled likewise). */
   readonly workersMb: number
 }
 const scrapeLoop = async (url: string, token: string): Promise<LoopScrape | undefined> => {
@@ -109,9 +109,9 @@ const scrapeLoop = async (url: string, token: string): Promise<LoopScrape | unde
   return {
     buckets,
     recentMaxMs: Number(recent?.[1] ?? Number.NaN) * 1000,
-    nodeMb: mb(bytes("nodejs_heap_used_bytes") + bytes("nodejs_external_bytes")),
+    nodeMb: mb(bytes("nodejs_heap_committed_bytes") + bytes("nodejs_external_bytes")),
     duckdbMb: mb(summed("duckdb_memory_bytes")),
-    workersMb: mb(summed("nodejs_worker_heap_used_bytes"))
+    workersMb: mb(summed("nodejs_worker_heap_committed_bytes"))
   }
 }
 /** Share of loop samples over `boundSeconds` between two scrapes, and how many samples. */
@@ -125,7 +125,7 @@ const shareOver = (before: LoopScrape, after: LoopScrape, boundSeconds: string) 
 const memoryParts = (rssMb: number, scrape: LoopScrape | undefined) =>
   scrape === undefined
     ? "no /metrics"
-    : `main heap+external ${scrape.nodeMb.toFixed(0)}, workers ${scrape.workersMb.toFixed(0)}, DuckDB ${scrape.duckdbMb.toFixed(0)}, ` +
+    : `main heap+external ${scrape.nodeMb.toFixed(0)}, worker heaps ${scrape.workersMb.toFixed(0)}, DuckDB ${scrape.duckdbMb.toFixed(0)}, ` +
       `unnamed ${(rssMb - scrape.nodeMb - scrape.workersMb - scrape.duckdbMb).toFixed(0)} MB`
 
 const rssMb = (pid: number, field: "VmRSS" | "VmHWM") => {

@@ -61,23 +61,33 @@ export const MemoryGaugesLayer = Layer.effectDiscard(
         Effect.ignore
       )
 
-    // Every worker thread the process starts, by its name, while it runs.
-    const workerHeaps = new Map<string, number>()
+    // Every worker thread the process starts, by its name, while it runs: the
+    // heap it uses, and what it holds from the system (its part of the RSS).
+    const workerHeaps = new Map<string, { used: number; committed: number }>()
     const running = new Map<Worker, string>()
+    const NONE = { used: 0, committed: 0 }
     const started = (worker: Worker) => {
       const name = worker.threadName ?? "worker"
       running.set(worker, name)
-      if (!workerHeaps.has(name))
+      if (!workerHeaps.has(name)) {
+        const labels = { worker: name }
         metrics.gauge(
           "nodejs_worker_heap_used_bytes",
           "V8 heap in use on a worker thread (0 while none of that name runs)",
-          () => workerHeaps.get(name) ?? 0,
-          { worker: name }
+          () => (workerHeaps.get(name) ?? NONE).used,
+          labels
         )
-      workerHeaps.set(name, 0)
+        metrics.gauge(
+          "nodejs_worker_heap_committed_bytes",
+          "V8 heap a worker thread holds from the system, in use or not (0 while none of that name runs)",
+          () => (workerHeaps.get(name) ?? NONE).committed,
+          labels
+        )
+      }
+      workerHeaps.set(name, NONE)
       worker.once("exit", () => {
         running.delete(worker)
-        workerHeaps.set(name, 0)
+        workerHeaps.set(name, NONE)
       })
     }
     yield* Effect.acquireRelease(
@@ -89,7 +99,10 @@ export const MemoryGaugesLayer = Layer.effectDiscard(
         [...running].map(([worker, name]) =>
           worker
             .getHeapStatistics()
-            .then((heap) => void (running.has(worker) && workerHeaps.set(name, heap.used_heap_size)))
+            .then((heap) => {
+              if (running.has(worker))
+                workerHeaps.set(name, { used: heap.used_heap_size, committed: heap.total_heap_size })
+            })
             // it exited between the listing and the answer
             .catch(() => undefined)
         )

@@ -78,6 +78,11 @@ export class Metrics extends Context.Service<Metrics, MetricsShape>()("app/infra
       // it holds outside it): the rest of its RSS is mostly DuckDB's.
       metrics.gauge("nodejs_heap_used_bytes", "V8 heap in use on the main thread", () => process.memoryUsage().heapUsed)
       metrics.gauge(
+        "nodejs_heap_committed_bytes",
+        "V8 heap the main thread holds from the system (in use or not): its part of the RSS",
+        () => process.memoryUsage().heapTotal
+      )
+      metrics.gauge(
         "nodejs_external_bytes",
         "Memory of buffers and strings V8 holds outside its heap",
         () => process.memoryUsage().external

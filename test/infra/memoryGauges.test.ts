@@ -39,6 +39,8 @@ describe("memory on /metrics", () => {
     expect(Math.abs(rss - statusBytes("VmRSS")) / rss).toBeLessThan(0.2)
     expect(peak).toBeGreaterThanOrEqual(rss)
     expect(peak).toBeLessThanOrEqual(statusBytes("VmHWM"))
+    // the main thread's heap: what it holds from the system, of which what it uses
+    expect(value(text, "nodejs_heap_committed_bytes")).toBeGreaterThanOrEqual(value(text, "nodejs_heap_used_bytes"))
   })
 
   it("shows DuckDB's memory by tag, and the click worker's heap once sampled", async () => {
@@ -53,6 +55,10 @@ describe("memory on /metrics", () => {
       { timeoutMs: (SAMPLE_SECONDS + 5) * 1000 }
     )
     const text = await metrics(service)
+    const worker = `{worker="${CLICK_WORKER_NAME}"}`
+    expect(value(text, "nodejs_worker_heap_committed_bytes", worker)).toBeGreaterThanOrEqual(
+      value(text, "nodejs_worker_heap_used_bytes", worker)
+    )
     // the catalog's tables and their metadata are in DuckDB's memory once it opened them
     const tags = [...text.matchAll(/^duckdb_memory_bytes\{tag="([A-Z_]+)"\} ([\d.e+-]+)$/gm)]
     expect(tags.map(([, tag]) => tag)).toEqual(expect.arrayContaining(["BASE_TABLE", "METADATA", "IN_MEMORY_TABLE"]))
@@ -65,5 +71,6 @@ describe("memory on /metrics", () => {
     await service.run(SearchSync.use((sync) => sync.syncProducts()))
     const text = await metrics(service)
     expect(value(text, "nodejs_worker_heap_used_bytes", `{worker="${SYNC_WORKER_NAME}"}`)).toBe(0)
+    expect(value(text, "nodejs_worker_heap_committed_bytes", `{worker="${SYNC_WORKER_NAME}"}`)).toBe(0)
   })
 })
