@@ -37,24 +37,30 @@ export const MemoryGaugesLayer = Layer.effectDiscard(
         () => statusBytes("VmHWM") ?? 0
       )
 
-    const duckdbBytes = new Map<string, number>()
+    const duckdbTags = new Map<string, number>()
+    let duckdbSpilled = 0
+    metrics.gauge(
+      "duckdb_spilled_bytes",
+      "What DuckDB spilled to its temporary folder (on disk, not in memory)",
+      () => duckdbSpilled
+    )
     const sampleDuckDb = duckdb
-      .query<{ tag: string; bytes: number }>(
-        "SELECT tag, memory_usage_bytes::DOUBLE AS bytes FROM duckdb_memory() UNION ALL " +
-          "SELECT 'TEMPORARY_STORAGE', sum(temporary_storage_bytes)::DOUBLE FROM duckdb_memory()"
+      .query<{ tag: string; bytes: number; spilled: number }>(
+        "SELECT tag, memory_usage_bytes::DOUBLE AS bytes, temporary_storage_bytes::DOUBLE AS spilled FROM duckdb_memory()"
       )
       .pipe(
         Effect.map((rows) => {
-          for (const { tag, bytes } of rows) {
-            if (!duckdbBytes.has(tag)) {
-              const help =
-                tag === "TEMPORARY_STORAGE"
-                  ? "What DuckDB spilled to its temporary folder (on disk, not in memory)"
-                  : "Memory DuckDB accounts to this use (its buffer pool and what queries hold), by tag"
-              const name = tag === "TEMPORARY_STORAGE" ? "duckdb_spilled_bytes" : "duckdb_memory_bytes"
-              metrics.gauge(name, help, () => duckdbBytes.get(tag) ?? 0, tag === "TEMPORARY_STORAGE" ? {} : { tag })
-            }
-            duckdbBytes.set(tag, bytes)
+          duckdbSpilled = 0
+          for (const { tag, bytes, spilled } of rows) {
+            if (!duckdbTags.has(tag))
+              metrics.gauge(
+                "duckdb_memory_bytes",
+                "Memory DuckDB accounts to this use (its buffer pool and what queries hold), by tag",
+                () => duckdbTags.get(tag) ?? 0,
+                { tag }
+              )
+            duckdbTags.set(tag, bytes)
+            duckdbSpilled += spilled
           }
         }),
         // a sample missed (the store closing, a query refused) leaves the last one
