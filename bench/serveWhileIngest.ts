@@ -43,6 +43,7 @@ import { machineLoad, stealMs, stealSince } from "./support/machineLoad.ts"
 import { BENCH_FEED, benchFeedFile } from "./support/pipelineCatalog.ts"
 import { onCpuNs, runQueueWaitNs } from "./support/phaseProbe.ts"
 import { type LoadResult, runLoad, runPaced } from "./support/runLoad.ts"
+import { statusBytes } from "../infra/ProcessInfo.ts"
 import { matchLinks, processCpuSeconds, startShippedService } from "./support/shippedService.ts"
 
 const { values } = parseArgs({
@@ -128,14 +129,7 @@ const memoryParts = (rssMb: number, scrape: LoopScrape | undefined) =>
     : `main heap+external ${scrape.nodeMb.toFixed(0)}, worker heaps ${scrape.workersMb.toFixed(0)}, DuckDB ${scrape.duckdbMb.toFixed(0)}, ` +
       `unnamed ${(rssMb - scrape.nodeMb - scrape.workersMb - scrape.duckdbMb).toFixed(0)} MB`
 
-const rssMb = (pid: number, field: "VmRSS" | "VmHWM") => {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, "latin1")
-    return Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN) / 1024
-  } catch {
-    return Number.NaN
-  }
-}
+const rssMb = (pid: number, field: "VmRSS" | "VmHWM") => (statusBytes(pid, field) ?? Number.NaN) / 1024 / 1024
 
 /** The sample feeds with the generated one beside them, disabled: it runs only when the bench starts it. */
 const feedsConfig = (feedFile: string) => {

@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
-import { readFileSync } from "node:fs"
 import type { Worker } from "node:worker_threads"
 import { Metrics } from "./Metrics.ts"
+import { statusBytes } from "./ProcessInfo.ts"
 import { Staging } from "./Staging.ts"
 
 // What the process's memory is made of, on /metrics: its RSS and the peak of
@@ -15,26 +15,16 @@ import { Staging } from "./Staging.ts"
 
 export const SAMPLE_SECONDS = 5
 
-/** A field of /proc/self/status in bytes ("VmHWM", the peak RSS); undefined off Linux. */
-const statusBytes = (field: string): number | undefined => {
-  try {
-    const kb = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync("/proc/self/status", "latin1"))?.[1]
-    return kb === undefined ? undefined : Number(kb) * 1024
-  } catch {
-    return undefined
-  }
-}
-
 export const MemoryGaugesLayer = Layer.effectDiscard(
   Effect.gen(function* () {
     const metrics = yield* Metrics
     const duckdb = yield* Staging
     metrics.gauge("process_resident_memory_bytes", "Resident memory of this process", () => process.memoryUsage.rss())
-    if (statusBytes("VmHWM") !== undefined)
+    if (statusBytes("self", "VmHWM") !== undefined)
       metrics.gauge(
         "process_resident_memory_peak_bytes",
         "Largest resident memory of this process since it started",
-        () => statusBytes("VmHWM") ?? 0
+        () => statusBytes("self", "VmHWM") ?? 0
       )
 
     const duckdbTags = new Map<string, number>()

@@ -74,8 +74,8 @@ export class Metrics extends Context.Service<Metrics, MetricsShape>()("app/infra
     Metrics,
     Effect.gen(function* () {
       const metrics = makeMetrics()
-      // What of the process's memory is V8's (this thread's heap, and buffers
-      // it holds outside it): the rest of its RSS is mostly DuckDB's.
+      // What of the process's memory is this thread's V8 heap and the buffers
+      // it holds outside it (the rest of the RSS, by part: MemoryGauges.ts).
       metrics.gauge("nodejs_heap_used_bytes", "V8 heap in use on the main thread", () => process.memoryUsage().heapUsed)
       metrics.gauge(
         "nodejs_heap_committed_bytes",

@@ -22,6 +22,19 @@ export const processStartTime = (pid: number): string | undefined => {
   }
 }
 
+/**
+ * A memory field of /proc/<pid>/status in bytes ("VmRSS" the resident memory
+ * now, "VmHWM" its peak), or undefined where there is no /proc or no such process.
+ */
+export const statusBytes = (pid: number | "self", field: "VmRSS" | "VmHWM"): number | undefined => {
+  try {
+    const kb = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "latin1"))?.[1]
+    return kb === undefined ? undefined : Number(kb) * 1024
+  } catch {
+    return undefined
+  }
+}
+
 /** The argument vector of `pid` ([] when it is gone or unreadable). */
 export const processArgs = (pid: number): Array<string> => {
   try {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { readFileSync } from "node:fs"
 import { SearchSync } from "../../pipelines/search/SearchSync.ts"
 import { CLICK_WORKER_NAME } from "../../clicks/ClickRecorder.ts"
 import { SYNC_WORKER_NAME } from "../../pipelines/search/syncWorkerProtocol.ts"
 import { SAMPLE_SECONDS } from "../../infra/MemoryGauges.ts"
+import { statusBytes } from "../../infra/ProcessInfo.ts"
 import { insertProducts } from "../support/catalogFixtures.ts"
 import { startService, type RunningService } from "../support/TestService.ts"
 import { waitFor } from "../support/waitFor.ts"
@@ -20,9 +20,6 @@ const value = (text: string, name: string, labels = "") => {
   return Number(new RegExp(`^${escaped} ([\\d.e+-]+)$`, "m").exec(text)?.[1] ?? Number.NaN)
 }
 
-const statusBytes = (field: string) =>
-  Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync("/proc/self/status", "latin1"))?.[1]) * 1024
-
 describe("memory on /metrics", () => {
   let service: RunningService
   beforeAll(async () => {
@@ -36,9 +33,9 @@ describe("memory on /metrics", () => {
     const peak = value(text, "process_resident_memory_peak_bytes")
     // the same process: the test's own reading of /proc brackets the service's
     expect(rss).toBeGreaterThan(50 * 1024 * 1024)
-    expect(Math.abs(rss - statusBytes("VmRSS")) / rss).toBeLessThan(0.2)
+    expect(Math.abs(rss - statusBytes("self", "VmRSS")!) / rss).toBeLessThan(0.2)
     expect(peak).toBeGreaterThanOrEqual(rss)
-    expect(peak).toBeLessThanOrEqual(statusBytes("VmHWM"))
+    expect(peak).toBeLessThanOrEqual(statusBytes("self", "VmHWM")!)
     // the main thread's heap: what it holds from the system, of which what it uses
     expect(value(text, "nodejs_heap_committed_bytes")).toBeGreaterThanOrEqual(value(text, "nodejs_heap_used_bytes"))
   })

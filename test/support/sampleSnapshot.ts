@@ -64,27 +64,33 @@ export const ingestSampleCatalog = async (overrides: Partial<AppConfigShape> = {
   return service
 }
 
-const build = async (folder: string): Promise<SampleSnapshot> => {
-  const indexPrefix = `snap${randomBytes(4).toString("hex")}_`
-  const dataDir = join(folder, "data")
-  // The machine's own calendar (the process's Date) reads a year ahead through
-  // the ingest, while the service's Clock reads the samples' instant: code that
-  // read the wall clock instead of the Clock would age every sale window and
-  // price history by a year, and the judged search set derived from this
-  // snapshot would no longer be the one derived on the real calendar
-  // (test/scripts/judgements.test.ts).
+/**
+ * `f` with the machine's own calendar (the process's Date) a year ahead, while
+ * a service's Clock reads what it was given: code that read the wall clock
+ * instead of the Clock would age every sale window and price history by a
+ * year, and the judged search set derived from the snapshot would no longer
+ * be the one derived on the real calendar (test/scripts/judgements.test.ts).
+ */
+const aYearAhead = async <A>(f: () => Promise<A>): Promise<A> => {
   vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + A_YEAR_MS, shouldAdvanceTime: true })
-  let ingested: { ingestedAt: number; databaseUrl: AppConfigShape["databaseUrl"] }
   try {
-    // The ingest writes straight into the snapshot's folder; closing the service checkpoints DuckDB.
-    const service = await ingestSampleCatalog({ dataDir, meiliIndexPrefix: indexPrefix })
-    ingested = { ingestedAt: await service.run(Clock.currentTimeMillis), databaseUrl: service.config.databaseUrl }
-    // closed while the calendar still reads as when it started
-    await service.close()
+    return await f()
   } finally {
     vi.useRealTimers()
   }
-  const { ingestedAt, databaseUrl } = ingested
+}
+
+const build = async (folder: string): Promise<SampleSnapshot> => {
+  const indexPrefix = `snap${randomBytes(4).toString("hex")}_`
+  const dataDir = join(folder, "data")
+  // The ingest writes straight into the snapshot's folder; closing the service checkpoints DuckDB.
+  const { ingestedAt, databaseUrl } = await aYearAhead(async () => {
+    const service = await ingestSampleCatalog({ dataDir, meiliIndexPrefix: indexPrefix })
+    const ingested = { ingestedAt: await service.run(Clock.currentTimeMillis), databaseUrl: service.config.databaseUrl }
+    // closed while the calendar still reads as when it started
+    await service.close()
+    return ingested
+  })
   const master = new Meilisearch({ host: inject("meiliUrl"), apiKey: inject("meiliKey") })
   const key = await master.createKey({ actions: READ_ACTIONS, indexes: [`${indexPrefix}*`], expiresAt: null })
   return {
