@@ -4,6 +4,8 @@ import { defineConfig } from "vitest/config"
 //   x.test.ts           DuckDB only (the embedded default)
 //   x.both.test.ts      DuckDB, and again on PostgreSQL (TEST_STORE=postgres)
 //   x.postgres.test.ts  PostgreSQL only (replicas, shared buckets, the schema parity)
+// A file is "both" when it alone sends PostgreSQL some statement, or tests a
+// guarantee of the store itself (docs/testing.md, scripts/postgres-statements.ts).
 const POSTGRES_ONLY = "test/**/*.postgres.test.ts"
 const BOTH_STORES = "test/**/*.both.test.ts"
 

@@ -14,7 +14,7 @@ import { processCpuTicks, processWantsToRun } from "../../infra/ProcessInfo.ts"
 // keeps answering other requests (a big batch indexing on the same cores
 // held searches seconds in its queue; the service answered those 503 though
 // the engine answered them a moment later). Hung: it answers nothing (the
-// real one, stopped with SIGSTOP, is test/discovery/outage.both.test.ts).
+// real one, stopped with SIGSTOP, is test/discovery/outage.test.ts).
 // Here the transport meets a loopback server whose searches take SLOW_MS
 // while its other routes (tasks, health) answer at once, as Meilisearch's do
 // while indexing, and one that answers nothing at all.

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto"
-import { chmodSync, mkdtempSync, rmSync } from "node:fs"
+import { appendFileSync, chmodSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { freeLoopbackPort } from "./serverProcess.ts"
@@ -39,8 +39,18 @@ const loadEmbeddedPostgres = async () => {
   return EmbeddedPostgres
 }
 
-/** `durable`: keep fsync on (benchmarks comparing write speed); tests run with it off. */
-export const startEmbeddedPostgres = async ({ durable = false } = {}): Promise<EmbeddedPostgresServer> => {
+/** TEST_PG_STATEMENT_LOG: where the suite's PostgreSQL logs every statement (docs/testing.md). */
+export const statementLog = () => process.env.TEST_PG_STATEMENT_LOG || undefined
+
+/**
+ * `durable`: keep fsync on (benchmarks comparing write speed); tests run with it off.
+ * `statementLog`: a file the server logs every statement to, each line led by its
+ * database's name (scripts/postgres-statements.ts reads it).
+ */
+export const startEmbeddedPostgres = async ({
+  durable = false,
+  statementLog
+}: { durable?: boolean; statementLog?: string } = {}): Promise<EmbeddedPostgresServer> => {
   const EmbeddedPostgres = await loadEmbeddedPostgres()
   const parent = mkdtempSync(join(tmpdir(), "pg-test-"))
   chmodSync(parent, 0o755)
@@ -59,9 +69,13 @@ export const startEmbeddedPostgres = async ({ durable = false } = {}): Promise<E
       "-c",
       "max_connections=300",
       "-c",
-      `fsync=${durable ? "on" : "off"}`
+      `fsync=${durable ? "on" : "off"}`,
+      // parameters left out: a long one arrives in pieces, interleaved with other sessions' lines
+      ...(statementLog === undefined
+        ? []
+        : ["-c", "log_statement=all", "-c", "log_line_prefix=%d|", "-c", "log_parameter_max_length=0"])
     ],
-    onLog: () => undefined
+    onLog: statementLog === undefined ? () => undefined : (message: string) => appendFileSync(statementLog, message)
   })
   const started = server.initialise().then(() => server.start())
   return {

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto"
-import { inject } from "vitest"
+import { appendFileSync } from "node:fs"
+import { expect, inject } from "vitest"
 import { connectPostgres } from "../../infra/postgres/client.ts"
+import { statementLog } from "./embeddedPostgres.ts"
 
 /** Which store this test run exercises: the postgres vitest project sets TEST_STORE=postgres. */
 export const testStore = (): "duckdb" | "postgres" => (process.env.TEST_STORE === "postgres" ? "postgres" : "duckdb")
@@ -40,6 +42,12 @@ const createDatabase = async (sql: ReturnType<typeof connectPostgres>, name: str
   }
 }
 
+// Beside the statement log, which test file made each database.
+const recordDatabase = (name: string) => {
+  const log = statementLog()
+  if (log !== undefined) appendFileSync(`${log}.databases`, `${name}\t${expect.getState().testPath ?? ""}\n`)
+}
+
 /** The name of the database a URL from `freshDatabaseUrl` points at. */
 export const databaseName = (url: string) => new URL(url).pathname.slice(1)
 
@@ -58,6 +66,7 @@ export const freshDatabaseUrl = async (template?: string): Promise<string> => {
   } finally {
     await sql.end()
   }
+  recordDatabase(name)
   const url = new URL(serverUrl)
   url.pathname = `/${name}`
   return url.toString()
