@@ -1,8 +1,7 @@
 import { Effect, Schema } from "effect"
-import { closeSync, mkdirSync, openSync, readdirSync, readSync, statSync, truncateSync, unlinkSync } from "node:fs"
-import { join } from "node:path"
 import { Count } from "../infra/columns.ts"
 import type { DatabaseError, DatabaseShape } from "../infra/Database.ts"
+import { listSegments, removeSegment, repairTail, type Segment } from "./segmentFiles.ts"
 
 // The click journal: append-only segment files under DATA_DIR/click-journal,
 // one JSON line per stored click (already hashed and judged: no raw IP ever
@@ -15,58 +14,6 @@ import type { DatabaseError, DatabaseShape } from "../infra/Database.ts"
 // its file. On start every segment left over is replayed.
 /** `applied_seq AS seq`. */
 export const SeqRow = Schema.Struct({ seq: Count })
-
-export const journalDir = (dataDir: string) => join(dataDir, "click-journal")
-
-export const segmentPath = (dir: string, seq: number) => join(dir, `${String(seq).padStart(12, "0")}.jsonl`)
-
-const SEGMENT = /^(\d{12})\.jsonl$/
-
-export interface Segment {
-  readonly seq: number
-  readonly path: string
-}
-
-/** The journal folder (created 0700) and its segments, oldest first. */
-export const listSegments = (dir: string): Array<Segment> => {
-  mkdirSync(dir, { recursive: true, mode: 0o700 })
-  return readdirSync(dir)
-    .flatMap((name) => {
-      const match = SEGMENT.exec(name)
-      return match === null ? [] : [{ seq: Number(match[1]), path: join(dir, name) }]
-    })
-    .sort((a, b) => a.seq - b.seq)
-}
-
-/**
- * Cuts a line torn by a crash in the middle of a write (only the last line
- * can be); returns the bytes left.
- */
-export const repairTail = (path: string): number => {
-  const size = statSync(path).size
-  if (size === 0) return 0
-  const fd = openSync(path, "r")
-  try {
-    const tail = Buffer.alloc(Math.min(size, 64 * 1024))
-    let end = size
-    while (end > 0) {
-      const from = Math.max(0, end - tail.length)
-      const n = readSync(fd, tail, 0, end - from, from)
-      const newline = tail.subarray(0, n).lastIndexOf(0x0a)
-      if (newline >= 0) {
-        end = from + newline + 1
-        break
-      }
-      end = from
-    }
-    if (end < size) truncateSync(path, end)
-    return end
-  } finally {
-    closeSync(fd)
-  }
-}
-
-export const removeSegment = (path: string) => unlinkSync(path)
 
 /** One journal line: the clicks table's columns under short keys. */
 export interface StoredClick {

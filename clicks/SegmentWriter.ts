@@ -1,5 +1,5 @@
 import * as nodeFs from "node:fs"
-import { repairTail, segmentPath } from "./ClickJournal.ts"
+import { repairTail, segmentPath } from "./segmentFiles.ts"
 
 /** The file calls a segment writer makes (node:fs; a test passes one that fails on cue). */
 export type SegmentFs = Pick<

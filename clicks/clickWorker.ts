@@ -1,6 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads"
 import { ClickEncoder } from "./ClickEncoder.ts"
-import { removeSegment, segmentPath } from "./ClickJournal.ts"
+import { removeSegment, segmentPath } from "./segmentFiles.ts"
 import { SegmentWriter } from "./SegmentWriter.ts"
 import type { FromWorker, ToWorker, WorkerStart } from "./workerMessages.ts"
 

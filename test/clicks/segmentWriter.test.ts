@@ -2,7 +2,7 @@ import * as nodeFs from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { segmentPath } from "../../clicks/ClickJournal.ts"
+import { segmentPath } from "../../clicks/segmentFiles.ts"
 import { type SegmentFs, SegmentWriter } from "../../clicks/SegmentWriter.ts"
 
 // The click worker keeps lines whose commit failed and hands them to the next

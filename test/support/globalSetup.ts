@@ -20,6 +20,11 @@ declare module "vitest" {
 // Starts one real Meilisearch (temp data folder, free loopback port) for the
 // whole test run. Tests that need to stop Meilisearch start their own.
 export default async function setup(project: TestProject) {
+  // Node's code cache on disk for every process and thread the suite starts
+  // (click workers, search-sync workers, spawned services and commands: the
+  // folder main.ts and the commands use too): a service's click worker
+  // started on 60 ms of CPU instead of 150.
+  process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), "node-compile-cache")
   const dataDir = mkdtempSync(join(tmpdir(), "meili-test-"))
   const scope = Effect.runSync(Scope.make())
   const meili = await Effect.runPromise(
