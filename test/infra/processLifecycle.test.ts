@@ -56,7 +56,12 @@ const launch = async (
   return {
     child,
     port,
-    exited,
+    /** Its exit code; a process still running after `ms` fails the test with what it printed. */
+    exit: (ms = 60_000) =>
+      until("the process to exit", () => child.exitCode !== null || child.signalCode !== null, ms).then(
+        () => exited,
+        (error: Error) => Promise.reject(new Error(`${error.message}; it printed:\n${output}`))
+      ),
     output: () => output,
     healthy: () =>
       until(
@@ -93,13 +98,13 @@ describe("the service process and its Meilisearch child", () => {
       expect(child).toBeGreaterThan(0)
 
       const second = await launch(dataDir)
-      expect(await second.exited).not.toBe(0)
+      expect(await second.exit()).not.toBe(0)
       expect(second.output()).toContain(`is in use by another service process (pid ${first.child.pid})`)
       expect(second.output()).toContain(`kill -TERM ${first.child.pid}`)
       expect(meiliProcessesOn(meiliDir(dataDir))).toEqual([child])
 
       first.child.kill("SIGKILL")
-      await first.exited
+      await first.exit()
       // setpriv --pdeathsig: the kernel ends the child with its parent
       await until("the Meilisearch child to end with the service", () => !isRunning(child), 10_000)
       expect(meiliProcessesOn(meiliDir(dataDir))).toEqual([])
@@ -109,7 +114,7 @@ describe("the service process and its Meilisearch child", () => {
       expect(third.output()).toContain("DATA_DIR lock left by a process that is gone")
       expect(meiliProcessesOn(meiliDir(dataDir))).toHaveLength(1)
       third.child.kill("SIGTERM")
-      expect(await third.exited).toBe(0)
+      expect(await third.exit()).toBe(0)
       expect(meiliProcessesOn(meiliDir(dataDir))).toEqual([])
     },
     SLOW
@@ -159,7 +164,7 @@ describe("the service process and its Meilisearch child", () => {
       expect(running).toHaveLength(1)
       expect(running[0]).not.toBe(orphan.pid)
       service.child.kill("SIGTERM")
-      await service.exited
+      await service.exit()
     },
     SLOW
   )
@@ -180,7 +185,7 @@ describe("the service process and its Meilisearch child", () => {
 
       // Ctrl-C: the terminal signals its foreground process group
       process.kill(-ours.group, "SIGINT")
-      expect(await service.exited).toBe(0)
+      expect(await service.exit()).toBe(0)
       const lines = service
         .output()
         .split("\n")
@@ -209,7 +214,7 @@ describe("the service process and its Meilisearch child", () => {
       expect(statSync(join(dataDir, "notes.log")).mode & 0o777).toBe(0o600)
       expect(statSync(join(dataDir, "catalog.duckdb")).mode & 0o777).toBe(0o600)
       service.child.kill("SIGTERM")
-      await service.exited
+      await service.exit()
     },
     SLOW
   )
@@ -223,7 +228,7 @@ describe("the service process and its Meilisearch child", () => {
       const node = servicePid(dataDir)
       expect(node).not.toBe(npm.child.pid)
       npm.child.kill("SIGTERM")
-      await npm.exited
+      await npm.exit()
       await until("node main.ts to exit", () => !isRunning(node), 20_000)
       const lines = npm
         .output()
