@@ -40,7 +40,7 @@ const loadEmbeddedPostgres = async () => {
 }
 
 /** TEST_PG_STATEMENT_LOG: where the suite's PostgreSQL logs every statement (docs/testing.md). */
-export const statementLog = () => process.env.TEST_PG_STATEMENT_LOG || undefined
+export const statementLogFromEnv = () => process.env.TEST_PG_STATEMENT_LOG || undefined
 
 /**
  * `durable`: keep fsync on (benchmarks comparing write speed); tests run with it off.

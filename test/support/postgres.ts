@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto"
 import { appendFileSync } from "node:fs"
 import { expect, inject } from "vitest"
 import { connectPostgres } from "../../infra/postgres/client.ts"
-import { statementLog } from "./embeddedPostgres.ts"
+import { statementLogFromEnv } from "./embeddedPostgres.ts"
 
 /** Which store this test run exercises: the postgres vitest project sets TEST_STORE=postgres. */
 export const testStore = (): "duckdb" | "postgres" => (process.env.TEST_STORE === "postgres" ? "postgres" : "duckdb")
@@ -44,7 +44,7 @@ const createDatabase = async (sql: ReturnType<typeof connectPostgres>, name: str
 
 // Beside the statement log, which test file made each database.
 const recordDatabase = (name: string) => {
-  const log = statementLog()
+  const log = statementLogFromEnv()
   if (log !== undefined) appendFileSync(`${log}.databases`, `${name}\t${expect.getState().testPath ?? ""}\n`)
 }
 

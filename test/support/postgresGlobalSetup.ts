@@ -1,5 +1,5 @@
 import type { TestProject } from "vitest/node"
-import { startEmbeddedPostgres, statementLog } from "./embeddedPostgres.ts"
+import { startEmbeddedPostgres, statementLogFromEnv } from "./embeddedPostgres.ts"
 
 // Global setup of the postgres project only, so it runs only when that
 // project has tests to run: one PostgreSQL for the whole run, or the server
@@ -14,7 +14,7 @@ export default async function setup(project: TestProject) {
     return
   }
   const began = Date.now()
-  const server = await startEmbeddedPostgres({ statementLog: statementLog() })
+  const server = await startEmbeddedPostgres({ statementLog: statementLogFromEnv() })
   server.started.then(
     () => {
       if (process.env.TEST_PG_VERBOSE === "1") console.error(`embedded PostgreSQL started in ${Date.now() - began} ms`)
