@@ -1,4 +1,4 @@
-import { assert, describe, it, layer } from "@effect/vitest"
+import { afterAll, assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { writeFileSync } from "node:fs"
 import { gzipSync } from "node:zlib"
@@ -11,6 +11,7 @@ import { tempDir } from "../support/TestService.ts"
 import { sampleReport, seedSampleLinks } from "./fixtures.ts"
 
 const temp = tempDir("conv-loader-")
+afterAll(temp.rm)
 const env = testDatabaseLayer().pipe(Layer.provideMerge(AppConfig.layerWith({ dataDir: temp.dir })))
 const sampleFile = (name: string) => new URL(`../../data/samples/reports/${name}`, import.meta.url).pathname
 

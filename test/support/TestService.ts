@@ -80,7 +80,12 @@ export const startService = async (
   const service = makeService(Layer.succeed(AppConfig, config))
   const layer =
     options.clock === undefined ? service : service.pipe(Layer.provideMerge(Layer.succeed(Clock.Clock, options.clock)))
-  const context = await Effect.runPromise(Layer.buildWithScope(layer, scope))
+  const context = await Effect.runPromise(Layer.buildWithScope(layer, scope)).catch(async (error: unknown) => {
+    // a service that failed to start leaves nothing behind either
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    temp.rm()
+    throw error
+  })
   const server = Context.get(context, HttpServer.HttpServer)
   const port = server.address._tag === "UnixPathAddress" ? 0 : server.address.port
   return {

@@ -18,7 +18,8 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 const packageDir = join(createRequire(import.meta.url).resolve("@sparticuz/chromium"), "..", "..")
 const packageVersion = (JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { version: string })
   .version
-const browserDir = join(tmpdir(), `affiliate-commerce-chromium-${packageVersion}`)
+// in the machine's temp folder, not the run's (globalSetup.ts): unpacked once, kept for later runs
+const browserDir = join(process.env.TEST_MACHINE_TMPDIR ?? tmpdir(), `affiliate-commerce-chromium-${packageVersion}`)
 
 // Only the fonts the package ships (Open Sans): text renders the same on a
 // machine without any system fonts.
