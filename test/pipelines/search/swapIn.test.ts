@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { setTimeout } from "node:timers/promises"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SearchEngine } from "../../../infra/SearchEngine.ts"
 import { SearchSync } from "../../../pipelines/search/SearchSync.ts"
@@ -22,6 +23,12 @@ const products: Array<FixtureProduct> = [
 /** Rebuilds while searches run: a few rounds, as the moment a search could meet a half-placed index is short. */
 const ROUNDS = 3
 const SEARCHERS = 4
+/**
+ * Each searcher's pause between searches: together a search every few ms,
+ * many within the tens of ms an index without settings was live, without
+ * spinning a core for as long as the syncs wait in a shared Meilisearch.
+ */
+const PAUSE_MS = 10
 
 describe("putting a built products index in place when none is live", () => {
   let service: RunningService
@@ -52,6 +59,7 @@ describe("putting a built products index in place when none is live", () => {
         const res = await getJson(`${service.url}/api/search?q=earbuds`)
         if (res.status === 200) answered++
         else failures.push(`${res.status} ${JSON.stringify(res.body)}`)
+        await setTimeout(PAUSE_MS)
       }
     }
     const searchers = Array.from({ length: SEARCHERS }, searcher)
