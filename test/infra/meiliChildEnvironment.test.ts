@@ -1,9 +1,10 @@
 import { Effect, Exit, Scope } from "effect"
 import { mkdirSync, readFileSync, statSync } from "node:fs"
+import { totalmem } from "node:os"
 import { join } from "node:path"
 import { afterAll, expect, it } from "vitest"
 import { meiliProcessesOn } from "../../infra/MeiliPidFile.ts"
-import { startMeili } from "../../infra/MeiliServer.ts"
+import { indexingMemoryBytes, meiliEnvironment, startMeili } from "../../infra/MeiliServer.ts"
 import { tempDir } from "../support/TestService.ts"
 
 // The embedded Meilisearch runs in production mode and sees only the
@@ -56,6 +57,8 @@ it("starts in production mode with a minimal environment, in a 0700 data folder"
   }
   expect(environ.get("MEILI_MASTER_KEY")).toBe(masterKey)
   expect(environ.get("MEILI_MAX_INDEXING_THREADS")).toBe("1") // the operator's Meilisearch tuning still reaches it
+  // its indexing memory bounded unless the operator says otherwise (Meilisearch's own default cost seconds a batch)
+  expect(environ.get("MEILI_MAX_INDEXING_MEMORY")).toBe(String(indexingMemoryBytes(totalmem())))
   expect(environ.has("PATH")).toBe(true)
   expect([...environ.keys()].every((name) => /^(PATH|HOME|TMPDIR|LANG|LC_ALL|TZ|MEILI_.+)$/.test(name))).toBe(true)
 
@@ -66,4 +69,11 @@ it("starts in production mode with a minimal environment, in a 0700 data folder"
   const withKey = await fetch(`${meili.url}/indexes`, { headers: { authorization: `Bearer ${masterKey}` } })
   expect(withKey.status).toBe(200)
   expect((statSync(dataDir).mode & 0o777).toString(8)).toBe("700")
+})
+
+it("bounds the embedded Meilisearch's indexing memory to 1 GiB, less on a small machine, unless the operator sets it", () => {
+  expect(indexingMemoryBytes(24 * 1024 ** 3)).toBe(1024 ** 3)
+  expect(indexingMemoryBytes(1024 ** 3)).toBe(Math.floor((2 * 1024 ** 3) / 3))
+  expect(meiliEnvironment({ MEILI_MAX_INDEXING_MEMORY: "4Gb" }, "k".repeat(32)).MEILI_MAX_INDEXING_MEMORY).toBe("4Gb")
+  expect(meiliEnvironment({}, "k".repeat(32)).MEILI_MAX_INDEXING_MEMORY).toBe(String(indexingMemoryBytes(totalmem())))
 })
