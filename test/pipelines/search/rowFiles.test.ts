@@ -31,8 +31,15 @@ const AWKWARD = `Say "hi" \\ back\nline two\r\n\ttabbed \u0001 \u2028 Café 日�
 const FIXED_NOW = new Date("2026-03-01T12:00:00Z")
 
 const rowsDir = (service: RunningService) => join(service.dataDir, ROW_FILES_FOLDER)
-/** The folder's files, or none when the folder is gone. */
-const rowFiles = (service: RunningService) => (existsSync(rowsDir(service)) ? readdirSync(rowsDir(service)) : [])
+/** The folder's files, or none when the folder is gone (the sync may remove it at any moment: no exists-then-read). */
+const rowFiles = (service: RunningService): Array<string> => {
+  try {
+    return readdirSync(rowsDir(service))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return []
+    throw error
+  }
+}
 
 const products = (service: RunningService) => service.run(SearchSync.use((sync) => sync.syncProducts()))
 
