@@ -16,7 +16,7 @@ describe("atomic feed replacement", () => {
   // Large enough that a load takes well over the 20 ms the interruption test
   // waits inside it, so the interruption lands before the COMMIT (about
   // 230 ms on a quiet 2-core machine); no larger, since each successful run
-  // also waits for its search sync (5 s here, 14 s at 30,000).
+  // also waits for its search sync, which grows with the products.
   const N = 10_000
   const snapshot = async () => {
     const [row] = await query<{ n: bigint; lo: string; hi: string }>(
