@@ -20,9 +20,9 @@
 // Measured on the service: event-loop lateness (its /metrics: the share of
 // samples over 10 ms, and the largest), redirect p99 per window, 5xx and
 // errors, and the peak RSS of the service process (/proc; Meilisearch is a
-// process of its own, not counted), each window's with what the service's
-// /metrics names of it (V8's heaps, DuckDB's accounting) and what it leaves
-// unnamed. Prints PASS/MISSED against the targets,
+// process of its own, not counted: its peak RSS is printed beside), each
+// window's with what the service's /metrics names of it (V8's heaps, DuckDB's
+// accounting) and what it leaves unnamed. Prints PASS/MISSED against the targets,
 // every figure with the machine's load and the catalog size. Each window
 // also prints what explains its latencies: the share of it the event loop
 // ran and waited for a core, the CPU of the service process and of its
@@ -421,6 +421,9 @@ try {
     `  peak RSS of the service: ${peakRss.toFixed(0)} MB (<= ${TARGETS.peakRssMb} at 1M with DUCKDB_MEMORY_LIMIT=1GB)  ` +
       (atScale ? verdict(peakRss <= TARGETS.peakRssMb) : "(not judged below 1M products)")
   )
+  // no target: a process of its own, bounded by its indexing memory (MEILI_MAX_INDEXING_MEMORY) and its memory maps
+  const meiliPid = service.meiliPid()
+  log(`  peak RSS of its Meilisearch: ${meiliPid === undefined ? "?" : rssMb(meiliPid, "VmHWM").toFixed(0)} MB`)
 } finally {
   bare.server.close()
   await service.stop()
