@@ -23,7 +23,8 @@ import { createInterface } from "node:readline"
 import { parseArgs } from "node:util"
 import { machineLoad } from "./support/machineLoad.ts"
 import { benchFeedFile, BENCH_FEED } from "./support/pipelineCatalog.ts"
-import { freePort, processCpuSeconds as cpuSeconds } from "./support/shippedService.ts"
+import { freeLoopbackPort } from "../infra/freeLoopbackPort.ts"
+import { processCpuSeconds as cpuSeconds } from "./support/shippedService.ts"
 
 const { values } = parseArgs({ options: { products: { type: "string" } } })
 const PRODUCTS = values.products === undefined ? undefined : Number(values.products)
@@ -62,7 +63,7 @@ interface Start {
 }
 
 const startOnce = async (dataDir: string, extraEnv: Record<string, string> = {}): Promise<Start> => {
-  const port = await freePort()
+  const port = await freeLoopbackPort()
   const began = performance.now()
   const seconds = () => (performance.now() - began) / 1000
   const child = spawn(node, ["main.ts"], {

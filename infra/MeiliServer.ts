@@ -2,9 +2,9 @@ import { Effect, Schema, Scope } from "effect"
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process"
 import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs"
 import { createRequire } from "node:module"
-import { createServer } from "node:net"
 import { totalmem } from "node:os"
 import { delimiter, join } from "node:path"
+import { freeLoopbackPort } from "./freeLoopbackPort.ts"
 import { keepIndexingNiced } from "./meiliIndexingPriority.ts"
 import { meiliDbPath, removeMeiliPidFile, writeMeiliPidFile } from "./MeiliPidFile.ts"
 import { processCpuTicks, processWantsToRun } from "./ProcessInfo.ts"
@@ -34,17 +34,10 @@ export interface MeiliOptions {
   readonly indexingNice?: number
 }
 
-/** Asks the kernel for a free loopback port. */
-export const freePort = Effect.callback<number, MeiliServerError>((resume) => {
-  const server = createServer()
-  server.once("error", (error) =>
-    resume(Effect.fail(new MeiliServerError({ message: `no free port: ${error.message}` })))
-  )
-  server.listen(0, "127.0.0.1", () => {
-    const address = server.address()
-    const port = typeof address === "object" && address !== null ? address.port : 0
-    server.close(() => resume(Effect.succeed(port)))
-  })
+const freePort = Effect.tryPromise({
+  try: freeLoopbackPort,
+  catch: (cause) =>
+    new MeiliServerError({ message: `no free port: ${cause instanceof Error ? cause.message : String(cause)}` })
 })
 
 /**
@@ -77,7 +70,8 @@ const waitHealthy = (url: string, child: ChildProcess, deadlineMs: number) =>
           throw new Error(`meilisearch exited (code ${child.exitCode}, signal ${child.signalCode})`)
         }
         try {
-          const response = await fetch(`${url}/health`)
+          // bounded: whatever else answers on the port (it was taken before Meilisearch bound it) may never reply
+          const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) })
           if (response.ok) return
         } catch {
           // not listening yet
@@ -277,6 +271,24 @@ export const spawnMeili = (options: MeiliOptions & { readonly binary: string; re
   })
 
 /**
+ * spawnMeili on a free loopback port. Should the port be taken between its
+ * choice and Meilisearch's bind (Meilisearch then exits: "Address already in
+ * use (os error 98)"), another is chosen, up to three tries.
+ */
+export const spawnMeiliOnFreePort = (
+  options: MeiliOptions & { readonly binary: string },
+  choosePort: Effect.Effect<number, MeiliServerError> = freePort
+) =>
+  Effect.gen(function* () {
+    for (let attempt = 1; ; attempt++) {
+      const port = yield* choosePort
+      const started = yield* Effect.result(spawnMeili({ ...options, port }))
+      if (started._tag === "Success") return { running: started.success, port }
+      if (attempt === 3 || !started.failure.message.includes("os error 98")) return yield* Effect.fail(started.failure)
+    }
+  })
+
+/**
  * Starts Meilisearch as a child process on a free loopback port, with its
  * data under `dataDir`, stopped (SIGTERM, then SIGKILL) when the scope closes.
  * Unsupervised: the service uses MeiliSupervisor; tests and benchmarks use this.
@@ -284,11 +296,12 @@ export const spawnMeili = (options: MeiliOptions & { readonly binary: string; re
 export const startMeili = (options: MeiliOptions) =>
   Effect.gen(function* () {
     const binary = yield* resolveMeiliBinary(options.binary)
-    const port = yield* freePort
-    return yield* Effect.acquireRelease(spawnMeili({ ...options, binary, port }), (running) =>
-      Effect.andThen(
-        stopChild(running.process),
-        Effect.sync(() => removeMeiliPidFile(options.dataDir))
-      )
+    return yield* Effect.acquireRelease(
+      Effect.map(spawnMeiliOnFreePort({ ...options, binary }), ({ running }) => running),
+      (running) =>
+        Effect.andThen(
+          stopChild(running.process),
+          Effect.sync(() => removeMeiliPidFile(options.dataDir))
+        )
     )
   }) satisfies Effect.Effect<RunningMeili, MeiliServerError, Scope.Scope>

@@ -2,7 +2,7 @@ import { Duration, Effect, Fiber, Schema, Scope } from "effect"
 import type { MetricsShape } from "./Metrics.ts"
 import { removeMeiliPidFile, stopStaleMeili } from "./MeiliPidFile.ts"
 import {
-  freePort,
+  spawnMeiliOnFreePort,
   type MeiliOptions,
   MeiliServerError,
   resolveMeiliBinary,
@@ -56,10 +56,11 @@ export const superviseMeili = (options: MeiliOptions & { readonly metrics: Metri
   Effect.gen(function* () {
     const binary = yield* resolveMeiliBinary(options.binary)
     yield* stopStaleMeili(options.dataDir)
-    const port = yield* freePort
+    const first = yield* spawnMeiliOnFreePort({ ...options, binary })
+    const port = first.port
     const launch = spawnMeili({ ...options, binary, port })
 
-    let current = yield* launch
+    let current = first.running
     let state: MeiliState = "running"
     let startedAt = Date.now()
     // Consecutive restarts without a stable run in between: the backoff's exponent.

@@ -6,7 +6,7 @@ import { HttpServer } from "effect/http"
 import { afterAll, describe, expect, inject, it } from "vitest"
 import { AppConfig, type AppConfigShape } from "../infra/AppConfig.ts"
 import { Database } from "../infra/Database.ts"
-import { freePort } from "../infra/MeiliServer.ts"
+import { freeLoopbackPort } from "../infra/freeLoopbackPort.ts"
 import { CatalogReadiness } from "../pipelines/CatalogReadiness.ts"
 import { PipelineRunner } from "../pipelines/PipelineRunner.ts"
 import { SearchSync } from "../pipelines/search/SearchSync.ts"
@@ -55,7 +55,7 @@ describe("start-up and shutdown", () => {
       message: expect.stringContaining('feed "shop" field format: must be one of gmc-tsv, gmc-xml, awin-csv')
     })
     // and `npm start` (main.ts) exits non-zero with that message
-    const port = await Effect.runPromise(freePort)
+    const port = await freeLoopbackPort()
     const child = spawn(process.execPath, ["main.ts"], {
       env: {
         ...process.env,

@@ -8,7 +8,8 @@ import { searchBody } from "../../discovery/DiscoverySearch.ts"
 import { strictModels } from "../../discovery/cheapest.ts"
 import { attemptParams, searchAttempts } from "../../discovery/relaxation.ts"
 import { parseIntent } from "../../domain/intent/parseIntent.ts"
-import { processCpuSeconds, freePort } from "./shippedService.ts"
+import { freeLoopbackPort } from "../../infra/freeLoopbackPort.ts"
+import { processCpuSeconds } from "./shippedService.ts"
 
 // The loads of bench:search: closed-loop throughput (autocannon, several
 // connections) and sequential latency (one keep-alive connection, one request
@@ -194,7 +195,7 @@ export const startBareProxy = async (args: {
   readonly uid: string
   readonly bodies: ReadonlyArray<string>
 }) => {
-  const port = await freePort()
+  const port = await freeLoopbackPort()
   const bodiesFile = join(args.dir, "proxy-bodies.json")
   writeFileSync(bodiesFile, JSON.stringify(args.bodies))
   const child = spawn(

@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { freeLoopbackPort } from "../../infra/freeLoopbackPort.ts"
 import { meiliProcessesOn } from "../../infra/MeiliPidFile.ts"
 import { processCpuTicks } from "../../infra/ProcessInfo.ts"
 import { sessionPriorityWarning } from "./machineLoad.ts"
@@ -31,16 +31,6 @@ export const startNodeFlags = (root: string): ReadonlyArray<string> => {
   return flags === "" ? [] : flags.split(" ")
 }
 const UNLIMITED = "1000000000"
-
-export const freePort = () =>
-  new Promise<number>((done, fail) => {
-    const server = createServer()
-    server.once("error", fail)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => done(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 /** CPU seconds (user + system) a live process used so far (Linux /proc); NaN once it is gone. */
 export const processCpuSeconds = (pid: number | undefined) => {
@@ -81,7 +71,7 @@ export const startShippedService = async (
 ): Promise<ShippedService> => {
   const ownDataDir = options.dataDir === undefined
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "aff-bench-shipped-"))
-  const port = await freePort()
+  const port = await freeLoopbackPort()
   const adminToken = randomBytes(16).toString("hex")
   const began = performance.now()
   const child = spawn(node, [...startNodeFlags(options.root ?? repo), ...(options.nodeArgs ?? []), "main.ts"], {

@@ -1,11 +1,11 @@
 import { Effect, Option } from "effect"
-import { createServer } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
 import { MATCH_THRESHOLD } from "../../domain/matching/fuzzy/fuzzyScore.ts"
 import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
 import { getJson, postJson } from "../support/http.ts"
 import { type RunningService, startService } from "../support/TestService.ts"
+import { freeLoopbackPort } from "../../infra/freeLoopbackPort.ts"
 
 // POST /api/v1/ai/match-link over real HTTP, against the shipped sample
 // catalog loaded through the real networks/programmes pipelines (DuckDB and
@@ -31,15 +31,6 @@ const loadSampleCatalog = (service: RunningService, requireSync = true) =>
 const register = async (service: RunningService, name: string) =>
   (await postJson(`${service.url}/api/v1/partners/register`, { name, email: `${name.replace(/\W/g, "")}@x.example` }))
     .body.api_key as string
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 describe("POST /api/v1/ai/match-link", () => {
   let service: RunningService
@@ -352,7 +343,7 @@ describe("POST /api/v1/ai/match-link with Meilisearch down", () => {
 
   beforeAll(async () => {
     // Nothing listens on this port: every search request is refused.
-    service = await startService({ meiliUrl: Option.some(`http://127.0.0.1:${await freePort()}`) })
+    service = await startService({ meiliUrl: Option.some(`http://127.0.0.1:${await freeLoopbackPort()}`) })
     await loadSampleCatalog(service, false)
     key = await register(service, "Offline Deals")
   })

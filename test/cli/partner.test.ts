@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { freePort } from "../../infra/MeiliServer.ts"
+import { freeLoopbackPort } from "../../infra/freeLoopbackPort.ts"
 import { PipelineRunner } from "../../pipelines/PipelineRunner.ts"
 import { SearchSync } from "../../pipelines/search/SearchSync.ts"
 import { insertProducts } from "../support/catalogFixtures.ts"
@@ -423,8 +423,8 @@ describe("partner CLI against the running service", () => {
   })
 
   it("exit 2: an unreachable server (AFF_SERVER, --url alias) and a key the server does not know (401)", async () => {
-    const envPort = await Effect.runPromise(freePort)
-    const flagPort = await Effect.runPromise(freePort)
+    const envPort = await freeLoopbackPort()
+    const flagPort = await freeLoopbackPort()
     const unreachableEnv = { ...env, AFF_SERVER: `http://127.0.0.1:${envPort}` }
     const [viaEnv, viaFlag, unknownKey] = await Promise.all([
       runCli(["links"], unreachableEnv),

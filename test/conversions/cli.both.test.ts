@@ -7,7 +7,7 @@ import { parseReport } from "../../conversions/reports/index.ts"
 import { ReportingRates } from "../../conversions/ReportingRates.ts"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { Database } from "../../infra/Database.ts"
-import { freePort } from "../../infra/MeiliServer.ts"
+import { freeLoopbackPort } from "../../infra/freeLoopbackPort.ts"
 import { freshDatabaseUrl, testStore } from "../support/postgres.ts"
 import { type RunningService, startService, tempDir } from "../support/TestService.ts"
 import { sampleReport, seedSampleLinks } from "./fixtures.ts"
@@ -124,7 +124,7 @@ describe("npm run conversions", () => {
         )
       )
       await Effect.runPromise(Scope.close(scope, Exit.void))
-      const port = await Effect.runPromise(freePort)
+      const port = await freeLoopbackPort()
       const result = await cli(["--status", "reversed", "--json"], {
         DATA_DIR: temp.dir,
         PORT: String(port),

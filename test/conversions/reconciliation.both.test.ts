@@ -8,7 +8,7 @@ import { parseDecimal } from "../../domain/money/Decimal.ts"
 import { ReportingRates } from "../../conversions/ReportingRates.ts"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { Database } from "../../infra/Database.ts"
-import { freePort } from "../../infra/MeiliServer.ts"
+import { freeLoopbackPort } from "../../infra/freeLoopbackPort.ts"
 import { referenceClock } from "../../scripts/lib/referenceClock.ts"
 import { getJson } from "../support/http.ts"
 import { freshDatabaseUrl, testStore } from "../support/postgres.ts"
@@ -261,7 +261,7 @@ describe("npm run conversions -- --reconcile", () => {
         )
       )
       await Effect.runPromise(Scope.close(scope, Exit.void))
-      const port = await Effect.runPromise(freePort)
+      const port = await freeLoopbackPort()
       const result = await cli(["--reconcile", "--json"], {
         DATA_DIR: temp.dir,
         PORT: String(port),

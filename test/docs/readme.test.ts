@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { repoRoot } from "../architecture/importGraph.ts"
-import { freePort } from "../../infra/MeiliServer.ts"
+import { freeLoopbackPort } from "../../infra/freeLoopbackPort.ts"
 import { tempDir } from "../support/TestService.ts"
 
 // The README as a newcomer follows it: every ```sh block, in order, in ONE
@@ -65,7 +65,7 @@ describe("README", () => {
     // The port is free when chosen and bound by the service a second later: another test may take it
     // meanwhile, and the service then says so and stops. Only then, the examples run again on another port.
     const attempt = async (n: number) => {
-      const port = await Effect.runPromise(freePort)
+      const port = await freeLoopbackPort()
       const dataDir = join(folder.dir, `data-${n}`)
       const script = [
         "set -euo pipefail",

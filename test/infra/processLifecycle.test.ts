@@ -4,7 +4,8 @@ import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "nod
 import { join } from "node:path"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { meiliDbPath, meiliProcessesOn, writeMeiliPidFile } from "../../infra/MeiliPidFile.ts"
-import { freePort, resolveMeiliBinary } from "../../infra/MeiliServer.ts"
+import { freeLoopbackPort } from "../../infra/freeLoopbackPort.ts"
+import { resolveMeiliBinary } from "../../infra/MeiliServer.ts"
 import { isRunning, statFields } from "../../infra/ProcessInfo.ts"
 import { tempDir } from "../support/TestService.ts"
 
@@ -42,7 +43,7 @@ const launch = async (
   command: Array<string> = [process.execPath, "main.ts"],
   options: { readonly detached?: boolean } = {}
 ) => {
-  const port = await Effect.runPromise(freePort)
+  const port = await freeLoopbackPort()
   const child = spawn(command[0], command.slice(1), {
     env: { ...serviceEnv, PORT: String(port), DATA_DIR: dataDir, INGEST_ON_START: "false", SCHEDULES_ENABLED: "false" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -127,7 +128,7 @@ describe("the service process and its Meilisearch child", () => {
       const dir = meiliDir(dataDir)
       mkdirSync(dir, { recursive: true })
       const binary = await Effect.runPromise(resolveMeiliBinary())
-      const port = await Effect.runPromise(freePort)
+      const port = await freeLoopbackPort()
       const orphan = spawn(
         binary,
         [

@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { createServer, type Server } from "node:net"
 import { join } from "node:path"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
-import { freePort } from "../../infra/MeiliServer.ts"
+import { freeLoopbackPort } from "../../infra/freeLoopbackPort.ts"
 import { tempDir } from "../support/TestService.ts"
 
 // What `npm start` (node main.ts) tells its operator: one line with the URL,
@@ -49,7 +49,7 @@ describe("npm start's own lines", () => {
   it(
     "says once where it serves, where the admin token is and which store it uses",
     async () => {
-      const port = await Effect.runPromise(freePort)
+      const port = await freeLoopbackPort()
       const service = launch(port)
       const deadline = Date.now() + 90_000
       while (!service.stdout().includes('"message":"serving ') && Date.now() < deadline)
@@ -73,7 +73,7 @@ describe("npm start's own lines", () => {
   it(
     "ends with one line naming the taken port and PORT, exit code 1, no stack",
     async () => {
-      const port = await Effect.runPromise(freePort)
+      const port = await freeLoopbackPort()
       const blocker = createServer()
       held.push(blocker)
       await new Promise<void>((resolve) => blocker.listen(port, "127.0.0.1", resolve))

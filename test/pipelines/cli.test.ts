@@ -3,7 +3,7 @@ import { spawn } from "node:child_process"
 import { existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
-import { freePort } from "../../infra/MeiliServer.ts"
+import { freeLoopbackPort } from "../../infra/freeLoopbackPort.ts"
 import { tempDir } from "../support/TestService.ts"
 import { products, startWithFeeds, tsv, writeFeeds } from "./support.ts"
 
@@ -74,7 +74,7 @@ describe("operator CLI: ingest and status", () => {
 
   it("runs in-process when no server answers, and exits 1 when a run fails", async () => {
     const data = tempDir("cli-data-")
-    const port = await Effect.runPromise(freePort)
+    const port = await freeLoopbackPort()
     const environment = {
       DATA_DIR: data.dir,
       PORT: String(port),
@@ -101,7 +101,7 @@ describe("operator CLI: ingest and status", () => {
 
   it("says what it found instead of making an empty catalog where the server is not", async () => {
     const empty = tempDir("cli-empty-")
-    const port = await Effect.runPromise(freePort)
+    const port = await freeLoopbackPort()
     const status = await cli(["cli/operator/status.ts"], { DATA_DIR: empty.dir, PORT: String(port) })
     expect(status.code).toBe(1)
     expect(status.stderr).toContain(

@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { gzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { freePort } from "../../infra/MeiliServer.ts"
+import { freeLoopbackPort } from "../../infra/freeLoopbackPort.ts"
 import { Effect } from "effect"
 import { count, products, query, runFeed, startWithFeeds, tsv } from "./support.ts"
 import { tempDir } from "../support/TestService.ts"
@@ -64,7 +64,7 @@ describe("feed sources: faults, retries and unchanged-feed skips", () => {
     })
     await new Promise<void>((resolve) => stub.listen(0, "127.0.0.1", resolve))
     const port = (stub.address() as AddressInfo).port
-    const closedPort = await Effect.runPromise(freePort)
+    const closedPort = await freeLoopbackPort()
     writeFileSync(join(files.dir, "local.tsv"), V1)
     env = await startWithFeeds([
       {

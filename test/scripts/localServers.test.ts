@@ -4,7 +4,7 @@ import { chmodSync, mkdirSync } from "node:fs"
 import { createServer, type Server } from "node:net"
 import { join, resolve } from "node:path"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
-import { freePort } from "../../infra/MeiliServer.ts"
+import { freeLoopbackPort } from "../../infra/freeLoopbackPort.ts"
 import { isRunning } from "../../infra/ProcessInfo.ts"
 import { meiliProcessesOn } from "../../infra/MeiliPidFile.ts"
 import { tempDir } from "../support/TestService.ts"
@@ -47,7 +47,7 @@ const run = (script: string, cwd: string, env: Record<string, string>) => {
 }
 
 const holdPort = async () => {
-  const port = await Effect.runPromise(freePort)
+  const port = await freeLoopbackPort()
   const blocker = createServer()
   held.push(blocker)
   await new Promise<void>((done) => blocker.listen(port, "127.0.0.1", done))
@@ -83,7 +83,7 @@ describe("pg:local and meili:local", () => {
     const cwd = checkout()
     const root = process.getuid?.() === 0 ? "data/postgres" : "data/var/postgres"
     mkdirSync(join(cwd, root, "data"), { recursive: true })
-    const port = await Effect.runPromise(freePort)
+    const port = await freeLoopbackPort()
     const pg = run("pg-local.ts", cwd, { PG_PORT: String(port) })
     expect(await pg.exited).toBe(1)
     expect(pg.stderr()).toBe(
@@ -91,7 +91,7 @@ describe("pg:local and meili:local", () => {
         `remove it with \`rm -rf ${root}\` and run again\n`
     )
     mkdirSync(join(cwd, "data/var/meili-local/data.ms"), { recursive: true })
-    const meili = run("meili-local.ts", cwd, { MEILI_PORT: String(await Effect.runPromise(freePort)) })
+    const meili = run("meili-local.ts", cwd, { MEILI_PORT: String(await freeLoopbackPort()) })
     expect(await meili.exited).toBe(1)
     expect(meili.stderr()).toContain("data/var/meili-local is half-made")
   })
@@ -100,7 +100,7 @@ describe("pg:local and meili:local", () => {
     if (process.getuid?.() !== 0) return expect(process.getuid?.()).not.toBe(0) // only root hands the cluster to another user
     const cwd = checkout()
     chmodSync(cwd, 0o700)
-    const pg = run("pg-local.ts", cwd, { PG_PORT: String(await Effect.runPromise(freePort)) })
+    const pg = run("pg-local.ts", cwd, { PG_PORT: String(await freeLoopbackPort()) })
     expect(await pg.exited).toBe(1)
     expect(pg.stderr()).toBe(
       `pg:local: as root, PostgreSQL runs as the postgres user, who cannot pass through ${cwd} (mode 700): ` +
@@ -110,7 +110,7 @@ describe("pg:local and meili:local", () => {
 
   it("starts PostgreSQL beside a private data/var (as root too), and SIGTERM stops it", async () => {
     const cwd = checkout()
-    const port = await Effect.runPromise(freePort)
+    const port = await freeLoopbackPort()
     const pg = run("pg-local.ts", cwd, { PG_PORT: String(port) })
     const deadline = Date.now() + 120_000
     while (!pg.stdout().includes("export DATABASE_URL") && pg.child.exitCode === null && Date.now() < deadline)
@@ -127,7 +127,7 @@ describe("pg:local and meili:local", () => {
 
   it("starts Meilisearch in the private data/var, and SIGTERM stops it", async () => {
     const cwd = checkout()
-    const port = await Effect.runPromise(freePort)
+    const port = await freeLoopbackPort()
     const meili = run("meili-local.ts", cwd, { MEILI_PORT: String(port) })
     const deadline = Date.now() + 60_000
     while (!meili.stdout().includes("export MEILI_URL") && meili.child.exitCode === null && Date.now() < deadline)

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto"
 import { appendFileSync, chmodSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { freeLoopbackPort } from "./serverProcess.ts"
+import { freeLoopbackPort } from "../../infra/freeLoopbackPort.ts"
 
 export interface EmbeddedPostgresServer {
   /** Superuser URL of the server's `postgres` database, known before it is up. */

@@ -53,7 +53,7 @@ const READ_ACTIONS = ["search", "documents.get", "indexes.get", "settings.get", 
  * starts at the instant the samples describe (AS_OF), so sale windows and
  * price history read the same whatever day the suite runs.
  */
-export const ingestSampleCatalog = async (overrides: Partial<AppConfigShape> = {}): Promise<RunningService> => {
+const ingestSampleCatalog = async (overrides: Partial<AppConfigShape> = {}): Promise<RunningService> => {
   const service = await startService(overrides, { clock: referenceClock(AS_OF) })
   const runs = await service.run(PipelineRunner.use((runner) => runner.runAll("manual")))
   const failed = runs.filter(

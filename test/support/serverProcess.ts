@@ -1,20 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
+import { freeLoopbackPort } from "../../infra/freeLoopbackPort.ts"
 
 const mainFile = fileURLToPath(new URL("../../main.ts", import.meta.url))
-
-/** A free loopback port (bound once, then released for the child). */
-export const freeLoopbackPort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer()
-    probe.once("error", reject)
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      probe.close(() => resolve(port))
-    })
-  })
 
 export interface ServerProcess {
   readonly url: string

@@ -1,27 +1,19 @@
-import { createServer } from "node:net"
 import { Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { edgeConfig } from "../../support/edgeConfig.ts"
 import { getJson } from "../../support/http.ts"
 import { type RunningService, startService } from "../../support/TestService.ts"
+import { freeLoopbackPort } from "../../../infra/freeLoopbackPort.ts"
 
 // /metrics is an operator's view (traffic, partners' volumes, failures): it
 // answers with the admin token only, or without it on METRICS_PORT, which
 // listens on the loopback interface only.
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
-
 describe("/metrics", () => {
   let service: RunningService
   let metricsPort: number
   beforeAll(async () => {
-    metricsPort = await freePort()
+    metricsPort = await freeLoopbackPort()
     service = await startService({ httpEdge: edgeConfig({ metricsPort: Option.some(metricsPort) }) })
   })
   afterAll(() => service?.close())
