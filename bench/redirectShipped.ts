@@ -7,7 +7,7 @@
 // same run, alternating. Prints with the machine load:
 // - peak req/s of each (autocannon, BENCH_ROUNDS alternating rounds, median)
 //   and the ratio (target >= 0.8x), with the service's CPU per request
-//   (robust to the machine's load, unlike req/s);
+//   (robust to the machine's load, unlike req/s) in all and by thread;
 // - p50/p99/p99.9 at half our peak (an evenly paced open-loop load), BENCH_TRIALS
 //   trials of each server (target p99 < 5 ms);
 // - every click answered is written (the service's clicks_written_total).
@@ -29,6 +29,7 @@ import {
   verdict
 } from "./support/redirectPair.ts"
 import { processCpuSeconds } from "./support/shippedService.ts"
+import { perRequestUs, threadCpuSeconds } from "./support/threadCpu.ts"
 
 const RUNS = runsOption()
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6)
@@ -63,12 +64,14 @@ try {
       bareRps.push(b.requestsPerSecond)
       printLoad(`bare node:http peak (round ${round})`, b, `  bare CPU ${bareUs.toFixed(0)} µs/req`)
       const cpuBefore = processCpuSeconds(service.pid)
+      const threadsBefore = threadCpuSeconds(service.pid)
       const o = await runLoad({ ...ours, connections: CONNECTIONS, seconds: SECONDS })
       const cpu = ((processCpuSeconds(service.pid) - cpuBefore) * 1e6) / Math.max(1, o.total)
+      const byThread = perRequestUs(threadsBefore, threadCpuSeconds(service.pid), o.total)
       cpuPerRequestUs.push(cpu)
       answered += o.s3xx
       oursRps.push(o.requestsPerSecond)
-      printLoad(`GET /t/{id} peak (round ${round})`, o, `  service CPU ${cpu.toFixed(0)} µs/req`)
+      printLoad(`GET /t/{id} peak (round ${round})`, o, `  service CPU ${cpu.toFixed(0)} µs/req (${byThread})`)
     }
     const ratio = median(oursRps) / median(bareRps)
     const rate = Math.max(1, Math.round(median(oursRps) / 2))
