@@ -7,8 +7,8 @@ import { createServer } from "node:net"
  * chosen here, released, then bound by the child, so something may take it
  * in between. The kernel's own choice (a listen on port 0) comes from its
  * ephemeral range, where every outgoing connection's source port comes from
- * too (thousands in a test run, where a port was once taken before the
- * child bound it and the child stopped on "address in use"). So the port is drawn
+ * too: thousands in a test run, where a port was once taken before the child
+ * bound it and the child stopped on "address in use". So the port is drawn
  * at random below that range and checked by binding it; the kernel's choice
  * only where no such range is known or no drawn port was free.
  */

@@ -187,7 +187,9 @@ describe("an engine silent but working: its process's CPU time, or its threads w
       stopped.child.kill("SIGSTOP")
       const { error, ms } = await search({ silentMs: 400, maxMs: 1_500 }, false, stopped.base)
       expect(error?.message).toBe("Meilisearch answered nothing for 400 ms")
-      expect(ms).toBeLessThan(1_000)
+      // before the longest wait: 405-408 ms on a quiet machine; 1,076 ms once in a fresh-clone run,
+      // this process's timers late under the suite's load (the message above says why it gave up)
+      expect(ms).toBeLessThan(1_450)
     } finally {
       stopped.stop()
     }
