@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import { meiliDbPath, meiliProcessesOn, writeMeiliPidFile } from "../../infra/MeiliPidFile.ts"
@@ -61,7 +61,10 @@ const launch = async (
     exit: (ms = 60_000) =>
       until("the process to exit", () => child.exitCode !== null || child.signalCode !== null, ms).then(
         () => exited,
-        (error: Error) => Promise.reject(new Error(`${error.message}; it printed:\n${output}`))
+        (error: Error) =>
+          Promise.reject(
+            new Error(`${error.message}; its threads:\n${threadStates(child.pid!)}\nit printed:\n${output}`)
+          )
       ),
     output: () => output,
     healthy: () =>
@@ -74,6 +77,25 @@ const launch = async (
           ),
         60_000
       )
+  }
+}
+
+/**
+ * Each thread of a process that did not exit: its name, state and the kernel
+ * function it waits in, to tell a thread stuck in a call (a pool thread
+ * joined at exit) from a process that never began to exit.
+ */
+const threadStates = (pid: number) => {
+  try {
+    return readdirSync(`/proc/${pid}/task`)
+      .map((tid) => {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "latin1")
+        const wchan = readFileSync(`/proc/${pid}/task/${tid}/wchan`, "latin1")
+        return `  ${tid} ${stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"))} ${statFields(stat)[0]} ${wchan}`
+      })
+      .join("\n")
+  } catch (error) {
+    return `  (not readable: ${error instanceof Error ? error.message : String(error)})`
   }
 }
 
