@@ -1,4 +1,3 @@
-import { Effect } from "effect"
 import { spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
@@ -62,27 +61,18 @@ describe("README", () => {
   })
 
   it("runs every shell example in order against the service its first example starts", async () => {
-    // The port is free when chosen and bound by the service a second later: another test may take it
-    // meanwhile, and the service then says so and stops. Only then, the examples run again on another port.
-    const attempt = async (n: number) => {
-      const port = await freeLoopbackPort()
-      const dataDir = join(folder.dir, `data-${n}`)
-      const script = [
-        "set -euo pipefail",
-        // stop the service the first block starts, however the script ends
-        "trap 'kill -TERM $(jobs -p) 2>/dev/null; wait' EXIT",
-        ...blocks.map(
-          (block, i) =>
-            `echo "=== block ${i + 1}" >&2\n${block.replaceAll("http://127.0.0.1:3000", `http://127.0.0.1:${port}`)}`
-        )
-      ].join("\n")
-      const run = await runScript(script, { PORT: String(port), DATA_DIR: dataDir }, 280_000)
-      return { port, dataDir, run }
-    }
-    let tried = await attempt(1)
-    for (let n = 2; n <= 3 && tried.run.stderr.includes(`port ${tried.port} on 127.0.0.1 is in use`); n++)
-      tried = await attempt(n)
-    const { port, dataDir, run } = tried
+    const port = await freeLoopbackPort()
+    const dataDir = join(folder.dir, "data")
+    const script = [
+      "set -euo pipefail",
+      // stop the service the first block starts, however the script ends
+      "trap 'kill -TERM $(jobs -p) 2>/dev/null; wait' EXIT",
+      ...blocks.map(
+        (block, i) =>
+          `echo "=== block ${i + 1}" >&2\n${block.replaceAll("http://127.0.0.1:3000", `http://127.0.0.1:${port}`)}`
+      )
+    ].join("\n")
+    const run = await runScript(script, { PORT: String(port), DATA_DIR: dataDir }, 280_000)
     const lastBlock = run.stderr.match(/=== block (\d+)/g)?.at(-1)
     expect(run.code, `${lastBlock}\n${run.stderr.slice(-3000)}`).toBe(0)
     const out = run.stdout

@@ -1,4 +1,3 @@
-import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { createServer, type Server } from "node:net"
 import { join } from "node:path"

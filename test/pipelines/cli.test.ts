@@ -1,4 +1,3 @@
-import { Effect } from "effect"
 import { spawn } from "node:child_process"
 import { existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"

@@ -25,22 +25,20 @@ describe("shipped feeds over the sample data", () => {
     const config = gateOnEnv(await Effect.runPromise(loadFeedsConfig("config/feeds.json"))).feeds.filter(
       (feed) => feed.enabled
     )
-    const runs = (
-      await query<{
-        feed: string
-        kind: string
-        status: string
-        error: string | null
-        rows_read: bigint
-        rows_loaded: bigint
-        rows_rejected: bigint
-      }>(service, "SELECT feed, kind, status, error, rows_read, rows_loaded, rows_rejected FROM pipeline_runs")
-    ).map((run) => ({
-      ...run,
-      rowsRead: Number(run.rows_read),
-      rowsLoaded: Number(run.rows_loaded),
-      rowsRejected: Number(run.rows_rejected)
-    }))
+    const runs = await query<{
+      feed: string
+      kind: string
+      status: string
+      error: string | null
+      rowsRead: number
+      rowsLoaded: number
+      rowsRejected: number
+    }>(
+      service,
+      `SELECT feed, kind, status, error, rows_read::DOUBLE AS "rowsRead", rows_loaded::DOUBLE AS "rowsLoaded",
+         rows_rejected::DOUBLE AS "rowsRejected"
+       FROM pipeline_runs`
+    )
     // the runs of a stage ran side by side: compared in feed order
     expect(runs.map((r) => [r.feed, r.status, r.error]).sort()).toEqual(
       config.map((f) => [f.name, "succeeded", null]).sort()

@@ -5,7 +5,6 @@ import { join } from "node:path"
 import { gzipSync } from "node:zlib"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { freeLoopbackPort } from "../../infra/freeLoopbackPort.ts"
-import { Effect } from "effect"
 import { count, products, query, runFeed, startWithFeeds, tsv } from "./support.ts"
 import { tempDir } from "../support/TestService.ts"
 

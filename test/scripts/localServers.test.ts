@@ -1,4 +1,3 @@
-import { Effect } from "effect"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { chmodSync, mkdirSync } from "node:fs"
 import { createServer, type Server } from "node:net"
