@@ -8,14 +8,18 @@ import { machineLoad } from "./support/machineLoad.ts"
 
 // bench:rate-limits: what one rate-limit check costs per API request, with
 // the buckets in this process's memory (DuckDB, one process: the baseline)
-// and shared by every replica in PostgreSQL (one upsert per request, on a
-// throwaway embedded PostgreSQL over loopback). Measured for one hot key
-// (every request on the same bucket row: the row lock serialises them) and
-// for many distinct IPs (a new row per request), sequentially (the latency a
-// request pays) and with CONCURRENCY checks in flight (the throughput a
-// replica gets from its pool).
+// and shared by every replica in PostgreSQL (a throwaway embedded PostgreSQL
+// over loopback): per key and per IP answered from the replica's memory and
+// synced every RATE_LIMIT_SYNC_MS (100 ms; the syncs run during the figure),
+// registrations one upsert per request. Measured for one hot key (for the
+// upsert: every request on the same bucket row, which its lock serialises)
+// and for many distinct IPs (a new bucket per request), sequentially (the
+// latency a request pays) and with CONCURRENCY checks in flight (the
+// throughput a replica gets from its pool). Checks answered from memory run
+// SYNCED_FACTOR times as many, so that a figure spans several syncs.
 
 const CHECKS = Number(process.env.BENCH_CHECKS ?? 4_000)
+const SYNCED_FACTOR = 100
 const CONCURRENCY = 16
 const LIMIT = { perMinute: 1_000_000_000, burst: 1_000_000_000 } // never 429: every check does the full work
 
@@ -26,19 +30,19 @@ interface Figure {
   readonly load: string
 }
 
-const measure = async (label: string, check: (i: number) => Promise<unknown>, concurrency: number) => {
+const measure = async (label: string, check: (i: number) => Promise<unknown>, concurrency: number, checks = CHECKS) => {
   const started = performance.now()
   let next = 0
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next < CHECKS) await check(next++)
+      while (next < checks) await check(next++)
     })
   )
   const ms = performance.now() - started
   return {
     label,
-    perCheckUs: (ms * 1000) / CHECKS,
-    perSecond: (CHECKS / ms) * 1000,
+    perCheckUs: (ms * 1000) / checks,
+    perSecond: (checks / ms) * 1000,
     load: machineLoad()
   } satisfies Figure
 }
@@ -52,7 +56,12 @@ const limitsOn = (store: "memory" | "postgres", url: string, scope: Scope.Scope)
       Effect.provide(
         Layer.mergeAll(
           Metrics.layer,
-          AppConfig.layerWith({ dataDir: "unused", rateLimitPerKey: LIMIT, rateLimitPerIp: LIMIT })
+          AppConfig.layerWith({
+            dataDir: "unused",
+            rateLimitPerKey: LIMIT,
+            rateLimitPerIp: LIMIT,
+            rateLimitRegister: LIMIT
+          })
         )
       ),
       Scope.provide(scope)
@@ -66,35 +75,52 @@ const main = async () => {
   try {
     const memory = await limitsOn("memory", server.url, scope)
     const postgres = await limitsOn("postgres", server.url, scope)
-    const run = (limits: typeof memory, scope: "key" | "ip") => (i: number) =>
-      Effect.runPromise(
-        limits.take(scope, scope === "key" ? "key:1" : `ip:10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`)
-      )
-    for (const limits of [memory, postgres]) await measure("warm-up", run(limits, "key"), CONCURRENCY)
-    const figures: Array<[Figure, Figure]> = []
-    for (const [what, scope] of [
-      ["one hot key", "key"],
-      ["distinct IPs", "ip"]
+    const bucket = (distinct: boolean, i: number) =>
+      distinct ? `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` : "1"
+    const run = (limits: typeof memory, scope: "key" | "ip" | "register", distinct: boolean) => (i: number) =>
+      Effect.runPromise(limits.take(scope, `${scope}:${bucket(distinct, i)}`))
+    for (const limits of [memory, postgres]) await measure("warm-up", run(limits, "key", false), CONCURRENCY)
+    const figures: Array<[Figure, Figure, Figure]> = []
+    for (const [what, scope, distinct] of [
+      ["one hot key", "key", false],
+      ["distinct IPs", "ip", true]
     ] as const) {
       for (const concurrency of [1, CONCURRENCY]) {
-        const base = await measure(`memory, ${what}, ${concurrency} in flight`, run(memory, scope), concurrency)
-        const shared = await measure(`postgres, ${what}, ${concurrency} in flight`, run(postgres, scope), concurrency)
-        figures.push([base, shared])
+        const checks = CHECKS * SYNCED_FACTOR
+        const base = await measure(
+          `memory, ${what}, ${concurrency} in flight`,
+          run(memory, scope, distinct),
+          concurrency,
+          checks
+        )
+        const synced = await measure(
+          `replicas, ${what}, ${concurrency} in flight`,
+          run(postgres, scope, distinct),
+          concurrency,
+          checks
+        )
+        const upsert = await measure(
+          `upsert per check (registrations), ${what}, ${concurrency} in flight`,
+          run(postgres, "register", distinct),
+          concurrency
+        )
+        figures.push([base, synced, upsert])
       }
     }
-    for (const [base, shared] of figures) {
-      for (const figure of [base, shared])
-        console.log(
-          `${figure.label.padEnd(40)} ${figure.perCheckUs.toFixed(1).padStart(9)} µs/check ${Math.round(figure.perSecond).toString().padStart(9)} checks/s  (${figure.load})`
-        )
+    const line = (figure: Figure, ratio = "") =>
       console.log(
-        `${"".padEnd(40)} postgres/memory: ${(shared.perCheckUs / base.perCheckUs).toFixed(0)}x the time per check`
+        `${figure.label.padEnd(64)} ${figure.perCheckUs.toFixed(1).padStart(7)} µs/check ${Math.round(figure.perSecond).toString().padStart(8)} checks/s ${ratio.padStart(7)}  (${figure.load})`
       )
+    const over = (figure: Figure, base: Figure) => `${(figure.perCheckUs / base.perCheckUs).toFixed(1)}x`
+    for (const [base, synced, upsert] of figures) {
+      line(base, "(base)")
+      line(synced, over(synced, base))
+      line(upsert, over(upsert, base))
     }
     console.log(
-      "Reading: the shared limit adds one loopback round trip to PostgreSQL to each limited API request " +
-        "(the redirect /t/ is never limited); at the figures above it is a small part of a request that already reads " +
-        "the store, and PostgreSQL's own CPU shares these cores, so a separate database host makes it cheaper."
+      "Reading: on replicas, per-key and per-IP checks are answered from memory and cost PostgreSQL one statement " +
+        "per sync (100 ms) whatever the request rate; a registration takes its token with one loopback round trip " +
+        "to PostgreSQL (the redirect /t/ is never limited), and PostgreSQL's own CPU shares these cores."
     )
   } finally {
     await Effect.runPromise(Scope.close(scope, Exit.void))

@@ -71,6 +71,8 @@ export interface AppConfigShape {
   readonly rateLimitPerKey: { readonly perMinute: number; readonly burst: number }
   readonly rateLimitPerIp: { readonly perMinute: number; readonly burst: number }
   readonly rateLimitRegister: { readonly perMinute: number; readonly burst: number }
+  /** Replicas (PostgreSQL): how often each sends what its per-IP and per-key buckets granted to the shared ones. */
+  readonly rateLimitSyncMs: number
   /**
    * TRUST_PROXY: how many proxies of yours stand in front of the service (0: none, the socket peer is the
    * client). The client is the entry that many hops from the right of X-Forwarded-For: the address the
@@ -195,6 +197,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
     // Behind a proxy of yours every connection comes from the proxy's address:
     // a per-address connection cap would cap the proxy, so it is off unless set.
     const maxConnectionsPerIp = yield* count("MAX_CONNECTIONS_PER_IP")
+    const rateLimitSyncMs = yield* millis("RATE_LIMIT_SYNC_MS", 100, 10_000)
     const httpEdge: HttpEdgeConfig = {
       headersTimeoutMs: yield* millis("HTTP_HEADERS_TIMEOUT_MS", 10_000, 10_000),
       requestTimeoutMs: yield* millis("HTTP_REQUEST_TIMEOUT_MS", 30_000, 30_000),
@@ -267,6 +270,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       rateLimitPerKey,
       rateLimitPerIp,
       rateLimitRegister,
+      rateLimitSyncMs,
       trustProxy,
       httpEdge,
       clickQueueSize,
@@ -312,6 +316,7 @@ export class AppConfig extends Context.Service<AppConfig, AppConfigShape>()("app
       rateLimitPerKey: { perMinute: 60_000, burst: 10_000 },
       rateLimitPerIp: { perMinute: 60_000, burst: 10_000 },
       rateLimitRegister: { perMinute: 60_000, burst: 10_000 },
+      rateLimitSyncMs: 100,
       trustProxy: 0,
       // Short enough for no test to wait on them, caps high enough for concurrent tests from one address.
       httpEdge: {

@@ -47,6 +47,22 @@ export class RateLimiter {
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) }
   }
 
+  /**
+   * Sets the bucket's level as of now: the shared level a sync brought back
+   * (SyncedBuckets.ts). Below zero is a debt (more was granted across replicas
+   * than the bucket held): refused until it is refilled past one token.
+   */
+  settle(key: string, tokens: number) {
+    const now = this.#now()
+    const bucket = this.#buckets.get(key)
+    const level = Math.min(this.#limit.burst, tokens)
+    if (bucket === undefined) this.#buckets.set(key, { tokens: level, at: now })
+    else {
+      bucket.tokens = level
+      bucket.at = now
+    }
+  }
+
   // Full buckets carry no information: dropping them bounds memory under a
   // flood of distinct IPs without forgetting anyone who is being limited.
   #prune(now: number, ratePerMs: number) {

@@ -5,15 +5,22 @@ import { Database } from "../infra/Database.ts"
 import { Metrics } from "../infra/Metrics.ts"
 import { RateLimiter, type Verdict } from "./RateLimiter.ts"
 import { pruneSharedBuckets, takeShared } from "./SharedBuckets.ts"
+import { runGrantSyncs, SyncedBuckets } from "./SyncedBuckets.ts"
 
 // The link service's three token-bucket families (configured in AppConfig):
 // per API key, per client IP for anonymous calls, and per IP for registration.
-// With several replicas (PostgreSQL) a limit holds for all of them together:
-// the buckets live in the database (SharedBuckets.ts), one statement per
-// request; if that statement fails the replica falls back to its own
-// in-memory bucket (then each replica enforces the limit on its own).
-// One process (DuckDB): the in-memory buckets, no query. Which of the two
-// layers runs is chosen once, where the service is composed (service.ts).
+// One process (DuckDB): buckets in this process's memory, no query. Several
+// replicas (PostgreSQL): a limit holds for all of them together, the buckets
+// live in the database (SharedBuckets.ts), and
+// - per key and per IP, each replica answers from its own view of the bucket
+//   and charges what it granted every RATE_LIMIT_SYNC_MS in one statement
+//   (SyncedBuckets.ts: between two syncs a client spread over replicas can
+//   get more, repaid as a debt before the next grant);
+// - registrations (a few a minute, and the limit on minting API keys) take
+//   their token with one statement each, exact across replicas.
+// If the database cannot be reached each replica limits on its own until it
+// is back. Which of the two layers runs is chosen once, where the service is
+// composed (service.ts).
 
 export type RateLimitScope = "key" | "ip" | "register"
 export type Denied = Extract<Verdict, { allowed: false }>
@@ -64,9 +71,9 @@ export class RateLimits extends Context.Service<
     /** Takes one token from `bucket` of `scope`: shared by all replicas on PostgreSQL. */
     take(scope: RateLimitScope, bucket: string): Effect.Effect<Verdict>
     /**
-     * `take` when it can be answered from this process's memory (in-memory
-     * buckets, or a shared bucket known to be empty); undefined when only the
-     * shared store can say (then run `take`).
+     * `take` when it can be answered from this process's memory (every scope
+     * but registrations on replicas, and a registration bucket known to be
+     * empty); undefined when only the shared store can say (then run `take`).
      */
     takeNow(scope: RateLimitScope, bucket: string): Verdict | undefined
     /** The 429 answer, counted in metrics. */
@@ -83,63 +90,73 @@ export class RateLimits extends Context.Service<
       // The layer's Clock (TestClock in tests); read synchronously, as take() runs per request.
       const clock = yield* Clock.Clock
       const now = () => clock.currentTimeMillisUnsafe()
-      const counters = {
+      const refusals = {
         key: metrics.counter("api_rate_limited_total", "Requests answered 429", { scope: "key" }),
         ip: metrics.counter("api_rate_limited_total", "Requests answered 429", { scope: "ip" }),
         register: metrics.counter("api_rate_limited_total", "Requests answered 429", { scope: "register" })
+      }
+      const answers = {
+        tooMany: (scope: RateLimitScope, verdict: Denied) => {
+          refusals[scope].inc()
+          return HttpServerResponse.jsonUnsafe(rateLimitedBody(scope, verdict), {
+            status: 429,
+            headers: { "retry-after": String(verdict.retryAfterSeconds) }
+          })
+        },
+        countRefusal: (scope: RateLimitScope) => refusals[scope].inc()
       }
       const local = {
         key: new RateLimiter(config.rateLimitPerKey, now),
         ip: new RateLimiter(config.rateLimitPerIp, now),
         register: new RateLimiter(config.rateLimitRegister, now)
       }
-      const limits = { key: config.rateLimitPerKey, ip: config.rateLimitPerIp, register: config.rateLimitRegister }
+      if (shared === undefined) {
+        return RateLimits.of({
+          ...answers,
+          take: (scope, bucket) => Effect.sync(() => local[scope].take(bucket)),
+          takeNow: (scope, bucket) => local[scope].take(bucket)
+        })
+      }
+
+      const db = shared
       const fallbacks = metrics.counter(
         "api_rate_limit_fallbacks_total",
-        "Rate-limit checks answered by this replica's memory because the shared store failed"
+        "Rate-limit grants this replica could not share because the database failed (limited per replica meanwhile)"
       )
-      const db = shared
-      const denials = { key: new Denials(), ip: new Denials(), register: new Denials() }
-      const takeNow = (scope: RateLimitScope, bucket: string): Verdict | undefined =>
-        db === undefined ? local[scope].take(bucket) : denials[scope].get(bucket, now())
-      const take =
-        db !== undefined
-          ? (scope: RateLimitScope, bucket: string) =>
-              Effect.suspend(() => {
-                const known = denials[scope].get(bucket, now())
-                if (known !== undefined) return Effect.succeed<Verdict>(known)
-                return takeShared(db, limits[scope], bucket).pipe(
-                  Effect.tap((verdict) => Effect.sync(() => denials[scope].remember(bucket, verdict, now()))),
-                  Effect.catch(() =>
-                    Effect.sync(() => {
-                      fallbacks.inc()
-                      return local[scope].take(bucket)
-                    })
-                  )
-                )
+      const registerDenials = new Denials()
+      const takeRegister = (bucket: string) =>
+        Effect.suspend(() => {
+          const known = registerDenials.get(bucket, now())
+          if (known !== undefined) return Effect.succeed<Verdict>(known)
+          return takeShared(db, config.rateLimitRegister, bucket).pipe(
+            Effect.tap((verdict) => Effect.sync(() => registerDenials.remember(bucket, verdict, now()))),
+            Effect.catch(() =>
+              Effect.sync(() => {
+                fallbacks.inc()
+                return local.register.take(bucket)
               })
-          : (scope: RateLimitScope, bucket: string) => Effect.sync(() => local[scope].take(bucket))
-      if (db !== undefined) {
-        yield* Effect.forkScoped(
-          Effect.repeat(
-            pruneSharedBuckets(db).pipe(
-              Effect.catch((error) => Effect.logWarning("pruning shared rate-limit buckets failed", error))
-            ),
-            Schedule.spaced(PRUNE_EVERY)
+            )
           )
-        )
+        })
+      const synced = {
+        key: new SyncedBuckets(config.rateLimitPerKey, now),
+        ip: new SyncedBuckets(config.rateLimitPerIp, now)
       }
+      yield* runGrantSyncs(db, [synced.key, synced.ip], config.rateLimitSyncMs, metrics, fallbacks)
+      yield* Effect.forkScoped(
+        Effect.repeat(
+          pruneSharedBuckets(db).pipe(
+            Effect.catch((error) => Effect.logWarning("pruning shared rate-limit buckets failed", error))
+          ),
+          Schedule.spaced(PRUNE_EVERY)
+        )
+      )
       return RateLimits.of({
-        take,
-        takeNow,
-        tooMany: (scope, verdict) => {
-          counters[scope].inc()
-          return HttpServerResponse.jsonUnsafe(rateLimitedBody(scope, verdict), {
-            status: 429,
-            headers: { "retry-after": String(verdict.retryAfterSeconds) }
-          })
-        },
-        countRefusal: (scope) => counters[scope].inc()
+        ...answers,
+        take: (scope, bucket) =>
+          scope === "register" ? takeRegister(bucket) : Effect.sync(() => synced[scope].take(bucket)),
+        takeNow: (scope, bucket) =>
+          scope === "register" ? registerDenials.get(bucket, now()) : synced[scope].take(bucket)
       })
     })
 

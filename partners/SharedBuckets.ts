@@ -1,6 +1,8 @@
 import { Effect, Schema } from "effect"
 import { Bool, Numeric } from "../infra/columns.ts"
 import type { Database, DatabaseError } from "../infra/Database.ts"
+import { pgJsonRows } from "../infra/PgDatabase.ts"
+import { jsonRowsParam } from "../infra/Store.ts"
 import type { RateLimit, Verdict } from "./RateLimiter.ts"
 
 // The token buckets of RateLimiter.ts, kept in PostgreSQL so that N API
@@ -51,6 +53,41 @@ export const takeShared = (
     const wait = perSecond > 0 ? (1 - row.tokens) / perSecond : 60
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(wait)) }
   })
+
+// What replicas granted from memory (SyncedBuckets.ts), charged to the shared
+// rows in one statement per limit: each row is refilled as above, then
+// `taken` is subtracted whether or not the bucket held it. A level below zero
+// is a debt: more was granted across replicas than the bucket held, and it is
+// repaid by refill before anyone grants again, so over time a client gets no
+// more than the limit. Rows are written in key order, so two replicas' syncs
+// of overlapping keys queue on each other's row locks instead of deadlocking.
+const SPEND_SQL = `INSERT INTO rate_limit_buckets AS b (key, tokens, at, allowed, full_at)
+  SELECT d.key, $2::float8 - d.taken, now(), true, ${fullAt("d.taken")}
+  FROM ${pgJsonRows("$1", { key: "VARCHAR", taken: "DOUBLE" })} AS d
+  ORDER BY d.key
+  ON CONFLICT (key) DO UPDATE SET
+    tokens = ${refill} - ($2::float8 - excluded.tokens),
+    allowed = true,
+    at = GREATEST(b.at, now()),
+    full_at = ${fullAt(`$2::float8 - (${refill} - ($2::float8 - excluded.tokens))`, "GREATEST(b.at, now())")}
+  RETURNING key, tokens`
+
+const Level = Schema.Struct({ key: Schema.String, tokens: Numeric })
+
+/**
+ * Charges `taken` tokens to each shared bucket `key` of `limit` (PostgreSQL
+ * only); returns each bucket's level afterwards, which may be below zero.
+ */
+export const spendShared = (
+  db: Pick<Database["Service"], "queryAs">,
+  limit: RateLimit,
+  taken: ReadonlyMap<string, number>
+): Effect.Effect<ReadonlyArray<{ readonly key: string; readonly tokens: number }>, DatabaseError> =>
+  db.queryAs(Level, SPEND_SQL, [
+    jsonRowsParam(Array.from(taken, ([key, count]) => ({ key, taken: count }))),
+    limit.burst,
+    limit.perMinute / 60
+  ])
 
 /** Forgets buckets that are full again (they would start full anyway). */
 export const pruneSharedBuckets = (db: Database["Service"]) =>

@@ -6,6 +6,7 @@ import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
 import { TrackingLinks } from "../../links/TrackingLinks.ts"
 import { insertCatalog } from "../support/catalogFixture.ts"
 import { getJson, postJson } from "../support/http.ts"
+import { rateLimitsSynced } from "../support/rateLimitSync.ts"
 import { startService, type RunningService } from "../support/TestService.ts"
 
 // Two replicas (two whole services) on ONE PostgreSQL database: what the
@@ -171,10 +172,17 @@ describe("rate limits across two replicas on one PostgreSQL", () => {
       .api_key
     const list = (service: RunningService) => getJson(`${service.url}/api/v1/links`, { authorization: `Bearer ${key}` })
     const statuses: Array<number> = []
-    for (const service of [a, b, a, b, a, b]) statuses.push((await list(service)).status)
-    expect(statuses).toEqual([200, 200, 200, 200, 429, 429])
+    for (const service of [a, a, a, a, a]) statuses.push((await list(service)).status)
+    expect(statuses).toEqual([200, 200, 200, 200, 429])
+    await rateLimitsSynced(a)
+    // B answers from its own view, full for a key it has not served: one grant, owed (partners/SyncedBuckets.ts)
+    expect((await list(b)).status).toBe(200)
+    await rateLimitsSynced(b)
+    expect((await list(a)).status).toBe(429)
     const limited = await list(b)
-    expect(limited.headers.get("retry-after")).toMatch(/^([1-9]|10)$/)
+    expect(limited.status).toBe(429)
+    // the debt read back: two tokens to refill at one every 10 s
+    expect(limited.headers.get("retry-after")).toMatch(/^(1[5-9]|20)$/)
     expect(limited.body.error).toMatchObject({ code: "rate_limited", details: { scope: "key" } })
   })
 

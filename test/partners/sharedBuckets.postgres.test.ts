@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Database } from "../../infra/Database.ts"
 import { makePgDatabase } from "../../infra/PgDatabase.ts"
 import type { RateLimit } from "../../partners/RateLimiter.ts"
-import { pruneSharedBuckets, takeShared } from "../../partners/SharedBuckets.ts"
+import { pruneSharedBuckets, spendShared, takeShared } from "../../partners/SharedBuckets.ts"
 import { freshDatabaseUrl } from "../support/postgres.ts"
 
 // The shared token buckets' statement on its own, against a real PostgreSQL:
@@ -110,5 +110,41 @@ describe("shared rate-limit buckets (PostgreSQL)", () => {
     expect(await take(replicaB, limit, "register:no-refill")).toEqual({ allowed: false, retryAfterSeconds: 60 })
     await prune()
     expect(await take(replicaA, limit, "register:no-refill")).toEqual({ allowed: false, retryAfterSeconds: 60 })
+  })
+
+  const spend = (db: Database["Service"], limit: RateLimit, granted: Record<string, number>) =>
+    Effect.runPromise(spendShared(db, limit, new Map(Object.entries(granted)))).then((levels) =>
+      Object.fromEntries(levels.map(({ key, tokens }) => [key, tokens]))
+    )
+
+  it("charges what replicas granted from memory, below zero as a debt repaid by refill", async () => {
+    const limit = { perMinute: 6, burst: 4 } // one token every 10 s
+    const levels = await spend(replicaA, limit, { "ip:spent-1": 3, "ip:spent-2": 1 })
+    expect(levels["ip:spent-1"]).toBeCloseTo(1, 1)
+    expect(levels["ip:spent-2"]).toBeCloseTo(3, 1)
+    // B granted 3 more from its own view before it knew of A's: the bucket owes 2
+    expect((await spend(replicaB, limit, { "ip:spent-1": 3 }))["ip:spent-1"]).toBeCloseTo(-2, 1)
+    // 3 tokens to refill before one is whole: 30 s
+    expect(await take(replicaA, limit, "ip:spent-1")).toEqual({ allowed: false, retryAfterSeconds: 30 })
+    await age("ip:spent-1", 30)
+    expect(await take(replicaB, limit, "ip:spent-1")).toEqual({ allowed: true })
+    // pruning keeps a bucket in debt: it is not full
+    await prune()
+    expect((await take(replicaA, limit, "ip:spent-1")).allowed).toBe(false)
+  })
+
+  it("two replicas charging overlapping buckets at once lose nothing and do not deadlock", async () => {
+    // No refill, so the totals are exact. Each sync lists the keys in another
+    // order; the statement writes them in key order.
+    const limit = { perMinute: 0, burst: 100 }
+    const keys = Array.from({ length: 20 }, (_, i) => `ip:overlap-${i}`)
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) => {
+        const order = i % 2 === 0 ? keys : [...keys].reverse()
+        return spend(i % 2 === 0 ? replicaA : replicaB, limit, Object.fromEntries(order.map((key) => [key, 1])))
+      })
+    )
+    const last = await spend(replicaA, limit, Object.fromEntries(keys.map((key) => [key, 0])))
+    expect(new Set(Object.values(last))).toEqual(new Set([70]))
   })
 })
