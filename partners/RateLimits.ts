@@ -39,10 +39,11 @@ export const rateLimitedBody = (scope: string, verdict: Denied) => ({
 const MAX_DENIALS = 100_000
 
 /**
- * Keys refused until a token is back in their bucket. Here: shared buckets
- * this replica was refused from, so that a caller who keeps knocking on an
- * empty bucket is answered from memory, without a statement per request (a
- * flood costs the store nothing once its allowance is spent).
+ * Keys refused until a token is back in their bucket. Here: shared
+ * registration buckets this replica was refused from, so that a caller who
+ * keeps knocking on an empty bucket is answered from memory, without a
+ * statement per request (a flood costs the store nothing once its allowance
+ * is spent).
  */
 export class Denials {
   readonly #until = new Map<string, number>()
@@ -71,11 +72,11 @@ export class RateLimits extends Context.Service<
     /** Takes one token from `bucket` of `scope`: shared by all replicas on PostgreSQL. */
     take(scope: RateLimitScope, bucket: string): Effect.Effect<Verdict>
     /**
-     * `take` when it can be answered from this process's memory (every scope
-     * but registrations on replicas, and a registration bucket known to be
-     * empty); undefined when only the shared store can say (then run `take`).
+     * `take` for the per-key and per-IP buckets, which are answered from this
+     * process's memory on replicas too (synced: SyncedBuckets.ts), for the
+     * edge that checks them before a request reaches the router.
      */
-    takeNow(scope: RateLimitScope, bucket: string): Verdict | undefined
+    takeNow(scope: "key" | "ip", bucket: string): Verdict
     /** The 429 answer, counted in metrics. */
     tooMany(scope: RateLimitScope, verdict: Denied): HttpServerResponse.HttpServerResponse
     /** Counts a 429 written outside the router (the HTTP edge writes its own). */
@@ -105,12 +106,12 @@ export class RateLimits extends Context.Service<
         },
         countRefusal: (scope: RateLimitScope) => refusals[scope].inc()
       }
-      const local = {
-        key: new RateLimiter(config.rateLimitPerKey, now),
-        ip: new RateLimiter(config.rateLimitPerIp, now),
-        register: new RateLimiter(config.rateLimitRegister, now)
-      }
       if (shared === undefined) {
+        const local = {
+          key: new RateLimiter(config.rateLimitPerKey, now),
+          ip: new RateLimiter(config.rateLimitPerIp, now),
+          register: new RateLimiter(config.rateLimitRegister, now)
+        }
         return RateLimits.of({
           ...answers,
           take: (scope, bucket) => Effect.sync(() => local[scope].take(bucket)),
@@ -124,6 +125,7 @@ export class RateLimits extends Context.Service<
         "Rate-limit grants this replica could not share because the database failed (limited per replica meanwhile)"
       )
       const registerDenials = new Denials()
+      const registerFallback = new RateLimiter(config.rateLimitRegister, now)
       const takeRegister = (bucket: string) =>
         Effect.suspend(() => {
           const known = registerDenials.get(bucket, now())
@@ -133,7 +135,7 @@ export class RateLimits extends Context.Service<
             Effect.catch(() =>
               Effect.sync(() => {
                 fallbacks.inc()
-                return local.register.take(bucket)
+                return registerFallback.take(bucket)
               })
             )
           )
@@ -155,8 +157,7 @@ export class RateLimits extends Context.Service<
         ...answers,
         take: (scope, bucket) =>
           scope === "register" ? takeRegister(bucket) : Effect.sync(() => synced[scope].take(bucket)),
-        takeNow: (scope, bucket) =>
-          scope === "register" ? registerDenials.get(bucket, now()) : synced[scope].take(bucket)
+        takeNow: (scope, bucket) => synced[scope].take(bucket)
       })
     })
 

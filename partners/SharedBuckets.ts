@@ -1,7 +1,6 @@
 import { Effect, Schema } from "effect"
 import { Bool, Numeric } from "../infra/columns.ts"
 import type { Database, DatabaseError } from "../infra/Database.ts"
-import { pgJsonRows } from "../infra/PgDatabase.ts"
 import { jsonRowsParam } from "../infra/Store.ts"
 import type { RateLimit, Verdict } from "./RateLimiter.ts"
 
@@ -61,9 +60,9 @@ export const takeShared = (
 // repaid by refill before anyone grants again, so over time a client gets no
 // more than the limit. Rows are written in key order, so two replicas' syncs
 // of overlapping keys queue on each other's row locks instead of deadlocking.
-const SPEND_SQL = `INSERT INTO rate_limit_buckets AS b (key, tokens, at, allowed, full_at)
+const spendSql = (grants: string) => `INSERT INTO rate_limit_buckets AS b (key, tokens, at, allowed, full_at)
   SELECT d.key, $2::float8 - d.taken, now(), true, ${fullAt("d.taken")}
-  FROM ${pgJsonRows("$1", { key: "VARCHAR", taken: "DOUBLE" })} AS d
+  FROM ${grants} AS d
   ORDER BY d.key
   ON CONFLICT (key) DO UPDATE SET
     tokens = ${refill} - ($2::float8 - excluded.tokens),
@@ -79,11 +78,11 @@ const Level = Schema.Struct({ key: Schema.String, tokens: Numeric })
  * only); returns each bucket's level afterwards, which may be below zero.
  */
 export const spendShared = (
-  db: Pick<Database["Service"], "queryAs">,
+  db: Pick<Database["Service"], "queryAs" | "jsonRows">,
   limit: RateLimit,
   taken: ReadonlyMap<string, number>
 ): Effect.Effect<ReadonlyArray<{ readonly key: string; readonly tokens: number }>, DatabaseError> =>
-  db.queryAs(Level, SPEND_SQL, [
+  db.queryAs(Level, spendSql(db.jsonRows("$1", { key: "VARCHAR", taken: "DOUBLE" })), [
     jsonRowsParam(Array.from(taken, ([key, count]) => ({ key, taken: count }))),
     limit.burst,
     limit.perMinute / 60

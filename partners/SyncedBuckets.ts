@@ -58,7 +58,7 @@ export class SyncedBuckets {
  * counted in `fallbacks`; its first failure and the recovery are logged.
  */
 export const runGrantSyncs = (
-  db: Pick<Database["Service"], "queryAs">,
+  db: Pick<Database["Service"], "queryAs" | "jsonRows">,
   families: ReadonlyArray<SyncedBuckets>,
   everyMs: number,
   metrics: MetricsShape,

@@ -14,20 +14,19 @@ import type { HotPathHandler } from "../lateHotPath.ts"
 // longer starve everyone else). Answers node's parser writes itself (400,
 // 408, 431, 417) carry our JSON error body like every other answer.
 
-/** What the edge does with each request before the hot paths: true when it took the request over. */
-export type EdgeGuard = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  event: "request" | "checkContinue",
-  resume: (event: "request" | "checkContinue", req: IncomingMessage, res: ServerResponse) => void
-) => boolean
+/**
+ * What the edge does with each request before the hot paths, at once (it
+ * never waits: the limits it checks are in this process's memory): true when
+ * it answered the request itself.
+ */
+export type EdgeGuard = (req: IncomingMessage, res: ServerResponse) => boolean
 
 /**
  * The same for a request with an Upgrade header (node emits those apart,
  * and the router serves the ones that are not WebSockets like any request):
- * true when it took the request over, answering on `socket` or resuming later.
+ * true when it answered on `socket` itself.
  */
-export type EdgeUpgradeGuard = (req: IncomingMessage, socket: Duplex, resume: () => void) => boolean
+export type EdgeUpgradeGuard = (req: IncomingMessage, socket: Duplex) => boolean
 
 export interface EdgeGuards {
   readonly request: EdgeGuard
@@ -123,10 +122,6 @@ export const edgeServer = (edge: HttpEdgeConfig, guards: EdgeGuards, hotPaths: H
   answerParserErrors(server, edge)
 
   const emit = server.emit
-  const dispatch = (event: "request" | "checkContinue", req: IncomingMessage, res: ServerResponse) => {
-    if (event === "request" && hotPaths(req, res)) return
-    Reflect.apply(emit, server, [event, req, res])
-  }
   // Named parameters and `arguments` rather than a rest array: no array
   // allocated per emitted event on the hot path.
   server.emit = function (this: Server, event: string | symbol, req?: unknown, res?: unknown) {
@@ -134,12 +129,11 @@ export const edgeServer = (edge: HttpEdgeConfig, guards: EdgeGuards, hotPaths: H
       const request = req as IncomingMessage
       requestBegan(request)
       if (lacksHost(request)) return refuseWithoutHost(res as ServerResponse)
-      if (guards.request(request, res as ServerResponse, event, dispatch)) return true
+      if (guards.request(request, res as ServerResponse)) return true
       if (event === "request" && hotPaths(request, res as ServerResponse)) return true
     } else if (event === "upgrade") {
-      const args = arguments
       requestBegan(req as IncomingMessage)
-      if (guards.upgrade(req as IncomingMessage, res as Duplex, () => Reflect.apply(emit, server, args))) return true
+      if (guards.upgrade(req as IncomingMessage, res as Duplex)) return true
     }
     return Reflect.apply(emit, this, arguments)
   } as typeof emit

@@ -3,7 +3,6 @@ import type { IncomingMessage, ServerResponse } from "node:http"
 import { AppConfig } from "../../infra/AppConfig.ts"
 import { Metrics } from "../../infra/Metrics.ts"
 import { type Denied, rateLimitedBody, RateLimits } from "../../partners/RateLimits.ts"
-import type { Verdict } from "../../partners/RateLimiter.ts"
 import { clientAddress } from "../v1/auth/clientIp.ts"
 import { type EdgeGuard, type EdgeGuards, type EdgeUpgradeGuard, rawResponse } from "./EdgeServer.ts"
 import { isPublicRead } from "./publicReads.ts"
@@ -17,7 +16,8 @@ import { isPublicRead } from "./publicReads.ts"
 //   (this process's memory: concurrency is a property of this process);
 // - the caller's IP allowance (RATE_LIMIT_IP_*), the same token bucket the
 //   anonymous /api/v1 calls spend: in memory on DuckDB, shared by every
-//   replica on PostgreSQL (partners/RateLimits.ts).
+//   replica on PostgreSQL and answered from each replica's memory there too
+//   (partners/RateLimits.ts), so the guard never waits.
 // Not here: /t/ (the redirect limits its store lookups itself), /api/v1
 // (its middlewares limit per key or per IP), /mcp (its own guard), /admin
 // (the admin token), /health (liveness costs nothing and a probe must never
@@ -51,7 +51,6 @@ export const makePublicReadLimits = Effect.gen(function* () {
   const limits = yield* RateLimits
   const { trustProxy, httpEdge } = yield* AppConfig
   const metrics = yield* Metrics
-  const runFork = Effect.runForkWith(yield* Effect.context<never>())
   const busyRefusals = metrics.counter("api_rate_limited_total", "Requests answered 429", { scope: "concurrency" })
   const cap = httpEdge.concurrentRequestsPerIp
   const inFlight = new Map<string, number>()
@@ -82,7 +81,7 @@ export const makePublicReadLimits = Effect.gen(function* () {
       trustProxy
     )
 
-  const request: EdgeGuard = (req, res, event, resume) => {
+  const request: EdgeGuard = (req, res) => {
     const url = req.url
     if (url === undefined || !isPublicRead(url)) return false
     const client = clientOf(req)
@@ -91,44 +90,24 @@ export const makePublicReadLimits = Effect.gen(function* () {
       refuse(res, "concurrency", BUSY)
       return true
     }
-    const bucket = `ip:${client}`
-    const known = limits.takeNow("ip", bucket)
-    if (known !== undefined) {
-      if (known.allowed) return false
-      limits.countRefusal("ip")
-      refuse(res, "ip", known)
-      return true
-    }
-    // Only the shared store can say: the request waits for its statement.
-    runFork(
-      Effect.map(limits.take("ip", bucket), (verdict: Verdict) => {
-        if (verdict.allowed) return resume(event, req, res)
-        limits.countRefusal("ip")
-        refuse(res, "ip", verdict)
-      })
-    )
+    const verdict = limits.takeNow("ip", `ip:${client}`)
+    if (verdict.allowed) return false
+    limits.countRefusal("ip")
+    refuse(res, "ip", verdict)
     return true
   }
 
   // A request with an Upgrade header (an h2c attempt, say) is served like
   // any other by the router: it spends the same allowance. It is not counted
   // in flight (its answer is written on the socket, past this guard's view).
-  const upgrade: EdgeUpgradeGuard = (req, socket, resume) => {
+  const upgrade: EdgeUpgradeGuard = (req, socket) => {
     const url = req.url
     if (url === undefined || !isPublicRead(url)) return false
-    const bucket = `ip:${clientOf(req)}`
-    const refuseOn = (verdict: Denied) => {
-      limits.countRefusal("ip")
-      socket.on("error", () => undefined)
-      socket.end(rawResponse(429, JSON.stringify(rateLimitedBody("ip", verdict)), verdict.retryAfterSeconds))
-    }
-    const known = limits.takeNow("ip", bucket)
-    if (known !== undefined) {
-      if (known.allowed) return false
-      refuseOn(known)
-      return true
-    }
-    runFork(Effect.map(limits.take("ip", bucket), (verdict) => (verdict.allowed ? resume() : refuseOn(verdict))))
+    const verdict = limits.takeNow("ip", `ip:${clientOf(req)}`)
+    if (verdict.allowed) return false
+    limits.countRefusal("ip")
+    socket.on("error", () => undefined)
+    socket.end(rawResponse(429, JSON.stringify(rateLimitedBody("ip", verdict)), verdict.retryAfterSeconds))
     return true
   }
   return { request, upgrade } satisfies EdgeGuards
