@@ -120,12 +120,14 @@ describe("shared rate-limit buckets (PostgreSQL)", () => {
   it("charges what replicas granted from memory, below zero as a debt repaid by refill", async () => {
     const limit = { perMinute: 6, burst: 4 } // one token every 10 s
     const levels = await spend(replicaA, limit, { "ip:spent-1": 3, "ip:spent-2": 1 })
-    expect(levels["ip:spent-1"]).toBeCloseTo(1, 1)
-    expect(levels["ip:spent-2"]).toBeCloseTo(3, 1)
+    expect(levels["ip:spent-1"]).toBeCloseTo(1, 0)
+    expect(levels["ip:spent-2"]).toBeCloseTo(3, 0)
     // B granted 3 more from its own view before it knew of A's: the bucket owes 2
-    expect((await spend(replicaB, limit, { "ip:spent-1": 3 }))["ip:spent-1"]).toBeCloseTo(-2, 1)
-    // 3 tokens to refill before one is whole: 30 s
-    expect(await take(replicaA, limit, "ip:spent-1")).toEqual({ allowed: false, retryAfterSeconds: 30 })
+    expect((await spend(replicaB, limit, { "ip:spent-1": 3 }))["ip:spent-1"]).toBeCloseTo(-2, 0)
+    // 3 tokens to refill before one is whole: 30 s, less the time since (the statements' own clock)
+    const owed = await take(replicaA, limit, "ip:spent-1")
+    expect(owed.allowed).toBe(false)
+    if (!owed.allowed) expect(owed.retryAfterSeconds).toBeGreaterThanOrEqual(28)
     await age("ip:spent-1", 30)
     expect(await take(replicaB, limit, "ip:spent-1")).toEqual({ allowed: true })
     // pruning keeps a bucket in debt: it is not full
