@@ -6,6 +6,7 @@ import { PipelineError } from "../errors.ts"
 import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
 import { readFirstLine, splitHeader } from "../products/stageDelimited.ts"
 import { checkThreshold, describeIssues, type Rejection, recordRejections, rule } from "../Rejections.ts"
+import { jsonRowsParam } from "../../infra/Store.ts"
 
 // Past price observations (product_id or product_key, observed_at, price[, currency]) from
 // a CSV: the history the deals logic needs before our own observations
@@ -54,12 +55,44 @@ const PriceRow = (defaultCurrency: string | undefined) =>
 const observation = (row: ReturnType<typeof PriceRow>["Type"], defaultCurrency: string | undefined) => {
   const [amount, suffix] = row.price.split(" ")
   return {
-    product_id: row.product_id,
     observed_at: new Date(row.observed_at).toISOString(),
     price: amount,
     currency: suffix ?? row.currency ?? defaultCurrency ?? "" // never "": the check above requires one of them
   }
 }
+
+const sqlString = (value: string) => `'${value.replace(/'/g, "''")}'`
+
+// The rows the SQL pre-check passes load as they are; only the others (none,
+// in a clean feed) go through PriceRow in JavaScript, which rejects them with
+// their reason or rewrites them in the form the pre-check passes. So the
+// pre-check admits nothing PriceRow refuses, and what it admits SQL reads as
+// the JavaScript would: an instant with its offset and at most milliseconds
+// (JavaScript's Date keeps no more), which DuckDB and Date.parse read alike
+// (dates such as 2026-02-30 DuckDB refuses and Date.parse rolls over go to
+// the JavaScript); ids by their UTF-8 length (at least their UTF-16 length).
+const ISO_INSTANT = "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,3})?(Z|[+-][0-9]{2}:[0-9]{2})"
+const precheck = (defaultCurrency: string | undefined) =>
+  [
+    "strlen(product_id) BETWEEN 1 AND 200",
+    `regexp_full_match(observed_at, '${ISO_INSTANT}') AND TRY_CAST(observed_at AS TIMESTAMPTZ) IS NOT NULL`,
+    `regexp_full_match(price, '${PRICE.source.slice(1, -1)}')`,
+    "(currency IS NULL OR regexp_full_match(currency, '[A-Z]{3}'))",
+    ...(defaultCurrency === undefined ? ["(contains(price, ' ') OR currency IS NOT NULL)"] : [])
+  ]
+    .map((test) => `coalesce(${test}, false)`)
+    .join(" AND ")
+
+const tableFor = (feed: string) => `_stage_prices_${feed.replace(/[^a-z0-9_]/g, "_")}`
+
+const FlaggedRow = Schema.Struct({
+  k: Schema.Number,
+  product_id: Schema.NullOr(Schema.String),
+  observed_at: Schema.NullOr(Schema.String),
+  price: Schema.NullOr(Schema.String),
+  currency: Schema.NullOr(Schema.String)
+})
+const Count = Schema.Struct({ n: Schema.Number })
 
 const loadPriceHistory = (
   { db, staging, publisher }: LoaderStores,
@@ -67,6 +100,8 @@ const loadPriceHistory = (
 ): Effect.Effect<LoadResult, PipelineError> => {
   const { feed, runId } = input
   const fail = (stage: "parse" | "load", message: string) => new PipelineError({ feed: feed.name, stage, message })
+  const table = tableFor(feed.name)
+  const defaultCurrency = feedCurrency(feed)
   return Effect.gen(function* () {
     const header = yield* Effect.tryPromise({
       try: () => readFirstLine(input.file, input.gzip),
@@ -84,60 +119,72 @@ const loadPriceHistory = (
       )
     }
     const spec = `{${columns.map((c) => `'${c.replace(/'/g, "''")}': 'VARCHAR'`).join(", ")}}`
-    const rows = yield* staging
-      .query<Record<string, string | null>>(
-        `SELECT ${idColumn} AS product_id, ${REQUIRED.join(", ")}, ${columns.includes("currency") ? "currency" : "NULL AS currency"}
-       FROM read_csv($file, delim=',', quote='"', escape='"', header=true, auto_detect=false, columns=${spec},
-                     compression=${input.gzip ? "'gzip'" : "'none'"})`,
+    // In file order (DuckDB keeps insertion order): row k is on line k + 2.
+    yield* staging
+      .run(
+        `CREATE OR REPLACE TABLE ${table} AS
+         SELECT *, ${precheck(defaultCurrency)} AS ok FROM (
+           SELECT ${idColumn} AS product_id, ${REQUIRED.join(", ")}, ${columns.includes("currency") ? "currency" : "NULL::VARCHAR AS currency"}
+           FROM read_csv($file, delim=',', quote='"', escape='"', header=true, auto_detect=false, columns=${spec},
+                         compression=${input.gzip ? "'gzip'" : "'none'"}))`,
         { file: input.file }
       )
       .pipe(Effect.mapError((error) => fail("parse", error.message)))
-    input.progress(rows.length)
-    const decode = Schema.decodeUnknownResult(PriceRow(feedCurrency(feed)), { errors: "all" })
-    const valid: Array<ReturnType<typeof observation>> = []
+    const [{ n: rowsRead }] = yield* staging
+      .queryAs(Count, `SELECT count(*)::INTEGER AS n FROM ${table}`)
+      .pipe(Effect.mapError((error) => fail("load", error.message)))
+    input.progress(rowsRead)
+    const flagged = yield* staging
+      .queryAs(
+        FlaggedRow,
+        `SELECT rowid::INTEGER AS k, product_id, observed_at, price, currency FROM ${table} WHERE NOT ok ORDER BY k`
+      )
+      .pipe(Effect.mapError((error) => fail("load", error.message)))
+    const decode = Schema.decodeUnknownResult(PriceRow(defaultCurrency), { errors: "all" })
     const rejections: Array<Rejection> = []
-    rows.forEach((row, index) => {
+    const rewritten: Array<{ k: number; observed_at: string; price: string; currency: string }> = []
+    for (const { k, ...row } of flagged) {
       const parsed = decode(row)
-      if (Result.isSuccess(parsed)) valid.push(observation(parsed.success, feedCurrency(feed)))
-      else rejections.push({ line: index + 2, reason: describeIssues(parsed.failure.issue), raw: JSON.stringify(row) })
-    })
+      if (Result.isSuccess(parsed)) rewritten.push({ k, ...observation(parsed.success, defaultCurrency) })
+      else rejections.push({ line: k + 2, reason: describeIssues(parsed.failure.issue), raw: JSON.stringify(row) })
+    }
     yield* recordRejections(db, runId, feed.name, rejections)
-    yield* checkThreshold(feed, rows.length, rejections.length)
+    yield* checkThreshold(feed, rowsRead, rejections.length)
     const priorRuns = yield* db
       .queryAs(PriorRun, "SELECT id FROM pipeline_runs WHERE feed = $1 AND id <> $2", [feed.name, runId])
       .pipe(Effect.mapError((error) => fail("load", error.message)))
+    const rowsLoaded = rowsRead - rejections.length
     yield* publisher.replace(
       feed.name,
       (tx) =>
         Effect.gen(function* () {
+          if (rewritten.length > 0) {
+            yield* tx.run(
+              `UPDATE ${table} SET observed_at = r.observed_at, price = r.price, currency = r.currency, ok = true
+               FROM ${tx.jsonRows("$1", { k: "BIGINT", observed_at: "VARCHAR", price: "VARCHAR", currency: "VARCHAR" })} r
+               WHERE ${table}.rowid = r.k`,
+              [jsonRowsParam(rewritten)]
+            )
+          }
           if (priorRuns.length > 0) {
             yield* tx.run(`DELETE FROM price_history WHERE run_id IN ${tx.jsonList("$1")}`, [
               JSON.stringify(priorRuns.map((run) => run.id))
             ])
           }
-          yield* tx.run(
-            "CREATE OR REPLACE TEMP TABLE _stage_prices (product_id VARCHAR, observed_at VARCHAR, price VARCHAR, currency VARCHAR)"
-          )
-          yield* tx.append("_stage_prices", (appender) => {
-            for (const row of valid) {
-              appender.appendVarchar(row.product_id)
-              appender.appendVarchar(row.observed_at)
-              appender.appendVarchar(row.price)
-              appender.appendVarchar(row.currency)
-              appender.endRow()
-            }
-          })
+          // the price is "15.00" or "15.00 USD": the amount before the space, the currency after it if any
           yield* tx.run(
             `INSERT INTO price_history
-           SELECT product_id, observed_at::TIMESTAMPTZ, price::DECIMAL(18,4), currency, $1 FROM _stage_prices`,
+             SELECT product_id, observed_at::TIMESTAMPTZ, split_part(price, ' ', 1)::DECIMAL(18,4),
+               coalesce(nullif(split_part(price, ' ', 2), ''), currency${defaultCurrency === undefined ? "" : `, ${sqlString(defaultCurrency)}`}),
+               $1
+             FROM ${table} WHERE ok`,
             [runId]
           )
-          yield* tx.run("DROP TABLE _stage_prices")
         }),
       () => publishedBy(feed.name, runId)
     )
-    return { rowsRead: rows.length, rowsLoaded: valid.length, rowsRejected: rejections.length }
-  })
+    return { rowsRead, rowsLoaded, rowsRejected: rejections.length }
+  }).pipe(Effect.ensuring(staging.run(`DROP TABLE IF EXISTS ${table}`).pipe(Effect.ignore)))
 }
 
 export const PriceHistoryLoader = Effect.gen(function* () {

@@ -56,7 +56,14 @@ describe("catalog feeds", () => {
         location: path("programs.jsonl"),
         options: { rejectThreshold: 0.8 }
       },
-      { name: "history", kind: "price_history", format: "price-history-csv", location: path("history.csv") }
+      { name: "history", kind: "price_history", format: "price-history-csv", location: path("history.csv") },
+      {
+        name: "history-eur",
+        kind: "price_history",
+        format: "price-history-csv",
+        location: path("history-eur.csv"),
+        options: { currency: "EUR", rejectThreshold: 0.9 }
+      }
     ])
   })
   afterAll(async () => {
@@ -186,6 +193,51 @@ describe("catalog feeds", () => {
       { price: "7.5000", ours: false },
       { price: "8.0000", ours: false },
       { price: "5.0000", ours: true }
+    ])
+  })
+
+  it("reads every instant, price and currency a row may spell as Date.parse would, and rejects the rest by line", async () => {
+    // Rows in the plain form load in SQL; the others are read row by row as
+    // before (a date alone is midnight UTC, minutes without seconds, a 30th of
+    // February rolled over, a fourth decimal of a second dropped, an offset).
+    writeFileSync(
+      path("history-eur.csv"),
+      [
+        "product_id,observed_at,price,currency",
+        "p:1,2026-08-01T10:00:00Z,1.00,",
+        "p:2,2026-08-01,2.00,USD",
+        "p:3,2026-08-01T10:00Z,3.00 GBP,",
+        "p:4,2026-02-30T00:00:00Z,4.5,",
+        "p:5,2026-08-01T00:00:00.1234Z,5,",
+        "p:6,2026-08-01T10:00:00+02:00,6.00,",
+        ",2026-08-01T10:00:00Z,7.00,",
+        "p:8,yesterday,8.00,usd",
+        `${"x".repeat(201)},2026-08-01T10:00:00Z,9.00 USD,`,
+        "p:10,2026-08-01T10:00:00.5Z,10.12345,"
+      ].join("\n") + "\n"
+    )
+    const run = await runFeed(env.service, "history-eur")
+    expect(run).toMatchObject({ status: "succeeded", rowsRead: 10, rowsLoaded: 6, rowsRejected: 4 })
+    expect(await rejected(env.service, run.id)).toEqual([
+      { line: 8, reason: "product_id: is required" },
+      { line: 9, reason: "observed_at: must be an ISO 8601 date; currency: must be an ISO 4217 code" },
+      { line: 10, reason: "product_id: must be at most 200 characters" },
+      { line: 11, reason: 'price: must look like "15.00" or "15.00 USD"' }
+    ])
+    expect(
+      await query(
+        env.service,
+        `SELECT product_id, strftime(observed_at AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S.%g') AS at, price::VARCHAR AS price, currency
+         FROM price_history WHERE run_id = $1 ORDER BY product_id`,
+        [run.id]
+      )
+    ).toEqual([
+      { product_id: "p:1", at: "2026-08-01T10:00:00.000", price: "1.0000", currency: "EUR" },
+      { product_id: "p:2", at: "2026-08-01T00:00:00.000", price: "2.0000", currency: "USD" },
+      { product_id: "p:3", at: "2026-08-01T10:00:00.000", price: "3.0000", currency: "GBP" },
+      { product_id: "p:4", at: "2026-03-02T00:00:00.000", price: "4.5000", currency: "EUR" },
+      { product_id: "p:5", at: "2026-08-01T00:00:00.123", price: "5.0000", currency: "EUR" },
+      { product_id: "p:6", at: "2026-08-01T08:00:00.000", price: "6.0000", currency: "EUR" }
     ])
   })
 })
