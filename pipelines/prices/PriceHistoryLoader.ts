@@ -1,11 +1,12 @@
 import { feedCurrency } from "../FeedRequest.ts"
-import { Effect, Result, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import type { PublishStep } from "../publish/CatalogPublisher.ts"
 import { type LoaderStores, loaderStores } from "../publish/LoaderStores.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
 import { readFirstLine, splitHeader } from "../products/stageDelimited.ts"
-import { checkThreshold, describeIssues, type Rejection, recordRejections, rule } from "../Rejections.ts"
+import { checkThreshold, type Rejection, recordRejections } from "../Rejections.ts"
+import { type Observation, priceRowJudge, priceRowPrecheck, stagedObservation } from "./PriceRow.ts"
 import { jsonRowsParam } from "../../infra/Store.ts"
 
 // Past price observations (product_id or product_key, observed_at, price[, currency]) from
@@ -27,61 +28,6 @@ const publishedBy = (feed: string, runId: string): ReadonlyArray<PublishStep> =>
 ]
 
 const REQUIRED = ["observed_at", "price"]
-
-const required = Schema.String.annotate({ message: "is required" })
-const PRICE = /^[0-9]{1,12}(\.[0-9]{1,4})?( [A-Z]{3})?$/
-
-const PriceRow = (defaultCurrency: string | undefined) =>
-  Schema.Struct({
-    product_id: required.check(
-      rule((v: string) => v.length >= 1, "is required"),
-      rule((v: string) => v.length <= 200, "must be at most 200 characters")
-    ),
-    observed_at: required.check(rule((v: string) => !Number.isNaN(Date.parse(v)), "must be an ISO 8601 date")),
-    price: required.check(rule((v: string) => PRICE.test(v), 'must look like "15.00" or "15.00 USD"')),
-    currency: Schema.NullOr(Schema.String).check(
-      rule((v: string | null) => v === null || /^[A-Z]{3}$/.test(v), "must be an ISO 4217 code")
-    )
-  }).check(
-    Schema.makeFilter(
-      (row) =>
-        row.price.includes(" ") ||
-        row.currency !== null ||
-        defaultCurrency !== undefined || { path: ["currency"], issue: "is required (or set options.currency)" }
-    )
-  )
-
-/** A valid row as it is staged: the amount, its currency (from the price, the column or the feed), the instant in UTC. */
-const observation = (row: ReturnType<typeof PriceRow>["Type"], defaultCurrency: string | undefined) => {
-  const [amount, suffix] = row.price.split(" ")
-  return {
-    observed_at: new Date(row.observed_at).toISOString(),
-    price: amount,
-    currency: suffix ?? row.currency ?? defaultCurrency ?? "" // never "": the check above requires one of them
-  }
-}
-
-const sqlString = (value: string) => `'${value.replace(/'/g, "''")}'`
-
-// The rows the SQL pre-check passes load as they are; only the others (none,
-// in a clean feed) go through PriceRow in JavaScript, which rejects them with
-// their reason or rewrites them in the form the pre-check passes. So the
-// pre-check admits nothing PriceRow refuses, and what it admits SQL reads as
-// the JavaScript would: an instant with its offset and at most milliseconds
-// (JavaScript's Date keeps no more), which DuckDB and Date.parse read alike
-// (dates such as 2026-02-30 DuckDB refuses and Date.parse rolls over go to
-// the JavaScript); ids by their UTF-8 length (at least their UTF-16 length).
-const ISO_INSTANT = "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,3})?(Z|[+-][0-9]{2}:[0-9]{2})"
-const precheck = (defaultCurrency: string | undefined) =>
-  [
-    "strlen(product_id) BETWEEN 1 AND 200",
-    `regexp_full_match(observed_at, '${ISO_INSTANT}') AND TRY_CAST(observed_at AS TIMESTAMPTZ) IS NOT NULL`,
-    `regexp_full_match(price, '${PRICE.source.slice(1, -1)}')`,
-    "(currency IS NULL OR regexp_full_match(currency, '[A-Z]{3}'))",
-    ...(defaultCurrency === undefined ? ["(contains(price, ' ') OR currency IS NOT NULL)"] : [])
-  ]
-    .map((test) => `coalesce(${test}, false)`)
-    .join(" AND ")
 
 const tableFor = (feed: string) => `_stage_prices_${feed.replace(/[^a-z0-9_]/g, "_")}`
 
@@ -123,7 +69,7 @@ const loadPriceHistory = (
     yield* staging
       .run(
         `CREATE OR REPLACE TABLE ${table} AS
-         SELECT *, ${precheck(defaultCurrency)} AS ok FROM (
+         SELECT *, ${priceRowPrecheck(defaultCurrency)} AS ok FROM (
            SELECT ${idColumn} AS product_id, ${REQUIRED.join(", ")}, ${columns.includes("currency") ? "currency" : "NULL::VARCHAR AS currency"}
            FROM read_csv($file, delim=',', quote='"', escape='"', header=true, auto_detect=false, columns=${spec},
                          compression=${input.gzip ? "'gzip'" : "'none'"}))`,
@@ -140,13 +86,13 @@ const loadPriceHistory = (
         `SELECT rowid::INTEGER AS k, product_id, observed_at, price, currency FROM ${table} WHERE NOT ok ORDER BY k`
       )
       .pipe(Effect.mapError((error) => fail("load", error.message)))
-    const decode = Schema.decodeUnknownResult(PriceRow(defaultCurrency), { errors: "all" })
+    const judge = priceRowJudge(defaultCurrency)
     const rejections: Array<Rejection> = []
-    const rewritten: Array<{ k: number; observed_at: string; price: string; currency: string }> = []
+    const rewritten: Array<Observation & { k: number }> = []
     for (const { k, ...row } of flagged) {
-      const parsed = decode(row)
-      if (Result.isSuccess(parsed)) rewritten.push({ k, ...observation(parsed.success, defaultCurrency) })
-      else rejections.push({ line: k + 2, reason: describeIssues(parsed.failure.issue), raw: JSON.stringify(row) })
+      const judged = judge(row)
+      if (typeof judged === "string") rejections.push({ line: k + 2, reason: judged, raw: JSON.stringify(row) })
+      else rewritten.push({ k, ...judged })
     }
     yield* recordRejections(db, runId, feed.name, rejections)
     yield* checkThreshold(feed, rowsRead, rejections.length)
@@ -171,13 +117,10 @@ const loadPriceHistory = (
               JSON.stringify(priorRuns.map((run) => run.id))
             ])
           }
-          // the price is "15.00" or "15.00 USD": the amount before the space, the currency after it if any
+          const read = stagedObservation(defaultCurrency)
           yield* tx.run(
             `INSERT INTO price_history
-             SELECT product_id, observed_at::TIMESTAMPTZ, split_part(price, ' ', 1)::DECIMAL(18,4),
-               coalesce(nullif(split_part(price, ' ', 2), ''), currency${defaultCurrency === undefined ? "" : `, ${sqlString(defaultCurrency)}`}),
-               $1
-             FROM ${table} WHERE ok`,
+             SELECT product_id, ${read.observedAt}, ${read.amount}, ${read.currency}, $1 FROM ${table} WHERE ok`,
             [runId]
           )
         }),
