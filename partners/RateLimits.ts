@@ -122,7 +122,7 @@ export class RateLimits extends Context.Service<
       const db = shared
       const fallbacks = metrics.counter(
         "api_rate_limit_fallbacks_total",
-        "Rate-limit grants this replica could not share because the database failed (limited per replica meanwhile)"
+        "Rate-limit grants and registration checks this replica kept to itself because the database failed (limited per replica meanwhile)"
       )
       const registerDenials = new Denials()
       const registerFallback = new RateLimiter(config.rateLimitRegister, now)

@@ -11,13 +11,14 @@ import { spendShared } from "./SharedBuckets.ts"
 // statement (SharedBuckets.ts `spendShared`) and takes their levels, other
 // replicas' spending included, as its new view.
 //
-// What that trades: between two syncs a replica does not see what the others
-// granted, so a client spread over N replicas can get up to N views' worth in
-// the first interval (its burst from each, for a client none has seen). The
-// shared bucket records all of it, below zero if need be, and every replica
-// refuses until that debt is refilled: over time the client gets the limit,
-// not N times it. In exchange a limited request costs a Map operation instead
-// of a round trip to PostgreSQL and a row lock.
+// What that trades: a replica learns a bucket's shared level only when it
+// syncs a grant of its own from it, so until then it does not see what the
+// others granted: a client spread over N replicas can get up to a view's worth
+// (at most the burst) from each before they have all seen it. The shared
+// bucket records all of it, below zero if need be, and every replica refuses
+// until that debt is refilled: over time the client gets the limit, not N
+// times it. In exchange a limited request costs a Map operation instead of a
+// round trip to PostgreSQL and a row lock.
 export class SyncedBuckets {
   readonly limit: RateLimit
   readonly #view: RateLimiter

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { Database } from "../../infra/Database.ts"
+import { samplesTable } from "../support/samplesTable.ts"
 import { priceRowJudge, priceRowPrecheck, stagedObservation } from "../../pipelines/prices/PriceRow.ts"
 
 // A price-history row the SQL pre-check passes is loaded by SQL without the
@@ -85,19 +85,7 @@ describe("price-history row rule: SQL pre-check vs Schema", () => {
     const result = await Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {
-          const db = yield* Database.make(":memory:", 1)
-          yield* db.run(`CREATE TABLE r (k INTEGER, ${COLUMNS.map((c) => `${c} VARCHAR`).join(", ")})`)
-          yield* db.append("r", (appender) => {
-            samples.forEach((sample, k) => {
-              appender.appendInteger(k)
-              for (const c of COLUMNS) {
-                const value = sample[c]
-                if (value === null) appender.appendNull()
-                else appender.appendVarchar(value)
-              }
-              appender.endRow()
-            })
-          })
+          const db = yield* samplesTable(COLUMNS, samples)
           const out = []
           for (const currency of [undefined, "EUR"]) {
             const read = stagedObservation(currency)

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { Database } from "../../infra/Database.ts"
+import { samplesTable } from "../support/samplesTable.ts"
 import {
   productRecordValidator,
   sqlPrecheck,
@@ -132,19 +132,7 @@ describe("product record rule: SQL pre-check vs Schema", () => {
     const result = await Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {
-          const db = yield* Database.make(":memory:", 1)
-          yield* db.run(`CREATE TABLE r (k INTEGER, ${STAGED_COLUMNS.map((c) => `${c} VARCHAR`).join(", ")})`)
-          yield* db.append("r", (appender) => {
-            samples.forEach((sample, k) => {
-              appender.appendInteger(k)
-              for (const c of STAGED_COLUMNS) {
-                const value = sample[c]
-                if (value === null) appender.appendNull()
-                else appender.appendVarchar(value)
-              }
-              appender.endRow()
-            })
-          })
+          const db = yield* samplesTable(STAGED_COLUMNS, samples)
           const out: Array<{
             currency: string | null
             zodRejects: number
