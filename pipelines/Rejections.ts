@@ -1,5 +1,6 @@
 import { Effect, Schema, SchemaIssue } from "effect"
 import { appendTextOrNull, type DatabaseShape } from "../infra/Database.ts"
+import { yieldToEventLoop } from "../infra/yieldToEventLoop.ts"
 import { PipelineError } from "./errors.ts"
 import type { FeedDefinition } from "./FeedConfig.ts"
 
@@ -89,26 +90,30 @@ export const describeIssues = (
     })
     .join("; ")
 
+/** Rejections written between two turns of the event loop (a dirty feed's run writes thousands). */
+const WRITTEN_PER_SLICE = 1_000
+
 export const recordRejections = (
   db: DatabaseShape,
   runId: string,
   feed: string,
   rejections: ReadonlyArray<Rejection>
 ) =>
-  rejections.length === 0
-    ? Effect.void
-    : db
-        .append("rejected_rows", (appender) => {
-          for (const rejection of rejections) {
-            appender.appendVarchar(runId)
-            appender.appendVarchar(feed)
-            appender.appendBigInt(BigInt(rejection.line))
-            appender.appendVarchar(rejection.reason.slice(0, RAW_LIMIT))
-            appendTextOrNull(appender, rejection.raw?.slice(0, RAW_LIMIT))
-            appender.endRow()
-          }
-        })
-        .pipe(Effect.mapError((error) => new PipelineError({ feed, stage: "load", message: error.message })))
+  Effect.gen(function* () {
+    for (let from = 0; from < rejections.length; from += WRITTEN_PER_SLICE) {
+      if (from > 0) yield* yieldToEventLoop
+      yield* db.append("rejected_rows", (appender) => {
+        for (const rejection of rejections.slice(from, from + WRITTEN_PER_SLICE)) {
+          appender.appendVarchar(runId)
+          appender.appendVarchar(feed)
+          appender.appendBigInt(BigInt(rejection.line))
+          appender.appendVarchar(rejection.reason.slice(0, RAW_LIMIT))
+          appendTextOrNull(appender, rejection.raw?.slice(0, RAW_LIMIT))
+          appender.endRow()
+        }
+      })
+    }
+  }).pipe(Effect.mapError((error) => new PipelineError({ feed, stage: "load", message: error.message })))
 
 /** Fails the run when the rejected share is above the feed's threshold (default 20%). */
 export const checkThreshold = (feed: FeedDefinition, rowsRead: number, rowsRejected: number) => {

@@ -8,6 +8,7 @@ import { readFirstLine, splitHeader } from "../products/stageDelimited.ts"
 import { checkThreshold, type Rejection, recordRejections } from "../Rejections.ts"
 import { type Observation, priceRowJudge, priceRowPrecheck, stagedObservation } from "./PriceRow.ts"
 import { jsonRowsParam } from "../../infra/Store.ts"
+import { forEachFlaggedPage } from "../flaggedRows.ts"
 
 // Past price observations (product_id or product_key, observed_at, price[, currency]) from
 // a CSV: the history the deals logic needs before our own observations
@@ -31,13 +32,8 @@ const REQUIRED = ["observed_at", "price"]
 
 const tableFor = (feed: string) => `_stage_prices_${feed.replace(/[^a-z0-9_]/g, "_")}`
 
-const FlaggedRow = Schema.Struct({
-  k: Schema.Number,
-  product_id: Schema.NullOr(Schema.String),
-  observed_at: Schema.NullOr(Schema.String),
-  price: Schema.NullOr(Schema.String),
-  currency: Schema.NullOr(Schema.String)
-})
+const FLAGGED_COLUMNS = ["product_id", "observed_at", "price", "currency"]
+type FlaggedRow = { readonly k: number } & Readonly<Record<string, string | null>>
 const Count = Schema.Struct({ n: Schema.Number })
 
 const loadPriceHistory = (
@@ -80,20 +76,20 @@ const loadPriceHistory = (
       .queryAs(Count, `SELECT count(*)::INTEGER AS n FROM ${table}`)
       .pipe(Effect.mapError((error) => fail("load", error.message)))
     input.progress(rowsRead)
-    const flagged = yield* staging
-      .queryAs(
-        FlaggedRow,
-        `SELECT rowid::INTEGER AS k, product_id, observed_at, price, currency FROM ${table} WHERE NOT ok ORDER BY k`
-      )
-      .pipe(Effect.mapError((error) => fail("load", error.message)))
     const judge = priceRowJudge(defaultCurrency)
     const rejections: Array<Rejection> = []
     const rewritten: Array<Observation & { k: number }> = []
-    for (const { k, ...row } of flagged) {
-      const judged = judge(row)
-      if (typeof judged === "string") rejections.push({ line: k + 2, reason: judged, raw: JSON.stringify(row) })
-      else rewritten.push({ k, ...judged })
-    }
+    yield* staging
+      .transaction((tx) =>
+        forEachFlaggedPage<FlaggedRow>(tx, table, FLAGGED_COLUMNS, "NOT ok", (rows) => {
+          for (const { k, ...row } of rows) {
+            const judged = judge(row)
+            if (typeof judged === "string") rejections.push({ line: k + 2, reason: judged, raw: JSON.stringify(row) })
+            else rewritten.push({ k, ...judged })
+          }
+        })
+      )
+      .pipe(Effect.mapError((error) => fail("load", error.message)))
     yield* recordRejections(db, runId, feed.name, rejections)
     yield* checkThreshold(feed, rowsRead, rejections.length)
     const priorRuns = yield* db

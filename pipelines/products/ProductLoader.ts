@@ -9,6 +9,7 @@ import { PipelineError } from "../errors.ts"
 import type { FeedDefinition } from "../FeedConfig.ts"
 import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
 import { checkThreshold, type Rejection, recordRejections } from "../Rejections.ts"
+import { forEachFlaggedPage } from "../flaggedRows.ts"
 import { productRecordValidator, sqlPrecheck, STAGED_COLUMNS, type StagedRecord } from "./ProductRecord.ts"
 import { AWIN_CSV, GMC_TSV, type Staged, stageDelimited } from "./stageDelimited.ts"
 import { stageXml } from "./stageXml.ts"
@@ -81,39 +82,43 @@ const judge = (
   staged: Staged & { rename: Record<string, string> }
 ) =>
   Effect.gen(function* () {
-    const currency = feedCurrency(feed) ?? null
+    const validate = productRecordValidator(feedCurrency(feed) ?? null, staged.rename)
+    const rejections: Array<Rejection> = [...staged.structural]
+    const rejectedKeys: Array<number> = []
     // The staging table is TEMP (writer connection only): read it inside a transaction.
     // Two narrow queries rather than one join carrying every column of every
     // row: repeated ids first (usually none), then only the rows to judge.
-    const { flagged, firstOf } = yield* db.transaction((tx) =>
+    yield* db.transaction((tx) =>
       Effect.gen(function* () {
         const repeats = yield* tx.queryAs(
           RepeatRow,
           `WITH firsts AS (SELECT id, min(rowid) AS first_k FROM ${table} WHERE id IS NOT NULL GROUP BY id HAVING count(*) > 1)
           SELECT s.rowid::INTEGER AS k, f.first_k::INTEGER AS first_k FROM ${table} s JOIN firsts f ON s.id = f.id AND s.rowid <> f.first_k`
         )
-        const flagged = yield* tx.query<StagedRecord & { k: number }>(
-          `SELECT rowid::INTEGER AS k, ${STAGED_COLUMNS.join(", ")} FROM ${table}
-          WHERE NOT ok${repeats.length > 0 ? ` OR id IN (SELECT id FROM ${table} GROUP BY id HAVING count(*) > 1)` : ""} ORDER BY k`
+        const firstOf = new Map(repeats.map((r) => [r.k, r.first_k]))
+        const repeated = repeats.length > 0 ? ` OR id IN (SELECT id FROM ${table} GROUP BY id HAVING count(*) > 1)` : ""
+        yield* forEachFlaggedPage<StagedRecord & { k: number }>(
+          tx,
+          table,
+          STAGED_COLUMNS,
+          `NOT ok${repeated}`,
+          (rows) => {
+            for (const row of rows) {
+              const k = row.k
+              const record = {} as StagedRecord
+              for (const column of STAGED_COLUMNS) record[column] = row[column]
+              const first = firstOf.get(k)
+              const reason =
+                validate(record) ??
+                (first !== undefined ? `duplicate id ${record.id} (first on line ${staged.lineOf(first)})` : undefined)
+              if (reason === undefined) continue // the first of a repeated id, or a row the Schema accepts: it loads
+              rejectedKeys.push(k)
+              rejections.push({ line: staged.lineOf(k), reason, raw: JSON.stringify(record) })
+            }
+          }
         )
-        return { flagged, firstOf: new Map(repeats.map((r) => [r.k, r.first_k])) }
       })
     )
-    const validate = productRecordValidator(currency, staged.rename)
-    const rejections: Array<Rejection> = [...staged.structural]
-    const rejectedKeys: Array<number> = []
-    for (const row of flagged) {
-      const k = row.k
-      const record = {} as StagedRecord
-      for (const column of STAGED_COLUMNS) record[column] = row[column]
-      const first = firstOf.get(k)
-      const reason =
-        validate(record) ??
-        (first !== undefined ? `duplicate id ${record.id} (first on line ${staged.lineOf(first)})` : undefined)
-      if (reason === undefined) continue // the first of a repeated id, or a row the Schema accepts: it loads
-      rejectedKeys.push(k)
-      rejections.push({ line: staged.lineOf(k), reason, raw: JSON.stringify(record) })
-    }
     return { rejections, rejectedKeys }
   })
 
