@@ -1,5 +1,6 @@
 import { Result, Schema } from "effect"
 import { describeIssues, rule } from "../Rejections.ts"
+import { fullMatch, PATTERNS, sqlString } from "../products/ProductRecord.ts"
 
 // One row of a price-history feed (product_id or product_key, observed_at,
 // price[, currency]): the Schema rule that decides and gives the reason, the
@@ -7,7 +8,9 @@ import { describeIssues, rule } from "../Rejections.ts"
 // rows the pre-check passes (PriceHistoryLoader.ts).
 
 const required = Schema.String.annotate({ message: "is required" })
-const PRICE = /^[0-9]{1,12}(\.[0-9]{1,4})?( [A-Z]{3})?$/
+// the product feeds' spellings of a price and a currency
+const PRICE = new RegExp(`^(?:${PATTERNS.price})$`)
+const CURRENCY = new RegExp(`^(?:${PATTERNS.currency})$`)
 
 const PriceRow = (defaultCurrency: string | undefined) =>
   Schema.Struct({
@@ -18,7 +21,7 @@ const PriceRow = (defaultCurrency: string | undefined) =>
     observed_at: required.check(rule((v: string) => !Number.isNaN(Date.parse(v)), "must be an ISO 8601 date")),
     price: required.check(rule((v: string) => PRICE.test(v), 'must look like "15.00" or "15.00 USD"')),
     currency: Schema.NullOr(Schema.String).check(
-      rule((v: string | null) => v === null || /^[A-Z]{3}$/.test(v), "must be an ISO 4217 code")
+      rule((v: string | null) => v === null || CURRENCY.test(v), "must be an ISO 4217 code")
     )
   }).check(
     Schema.makeFilter(
@@ -45,8 +48,6 @@ const observation = (row: ReturnType<typeof PriceRow>["Type"], defaultCurrency: 
   }
 }
 
-const sqlString = (value: string) => `'${value.replace(/'/g, "''")}'`
-
 // The rows the SQL pre-check passes load as they are; only the others (none,
 // in a clean feed) go through PriceRow in JavaScript, which rejects them with
 // their reason or rewrites them in the form the pre-check passes. So the
@@ -60,9 +61,9 @@ const ISO_INSTANT = "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0
 export const priceRowPrecheck = (defaultCurrency: string | undefined) =>
   [
     "strlen(product_id) BETWEEN 1 AND 200",
-    `regexp_full_match(observed_at, '${ISO_INSTANT}') AND TRY_CAST(observed_at AS TIMESTAMPTZ) IS NOT NULL`,
-    `regexp_full_match(price, '${PRICE.source.slice(1, -1)}')`,
-    "(currency IS NULL OR regexp_full_match(currency, '[A-Z]{3}'))",
+    `${fullMatch("observed_at", ISO_INSTANT)} AND TRY_CAST(observed_at AS TIMESTAMPTZ) IS NOT NULL`,
+    fullMatch("price", PATTERNS.price),
+    `(currency IS NULL OR ${fullMatch("currency", PATTERNS.currency)})`,
     ...(defaultCurrency === undefined ? ["(contains(price, ' ') OR currency IS NOT NULL)"] : [])
   ]
     .map((test) => `coalesce(${test}, false)`)

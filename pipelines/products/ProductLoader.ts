@@ -10,7 +10,7 @@ import type { FeedDefinition } from "../FeedConfig.ts"
 import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
 import { checkThreshold, type Rejection, recordRejections } from "../Rejections.ts"
 import { forEachFlaggedPage } from "../flaggedRows.ts"
-import { productRecordValidator, sqlPrecheck, STAGED_COLUMNS, type StagedRecord } from "./ProductRecord.ts"
+import { productRecordValidator, sqlPrecheck, sqlString, STAGED_COLUMNS, type StagedRecord } from "./ProductRecord.ts"
 import { AWIN_CSV, GMC_TSV, type Staged, stageDelimited } from "./stageDelimited.ts"
 import { stageXml } from "./stageXml.ts"
 
@@ -45,7 +45,6 @@ const timed = <A, E, R>(step: string, feed: string, effect: Effect.Effect<A, E, 
 const RepeatRow = Schema.Struct({ k: Schema.Number, first_k: Schema.Number })
 
 const tableFor = (feed: string) => `_stage_products_${feed.replace(/[^a-z0-9_]/g, "_")}`
-const sqlString = (value: string) => `'${value.replace(/'/g, "''")}'`
 
 const stage = (
   db: DuckDbShape,
