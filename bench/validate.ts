@@ -1,4 +1,5 @@
-import { productRecordValidator, STAGED_COLUMNS, type StagedRecord } from "../pipelines/products/ProductRecord.ts"
+import { productRecordValidator } from "../pipelines/products/ProductRecord.ts"
+import { STAGED_COLUMNS, type StagedRecord } from "../pipelines/products/stagedColumns.ts"
 import { machineLoad } from "./support/machineLoad.ts"
 
 // `npm run bench:validate`: the product record rule (Schema) on 100k staged

@@ -1,6 +1,6 @@
 import { SaxesParser } from "saxes"
 import { fieldsToRecord } from "../../pipelines/products/xmlItems.ts"
-import type { StagedRecord } from "../../pipelines/products/ProductRecord.ts"
+import type { StagedRecord } from "../../pipelines/products/stagedColumns.ts"
 
 // The contender in `npm run bench:xml`: the same records as
 // pipelines/products/xmlItems.ts (direct text children of <item>, first of a

@@ -1,6 +1,8 @@
 import { MARKET_COUNTRIES } from "../../domain/markets/markets.ts"
 import { feedCurrency } from "../FeedRequest.ts"
 import { Clock, Effect, Schema } from "effect"
+import { join } from "node:path"
+import { AppConfig } from "../../infra/AppConfig.ts"
 import { CountRow } from "../../infra/columns.ts"
 import type { DuckDbShape } from "../../infra/Database.ts"
 import { byFeed, type CatalogPublisherShape, type PublishStep } from "../publish/CatalogPublisher.ts"
@@ -10,9 +12,10 @@ import type { FeedDefinition } from "../FeedConfig.ts"
 import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
 import { checkThreshold, type Rejection, recordRejections } from "../Rejections.ts"
 import { forEachFlaggedPage } from "../flaggedRows.ts"
-import { productRecordValidator, sqlPrecheck, sqlString, STAGED_COLUMNS, type StagedRecord } from "./ProductRecord.ts"
+import { productRecordValidator, sqlPrecheck, sqlString } from "./ProductRecord.ts"
+import { STAGED_COLUMNS, type StagedRecord } from "./stagedColumns.ts"
 import { AWIN_CSV, GMC_TSV, type Staged, stageDelimited } from "./stageDelimited.ts"
-import { stageXml } from "./stageXml.ts"
+import { stageXml, type XmlScratch } from "./stageXml.ts"
 
 // Products: stage (format-specific) -> judge (SQL pre-check, Schema on flagged
 // rows) -> record rejections -> threshold -> replace the feed's rows in one
@@ -49,7 +52,8 @@ const tableFor = (feed: string) => `_stage_products_${feed.replace(/[^a-z0-9_]/g
 const stage = (
   db: DuckDbShape,
   input: LoadInput,
-  table: string
+  table: string,
+  xmlScratch: XmlScratch
 ): Effect.Effect<Staged & { rename: Record<string, string> }, PipelineError> => {
   const { feed, file, gzip } = input
   const precheck = sqlPrecheck(feedCurrency(feed) ?? null)
@@ -63,7 +67,7 @@ const stage = (
         Effect.map((s) => ({ ...s, rename: AWIN_CSV.rename }))
       )
     case "gmc-xml":
-      return stageXml(db, feed, file, gzip, table, precheck, input.progress).pipe(
+      return stageXml(db, feed, input, table, precheck, input.progress, xmlScratch).pipe(
         Effect.map((s) => ({ ...s, rename: {} }))
       )
     default:
@@ -299,14 +303,15 @@ const replaceProducts = (
 /** Stages and judges in `staging`, records rejections in `db` (the system of record), replaces and publishes. */
 export const loadProducts = (
   { db, staging, publisher }: LoaderStores,
-  input: LoadInput
+  input: LoadInput,
+  xmlScratch: XmlScratch
 ): Effect.Effect<LoadResult, PipelineError> => {
   const { feed, runId } = input
   const table = tableFor(feed.name)
   const loadError = (message: string) => new PipelineError({ feed: feed.name, stage: "load", message })
   const dropStaging = staging.run(`DROP TABLE IF EXISTS ${table}`).pipe(Effect.ignore)
   return Effect.gen(function* () {
-    const staged = yield* timed("stage", feed.name, stage(staging, input, table))
+    const staged = yield* timed("stage", feed.name, stage(staging, input, table, xmlScratch))
     input.progress(staged.rowsRead)
     const { rejections, rejectedKeys } = yield* timed("judge", feed.name, judge(staging, feed, table, staged)).pipe(
       Effect.mapError((e) => loadError(e.message))
@@ -320,5 +325,8 @@ export const loadProducts = (
 
 export const ProductLoader = Effect.gen(function* () {
   const stores = yield* loaderStores
-  return { kind: "products", load: (input) => loadProducts(stores, input) } satisfies FeedLoader
+  const { dataDir, backgroundNice } = yield* AppConfig
+  // beside the downloads (FeedSource.ts)
+  const xmlScratch = { dir: join(dataDir, "tmp", "feeds"), nice: backgroundNice }
+  return { kind: "products", load: (input) => loadProducts(stores, input, xmlScratch) } satisfies FeedLoader
 })

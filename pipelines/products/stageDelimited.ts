@@ -6,7 +6,7 @@ import type { DatabaseShape } from "../../infra/Database.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedDefinition } from "../FeedConfig.ts"
 import type { Rejection } from "../Rejections.ts"
-import { STAGED_COLUMNS, type StagedColumn } from "./ProductRecord.ts"
+import { STAGED_COLUMNS, type StagedColumn } from "./stagedColumns.ts"
 
 // Delimited product feeds (Google Merchant TSV, Awin CSV, gzip or not) are
 // read by DuckDB's own read_csv straight into a staging table, every value as

@@ -1,83 +1,117 @@
 import { Effect } from "effect"
-import { appendTextOrNull, type DatabaseShape } from "../../infra/Database.ts"
+import { mkdirSync, rmSync } from "node:fs"
+import { join } from "node:path"
+import { Worker } from "node:worker_threads"
+import { CountRow } from "../../infra/columns.ts"
+import type { DatabaseShape } from "../../infra/Database.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedDefinition } from "../FeedConfig.ts"
-import { STAGED_COLUMNS, type StagedRecord } from "./ProductRecord.ts"
+import { STAGED_COLUMNS } from "./stagedColumns.ts"
 import type { Staged } from "./stageDelimited.ts"
-import { sliceXmlItems, XmlFeedError, xmlChunks } from "./xmlItems.ts"
+import {
+  MAX_ITEM_BYTES,
+  XML_STAGING_WORKER_NAME,
+  type XmlStagingMessage,
+  type XmlStagingStart
+} from "./xmlStagingWorker.ts"
 
-// Google Merchant RSS 2.0: items are read by the streaming slicer in
-// xmlItems.ts, a batch at a time, and appended to a TEMP table; it then
-// becomes the same staging table as the delimited formats', so validation
-// and loading are shared.
+// Google Merchant RSS 2.0: a worker thread (xmlStagingWorker.ts) scans the
+// items and writes them as CSV; DuckDB reads that file into the same staging
+// table as the delimited formats', with the pre-check, so validation and
+// loading are shared. The event loop only waits.
 
-const BATCH = 5_000
+/** Where the worker's CSV goes, and the nice value it runs at. */
+export interface XmlScratch {
+  /** A folder of the service's own (DATA_DIR/tmp/feeds, beside downloads). */
+  readonly dir: string
+  readonly nice: number
+}
+
+/**
+ * The worker's V8 heap (MB): it holds a 1 MB chunk of text and a batch of
+ * 1,000 items, their CSV text with them (tens of MB at the product rule's
+ * longest descriptions).
+ */
+const WORKER_HEAP_MB = { old: 128, young: 16 } as const
+
+/** The feed's items written to `out` by a worker; its count of items. Interrupted, the worker is terminated. */
+const writeItemsCsv = (
+  start: XmlStagingStart,
+  progress: (rows: number) => void,
+  parseError: (message: string) => PipelineError
+) =>
+  Effect.callback<number, PipelineError>((resume) => {
+    const worker = new Worker(new URL("./xmlStagingWorker.ts", import.meta.url), {
+      name: XML_STAGING_WORKER_NAME,
+      workerData: start,
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB.old, maxYoungGenerationSizeMb: WORKER_HEAP_MB.young }
+    })
+    // Never what keeps the process alive: a shutdown mid-run must not wait for it.
+    worker.unref()
+    let settled = false
+    const settle = (result: Effect.Effect<number, PipelineError>) => {
+      if (settled) return
+      settled = true
+      resume(result)
+    }
+    worker.on("message", (message: XmlStagingMessage) => {
+      if ("items" in message) progress(message.items)
+      else if ("done" in message) settle(Effect.succeed(message.done))
+      else settle(Effect.fail(parseError(message.error)))
+    })
+    worker.on("error", (error) => settle(Effect.fail(parseError(`cannot parse XML: ${error.message}`))))
+    worker.on("exit", (code) => settle(Effect.fail(parseError(`the XML reader stopped (exit code ${code})`))))
+    return Effect.promise(() => worker.terminate())
+  })
+
+const sqlText = (value: string) => `'${value.replaceAll("'", "''")}'`
+
+/** DuckDB's reading of the worker's CSV: every column as text, an unquoted empty field as NULL. */
+const readItemsCsv = (file: string) =>
+  `read_csv(${sqlText(file)}, columns={${STAGED_COLUMNS.map((c) => `'${c}': 'VARCHAR'`).join(", ")}},
+    header=false, delim=',', quote='"', escape='"', new_line='\\n', nullstr='', allow_quoted_nulls=false,
+    auto_detect=false, max_line_size=${MAX_ITEM_BYTES})`
 
 export const stageXml = (
   db: DatabaseShape,
   feed: FeedDefinition,
-  file: string,
-  gzip: boolean,
+  input: { readonly file: string; readonly gzip: boolean; readonly runId: string },
   table: string,
   precheck: string,
-  progress: (rows: number) => void
+  progress: (rows: number) => void,
+  scratch: XmlScratch
 ): Effect.Effect<Staged, PipelineError> => {
-  // The Appender fills a TEMP table of the writer connection (appending to a table in the
-  // database file cost ~4x the CPU: every row went through the WAL); it then becomes the
-  // same staging table as the delimited formats', with the pre-check.
-  const appended = `${table}_xml`
   const parseError = (message: string) => new PipelineError({ feed: feed.name, stage: "parse", message })
-  const append = (batch: ReadonlyArray<StagedRecord>) =>
-    db.append(
-      appended,
-      (appender) => {
-        for (const record of batch) {
-          record.store ??= feed.options.store ?? null
-          for (const column of STAGED_COLUMNS) {
-            appendTextOrNull(appender, record[column])
-          }
-          appender.endRow()
-        }
-      },
-      { temp: true }
-    )
-  // The reader is pulled one batch at a time from this fiber (each append runs
-  // in it, and an interruption stops between batches); closing it closes the file.
-  const readBatches = Effect.acquireUseRelease(
-    Effect.sync(() => sliceXmlItems(xmlChunks(file, gzip), BATCH, feed.options.storeColumn)),
-    (batches) =>
-      Effect.gen(function* () {
-        let items = 0
-        for (;;) {
-          const next = yield* Effect.tryPromise({
-            try: () => batches.next(),
-            catch: (cause) =>
-              parseError(
-                cause instanceof XmlFeedError ? cause.message : `cannot parse XML: ${(cause as Error).message}`
-              )
-          })
-          if (next.done === true) return items
-          yield* append(next.value)
-          items += next.value.length
-          progress(items)
-        }
-      }),
-    (batches) => Effect.promise(() => batches.return(undefined)).pipe(Effect.ignore)
-  )
+  const csv = join(scratch.dir, `${feed.name}-${input.runId}.items.csv`)
   return Effect.gen(function* () {
-    yield* db.run(`CREATE OR REPLACE TEMP TABLE ${appended} (${STAGED_COLUMNS.map((c) => `${c} VARCHAR`).join(", ")})`)
-    const count = yield* readBatches
-    yield* db.transaction((tx) =>
+    yield* Effect.sync(() => mkdirSync(scratch.dir, { recursive: true, mode: 0o700 }))
+    const items = yield* writeItemsCsv(
+      {
+        file: input.file,
+        gzip: input.gzip,
+        out: csv,
+        storeColumn: feed.options.storeColumn,
+        store: feed.options.store ?? null,
+        nice: scratch.nice
+      },
+      progress,
+      parseError
+    )
+    // Read in file order, so a row's rowid is its item's number less one (preserve_insertion_order);
+    // TEMP, so the writer connection's: created and counted in one transaction.
+    const staged = yield* db.transaction((tx) =>
       Effect.gen(function* () {
         yield* tx.run(
-          `CREATE OR REPLACE TEMP TABLE ${table} AS SELECT *, coalesce(${precheck}, false) AS ok FROM ${appended} ORDER BY rowid`
+          `CREATE OR REPLACE TEMP TABLE ${table} AS SELECT *, coalesce(${precheck}, false) AS ok FROM ${readItemsCsv(csv)}`
         )
-        yield* tx.run(`DROP TABLE ${appended}`)
+        return (yield* tx.queryAs(CountRow, `SELECT count(*)::INTEGER AS n FROM ${table}`))[0].n
       })
     )
-    return { rowsRead: count, structural: [], lineOf: (k: number) => k + 1 }
+    // Our own file: a difference is a defect of ours, never left to pass as a smaller feed.
+    if (staged !== items) return yield* parseError(`staged ${staged} of the feed's ${items} items`)
+    return { rowsRead: items, structural: [], lineOf: (k: number) => k + 1 }
   }).pipe(
-    Effect.onError(() => db.run(`DROP TABLE IF EXISTS ${appended}`).pipe(Effect.ignore)),
-    Effect.mapError((error) => (error._tag === "PipelineError" ? error : parseError(error.message)))
+    Effect.mapError((error) => (error._tag === "PipelineError" ? error : parseError(error.message))),
+    Effect.ensuring(Effect.sync(() => rmSync(csv, { force: true })))
   )
 }

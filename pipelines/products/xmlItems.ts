@@ -1,6 +1,6 @@
 import { createReadStream } from "node:fs"
 import { createGunzip } from "node:zlib"
-import { STAGED_COLUMNS, type StagedRecord } from "./ProductRecord.ts"
+import { STAGED_COLUMNS, type StagedRecord } from "./stagedColumns.ts"
 
 // Google Merchant RSS 2.0 (xmlns:g), streamed: the text is cut into
 // <item>...</item> slices as it arrives and each slice is scanned on its own,
@@ -163,7 +163,7 @@ const itemEnd = (text: string, from: number): number => {
 }
 
 /**
- * The feed's items as staged records, in batches of about `batchSize`. Fails
+ * The feed's items as staged records, in batches of `batchSize` (the last one smaller). Fails
  * (XmlFeedError) on a document that is not RSS or is truncated; an Error from
  * the item scan on malformed markup.
  */
@@ -215,12 +215,14 @@ export async function* sliceXmlItems(
       batch.push(itemToRecord(buffer.slice(start, end + 7), storeColumn))
       items++
       pos = end + 7
+      // a full batch goes out mid-chunk: a 1 MB chunk holds about a thousand items, and
+      // the stream's read-ahead hands over the next chunks without the event loop turning
+      if (batch.length >= batchSize) {
+        yield batch
+        batch = []
+      }
     }
     buffer = buffer.slice(pos)
-    if (batch.length >= batchSize) {
-      yield batch
-      batch = []
-    }
   }
   closed = closed || RSS_CLOSE.test(buffer)
   if (!sawRss) throw new XmlFeedError("not an RSS feed: no <rss> or <channel> element")

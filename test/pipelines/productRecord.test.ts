@@ -2,12 +2,8 @@ import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { samplesTable } from "../support/samplesTable.ts"
-import {
-  productRecordValidator,
-  sqlPrecheck,
-  STAGED_COLUMNS,
-  type StagedRecord
-} from "../../pipelines/products/ProductRecord.ts"
+import { productRecordValidator, sqlPrecheck } from "../../pipelines/products/ProductRecord.ts"
+import { STAGED_COLUMNS, type StagedRecord } from "../../pipelines/products/stagedColumns.ts"
 
 // The vectorised SQL pre-check admits rows without asking the Schema rule, so
 // it must flag every row the rule would reject; and it should flag nothing else, since a flagged

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { saxXmlItems } from "../../bench/support/saxXmlItems.ts"
-import type { StagedRecord } from "../../pipelines/products/ProductRecord.ts"
+import type { StagedRecord } from "../../pipelines/products/stagedColumns.ts"
 import { sliceXmlItems, XmlFeedError } from "../../pipelines/products/xmlItems.ts"
 
 // The GMC XML reader is a hand-written <item> slicer because it measured at
