@@ -6,10 +6,10 @@ import { sliceXmlItems, XmlFeedError, xmlChunks } from "./xmlItems.ts"
 
 // A Google Merchant RSS feed's items, scanned in a worker thread (stageXml.ts
 // starts one per run) and written as a CSV file DuckDB reads with read_csv.
-// On the event loop, scanning and appending a 50,000-item feed took ~3 s of
-// the main thread's CPU, 133 ms of it in one stretch: every redirect and
-// search of a serving process waited behind it. Here the main thread only
-// waits for DuckDB's read of the file.
+// On the event loop, scanning and appending a 50,000-item feed cost a run
+// 3.0-3.6 s of the main thread's CPU, up to 160 ms of it in one stretch:
+// every redirect and search of a serving process waited behind it. Here the
+// main thread only waits for DuckDB's read of the file (docs/pipelines.md).
 
 /** What the worker starts with (its workerData). */
 export interface XmlStagingStart {

@@ -8,6 +8,8 @@ import { feedDefinition } from "../../pipelines/FeedConfig.ts"
 import { STAGED_COLUMNS, type StagedRecord } from "../../pipelines/products/stagedColumns.ts"
 import { stageXml } from "../../pipelines/products/stageXml.ts"
 import { sliceXmlItems, xmlChunks } from "../../pipelines/products/xmlItems.ts"
+import { threadsOf, type ThreadInfo } from "../../infra/threadPriority.ts"
+import { XML_STAGING_WORKER_NAME } from "../../pipelines/products/xmlStagingWorker.ts"
 import { tempDir } from "../support/TestService.ts"
 
 // An XML feed's items travel from the worker thread to DuckDB as CSV
@@ -72,7 +74,7 @@ describe("an XML feed staged through the worker's CSV", () => {
   }
 
   /** The staging table's rows in item order, and the records the scanner reads in process from the same file. */
-  const stageBoth = (file: string, store?: string) =>
+  const stageBoth = (file: string, store?: string, nice = 0) =>
     Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {
@@ -85,7 +87,7 @@ describe("an XML feed staged through the worker's CSV", () => {
             "staged_items",
             "true",
             (rows) => progress.push(rows),
-            scratch
+            { ...scratch, nice }
           )
           const rows = yield* db.transaction((tx) =>
             tx.query<StagedRecord>(`SELECT ${STAGED_COLUMNS.join(", ")} FROM staged_items ORDER BY rowid`)
@@ -130,5 +132,29 @@ describe("an XML feed staged through the worker's CSV", () => {
     writeFileSync(file, whole.slice(0, whole.indexOf("T2") + 4))
     await expect(stageBoth(file)).rejects.toThrow(/truncated XML: <item> number 2 is not closed/)
     expect(existsSync(scratch.dir) ? readdirSync(scratch.dir) : []).toEqual([])
+  })
+
+  it("scans in a thread of its own at the nice value it is given, the main thread's left as it was", async () => {
+    const NICE = 13 // not the default (10): nothing else here gives threads this value
+    const file = join(files.dir, "niced.xml")
+    writeFileSync(
+      file,
+      rssOf(
+        Array.from({ length: 20_000 }, (_, i) => ({ id: `N${i}`, title: `Item ${i}`, description: "x".repeat(200) }))
+      )
+    )
+    const seen: Array<ThreadInfo> = []
+    const sampler = setInterval(() => seen.push(...threadsOf("self")), 5)
+    const { staged } = await stageBoth(file, undefined, NICE).finally(() => clearInterval(sampler))
+    expect(staged.rowsRead).toBe(20_000)
+    const worker = seen.filter((t) => t.name === XML_STAGING_WORKER_NAME)
+    const listed = (threads: ReadonlyArray<ThreadInfo>) =>
+      [...new Set(threads.map((t) => `${t.name}@${t.nice}`))].join(", ")
+    expect(worker.length, listed(seen)).toBeGreaterThan(0)
+    // it nices itself as it starts: a sample may catch it before
+    const niced = worker.findIndex((t) => t.nice === NICE)
+    expect(niced, listed(worker)).toBeGreaterThanOrEqual(0)
+    expect(listed(worker.slice(niced).filter((t) => t.nice !== NICE))).toBe("")
+    expect(listed(seen.filter((t) => t.tid === process.pid && t.nice !== 0))).toBe("")
   })
 })
