@@ -1,5 +1,5 @@
 // npm run bench:serve-while-ingest -- [--products 1000000] [--window 5] [--pace 0.5] [--mix both|redirects]
-//                                      [--rates REDIRECTS,SEARCHES]
+//                                      [--rates REDIRECTS,SEARCHES] [--format gmc-tsv|gmc-xml]
 //
 // A ROLE=all service as users run it (the shipped entry point in a child
 // process, bench/support/shippedService.ts, DUCKDB_MEMORY_LIMIT=1GB) serves
@@ -33,7 +33,9 @@
 // redirects and searches a second instead of a share of the peaks (which are
 // still measured and printed): a machine whose speed swings from run to run
 // sets another pace each run, and the serving load moves the RSS too, so
-// runs that compare a change pin it.
+// runs that compare a change pin it. `--format gmc-xml` writes and runs the
+// feed as a Google Merchant RSS file instead of TSV (its items are scanned by
+// the service, where a TSV feed is read by DuckDB).
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
@@ -53,10 +55,13 @@ const { values } = parseArgs({
     connections: { type: "string", default: "32" },
     pace: { type: "string", default: "0.5" },
     mix: { type: "string", default: "both" },
-    rates: { type: "string" }
+    rates: { type: "string" },
+    format: { type: "string", default: "gmc-tsv" }
   }
 })
 const PRODUCTS = Number(values.products)
+const FORMAT = values.format
+if (FORMAT !== "gmc-tsv" && FORMAT !== "gmc-xml") throw new Error(`--format must be gmc-tsv or gmc-xml, got ${FORMAT}`)
 const WINDOW_SECONDS = Number(values.window)
 const CONNECTIONS = Number(values.connections)
 /** The share of the machine both paced loads ask for together, split evenly between them. */
@@ -75,7 +80,7 @@ const PEAK_TRIALS = 3
 const PEAK_TRIAL_SECONDS = 2
 const SEARCHES = ["headphones", "laptop", "coffee machine", "monitor under 300", "vacuum", "phone case", "speaker"]
 const TARGETS = { loopP99Ms: 10, loopMaxMs: 50, redirectP99Ms: 10, peakRssMb: 1536 }
-const size = `${PRODUCTS.toLocaleString()} products`
+const size = `${PRODUCTS.toLocaleString()} products (${FORMAT})`
 const log = (line: string) => console.log(line)
 const verdict = (ok: boolean) => (ok ? "PASS" : "MISSED")
 
@@ -141,7 +146,7 @@ const feedsConfig = (feedFile: string) => {
   config.feeds.push({
     name: BENCH_FEED,
     kind: "products",
-    format: "gmc-tsv",
+    format: FORMAT,
     location: feedFile,
     enabled: false,
     options: { storeColumn: "custom_label_0" }
@@ -151,7 +156,7 @@ const feedsConfig = (feedFile: string) => {
 }
 
 log(`bench:serve-while-ingest, ${size}${WITH_SEARCHES ? "" : ", redirects only"}; ${machineLoad()}`)
-const feedFile = await benchFeedFile(resolve("data/var/bench-search/feeds"), PRODUCTS)
+const feedFile = await benchFeedFile(resolve("data/var/bench-search/feeds"), PRODUCTS, FORMAT)
 const feeds = feedsConfig(feedFile)
 const bare = await startBare()
 const service = await startShippedService({

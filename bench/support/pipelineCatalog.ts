@@ -26,6 +26,9 @@ import { selectStores } from "../../scripts/products/stores.ts"
 /** The feed's name, so product ids read `bench:<id>`. */
 export const BENCH_FEED = "bench"
 
+/** The Google Merchant encodings a bench feed can be written in. */
+export type BenchFeedFormat = "gmc-tsv" | "gmc-xml"
+
 /**
  * Editions per model (makeGenerator) for a catalog of N products: one per
  * 5,500 products keeps the samples' ~13 offers per model at any size (without
@@ -35,17 +38,17 @@ export const editionsFor = (products: number) => Math.max(1, Math.round(products
 
 /**
  * Streams N products (seed 7, US, UK and EU stores in one feed, so a model's
- * offers span stores and currencies as in the samples) to a gmc-tsv file
- * under `dir`, once: later runs reuse it.
+ * offers span stores and currencies as in the samples) to a feed file of
+ * `format` (gmc-tsv by default, or gmc-xml) under `dir`, once: later runs reuse it.
  */
-export const benchFeedFile = async (dir: string, products: number) => {
+export const benchFeedFile = async (dir: string, products: number, format: BenchFeedFormat = "gmc-tsv") => {
   mkdirSync(dir, { recursive: true })
   const editions = editionsFor(products)
-  const file = join(dir, `${BENCH_FEED}-${products}-e${editions}.tsv`)
+  const file = join(dir, `${BENCH_FEED}-${products}-e${editions}.${format === "gmc-xml" ? "xml" : "tsv"}`)
   if (!existsSync(file)) {
     const part = `${file}.part`
     await writeProducts({
-      format: "gmc-tsv",
+      format,
       count: products,
       seed: 7,
       out: part,

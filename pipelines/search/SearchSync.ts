@@ -3,9 +3,14 @@ import { AppConfig } from "../../infra/AppConfig.ts"
 import type { DatabaseError } from "../../infra/Database.ts"
 import { Staging } from "../../infra/Staging.ts"
 import { SearchEngine, type SearchError } from "../../infra/SearchEngine.ts"
-import { DOCUMENT_VERSION } from "../../readModel/documents.ts"
-import { BATCH_SIZE } from "./modelBatches.ts"
-import { programDocuments } from "./programDocuments.ts"
+import { DOCUMENT_VERSION, documentId } from "../../readModel/documents.ts"
+import {
+  dropProgramSnapshot,
+  forEachChangedProgramPage,
+  goneProgramIds,
+  recordProgramHashes,
+  snapshotPrograms
+} from "./programDocuments.ts"
 import { productSettings, programSettings, settingsHash } from "../../readModel/settings.ts"
 import { PRODUCTS_INDEX, PROGRAMS_INDEX } from "../../readModel/indexes.ts"
 import { makeIndexTasks } from "./indexTasks.ts"
@@ -247,45 +252,30 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
           )
           .pipe(Effect.withSpan("SearchSync.syncProducts"))
 
-      // ---- programmes (small: hashed and compared in memory) ------------------
+      // ---- programmes: compared in SQL, sent a page at a time (programDocuments.ts) ----
 
       const syncPrograms = () =>
         programsLock
           .withPermits(1)(
             Effect.gen(function* () {
-              const documents = yield* programDocuments(db)
-              const state = yield* db.query<{ id: string; hash: string }>(
-                "SELECT id, hash FROM search_sync_state WHERE index_name = $1",
-                [PROGRAMS_INDEX]
-              )
+              console.log("PROBE sync start", performance.now().toFixed(0))
+              yield* snapshotPrograms(db)
+              console.log("PROBE snapshot", performance.now().toFixed(0))
               const delta = yield* canDelta(PROGRAMS_INDEX, programsIndexHash)
-              const known = new Map(delta ? state.map((row) => [row.id, row.hash]) : [])
-              const changed = documents.filter((doc) => known.get(doc.document.program_id) !== doc.hash)
-              const present = new Set(documents.map((doc) => doc.document.program_id))
-              const gone = delta ? state.filter((row) => !present.has(row.id)).map((row) => row.id) : []
               const target = delta
                 ? search.indexUid(PROGRAMS_INDEX)
                 : yield* createFresh(PROGRAMS_INDEX, programSettings)
               const tasks: Array<number> = []
-              for (let start = 0; start < changed.length; start += BATCH_SIZE) {
-                tasks.push(
-                  yield* enqueueAdd(
-                    target,
-                    changed.slice(start, start + BATCH_SIZE).map((doc) => doc.document)
-                  )
-                )
-              }
-              if (gone.length > 0) {
-                tasks.push(
-                  yield* enqueueDelete(
-                    target,
-                    gone.map((id) => Buffer.from(id, "utf8").toString("base64url"))
-                  )
-                )
-              }
+              const upserted = yield* forEachChangedProgramPage(db, PROGRAMS_INDEX, !delta, (documents) =>
+                enqueueAdd(target, documents).pipe(Effect.map((task) => void tasks.push(task)))
+              )
+              console.log("PROBE pages sent", performance.now().toFixed(0))
+              const gone = delta ? yield* goneProgramIds(db, PROGRAMS_INDEX) : []
+              if (gone.length > 0) tasks.push(yield* enqueueDelete(target, gone.map(documentId)))
               yield* awaitTasks(`sync ${target}`, tasks).pipe(
                 Effect.onError(() => (delta ? Effect.void : dropBuild(target)))
               )
+              console.log("PROBE tasks done", performance.now().toFixed(0))
               if (!delta) yield* swapIn(PROGRAMS_INDEX, target)
               yield* db.transaction((tx) =>
                 Effect.gen(function* () {
@@ -293,24 +283,15 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
                     PROGRAMS_INDEX,
                     settingsKey(PROGRAMS_INDEX)
                   ])
-                  yield* tx.append("search_sync_state", (appender) => {
-                    for (const doc of documents) {
-                      appender.appendVarchar(PROGRAMS_INDEX)
-                      appender.appendVarchar(doc.document.program_id)
-                      appender.appendNull()
-                      appender.appendVarchar(doc.hash)
-                      appender.endRow()
-                    }
-                    appender.appendVarchar(settingsKey(PROGRAMS_INDEX))
-                    appender.appendVarchar("settings")
-                    appender.appendNull()
-                    appender.appendVarchar(programsIndexHash)
-                    appender.endRow()
-                  })
+                  yield* recordProgramHashes(tx, PROGRAMS_INDEX)
+                  yield* tx.run("INSERT INTO search_sync_state VALUES ($1, 'settings', NULL, $2)", [
+                    settingsKey(PROGRAMS_INDEX),
+                    programsIndexHash
+                  ])
                 })
               )
-              return { upserted: changed.length, deleted: gone.length }
-            })
+              return { upserted, deleted: gone.length }
+            }).pipe(Effect.ensuring(dropProgramSnapshot(db).pipe(Effect.ignore)))
           )
           .pipe(Effect.withSpan("SearchSync.syncPrograms"))
 

@@ -136,4 +136,47 @@ describe("GET /api/v1/networks and /api/v1/programs", () => {
       })
     )
   })
+
+  it("the matcher reads a catalog of several pages, with the domains program_domains adds on either side of a page", async () => {
+    const PROGRAMMES = 2_100 // past the matcher's pages of 1,000
+    const rows = Array.from({ length: PROGRAMMES }, (_, i) => {
+      const n = String(i).padStart(4, "0")
+      return { id: `paged:${n}`, merchant_id: n, domain: `paged-${n}.example` }
+    })
+    // the programmes either side of the two page boundaries (ids in order) gain a domain only program_domains names
+    const edges = await service.run(
+      Effect.gen(function* () {
+        const db = yield* Database
+        const edges = yield* db.transaction((tx) =>
+          Effect.gen(function* () {
+            yield* tx.run(
+              `INSERT INTO programs (id, network_id, merchant_id, name, domains, country, category, commission_type,
+                 commission_rate, commission_currency, cookie_days, status, deep_link_allowed, epc, link_params, feed,
+                 updated_at)
+               SELECT r.id, 'awin', r.merchant_id, r.id, ARRAY[r.domain], NULL, 'General', 'CPS', 5, 'USD', 30,
+                 'active', true, NULL, CAST('{"mid": "' || r.merchant_id || '"}' AS JSON), 'paged', now()
+               FROM ${tx.jsonRows("$1", { id: "VARCHAR", merchant_id: "VARCHAR", domain: "VARCHAR" })} r`,
+              [JSON.stringify(rows)]
+            )
+            const ids = (yield* tx.query<{ id: string }>("SELECT id FROM programs ORDER BY id")).map((row) => row.id)
+            const edges = [999, 1_000, 1_999, 2_000].map((at) => ids[at])
+            for (const [i, id] of edges.entries())
+              yield* tx.run("INSERT INTO program_domains VALUES ($1, $2, 'paged')", [`extra-${i}.example`, id])
+            return edges
+          })
+        )
+        yield* (yield* ProgramMatcher).reload
+        return edges
+      })
+    )
+    const { catalog } = await service.run(Effect.flatMap(ProgramMatcher, (matcher) => matcher.current))
+    for (const row of rows) expect(catalog.byDomain.get(row.domain)?.map((p) => p.id)).toEqual([row.id])
+    for (const [i, id] of edges.entries())
+      expect(catalog.byDomain.get(`extra-${i}.example`)?.map((p) => p.id)).toEqual([id])
+    const match = await postJson(`${service.url}/api/v1/links/match`, { url: "https://extra-1.example/x" })
+    expect(match.body).toMatchObject({ matched: true, program: { id: edges[1] } })
+    // the fixture's programmes (ids before and after "paged:") are all still there
+    for (const program of PROGRAMS)
+      for (const domain of program.domains) expect(catalog.byDomain.has(domain), domain).toBe(true)
+  })
 })

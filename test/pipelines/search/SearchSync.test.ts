@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import type { Index } from "meilisearch"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Database } from "../../../infra/Database.ts"
 import { SearchEngine } from "../../../infra/SearchEngine.ts"
@@ -250,16 +251,47 @@ describe("SearchSync", () => {
       })
     )
     const sync = () => service.run(SearchSync.use((sync) => sync.syncPrograms()))
+    const sql = (statement: string) => service.run(Database.use((db) => db.run(statement)))
+    const programmesIndex = <A>(use: (index: Index) => Promise<A>) =>
+      service.run(
+        Effect.gen(function* () {
+          const search = yield* SearchEngine
+          return yield* search.use("read", (client) => use(client.index(search.indexUid(PROGRAMS_INDEX))))
+        })
+      )
+    const documentOf = (id: string) => programmesIndex((index) => index.getDocument(documentId(id)))
     expect(await sync()).toMatchObject({ upserted: 1, deleted: 0 })
+    expect(await documentOf("awin:1")).toEqual({
+      id: documentId("awin:1"),
+      program_id: "awin:1",
+      network_id: "awin",
+      network_name: null,
+      merchant_id: "1",
+      name: "Example Shop",
+      domains: ["shop.example.com"],
+      country: "US",
+      category: "Electronics",
+      commission_type: "CPS",
+      commission_rate: 5,
+      commission_currency: null,
+      cookie_days: 30,
+      status: "active",
+      deep_link_allowed: true,
+      epc: null
+    })
     expect(await sync()).toMatchObject({ upserted: 0, deleted: 0 })
-    await service.run(Database.use((db) => db.run("DELETE FROM programs")))
-    expect(await sync()).toMatchObject({ upserted: 0, deleted: 1 })
-    const stats = await service.run(
-      Effect.gen(function* () {
-        const search = yield* SearchEngine
-        return yield* search.use("stats", (client) => client.index(search.indexUid(PROGRAMS_INDEX)).getStats())
-      })
-    )
-    expect(stats.numberOfDocuments).toBe(0)
+    // a changed field sends that programme again, and only it
+    await sql("UPDATE programs SET commission_rate = 6.5 WHERE id = 'awin:1'")
+    expect(await sync()).toMatchObject({ upserted: 1, deleted: 0 })
+    expect(await documentOf("awin:1")).toMatchObject({ commission_rate: 6.5 })
+    // more programmes than a page, sent a page at a time; then none changed
+    await sql(`INSERT INTO programs SELECT 'cj:' || i, 'cj', i::VARCHAR, 'Shop ' || i, ['shop' || i || '.example'], 'GB',
+      NULL, 'CPS', 3, NULL, NULL, 'active', false, 0.25, '{}', 'programs', now() FROM range(2500) t(i)`)
+    expect(await sync()).toMatchObject({ upserted: 2_500, deleted: 0 })
+    expect(await documentOf("cj:1999")).toMatchObject({ name: "Shop 1999", epc: 0.25, deep_link_allowed: false })
+    expect(await sync()).toMatchObject({ upserted: 0, deleted: 0 })
+    await sql("DELETE FROM programs")
+    expect(await sync()).toMatchObject({ upserted: 0, deleted: 2_501 })
+    expect((await programmesIndex((index) => index.getStats())).numberOfDocuments).toBe(0)
   })
 })
