@@ -258,9 +258,7 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
         programsLock
           .withPermits(1)(
             Effect.gen(function* () {
-              console.log("PROBE sync start", performance.now().toFixed(0))
               yield* snapshotPrograms(db)
-              console.log("PROBE snapshot", performance.now().toFixed(0))
               const delta = yield* canDelta(PROGRAMS_INDEX, programsIndexHash)
               const target = delta
                 ? search.indexUid(PROGRAMS_INDEX)
@@ -269,13 +267,11 @@ export class SearchSync extends Context.Service<SearchSync, SearchSyncShape>()("
               const upserted = yield* forEachChangedProgramPage(db, PROGRAMS_INDEX, !delta, (documents) =>
                 enqueueAdd(target, documents).pipe(Effect.map((task) => void tasks.push(task)))
               )
-              console.log("PROBE pages sent", performance.now().toFixed(0))
               const gone = delta ? yield* goneProgramIds(db, PROGRAMS_INDEX) : []
               if (gone.length > 0) tasks.push(yield* enqueueDelete(target, gone.map(documentId)))
               yield* awaitTasks(`sync ${target}`, tasks).pipe(
                 Effect.onError(() => (delta ? Effect.void : dropBuild(target)))
               )
-              console.log("PROBE tasks done", performance.now().toFixed(0))
               if (!delta) yield* swapIn(PROGRAMS_INDEX, target)
               yield* db.transaction((tx) =>
                 Effect.gen(function* () {

@@ -88,17 +88,12 @@ export const forEachChangedProgramPage = <E>(
     let after = ""
     let sent = 0
     for (;;) {
-      const q0 = performance.now()
       const rows = yield* db.query<ProgramRow>(
         `SELECT d.* EXCLUDE (hash) FROM ${PROGRAM_DOCS_TABLE} d WHERE d.id > $1 ${changed} ORDER BY d.id LIMIT ${PROGRAM_PAGE}`,
         all ? [after] : [after, stateIndex]
       )
-      const q1 = performance.now()
       if (rows.length === 0) return sent
-      const docs = rows.map(documentOf)
-      const q2 = performance.now()
-      yield* send(docs)
-      console.log("PROBE page query", (q1 - q0).toFixed(0), "docs", (q2 - q1).toFixed(0), "send", (performance.now() - q2).toFixed(0))
+      yield* send(rows.map(documentOf))
       sent += rows.length
       after = rows[rows.length - 1].id
       if (rows.length < PROGRAM_PAGE) return sent

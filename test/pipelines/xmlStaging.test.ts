@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, Exit, Fiber } from "effect"
 import fc from "fast-check"
 import { existsSync, readdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -156,5 +156,43 @@ describe("an XML feed staged through the worker's CSV", () => {
     expect(niced, listed(worker)).toBeGreaterThanOrEqual(0)
     expect(listed(worker.slice(niced).filter((t) => t.nice !== NICE))).toBe("")
     expect(listed(seen.filter((t) => t.tid === process.pid && t.nice !== 0))).toBe("")
+  })
+
+  it("stops the worker and removes its CSV when the run is interrupted", async () => {
+    const file = join(files.dir, "interrupted.xml")
+    writeFileSync(
+      file,
+      rssOf(
+        Array.from({ length: 60_000 }, (_, i) => ({ id: `I${i}`, title: `Item ${i}`, description: "y".repeat(300) }))
+      )
+    )
+    const workers = () => threadsOf("self").filter((t) => t.name === XML_STAGING_WORKER_NAME)
+    const exit = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const db = yield* Database.make(":memory:", 1)
+          let written = 0
+          const fiber = yield* Effect.forkChild(
+            stageXml(
+              db,
+              feed(),
+              { file, gzip: false, runId: "run-interrupted" },
+              "staged_items",
+              "true",
+              (rows) => (written = rows),
+              scratch
+            )
+          )
+          // the worker is under way: it has written its first batch
+          while (written === 0) yield* Effect.sleep("5 millis")
+          expect(workers()).toHaveLength(1)
+          yield* Fiber.interrupt(fiber)
+          return yield* Fiber.await(fiber)
+        })
+      )
+    )
+    expect(Exit.hasInterrupts(exit)).toBe(true)
+    expect(workers()).toEqual([])
+    expect(readdirSync(scratch.dir)).toEqual([])
   })
 })
