@@ -6,6 +6,7 @@ import type { DatabaseShape } from "../../infra/Database.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedDefinition } from "../FeedConfig.ts"
 import type { Rejection } from "../Rejections.ts"
+import { sqlString } from "./ProductRecord.ts"
 import { STAGED_COLUMNS, type StagedColumn } from "./stagedColumns.ts"
 
 // Delimited product feeds (Google Merchant TSV, Awin CSV, gzip or not) are
@@ -144,7 +145,6 @@ export const splitHeader = (line: string, delimiter: string): Array<string> => {
   })
 }
 
-const quote = (value: string) => `'${value.replace(/'/g, "''")}'`
 const ident = (value: string) => `"${value.replace(/"/g, '""')}"`
 
 export interface Staged {
@@ -189,7 +189,7 @@ export const stageDelimited = (
   const rejectsTable = `${table}_csv_rejects`
   const scanTable = `${table}_csv_scans`
   const options = [
-    `delim=${quote(format.delimiter)}`,
+    `delim=${sqlString(format.delimiter)}`,
     `quote='"'`,
     `escape='"'`,
     "header=true",
@@ -206,8 +206,8 @@ export const stageDelimited = (
           catch: (cause) => parseError(`cannot read the header: ${(cause as Error).message}`)
         })
         const columns = splitHeader(header, format.delimiter)
-        const columnSpec = `{${columns.map((name) => `${quote(name)}: 'VARCHAR'`).join(", ")}}`
-        const source = `read_csv(${quote(file)}, ${options}, columns=${columnSpec}`
+        const columnSpec = `{${columns.map((name) => `${sqlString(name)}: 'VARCHAR'`).join(", ")}}`
+        const source = `read_csv(${sqlString(file)}, ${options}, columns=${columnSpec}`
         const byLower = new Map(columns.map((name) => [name.toLowerCase(), name]))
         const missing = format.required.filter((name) => !byLower.has(name))
         if (missing.length > 0) {
@@ -229,13 +229,13 @@ export const stageDelimited = (
         if (storeColumn !== undefined && has(storeColumn))
           projection.store = `coalesce(${projection.store}, ${col(storeColumn)})`
         if (feed.options.store !== undefined)
-          projection.store = `coalesce(${projection.store}, ${quote(feed.options.store)})`
+          projection.store = `coalesce(${projection.store}, ${sqlString(feed.options.store)})`
         const select = STAGED_COLUMNS.map((name) => `${projection[name]}::VARCHAR AS ${name}`).join(", ")
         yield* tx.run(`DROP TABLE IF EXISTS ${rejectsTable}`)
         yield* tx.run(`DROP TABLE IF EXISTS ${scanTable}`)
         yield* tx.run(
           `CREATE OR REPLACE TEMP TABLE ${table} AS SELECT *, coalesce(${precheck}, false) AS ok FROM (
-           SELECT ${select} FROM ${source}, store_rejects=true, rejects_table=${quote(rejectsTable)}, rejects_scan=${quote(scanTable)})
+           SELECT ${select} FROM ${source}, store_rejects=true, rejects_table=${sqlString(rejectsTable)}, rejects_scan=${sqlString(scanTable)})
          )`
         )
         const counted = yield* tx.queryAs(CountRow, `SELECT count(*)::INTEGER AS n FROM ${table}`)

@@ -6,6 +6,7 @@ import { CountRow } from "../../infra/columns.ts"
 import type { DatabaseShape } from "../../infra/Database.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedDefinition } from "../FeedConfig.ts"
+import { sqlString } from "./ProductRecord.ts"
 import { STAGED_COLUMNS } from "./stagedColumns.ts"
 import type { Staged } from "./stageDelimited.ts"
 import {
@@ -64,11 +65,9 @@ const writeItemsCsv = (
     return Effect.promise(() => worker.terminate())
   })
 
-const sqlText = (value: string) => `'${value.replaceAll("'", "''")}'`
-
 /** DuckDB's reading of the worker's CSV: every column as text, an unquoted empty field as NULL. */
 const readItemsCsv = (file: string) =>
-  `read_csv(${sqlText(file)}, columns={${STAGED_COLUMNS.map((c) => `'${c}': 'VARCHAR'`).join(", ")}},
+  `read_csv(${sqlString(file)}, columns={${STAGED_COLUMNS.map((c) => `'${c}': 'VARCHAR'`).join(", ")}},
     header=false, delim=',', quote='"', escape='"', new_line='\\n', nullstr='', allow_quoted_nulls=false,
     auto_detect=false, max_line_size=${MAX_ITEM_BYTES})`
 
