@@ -9,7 +9,7 @@ import { STAGED_COLUMNS, type StagedRecord } from "../../pipelines/products/stag
 import { stageXml } from "../../pipelines/products/stageXml.ts"
 import { sliceXmlItems, xmlChunks } from "../../pipelines/products/xmlItems.ts"
 import { threadsOf, type ThreadInfo } from "../../infra/threadPriority.ts"
-import { XML_STAGING_WORKER_NAME } from "../../pipelines/products/xmlStagingWorker.ts"
+import { MAX_ITEM_BYTES, XML_STAGING_WORKER_NAME } from "../../pipelines/products/xmlStagingWorker.ts"
 import { tempDir } from "../support/TestService.ts"
 
 // An XML feed's items travel from the worker thread to DuckDB as CSV
@@ -156,6 +156,14 @@ describe("an XML feed staged through the worker's CSV", () => {
     expect(niced, listed(worker)).toBeGreaterThanOrEqual(0)
     expect(listed(worker.slice(niced).filter((t) => t.nice !== NICE))).toBe("")
     expect(listed(seen.filter((t) => t.tid === process.pid && t.nice !== 0))).toBe("")
+  })
+
+  it("fails an item larger than DuckDB is told to read with the item's number, and leaves no CSV behind", async () => {
+    const file = join(files.dir, "huge.xml")
+    const huge = "z".repeat(MAX_ITEM_BYTES + 1)
+    writeFileSync(file, rssOf([{ id: "H1" }, { id: "H2", description: huge }, { id: "H3" }]))
+    await expect(stageBoth(file)).rejects.toThrow(/<item> number 2 is larger than 16 MB/)
+    expect(readdirSync(scratch.dir)).toEqual([])
   })
 
   it("stops the worker and removes its CSV when the run is interrupted", async () => {
