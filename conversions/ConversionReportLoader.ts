@@ -1,8 +1,7 @@
 import { Effect } from "effect"
-import { readFile } from "node:fs/promises"
-import { gunzipSync } from "node:zlib"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { Database } from "../infra/Database.ts"
+import { yieldToEventLoop } from "../infra/yieldToEventLoop.ts"
 import { PipelineError } from "../pipelines/errors.ts"
 import type { FeedLoader, LoadInput } from "../pipelines/FeedLoaders.ts"
 import { feedCurrency } from "../pipelines/FeedRequest.ts"
@@ -11,7 +10,8 @@ import { upsertWithCorrections } from "./ConversionCorrections.ts"
 import { reattributeConversions } from "./ConversionLedger.ts"
 import { unstorable } from "./ledgerRows.ts"
 import { retryingDeadlocks } from "./ledgerWrites.ts"
-import { parseReport, type ReportFormat, ReportError } from "./reports/index.ts"
+import type { ReportFormat } from "./reports/index.ts"
+import { parseReportInWorker } from "./reports/parseInWorker.ts"
 import { ReportingRates } from "./ReportingRates.ts"
 
 // The `conversions` feed kind: network reports read on a schedule by the
@@ -34,6 +34,9 @@ export const CONVERSION_FORMATS: Record<string, { readonly parser: ReportFormat;
 
 const NETWORK_SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/
 
+/** Records checked for a reporting rate between two turns of the event loop. */
+const CHECKED_PER_TURN = 2_000
+
 export const ConversionReportLoader = Effect.gen(function* () {
   const db = yield* Database
   const config = yield* AppConfig
@@ -52,27 +55,27 @@ export const ConversionReportLoader = Effect.gen(function* () {
       if (!NETWORK_SLUG.test(network))
         return yield* fail("parse", `options.network must be a network id, got ${network}`)
 
-      const content = yield* Effect.tryPromise({
-        try: async () => {
-          const bytes = await readFile(input.file)
-          return (input.gzip ? gunzipSync(bytes) : bytes).toString("utf8")
-        },
-        catch: (cause) => fail("parse", `cannot read the report: ${(cause as Error).message}`)
-      })
-      const report = yield* Effect.try({
-        try: () => parseReport(format.parser, content, { network, currency: feedCurrency(feed) }),
-        catch: (cause) => (cause instanceof ReportError ? fail("parse", cause.message) : fail("parse", String(cause)))
-      })
+      const report = yield* parseReportInWorker({
+        file: input.file,
+        gzip: input.gzip,
+        format: format.parser,
+        options: { network, currency: feedCurrency(feed) },
+        nice: config.backgroundNice
+      }).pipe(Effect.mapError((message) => fail("parse", message)))
       input.progress(report.rowsRead)
 
       // A currency without a reporting rate (or an overflowing amount) is the row's problem, found before anything is written.
+      // A slice of records at a time: the loader runs in the process that answers requests.
       const rejections: Array<Rejection> = [...report.rejected]
-      const records = report.records.filter(({ line, record }) => {
-        const problem = unstorable(rates, record)
-        if (problem === undefined) return true
-        rejections.push({ line, reason: problem })
-        return false
-      })
+      const records: typeof report.records = []
+      for (let from = 0; from < report.records.length; from += CHECKED_PER_TURN) {
+        if (from > 0) yield* yieldToEventLoop
+        for (const { line, record } of report.records.slice(from, from + CHECKED_PER_TURN)) {
+          const problem = unstorable(rates, record)
+          if (problem === undefined) records.push({ line, record })
+          else rejections.push({ line, reason: problem })
+        }
+      }
       rejections.sort((a, b) => a.line - b.line)
       yield* recordRejections(db, runId, feed.name, rejections)
       yield* checkThreshold(feed, report.rowsRead, rejections.length)

@@ -1,0 +1,65 @@
+import { readFileSync } from "node:fs"
+import { parentPort, workerData } from "node:worker_threads"
+import { gunzipSync } from "node:zlib"
+import { niceThisThread } from "../../infra/threadPriority.ts"
+import { parseReport, type ReportFormat, type ReportOptions } from "./index.ts"
+import { ReportError } from "./Report.ts"
+import type { ParsedReport } from "./Report.ts"
+
+// A network's conversion report, read and parsed in a worker thread
+// (parseInWorker.ts starts one per run). On the event loop a 20,000-transaction
+// Awin report held it about 0.75-0.95 s in one stretch (the exact JSON
+// reader and the row rules): every redirect of a serving process waited.
+
+/** What the worker starts with (its workerData). */
+export interface ReportWorkerStart {
+  readonly file: string
+  readonly gzip: boolean
+  readonly format: ReportFormat
+  readonly options: ReportOptions
+  /** The nice value the worker thread gives itself (BACKGROUND_NICE); 0 leaves it as it is. */
+  readonly nice: number
+}
+
+/**
+ * The parsed report in pieces: records a chunk at a time (each message is
+ * decoded by the main thread in a turn of its own), then the rejected rows
+ * and the count; or why the report cannot be read.
+ */
+export type ReportWorkerMessage =
+  | { readonly records: ParsedReport["records"] }
+  | { readonly done: Pick<ParsedReport, "rejected" | "rowsRead"> }
+  | { readonly error: string }
+
+/** The worker thread's name, as /proc shows it. */
+export const REPORT_WORKER_NAME = "report-parse"
+
+/** Records per message to the main thread. */
+const RECORDS_PER_MESSAGE = 2_000
+
+const start = workerData as ReportWorkerStart | undefined
+if (start !== undefined && parentPort !== null) {
+  const port = parentPort
+  // Below the event loop's priority, as the search sync's worker.
+  niceThisThread(start.nice)
+  try {
+    let content: string
+    try {
+      const bytes = readFileSync(start.file)
+      content = (start.gzip ? gunzipSync(bytes) : bytes).toString("utf8")
+    } catch (error) {
+      throw new ReportError(`cannot read the report: ${(error as Error).message}`)
+    }
+    const report = parseReport(start.format, content, start.options)
+    for (let from = 0; from < report.records.length; from += RECORDS_PER_MESSAGE)
+      port.postMessage({
+        records: report.records.slice(from, from + RECORDS_PER_MESSAGE)
+      } satisfies ReportWorkerMessage)
+    port.postMessage({ done: { rejected: report.rejected, rowsRead: report.rowsRead } } satisfies ReportWorkerMessage)
+  } catch (error) {
+    port.postMessage({
+      // a report refused as a whole says why; anything else is reported as it was thrown
+      error: error instanceof ReportError ? error.message : String(error)
+    } satisfies ReportWorkerMessage)
+  }
+}
