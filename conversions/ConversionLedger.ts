@@ -4,6 +4,7 @@ import { type ConversionRecord, conversionId } from "../domain/conversions/Conve
 import { isMove, isStale, latestPerId } from "../domain/conversions/statusRules.ts"
 import { formatDecimal, parseDecimal } from "../domain/money/Decimal.ts"
 import { Database, type DatabaseError, type Tx } from "../infra/Database.ts"
+import { yieldToEventLoop } from "../infra/yieldToEventLoop.ts"
 import { type Adjustment, adjustmentOf, writeAdjustments } from "./ConversionAdjustments.ts"
 import { upsertWithCorrections } from "./ConversionCorrections.ts"
 import {
@@ -88,12 +89,23 @@ const lookupLinks = (tx: Tx, refs: ReadonlyArray<string>) =>
  */
 const lockedInIdOrder = (tx: Tx) => tx.sql.lockRowsInOrder("id")
 
-/** The stored rows of `ids`, read locked (see lockedInIdOrder). */
+/**
+ * Ids looked up, and records decided, between two turns of the event loop: a
+ * report's batch is tens of thousands of transactions, and the loader runs in
+ * the process that answers redirects (ConversionReportLoader.ts).
+ */
+const PER_TURN = 1_000
+
+/**
+ * The stored rows of `ids` (sorted), read locked (see lockedInIdOrder), a
+ * chunk of ids per query: in id order across chunks too, so two writers still
+ * lock in one order.
+ */
 const lookupStored = (tx: Tx, ids: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const stored = new Map<string, Stored>()
-    if (ids.length === 0) return stored
-    {
+    for (let from = 0; from < ids.length; from += PER_TURN) {
+      if (from > 0) yield* yieldToEventLoop
       const rows = yield* tx.queryAs(
         StoredRow,
         `SELECT id, click_ref, tracking_id, partner_id, tag, currency, order_amount::VARCHAR AS order_amount,
@@ -102,7 +114,7 @@ const lookupStored = (tx: Tx, ids: ReadonlyArray<string>) =>
                 partner_share::VARCHAR AS partner_share, platform_share::VARCHAR AS platform_share, status, event_at,
                 network_updated_at, attributed_at, unattributed_reason
          FROM conversions WHERE id IN ${tx.jsonList("$1")} ${lockedInIdOrder(tx)}`,
-        [JSON.stringify(ids)]
+        [JSON.stringify(ids.slice(from, from + PER_TURN))]
       )
       for (const read of rows) {
         const row = {
@@ -198,14 +210,19 @@ export const upsertConversions = (
     const links = yield* lookupLinks(tx, refs)
     const now = new Date(yield* Clock.currentTimeMillis)
     const decideAll = (ids: ReadonlyArray<string>, stored: ReadonlyMap<string, Stored>) =>
-      ids.map((id) => {
-        const { record } = latest.get(id)!
-        return [id, decide(rates, record, links, stored.get(id), source, now)] as const
+      Effect.gen(function* () {
+        const decided: Array<readonly [string, Decision]> = []
+        for (let from = 0; from < ids.length; from += PER_TURN) {
+          if (from > 0) yield* yieldToEventLoop
+          for (const id of ids.slice(from, from + PER_TURN))
+            decided.push([id, decide(rates, latest.get(id)!.record, links, stored.get(id), source, now)])
+        }
+        return decided
       })
     // Sorted: every writer locks and inserts ids in the same order, so two
     // batches sharing ids wait for one another instead of deadlocking.
     const ids = [...latest.keys()].sort()
-    const decisions = new Map(decideAll(ids, yield* lookupStored(tx, ids)))
+    const decisions = new Map(yield* decideAll(ids, yield* lookupStored(tx, ids)))
 
     const fresh = [...decisions.values()].flatMap((decision) =>
       decision.kind === "write" && decision.isNew ? [decision.row] : []
@@ -213,7 +230,7 @@ export const upsertConversions = (
     const created = yield* insertNew(tx, fresh)
     const raced = fresh.flatMap((row) => (created.has(row.id as string) ? [] : [row.id as string]))
     if (raced.length > 0)
-      for (const [id, decision] of decideAll(raced, yield* lookupStored(tx, raced))) decisions.set(id, decision)
+      for (const [id, decision] of yield* decideAll(raced, yield* lookupStored(tx, raced))) decisions.set(id, decision)
 
     const updates: Array<Row> = []
     const events: Array<Event> = []

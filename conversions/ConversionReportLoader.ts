@@ -35,7 +35,7 @@ export const CONVERSION_FORMATS: Record<string, { readonly parser: ReportFormat;
 const NETWORK_SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/
 
 /** Records checked for a reporting rate between two turns of the event loop. */
-const CHECKED_PER_TURN = 2_000
+const CHECKED_PER_TURN = 1_000
 
 export const ConversionReportLoader = Effect.gen(function* () {
   const db = yield* Database

@@ -28,10 +28,13 @@ afterAll(async () => {
   await a?.close()
 })
 
-/** Signed now, or `secondsAgo` earlier: a second delivery of one conversion is a request of its own. */
-const postback = (service: RunningService, body: unknown, secondsAgo = 0) => {
+/** The current second: two deliveries signed from one reading are a second apart whenever they are made. */
+const nowSeconds = () => Math.floor(Date.now() / 1000)
+
+/** Signed at `signedAt` (seconds): a second delivery of one conversion, signed a second earlier, is a request of its own. */
+const postback = (service: RunningService, body: unknown, signedAt = nowSeconds()) => {
   const text = JSON.stringify(body)
-  const timestamp = String(Math.floor(Date.now() / 1000) - secondsAgo)
+  const timestamp = String(signedAt)
   return postJson(`${service.url}/api/v1/conversions/postback`, text, {
     "x-network": "awin",
     "x-timestamp": timestamp,
@@ -72,7 +75,8 @@ describe("postbacks on two replicas sharing PostgreSQL", () => {
   it("the same transaction sent to both at once yields one conversion and one creation event", async () => {
     const ids = Array.from({ length: ROUNDS }, (_, i) => `RACE-${String(i).padStart(2, "0")}`)
     for (const id of ids) {
-      const [fromA, fromB] = await Promise.all([postback(a, conversion(id)), postback(b, conversion(id), 1)])
+      const now = nowSeconds()
+      const [fromA, fromB] = await Promise.all([postback(a, conversion(id), now), postback(b, conversion(id), now - 1)])
       expect([fromA.status, fromB.status]).toEqual([200, 200])
       // Exactly one of the two created it; the other saw it committed and changed nothing.
       expect(fromA.body.inserted + fromB.body.inserted).toBe(1)
@@ -88,7 +92,8 @@ describe("postbacks on two replicas sharing PostgreSQL", () => {
     for (const id of ids) expect((await postback(a, conversion(id))).body.inserted).toBe(1)
     for (const id of ids) {
       const approved = conversion(id, { status: "approved", updated_time: "2026-11-21T00:00:00Z" })
-      const [fromA, fromB] = await Promise.all([postback(a, approved), postback(b, approved, 1)])
+      const now = nowSeconds()
+      const [fromA, fromB] = await Promise.all([postback(a, approved, now), postback(b, approved, now - 1)])
       expect([fromA.status, fromB.status]).toEqual([200, 200])
       expect(fromA.body.updated + fromB.body.updated).toBe(1)
       expect(fromA.body.unchanged + fromB.body.unchanged).toBe(1)
