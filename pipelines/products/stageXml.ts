@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { mkdirSync, rmSync } from "node:fs"
 import { join } from "node:path"
-import { Worker } from "node:worker_threads"
 import { CountRow } from "../../infra/columns.ts"
 import type { DatabaseShape } from "../../infra/Database.ts"
+import { workerTask } from "../../infra/workerTask.ts"
 import { PipelineError } from "../errors.ts"
 import type { FeedDefinition } from "../FeedConfig.ts"
 import { sqlString } from "./ProductRecord.ts"
@@ -41,29 +41,16 @@ const writeItemsCsv = (
   progress: (rows: number) => void,
   parseError: (message: string) => PipelineError
 ) =>
-  Effect.callback<number, PipelineError>((resume) => {
-    const worker = new Worker(new URL("./xmlStagingWorker.ts", import.meta.url), {
-      name: XML_STAGING_WORKER_NAME,
-      workerData: start,
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB.old, maxYoungGenerationSizeMb: WORKER_HEAP_MB.young }
-    })
-    // Never what keeps the process alive: a shutdown mid-run must not wait for it.
-    worker.unref()
-    let settled = false
-    const settle = (result: Effect.Effect<number, PipelineError>) => {
-      if (settled) return
-      settled = true
-      resume(result)
-    }
-    worker.on("message", (message: XmlStagingMessage) => {
+  workerTask<XmlStagingMessage, number, PipelineError>(
+    new URL("./xmlStagingWorker.ts", import.meta.url),
+    { name: XML_STAGING_WORKER_NAME, workerData: start, heapMb: WORKER_HEAP_MB },
+    (message, settle) => {
       if ("items" in message) progress(message.items)
-      else if ("done" in message) settle(Effect.succeed(message.done))
-      else settle(Effect.fail(parseError(message.error)))
-    })
-    worker.on("error", (error) => settle(Effect.fail(parseError(`cannot parse XML: ${error.message}`))))
-    worker.on("exit", (code) => settle(Effect.fail(parseError(`the XML reader stopped (exit code ${code})`))))
-    return Effect.promise(() => worker.terminate())
-  })
+      else if ("done" in message) settle.succeed(message.done)
+      else settle.fail(parseError(message.error))
+    },
+    (what) => parseError(`cannot parse XML: ${what}`)
+  )
 
 /** DuckDB's reading of the worker's CSV: every column as text, an unquoted empty field as NULL. */
 const readItemsCsv = (file: string) =>

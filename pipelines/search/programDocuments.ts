@@ -32,40 +32,17 @@ export const snapshotPrograms = (db: DuckDbShape) =>
 
 export const dropProgramSnapshot = (db: DuckDbShape) => db.run(`DROP TABLE IF EXISTS ${PROGRAM_DOCS_TABLE}`)
 
-interface ProgramRow {
-  readonly id: string
-  readonly network_id: string
-  readonly network_name: string | null
-  readonly merchant_id: string
-  readonly name: string
-  readonly domains: ReadonlyArray<string>
-  readonly country: string | null
-  readonly category: string | null
-  readonly commission_type: string
-  readonly commission_rate: number
-  readonly commission_currency: string | null
-  readonly cookie_days: number | null
-  readonly status: string
-  readonly deep_link_allowed: boolean
-  readonly epc: number | null
-}
+/** A programme as the snapshot holds it: its document's columns, under its catalog id. */
+type ProgramRow = Omit<ProgramDocument, "id" | "program_id"> & { readonly id: string }
 
-const documentOf = (row: ProgramRow): ProgramDocument => ({
-  id: documentId(row.id),
-  program_id: row.id,
-  network_id: row.network_id,
-  network_name: row.network_name,
-  merchant_id: row.merchant_id,
-  name: row.name,
-  domains: [...row.domains],
-  country: row.country,
-  category: row.category,
-  commission_type: row.commission_type,
+const documentOf = ({ id, domains, ...row }: ProgramRow): ProgramDocument => ({
+  ...row,
+  id: documentId(id),
+  program_id: id,
+  domains: [...domains],
+  // numbers as numbers, whatever width the client reads a column in
   commission_rate: Number(row.commission_rate),
-  commission_currency: row.commission_currency,
   cookie_days: row.cookie_days === null ? null : Number(row.cookie_days),
-  status: row.status,
-  deep_link_allowed: row.deep_link_allowed,
   epc: row.epc === null ? null : Number(row.epc)
 })
 
