@@ -7,7 +7,7 @@ import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
 import { writeProducts } from "../../scripts/generate-products.ts"
 import { selectStores } from "../../scripts/products/stores.ts"
 import { tempDir } from "../support/TestService.ts"
-import { count, products, runFeed, startWithFeeds, tsv } from "./support.ts"
+import { count, products, query, runFeed, startWithFeeds, tsv } from "./support.ts"
 
 // Feeds run inside the service that answers redirects (the sample's price
 // history daily, its products hourly): rows are checked and loaded in DuckDB,
@@ -138,6 +138,16 @@ describe("feed runs and the event loop", () => {
     const run = await runFeed(env.service, "shop")
     const stretch = watch.stop()
     expect(run).toMatchObject({ status: "succeeded", rowsRead: PRODUCTS, rowsLoaded: PRODUCTS / 2 })
+    // every rejection written, with its line, reason and record
+    const [first] = await query<{ n: bigint; line: bigint; reason: string; raw: string }>(
+      env.service,
+      `SELECT count(*) OVER () AS n, line, reason, raw FROM rejected_rows WHERE run_id = $1 ORDER BY line LIMIT 1`,
+      [run.id]
+    )
+    expect(Number(first.n)).toBe(PRODUCTS / 2)
+    expect(Number(first.line)).toBe(3) // the header is line 1; the second product is the first with a bad price
+    expect(first.reason).toMatch(/^price: /)
+    expect(JSON.parse(first.raw)).toMatchObject({ price: "1 dollars" })
     expect(stretch.longestOutsideGcMs, longestOf(stretch)).toBeLessThan(BOUND_MS)
   })
 
