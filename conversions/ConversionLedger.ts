@@ -4,7 +4,7 @@ import { type ConversionRecord, conversionId } from "../domain/conversions/Conve
 import { isMove, isStale, latestPerId } from "../domain/conversions/statusRules.ts"
 import { formatDecimal, parseDecimal } from "../domain/money/Decimal.ts"
 import { Database, type DatabaseError, type Tx } from "../infra/Database.ts"
-import { yieldToEventLoop } from "../infra/yieldToEventLoop.ts"
+import { forEachSlice } from "../infra/yieldToEventLoop.ts"
 import { type Adjustment, adjustmentOf, writeAdjustments } from "./ConversionAdjustments.ts"
 import { upsertWithCorrections } from "./ConversionCorrections.ts"
 import {
@@ -104,32 +104,33 @@ const PER_TURN = 1_000
 const lookupStored = (tx: Tx, ids: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const stored = new Map<string, Stored>()
-    for (let from = 0; from < ids.length; from += PER_TURN) {
-      if (from > 0) yield* yieldToEventLoop
-      const rows = yield* tx.queryAs(
-        StoredRow,
-        `SELECT id, click_ref, tracking_id, partner_id, tag, currency, order_amount::VARCHAR AS order_amount,
+    yield* forEachSlice(ids, PER_TURN, (slice) =>
+      Effect.gen(function* () {
+        const rows = yield* tx.queryAs(
+          StoredRow,
+          `SELECT id, click_ref, tracking_id, partner_id, tag, currency, order_amount::VARCHAR AS order_amount,
                 commission::VARCHAR AS commission, reporting_currency, commission_reporting::VARCHAR AS commission_reporting,
                 order_amount_reporting::VARCHAR AS order_amount_reporting, revenue_share::VARCHAR AS revenue_share,
                 partner_share::VARCHAR AS partner_share, platform_share::VARCHAR AS platform_share, status, event_at,
                 network_updated_at, attributed_at, unattributed_reason
          FROM conversions WHERE id IN ${tx.jsonList("$1")} ${lockedInIdOrder(tx)}`,
-        [JSON.stringify(ids.slice(from, from + PER_TURN))]
-      )
-      for (const read of rows) {
-        const row = {
-          ...read,
-          order_amount: decimalText(read.order_amount),
-          commission: decimalText(read.commission),
-          commission_reporting: decimalText(read.commission_reporting),
-          order_amount_reporting: decimalText(read.order_amount_reporting),
-          partner_share: decimalText(read.partner_share),
-          platform_share: decimalText(read.platform_share),
-          revenue_share: read.revenue_share === null ? null : formatDecimal(parseDecimal(read.revenue_share) ?? 0n)
+          [JSON.stringify(slice)]
+        )
+        for (const read of rows) {
+          const row = {
+            ...read,
+            order_amount: decimalText(read.order_amount),
+            commission: decimalText(read.commission),
+            commission_reporting: decimalText(read.commission_reporting),
+            order_amount_reporting: decimalText(read.order_amount_reporting),
+            partner_share: decimalText(read.partner_share),
+            platform_share: decimalText(read.platform_share),
+            revenue_share: read.revenue_share === null ? null : formatDecimal(parseDecimal(read.revenue_share) ?? 0n)
+          }
+          stored.set(row.id, { ...row, signature: signatureOf(row) })
         }
-        stored.set(row.id, { ...row, signature: signatureOf(row) })
-      }
-    }
+      })
+    )
     return stored
   })
 
@@ -212,11 +213,12 @@ export const upsertConversions = (
     const decideAll = (ids: ReadonlyArray<string>, stored: ReadonlyMap<string, Stored>) =>
       Effect.gen(function* () {
         const decided: Array<readonly [string, Decision]> = []
-        for (let from = 0; from < ids.length; from += PER_TURN) {
-          if (from > 0) yield* yieldToEventLoop
-          for (const id of ids.slice(from, from + PER_TURN))
-            decided.push([id, decide(rates, latest.get(id)!.record, links, stored.get(id), source, now)])
-        }
+        yield* forEachSlice(ids, PER_TURN, (slice) =>
+          Effect.sync(() => {
+            for (const id of slice)
+              decided.push([id, decide(rates, latest.get(id)!.record, links, stored.get(id), source, now)])
+          })
+        )
         return decided
       })
     // Sorted: every writer locks and inserts ids in the same order, so two

@@ -2,8 +2,8 @@ import { Effect } from "effect"
 
 // Work that runs row by row in JavaScript inside the service that answers
 // requests on the same thread (a feed's flagged rows judged by the Schema
-// rule, its rejections written) runs in slices: between two, the event loop
-// answers what arrived meanwhile. setImmediate rather than Effect's own
+// rule, its rejections written, a report's records decided) runs in slices:
+// between two, the event loop answers what arrived meanwhile. setImmediate rather than Effect's own
 // yield, which may resume the fiber before the loop has polled for I/O.
 
 /** Lets the event loop run its pending I/O and timers before the calling fiber goes on. */
@@ -11,3 +11,19 @@ export const yieldToEventLoop: Effect.Effect<void> = Effect.callback<void>((resu
   const handle = setImmediate(() => resume(Effect.void))
   return Effect.sync(() => clearImmediate(handle))
 })
+
+/**
+ * Runs `each` over `items` a slice of `size` at a time, in order, letting the
+ * event loop turn between two slices.
+ */
+export const forEachSlice = <A, E, R>(
+  items: ReadonlyArray<A>,
+  size: number,
+  each: (slice: ReadonlyArray<A>) => Effect.Effect<void, E, R>
+): Effect.Effect<void, E, R> =>
+  Effect.gen(function* () {
+    for (let from = 0; from < items.length; from += size) {
+      if (from > 0) yield* yieldToEventLoop
+      yield* each(items.slice(from, from + size))
+    }
+  })

@@ -1,6 +1,6 @@
 import { Effect, Schema, SchemaIssue } from "effect"
 import { type DatabaseShape, jsonRowsParam } from "../infra/Database.ts"
-import { yieldToEventLoop } from "../infra/yieldToEventLoop.ts"
+import { forEachSlice } from "../infra/yieldToEventLoop.ts"
 import { PipelineError } from "./errors.ts"
 import type { FeedDefinition } from "./FeedConfig.ts"
 
@@ -106,22 +106,24 @@ export const recordRejections = (
   feed: string,
   rejections: ReadonlyArray<Rejection>
 ) =>
-  Effect.gen(function* () {
-    for (let from = 0; from < rejections.length; from += WRITTEN_PER_SLICE) {
-      if (from > 0) yield* yieldToEventLoop
-      const rows = rejections.slice(from, from + WRITTEN_PER_SLICE).map((rejection) => ({
-        line: rejection.line,
-        reason: rejection.reason.slice(0, RAW_LIMIT),
-        raw: rejection.raw?.slice(0, RAW_LIMIT) ?? null
-      }))
-      yield* db.run(
-        `INSERT INTO rejected_rows (run_id, feed, line, reason, raw)
-         SELECT CAST($2 AS VARCHAR), CAST($3 AS VARCHAR), r.line, r.reason, r.raw
-         FROM ${db.jsonRows("$1", { line: "BIGINT", reason: "VARCHAR", raw: "VARCHAR" })} r`,
-        [jsonRowsParam(rows), runId, feed]
-      )
-    }
-  }).pipe(Effect.mapError((error) => new PipelineError({ feed, stage: "load", message: error.message })))
+  forEachSlice(rejections, WRITTEN_PER_SLICE, (slice) =>
+    db.run(
+      `INSERT INTO rejected_rows (run_id, feed, line, reason, raw)
+       SELECT CAST($2 AS VARCHAR), CAST($3 AS VARCHAR), r.line, r.reason, r.raw
+       FROM ${db.jsonRows("$1", { line: "BIGINT", reason: "VARCHAR", raw: "VARCHAR" })} r`,
+      [
+        jsonRowsParam(
+          slice.map((rejection) => ({
+            line: rejection.line,
+            reason: rejection.reason.slice(0, RAW_LIMIT),
+            raw: rejection.raw?.slice(0, RAW_LIMIT) ?? null
+          }))
+        ),
+        runId,
+        feed
+      ]
+    )
+  ).pipe(Effect.mapError((error) => new PipelineError({ feed, stage: "load", message: error.message })))
 
 /** Fails the run when the rejected share is above the feed's threshold (default 20%). */
 export const checkThreshold = (feed: FeedDefinition, rowsRead: number, rowsRejected: number) => {

@@ -8,7 +8,7 @@ import type { ParsedReport } from "./Report.ts"
 
 // A network's conversion report, read and parsed in a worker thread
 // (parseInWorker.ts starts one per run). On the event loop a 20,000-transaction
-// Awin report held it about 0.75-0.95 s in one stretch (the exact JSON
+// Awin report held it 0.65-0.95 s in one stretch (the exact JSON
 // reader and the row rules): every redirect of a serving process waited.
 
 /** What the worker starts with (its workerData). */

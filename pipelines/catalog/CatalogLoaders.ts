@@ -1,6 +1,6 @@
 import { Clock, Effect } from "effect"
 import type { DatabaseError, Tx } from "../../infra/Database.ts"
-import { yieldToEventLoop } from "../../infra/yieldToEventLoop.ts"
+import { forEachSlice } from "../../infra/yieldToEventLoop.ts"
 import { byFeed, type PublishStep } from "../publish/CatalogPublisher.ts"
 import { type LoaderStores, loaderStores } from "../publish/LoaderStores.ts"
 import { PipelineError } from "../errors.ts"
@@ -24,15 +24,14 @@ const DOCS_PER_TURN = 2_000
 const withDocs = <A>(tx: Tx, docs: ReadonlyArray<unknown>, use: Effect.Effect<A, DatabaseError>) =>
   Effect.gen(function* () {
     yield* tx.run(`CREATE OR REPLACE TEMP TABLE ${docsTable} (doc JSON)`)
-    for (let from = 0; from < docs.length; from += DOCS_PER_TURN) {
-      if (from > 0) yield* yieldToEventLoop
-      yield* tx.append(docsTable, (appender) => {
-        for (const doc of docs.slice(from, from + DOCS_PER_TURN)) {
+    yield* forEachSlice(docs, DOCS_PER_TURN, (slice) =>
+      tx.append(docsTable, (appender) => {
+        for (const doc of slice) {
           appender.appendVarchar(JSON.stringify(doc))
           appender.endRow()
         }
       })
-    }
+    )
     const result = yield* use
     yield* tx.run(`DROP TABLE ${docsTable}`)
     return result

@@ -7,6 +7,7 @@ import type { FeedLoader, LoadInput, LoadResult } from "../FeedLoaders.ts"
 import { readFirstLine, splitHeader } from "../products/stageDelimited.ts"
 import { checkThreshold, type Rejection, recordRejections } from "../Rejections.ts"
 import { type Observation, priceRowJudge, priceRowPrecheck, stagedObservation } from "./PriceRow.ts"
+import { CountRow } from "../../infra/columns.ts"
 import { jsonRowsParam } from "../../infra/Store.ts"
 import { forEachFlaggedPage } from "../flaggedRows.ts"
 
@@ -34,7 +35,6 @@ const tableFor = (feed: string) => `_stage_prices_${feed.replace(/[^a-z0-9_]/g, 
 
 const FLAGGED_COLUMNS = ["product_id", "observed_at", "price", "currency"]
 type FlaggedRow = { readonly k: number } & Readonly<Record<string, string | null>>
-const Count = Schema.Struct({ n: Schema.Number })
 
 const loadPriceHistory = (
   { db, staging, publisher }: LoaderStores,
@@ -73,7 +73,7 @@ const loadPriceHistory = (
       )
       .pipe(Effect.mapError((error) => fail("parse", error.message)))
     const [{ n: rowsRead }] = yield* staging
-      .queryAs(Count, `SELECT count(*)::INTEGER AS n FROM ${table}`)
+      .queryAs(CountRow, `SELECT count(*)::INTEGER AS n FROM ${table}`)
       .pipe(Effect.mapError((error) => fail("load", error.message)))
     input.progress(rowsRead)
     const judge = priceRowJudge(defaultCurrency)

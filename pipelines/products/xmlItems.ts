@@ -215,8 +215,8 @@ export async function* sliceXmlItems(
       batch.push(itemToRecord(buffer.slice(start, end + 7), storeColumn))
       items++
       pos = end + 7
-      // a full batch goes out mid-chunk: a 1 MB chunk holds about a thousand items, and
-      // the stream's read-ahead hands over the next chunks without the event loop turning
+      // a full batch goes out mid-chunk (a 1 MB chunk holds about a thousand items), so
+      // every batch but the last is exactly batchSize
       if (batch.length >= batchSize) {
         yield batch
         batch = []
