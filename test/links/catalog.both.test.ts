@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BUMP_CATALOG_VERSION_SQL } from "../../infra/CatalogVersion.ts"
 import { Database } from "../../infra/Database.ts"
 import { ProgramMatcher } from "../../links/ProgramMatcher.ts"
+import { readMatcherCatalog } from "../../links/readMatcherCatalog.ts"
 import { insertCatalog, NETWORKS, PROGRAMS } from "../support/catalogFixture.ts"
 import { getJson, postJson } from "../support/http.ts"
 import { startService, type RunningService } from "../support/TestService.ts"
@@ -178,5 +179,43 @@ describe("GET /api/v1/networks and /api/v1/programs", () => {
     // the fixture's programmes (ids before and after "paged:") are all still there
     for (const program of PROGRAMS)
       for (const domain of program.domains) expect(catalog.byDomain.has(domain), domain).toBe(true)
+  })
+
+  it("a load committed between two pages of the matcher's read is not mixed into what it holds", async () => {
+    // The paged programmes of the test above: paged:0005 is on the first page, paged:2050 on the third.
+    const { catalog } = await service.run(
+      Effect.gen(function* () {
+        const db = yield* Database
+        // One catalog change, as a feed load commits it: both programmes' domains change together.
+        const change = db.transaction((tx) =>
+          Effect.gen(function* () {
+            yield* tx.run("UPDATE programs SET domains = ARRAY['after-0005.example'] WHERE id = 'paged:0005'")
+            yield* tx.run("UPDATE programs SET domains = ARRAY['after-2050.example'] WHERE id = 'paged:2050'")
+            yield* tx.run(BUMP_CATALOG_VERSION_SQL)
+          })
+        )
+        let changed = false
+        // The store as it is, with the change committed once, just before the second page is read.
+        const changingMidRead: typeof db = {
+          ...db,
+          queryAs: (row, sql, params) =>
+            !changed && sql.includes("FROM programs LEFT JOIN") && params?.[0] !== ""
+              ? change.pipe(
+                  Effect.tap(() => Effect.sync(() => (changed = true))),
+                  Effect.andThen(db.queryAs(row, sql, params))
+                )
+              : db.queryAs(row, sql, params)
+        }
+        const read = yield* readMatcherCatalog(changingMidRead)
+        expect(changed).toBe(true)
+        return read
+      })
+    )
+    const programsAt = (domain: string) => catalog.byDomain.get(domain)?.map((p) => p.id)
+    // the catalog after the change, whole: not the first page from before it with the third from after it
+    expect(programsAt("after-0005.example")).toEqual(["paged:0005"])
+    expect(programsAt("after-2050.example")).toEqual(["paged:2050"])
+    expect(programsAt("paged-0005.example")).toBeUndefined()
+    expect(programsAt("paged-2050.example")).toBeUndefined()
   })
 })
