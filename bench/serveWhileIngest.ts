@@ -1,5 +1,5 @@
 // npm run bench:serve-while-ingest -- [--products 1000000] [--window 5] [--pace 0.5] [--mix both|redirects]
-//                                      [--rates REDIRECTS,SEARCHES] [--format gmc-tsv|gmc-xml]
+//                                      [--rates REDIRECTS,SEARCHES] [--format gmc-tsv|gmc-xml] [--profile]
 //
 // A ROLE=all service as users run it (the shipped entry point in a child
 // process, bench/support/shippedService.ts, DUCKDB_MEMORY_LIMIT=1GB) serves
@@ -35,7 +35,9 @@
 // sets another pace each run, and the serving load moves the RSS too, so
 // runs that compare a change pin it. `--format gmc-xml` writes and runs the
 // feed as a Google Merchant RSS file instead of TSV (its items are scanned by
-// the service, where a TSV feed is read by DuckDB).
+// the service, where a TSV feed is read by DuckDB). `--profile` writes a V8
+// CPU profile of the service (data/var/bench-serve-while-ingest/profile/) to
+// find what held its event loop.
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
@@ -56,7 +58,9 @@ const { values } = parseArgs({
     pace: { type: "string", default: "0.5" },
     mix: { type: "string", default: "both" },
     rates: { type: "string" },
-    format: { type: "string", default: "gmc-tsv" }
+    format: { type: "string", default: "gmc-tsv" },
+    // a V8 CPU profile of the service (PROFILE_DIR/*.cpuprofile), written when it stops
+    profile: { type: "boolean", default: false }
   }
 })
 const PRODUCTS = Number(values.products)
@@ -155,16 +159,21 @@ const feedsConfig = (feedFile: string) => {
   return { path, remove: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
+const PROFILE_DIR = resolve("data/var/bench-serve-while-ingest/profile")
 log(`bench:serve-while-ingest, ${size}${WITH_SEARCHES ? "" : ", redirects only"}; ${machineLoad()}`)
 const feedFile = await benchFeedFile(resolve("data/var/bench-search/feeds"), PRODUCTS, FORMAT)
 const feeds = feedsConfig(feedFile)
 const bare = await startBare()
-const service = await startShippedService({
-  ROLE: "all",
-  FEEDS_CONFIG: feeds.path,
-  DUCKDB_MEMORY_LIMIT: "1GB",
-  INGEST_ON_START: "true"
-})
+const service = await startShippedService(
+  {
+    ROLE: "all",
+    FEEDS_CONFIG: feeds.path,
+    DUCKDB_MEMORY_LIMIT: "1GB",
+    INGEST_ON_START: "true"
+  },
+  undefined,
+  values.profile ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] } : {}
+)
 const admin = { authorization: `Bearer ${service.adminToken}` }
 log(`service ready in ${service.readySeconds.toFixed(1)} s (sample catalog ingested); ${machineLoad()}`)
 
