@@ -46,6 +46,26 @@ const readRows = (connection: DuckDBConnection, sql: string, params?: DuckDbPara
     catch: toError(sql)
   })
 
+/** How long a closing connection waits for DuckDB to stop the statements it was told to interrupt. */
+const CLOSE_WAIT_MS = 5_000
+
+/**
+ * Closes a connection once DuckDB has stopped its statements. An interrupted
+ * read goes on running in DuckDB, and closing its connection does not stop
+ * it: the process then stayed alive after shutdown until the statement ended
+ * by itself (test/infra/duckDbReaders.test.ts). So a reader's statements still
+ * under way are interrupted first. The writer's never are: they settle.
+ */
+const closeConnection = (connection: DuckDBConnection, running?: Running) =>
+  Effect.gen(function* () {
+    for (let waited = 0; running !== undefined && running.count > 0 && waited < CLOSE_WAIT_MS; waited += 10) {
+      connection.interrupt()
+      // a timer of its own, not Effect's clock: a test's TestClock would never let this wait end
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 10)))
+    }
+    connection.closeSync()
+  })
+
 /**
  * `settle`: the writer's statements finish before an interruption lands. An
  * interrupted promise does not stop DuckDB, so without it a run stopped at
@@ -205,11 +225,12 @@ export const makeDuckDbDatabase = (
       Effect.tryPromise({ try: () => DuckDBInstance.create(path, options), catch: toError(`open ${path}`) }),
       (instance) => Effect.sync(() => instance.closeSync())
     )
-    const connect = Effect.acquireRelease(
-      Effect.tryPromise({ try: () => instance.connect(), catch: toError("connect") }),
-      (connection) => Effect.sync(() => connection.closeSync())
-    )
-    const writer = makeTx(yield* connect, true)
+    const connect = (running?: Running) =>
+      Effect.acquireRelease(
+        Effect.tryPromise({ try: () => instance.connect(), catch: toError("connect") }),
+        (connection) => closeConnection(connection, running)
+      )
+    const writer = makeTx(yield* connect(), true)
     // Each read goes to the reader connection with the fewest statements
     // under way (the next in turn among equals): a connection runs one
     // statement at a time, so taking them in turn put a redirect's link
@@ -217,7 +238,7 @@ export const makeDuckDbDatabase = (
     const pool: Array<{ readonly tx: DuckDbTx; readonly running: Running }> = []
     for (let i = 0; i < readers; i++) {
       const running: Running = { count: 0 }
-      pool.push({ tx: makeTx(yield* connect, false, running), running })
+      pool.push({ tx: makeTx(yield* connect(running), false, running), running })
     }
     let next = 0
     const reader = () => {
