@@ -132,6 +132,16 @@ const ITEM_OPEN = /<item[\s>]/
 const RSS_OPEN = /<rss[\s>]|<channel[\s>]/
 const RSS_CLOSE = /<\/rss>|<\/channel>/
 
+/**
+ * The most XML text one item, comment or CDATA section may span (characters)
+ * before the feed fails: past it, the buffer would grow with a missing or
+ * mistyped closing tag until the worker's heap ran out, rescanning the item
+ * with every chunk. The staged CSV line has the same bound (xmlStagingWorker.ts).
+ */
+export const MAX_PENDING_XML = 16 * 1024 * 1024
+
+const MAX_PENDING_XML_MB = MAX_PENDING_XML / 1024 / 1024
+
 /** Offset of the next "<item>" or "<item ..." at or after `from`, or -1 (indexOf: a regex here cost ~8% of the scan). */
 const nextItem = (text: string, from: number) => {
   for (let at = text.indexOf("<item", from); at >= 0; at = text.indexOf("<item", at + 5)) {
@@ -196,6 +206,8 @@ export async function* sliceXmlItems(
         const markupEnd = buffer.length - bang < 9 ? -1 : buffer.indexOf(close, bang + 2)
         if (markupEnd < 0) {
           pos = bang // not closed in this chunk: wait for the next one
+          if (buffer.length - pos > MAX_PENDING_XML)
+            throw new XmlFeedError(`a comment or CDATA section is larger than ${MAX_PENDING_XML_MB} MB, or not closed`)
           break
         }
         pos = markupEnd + close.length
@@ -210,6 +222,8 @@ export async function* sliceXmlItems(
       const end = itemEnd(buffer, start)
       if (end < 0) {
         pos = start
+        if (buffer.length - pos > MAX_PENDING_XML)
+          throw new XmlFeedError(`<item> number ${items + 1} is larger than ${MAX_PENDING_XML_MB} MB, or not closed`)
         break
       }
       batch.push(itemToRecord(buffer.slice(start, end + 7), storeColumn))

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { saxXmlItems } from "../../bench/support/saxXmlItems.ts"
 import type { StagedRecord } from "../../pipelines/products/stagedColumns.ts"
-import { sliceXmlItems, XmlFeedError } from "../../pipelines/products/xmlItems.ts"
+import { MAX_PENDING_XML, sliceXmlItems, XmlFeedError } from "../../pipelines/products/xmlItems.ts"
 
 // The GMC XML reader is a hand-written <item> slicer because it measured at
 // least as fast as saxes (`npm run bench:xml`). These shapes, taken from real
@@ -140,5 +140,28 @@ describe("GMC XML items", () => {
     await expect(read(sliceXmlItems, rss(`<item><g:id>M1</g:id><title>broken</item>`))).rejects.toThrow(
       /<title> is not closed/
     )
+  })
+
+  it("fails an item or comment whose closing tag is missing once it passes the bound, without reading on", async () => {
+    // 40 MB after the opening: the bound is 16 MB, so the reader stops at about the 17th 1 MB chunk
+    const pulled = { chunks: 0 }
+    async function* unclosed(opening: string): AsyncGenerator<string> {
+      yield rss("").slice(0, rss("").indexOf("</channel>")) + opening
+      for (let i = 0; i < 40; i++, pulled.chunks++) yield "x".repeat(1 << 20)
+      yield "</channel></rss>"
+    }
+    const readAll = async (opening: string) => {
+      pulled.chunks = 0
+      for await (const batch of sliceXmlItems(unclosed(opening), 2)) void batch
+    }
+    // a mistyped closing tag: the item never closes
+    await expect(readAll("<item><g:id>U1</g:id><description>")).rejects.toThrow(
+      /<item> number 1 is larger than 16 MB, or not closed/
+    )
+    expect(pulled.chunks).toBeLessThanOrEqual(MAX_PENDING_XML / (1 << 20) + 1)
+    await expect(readAll("<!-- a comment left open")).rejects.toThrow(
+      /a comment or CDATA section is larger than 16 MB, or not closed/
+    )
+    expect(pulled.chunks).toBeLessThanOrEqual(MAX_PENDING_XML / (1 << 20) + 1)
   })
 })
