@@ -4,7 +4,8 @@ import { type Correction, corrected } from "../domain/conversions/corrections.ts
 import { formatDecimal, parseDecimal } from "../domain/money/Decimal.ts"
 import { Text } from "../infra/columns.ts"
 import type { DatabaseError, JsonColumnType, Tx } from "../infra/Database.ts"
-import { upsertConversions, type UpsertResult } from "./ConversionLedger.ts"
+import { forEachSlice } from "../infra/yieldToEventLoop.ts"
+import { PER_TURN, upsertConversions, type UpsertResult } from "./ConversionLedger.ts"
 import { RECORD_COLUMNS, recordOf, RecordRow } from "./ledgerRows.ts"
 import type { ReportingRatesShape } from "./ReportingRates.ts"
 
@@ -172,15 +173,30 @@ export const upsertWithCorrections = (
     const conversions = records.filter((record) => record.correctionOf === undefined)
     const now = new Date(yield* Clock.currentTimeMillis)
     const fresh = yield* recordNew(tx, corrections, source, now)
-    const ids = [...new Set(conversions.map((record) => conversionId(record.network, record.networkTxId)))]
+    // A slice of the batch at a time, as the ledger does: a report may hold 200,000 of them.
+    const unique = new Set<string>()
+    yield* forEachSlice(conversions, PER_TURN, (slice) =>
+      Effect.sync(() => {
+        for (const record of slice) unique.add(conversionId(record.network, record.networkTxId))
+      })
+    )
+    const ids = [...unique]
     // The batch's conversions as reported, with every stored correction of theirs applied.
     const stored = yield* storedCorrections(tx, ids)
-    const adjusted = conversions.map((record) => {
-      const moved = corrected(record, stored)
-      if (moved === undefined) return record
-      // Corrections new in this batch move a stored conversion: the ledger files that as a correction.
-      return { ...moved, ...reasonsFor(fresh, conversionId(record.network, record.networkTxId), record.currency) }
-    })
+    const adjusted: Array<ConversionRecord> = []
+    yield* forEachSlice(conversions, PER_TURN, (slice) =>
+      Effect.sync(() => {
+        for (const record of slice) {
+          const moved = corrected(record, stored)
+          // Corrections new in this batch move a stored conversion: the ledger files that as a correction.
+          adjusted.push(
+            moved === undefined
+              ? record
+              : { ...moved, ...reasonsFor(fresh, conversionId(record.network, record.networkTxId), record.currency) }
+          )
+        }
+      })
+    )
     const loaded = yield* upsertConversions(tx, rates, adjusted, source)
     const inBatch = new Set(ids)
     const applied = yield* correctStored(

@@ -17,6 +17,8 @@ export interface WorkerTaskOptions {
 export interface Settle<A, E> {
   readonly succeed: (value: A) => void
   readonly fail: (error: E) => void
+  /** Sends the worker a message (e.g. the acknowledgement a worker that paces its messages waits for). */
+  readonly reply: (message: unknown) => void
 }
 
 /**
@@ -46,7 +48,8 @@ export const workerTask = <M, A, E>(
     }
     const settle: Settle<A, E> = {
       succeed: (value) => settleWith(Effect.succeed(value)),
-      fail: (error) => settleWith(Effect.fail(error))
+      fail: (error) => settleWith(Effect.fail(error)),
+      reply: (message) => worker.postMessage(message)
     }
     worker.on("message", (message: M) => onMessage(message, settle))
     worker.on("error", (error) => settle.fail(failure(String(error))))

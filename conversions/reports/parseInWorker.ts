@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { workerTask } from "../../infra/workerTask.ts"
 import type { ParsedReport } from "./Report.ts"
-import { REPORT_WORKER_NAME, type ReportWorkerMessage, type ReportWorkerStart } from "./reportWorker.ts"
+import { NEXT_CHUNK, REPORT_WORKER_NAME, type ReportWorkerMessage, type ReportWorkerStart } from "./reportWorker.ts"
 
 /**
  * The worker's V8 heap (MB): the report's text and its parsed records (a
@@ -14,14 +14,20 @@ const WORKER_HEAP_MB = { old: 512, young: 32 } as const
 /** The report of `start.file` parsed by a worker thread, or why it cannot be; interrupted, the worker is terminated. */
 export const parseReportInWorker = (start: ReportWorkerStart): Effect.Effect<ParsedReport, string> =>
   Effect.suspend(() => {
-    // this run's records, as the worker sends them
+    // this run's records and rejected rows, as the worker sends them
     const records: Array<ParsedReport["records"][number]> = []
+    const rejected: Array<ParsedReport["rejected"][number]> = []
     return workerTask<ReportWorkerMessage, ParsedReport, string>(
       new URL("./reportWorker.ts", import.meta.url),
       { name: REPORT_WORKER_NAME, workerData: start, heapMb: WORKER_HEAP_MB },
       (message, settle) => {
-        if ("records" in message) records.push(...message.records)
-        else if ("done" in message) settle.succeed({ records, ...message.done })
+        if ("records" in message) {
+          records.push(...message.records)
+          settle.reply(NEXT_CHUNK)
+        } else if ("rejected" in message) {
+          rejected.push(...message.rejected)
+          settle.reply(NEXT_CHUNK)
+        } else if ("done" in message) settle.succeed({ records, rejected, rowsRead: message.done.rowsRead })
         else settle.fail(message.error)
       },
       (what) => `cannot read the report: ${what}`

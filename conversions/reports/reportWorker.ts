@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs"
-import { parentPort, workerData } from "node:worker_threads"
+import { type MessagePort, parentPort, workerData } from "node:worker_threads"
 import { gunzipSync } from "node:zlib"
 import { niceThisThread } from "../../infra/threadPriority.ts"
 import { parseReport, type ReportFormat, type ReportOptions } from "./index.ts"
@@ -22,20 +22,34 @@ export interface ReportWorkerStart {
 }
 
 /**
- * The parsed report in pieces: records a chunk at a time (each message is
- * decoded by the main thread in a turn of its own), then the rejected rows
- * and the count; or why the report cannot be read.
+ * The parsed report in pieces: records a chunk at a time, then the rejected
+ * rows a chunk at a time, then the count; or why the report cannot be read.
+ * After each chunk the worker waits for the main thread's NEXT_CHUNK: Node
+ * decodes every message queued on a port in one callback, so chunks sent
+ * without waiting reached the main thread all at once (a 200,000-transaction
+ * report: ~0.3 s in one stretch, every request of the service waiting).
  */
 export type ReportWorkerMessage =
   | { readonly records: ParsedReport["records"] }
-  | { readonly done: Pick<ParsedReport, "rejected" | "rowsRead"> }
+  | { readonly rejected: ParsedReport["rejected"] }
+  | { readonly done: Pick<ParsedReport, "rowsRead"> }
   | { readonly error: string }
+
+/** The main thread's acknowledgement of a chunk: the worker sends the next. */
+export const NEXT_CHUNK = "next"
 
 /** The worker thread's name, as /proc shows it. */
 export const REPORT_WORKER_NAME = "report-parse"
 
-/** Records per message to the main thread. */
+/** Records (or rejected rows) per message to the main thread. */
 const RECORDS_PER_MESSAGE = 2_000
+
+/** Posts `message` and waits for the main thread to acknowledge it. */
+const sendChunk = (port: MessagePort, message: ReportWorkerMessage) =>
+  new Promise<void>((resolve) => {
+    port.once("message", () => resolve())
+    port.postMessage(message)
+  })
 
 const start = workerData as ReportWorkerStart | undefined
 if (start !== undefined && parentPort !== null) {
@@ -52,10 +66,10 @@ if (start !== undefined && parentPort !== null) {
     }
     const report = parseReport(start.format, content, start.options)
     for (let from = 0; from < report.records.length; from += RECORDS_PER_MESSAGE)
-      port.postMessage({
-        records: report.records.slice(from, from + RECORDS_PER_MESSAGE)
-      } satisfies ReportWorkerMessage)
-    port.postMessage({ done: { rejected: report.rejected, rowsRead: report.rowsRead } } satisfies ReportWorkerMessage)
+      await sendChunk(port, { records: report.records.slice(from, from + RECORDS_PER_MESSAGE) })
+    for (let from = 0; from < report.rejected.length; from += RECORDS_PER_MESSAGE)
+      await sendChunk(port, { rejected: report.rejected.slice(from, from + RECORDS_PER_MESSAGE) })
+    port.postMessage({ done: { rowsRead: report.rowsRead } } satisfies ReportWorkerMessage)
   } catch (error) {
     port.postMessage({
       // a report refused as a whole says why; anything else is reported as it was thrown

@@ -36,13 +36,16 @@ export const isStale = (stored: StoredStatus, record: Pick<ConversionRecord, "st
 /**
  * Keeps one record per conversion id within a batch: the most recently
  * updated, the later one in the input on a tie or when either has no time.
- * `index` is the record's position in the input.
+ * `index` is the record's position in the input. A batch read in slices adds
+ * each to the same `byId`, `offset` being the slice's position in the batch.
  */
 export const latestPerId = <R extends Pick<ConversionRecord, "network" | "networkTxId" | "updatedAt">>(
-  records: ReadonlyArray<R>
+  records: ReadonlyArray<R>,
+  byId: Map<string, { readonly record: R; readonly index: number }> = new Map(),
+  offset = 0
 ): Map<string, { readonly record: R; readonly index: number }> => {
-  const byId = new Map<string, { record: R; index: number }>()
-  records.forEach((record, index) => {
+  records.forEach((record, at) => {
+    const index = offset + at
     const id = conversionId(record.network, record.networkTxId)
     const previous = byId.get(id)
     const older =
