@@ -4,7 +4,7 @@ import { type Correction, corrected } from "../domain/conversions/corrections.ts
 import { formatDecimal, parseDecimal } from "../domain/money/Decimal.ts"
 import { Text } from "../infra/columns.ts"
 import type { DatabaseError, JsonColumnType, Tx } from "../infra/Database.ts"
-import { forEachSlice } from "../infra/yieldToEventLoop.ts"
+import { forEachInSlices } from "../infra/yieldToEventLoop.ts"
 import { PER_TURN, upsertConversions, type UpsertResult } from "./ConversionLedger.ts"
 import { RECORD_COLUMNS, recordOf, RecordRow } from "./ledgerRows.ts"
 import type { ReportingRatesShape } from "./ReportingRates.ts"
@@ -175,28 +175,22 @@ export const upsertWithCorrections = (
     const fresh = yield* recordNew(tx, corrections, source, now)
     // A slice of the batch at a time, as the ledger does: a report may hold 200,000 of them.
     const unique = new Set<string>()
-    yield* forEachSlice(conversions, PER_TURN, (slice) =>
-      Effect.sync(() => {
-        for (const record of slice) unique.add(conversionId(record.network, record.networkTxId))
-      })
+    yield* forEachInSlices(conversions, PER_TURN, (record) =>
+      unique.add(conversionId(record.network, record.networkTxId))
     )
     const ids = [...unique]
     // The batch's conversions as reported, with every stored correction of theirs applied.
     const stored = yield* storedCorrections(tx, ids)
     const adjusted: Array<ConversionRecord> = []
-    yield* forEachSlice(conversions, PER_TURN, (slice) =>
-      Effect.sync(() => {
-        for (const record of slice) {
-          const moved = corrected(record, stored)
-          // Corrections new in this batch move a stored conversion: the ledger files that as a correction.
-          adjusted.push(
-            moved === undefined
-              ? record
-              : { ...moved, ...reasonsFor(fresh, conversionId(record.network, record.networkTxId), record.currency) }
-          )
-        }
-      })
-    )
+    yield* forEachInSlices(conversions, PER_TURN, (record) => {
+      const moved = corrected(record, stored)
+      // Corrections new in this batch move a stored conversion: the ledger files that as a correction.
+      adjusted.push(
+        moved === undefined
+          ? record
+          : { ...moved, ...reasonsFor(fresh, conversionId(record.network, record.networkTxId), record.currency) }
+      )
+    })
     const loaded = yield* upsertConversions(tx, rates, adjusted, source)
     const inBatch = new Set(ids)
     const applied = yield* correctStored(

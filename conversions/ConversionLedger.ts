@@ -4,7 +4,7 @@ import { type ConversionRecord, conversionId } from "../domain/conversions/Conve
 import { isMove, isStale, latestPerId } from "../domain/conversions/statusRules.ts"
 import { formatDecimal, parseDecimal } from "../domain/money/Decimal.ts"
 import { Database, type DatabaseError, type Tx } from "../infra/Database.ts"
-import { forEachSlice } from "../infra/yieldToEventLoop.ts"
+import { forEachInSlices, forEachSlice } from "../infra/yieldToEventLoop.ts"
 import { type Adjustment, adjustmentOf, writeAdjustments } from "./ConversionAdjustments.ts"
 import { upsertWithCorrections } from "./ConversionCorrections.ts"
 import {
@@ -209,20 +209,15 @@ export const upsertConversions = (
     const latest: ReturnType<typeof latestPerId<ConversionRecord>> = new Map()
     yield* forEachSlice(records, PER_TURN, (slice, from) => Effect.sync(() => void latestPerId(slice, latest, from)))
     const refs = new Set<string>()
-    yield* forEachSlice([...latest.values()], PER_TURN, (slice) =>
-      Effect.sync(() => {
-        for (const { record } of slice) if (record.clickRef !== null) refs.add(record.clickRef)
-      })
-    )
+    yield* forEachInSlices([...latest.values()], PER_TURN, ({ record }) => {
+      if (record.clickRef !== null) refs.add(record.clickRef)
+    })
     const links = yield* lookupLinks(tx, [...refs])
     const now = new Date(yield* Clock.currentTimeMillis)
     const decisions = new Map<string, Decision>()
     const decideAll = (ids: ReadonlyArray<string>, stored: ReadonlyMap<string, Stored>) =>
-      forEachSlice(ids, PER_TURN, (slice) =>
-        Effect.sync(() => {
-          for (const id of slice)
-            decisions.set(id, decide(rates, latest.get(id)!.record, links, stored.get(id), source, now))
-        })
+      forEachInSlices(ids, PER_TURN, (id) =>
+        decisions.set(id, decide(rates, latest.get(id)!.record, links, stored.get(id), source, now))
       )
     // Sorted: every writer locks and inserts ids in the same order, so two
     // batches sharing ids wait for one another instead of deadlocking.
@@ -230,14 +225,10 @@ export const upsertConversions = (
     yield* decideAll(ids, yield* lookupStored(tx, ids))
 
     const fresh: Array<Row> = []
-    yield* forEachSlice(ids, PER_TURN, (slice) =>
-      Effect.sync(() => {
-        for (const id of slice) {
-          const decision = decisions.get(id)!
-          if (decision.kind === "write" && decision.isNew) fresh.push(decision.row)
-        }
-      })
-    )
+    yield* forEachInSlices(ids, PER_TURN, (id) => {
+      const decision = decisions.get(id)!
+      if (decision.kind === "write" && decision.isNew) fresh.push(decision.row)
+    })
     const created = yield* insertNew(tx, fresh)
     const raced = fresh.flatMap((row) => (created.has(row.id as string) ? [] : [row.id as string]))
     // decided again, in their place in `decisions`
@@ -251,38 +242,30 @@ export const upsertConversions = (
       updated = 0,
       unchanged = 0,
       stale = 0
-    yield* forEachSlice(ids, PER_TURN, (slice) =>
-      Effect.sync(() => {
-        for (const id of slice) {
-          const decision = decisions.get(id)!
-          if (decision.kind === "rejected") rejected.push({ index: latest.get(id)!.index, reason: decision.reason })
-          else if (decision.kind === "stale") stale++
-          else if (decision.kind === "unchanged") unchanged++
-          else {
-            if (decision.isNew) inserted++
-            else {
-              updated++
-              updates.push(decision.row)
-            }
-            if (decision.event !== undefined) events.push(decision.event)
-            if (decision.adjustment !== undefined) adjustments.push(decision.adjustment)
-          }
+    yield* forEachInSlices(ids, PER_TURN, (id) => {
+      const decision = decisions.get(id)!
+      if (decision.kind === "rejected") rejected.push({ index: latest.get(id)!.index, reason: decision.reason })
+      else if (decision.kind === "stale") stale++
+      else if (decision.kind === "unchanged") unchanged++
+      else {
+        if (decision.isNew) inserted++
+        else {
+          updated++
+          updates.push(decision.row)
         }
-      })
-    )
+        if (decision.event !== undefined) events.push(decision.event)
+        if (decision.adjustment !== undefined) adjustments.push(decision.adjustment)
+      }
+    })
     yield* writeRows(tx, updates)
     yield* writeEvents(tx, events)
     yield* writeAdjustments(tx, adjustments)
     rejected.sort((a, b) => a.index - b.index)
     const rejectedIndexes = new Set(rejected.map(({ index }) => index))
     const written: Array<string> = []
-    yield* forEachSlice(records, PER_TURN, (slice, from) =>
-      Effect.sync(() => {
-        slice.forEach((record, at) => {
-          if (!rejectedIndexes.has(from + at)) written.push(conversionId(record.network, record.networkTxId))
-        })
-      })
-    )
+    yield* forEachInSlices(records, PER_TURN, (record, index) => {
+      if (!rejectedIndexes.has(index)) written.push(conversionId(record.network, record.networkTxId))
+    })
     return { inserted, updated, unchanged, stale, rejected, ids: written }
   })
 

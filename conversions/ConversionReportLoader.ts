@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { AppConfig } from "../infra/AppConfig.ts"
 import { Database } from "../infra/Database.ts"
-import { forEachSlice } from "../infra/yieldToEventLoop.ts"
+import { forEachInSlices } from "../infra/yieldToEventLoop.ts"
 import { PipelineError } from "../pipelines/errors.ts"
 import type { FeedLoader, LoadInput } from "../pipelines/FeedLoaders.ts"
 import { feedCurrency } from "../pipelines/FeedRequest.ts"
@@ -68,15 +68,11 @@ export const ConversionReportLoader = Effect.gen(function* () {
       // A slice of records at a time: the loader runs in the process that answers requests.
       const rejections: Array<Rejection> = [...report.rejected]
       const records: typeof report.records = []
-      yield* forEachSlice(report.records, CHECKED_PER_TURN, (slice) =>
-        Effect.sync(() => {
-          for (const { line, record } of slice) {
-            const problem = unstorable(rates, record)
-            if (problem === undefined) records.push({ line, record })
-            else rejections.push({ line, reason: problem })
-          }
-        })
-      )
+      yield* forEachInSlices(report.records, CHECKED_PER_TURN, ({ line, record }) => {
+        const problem = unstorable(rates, record)
+        if (problem === undefined) records.push({ line, record })
+        else rejections.push({ line, reason: problem })
+      })
       rejections.sort((a, b) => a.line - b.line)
       yield* recordRejections(db, runId, feed.name, rejections)
       yield* checkThreshold(feed, report.rowsRead, rejections.length)

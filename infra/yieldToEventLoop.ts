@@ -27,3 +27,15 @@ export const forEachSlice = <A, E, R>(
       yield* each(items.slice(from, from + size), from)
     }
   })
+
+/** Calls `f` on every item of `items` with its index, in order, a slice of `size` at a time (forEachSlice). */
+export const forEachInSlices = <A>(
+  items: ReadonlyArray<A>,
+  size: number,
+  f: (item: A, index: number) => void
+): Effect.Effect<void> =>
+  forEachSlice(items, size, (slice, from) =>
+    Effect.sync(() => {
+      for (let at = 0; at < slice.length; at++) f(slice[at], from + at)
+    })
+  )
