@@ -10,7 +10,7 @@ import type { StagedRecord } from "../../pipelines/products/stagedColumns.ts"
 // and CDATA decoded by the parser).
 
 export async function* saxXmlItems(
-  chunks: AsyncIterable<string>,
+  chunks: AsyncIterable<string | Uint8Array>,
   batchSize: number,
   storeColumn?: string
 ): AsyncGenerator<Array<StagedRecord>> {
@@ -61,13 +61,16 @@ export async function* saxXmlItems(
       fields = null
     }
   })
+  // bytes decoded as a stream: a character split across two chunks is joined
+  const decoder = new TextDecoder()
   for await (const chunk of chunks) {
-    parser.write(chunk)
+    parser.write(typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }))
     if (batch.length >= batchSize) {
       yield batch
       batch = []
     }
   }
+  parser.write(decoder.decode())
   parser.close()
   if (batch.length > 0) yield batch
 }

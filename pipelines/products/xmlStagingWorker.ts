@@ -2,7 +2,7 @@ import { closeSync, openSync, writeSync } from "node:fs"
 import { parentPort, workerData } from "node:worker_threads"
 import { niceThisThread } from "../../infra/threadPriority.ts"
 import { STAGED_COLUMNS, type StagedRecord } from "./stagedColumns.ts"
-import { sliceXmlItems, XmlFeedError, xmlChunks } from "./xmlItems.ts"
+import { sliceXmlItems, XmlFeedError, xmlChunks } from "./xmlSlicer.ts"
 
 // A Google Merchant RSS feed's items, scanned in a worker thread (stageXml.ts
 // starts one per run) and written as a CSV file DuckDB reads with read_csv.

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest"
 import { saxXmlItems } from "../../bench/support/saxXmlItems.ts"
 import type { StagedRecord } from "../../pipelines/products/stagedColumns.ts"
-import { MAX_PENDING_XML, sliceXmlItems, XmlFeedError } from "../../pipelines/products/xmlItems.ts"
+import { MAX_PENDING_XML, sliceXmlItems, XmlFeedError } from "../../pipelines/products/xmlSlicer.ts"
 
 // The GMC XML reader is a hand-written <item> slicer (its speed against saxes:
-// pipelines/products/xmlItems.ts and `npm run bench:xml`). These shapes, taken from real
+// pipelines/products/xmlSlicer.ts and `npm run bench:xml`). These shapes, taken from real
 // merchant feeds, prove it reads what a conforming streaming XML parser
 // (saxes) reads, whatever the chunk boundaries.
 
@@ -14,9 +14,13 @@ const rss = (items: string, channelExtra = "") =>
   `<rss version="2.0" xmlns:g="${G}" xmlns:atom="http://www.w3.org/2005/Atom">\n<channel>\n<title>Shop &amp; Co</title>\n` +
   `<atom:link href="https://shop.example/feed.xml" rel="self" type="application/rss+xml"/>\n${channelExtra}${items}</channel>\n</rss>\n`
 
-/** The text cut into pieces of `size` characters: items, tags, entities and CDATA markers split across chunks. */
-async function* chunked(text: string, size: number): AsyncGenerator<string> {
-  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size)
+/**
+ * The text as UTF-8 bytes cut into pieces of `size` bytes: items, tags, entities, CDATA
+ * markers and the bytes of one character split across chunks.
+ */
+async function* chunked(text: string, size: number): AsyncGenerator<Uint8Array> {
+  const bytes = Buffer.from(text, "utf8")
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size)
 }
 
 type Reader = typeof sliceXmlItems
@@ -158,10 +162,10 @@ describe("GMC XML items", () => {
   it("fails an item or comment whose closing tag is missing once it passes the bound, without reading on", async () => {
     // 40 MB after the opening: the bound is 16 MB, so the reader stops at about the 17th 1 MB chunk
     const pulled = { chunks: 0 }
-    async function* unclosed(opening: string): AsyncGenerator<string> {
-      yield rss("").slice(0, rss("").indexOf("</channel>")) + opening
-      for (let i = 0; i < 40; i++, pulled.chunks++) yield "x".repeat(1 << 20)
-      yield "</channel></rss>"
+    async function* unclosed(opening: string): AsyncGenerator<Uint8Array> {
+      yield Buffer.from(rss("").slice(0, rss("").indexOf("</channel>")) + opening)
+      for (let i = 0; i < 40; i++, pulled.chunks++) yield Buffer.alloc(1 << 20, "x")
+      yield Buffer.from("</channel></rss>")
     }
     const readAll = async (opening: string) => {
       pulled.chunks = 0
