@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs"
 import { type MessagePort, parentPort, workerData } from "node:worker_threads"
 import { gunzipSync } from "node:zlib"
 import { niceThisThread } from "../../infra/threadPriority.ts"
+import { releaseWorkerHeap } from "../../infra/workerHeap.ts"
 import { parseReport, type ReportFormat, type ReportOptions } from "./index.ts"
 import { ReportError } from "./Report.ts"
 import type { ParsedReport } from "./Report.ts"
@@ -51,29 +52,36 @@ const sendChunk = (port: MessagePort, message: ReportWorkerMessage) =>
     port.postMessage(message)
   })
 
+/** Reads, parses and sends the report chunk by chunk; answers its row count. What it read is garbage once it returns. */
+const sendReport = async (port: MessagePort, start: ReportWorkerStart) => {
+  let content: string
+  try {
+    const bytes = readFileSync(start.file)
+    content = (start.gzip ? gunzipSync(bytes) : bytes).toString("utf8")
+  } catch (error) {
+    throw new ReportError(`cannot read the report: ${(error as Error).message}`)
+  }
+  const report = parseReport(start.format, content, start.options)
+  for (let from = 0; from < report.records.length; from += RECORDS_PER_MESSAGE)
+    await sendChunk(port, { records: report.records.slice(from, from + RECORDS_PER_MESSAGE) })
+  for (let from = 0; from < report.rejected.length; from += RECORDS_PER_MESSAGE)
+    await sendChunk(port, { rejected: report.rejected.slice(from, from + RECORDS_PER_MESSAGE) })
+  return report.rowsRead
+}
+
 const start = workerData as ReportWorkerStart | undefined
 if (start !== undefined && parentPort !== null) {
   const port = parentPort
   // Below the event loop's priority, as the search sync's worker.
   niceThisThread(start.nice)
+  let last: ReportWorkerMessage
   try {
-    let content: string
-    try {
-      const bytes = readFileSync(start.file)
-      content = (start.gzip ? gunzipSync(bytes) : bytes).toString("utf8")
-    } catch (error) {
-      throw new ReportError(`cannot read the report: ${(error as Error).message}`)
-    }
-    const report = parseReport(start.format, content, start.options)
-    for (let from = 0; from < report.records.length; from += RECORDS_PER_MESSAGE)
-      await sendChunk(port, { records: report.records.slice(from, from + RECORDS_PER_MESSAGE) })
-    for (let from = 0; from < report.rejected.length; from += RECORDS_PER_MESSAGE)
-      await sendChunk(port, { rejected: report.rejected.slice(from, from + RECORDS_PER_MESSAGE) })
-    port.postMessage({ done: { rowsRead: report.rowsRead } } satisfies ReportWorkerMessage)
+    last = { done: { rowsRead: await sendReport(port, start) } }
   } catch (error) {
-    port.postMessage({
-      // a report refused as a whole says why; anything else is reported as it was thrown
-      error: error instanceof ReportError ? error.message : String(error)
-    } satisfies ReportWorkerMessage)
+    // a report refused as a whole says why; anything else is reported as it was thrown
+    last = { error: error instanceof ReportError ? error.message : String(error) }
   }
+  // The report's heap is unmapped here, not on the main thread after this worker ends (workerHeap.ts).
+  releaseWorkerHeap()
+  port.postMessage(last)
 }

@@ -1,6 +1,7 @@
 import { closeSync, openSync, writeSync } from "node:fs"
 import { parentPort, workerData } from "node:worker_threads"
 import { niceThisThread } from "../../infra/threadPriority.ts"
+import { releaseWorkerHeap } from "../../infra/workerHeap.ts"
 import { STAGED_COLUMNS, type StagedRecord } from "./stagedColumns.ts"
 import { sliceXmlItems, XmlFeedError, xmlChunks } from "./xmlSlicer.ts"
 
@@ -80,14 +81,16 @@ if (start !== undefined && parentPort !== null) {
   const port = parentPort
   // Below the event loop's priority, as the search sync's worker.
   niceThisThread(start.nice)
-  stage(start, (message) => port.postMessage(message)).then(
-    (items) => port.postMessage({ done: items } satisfies XmlStagingMessage),
-    (error: unknown) =>
-      port.postMessage({
-        error:
-          error instanceof XmlFeedError
-            ? error.message
-            : `cannot parse XML: ${error instanceof Error ? error.message : String(error)}`
-      } satisfies XmlStagingMessage)
+  const last: XmlStagingMessage = await stage(start, (message) => port.postMessage(message)).then(
+    (items) => ({ done: items }),
+    (error: unknown) => ({
+      error:
+        error instanceof XmlFeedError
+          ? error.message
+          : `cannot parse XML: ${error instanceof Error ? error.message : String(error)}`
+    })
   )
+  // The scan's heap is unmapped here, not on the main thread after this worker ends (workerHeap.ts).
+  releaseWorkerHeap()
+  port.postMessage(last)
 }

@@ -1,6 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { parentPort, workerData } from "node:worker_threads"
 import { niceThisThread } from "../../infra/threadPriority.ts"
+import { releaseWorkerHeap } from "../../infra/workerHeap.ts"
 import { modelKeyLines } from "./keyFiles.ts"
 import { batchPlanOf } from "./modelBatches.ts"
 import { modelDocumentsBody } from "./modelBody.ts"
@@ -39,6 +40,10 @@ const answer = (request: SyncWorkerRequest): SyncWorkerReply => {
       return { id: request.id, keyed }
     }
     if (request.kind === "plan") return { id: request.id, chunks: batchPlanOf(readRowText(request.file)) }
+    if (request.kind === "release") {
+      releaseWorkerHeap()
+      return { id: request.id, released: true }
+    }
     // Line by line from the file's bytes, model by model: neither the batch's
     // text nor an array of its rows, offers or documents is ever held.
     const rows = readRowFile(request.file)

@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, Exit } from "effect"
 import { Worker } from "node:worker_threads"
 import { SearchError } from "../../infra/SearchEngine.ts"
 import type { ModelBatch } from "./modelBatches.ts"
@@ -126,7 +126,15 @@ export const syncWorker = (nice: number) =>
             (reply) => ("body" in reply ? { body: reply.body, documents: reply.documents } : undefined)
           )
       }
-      return { shape, worker }
+      // After a sync that ran to its end: the worker's heap is unmapped on its
+      // own thread, not on the main thread 8 s after it ends (infra/workerHeap.ts).
+      const release = ask(
+        next++,
+        (id) => ({ kind: "release", id }),
+        (reply) => ("released" in reply ? true : undefined)
+      ).pipe(Effect.ignore)
+      return { shape, worker, release }
     }),
-    ({ worker }) => Effect.promise(() => worker.terminate())
+    ({ worker, release }, exit) =>
+      (Exit.isSuccess(exit) ? release : Effect.void).pipe(Effect.andThen(Effect.promise(() => worker.terminate())))
   ).pipe(Effect.map(({ shape }) => shape))

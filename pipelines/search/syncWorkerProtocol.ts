@@ -26,10 +26,13 @@ export type SyncWorkerRequest =
    * worker deletes the file once read. `now`: epoch ms the documents are built at.
    */
   | { readonly kind: "documents"; readonly id: number; readonly file: string; readonly now: number }
+  /** The sync is over: the worker unmaps its heap on its own thread before it is terminated (infra/workerHeap.ts). */
+  | { readonly kind: "release"; readonly id: number }
 
 export type SyncWorkerReply =
   | { readonly id: number; readonly keyed: number }
   | { readonly id: number; readonly chunks: ReadonlyArray<ReadonlyArray<ModelBatch>> }
   /** `body`: the documents as a UTF-8 JSON array, transferred (not copied). */
   | { readonly id: number; readonly body: Uint8Array; readonly documents: number }
+  | { readonly id: number; readonly released: true }
   | { readonly id: number; readonly error: string }
