@@ -1,11 +1,11 @@
 import { Clock, Effect, Schema } from "effect"
 import { type ConversionRecord, conversionId } from "../domain/conversions/ConversionRecord.ts"
-import { type Correction, corrected } from "../domain/conversions/corrections.ts"
+import { type Correction, corrected, correctionsByConversion } from "../domain/conversions/corrections.ts"
 import { formatDecimal, parseDecimal } from "../domain/money/Decimal.ts"
 import { Text } from "../infra/columns.ts"
 import type { DatabaseError, JsonColumnType, Tx } from "../infra/Database.ts"
-import { forEachInSlices } from "../infra/yieldToEventLoop.ts"
-import { PER_TURN, upsertConversions, type UpsertResult } from "./ConversionLedger.ts"
+import { forEachInSlices, forEachSlice } from "../infra/yieldToEventLoop.ts"
+import { IDS_PER_LOOKUP, upsertConversions, type UpsertResult } from "./ConversionLedger.ts"
 import { RECORD_COLUMNS, recordOf, RecordRow } from "./ledgerRows.ts"
 import type { ReportingRatesShape } from "./ReportingRates.ts"
 
@@ -64,20 +64,41 @@ const asCorrection = (row: {
   commission: decimal(row.commission)
 })
 
+type FreshCorrection = {
+  readonly id: string
+  readonly conversion_id: string
+  readonly currency: string
+  readonly order_amount: string
+  readonly commission: string
+  readonly reason: string | null
+}
+
+/** The corrections just recorded, by the conversion each applies to. */
+const freshByConversion = (fresh: ReadonlyArray<FreshCorrection>) => {
+  const byConversion = new Map<string, Array<FreshCorrection>>()
+  for (const row of fresh) {
+    const own = byConversion.get(row.conversion_id)
+    if (own === undefined) byConversion.set(row.conversion_id, [row])
+    else own.push(row)
+  }
+  return byConversion
+}
+
 /**
- * The reasons of the corrections just recorded for conversion `id`: they travel
- * with its write, so the ledger files the adjustment as a correction
- * (ConversionAdjustments.ts).
+ * The reasons of the corrections just recorded for one conversion (`own`, in
+ * `currency`): they travel with its write, so the ledger files the adjustment
+ * as a correction (ConversionAdjustments.ts).
  */
 const reasonsFor = (
-  fresh: ReadonlyArray<{ readonly conversion_id: string; readonly currency: string; readonly reason: string | null }>,
-  id: string,
+  own: ReadonlyArray<FreshCorrection> | undefined,
   currency: string
 ): { readonly correctionReason?: string } => {
-  const mine = fresh.filter((c) => c.conversion_id === id && c.currency === currency)
+  const mine = (own ?? []).filter((c) => c.currency === currency)
   if (mine.length === 0) return {}
   return { correctionReason: [...new Set(mine.flatMap((c) => (c.reason === null ? [] : [c.reason])))].join("; ") }
 }
+
+const NONE: ReadonlyArray<Correction> = []
 
 /** Stores the batch's corrections not seen before; returns them. */
 const recordNew = (tx: Tx, corrections: ReadonlyArray<ConversionRecord>, source: string, now: Date) =>
@@ -109,49 +130,41 @@ const recordNew = (tx: Tx, corrections: ReadonlyArray<ConversionRecord>, source:
     return rows.filter((row) => ids.has(row.id))
   })
 
-/** The stored corrections of conversions `ids`. */
+/** The stored corrections of conversions `ids`, a chunk of ids per query (a report's batch may hold 200,000). */
 const storedCorrections = (tx: Tx, ids: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    if (ids.length === 0) return []
-    const rows = yield* tx.queryAs(
-      CorrectionRow,
-      `SELECT id, conversion_id, currency, order_amount::VARCHAR AS order_amount, commission::VARCHAR AS commission
-       FROM conversion_corrections WHERE conversion_id IN ${tx.jsonList("$1")}`,
-      [JSON.stringify(ids)]
+    const found: Array<Correction> = []
+    yield* forEachSlice(ids, IDS_PER_LOOKUP, (slice) =>
+      tx
+        .queryAs(
+          CorrectionRow,
+          `SELECT id, conversion_id, currency, order_amount::VARCHAR AS order_amount, commission::VARCHAR AS commission
+           FROM conversion_corrections WHERE conversion_id IN ${tx.jsonList("$1")}`,
+          [JSON.stringify(slice)]
+        )
+        .pipe(Effect.map((rows) => void found.push(...rows.map(asCorrection))))
     )
-    return rows.map(asCorrection)
+    return found
   })
 
 /** Moves stored conversions (not in the batch) by the corrections just recorded, through the ledger. */
-const correctStored = (
-  tx: Tx,
-  rates: ReportingRatesShape,
-  fresh: ReadonlyArray<{
-    id: string
-    conversion_id: string
-    currency: string
-    order_amount: string
-    commission: string
-    reason: string | null
-  }>,
-  source: string
-) =>
+const correctStored = (tx: Tx, rates: ReportingRatesShape, fresh: ReadonlyArray<FreshCorrection>, source: string) =>
   Effect.gen(function* () {
     if (fresh.length === 0) return 0
+    const freshOf = freshByConversion(fresh)
     const rows = yield* tx.queryAs(
       RecordRow,
       `SELECT ${RECORD_COLUMNS} FROM conversions WHERE id IN ${tx.jsonList("$1")}`,
-      [JSON.stringify([...new Set(fresh.map((row) => row.conversion_id))])]
+      [JSON.stringify([...freshOf.keys()])]
     )
-    const corrections = fresh.map(asCorrection)
+    const corrections = correctionsByConversion(fresh.map(asCorrection))
     const records = rows.flatMap((row) => {
       // updatedAt unchanged: the original's own later reports must not look stale next to a correction's date.
       const stored = recordOf(row)
+      const id = conversionId(row.network_id, row.network_tx_id)
       // Stored amounts already hold the earlier corrections: only the ones just recorded move them.
-      const moved = corrected(stored, corrections)
-      return moved === undefined
-        ? []
-        : [{ ...moved, ...reasonsFor(fresh, conversionId(row.network_id, row.network_tx_id), row.currency) }]
+      const moved = corrected(stored, corrections.get(id) ?? NONE)
+      return moved === undefined ? [] : [{ ...moved, ...reasonsFor(freshOf.get(id), row.currency) }]
     })
     if (records.length === 0) return 0
     return (yield* upsertConversions(tx, rates, records, source)).updated
@@ -175,28 +188,23 @@ export const upsertWithCorrections = (
     const fresh = yield* recordNew(tx, corrections, source, now)
     // A slice of the batch at a time, as the ledger does: a report may hold 200,000 of them.
     const unique = new Set<string>()
-    yield* forEachInSlices(conversions, PER_TURN, (record) =>
-      unique.add(conversionId(record.network, record.networkTxId))
-    )
+    yield* forEachInSlices(conversions, (record) => unique.add(conversionId(record.network, record.networkTxId)))
     const ids = [...unique]
     // The batch's conversions as reported, with every stored correction of theirs applied.
-    const stored = yield* storedCorrections(tx, ids)
+    const stored = correctionsByConversion(yield* storedCorrections(tx, ids))
+    const freshOf = freshByConversion(fresh)
     const adjusted: Array<ConversionRecord> = []
-    yield* forEachInSlices(conversions, PER_TURN, (record) => {
-      const moved = corrected(record, stored)
+    yield* forEachInSlices(conversions, (record) => {
+      const id = conversionId(record.network, record.networkTxId)
+      const moved = corrected(record, stored.get(id) ?? NONE)
       // Corrections new in this batch move a stored conversion: the ledger files that as a correction.
-      adjusted.push(
-        moved === undefined
-          ? record
-          : { ...moved, ...reasonsFor(fresh, conversionId(record.network, record.networkTxId), record.currency) }
-      )
+      adjusted.push(moved === undefined ? record : { ...moved, ...reasonsFor(freshOf.get(id), record.currency) })
     })
     const loaded = yield* upsertConversions(tx, rates, adjusted, source)
-    const inBatch = new Set(ids)
     const applied = yield* correctStored(
       tx,
       rates,
-      fresh.filter((row) => !inBatch.has(row.conversion_id)),
+      fresh.filter((row) => !unique.has(row.conversion_id)),
       source
     )
     return { ...loaded, corrections: { recorded: fresh.length, applied } }

@@ -1,7 +1,7 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { attribution, type CreditableLink } from "../domain/conversions/attribution.ts"
 import { type ConversionRecord, conversionId } from "../domain/conversions/ConversionRecord.ts"
-import { isMove, isStale, latestPerId } from "../domain/conversions/statusRules.ts"
+import { isMove, isStale, keepLatest, type latestPerId } from "../domain/conversions/statusRules.ts"
 import { formatDecimal, parseDecimal } from "../domain/money/Decimal.ts"
 import { Database, type DatabaseError, type Tx } from "../infra/Database.ts"
 import { forEachInSlices, forEachSlice } from "../infra/yieldToEventLoop.ts"
@@ -90,11 +90,11 @@ const lookupLinks = (tx: Tx, refs: ReadonlyArray<string>) =>
 const lockedInIdOrder = (tx: Tx) => tx.sql.lockRowsInOrder("id")
 
 /**
- * Ids looked up, and records decided, between two turns of the event loop: a
- * report's batch is tens of thousands of transactions, and the loader runs in
- * the process that answers redirects (ConversionReportLoader.ts).
+ * Ids looked up per query, the event loop turning between two: a report's
+ * batch is tens of thousands of transactions, and the loader runs in the
+ * process that answers redirects (ConversionReportLoader.ts).
  */
-export const PER_TURN = 1_000
+export const IDS_PER_LOOKUP = 1_000
 
 /**
  * The stored rows of `ids` (sorted), read locked (see lockedInIdOrder), a
@@ -104,7 +104,7 @@ export const PER_TURN = 1_000
 const lookupStored = (tx: Tx, ids: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const stored = new Map<string, Stored>()
-    yield* forEachSlice(ids, PER_TURN, (slice) =>
+    yield* forEachSlice(ids, IDS_PER_LOOKUP, (slice) =>
       Effect.gen(function* () {
         const rows = yield* tx.queryAs(
           StoredRow,
@@ -204,19 +204,19 @@ export const upsertConversions = (
   source: string
 ): Effect.Effect<UpsertResult, DatabaseError> =>
   Effect.gen(function* () {
-    // Every pass over the batch goes PER_TURN records at a time (a report of
-    // 200,000 transactions held the event loop ~300 ms with whole passes).
+    // Every pass over the batch goes a slice at a time (a report of 200,000
+    // transactions held the event loop ~300 ms with whole passes).
     const latest: ReturnType<typeof latestPerId<ConversionRecord>> = new Map()
-    yield* forEachSlice(records, PER_TURN, (slice, from) => Effect.sync(() => void latestPerId(slice, latest, from)))
+    yield* forEachInSlices(records, (record, index) => keepLatest(latest, record, index))
     const refs = new Set<string>()
-    yield* forEachInSlices([...latest.values()], PER_TURN, ({ record }) => {
+    yield* forEachInSlices([...latest.values()], ({ record }) => {
       if (record.clickRef !== null) refs.add(record.clickRef)
     })
     const links = yield* lookupLinks(tx, [...refs])
     const now = new Date(yield* Clock.currentTimeMillis)
     const decisions = new Map<string, Decision>()
     const decideAll = (ids: ReadonlyArray<string>, stored: ReadonlyMap<string, Stored>) =>
-      forEachInSlices(ids, PER_TURN, (id) =>
+      forEachInSlices(ids, (id) =>
         decisions.set(id, decide(rates, latest.get(id)!.record, links, stored.get(id), source, now))
       )
     // Sorted: every writer locks and inserts ids in the same order, so two
@@ -225,7 +225,7 @@ export const upsertConversions = (
     yield* decideAll(ids, yield* lookupStored(tx, ids))
 
     const fresh: Array<Row> = []
-    yield* forEachInSlices(ids, PER_TURN, (id) => {
+    yield* forEachInSlices(ids, (id) => {
       const decision = decisions.get(id)!
       if (decision.kind === "write" && decision.isNew) fresh.push(decision.row)
     })
@@ -242,7 +242,7 @@ export const upsertConversions = (
       updated = 0,
       unchanged = 0,
       stale = 0
-    yield* forEachInSlices(ids, PER_TURN, (id) => {
+    yield* forEachInSlices(ids, (id) => {
       const decision = decisions.get(id)!
       if (decision.kind === "rejected") rejected.push({ index: latest.get(id)!.index, reason: decision.reason })
       else if (decision.kind === "stale") stale++
@@ -263,7 +263,7 @@ export const upsertConversions = (
     rejected.sort((a, b) => a.index - b.index)
     const rejectedIndexes = new Set(rejected.map(({ index }) => index))
     const written: Array<string> = []
-    yield* forEachInSlices(records, PER_TURN, (record, index) => {
+    yield* forEachInSlices(records, (record, index) => {
       if (!rejectedIndexes.has(index)) written.push(conversionId(record.network, record.networkTxId))
     })
     return { inserted, updated, unchanged, stale, rejected, ids: written }

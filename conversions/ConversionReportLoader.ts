@@ -34,9 +34,6 @@ export const CONVERSION_FORMATS: Record<string, { readonly parser: ReportFormat;
 
 const NETWORK_SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/
 
-/** Records checked for a reporting rate between two turns of the event loop. */
-const CHECKED_PER_TURN = 1_000
-
 export const ConversionReportLoader = Effect.gen(function* () {
   const db = yield* Database
   const config = yield* AppConfig
@@ -68,7 +65,7 @@ export const ConversionReportLoader = Effect.gen(function* () {
       // A slice of records at a time: the loader runs in the process that answers requests.
       const rejections: Array<Rejection> = [...report.rejected]
       const records: typeof report.records = []
-      yield* forEachInSlices(report.records, CHECKED_PER_TURN, ({ line, record }) => {
+      yield* forEachInSlices(report.records, ({ line, record }) => {
         const problem = unstorable(rates, record)
         if (problem === undefined) records.push({ line, record })
         else rejections.push({ line, reason: problem })

@@ -71,3 +71,24 @@ export const corrected = (
   const total = correctionTotal(conversionId(record.network, record.networkTxId), record.currency, corrections)
   return total === undefined ? undefined : moveBy(record, total)
 }
+
+/**
+ * `corrections` grouped by the conversion each applies to, each correction id
+ * once (its first report, as correctionTotal counts them): a batch's records
+ * then read only their own (corrected over the whole list, a batch of n
+ * conversions and m corrections cost n * m).
+ */
+export const correctionsByConversion = (
+  corrections: ReadonlyArray<Correction>
+): ReadonlyMap<string, ReadonlyArray<Correction>> => {
+  const seen = new Set<string>()
+  const byConversion = new Map<string, Array<Correction>>()
+  for (const correction of corrections) {
+    if (seen.has(correction.id)) continue
+    seen.add(correction.id)
+    const own = byConversion.get(correction.conversionId)
+    if (own === undefined) byConversion.set(correction.conversionId, [correction])
+    else own.push(correction)
+  }
+  return byConversion
+}

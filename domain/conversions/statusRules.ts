@@ -33,28 +33,34 @@ export const isStale = (stored: StoredStatus, record: Pick<ConversionRecord, "st
   return record.status === "pending" && stored.status !== "pending"
 }
 
+type Latest<R> = Map<string, { readonly record: R; readonly index: number }>
+
 /**
- * Keeps one record per conversion id within a batch: the most recently
- * updated, the later one in the input on a tie or when either has no time.
- * `index` is the record's position in the input. A batch read in slices adds
- * each to the same `byId`, `offset` being the slice's position in the batch.
+ * Keeps `record` (at `index` in its batch) in `byId` unless the record kept
+ * for its conversion id was updated later: the most recently updated one
+ * stays, the later one in the input on a tie or when either has no time.
  */
+export const keepLatest = <R extends Pick<ConversionRecord, "network" | "networkTxId" | "updatedAt">>(
+  byId: Latest<R>,
+  record: R,
+  index: number
+): void => {
+  const id = conversionId(record.network, record.networkTxId)
+  const previous = byId.get(id)
+  const older =
+    previous !== undefined &&
+    previous.record.updatedAt !== null &&
+    record.updatedAt !== null &&
+    record.updatedAt < previous.record.updatedAt
+  if (!older) byId.set(id, { record, index })
+}
+
+/** One record per conversion id within a batch (keepLatest), with its position in the batch. */
 export const latestPerId = <R extends Pick<ConversionRecord, "network" | "networkTxId" | "updatedAt">>(
-  records: ReadonlyArray<R>,
-  byId: Map<string, { readonly record: R; readonly index: number }> = new Map(),
-  offset = 0
-): Map<string, { readonly record: R; readonly index: number }> => {
-  records.forEach((record, at) => {
-    const index = offset + at
-    const id = conversionId(record.network, record.networkTxId)
-    const previous = byId.get(id)
-    const older =
-      previous !== undefined &&
-      previous.record.updatedAt !== null &&
-      record.updatedAt !== null &&
-      record.updatedAt < previous.record.updatedAt
-    if (!older) byId.set(id, { record, index })
-  })
+  records: ReadonlyArray<R>
+): Latest<R> => {
+  const byId: Latest<R> = new Map()
+  records.forEach((record, index) => keepLatest(byId, record, index))
   return byId
 }
 

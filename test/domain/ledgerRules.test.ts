@@ -2,7 +2,13 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { attribution, type CreditableLink } from "../../domain/conversions/attribution.ts"
 import { type ConversionRecord, type ConversionStatus, STATUSES } from "../../domain/conversions/ConversionRecord.ts"
-import { type Correction, corrected, correctionTotal, moveBy } from "../../domain/conversions/corrections.ts"
+import {
+  type Correction,
+  corrected,
+  correctionsByConversion,
+  correctionTotal,
+  moveBy
+} from "../../domain/conversions/corrections.ts"
 import {
   attributedAtFor,
   ledgerEntry,
@@ -320,6 +326,39 @@ describe("corrections", () => {
           if (status === "approved" || status === "pending")
             expect(once!.status).toBe(commission + total <= 0n ? "reversed" : status)
           else expect(once!.status).toBe(status)
+        }
+      })
+    )
+  })
+
+  it("read by conversion, correct each conversion as the whole list does (property)", () => {
+    // A batch's conversions read only their own corrections: the same amounts
+    // as over every correction of the batch, duplicates and all (a correction
+    // id reported twice naming two conversions counts for the first it named).
+    const drawnArb = fc.array(
+      fc.record({
+        id: fc.constantFrom("c1", "c2", "c3", "c4", "c5"),
+        sale: fc.constantFrom("sale-1", "sale-2", "sale-3"),
+        commission: fc.bigInt({ min: -20_000n, max: 5_000n }),
+        currency: fc.constantFrom("GBP", "USD")
+      }),
+      { maxLength: 10 }
+    )
+    fc.assert(
+      fc.property(drawnArb, (drawn) => {
+        const corrections: Array<Correction> = drawn.map((c) => ({
+          id: `cj:${c.id}`,
+          conversionId: `cj:${c.sale}`,
+          currency: c.currency,
+          orderAmount: 0n,
+          commission: c.commission
+        }))
+        const byConversion = correctionsByConversion(corrections)
+        for (const networkTxId of ["sale-1", "sale-2", "sale-3", "sale-4"]) {
+          const original = { ...sale, networkTxId }
+          expect(corrected(original, byConversion.get(`cj:${networkTxId}`) ?? [])).toEqual(
+            corrected(original, corrections)
+          )
         }
       })
     )
