@@ -1,7 +1,7 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { attribution, type CreditableLink } from "../domain/conversions/attribution.ts"
 import { type ConversionRecord, conversionId } from "../domain/conversions/ConversionRecord.ts"
-import { isMove, isStale, keepLatest, type latestPerId } from "../domain/conversions/statusRules.ts"
+import { isMove, isStale, keepLatest, type LatestById } from "../domain/conversions/statusRules.ts"
 import { formatDecimal, parseDecimal } from "../domain/money/Decimal.ts"
 import { Database, type DatabaseError, type Tx } from "../infra/Database.ts"
 import { forEachInSlices, forEachSlice } from "../infra/yieldToEventLoop.ts"
@@ -206,7 +206,7 @@ export const upsertConversions = (
   Effect.gen(function* () {
     // Every pass over the batch goes a slice at a time (a report of 200,000
     // transactions held the event loop ~300 ms with whole passes).
-    const latest: ReturnType<typeof latestPerId<ConversionRecord>> = new Map()
+    const latest: LatestById<ConversionRecord> = new Map()
     yield* forEachInSlices(records, (record, index) => keepLatest(latest, record, index))
     const refs = new Set<string>()
     yield* forEachInSlices([...latest.values()], ({ record }) => {

@@ -33,7 +33,8 @@ export const isStale = (stored: StoredStatus, record: Pick<ConversionRecord, "st
   return record.status === "pending" && stored.status !== "pending"
 }
 
-type Latest<R> = Map<string, { readonly record: R; readonly index: number }>
+/** The record kept per conversion id, with its position in its batch. */
+export type LatestById<R> = Map<string, { readonly record: R; readonly index: number }>
 
 /**
  * Keeps `record` (at `index` in its batch) in `byId` unless the record kept
@@ -41,7 +42,7 @@ type Latest<R> = Map<string, { readonly record: R; readonly index: number }>
  * stays, the later one in the input on a tie or when either has no time.
  */
 export const keepLatest = <R extends Pick<ConversionRecord, "network" | "networkTxId" | "updatedAt">>(
-  byId: Latest<R>,
+  byId: LatestById<R>,
   record: R,
   index: number
 ): void => {
@@ -58,8 +59,8 @@ export const keepLatest = <R extends Pick<ConversionRecord, "network" | "network
 /** One record per conversion id within a batch (keepLatest), with its position in the batch. */
 export const latestPerId = <R extends Pick<ConversionRecord, "network" | "networkTxId" | "updatedAt">>(
   records: ReadonlyArray<R>
-): Latest<R> => {
-  const byId: Latest<R> = new Map()
+): LatestById<R> => {
+  const byId: LatestById<R> = new Map()
   records.forEach((record, index) => keepLatest(byId, record, index))
   return byId
 }
