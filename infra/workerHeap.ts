@@ -17,19 +17,17 @@ let collect: Collect | undefined
 
 /**
  * V8's collector function, without the process having been started with
- * --expose-gc: the flag is set for the one context created here to read it,
- * and unset again so no later context gets a global `gc`.
+ * --expose-gc: the flag is set, and a context created here to read it. The
+ * flag stays set for the process (contexts created later, workers' among
+ * them, get a global `gc` too): workers of two runs at once would otherwise
+ * race, one unsetting it while the other reads it.
  */
 const collector = (): Collect => {
   if (collect !== undefined) return collect
   const exposed = (globalThis as { gc?: Collect }).gc
   if (typeof exposed === "function") return (collect = exposed)
   setFlagsFromString("--expose-gc")
-  try {
-    collect = runInNewContext("gc") as Collect
-  } finally {
-    setFlagsFromString("--no-expose-gc")
-  }
+  collect = runInNewContext("gc") as Collect
   return collect
 }
 
