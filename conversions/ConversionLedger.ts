@@ -4,7 +4,7 @@ import { type ConversionRecord, conversionId } from "../domain/conversions/Conve
 import { isMove, isStale, keepLatest, type LatestById } from "../domain/conversions/statusRules.ts"
 import { formatDecimal, parseDecimal } from "../domain/money/Decimal.ts"
 import { Database, type DatabaseError, type Tx } from "../infra/Database.ts"
-import { forEachInSlices, forEachSlice } from "../infra/yieldToEventLoop.ts"
+import { byCodeUnits, forEachInSlices, forEachSlice, sortInSlices } from "../infra/yieldToEventLoop.ts"
 import { type Adjustment, adjustmentOf, writeAdjustments } from "./ConversionAdjustments.ts"
 import { upsertWithCorrections } from "./ConversionCorrections.ts"
 import {
@@ -221,7 +221,7 @@ export const upsertConversions = (
       )
     // Sorted: every writer locks and inserts ids in the same order, so two
     // batches sharing ids wait for one another instead of deadlocking.
-    const ids = [...latest.keys()].sort()
+    const ids = yield* sortInSlices([...latest.keys()], byCodeUnits)
     yield* decideAll(ids, yield* lookupStored(tx, ids))
 
     const fresh: Array<Row> = []

@@ -56,3 +56,54 @@ export const forEachInSlices = <A>(items: ReadonlyArray<A>, f: (item: A, index: 
       } while (at < items.length && (at % ITEMS_PER_READING !== 0 || performance.now() < until))
     }
   })
+
+/** Items per run sorted whole by sortInSlices: a few ms of the event loop each. */
+const SORTED_RUN = 4_096
+
+/** `a` and `b` (each sorted by `compare`) merged, SLICE_MS at a time; on ties `a`'s item first. */
+const mergeInSlices = <A>(
+  a: ReadonlyArray<A>,
+  b: ReadonlyArray<A>,
+  compare: (x: A, y: A) => number
+): Effect.Effect<Array<A>> =>
+  Effect.gen(function* () {
+    const out = new Array<A>(a.length + b.length)
+    let i = 0
+    let j = 0
+    let k = 0
+    while (k < out.length) {
+      if (k > 0) yield* yieldToEventLoop
+      const until = performance.now() + SLICE_MS
+      do {
+        for (let n = 0; n < 256 && k < out.length; n++)
+          out[k++] = j >= b.length || (i < a.length && compare(a[i], b[j]) <= 0) ? a[i++] : b[j++]
+      } while (k < out.length && performance.now() < until)
+    }
+    return out
+  })
+
+/**
+ * `items` sorted by `compare` as Array.prototype.sort sorts them (stably),
+ * the event loop turning between slices of the work: runs of SORTED_RUN items
+ * are sorted whole, then merged pairwise SLICE_MS at a time. Sorting a
+ * report's 200,000 conversion ids in one call held the event loop 100-375 ms
+ * when they came in no order.
+ */
+export const sortInSlices = <A>(items: ReadonlyArray<A>, compare: (x: A, y: A) => number): Effect.Effect<Array<A>> =>
+  Effect.gen(function* () {
+    let runs: Array<Array<A>> = []
+    for (let from = 0; from < items.length; from += SORTED_RUN) {
+      if (from > 0) yield* yieldToEventLoop
+      runs.push(items.slice(from, from + SORTED_RUN).sort(compare))
+    }
+    while (runs.length > 1) {
+      const merged: Array<Array<A>> = []
+      for (let at = 0; at < runs.length; at += 2)
+        merged.push(at + 1 < runs.length ? yield* mergeInSlices(runs[at], runs[at + 1], compare) : runs[at])
+      runs = merged
+    }
+    return runs[0] ?? []
+  })
+
+/** Strings in the order Array.prototype.sort gives them with no comparator (UTF-16 code units). */
+export const byCodeUnits = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0)

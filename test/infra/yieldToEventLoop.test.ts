@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { forEachInSlices, SLICE_MS } from "../../infra/yieldToEventLoop.ts"
+import { byCodeUnits, forEachInSlices, SLICE_MS, sortInSlices } from "../../infra/yieldToEventLoop.ts"
 
 /** Holds the thread `ms` milliseconds, as a heavy item (a report's record decided) does. */
 const busy = (ms: number) => {
@@ -46,5 +46,38 @@ describe("forEachInSlices", () => {
     // slices of SLICE_MS (8 ms): about five; a loaded machine makes more of them, never fewer
     expect(SLICE_MS).toBeLessThanOrEqual(10)
     expect(stretches.length).toBeGreaterThanOrEqual(3)
+  })
+})
+
+/** A fixed sequence of pseudo-random integers below `bound` (the same on every run). */
+const draws = (count: number, bound: number, seed = 7) => {
+  let state = seed
+  return Array.from({ length: count }, () => {
+    state = (state * 48_271) % 2_147_483_647
+    return state % bound
+  })
+}
+
+describe("sortInSlices", () => {
+  it("sorts as Array.prototype.sort does, stably, across the runs it sorts whole", async () => {
+    // sizes around the runs of 4,096 it sorts whole and merges
+    for (const size of [0, 1, 2, 4_095, 4_096, 4_097, 9_000, 20_000]) {
+      const items = draws(size, 50).map((key, seq) => ({ key, seq }))
+      const byKey = (a: { key: number }, b: { key: number }) => a.key - b.key
+      expect(await Effect.runPromise(sortInSlices(items, byKey)), `${size} items`).toEqual([...items].sort(byKey))
+    }
+    const ids = draws(10_000, 1_000_000).map((n) => `awin:${n}`)
+    expect(await Effect.runPromise(sortInSlices(ids, byCodeUnits))).toEqual([...ids].sort())
+  })
+
+  it("lets the event loop turn while it sorts a report's worth of ids", async () => {
+    const ids = draws(200_000, 1_000_000_000).map((n) => `awin:${n}`)
+    let ticks = 0
+    const timer = setInterval(() => ticks++, 1)
+    const sorted = await Effect.runPromise(sortInSlices(ids, byCodeUnits))
+    clearInterval(timer)
+    expect(sorted).toHaveLength(200_000)
+    // sorted in one call, the loop would not turn until it returned
+    expect(ticks).toBeGreaterThanOrEqual(3)
   })
 })
