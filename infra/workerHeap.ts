@@ -5,11 +5,11 @@ import { runInNewContext } from "node:vm"
 // before it ends. V8 keeps the pages a garbage collection frees in a pool for
 // reuse; when a worker's isolate is torn down, its pooled pages pass to
 // another isolate of the process (the main thread's) and are unmapped there,
-// in one task 8 s later (V8's PagePool::ReleaseOnTearDown). A conversion
-// report of 200,000 transactions left its worker ~400 MB of them: the main
-// thread then spent 75-115 ms unmapping them in one stretch, every request of
-// the service waiting (test/infra/workerHeap.test.ts). A memory-reducing
-// collection in the worker unmaps them on the worker's own thread instead.
+// in one task 8 s later (V8's PagePool::ReleaseOnTearDown). After a
+// conversion report of 200,000 transactions the main thread spent 75-115 ms
+// unmapping its worker's pages in one stretch, every request of the service
+// waiting (test/infra/workerHeap.test.ts). A memory-reducing collection in
+// the worker unmaps them on the worker's own thread instead.
 
 type Collect = (options: { type: "major"; execution: "sync"; flavor: "last-resort" }) => void
 

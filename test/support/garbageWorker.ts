@@ -1,9 +1,9 @@
 import { parentPort, workerData } from "node:worker_threads"
 import { releaseWorkerHeap } from "../../infra/workerHeap.ts"
 
-// A worker thread that fills its heap with short-lived objects (a parsed
-// report's worth: ~200 MB of heap pages over its run, `rounds` of 600,000) and
-// ends, releasing its heap first when `workerData.release` is set
+// A worker thread that fills its heap with short-lived objects (`rounds` of
+// 600,000: a parsed report's worth of heap pages at 3 to 6) and ends,
+// releasing its heap first when `workerData.release` is set
 // (test/infra/workerHeap.test.ts).
 
 const { release, rounds } = workerData as { release: boolean; rounds: number }
