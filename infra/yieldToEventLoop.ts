@@ -87,8 +87,6 @@ export const sortInSlices = <A>(items: ReadonlyArray<A>, compare: (x: A, y: A) =
       for (let at = 0; at < runs.length; at += 2) {
         const a = runs[at]
         const b = runs[at + 1] ?? []
-        // pushed, not written into new Array(n): V8 keeps an array of over
-        // 100,000 preallocated slots as a dictionary, much slower to fill
         const out: Array<A> = []
         let i = 0
         let j = 0
