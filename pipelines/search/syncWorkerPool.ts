@@ -128,10 +128,12 @@ export const syncWorker = (nice: number) =>
       }
       // After a sync that ran to its end: the worker's heap is unmapped on its
       // own thread, not on the main thread 8 s after it ends (infra/workerHeap.ts).
-      const release = ask(
-        next++,
-        (id) => ({ kind: "release", id }),
-        (reply) => ("released" in reply ? true : undefined)
+      const release = Effect.suspend(() =>
+        ask(
+          next++,
+          (id) => ({ kind: "release", id }),
+          (reply) => ("released" in reply ? true : undefined)
+        )
       ).pipe(Effect.ignore)
       return { shape, worker, release }
     }),
