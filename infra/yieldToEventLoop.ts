@@ -14,17 +14,17 @@ export const yieldToEventLoop: Effect.Effect<void> = Effect.callback<void>((resu
 
 /**
  * Runs `each` over `items` a slice of `size` at a time, in order, letting the
- * event loop turn between two slices; `from` is the slice's first index in `items`.
+ * event loop turn between two slices.
  */
 export const forEachSlice = <A, E, R>(
   items: ReadonlyArray<A>,
   size: number,
-  each: (slice: ReadonlyArray<A>, from: number) => Effect.Effect<void, E, R>
+  each: (slice: ReadonlyArray<A>) => Effect.Effect<void, E, R>
 ): Effect.Effect<void, E, R> =>
   Effect.gen(function* () {
     for (let from = 0; from < items.length; from += size) {
       if (from > 0) yield* yieldToEventLoop
-      yield* each(items.slice(from, from + size), from)
+      yield* each(items.slice(from, from + size))
     }
   })
 
