@@ -253,7 +253,8 @@ describe("CJ Commission Detail API, as CJ documents it", () => {
           previous_status: "pending",
           status: "approved",
           partner_share_change: "-6.0600",
-          arrived_at: "2026-12-15T00:00:00Z"
+          // the calendar was moved to the report's day, then runs at its real pace: the run's seconds are on it
+          arrived_at: expect.stringMatching(/^2026-12-15T00:00:\d\dZ$/)
         }
       ]
     })
