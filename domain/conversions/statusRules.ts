@@ -56,15 +56,6 @@ export const keepLatest = <R extends Pick<ConversionRecord, "network" | "network
   if (!older) byId.set(id, { record, index })
 }
 
-/** One record per conversion id within a batch (keepLatest), with its position in the batch. */
-export const latestPerId = <R extends Pick<ConversionRecord, "network" | "networkTxId" | "updatedAt">>(
-  records: ReadonlyArray<R>
-): LatestById<R> => {
-  const byId: LatestById<R> = new Map()
-  records.forEach((record, index) => keepLatest(byId, record, index))
-  return byId
-}
-
 /** What a conversion's history (conversion_events) records: its status and its amounts as reported. */
 export interface Movable {
   readonly status: string

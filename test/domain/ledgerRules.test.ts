@@ -17,7 +17,7 @@ import {
   unstorable
 } from "../../domain/conversions/ledgerEntry.ts"
 import { rateText, reportingRatesFrom } from "../../domain/conversions/reportingRates.ts"
-import { isMove, isStale, latestPerId } from "../../domain/conversions/statusRules.ts"
+import { isMove, isStale, keepLatest, type LatestById } from "../../domain/conversions/statusRules.ts"
 import { parseRateTable } from "../../domain/money/Currency.ts"
 import { parseDecimal } from "../../domain/money/Decimal.ts"
 
@@ -115,14 +115,16 @@ describe("which report of a conversion wins", () => {
   })
 
   it("within one batch the most recently updated record of an id wins, the later one on a tie or without times", () => {
-    const kept = latestPerId([
+    const batch = [
       record({ networkTxId: "a", updatedAt: at(5), status: "approved" }),
       record({ networkTxId: "a", updatedAt: at(3), status: "pending" }),
       record({ networkTxId: "b", updatedAt: at(1), status: "pending" }),
       record({ networkTxId: "b", updatedAt: at(1), status: "approved" }),
       record({ networkTxId: "c", updatedAt: at(9), status: "approved" }),
       record({ networkTxId: "c", updatedAt: null, status: "declined" })
-    ])
+    ]
+    const kept: LatestById<ConversionRecord> = new Map()
+    batch.forEach((each, index) => keepLatest(kept, each, index))
     expect([...kept].map(([id, { record, index }]) => [id, record.status, index])).toEqual([
       ["awin:a", "approved", 0],
       ["awin:b", "approved", 3],
