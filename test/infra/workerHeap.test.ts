@@ -16,8 +16,9 @@ import { describe, expect, it } from "vitest"
 // worker unmapped itself are gone from the resident set; pooled pages are
 // still there, left for this thread to unmap. Measured: a garbage worker of
 // three rounds left 197-327 MB resident after it ended; released, 5-37 MB.
-// Not timed as this thread's CPU in the window of V8's task: in a full suite
-// that window also caught 160 ms of the test process's own collection.
+// Not timed as this thread's CPU in the window of V8's task: in a full suite,
+// where a test process serves file after file, that window once caught 160 ms
+// of this thread's CPU with the worker released.
 
 const run = promisify(execFile)
 
