@@ -64,25 +64,13 @@ const asCorrection = (row: {
   commission: decimal(row.commission)
 })
 
-type FreshCorrection = {
-  readonly id: string
-  readonly conversion_id: string
-  readonly currency: string
-  readonly order_amount: string
-  readonly commission: string
-  readonly reason: string | null
-}
+/** A correction just recorded, with its reason (the adjustment's, ConversionAdjustments.ts). */
+type FreshCorrection = Correction & { readonly reason: string | null }
 
-/** The corrections just recorded, by the conversion each applies to. */
-const freshByConversion = (fresh: ReadonlyArray<FreshCorrection>) => {
-  const byConversion = new Map<string, Array<FreshCorrection>>()
-  for (const row of fresh) {
-    const own = byConversion.get(row.conversion_id)
-    if (own === undefined) byConversion.set(row.conversion_id, [row])
-    else own.push(row)
-  }
-  return byConversion
-}
+const asFresh = (row: Parameters<typeof asCorrection>[0] & { readonly reason: string | null }): FreshCorrection => ({
+  ...asCorrection(row),
+  reason: row.reason
+})
 
 /**
  * The reasons of the corrections just recorded for one conversion (`own`, in
@@ -147,24 +135,31 @@ const storedCorrections = (tx: Tx, ids: ReadonlyArray<string>) =>
     return found
   })
 
-/** Moves stored conversions (not in the batch) by the corrections just recorded, through the ledger. */
-const correctStored = (tx: Tx, rates: ReportingRatesShape, fresh: ReadonlyArray<FreshCorrection>, source: string) =>
+/**
+ * Moves stored conversions `ids` (not in the batch) by the corrections just
+ * recorded (`freshOf`, by conversion), through the ledger.
+ */
+const correctStored = (
+  tx: Tx,
+  rates: ReportingRatesShape,
+  ids: ReadonlyArray<string>,
+  freshOf: ReadonlyMap<string, ReadonlyArray<FreshCorrection>>,
+  source: string
+) =>
   Effect.gen(function* () {
-    if (fresh.length === 0) return 0
-    const freshOf = freshByConversion(fresh)
+    if (ids.length === 0) return 0
     const rows = yield* tx.queryAs(
       RecordRow,
       `SELECT ${RECORD_COLUMNS} FROM conversions WHERE id IN ${tx.jsonList("$1")}`,
-      [JSON.stringify([...freshOf.keys()])]
+      [JSON.stringify(ids)]
     )
-    const corrections = correctionsByConversion(fresh.map(asCorrection))
     const records = rows.flatMap((row) => {
       // updatedAt unchanged: the original's own later reports must not look stale next to a correction's date.
       const stored = recordOf(row)
-      const id = conversionId(row.network_id, row.network_tx_id)
+      const own = freshOf.get(conversionId(row.network_id, row.network_tx_id))
       // Stored amounts already hold the earlier corrections: only the ones just recorded move them.
-      const moved = corrected(stored, corrections.get(id) ?? NONE)
-      return moved === undefined ? [] : [{ ...moved, ...reasonsFor(freshOf.get(id), row.currency) }]
+      const moved = corrected(stored, own ?? NONE)
+      return moved === undefined ? [] : [{ ...moved, ...reasonsFor(own, row.currency) }]
     })
     if (records.length === 0) return 0
     return (yield* upsertConversions(tx, rates, records, source)).updated
@@ -185,14 +180,14 @@ export const upsertWithCorrections = (
     const corrections = records.filter((record) => record.correctionOf !== undefined)
     const conversions = records.filter((record) => record.correctionOf === undefined)
     const now = new Date(yield* Clock.currentTimeMillis)
-    const fresh = yield* recordNew(tx, corrections, source, now)
+    const fresh = (yield* recordNew(tx, corrections, source, now)).map(asFresh)
     // A slice of the batch at a time, as the ledger does: a report may hold 200,000 of them.
     const unique = new Set<string>()
     yield* forEachInSlices(conversions, (record) => unique.add(conversionId(record.network, record.networkTxId)))
     const ids = [...unique]
     // The batch's conversions as reported, with every stored correction of theirs applied.
     const stored = correctionsByConversion(yield* storedCorrections(tx, ids))
-    const freshOf = freshByConversion(fresh)
+    const freshOf = correctionsByConversion(fresh)
     const adjusted: Array<ConversionRecord> = []
     yield* forEachInSlices(conversions, (record) => {
       const id = conversionId(record.network, record.networkTxId)
@@ -201,11 +196,7 @@ export const upsertWithCorrections = (
       adjusted.push(moved === undefined ? record : { ...moved, ...reasonsFor(freshOf.get(id), record.currency) })
     })
     const loaded = yield* upsertConversions(tx, rates, adjusted, source)
-    const applied = yield* correctStored(
-      tx,
-      rates,
-      fresh.filter((row) => !unique.has(row.conversion_id)),
-      source
-    )
+    const outside = [...freshOf.keys()].filter((id) => !unique.has(id))
+    const applied = yield* correctStored(tx, rates, outside, freshOf, source)
     return { ...loaded, corrections: { recorded: fresh.length, applied } }
   })

@@ -86,7 +86,12 @@ export const sortInSlices = <A>(items: ReadonlyArray<A>, compare: (x: A, y: A) =
       const merged: Array<Array<A>> = []
       for (let at = 0; at < runs.length; at += 2) {
         const a = runs[at]
-        const b = runs[at + 1] ?? []
+        const b = runs[at + 1]
+        // an odd run out goes to the next level as it is
+        if (b === undefined) {
+          merged.push(a)
+          continue
+        }
         const out: Array<A> = []
         let i = 0
         let j = 0

@@ -78,11 +78,11 @@ export const corrected = (
  * then read only their own (corrected over the whole list, a batch of n
  * conversions and m corrections cost n * m).
  */
-export const correctionsByConversion = (
-  corrections: ReadonlyArray<Correction>
-): ReadonlyMap<string, ReadonlyArray<Correction>> => {
+export const correctionsByConversion = <C extends Correction>(
+  corrections: ReadonlyArray<C>
+): ReadonlyMap<string, ReadonlyArray<C>> => {
   const seen = new Set<string>()
-  const byConversion = new Map<string, Array<Correction>>()
+  const byConversion = new Map<string, Array<C>>()
   for (const correction of corrections) {
     if (seen.has(correction.id)) continue
     seen.add(correction.id)
