@@ -224,11 +224,19 @@ export class PipelineRunner extends Context.Service<PipelineRunner, PipelineRunn
           }
           yield* db
             .run(
-              `INSERT INTO feed_state VALUES ($1, $2, $3, $4, $5, now())
+              // the service's clock, not the database's: the next run's window reaches back from this on that clock
+              `INSERT INTO feed_state VALUES ($1, $2, $3, $4, $5, $6::TIMESTAMPTZ)
              ON CONFLICT (feed) DO UPDATE SET etag = excluded.etag, last_modified = excluded.last_modified,
                content_sha256 = excluded.content_sha256, last_success_run_id = excluded.last_success_run_id,
                last_success_at = excluded.last_success_at`,
-              [feed.name, fetched.etag ?? null, fetched.lastModified ?? null, fetched.sha256, runId]
+              [
+                feed.name,
+                fetched.etag ?? null,
+                fetched.lastModified ?? null,
+                fetched.sha256,
+                runId,
+                now().toISOString()
+              ]
             )
             .pipe(
               Effect.mapError((error) => new PipelineError({ feed: feed.name, stage: "load", message: error.message }))

@@ -6,6 +6,7 @@ import { AppConfig } from "../../infra/AppConfig.ts"
 import { parseReport } from "../../conversions/reports/index.ts"
 import { Database, type Tx } from "../../infra/Database.ts"
 import { testDatabaseLayer } from "../support/testDatabase.ts"
+import { referenceClock } from "../../scripts/lib/referenceClock.ts"
 
 // The sample links the sample reports refer to (data/samples/reports/README.md).
 export const SAMPLE_LINKS = [
@@ -14,6 +15,14 @@ export const SAMPLE_LINKS = [
   { id: "Bd6fJ3tN5gUe", partner: 2, tag: "gear-guide" },
   { id: "Ar9kP1mX7wQz", partner: null, tag: "feed" }
 ] as const
+
+/**
+ * The postback tests' calendar: the day after their conversions happened
+ * (event_time 2026-11-20), whatever day the suite runs, so a conversion is
+ * never "ahead of the server's time" and the signatures' timestamps are the
+ * server's "now". The service runs on it, and the tests sign with it.
+ */
+export const postbackClock = () => referenceClock(Date.parse("2026-11-21T12:00:00Z"))
 
 export const sampleReport = (name: string) =>
   readFileSync(new URL(`../../data/samples/reports/${name}`, import.meta.url), "utf8")

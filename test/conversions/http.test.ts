@@ -4,19 +4,24 @@ import { sign } from "../../conversions/PostbackSignature.ts"
 import { Database } from "../../infra/Database.ts"
 import { getJson } from "../support/http.ts"
 import { type RunningService, startService } from "../support/TestService.ts"
-import { seedSampleLinks } from "./fixtures.ts"
+import { postbackClock, seedSampleLinks } from "./fixtures.ts"
 
 const SECRET = "awin-test-secret-0123456789abcdef"
 const ADMIN = { authorization: "Bearer test-admin-token" }
 let service: RunningService
+const clock = postbackClock()
+const nowSeconds = () => Math.floor(clock.currentTimeMillisUnsafe() / 1000)
 
 beforeAll(async () => {
-  service = await startService({
-    postbackSecrets: {
-      awin: [Redacted.make(SECRET)],
-      impact: [Redacted.make("impact-test-secret-0123456789abcdef")]
-    }
-  })
+  service = await startService(
+    {
+      postbackSecrets: {
+        awin: [Redacted.make(SECRET)],
+        impact: [Redacted.make("impact-test-secret-0123456789abcdef")]
+      }
+    },
+    { clock }
+  )
   await service.run(
     Effect.gen(function* () {
       const db = yield* Database
@@ -28,12 +33,12 @@ afterAll(async () => {
   await service?.close()
 })
 
-const now = () => String(Math.floor(Date.now() / 1000))
+const now = () => String(nowSeconds())
 // Each signed request a second earlier than any before (well inside the
 // window): a network sending the same body again signs it again, and the same
 // signed bytes twice are a replay.
 let lastTimestamp = Infinity
-const freshTimestamp = () => String((lastTimestamp = Math.min(Math.floor(Date.now() / 1000), lastTimestamp - 1)))
+const freshTimestamp = () => String((lastTimestamp = Math.min(nowSeconds(), lastTimestamp - 1)))
 
 const post = async (body: string, headers: Record<string, string>) => {
   const response = await fetch(`${service.url}/api/v1/conversions/postback`, {
@@ -148,7 +153,7 @@ describe("POST /api/v1/conversions/postback", () => {
   })
 
   it("enforces the 5-minute replay window in both directions, and names a malformed timestamp", async () => {
-    const seconds = Math.floor(Date.now() / 1000)
+    const seconds = nowSeconds()
     const old = await signed(conversion({ transaction_id: "PB-OLD" }), { timestamp: String(seconds - 6 * 60) })
     expect(old.status).toBe(401)
     expect(old.body.error.message).toMatch(/^X-Timestamp: outside the 5-minute window/)

@@ -7,7 +7,7 @@ import { GENERIC_COLUMNS } from "../../conversions/reports/generic.ts"
 import { Database } from "../../infra/Database.ts"
 import { getJson, postJson } from "../support/http.ts"
 import { type RunningService, startService, tempDir } from "../support/TestService.ts"
-import { seedSampleLinks } from "./fixtures.ts"
+import { postbackClock, seedSampleLinks } from "./fixtures.ts"
 
 // Postbacks nobody can forge, replay or aim at another network's links, over
 // real HTTP: no built-in secret (postbacks off without POSTBACK_SECRETS), two
@@ -23,6 +23,7 @@ const samples = new URL("../../data/samples/reports/", import.meta.url).pathname
 const temp = tempDir("postback-hardening-")
 let service: RunningService
 let off: RunningService
+const clock = postbackClock()
 
 beforeAll(async () => {
   const feeds = join(temp.dir, "feeds.json")
@@ -40,16 +41,19 @@ beforeAll(async () => {
       ]
     })
   )
-  service = await startService({
-    feedsConfigPath: feeds,
-    postbackSecrets: {
-      awin: [Redacted.make(NEW_SECRET), Redacted.make(OLD_SECRET)],
-      impact: [Redacted.make(IMPACT_SECRET)]
-    }
-  })
+  service = await startService(
+    {
+      feedsConfigPath: feeds,
+      postbackSecrets: {
+        awin: [Redacted.make(NEW_SECRET), Redacted.make(OLD_SECRET)],
+        impact: [Redacted.make(IMPACT_SECRET)]
+      }
+    },
+    { clock }
+  )
   // The sample links are on Awin's programmes.
   await service.run(Effect.flatMap(Database, (db) => db.transaction((tx) => seedSampleLinks(tx, "awin"))))
-  off = await startService({ postbackSecrets: {} })
+  off = await startService({ postbackSecrets: {} }, { clock })
 })
 afterAll(async () => {
   await service?.close()
@@ -60,7 +64,8 @@ afterAll(async () => {
 const URL_PATH = "/api/v1/conversions/postback"
 let lastTimestamp = Infinity
 /** Each request a second earlier than any before (well inside the window), so only deliberate replays repeat a signature. */
-const timestamp = () => String((lastTimestamp = Math.min(Math.floor(Date.now() / 1000), lastTimestamp - 1)))
+const timestamp = () =>
+  String((lastTimestamp = Math.min(Math.floor(clock.currentTimeMillisUnsafe() / 1000), lastTimestamp - 1)))
 
 const signedHeaders = (text: string, network = "awin", secret = NEW_SECRET, at = timestamp()) => ({
   "x-network": network,
@@ -214,8 +219,8 @@ describe("a strict postback body", () => {
   }
 
   it("refuses dates before 2000 or more than a day ahead of the server's clock, naming the field", async () => {
-    const inTwoDays = new Date(Date.now() + 2 * 86_400_000).toISOString()
-    const inOneHour = new Date(Date.now() + 3_600_000).toISOString()
+    const inTwoDays = new Date(clock.currentTimeMillisUnsafe() + 2 * 86_400_000).toISOString()
+    const inOneHour = new Date(clock.currentTimeMillisUnsafe() + 3_600_000).toISOString()
     expect(await refused(conversion({ event_time: "0001-01-01T00:00:00Z" }))).toEqual({
       status: 400,
       code: "invalid_parameter",

@@ -4,7 +4,7 @@ import { sign } from "../../conversions/PostbackSignature.ts"
 import { Database } from "../../infra/Database.ts"
 import { postJson } from "../support/http.ts"
 import { type RunningService, startService } from "../support/TestService.ts"
-import { seedSampleLinks } from "./fixtures.ts"
+import { postbackClock, seedSampleLinks } from "./fixtures.ts"
 
 // Two API replicas on ONE PostgreSQL database, over real HTTP: a network that
 // delivers the same conversion to both at once (signed twice: the same signed
@@ -16,11 +16,12 @@ const SECRET = "awin-replica-secret-0123456789abcdef"
 const ROUNDS = 20
 let a: RunningService
 let b: RunningService
+const clock = postbackClock()
 
 beforeAll(async () => {
   const postbackSecrets = { awin: [Redacted.make(SECRET)] }
-  a = await startService({ role: "api", postbackSecrets })
-  b = await startService({ role: "api", postbackSecrets, databaseUrl: a.config.databaseUrl })
+  a = await startService({ role: "api", postbackSecrets }, { clock })
+  b = await startService({ role: "api", postbackSecrets, databaseUrl: a.config.databaseUrl }, { clock })
   await a.run(Effect.flatMap(Database, (db) => db.transaction((tx) => seedSampleLinks(tx))))
 })
 afterAll(async () => {
@@ -29,7 +30,7 @@ afterAll(async () => {
 })
 
 /** The current second: two deliveries signed from one reading are a second apart whenever they are made. */
-const nowSeconds = () => Math.floor(Date.now() / 1000)
+const nowSeconds = () => Math.floor(clock.currentTimeMillisUnsafe() / 1000)
 
 /** Signed at `signedAt` (seconds): a second delivery of one conversion, signed a second earlier, is a request of its own. */
 const postback = (service: RunningService, body: unknown, signedAt = nowSeconds()) => {
@@ -110,7 +111,7 @@ describe("postbacks on two replicas sharing PostgreSQL", () => {
   it("the same signed request sent to both at once is accepted once and refused as a replay by the other", async () => {
     for (let round = 0; round < 5; round++) {
       const text = JSON.stringify(conversion(`REPLAY-${round}`))
-      const timestamp = String(Math.floor(Date.now() / 1000))
+      const timestamp = String(nowSeconds())
       const headers = { "x-network": "awin", "x-timestamp": timestamp, "x-signature": sign(SECRET, timestamp, text) }
       const url = (service: RunningService) => `${service.url}/api/v1/conversions/postback`
       const answers = await Promise.all([postJson(url(a), text, headers), postJson(url(b), text, headers)])

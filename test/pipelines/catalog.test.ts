@@ -156,7 +156,8 @@ describe("catalog feeds", () => {
   it("imports past price observations and replaces only its own on the next run", async () => {
     await env.service.run(
       (await import("../../infra/Database.ts")).Database.use((db) =>
-        db.run("INSERT INTO price_history VALUES ('shop:A', now(), 5, 'USD', 'some-product-run')")
+        // a product run's observation after every one the history feed brings
+        db.run("INSERT INTO price_history VALUES ('shop:A', '2026-11-15T00:00:00Z', 5, 'USD', 'some-product-run')")
       )
     )
     writeFileSync(
