@@ -202,6 +202,14 @@ describe("Rakuten Advertising Signature Orders Report by token URL", () => {
     expect(request.query.get("date_type")).toBe("process")
     expect(request.query.get("tz")).toBe("GMT")
     expect([request.query.get("start_date"), request.query.get("end_date")]).toEqual(["2026-10-21", "2026-11-20"])
+    // The success is dated on the service's calendar, as the next run's window is, not on the database's clock.
+    expect(
+      await query(
+        env.service,
+        "SELECT strftime(timezone('UTC', last_success_at), '%Y-%m-%d') AS day FROM feed_state WHERE feed = $1",
+        ["rakuten-signature-orders-api"]
+      )
+    ).toEqual([{ day: "2026-11-20" }])
     expect(await conversion("rakuten:RK-771-0001")).toEqual({
       status: "pending",
       currency: "USD",
